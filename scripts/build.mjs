@@ -1,0 +1,45 @@
+// Builds what `npm start` and the tests serve: the tracker (esbuild) and the PWA (Vite).
+// With --if-needed it skips the build when no input changed since the last one.
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+
+const root = path.resolve(import.meta.dirname, '..');
+const inputs = ['src', 'sw', 'public', 'tracker', 'index.html', 'vite.config.ts', 'package-lock.json'];
+const stampFile = path.join(root, 'dist', '.build-stamp');
+
+function fingerprint() {
+  const hash = crypto.createHash('sha256');
+  const walk = (p) => {
+    if (!fs.existsSync(p)) return;
+    const stat = fs.statSync(p);
+    if (stat.isDirectory()) {
+      for (const name of fs.readdirSync(p).sort()) walk(path.join(p, name));
+    } else {
+      hash.update(`${path.relative(root, p)}:${stat.size}:${stat.mtimeMs}\n`);
+    }
+  };
+  for (const input of inputs) walk(path.join(root, input));
+  return hash.digest('hex');
+}
+
+const ifNeeded = process.argv.includes('--if-needed');
+const current = fingerprint();
+if (ifNeeded && fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === current) {
+  process.exit(0);
+}
+
+console.log('Building Tapedeck (tracker, then PWA)...');
+const trackerBuild = path.join(root, 'tracker', 'build.mjs');
+if (fs.existsSync(trackerBuild)) {
+  const { buildTracker } = await import(trackerBuild);
+  await buildTracker(path.join(root, 'dist', 'tracker'));
+}
+execFileSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], {
+  cwd: root,
+  stdio: 'inherit',
+});
+fs.mkdirSync(path.dirname(stampFile), { recursive: true });
+fs.writeFileSync(stampFile, current);
+console.log('Build done.');

@@ -1,0 +1,148 @@
+import crypto from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SignJWT, jwtVerify } from 'jose';
+import type { Db } from '../db/index.js';
+import { unauthorized } from '../http/errors.js';
+
+/** Session cookies: a short-lived signed access token and a rotating, revocable refresh token. */
+export const ACCESS_COOKIE = 'td_access';
+export const REFRESH_COOKIE = 'td_refresh';
+export const ACCESS_TTL_SECONDS = 15 * 60;
+export const REFRESH_TTL_SECONDS = 30 * 24 * 60 * 60;
+/** The refresh cookie only travels to the auth calls that need it. */
+const REFRESH_PATH = '/api/v1/auth';
+
+export interface SessionKeys {
+  key: Uint8Array;
+  secure: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    userId: string | null;
+  }
+}
+
+const hash = (token: string) => crypto.createHash('sha256').update(token).digest('base64url');
+
+async function signAccessToken(keys: SessionKeys, userId: string): Promise<string> {
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(userId)
+    .setIssuedAt()
+    .setExpirationTime(`${ACCESS_TTL_SECONDS}s`)
+    .sign(keys.key);
+}
+
+/** The user id in a valid access-token cookie, or null. */
+export async function readAccessToken(keys: SessionKeys, request: FastifyRequest): Promise<string | null> {
+  const token = request.cookies[ACCESS_COOKIE];
+  if (!token) return null;
+  try {
+    const { payload } = await jwtVerify(token, keys.key, { algorithms: ['HS256'] });
+    return typeof payload.sub === 'string' ? payload.sub : null;
+  } catch {
+    return null;
+  }
+}
+
+function setCookies(keys: SessionKeys, reply: FastifyReply, access: string, refresh: string): void {
+  const base = { httpOnly: true, sameSite: 'lax' as const, secure: keys.secure };
+  reply.setCookie(ACCESS_COOKIE, access, { ...base, path: '/', maxAge: ACCESS_TTL_SECONDS });
+  reply.setCookie(REFRESH_COOKIE, refresh, { ...base, path: REFRESH_PATH, maxAge: REFRESH_TTL_SECONDS });
+}
+
+export function clearSessionCookies(keys: SessionKeys, reply: FastifyReply): void {
+  const base = { httpOnly: true, sameSite: 'lax' as const, secure: keys.secure };
+  reply.clearCookie(ACCESS_COOKIE, { ...base, path: '/' });
+  reply.clearCookie(REFRESH_COOKIE, { ...base, path: REFRESH_PATH });
+}
+
+async function insertRefreshToken(db: Db, userId: string, familyId: string): Promise<string> {
+  const token = crypto.randomBytes(32).toString('base64url');
+  const now = Date.now();
+  await db
+    .insertInto('refresh_tokens')
+    .values({
+      id: crypto.randomUUID(),
+      user_id: userId,
+      family_id: familyId,
+      token_hash: hash(token),
+      created_at: now,
+      expires_at: now + REFRESH_TTL_SECONDS * 1000,
+      rotated_at: null,
+      revoked_at: null,
+    })
+    .execute();
+  return token;
+}
+
+/** Mints a new session (a new refresh-token family) for a user. */
+export async function createSessionTokens(db: Db, keys: SessionKeys, userId: string): Promise<{ access: string; refresh: string }> {
+  const refresh = await insertRefreshToken(db, userId, crypto.randomUUID());
+  return { access: await signAccessToken(keys, userId), refresh };
+}
+
+/** Starts a new session and sets its cookies. */
+export async function issueSession(db: Db, keys: SessionKeys, reply: FastifyReply, userId: string): Promise<void> {
+  const { access, refresh } = await createSessionTokens(db, keys, userId);
+  setCookies(keys, reply, access, refresh);
+}
+
+async function revokeFamily(db: Db, familyId: string): Promise<void> {
+  await db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: Date.now() })
+    .where('family_id', '=', familyId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/**
+ * Exchanges a refresh token for a new pair. A token that was already rotated is a reuse:
+ * someone else holds a copy, so the whole family is revoked. Returns the user id or null.
+ */
+export async function rotateSession(db: Db, keys: SessionKeys, reply: FastifyReply, token: string): Promise<string | null> {
+  const row = await db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', hash(token)).executeTakeFirst();
+  if (!row || row.revoked_at !== null || row.expires_at < Date.now()) return null;
+  if (row.rotated_at !== null) {
+    await revokeFamily(db, row.family_id);
+    return null;
+  }
+  // Conditional update: of two concurrent rotations of the same token, only one wins.
+  const claimed = await db
+    .updateTable('refresh_tokens')
+    .set({ rotated_at: Date.now() })
+    .where('id', '=', row.id)
+    .where('rotated_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) {
+    await revokeFamily(db, row.family_id);
+    return null;
+  }
+  const refresh = await insertRefreshToken(db, row.user_id, row.family_id);
+  setCookies(keys, reply, await signAccessToken(keys, row.user_id), refresh);
+  return row.user_id;
+}
+
+/** Revokes the session family the presented refresh token belongs to. */
+export async function revokeSession(db: Db, token: string | undefined): Promise<void> {
+  if (!token) return;
+  const row = await db.selectFrom('refresh_tokens').select('family_id').where('token_hash', '=', hash(token)).executeTakeFirst();
+  if (row) await revokeFamily(db, row.family_id);
+}
+
+/** preHandler for every call that needs a signed-in user: 401 without a valid access token. */
+export function requireUser(keys: SessionKeys) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const userId = await readAccessToken(keys, request);
+    if (!userId) throw unauthorized();
+    request.userId = userId;
+  };
+}
+
+/** The signed-in user's id; only valid behind requireUser. */
+export function currentUserId(request: FastifyRequest): string {
+  if (!request.userId) throw unauthorized();
+  return request.userId;
+}

@@ -1,0 +1,92 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The database schema as Kysely sees it. Times are epoch milliseconds; booleans are stored
+ * as 0/1 integers so SQLite and PostgreSQL behave identically.
+ */
+export interface UsersTable {
+  id: string;
+  /** issuer + "|" + subject of the identity provider: one account per identity. */
+  subject: string;
+  email: string | null;
+  name: string;
+  picture: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RefreshTokensTable {
+  id: string;
+  user_id: string;
+  /** Every rotation keeps the family; reuse of a rotated token revokes the whole family. */
+  family_id: string;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  rotated_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface CampaignsTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  domains: string;
+  session_limit: number;
+  start_date_time: number;
+  end_date_time: number;
+  created_at: number;
+  /** Sessions admitted so far; incremented atomically against session_limit at ingest. */
+  session_count: Generated<number>;
+}
+
+export interface SessionsTable {
+  campaign_id: string;
+  id: string;
+  remote_ip: string | null;
+  country: string | null;
+  language: string | null;
+  timezone: string | null;
+  hardware_concurrency: number | null;
+  webdriver: number;
+  cookies_enabled: number;
+  has_focus: number;
+  full_screen_enabled: number;
+  user_agent: string | null;
+  screen_width: number | null;
+  screen_height: number | null;
+  referrer: string | null;
+  entry_url: string | null;
+  browser: string | null;
+  os: string | null;
+  device: string | null;
+  is_bot: number;
+  bot_reason: string | null;
+  has_human_input: number;
+  started_at: number;
+  last_activity_at: number;
+  page_count: number;
+  event_count: number;
+  byte_count: number;
+}
+
+/** Append-only batches of rrweb events, gzip-compressed JSON arrays. */
+export interface ChunksTable {
+  campaign_id: string;
+  session_id: string;
+  seq: number;
+  first_ts: number;
+  last_ts: number;
+  event_count: number;
+  byte_size: number;
+  data: Uint8Array;
+  created_at: number;
+}
+
+export interface Database {
+  users: UsersTable;
+  refresh_tokens: RefreshTokensTable;
+  campaigns: CampaignsTable;
+  sessions: SessionsTable;
+  chunks: ChunksTable;
+}

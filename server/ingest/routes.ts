@@ -1,0 +1,7 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+
+export async function registerIngest(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  void app;
+  void ctx;
+}

@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import net from 'node:net';
+import crypto from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../server/app.js';
+import { loadConfig, type Config } from '../../server/config.js';
+import type { Db } from '../../server/db/index.js';
+
+/**
+ * A real Tapedeck server for tests, on 127.0.0.1 and a free port, with its own database:
+ * a fresh SQLite file, or — when TEST_DATABASE_URL is set — a fresh PostgreSQL schema.
+ */
+export interface TestServer {
+  app: FastifyInstance;
+  url: string;
+  config: Config;
+  db: Db;
+  close(): Promise<void>;
+}
+
+export const usingPostgres = () => Boolean(process.env.TEST_DATABASE_URL);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-test-'));
+  const databaseUrl = process.env.TEST_DATABASE_URL;
+  const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
+  if (databaseUrl) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(`create schema ${schema}`);
+    await client.end();
+  }
+  const config = loadConfig({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...env,
+  });
+  const app = await buildApp(config, databaseUrl ? { db: { pgOptions: { options: `-c search_path=${schema}`, max: 5 } } } : {});
+  await app.listen({ port, host: '127.0.0.1' });
+  return {
+    app,
+    url: `http://127.0.0.1:${port}`,
+    config,
+    db: app.ctx.db,
+    async close() {
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (databaseUrl) {
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        await client.query(`drop schema if exists ${schema} cascade`);
+        await client.end();
+      }
+    },
+  };
+}

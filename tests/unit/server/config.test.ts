@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig, ConfigError } from '../../../server/config.js';
+
+describe('loadConfig', () => {
+  it('uses the embedded defaults', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.publicUrl).toBe('http://localhost:3000');
+    expect(config.signIn).toEqual({ kind: 'local' });
+    expect(config.dataDir).toMatch(/data$/);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /^PORT /],
+    [{ PORT: '70000' }, /^PORT /],
+    [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL /],
+    [{ PUBLIC_URL: 'not a url' }, /^PUBLIC_URL /],
+    [{ TRUST_PROXY: 'maybe' }, /^TRUST_PROXY /],
+    [{ GOOGLE_CLIENT_ID: 'x' }, /GOOGLE_CLIENT_SECRET/],
+    [{ OIDC_ISSUER: 'https://id.example' }, /OIDC_CLIENT_ID/],
+    [{ SESSION_SECRET: 'short' }, /^SESSION_SECRET /],
+    [{ NODE_ENV: 'production' }, /^ALLOW_LOCAL_SIGNIN/],
+  ])('rejects %o naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('lets production use the built-in provider only when allowed', () => {
+    expect(loadConfig({ NODE_ENV: 'production', ALLOW_LOCAL_SIGNIN: '1' }).signIn.kind).toBe('local');
+  });
+
+  it('picks Google, then a generic OIDC issuer', () => {
+    expect(loadConfig({ GOOGLE_CLIENT_ID: 'a', GOOGLE_CLIENT_SECRET: 'b' }).signIn.kind).toBe('google');
+    expect(loadConfig({ OIDC_ISSUER: 'https://id.example', OIDC_CLIENT_ID: 'a', OIDC_CLIENT_SECRET: 'b' }).signIn.kind).toBe('oidc');
+  });
+
+  it('marks cookies secure when PUBLIC_URL is https and trims its slash', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://td.example.com/' }).publicUrl).toBe('https://td.example.com');
+  });
+});
