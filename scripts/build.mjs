@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -40,6 +41,16 @@ execFileSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', '
   cwd: root,
   stdio: 'inherit',
 });
+// Pre-compress the app's text files so the server sends them gzip without compressing per request.
+const compressible = /\.(js|css|html|svg|json|webmanifest|txt)$/;
+const gzipTree = (dir) => {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) gzipTree(file);
+    else if (compressible.test(entry.name)) fs.writeFileSync(`${file}.gz`, zlib.gzipSync(fs.readFileSync(file), { level: 9 }));
+  }
+};
+gzipTree(path.join(root, 'dist', 'app'));
 fs.mkdirSync(path.dirname(stampFile), { recursive: true });
 fs.writeFileSync(stampFile, current);
 console.log('Build done.');

@@ -20,10 +20,14 @@ export async function registerWeb(app: FastifyInstance, ctx: AppContext): Promis
     prefix: '/',
     wildcard: true,
     index: false,
-    setHeaders(res, filePath) {
-      const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-      res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-    },
+    preCompressed: true,
+    cacheControl: false,
+  });
+  // Cache policy for the app's files (the static plugin's setHeaders misses pre-compressed files).
+  app.addHook('onSend', async (request, reply) => {
+    if (request.method !== 'GET' || reply.getHeader('cache-control') || request.url.startsWith('/api/')) return;
+    const hashed = request.url.startsWith('/assets/');
+    if (reply.statusCode === 200) reply.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
   });
   const sendShell = (reply: FastifyReply) =>
     reply.header('Cache-Control', 'no-cache').type('text/html').send(fs.createReadStream(indexFile));

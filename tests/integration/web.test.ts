@@ -24,3 +24,22 @@ describe('serving the PWA', () => {
     expect(await res.json()).toEqual({ error: 'Not found' });
   });
 });
+
+describe('compression of the app shell', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => server?.close());
+
+  it('sends built scripts gzip-encoded to clients that accept it', async () => {
+    const html = await (await fetch(server.url + '/', { headers: { accept: 'text/html' } })).text();
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeTruthy();
+    const res = await fetch(server.url + script, { headers: { 'accept-encoding': 'gzip' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(res.headers.get('cache-control')).toContain('immutable');
+    expect((await res.text()).length).toBeGreaterThan(100);
+  });
+});
