@@ -1,0 +1,22 @@
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../db/index.js';
+import type { Selectable } from 'kysely';
+import type { CampaignsTable } from '../db/schema.js';
+import { currentUserId } from '../auth/tokens.js';
+import { badRequest, forbidden, notFound } from '../http/errors.js';
+import { isCampaignId } from '../storage/ids.js';
+
+export const CAMPAIGN_NOT_FOUND = 'Campaign not found';
+
+/**
+ * The signed-in caller's campaign: 400 for an id of the wrong shape, 404 when no such campaign,
+ * 403 (no data) when it belongs to someone else. Used by every campaign, session and replay call.
+ */
+export async function ownedCampaign(db: Db, request: FastifyRequest, campaignId: string): Promise<Selectable<CampaignsTable>> {
+  const userId = currentUserId(request);
+  if (!isCampaignId(campaignId)) throw badRequest('Invalid campaign id');
+  const campaign = await db.selectFrom('campaigns').selectAll().where('id', '=', campaignId.toLowerCase()).executeTakeFirst();
+  if (!campaign) throw notFound(CAMPAIGN_NOT_FOUND);
+  if (campaign.owner_id !== userId) throw forbidden();
+  return campaign;
+}

@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { userSession } from '../helpers/auth.js';
+import { appendChunk, insertSession } from '../../server/storage/chunks.js';
+import { DOMAINS_INVALID } from '../../src/lib/domains.js';
+import type { Campaign } from '../../src/api/types.js';
+
+let server: TestServer;
+let owner: Awaited<ReturnType<typeof userSession>>;
+
+const valid = { name: 'Spring sale', domains: 'example.com, shop.example.com', limit: 5, start_date_time: 1_700_000_000_000, end_date_time: 1_800_000_000_000 };
+
+function create(body: unknown, headers: Record<string, string> = owner.headers, contentType = 'application/json') {
+  return fetch(`${server.url}/api/v1/campaign/create`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': contentType },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+async function expectError(response: Response, status: number, error: string | RegExp) {
+  expect(response.status).toBe(status);
+  const body = (await response.json()) as { error: string };
+  if (typeof error === 'string') expect(body.error).toBe(error);
+  else expect(body.error).toMatch(error);
+}
+
+async function listCampaigns(headers = owner.headers): Promise<Campaign[]> {
+  const response = await fetch(`${server.url}/api/v1/campaign/getAll`, { headers });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { data: Campaign[] }).data;
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  owner = await userSession(server, 'Campaign Owner');
+});
+afterAll(async () => server?.close());
+
+describe('POST /api/v1/campaign/create', () => {
+  it('creates a campaign and answers 201 with it', async () => {
+    const response = await create({ ...valid, name: '  Spring sale  ', domains: ' example.com ,, shop.example.com ' });
+    expect(response.status).toBe(201);
+    const { data } = (await response.json()) as { data: Campaign };
+    expect(data).toEqual({ ...valid, id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(await listCampaigns()).toContainEqual(data);
+  });
+
+  it('defaults a missing limit to 0 (no limit)', async () => {
+    const { limit: _, ...noLimit } = valid;
+    const response = await create(noLimit);
+    expect(response.status).toBe(201);
+    expect(((await response.json()) as { data: Campaign }).data.limit).toBe(0);
+  });
+
+  it.each([
+    [{ ...valid, name: '   ' }, 'Campaign name is required'],
+    [{ ...valid, name: undefined }, 'Campaign name is required'],
+    [{ ...valid, domains: '' }, 'At least one domain is required'],
+    [{ ...valid, domains: ' , ,' }, 'At least one domain is required'],
+    [{ ...valid, domains: 'example.com, not a domain' }, DOMAINS_INVALID],
+    [{ ...valid, domains: 'https://example.com' }, DOMAINS_INVALID],
+    [{ ...valid, start_date_time: undefined }, 'Start date is required'],
+    [{ ...valid, start_date_time: null }, 'Start date is required'],
+    [{ ...valid, end_date_time: undefined }, 'End date is required'],
+    [{ ...valid, end_date_time: valid.start_date_time }, 'End date must be after start date'],
+    [{ ...valid, end_date_time: valid.start_date_time - 1 }, 'End date must be after start date'],
+  ])('answers 400 with the spec message (%#)', async (body, message) => {
+    await expectError(await create(body), 400, message);
+  });
+
+  it.each([
+    [{ ...valid, name: 42 }, /name must be a string/],
+    [{ ...valid, domains: ['example.com'] }, /domains must be a string/],
+    [{ ...valid, limit: -1 }, /limit/],
+    [{ ...valid, limit: 2.5 }, /limit/],
+    [{ ...valid, limit: '5' }, /limit/],
+    [{ ...valid, start_date_time: '2025-01-01' }, /start_date_time/],
+    [{ ...valid, end_date_time: 1.5 }, /end_date_time/],
+    [{ ...valid, end_date_time: 1e20 }, /end_date_time/],
+    [{ ...valid, owner_id: 'someone' }, 'body unknown field "owner_id"'],
+    [{ ...valid, id: 'mine' }, 'body unknown field "id"'],
+    [{ ...valid, name: 'x'.repeat(201) }, /name must be at most 200 characters/],
+    [{ ...valid, domains: 'a.com,'.repeat(400) }, /domains must be at most 2000 characters/],
+    [[valid], 'Request body must be a JSON object'],
+    ['"text"', 'Request body must be a JSON object'],
+    ['null', 'Request body must be a JSON object'],
+  ])('answers 400 for a wrongly typed or shaped body (%#)', async (body, error) => {
+    await expectError(await create(body), 400, error);
+  });
+
+  it('answers 400 for malformed JSON and an empty body', async () => {
+    await expectError(await create('{"name": "x",'), 400, 'Malformed JSON body');
+    const empty = await create('');
+    expect(empty.status).toBe(400);
+    expect(((await empty.json()) as { error: string }).error).toBeTruthy();
+  });
+
+  it('answers 413 for an oversized body and 415 for a non-JSON body', async () => {
+    await expectError(await create({ ...valid, name: 'x'.repeat(20_000) }), 413, 'Request body is too large');
+    const text = await create('name=x', owner.headers, 'application/x-www-form-urlencoded');
+    expect(text.status).toBe(415);
+    expect(((await text.json()) as { error: string }).error).toBeTruthy();
+  });
+
+  it('writes nothing for a refused body', async () => {
+    const before = (await listCampaigns()).length;
+    await create({ ...valid, end_date_time: 1 });
+    await create({ ...valid, extra: true });
+    expect(await listCampaigns()).toHaveLength(before);
+  });
+
+  it('refuses a call from another origin (CSRF) with 403', async () => {
+    await expectError(await create(valid, { ...owner.headers, origin: 'https://evil.example' }), 403, 'Forbidden');
+  });
+
+  it('answers 401 without a session', async () => {
+    await expectError(await create(valid, { origin: server.config.publicUrl }), 401, 'Unauthorized');
+  });
+});
+
+describe('GET /api/v1/campaign/getAll', () => {
+  it("lists only the caller's campaigns, newest first", async () => {
+    const other = await userSession(server, 'List Owner');
+    const names = ['first', 'second', 'third'];
+    for (const name of names) expect((await create({ ...valid, name }, other.headers)).status).toBe(201);
+    const list = await listCampaigns(other.headers);
+    expect(list.map((c) => c.name)).toEqual([...names].reverse());
+    expect(Object.keys(list[0]).sort()).toEqual(['domains', 'end_date_time', 'id', 'limit', 'name', 'start_date_time']);
+    const stranger = await userSession(server, 'Nobody Yet');
+    expect(await listCampaigns(stranger.headers)).toEqual([]);
+  });
+
+  it('answers 401 without a session or with a forged cookie', async () => {
+    await expectError(await fetch(`${server.url}/api/v1/campaign/getAll`), 401, 'Unauthorized');
+    const forged = await fetch(`${server.url}/api/v1/campaign/getAll`, { headers: { cookie: 'td_access=eyJhbGciOiJIUzI1NiJ9.e30.x' } });
+    expect(forged.status).toBe(401);
+  });
+});
+
+describe('DELETE /api/v1/campaign/delete/:id', () => {
+  const remove = (id: string, headers: Record<string, string> = owner.headers) =>
+    fetch(`${server.url}/api/v1/campaign/delete/${id}`, { method: 'DELETE', headers });
+
+  async function campaignWithRecordings(): Promise<Campaign> {
+    const { data } = (await (await create(valid)).json()) as { data: Campaign };
+    for (const id of ['session-aaaa-1', 'session-bbbb-2']) {
+      await insertSession(server.db, { campaign_id: data.id, id, started_at: Date.now() });
+      await appendChunk(server.db, { campaignId: data.id, sessionId: id, seq: 0, events: [{ type: 4, data: { width: 1, height: 1 }, timestamp: 1 }] });
+      await appendChunk(server.db, { campaignId: data.id, sessionId: id, seq: 1, events: [{ type: 3, data: {}, timestamp: 2 }] });
+    }
+    return data;
+  }
+
+  const rows = async (table: 'campaigns' | 'sessions' | 'chunks', campaignId: string) => {
+    const column = table === 'campaigns' ? 'id' : 'campaign_id';
+    const row = await server.db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).where(column, '=', campaignId).executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+
+  it('removes the campaign with all its sessions and chunks', async () => {
+    const keep = await campaignWithRecordings();
+    const doomed = await campaignWithRecordings();
+    expect([await rows('campaigns', doomed.id), await rows('sessions', doomed.id), await rows('chunks', doomed.id)]).toEqual([1, 2, 4]);
+    const response = await remove(doomed.id);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true });
+    expect([await rows('campaigns', doomed.id), await rows('sessions', doomed.id), await rows('chunks', doomed.id)]).toEqual([0, 0, 0]);
+    expect([await rows('campaigns', keep.id), await rows('sessions', keep.id), await rows('chunks', keep.id)]).toEqual([1, 2, 4]);
+    expect((await listCampaigns()).map((c) => c.id)).not.toContain(doomed.id);
+    await expectError(await remove(doomed.id), 404, 'Campaign not found');
+  });
+
+  it('accepts the JSON content type with no body, as the PWA sends it', async () => {
+    const campaign = await campaignWithRecordings();
+    const response = await remove(campaign.id, { ...owner.headers, 'content-type': 'application/json' });
+    expect(response.status).toBe(200);
+  });
+
+  it('answers 400 for a malformed id, 404 for an unknown one, 401 without a session, 403 cross-origin', async () => {
+    await expectError(await remove('not-a-uuid'), 400, 'Invalid campaign id');
+    await expectError(await remove("1' or '1'='1"), 400, 'Invalid campaign id');
+    await expectError(await remove(crypto.randomUUID()), 404, 'Campaign not found');
+    const campaign = await campaignWithRecordings();
+    await expectError(await remove(campaign.id, { origin: server.config.publicUrl }), 401, 'Unauthorized');
+    await expectError(await remove(campaign.id, { ...owner.headers, origin: 'https://evil.example' }), 403, 'Forbidden');
+    expect(await rows('sessions', campaign.id)).toBe(2);
+  });
+});
