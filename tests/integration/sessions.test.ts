@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { userSession } from '../helpers/auth.js';
+import { sessionRow, type NewSession } from '../../server/storage/chunks.js';
+import type { Campaign, Session, SessionsResponse } from '../../src/api/types.js';
+
+let server: TestServer;
+let owner: Awaited<ReturnType<typeof userSession>>;
+let campaign: Campaign;
+let seeded: NewSession[];
+
+const T0 = 1_750_000_000_000;
+const BOTS = 31;
+const TOTAL = 130;
+
+async function newCampaign(headers = owner.headers): Promise<Campaign> {
+  const response = await fetch(`${server.url}/api/v1/campaign/create`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Shop', domains: 'shop.example.com', limit: 0, start_date_time: T0, end_date_time: T0 + 1e10 }),
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { data: Campaign }).data;
+}
+
+/** 130 sessions: every fourth one shares its start time with a neighbour, every 13th... is a bot. */
+function seedRows(campaignId: string): NewSession[] {
+  return Array.from({ length: TOTAL }, (_, i) => ({
+    campaign_id: campaignId,
+    id: `s${String(i).padStart(3, '0')}-${i % 2 ? 'AbCd' : 'wxyz'}-session`,
+    started_at: T0 + Math.floor(i / 2) * 1000,
+    last_activity_at: T0 + Math.floor(i / 2) * 1000 + 5000,
+    remote_ip: `203.0.113.${i}`,
+    language: ['en-US', 'de-DE', 'fr-FR'][i % 3],
+    is_bot: i < BOTS ? 1 : 0,
+    webdriver: i < 10 ? 1 : 0,
+    bot_reason: i < 10 ? 'webdriver' : i < BOTS ? 'crawler user agent' : null,
+    cookies_enabled: 1,
+  }));
+}
+
+const newestFirst = (rows: NewSession[]) =>
+  [...rows].sort((a, b) => b.started_at - a.started_at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)).map((r) => r.id);
+
+function list(campaignId: string, query = '', headers: Record<string, string> = owner.headers, slash = '/') {
+  return fetch(`${server.url}/api/v1/streaming/sessions/${campaignId}${slash}${query ? `?${query}` : ''}`, { headers });
+}
+
+async function page(query: string, campaignId = campaign.id): Promise<SessionsResponse> {
+  const response = await list(campaignId, query);
+  expect(response.status).toBe(200);
+  return (await response.json()) as SessionsResponse;
+}
+
+async function all(query: string): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const params = new URLSearchParams(query);
+    if (cursor) params.set('cursor', cursor);
+    const body = await page(params.toString());
+    ids.push(...body.sessions.map((s) => s.sessionId));
+    cursor = body.nextCursor;
+  } while (cursor);
+  return ids;
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  owner = await userSession(server, 'Sessions Owner');
+  campaign = await newCampaign();
+  seeded = seedRows(campaign.id);
+  for (let i = 0; i < seeded.length; i += 50) {
+    await server.db.insertInto('sessions').values(seeded.slice(i, i + 50).map(sessionRow)).execute();
+  }
+});
+afterAll(async () => server?.close());
+
+describe('GET /api/v1/streaming/sessions/:campaignId/', () => {
+  it('answers the first 50, newest first, with whole-campaign counts', async () => {
+    const body = await page('');
+    expect(body.sessions).toHaveLength(50);
+    expect(body.sessions.map((s) => s.sessionId)).toEqual(newestFirst(seeded).slice(0, 50));
+    expect(body.nextCursor).toEqual(expect.any(String));
+    expect(body.counts).toEqual({ total: TOTAL, human: TOTAL - BOTS, bot: BOTS });
+  });
+
+  it('answers the same with and without the trailing slash', async () => {
+    const bare = await list(campaign.id, 'limit=3', owner.headers, '');
+    expect(bare.status).toBe(200);
+    expect(await bare.json()).toEqual(await page('limit=3'));
+  });
+
+  it('pages through every session exactly once, ties on start time broken by id', async () => {
+    expect(await all('limit=7')).toEqual(newestFirst(seeded));
+    expect(await all('limit=200')).toEqual(newestFirst(seeded));
+    const last = await page('limit=200');
+    expect(last.nextCursor).toBeNull();
+  });
+
+  it('filters by type with the server verdict, paging within the filter', async () => {
+    const bots = await all('type=bot&limit=4');
+    expect(bots).toEqual(newestFirst(seeded.filter((s) => s.is_bot === 1)));
+    const humans = await all('type=human&limit=40');
+    expect(humans).toEqual(newestFirst(seeded.filter((s) => s.is_bot === 0)));
+    const body = await page('type=bot&limit=1');
+    expect(body.counts).toEqual({ total: TOTAL, human: TOTAL - BOTS, bot: BOTS });
+  });
+
+  it('searches session id, IP and language case-insensitively, as substrings', async () => {
+    const matches = (pred: (s: NewSession) => boolean) => newestFirst(seeded.filter(pred));
+    expect(await all('search=ABCD&limit=25')).toEqual(matches((s) => s.id.includes('AbCd')));
+    expect(await all('search=s01')).toEqual(matches((s) => s.id.startsWith('s01')));
+    expect(await all('search=113.12')).toEqual(matches((s) => String(s.remote_ip).includes('113.12')));
+    expect(await all('search=DE-de')).toEqual(matches((s) => s.language === 'de-DE'));
+    expect(await all(`search=${encodeURIComponent('  fr-FR  ')}&type=bot`)).toEqual(matches((s) => s.language === 'fr-FR' && s.is_bot === 1));
+    expect(await all('search=nothing-like-this')).toEqual([]);
+  });
+
+  it('treats LIKE wildcards in a search as plain characters', async () => {
+    expect(await all(`search=${encodeURIComponent('%')}`)).toEqual([]);
+    expect(await all(`search=${encodeURIComponent('s0_0')}`)).toEqual([]);
+    expect(await all(`search=${encodeURIComponent('\\')}`)).toEqual([]);
+  });
+
+  it('answers every session field, the stored webdriver flag apart from the verdict', async () => {
+    const body = await page('search=s015-AbCd');
+    expect(body.sessions).toHaveLength(1);
+    const session: Session = body.sessions[0];
+    expect(session).toEqual({
+      sessionId: 's015-AbCd-session',
+      remoteIpAddress: '203.0.113.15',
+      language: 'en-US',
+      timezone: null,
+      hardwareConcurrency: null,
+      webdriver: false,
+      cookiesEnabled: true,
+      hasFocus: false,
+      fullScreenEnabled: false,
+      userAgent: null,
+      country: null,
+      isBot: true,
+      botReason: 'crawler user agent',
+      browser: null,
+      os: null,
+      device: null,
+      screenWidth: null,
+      screenHeight: null,
+      referrer: null,
+      entryUrl: null,
+      startedAt: T0 + 7000,
+      lastActivityAt: T0 + 12000,
+      durationMs: 5000,
+      pageCount: 0,
+      eventCount: 0,
+      byteCount: 0,
+    });
+    const webdriven = (await page('search=s003-AbCd')).sessions[0];
+    expect([webdriven.webdriver, webdriven.isBot, webdriven.botReason]).toEqual([true, true, 'webdriver']);
+  });
+
+  it('answers an empty page for a campaign without sessions', async () => {
+    const empty = await newCampaign();
+    expect(await page('', empty.id)).toEqual({ sessions: [], nextCursor: null, counts: { total: 0, human: 0, bot: 0 } });
+  });
+
+  it.each([
+    ['limit=0', /limit/],
+    ['limit=201', /limit/],
+    ['limit=ten', /limit/],
+    ['type=robot', /type/],
+    ['sort=asc', /unknown field "sort"/],
+    ['cursor=not-a-cursor', 'Invalid cursor'],
+    [`cursor=${Buffer.from('["x","y"]').toString('base64url')}`, 'Invalid cursor'],
+    [`search=${'x'.repeat(101)}`, /search/],
+  ])('answers 400 for a bad query (%s)', async (query, error) => {
+    const response = await list(campaign.id, query);
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: string };
+    if (typeof error === 'string') expect(body.error).toBe(error);
+    else expect(body.error).toMatch(error);
+  });
+
+  it('answers 400 for a malformed campaign id and 404 for an unknown one', async () => {
+    const bad = await list('nope', '');
+    expect([bad.status, await bad.json()]).toEqual([400, { error: 'Invalid campaign id' }]);
+    const unknown = await list(crypto.randomUUID(), '');
+    expect([unknown.status, await unknown.json()]).toEqual([404, { error: 'Campaign not found' }]);
+  });
+
+  it('answers 401 without a session', async () => {
+    const response = await list(campaign.id, '', {});
+    expect([response.status, await response.json()]).toEqual([401, { error: 'Unauthorized' }]);
+  });
+});
