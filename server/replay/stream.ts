@@ -1,0 +1,75 @@
+import { Readable } from 'node:stream';
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/index.js';
+import type { SessionsTable } from '../db/schema.js';
+import type { ReplayEvent, ReplayInit } from '../../src/api/types.js';
+import { listChunks, readChunks, type ChunkInfo } from '../storage/chunks.js';
+
+/** A session with no activity for this long is finished: its replay will not grow any more. */
+export const COMPLETE_AFTER_MS = 30 * 60 * 1000;
+/** Events per piece of JSON text when a replay must be sorted as a whole. */
+const SLICE = 1000;
+
+export function replayInit(row: Selectable<SessionsTable>): ReplayInit {
+  return {
+    userAgent: row.user_agent,
+    remoteIpAddress: row.remote_ip,
+    language: row.language,
+    timezone: row.timezone,
+    webdriver: row.webdriver === 1,
+    cookiesEnabled: row.cookies_enabled === 1,
+    hasFocus: row.has_focus === 1,
+    fullScreenEnabled: row.full_screen_enabled === 1,
+  };
+}
+
+const byTime = (a: ReplayEvent, b: ReplayEvent) => a.timestamp - b.timestamp;
+
+function sortedInPlace(events: ReplayEvent[]): ReplayEvent[] {
+  for (let i = 1; i < events.length; i++) {
+    if (events[i].timestamp < events[i - 1].timestamp) return events.sort(byTime); // stable
+  }
+  return events;
+}
+
+/** Whether the chunks, taken in seq order, never go back in time (the usual case). */
+function chunksInOrder(chunks: ChunkInfo[]): boolean {
+  let latest = -Infinity;
+  for (const chunk of chunks) {
+    if (chunk.event_count === 0) continue;
+    if (chunk.first_ts < latest) return false;
+    latest = Math.max(latest, chunk.last_ts);
+  }
+  return true;
+}
+
+/** The events in timestamp order, as pieces of comma-separated JSON. */
+async function* eventPieces(db: Db, campaignId: string, sessionId: string): AsyncGenerator<string> {
+  const inOrder = chunksInOrder(await listChunks(db, campaignId, sessionId));
+  if (inOrder) {
+    for await (const events of readChunks(db, campaignId, sessionId)) {
+      if (events.length) yield sortedInPlace(events).map((e) => JSON.stringify(e)).join(',');
+    }
+    return;
+  }
+  // Chunks overlap in time (a batch sent late): only then is the whole replay sorted at once.
+  const all: ReplayEvent[] = [];
+  for await (const events of readChunks(db, campaignId, sessionId)) for (const e of events) all.push(e);
+  all.sort(byTime);
+  for (let i = 0; i < all.length; i += SLICE) yield all.slice(i, i + SLICE).map((e) => JSON.stringify(e)).join(',');
+}
+
+/** The ReplayResponse {init, complete, events} as a stream of JSON text. */
+export function replayStream(db: Db, session: Selectable<SessionsTable>, now = Date.now()): Readable {
+  const complete = now - session.last_activity_at > COMPLETE_AFTER_MS;
+  async function* json(): AsyncGenerator<Buffer> {
+    yield Buffer.from(`{"init":${JSON.stringify(replayInit(session))},"complete":${complete},"events":[`);
+    let first = true;
+    for await (const piece of eventPieces(db, session.campaign_id, session.id)) {
+      yield Buffer.from(first ? piece : `,${piece}`);
+      first = false;
+    }
+    yield Buffer.from(']}');
+  }
+  return Readable.from(json(), { objectMode: false });
+}

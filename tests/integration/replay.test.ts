@@ -1,0 +1,207 @@
+import http from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { userSession } from '../helpers/auth.js';
+import { appendChunk, insertSession, readChunks } from '../../server/storage/chunks.js';
+import type { Campaign, ReplayEvent, ReplayResponse } from '../../src/api/types.js';
+
+let server: TestServer;
+let owner: Awaited<ReturnType<typeof userSession>>;
+let campaign: Campaign;
+
+const event = (type: number, timestamp: number, data: unknown = {}): ReplayEvent => ({ type, data, timestamp });
+
+/** A raw GET, so the test sees the bytes on the wire (fetch would decompress them). */
+function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${server.url}${path}`, { headers }, (response) => {
+        const parts: Buffer[] = [];
+        response.on('data', (part: Buffer) => parts.push(part));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(parts) }));
+        response.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+async function replay(sessionId: string, headers: Record<string, string> = owner.headers, campaignId = campaign.id) {
+  return fetch(`${server.url}/api/v1/replay/retrieve/${campaignId}/${sessionId}`, { headers });
+}
+
+async function recordedSession(id: string, chunks: ReplayEvent[][], lastActivity = Date.now()) {
+  await insertSession(server.db, {
+    campaign_id: campaign.id,
+    id,
+    started_at: lastActivity - 60_000,
+    last_activity_at: lastActivity,
+    user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130',
+    remote_ip: '198.51.100.7',
+    language: 'en-GB',
+    timezone: 'Europe/London',
+    cookies_enabled: 1,
+    has_focus: 1,
+  });
+  for (const [seq, events] of chunks.entries()) {
+    expect(await appendChunk(server.db, { campaignId: campaign.id, sessionId: id, seq, events })).toBe(true);
+  }
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  owner = await userSession(server, 'Replay Owner');
+  const response = await fetch(`${server.url}/api/v1/campaign/create`, {
+    method: 'POST',
+    headers: { ...owner.headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Replays', domains: 'example.com', limit: 0, start_date_time: 1, end_date_time: 2e12 }),
+  });
+  campaign = ((await response.json()) as { data: Campaign }).data;
+});
+afterAll(async () => server?.close());
+
+describe('GET /api/v1/replay/retrieve/:campaignId/:sessionId', () => {
+  it('answers init and every chunk’s events in timestamp order', async () => {
+    const chunks = [
+      [event(4, 1000, { href: 'https://example.com/', width: 1280, height: 720 }), event(2, 1001, { node: { id: 1 } })],
+      [event(3, 1500, { source: 1 }), event(3, 1200, { source: 2 }), event(3, 1300, { source: 3 })],
+      [event(3, 2000, { text: 'naïve “quotes” \u2028 </script>' })],
+    ];
+    await recordedSession('replay-ordered-1', chunks);
+    const response = await replay('replay-ordered-1');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const body = (await response.json()) as ReplayResponse;
+    expect(body.init).toEqual({
+      userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130',
+      remoteIpAddress: '198.51.100.7',
+      language: 'en-GB',
+      timezone: 'Europe/London',
+      webdriver: false,
+      cookiesEnabled: true,
+      hasFocus: true,
+      fullScreenEnabled: false,
+    });
+    expect(body.events.map((e) => e.timestamp)).toEqual([1000, 1001, 1200, 1300, 1500, 2000]);
+    expect(body.events[5].data).toEqual({ text: 'naïve “quotes” \u2028 </script>' });
+    expect(body.events[0].data).toEqual({ href: 'https://example.com/', width: 1280, height: 720 });
+    expect(body.complete).toBe(false);
+  });
+
+  it('sorts a batch that arrived late into place', async () => {
+    await recordedSession('replay-late-batch', [
+      [event(4, 100), event(2, 110)],
+      [event(3, 400), event(3, 500)],
+      [event(3, 200), event(3, 300)], // sent before seq 1 but stored after it
+    ]);
+    const body = (await (await replay('replay-late-batch')).json()) as ReplayResponse;
+    expect(body.events.map((e) => e.timestamp)).toEqual([100, 110, 200, 300, 400, 500]);
+  });
+
+  it('stores a retried batch once (chunks are append-only)', async () => {
+    await recordedSession('replay-retried-1', [[event(4, 1), event(2, 2)]]);
+    const again = await appendChunk(server.db, { campaignId: campaign.id, sessionId: 'replay-retried-1', seq: 0, events: [event(3, 99)] });
+    expect(again).toBe(false);
+    const stored: ReplayEvent[][] = [];
+    for await (const events of readChunks(server.db, campaign.id, 'replay-retried-1')) stored.push(events);
+    expect(stored).toEqual([[event(4, 1), event(2, 2)]]);
+    const body = (await (await replay('replay-retried-1')).json()) as ReplayResponse;
+    expect(body.events).toHaveLength(2);
+  });
+
+  it('marks a session complete after 30 minutes without activity', async () => {
+    await recordedSession('replay-finished', [[event(4, 1), event(2, 2)]], Date.now() - 31 * 60 * 1000);
+    const body = (await (await replay('replay-finished')).json()) as ReplayResponse;
+    expect(body.complete).toBe(true);
+  });
+
+  it('answers a session without chunks with no events', async () => {
+    await recordedSession('replay-empty-1', []);
+    const body = (await (await replay('replay-empty-1')).json()) as ReplayResponse;
+    expect(body.events).toEqual([]);
+  });
+
+  it('streams a long session from many chunks, gzip on the wire', async () => {
+    const chunks = Array.from({ length: 40 }, (_, c) =>
+      Array.from({ length: 500 }, (_, i) => event(3, c * 500 + i, { source: 1, positions: [{ x: i, y: c, id: 7, timeOffset: 0 }] })),
+    );
+    await recordedSession('replay-long-session', chunks);
+    const zipped = await rawGet(`/api/v1/replay/retrieve/${campaign.id}/replay-long-session`, { ...owner.headers, 'accept-encoding': 'gzip, deflate, br' });
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toMatch(/accept-encoding/i);
+    expect(zipped.headers['transfer-encoding']).toBe('chunked'); // streamed, not built whole
+    const body = JSON.parse(gunzipSync(zipped.body).toString('utf8')) as ReplayResponse;
+    expect(body.events).toHaveLength(20_000);
+    expect(body.events.every((e, i) => e.timestamp === i)).toBe(true);
+    expect(zipped.body.length).toBeLessThan(gunzipSync(zipped.body).length / 5);
+
+    const plain = await rawGet(`/api/v1/replay/retrieve/${campaign.id}/replay-long-session`, owner.headers);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect((JSON.parse(plain.body.toString('utf8')) as ReplayResponse).events).toHaveLength(20_000);
+
+    const refused = await rawGet(`/api/v1/replay/retrieve/${campaign.id}/replay-long-session`, { ...owner.headers, 'accept-encoding': 'gzip;q=0' });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('answers 404 for an unknown session and 400 for a malformed session id', async () => {
+    const unknown = await replay('no-such-session');
+    expect([unknown.status, await unknown.json()]).toEqual([404, { error: 'Session not found' }]);
+    const bad = await replay('bad%20id!');
+    expect([bad.status, await bad.json()]).toEqual([400, { error: 'Invalid session id' }]);
+    const short = await replay('abc');
+    expect(short.status).toBe(400);
+  });
+
+  it('answers 400 for a malformed campaign id, 404 for an unknown campaign, 401 without a session', async () => {
+    const bad = await replay('replay-ordered-1', owner.headers, 'not-a-campaign');
+    expect([bad.status, await bad.json()]).toEqual([400, { error: 'Invalid campaign id' }]);
+    const unknown = await replay('replay-ordered-1', owner.headers, crypto.randomUUID());
+    expect([unknown.status, await unknown.json()]).toEqual([404, { error: 'Campaign not found' }]);
+    const anonymous = await replay('replay-ordered-1', {});
+    expect([anonymous.status, await anonymous.json()]).toEqual([401, { error: 'Unauthorized' }]);
+  });
+
+  it('does not answer a session of another campaign through this one', async () => {
+    const response = await fetch(`${server.url}/api/v1/campaign/create`, {
+      method: 'POST',
+      headers: { ...owner.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Other', domains: 'example.org', limit: 0, start_date_time: 1, end_date_time: 2e12 }),
+    });
+    const other = ((await response.json()) as { data: Campaign }).data;
+    const answer = await replay('replay-ordered-1', owner.headers, other.id);
+    expect(answer.status).toBe(404);
+  });
+});
+
+describe('GET /api/v1/replay/retrieve/demo', () => {
+  it.each([
+    ['false', 1366, 768],
+    ['true', 390, 844],
+  ])('answers the recorded demo for isMobile=%s, public and gzipped', async (isMobile, width, height) => {
+    const zipped = await rawGet(`/api/v1/replay/retrieve/demo?isMobile=${isMobile}`, { 'accept-encoding': 'gzip' });
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    const { data } = JSON.parse(gunzipSync(zipped.body).toString('utf8')) as { data: ReplayEvent[] };
+    expect(data.length).toBeGreaterThan(50);
+    const meta = data.find((e) => e.type === 4) as { data: { width: number; height: number } };
+    expect(meta.data).toMatchObject({ width, height });
+    expect(data.some((e) => e.type === 2)).toBe(true);
+    expect(data.filter((e) => e.type === 3).length).toBeGreaterThan(20);
+    expect(data.every((e, i) => i === 0 || e.timestamp >= data[i - 1].timestamp)).toBe(true);
+  });
+
+  it('answers plain JSON without gzip and defaults to the desktop recording', async () => {
+    const plain = await rawGet('/api/v1/replay/retrieve/demo', {});
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const { data } = JSON.parse(plain.body.toString('utf8')) as { data: ReplayEvent[] };
+    expect((data.find((e) => e.type === 4) as { data: { width: number } }).data.width).toBe(1366);
+  });
+
+  it('answers 400 for an isMobile that is neither true nor false', async () => {
+    const response = await fetch(`${server.url}/api/v1/replay/retrieve/demo?isMobile=maybe`);
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toMatch(/isMobile/);
+  });
+});
