@@ -1,7 +1,126 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { User, ValidateTokenResponse } from '../../src/api/types.js';
 import type { AppContext } from '../context.js';
+import type { Db } from '../db/index.js';
+import { checkSameOrigin } from '../http/origin.js';
+import { badRequest, unauthorized } from '../http/errors.js';
+import { LocalProvider } from './local-provider.js';
+import { registerLocalProvider } from './local-routes.js';
+import { SignInClient } from './signin-client.js';
+import { clearSignInCookie, readSignInCookie, safeReturnTo, setSignInCookie } from './signin-cookie.js';
+import { ACCESS_COOKIE, REFRESH_COOKIE, clearSessionCookies, issueSession, readAccessToken, revokeSession, rotateSession } from './tokens.js';
+import { upsertUser } from './users.js';
 
+interface CallbackBody {
+  code: string;
+  state?: string;
+  iss?: string;
+}
+
+const callbackSchema = {
+  body: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['code'],
+    properties: {
+      code: { type: 'string', minLength: 1, maxLength: 4096 },
+      state: { type: 'string', maxLength: 512 },
+      iss: { type: 'string', maxLength: 2048 },
+    },
+  },
+};
+
+const loginSchema = {
+  querystring: { type: 'object', properties: { returnTo: { type: 'string', maxLength: 2000 } } },
+};
+
+async function findUser(db: Db, id: string): Promise<User | undefined> {
+  return db.selectFrom('users').select(['id', 'name', 'email', 'picture']).where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Sign-in (spec §7): the authorization-code flow with state, PKCE and nonce against Google,
+ * any OIDC issuer or the built-in provider; then session cookies (tokens.ts).
+ */
 export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  void app;
-  void ctx;
+  const { config, db, keys } = ctx;
+  if (config.signIn.kind === 'local') await registerLocalProvider(app, config, new LocalProvider(config));
+  const client = new SignInClient(config);
+  const sameOrigin = checkSameOrigin(config.publicUrl);
+
+  await app.register(async (api) => {
+    // The PWA sends Content-Type: application/json on every call, also on refresh and logout
+    // which have no body: an empty body is no body, not malformed JSON.
+    api.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+      if (body === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(String(body)));
+      } catch {
+        done(badRequest('Malformed JSON body'), undefined);
+      }
+    });
+
+    api.get('/api/v1/auth/google/login', { schema: loginSchema }, async (request, reply) => {
+      const { returnTo } = request.query as { returnTo?: string };
+      let started;
+      try {
+        started = await client.start();
+      } catch (error) {
+        request.log.error({ err: error }, 'sign-in provider discovery failed');
+        return reply.status(502).send({ error: 'The sign-in provider is unavailable' });
+      }
+      await setSignInCookie(keys, reply, { ...started.check, returnTo: safeReturnTo(returnTo) });
+      return reply.header('Cache-Control', 'no-store').redirect(started.url.href, 302);
+    });
+
+    api.post('/api/v1/auth/google/callback', { schema: callbackSchema, preHandler: sameOrigin }, async (request, reply) => {
+      const body = request.body as CallbackBody;
+      const pending = await readSignInCookie(keys, request);
+      clearSignInCookie(keys, reply); // one attempt per sign-in cookie
+      if (!pending) throw badRequest('Sign-in expired or was started elsewhere; please sign in again');
+      if (body.state !== pending.state) throw badRequest('Sign-in state does not match; please sign in again');
+      let identity;
+      try {
+        identity = await client.finish(pending, { code: body.code, state: body.state, iss: body.iss });
+      } catch (error) {
+        request.log.warn({ err: error }, 'sign-in code exchange failed');
+        throw badRequest('Sign-in failed: the code could not be exchanged');
+      }
+      const userId = await upsertUser(db, identity);
+      await issueSession(db, keys, reply, userId);
+      return { user: await findUser(db, userId), returnTo: pending.returnTo };
+    });
+
+    api.get('/api/v1/auth/me', async (request, reply) => {
+      const userId = await readAccessToken(keys, request);
+      const user = userId ? await findUser(db, userId) : undefined;
+      if (!user) throw unauthorized();
+      return reply.header('Cache-Control', 'no-store').send(user);
+    });
+
+    api.get('/api/v1/auth/validateToken', async (request, reply): Promise<ValidateTokenResponse> => {
+      reply.header('Cache-Control', 'no-store');
+      if (!request.cookies[ACCESS_COOKIE]) return { valid: false, error: 'No access token' };
+      const userId = await readAccessToken(keys, request);
+      if (!userId) return { valid: false, error: 'Access token is invalid or expired' };
+      if (!(await findUser(db, userId))) return { valid: false, error: 'User no longer exists' };
+      return { valid: true };
+    });
+
+    api.post('/api/v1/auth/refresh', { preHandler: sameOrigin }, async (request: FastifyRequest, reply: FastifyReply) => {
+      const token = request.cookies[REFRESH_COOKIE];
+      const userId = token ? await rotateSession(db, keys, reply, token) : null;
+      if (!userId) {
+        clearSessionCookies(keys, reply);
+        throw unauthorized();
+      }
+      return { ok: true };
+    });
+
+    api.post('/api/v1/auth/logout', { preHandler: sameOrigin }, async (request, reply) => {
+      await revokeSession(db, request.cookies[REFRESH_COOKIE]);
+      clearSessionCookies(keys, reply);
+      return { ok: true };
+    });
+  });
 }

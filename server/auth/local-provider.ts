@@ -1,0 +1,99 @@
+import crypto from 'node:crypto';
+import type { default as Provider, Account } from 'oidc-provider';
+import type { Config } from '../config.js';
+import { persistentJson, persistentSecret } from '../secrets.js';
+
+/**
+ * The built-in OpenID provider: the default sign-in when neither Google nor another OIDC issuer
+ * is configured, so a fresh machine signs in through the real authorization-code flow with no
+ * outside service. It asks only for a name and an email and trusts them — a dev/self-host
+ * provider, refused in production unless ALLOW_LOCAL_SIGNIN=1 (config.ts).
+ */
+export const LOCAL_MOUNT = '/oidc';
+export const LOCAL_CLIENT_ID = 'tapedeck';
+
+export const localIssuer = (config: Config) => `${config.publicUrl}${LOCAL_MOUNT}`;
+export const callbackUrl = (config: Config) => `${config.publicUrl}/auth/google/callback`;
+/** The client secret both sides share: generated once into DATA_DIR. */
+export const localClientSecret = (config: Config) => persistentSecret(config.dataDir, 'oidc-client');
+
+interface Person {
+  name: string;
+  email: string;
+}
+
+/** A stable subject per email address (case-insensitive), so signing in again finds the same user. */
+export function subjectForEmail(email: string): string {
+  return crypto.createHash('sha256').update(email.trim().toLowerCase()).digest('base64url').slice(0, 32);
+}
+
+function signingKeys(dataDir: string): { keys: Array<Record<string, unknown>> } {
+  return persistentJson(dataDir, 'oidc-jwks', () => {
+    // ES256: generated instantly, supported by every OIDC client library.
+    const { privateKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const jwk = privateKey.export({ format: 'jwk' });
+    return { keys: [{ ...jwk, kid: crypto.randomBytes(8).toString('base64url'), alg: 'ES256', use: 'sig' }] };
+  });
+}
+
+export class LocalProvider {
+  /** Name and email per subject, as typed into the form. Kept in memory like the provider's own state. */
+  readonly #people = new Map<string, Person>();
+  #provider: Promise<Provider> | null = null;
+
+  constructor(private readonly config: Config) {}
+
+  /** Loaded and created on first use: most servers (and tests) never sign anyone in through it. */
+  provider(): Promise<Provider> {
+    this.#provider ??= this.#create();
+    return this.#provider;
+  }
+
+  /** Records who signed in and returns their subject. */
+  remember(person: Person): string {
+    const sub = subjectForEmail(person.email);
+    this.#people.set(sub, { name: person.name, email: person.email.trim() });
+    return sub;
+  }
+
+  #findAccount = async (_ctx: unknown, sub: string): Promise<Account | undefined> => {
+    const person = this.#people.get(sub);
+    if (!person) return undefined;
+    return { accountId: sub, claims: () => ({ sub, name: person.name, email: person.email, email_verified: false }) };
+  };
+
+  async #create(): Promise<Provider> {
+    const { config } = this;
+    const { default: Provider } = await import('oidc-provider');
+    const { createMemoryAdapter } = await import('oidc-provider/lib/adapters/memory_adapter.js');
+    const provider = new Provider(localIssuer(config), {
+      // oidc-provider's in-memory adapter (bounded LRU) holds codes, grants and interactions. Fine
+      // for this dev/self-host provider: one process, and a restart only cancels sign-ins in flight.
+      adapter: createMemoryAdapter(),
+      clients: [
+        {
+          client_id: LOCAL_CLIENT_ID,
+          client_secret: localClientSecret(config),
+          redirect_uris: [callbackUrl(config)],
+          grant_types: ['authorization_code'],
+          response_types: ['code'],
+          token_endpoint_auth_method: 'client_secret_basic',
+          id_token_signed_response_alg: 'ES256',
+        },
+      ],
+      jwks: signingKeys(config.dataDir),
+      cookies: { keys: [persistentSecret(config.dataDir, 'oidc-cookies')] },
+      claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+      // Put name and email into the ID token itself, as Google does.
+      conformIdTokenClaims: false,
+      pkce: { required: () => true },
+      features: { devInteractions: { enabled: false } },
+      interactions: { url: (_ctx, interaction) => `${LOCAL_MOUNT}/interaction/${interaction.uid}` },
+      findAccount: this.#findAccount,
+      ttl: { Interaction: 600, Session: 600, Grant: 600, AuthorizationCode: 60, AccessToken: 600, IdToken: 600 },
+    });
+    // Endpoints are always announced under PUBLIC_URL (see mount.ts), whatever address reached us.
+    provider.proxy = true;
+    return provider;
+  }
+}

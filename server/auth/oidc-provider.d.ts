@@ -1,0 +1,65 @@
+// The parts of oidc-provider (v9, no bundled types) that the built-in sign-in provider uses.
+declare module 'oidc-provider' {
+  import type { IncomingMessage, ServerResponse } from 'node:http';
+
+  export interface Account {
+    accountId: string;
+    claims(use: string, scope: string): Promise<Record<string, unknown>> | Record<string, unknown>;
+  }
+
+  export interface Prompt {
+    name: string;
+    reasons: string[];
+    details: Record<string, unknown>;
+  }
+
+  export interface Interaction {
+    uid: string;
+    prompt: Prompt;
+    params: Record<string, unknown> & { client_id?: string; scope?: string };
+    session?: { accountId?: string };
+    grantId?: string;
+  }
+
+  export interface Grant {
+    addOIDCScope(scope: string): void;
+    save(): Promise<string>;
+  }
+
+  export interface Configuration {
+    adapter?: unknown;
+    clients?: Array<Record<string, unknown>>;
+    jwks?: { keys: Array<Record<string, unknown>> };
+    cookies?: { keys?: string[]; long?: Record<string, unknown>; short?: Record<string, unknown> };
+    claims?: Record<string, string[]>;
+    pkce?: { required?: () => boolean };
+    features?: Record<string, { enabled: boolean } & Record<string, unknown>>;
+    interactions?: { url?: (ctx: unknown, interaction: Interaction) => string | Promise<string> };
+    findAccount?: (ctx: unknown, sub: string) => Promise<Account | undefined>;
+    conformIdTokenClaims?: boolean;
+    ttl?: Record<string, number>;
+    renderError?: (ctx: { type: string; body: string }, out: Record<string, string>, error: Error) => void | Promise<void>;
+  }
+
+  export interface InteractionResult {
+    login?: { accountId: string };
+    consent?: { grantId: string };
+    error?: string;
+    error_description?: string;
+  }
+
+  export default class Provider {
+    constructor(issuer: string, configuration?: Configuration);
+    proxy: boolean;
+    readonly issuer: string;
+    Grant: new (properties: { accountId: string; clientId: string }) => Grant;
+    callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+    interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<Interaction>;
+    interactionResult(req: IncomingMessage, res: ServerResponse, result: InteractionResult, options?: { mergeWithLastSubmission?: boolean }): Promise<string>;
+    on(event: string, listener: (...args: unknown[]) => void): this;
+  }
+}
+
+declare module 'oidc-provider/lib/adapters/memory_adapter.js' {
+  export function createMemoryAdapter(clockTolerance?: number): unknown;
+}

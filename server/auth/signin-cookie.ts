@@ -1,0 +1,56 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SignJWT, jwtVerify } from 'jose';
+import type { SessionKeys } from './tokens.js';
+import type { SignInCheck } from './signin-client.js';
+
+/**
+ * Between "Sign in" and the callback, the attempt's state, PKCE verifier and nonce wait in a
+ * short-lived signed cookie, so any server process can finish the sign-in.
+ */
+export const SIGNIN_COOKIE = 'td_signin';
+const SIGNIN_TTL_SECONDS = 10 * 60;
+const SIGNIN_PATH = '/api/v1/auth';
+/** Keeps these tokens apart from access tokens signed with the same key. */
+const AUDIENCE = 'tapedeck:sign-in';
+
+export interface PendingSignIn extends SignInCheck {
+  returnTo: string;
+}
+
+const options = (keys: SessionKeys) => ({ httpOnly: true, sameSite: 'lax' as const, secure: keys.secure, path: SIGNIN_PATH });
+
+export async function setSignInCookie(keys: SessionKeys, reply: FastifyReply, pending: PendingSignIn): Promise<void> {
+  const token = await new SignJWT({ ...pending })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setAudience(AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(`${SIGNIN_TTL_SECONDS}s`)
+    .sign(keys.key);
+  reply.setCookie(SIGNIN_COOKIE, token, { ...options(keys), maxAge: SIGNIN_TTL_SECONDS });
+}
+
+/** The pending attempt, or null when the cookie is missing, forged or expired. */
+export async function readSignInCookie(keys: SessionKeys, request: FastifyRequest): Promise<PendingSignIn | null> {
+  const token = request.cookies[SIGNIN_COOKIE];
+  if (!token) return null;
+  try {
+    const { payload } = await jwtVerify(token, keys.key, { algorithms: ['HS256'], audience: AUDIENCE });
+    const { state, verifier, nonce, returnTo } = payload;
+    if ([state, verifier, nonce, returnTo].some((v) => typeof v !== 'string')) return null;
+    return { state, verifier, nonce, returnTo } as PendingSignIn;
+  } catch {
+    return null;
+  }
+}
+
+export function clearSignInCookie(keys: SessionKeys, reply: FastifyReply): void {
+  reply.clearCookie(SIGNIN_COOKIE, options(keys));
+}
+
+/** Only paths of our own app: never another origin (no open redirect). */
+export function safeReturnTo(value: string | undefined): string {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.includes('\\') || /[\u0000-\u001f]/.test(value)) {
+    return '/dashboard';
+  }
+  return value.slice(0, 1000);
+}
