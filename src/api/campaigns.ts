@@ -1,0 +1,51 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api, HttpError, type ApiClient } from './client.js';
+import { API_PATHS } from './paths.js';
+import type { Campaign, CampaignListResponse, CreateCampaignPayload } from './types.js';
+
+export const campaignKeys = {
+  all: ['campaigns'] as const,
+  list: () => [...campaignKeys.all, 'list'] as const,
+};
+
+/** getAll is retried once after a refresh on 401 (spec §7). */
+export async function fetchCampaigns(client: ApiClient = api): Promise<Campaign[]> {
+  const body = await client.withRetry(() => client.get<CampaignListResponse>(API_PATHS.campaigns));
+  return Array.isArray(body?.data) ? body.data : [];
+}
+
+export const campaignsQueryOptions = () =>
+  queryOptions({ queryKey: campaignKeys.list(), queryFn: () => fetchCampaigns() });
+
+/** Spec §8 create errors: the server's error field, else the status, else a generic text. */
+export function createErrorMessage(error: unknown): string {
+  if (error instanceof HttpError) return error.serverMessage ?? `Request failed with status ${error.status}`;
+  return 'Failed to create campaign.';
+}
+
+export async function createCampaign(payload: CreateCampaignPayload, client: ApiClient = api): Promise<Campaign> {
+  const body = await client.post<{ data: Campaign }>(API_PATHS.createCampaign, payload);
+  return body.data;
+}
+
+/** Spec §8 delete errors: 'Error: {status} {statusText}' or 'Failed to delete campaign'. */
+export function deleteErrorMessage(error: unknown): string {
+  if (error instanceof HttpError) return `Error: ${error.status} ${error.statusText}`.trim();
+  return 'Failed to delete campaign';
+}
+
+export async function deleteCampaign(campaignId: string, client: ApiClient = api): Promise<void> {
+  await client.delete(API_PATHS.deleteCampaign(campaignId));
+}
+
+export const loaderScriptKeys = { source: ['loaderScript'] as const };
+
+/** The static loader the dashboard turns into each campaign's script (spec §7). */
+export async function fetchLoaderScript(client: ApiClient = api): Promise<string> {
+  const response = await client.request(API_PATHS.loaderScript, { headers: { Accept: 'application/javascript, text/javascript, */*' } });
+  if (!response.ok) throw new HttpError(response.status, response.statusText, null);
+  return response.text();
+}
+
+export const loaderScriptQueryOptions = () =>
+  queryOptions({ queryKey: loaderScriptKeys.source, queryFn: () => fetchLoaderScript(), staleTime: 10 * 60 * 1000 });

@@ -1,0 +1,137 @@
+import { API_PATHS } from './paths.js';
+
+// The fetch client of spec §7 and §8: cookies on every call, JSON bodies, 'HTTP error! status: {code}'
+// for any non-OK answer, and the 401 rule: one refresh (shared by every call that hit a 401 at the
+// same time), then one retry; a refresh that fails sends the user away and raises UNAUTHORIZED_MESSAGE.
+
+export const UNAUTHORIZED_MESSAGE = 'Unauthorized - please log in again';
+
+/** A non-OK answer. Keeps the status and the parsed body (servers answer {error}). */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+    readonly body: unknown,
+  ) {
+    super(`HTTP error! status: ${status}`);
+    this.name = 'HttpError';
+  }
+
+  /** The server's {error} text, when it sent one. */
+  get serverMessage(): string | undefined {
+    const body = this.body as { error?: unknown } | null;
+    return body && typeof body.error === 'string' ? body.error : undefined;
+  }
+}
+
+/** Raised when the session cannot be refreshed: the user must sign in again. */
+export class UnauthorizedError extends Error {
+  constructor() {
+    super(UNAUTHORIZED_MESSAGE);
+    this.name = 'UnauthorizedError';
+  }
+}
+
+export interface ApiClientOptions {
+  /** Backend origin; '' means the page's own origin. */
+  baseUrl?: string;
+  fetch?: typeof fetch;
+  /** Called when a refresh fails; the app sends the user to / (unless already there). */
+  onUnauthorized?: () => void;
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+function defaultOnUnauthorized(): void {
+  if (typeof window !== 'undefined' && window.location.pathname !== '/') window.location.assign('/');
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text().catch(() => '');
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+export function createApiClient(options: ApiClientOptions = {}) {
+  const baseUrl = options.baseUrl ?? '';
+  let onUnauthorized = options.onUnauthorized ?? defaultOnUnauthorized;
+  let refreshInFlight: Promise<void> | null = null;
+
+  const doFetch = (path: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    if (init.body !== undefined && !headers.has('Content-Type')) headers.set('Content-Type', 'application/json');
+    if (!headers.has('Accept')) headers.set('Accept', 'application/json');
+    const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
+    return fetchFn(baseUrl + path, { ...init, headers, credentials: 'include' });
+  };
+
+  function unauthorized(): never {
+    onUnauthorized();
+    throw new UnauthorizedError();
+  }
+
+  /** One refresh at a time: every caller that hit a 401 waits on the same one. */
+  function refresh(): Promise<void> {
+    refreshInFlight ??= (async () => {
+      const response = await doFetch(API_PATHS.refresh, { method: 'POST' });
+      if (!response.ok) throw new HttpError(response.status, response.statusText, await readBody(response));
+    })().finally(() => {
+      refreshInFlight = null;
+    });
+    return refreshInFlight;
+  }
+
+  /** The raw answer, after the 401 rule. Non-OK answers other than 401 are returned as they are. */
+  async function request(path: string, init: RequestInit = {}): Promise<Response> {
+    const response = await doFetch(path, init);
+    if (response.status !== 401) return response;
+    if (path === API_PATHS.refresh) unauthorized();
+    try {
+      await refresh();
+    } catch {
+      unauthorized();
+    }
+    return doFetch(path, init);
+  }
+
+  /** JSON answer, or HttpError('HTTP error! status: {code}'). */
+  async function json<T>(path: string, init: RequestInit = {}): Promise<T> {
+    const response = await request(path, init);
+    const body = await readBody(response);
+    if (!response.ok) throw new HttpError(response.status, response.statusText, body);
+    return body as T;
+  }
+
+  const withBody = (method: string, body?: unknown): RequestInit =>
+    body === undefined ? { method } : { method, body: JSON.stringify(body) };
+
+  return {
+    request,
+    json,
+    refresh,
+    get: <T>(path: string, init?: RequestInit) => json<T>(path, { ...init, method: 'GET' }),
+    post: <T>(path: string, body?: unknown) => json<T>(path, withBody('POST', body)),
+    put: <T>(path: string, body?: unknown) => json<T>(path, withBody('PUT', body)),
+    delete: <T>(path: string) => json<T>(path, { method: 'DELETE' }),
+    setUnauthorizedHandler(handler: () => void) {
+      onUnauthorized = handler;
+    },
+    /** Spec §7's retry helper: when the error message mentions 401, refresh and try once more. */
+    async withRetry<T>(call: () => Promise<T>): Promise<T> {
+      try {
+        return await call();
+      } catch (error) {
+        if (!(error instanceof Error) || !error.message.includes('401')) throw error;
+        await refresh().catch(() => unauthorized());
+        return call();
+      }
+    },
+  };
+}
+
+/** The app's client: same origin as the page. */
+export const api = createApiClient();

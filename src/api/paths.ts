@@ -1,0 +1,17 @@
+// The call paths of spec §7, held in one table.
+export const API_PATHS = {
+  me: '/api/v1/auth/me',
+  validateToken: '/api/v1/auth/validateToken',
+  refresh: '/api/v1/auth/refresh',
+  logout: '/api/v1/auth/logout',
+  googleLogin: '/api/v1/auth/google/login',
+  googleCallback: '/api/v1/auth/google/callback',
+  campaigns: '/api/v1/campaign/getAll',
+  createCampaign: '/api/v1/campaign/create',
+  deleteCampaign: (campaignId: string) => `/api/v1/campaign/delete/${encodeURIComponent(campaignId)}`,
+  sessions: (campaignId: string) => `/api/v1/streaming/sessions/${encodeURIComponent(campaignId)}/`,
+  replay: (campaignId: string, sessionId: string) =>
+    `/api/v1/replay/retrieve/${encodeURIComponent(campaignId)}/${encodeURIComponent(sessionId)}`,
+  demoReplay: '/api/v1/replay/retrieve/demo',
+  loaderScript: '/static/magicFormat.js',
+} as const;

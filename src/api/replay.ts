@@ -1,0 +1,63 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api, HttpError, type ApiClient } from './client.js';
+import { API_PATHS } from './paths.js';
+import type { ReplayEvent, ReplayResponse } from './types.js';
+
+export const replayKeys = {
+  all: ['replay'] as const,
+  session: (campaignId: string, sessionId: string) => [...replayKeys.all, campaignId, sessionId] as const,
+  demo: (isMobile: boolean) => [...replayKeys.all, 'demo', isMobile] as const,
+};
+
+export const NO_EVENTS = 'No events found for this session';
+
+export async function fetchReplay(campaignId: string, sessionId: string, client: ApiClient = api): Promise<ReplayResponse> {
+  if (!campaignId || !sessionId) throw new Error('Campaign ID and Session ID are required');
+  const body = await client.get<ReplayResponse>(API_PATHS.replay(campaignId, sessionId));
+  if (!body || !Array.isArray(body.events) || body.events.length === 0) throw new Error(NO_EVENTS);
+  return body;
+}
+
+export const replayQueryOptions = (campaignId: string, sessionId: string) =>
+  queryOptions({
+    queryKey: replayKeys.session(campaignId, sessionId),
+    queryFn: () => fetchReplay(campaignId, sessionId),
+    // Event logs are big: keep them out of the cache soon after the page is left.
+    gcTime: 60 * 1000,
+    retry: false,
+  });
+
+/** Spec §8 replay messages, by status. */
+export function replayErrorMessage(error: unknown): string {
+  if (error instanceof HttpError) {
+    if (error.status === 401) return 'Authentication failed. Please log in again.';
+    if (error.status === 403) return 'You do not have permission to access this session.';
+    if (error.status === 404) return 'Session not found. It may have been deleted or does not exist.';
+  }
+  if (error instanceof Error && error.message) return error.message;
+  return 'Failed to load session data';
+}
+
+/** Demo: a coarse pointer or a phone's user agent asks for the phone-sized recording. */
+export function prefersMobileDemo(): boolean {
+  if (typeof window === 'undefined') return false;
+  const coarse = typeof window.matchMedia === 'function' && window.matchMedia('(pointer: coarse)').matches;
+  return coarse || /Mobi|Android|iPhone|iPad|iPod/i.test(navigator.userAgent);
+}
+
+export async function fetchDemoReplay(isMobile: boolean, client: ApiClient = api): Promise<ReplayEvent[]> {
+  const response = await client.request(`${API_PATHS.demoReplay}?isMobile=${isMobile}`);
+  if (!response.ok) throw new Error(`Failed to fetch demo replay (${response.status})`);
+  const body = (await response.json()) as ReplayEvent[] | { data?: ReplayEvent[] };
+  const events = Array.isArray(body) ? body : Array.isArray(body?.data) ? body.data : [];
+  if (events.length === 0) throw new Error('No demo events available');
+  return events;
+}
+
+export const demoReplayQueryOptions = (isMobile: boolean) =>
+  queryOptions({
+    queryKey: replayKeys.demo(isMobile),
+    queryFn: () => fetchDemoReplay(isMobile),
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });

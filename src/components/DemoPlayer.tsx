@@ -1,0 +1,55 @@
+import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { demoReplayQueryOptions, prefersMobileDemo } from '../api/replay.js';
+import type { ReplayEvent } from '../api/types.js';
+import { ReplayPlayer } from './ReplayPlayer.js';
+
+// The landing page's demo (spec §2, §5, §9): autoplay off, speeds 0.5–8, 70 px kept for the
+// controller, size from the recording's meta event (1366×768 when it has none, at least 1).
+
+export const DEMO_SPEEDS = [0.5, 1, 2, 4, 8];
+export const DEMO_CONTROLLER_HEIGHT = 70;
+const META = 4;
+
+export function demoSize(events: ReplayEvent[]): { width: number; height: number } {
+  const meta = events.find((e) => e.type === META)?.data as { width?: unknown; height?: unknown } | undefined;
+  const num = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) ? Math.max(1, value) : fallback);
+  return { width: num(meta?.width, 1366), height: num(meta?.height, 768) };
+}
+
+export function DemoPlayer() {
+  const isMobile = useMemo(prefersMobileDemo, []);
+  const demo = useQuery(demoReplayQueryOptions(isMobile));
+  const [playerError, setPlayerError] = useState<string | null>(null);
+  const size = useMemo(() => (demo.data ? demoSize(demo.data) : null), [demo.data]);
+
+  if (demo.isPending) {
+    return (
+      <div className="demo-state" role="status">
+        <span className="spinner" aria-hidden="true" /> Loading demo...
+      </div>
+    );
+  }
+  const failure = demo.isError ? demo.error : playerError;
+  if (failure) {
+    const reason = failure instanceof Error ? failure.message : typeof failure === 'string' ? failure : '';
+    return (
+      <div className="demo-state demo-error" role="alert">
+        <h3>Couldn't load demo</h3>
+        <p>{reason || 'Failed to load demo'}</p>
+      </div>
+    );
+  }
+  if (!demo.data || !size) return null;
+  return (
+    <ReplayPlayer
+      events={demo.data}
+      width={size.width}
+      height={size.height}
+      speedOption={DEMO_SPEEDS}
+      controllerHeight={DEMO_CONTROLLER_HEIGHT}
+      label="Demo replay"
+      onError={(error) => setPlayerError(error instanceof Error ? error.message : 'Failed to load demo')}
+    />
+  );
+}

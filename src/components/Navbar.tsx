@@ -1,0 +1,80 @@
+import { useState } from 'react';
+import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
+import { useAuth } from '../auth/index.js';
+import { startSignIn } from '../auth/signIn.js';
+import { Avatar } from './Avatar.js';
+import { NAV_LINKS } from './navLinks.js';
+
+export function Navbar() {
+  const { user, isAuthenticated, logout } = useAuth();
+  const [open, setOpen] = useState(false);
+  const navigate = useNavigate();
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const brand = window.location.hostname;
+
+  const onLogout = async () => {
+    setOpen(false);
+    await logout();
+    await navigate({ to: '/' });
+  };
+
+  return (
+    <header className="navbar">
+      <nav className="navbar-inner" aria-label="Main">
+        <Link to="/" className="brand">
+          <span className="brand-mark" aria-hidden="true">●</span>
+          {brand}
+        </Link>
+        <button
+          type="button"
+          className="menu-toggle"
+          aria-expanded={open}
+          aria-controls="main-menu"
+          aria-label="Toggle menu"
+          onClick={() => setOpen((v) => !v)}
+        >
+          <span aria-hidden="true">☰</span>
+        </button>
+        <div id="main-menu" className={`nav-menu${open ? ' open' : ''}`}>
+          <ul className="nav-links">
+            {NAV_LINKS.map((link) => {
+              const active = link.to === '/' ? pathname === '/' : pathname === link.to || pathname.startsWith(`${link.to}/`);
+              return (
+                <li key={link.to}>
+                  <a
+                    href={link.to}
+                    className={active ? 'nav-link active' : 'nav-link'}
+                    aria-current={active ? 'page' : undefined}
+                    onClick={(e) => {
+                      if (e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || e.button !== 0) return;
+                      e.preventDefault();
+                      setOpen(false);
+                      void navigate({ to: link.to });
+                    }}
+                  >
+                    {link.label}
+                  </a>
+                </li>
+              );
+            })}
+          </ul>
+          <div className="nav-user">
+            {isAuthenticated && user ? (
+              <>
+                <Avatar user={user} />
+                <span className="nav-user-name">{user.name}</span>
+                <button type="button" className="button button-secondary" onClick={onLogout}>
+                  Logout
+                </button>
+              </>
+            ) : (
+              <button type="button" className="button button-primary" onClick={startSignIn}>
+                Sign in with Google
+              </button>
+            )}
+          </div>
+        </div>
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,93 @@
+import type { Session } from '../api/types.js';
+import { formatBytes, formatDateTime, formatDurationMs } from '../lib/format.js';
+import { isBotSession } from '../api/sessions.js';
+import { countryLabel } from './SessionCard.js';
+import { Modal } from './Modal.js';
+
+const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
+const text = (value: string | number | null | undefined) => (value === null || value === undefined || value === '' ? '—' : String(value));
+
+/** Every field of a session (spec §2), closing with the button or Escape. */
+export function SessionDetailsModal({ session, onClose }: { session: Session; onClose: () => void }) {
+  const rows: [string, string][] = [
+    ['Session ID', session.sessionId],
+    ['Session Type', isBotSession(session) ? 'Bot Traffic' : 'Human User'],
+    ['Bot Reason', text(session.botReason)],
+    ['IP Address', text(session.remoteIpAddress)],
+    ['Country', countryLabel(session)],
+    ['Language', text(session.language)],
+    ['Timezone', text(session.timezone)],
+    ['Hardware Concurrency', `${text(session.hardwareConcurrency)} cores`],
+    ['WebDriver', yesNo(session.webdriver)],
+    ['Cookies Enabled', yesNo(session.cookiesEnabled)],
+    ['Has Focus', yesNo(session.hasFocus)],
+    ['Fullscreen Enabled', yesNo(session.fullScreenEnabled)],
+    ['User Agent', text(session.userAgent)],
+    ['Browser', text(session.browser)],
+    ['Operating System', text(session.os)],
+    ['Device', text(session.device)],
+    ['Screen', session.screenWidth && session.screenHeight ? `${session.screenWidth} × ${session.screenHeight}` : '—'],
+    ['Referrer', text(session.referrer)],
+    ['Entry URL', text(session.entryUrl)],
+    ['Started', formatDateTime(session.startedAt)],
+    ['Last Activity', formatDateTime(session.lastActivityAt)],
+    ['Duration', formatDurationMs(session.durationMs)],
+    ['Pages', text(session.pageCount)],
+    ['Events', text(session.eventCount)],
+    ['Recorded Size', formatBytes(session.byteCount ?? 0)],
+  ];
+  return (
+    <Modal
+      title="Session Details"
+      onClose={onClose}
+      footer={
+        <button type="button" className="button button-secondary" onClick={onClose}>
+          Close
+        </button>
+      }
+    >
+      <dl className="details-list">
+        {rows.map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd className="break">{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </Modal>
+  );
+}
+
+interface DeleteModalProps {
+  sessionCount: number;
+  deleting: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+}
+
+export function DeleteCampaignModal({ sessionCount, deleting, onCancel, onConfirm }: DeleteModalProps) {
+  return (
+    <Modal
+      title="Delete Campaign?"
+      onClose={onCancel}
+      busy={deleting}
+      footer={
+        <>
+          <button type="button" className="button button-secondary" onClick={onCancel} disabled={deleting}>
+            Cancel
+          </button>
+          <button type="button" className="button button-danger" onClick={onConfirm} disabled={deleting}>
+            {deleting ? 'Deleting...' : 'Delete Campaign'}
+          </button>
+        </>
+      }
+    >
+      <p className="warning">This action cannot be undone. This will permanently delete:</p>
+      <ul className="delete-list">
+        <li>All sessions ({sessionCount})</li>
+        <li>All recordings and data</li>
+        <li>The campaign configuration</li>
+      </ul>
+    </Modal>
+  );
+}

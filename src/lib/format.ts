@@ -1,0 +1,43 @@
+// Display helpers for the screens.
+
+const shortDate = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+
+/** Short US date, e.g. "Nov 21, 2026". */
+export function formatShortDate(epochMs: number): string {
+  return Number.isFinite(epochMs) ? shortDate.format(new Date(epochMs)) : '—';
+}
+
+export function formatDuration(startMs: number, endMs: number): string {
+  return `${formatShortDate(startMs)} - ${formatShortDate(endMs)}`;
+}
+
+/** 0 means no limit (spec §3). */
+export function formatSessionLimit(limit: number): string {
+  return limit === 0 ? 'No limit' : `${limit} sessions`;
+}
+
+export const SHORT_ID_LENGTH = 8;
+export const shortId = (id: string) => id.slice(0, SHORT_ID_LENGTH);
+
+/** Value for a datetime-local input in the user's local time. */
+export function toLocalInputValue(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+export function formatDateTime(epochMs: number): string {
+  return Number.isFinite(epochMs) ? new Date(epochMs).toLocaleString('en-US') : '—';
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+export function formatDurationMs(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  const m = Math.floor(seconds / 60);
+  const s = seconds % 60;
+  return m > 0 ? `${m}m ${s}s` : `${s}s`;
+}

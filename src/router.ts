@@ -1,0 +1,24 @@
+import { createRouter } from '@tanstack/react-router';
+import { routeTree } from './routeTree.gen.js';
+import { queryClient } from './api/queryClient.js';
+import { auth } from './auth/index.js';
+import { Spinner } from './components/Spinner.js';
+import { NotFound } from './screens/NotFound.js';
+import { createElement } from 'react';
+
+export const router = createRouter({
+  routeTree,
+  context: { queryClient, auth },
+  // Query owns caching; the router always runs loaders (which only prefetch).
+  defaultPreloadStaleTime: 0,
+  defaultPreload: 'intent',
+  defaultPendingComponent: () => createElement(Spinner, { label: 'Loading...' }),
+  defaultNotFoundComponent: NotFound,
+  scrollRestoration: true,
+});
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}

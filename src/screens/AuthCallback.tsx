@@ -1,0 +1,73 @@
+import { useEffect, useState } from 'react';
+import { useNavigate } from '@tanstack/react-router';
+import { completeGoogleSignIn } from '../api/auth.js';
+import type { User } from '../api/types.js';
+import { auth } from '../auth/index.js';
+import { takeOrigin } from '../auth/returnTo.js';
+
+export const NO_CODE = 'No authorization code received.';
+export const SIGN_IN_FAILED = 'Authentication failed. Please try again.';
+export const NO_USER = 'No user data received';
+
+// One exchange per code: React StrictMode mounts twice, and a code can be used only once.
+const exchanges = new Map<string, Promise<User>>();
+
+function exchange(code: string, state: string | null): Promise<User> {
+  let pending = exchanges.get(code);
+  if (!pending) {
+    pending = completeGoogleSignIn(code, state).then(
+      (answer) => {
+        if (!answer?.user) throw new Error(NO_USER);
+        return answer.user;
+      },
+      () => {
+        throw new Error(SIGN_IN_FAILED);
+      },
+    );
+    exchanges.set(code, pending);
+  }
+  return pending;
+}
+
+export function AuthCallback({ code, state }: { code?: string; state?: string }) {
+  const [error, setError] = useState<string | null>(code ? null : NO_CODE);
+  const navigate = useNavigate();
+
+  useEffect(() => {
+    if (!code) return;
+    let active = true;
+    exchange(code, state ?? null).then(
+      async (user) => {
+        if (!active) return;
+        auth.login(user);
+        await navigate({ to: takeOrigin(), replace: true });
+      },
+      (e: unknown) => active && setError(e instanceof Error ? e.message : SIGN_IN_FAILED),
+    );
+    return () => {
+      active = false;
+    };
+  }, [code, state, navigate]);
+
+  if (error) {
+    return (
+      <div className="page page-narrow center">
+        <div className="card error-view" role="alert">
+          <h1>Sign-in failed</h1>
+          <p>{error}</p>
+          <button type="button" className="button button-primary" onClick={() => void navigate({ to: '/' })}>
+            Return to Home
+          </button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="page page-narrow center">
+      <div className="spinner-wrap" role="status">
+        <span className="spinner" aria-hidden="true" />
+        <span>Processing authentication...</span>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,166 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useNavigate } from '@tanstack/react-router';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { campaignKeys, deleteCampaign, deleteErrorMessage } from '../api/campaigns.js';
+import { sessionKeys, sessionsErrorMessage, sessionsQueryOptions, type SessionTypeFilter } from '../api/sessions.js';
+import type { Session } from '../api/types.js';
+import { useDebounced } from '../lib/useDebounced.js';
+import { ErrorBox } from '../components/ErrorBox.js';
+import { SessionCard } from '../components/SessionCard.js';
+import { DeleteCampaignModal, SessionDetailsModal } from '../components/SessionModals.js';
+import { Spinner } from '../components/Spinner.js';
+
+interface CampaignSessionsProps {
+  campaignId: string;
+  /** Extra buttons per session card (e.g. 'Save for offline'). */
+  sessionActions?: (session: Session) => ReactNode;
+}
+
+export function CampaignSessions({ campaignId, sessionActions }: CampaignSessionsProps) {
+  const [search, setSearch] = useState('');
+  const [type, setType] = useState<SessionTypeFilter>('all');
+  const query = { search: useDebounced(search, 300), type };
+  const sessions = useInfiniteQuery({ ...sessionsQueryOptions(campaignId, query), enabled: Boolean(campaignId) });
+  const [details, setDetails] = useState<Session | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+
+  const remove = useMutation({
+    mutationFn: () => deleteCampaign(campaignId),
+    onSuccess: async () => {
+      queryClient.removeQueries({ queryKey: sessionKeys.campaign(campaignId) });
+      await queryClient.invalidateQueries({ queryKey: campaignKeys.all });
+      await navigate({ to: '/dashboard' });
+    },
+    onError: (error) => {
+      setConfirmDelete(false);
+      setDeleteError(deleteErrorMessage(error));
+    },
+  });
+
+  const pages = sessions.data?.pages ?? [];
+  const counts = pages[0]?.counts ?? { total: 0, human: 0, bot: 0 };
+  const list = sessions.isError ? [] : pages.flatMap((page) => page.sessions);
+
+  return (
+    <div className="page">
+      <div className="page-header">
+        <div>
+          <h1>Campaign Sessions</h1>
+          <p className="mono small muted break">Campaign ID: {campaignId}</p>
+        </div>
+        <div className="actions">
+          <button type="button" className="button button-danger" onClick={() => setConfirmDelete(true)}>
+            Delete Campaign
+          </button>
+          <button type="button" className="button button-secondary" onClick={() => void navigate({ to: '/dashboard' })}>
+            Back to Dashboard
+          </button>
+        </div>
+      </div>
+
+      {!campaignId && <ErrorBox title="Campaign ID is required" />}
+      {deleteError && <ErrorBox title={deleteError} />}
+
+      <div className="stats stats-3" aria-label="Session counters">
+        <div className="card stat">
+          <span className="stat-label">Total Sessions</span>
+          <span className="stat-value">{counts.total}</span>
+        </div>
+        <div className="card stat stat-green">
+          <span className="stat-label">Human Users</span>
+          <span className="stat-value">{counts.human}</span>
+        </div>
+        <div className="card stat stat-amber">
+          <span className="stat-label">Bot Traffic</span>
+          <span className="stat-value">{counts.bot}</span>
+        </div>
+      </div>
+
+      <div className="toolbar">
+        <label className="visually-hidden" htmlFor="session-search">
+          Search sessions
+        </label>
+        <input
+          id="session-search"
+          type="search"
+          className="input"
+          placeholder="Search by session ID, IP address, or language..."
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+        <label className="visually-hidden" htmlFor="session-type">
+          Session type
+        </label>
+        <select id="session-type" className="input" value={type} onChange={(e) => setType(e.target.value as SessionTypeFilter)}>
+          <option value="all">All Sessions</option>
+          <option value="human">Human Users Only</option>
+          <option value="bot">Bot Traffic Only</option>
+        </select>
+        <button type="button" className="button button-secondary" onClick={() => void sessions.refetch()} disabled={sessions.isFetching}>
+          Refresh
+        </button>
+      </div>
+
+      {sessions.isError && <ErrorBox title="Error loading sessions" message={sessionsErrorMessage(sessions.error)} />}
+
+      {sessions.isPending && campaignId ? (
+        <Spinner label="Loading sessions..." />
+      ) : list.length === 0 && !sessions.isError ? (
+        <div className="empty-state">
+          <h2>No sessions found</h2>
+          <p className="muted">
+            {search || type !== 'all' ? 'Try another search or filter.' : 'Install the campaign script on your site; sessions appear here as visitors arrive.'}
+          </p>
+        </div>
+      ) : (
+        <>
+          <ul className="session-grid">
+            {list.map((session) => (
+              <SessionCard key={session.sessionId} campaignId={campaignId} session={session} onDetails={setDetails} actions={sessionActions?.(session)} />
+            ))}
+          </ul>
+          {sessions.hasNextPage && <LoadMore loading={sessions.isFetchingNextPage} onLoad={() => void sessions.fetchNextPage()} />}
+        </>
+      )}
+
+      {details && <SessionDetailsModal session={details} onClose={() => setDetails(null)} />}
+      {confirmDelete && (
+        <DeleteCampaignModal
+          sessionCount={counts.total}
+          deleting={remove.isPending}
+          onCancel={() => setConfirmDelete(false)}
+          onConfirm={() => {
+            setDeleteError(null);
+            remove.mutate();
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+/** 'Load more' button that also loads by itself when scrolled into view. */
+function LoadMore({ loading, onLoad }: { loading: boolean; onLoad: () => void }) {
+  const ref = useRef<HTMLButtonElement>(null);
+  const onLoadRef = useRef(onLoad);
+  onLoadRef.current = () => {
+    if (!loading) onLoad();
+  };
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && onLoadRef.current(), { rootMargin: '400px' });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <div className="load-more">
+      <button ref={ref} type="button" className="button button-secondary" onClick={onLoad} disabled={loading}>
+        {loading ? 'Loading...' : 'Load more'}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,115 @@
+import { useState, type FormEvent, type ReactElement } from 'react';
+import { useNavigate } from '@tanstack/react-router';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { campaignKeys, createCampaign, createErrorMessage } from '../api/campaigns.js';
+import {
+  LIMIT_DEFAULT,
+  LIMIT_MAX,
+  LIMIT_MIN,
+  toCreatePayload,
+  validateCampaignForm,
+  type CampaignForm,
+  type CampaignFormErrors,
+  type CampaignFormField,
+} from '../lib/createForm.js';
+import { MAX_DOMAINS_LENGTH, MAX_NAME_LENGTH } from '../lib/domains.js';
+import { toLocalInputValue } from '../lib/format.js';
+import { ErrorBox } from '../components/ErrorBox.js';
+import type { CreateCampaignPayload } from '../api/types.js';
+
+const initialForm = (): CampaignForm => ({
+  name: '',
+  domains: '',
+  limit: String(LIMIT_DEFAULT),
+  startDate: toLocalInputValue(new Date()),
+  endDate: '',
+});
+
+export function CreateCampaign() {
+  const [form, setForm] = useState<CampaignForm>(initialForm);
+  const [errors, setErrors] = useState<CampaignFormErrors>({});
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const create = useMutation({
+    mutationFn: (payload: CreateCampaignPayload) => createCampaign(payload),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: campaignKeys.all });
+      await navigate({ to: '/dashboard' });
+    },
+  });
+  const sending = create.isPending;
+
+  const edit = (field: CampaignFormField) => (value: string) => {
+    setForm((f) => ({ ...f, [field]: value }));
+    if (errors[field]) setErrors(({ [field]: _cleared, ...rest }) => rest);
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = validateCampaignForm(form);
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      document.getElementById(`campaign-${Object.keys(found)[0]}`)?.focus();
+      return;
+    }
+    create.mutate(toCreatePayload(form));
+  };
+
+  return (
+    <div className="page page-narrow">
+      <div className="page-header">
+        <h1>Create Campaign</h1>
+        <button type="button" className="button button-secondary" onClick={() => void navigate({ to: '/dashboard' })}>
+          Back to Dashboard
+        </button>
+      </div>
+      {create.isError && <ErrorBox title={createErrorMessage(create.error)} />}
+      <form className="card form" onSubmit={onSubmit} noValidate>
+        <Field id="campaign-name" label="Campaign Name" help="A name to recognise this campaign, e.g. “Spring landing page”." error={errors.name}>
+          <input id="campaign-name" className="input" type="text" value={form.name} maxLength={MAX_NAME_LENGTH} disabled={sending} onChange={(e) => edit('name')(e.target.value)} />
+        </Field>
+        <Field
+          id="campaign-domains"
+          label="Domain to Accept Traffic From"
+          help="Comma-separated list, e.g. example.com, localhost:3000. Sessions from other sites are refused."
+          error={errors.domains}
+        >
+          <input id="campaign-domains" className="input" type="text" value={form.domains} maxLength={MAX_DOMAINS_LENGTH} disabled={sending} onChange={(e) => edit('domains')(e.target.value)} />
+        </Field>
+        <Field id="campaign-limit" label="Session Limit" help={`How many sessions to record, from ${LIMIT_MIN} to ${LIMIT_MAX}.`} error={errors.limit}>
+          <input id="campaign-limit" className="input" type="number" min={LIMIT_MIN} max={LIMIT_MAX} value={form.limit} disabled={sending} onChange={(e) => edit('limit')(e.target.value)} />
+        </Field>
+        <div className="form-row">
+          <Field id="campaign-startDate" label="Start Date" help="Recording starts at this date and time (your local time)." error={errors.startDate}>
+            <input id="campaign-startDate" className="input" type="datetime-local" value={form.startDate} disabled={sending} onChange={(e) => edit('startDate')(e.target.value)} />
+          </Field>
+          <Field id="campaign-endDate" label="End Date" help="Recording stops after this date and time." error={errors.endDate}>
+            <input id="campaign-endDate" className="input" type="datetime-local" value={form.endDate} disabled={sending} onChange={(e) => edit('endDate')(e.target.value)} />
+          </Field>
+        </div>
+        <div className="form-actions">
+          <button type="submit" className="button button-primary" disabled={sending}>
+            {sending ? 'Creating Campaign...' : 'Create Campaign'}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+function Field({ id, label, help, error, children }: { id: string; label: string; help: string; error?: string; children: ReactElement }) {
+  return (
+    <div className={`field${error ? ' field-invalid' : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      {children}
+      <p className="help" id={`${id}-help`}>
+        {help}
+      </p>
+      {error && (
+        <p className="field-error" id={`${id}-error`} role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,158 @@
+import { useMemo, useState } from 'react';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useQuery } from '@tanstack/react-query';
+import { campaignsQueryOptions, loaderScriptQueryOptions } from '../api/campaigns.js';
+import type { Campaign } from '../api/types.js';
+import { campaignStatus, countCampaigns, filterCampaigns, type StatusFilter } from '../lib/campaignStatus.js';
+import { formatDuration, formatSessionLimit } from '../lib/format.js';
+import { scriptTag } from '../lib/script.js';
+import { ErrorBox } from '../components/ErrorBox.js';
+import { ScriptActions } from '../components/ScriptActions.js';
+import { StatusBadge } from '../components/StatusBadge.js';
+
+export function Dashboard() {
+  const campaigns = useQuery(campaignsQueryOptions());
+  const script = useQuery(loaderScriptQueryOptions());
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<StatusFilter>('all');
+  const [scriptError, setScriptError] = useState<string | null>(null);
+  const navigate = useNavigate();
+
+  const all = campaigns.data ?? [];
+  const counters = useMemo(() => countCampaigns(all), [all]);
+  const shown = useMemo(() => filterCampaigns(all, search, status), [all, search, status]);
+  const filtering = search.trim() !== '' || status !== 'all';
+
+  return (
+    <div className="page">
+      <div className="page-header">
+        <h1>Campaign Dashboard</h1>
+        <Link to="/createCampaign" className="button button-primary">
+          Create Campaign
+        </Link>
+      </div>
+
+      <div className="stats" aria-label="Campaign counters">
+        <Stat label="Total Campaigns" value={counters.total} />
+        <Stat label="Active" value={counters.active} tone="green" />
+        <Stat label="Pending" value={counters.pending} tone="amber" />
+        <Stat label="Expired" value={counters.expired} tone="grey" />
+      </div>
+
+      {campaigns.isError && (
+        <ErrorBox title="Error loading campaigns" message={campaigns.error?.message || 'Request failed'}>
+          <button type="button" className="button button-secondary" onClick={() => void campaigns.refetch()}>
+            Retry
+          </button>
+        </ErrorBox>
+      )}
+      {scriptError && <ErrorBox title={scriptError} />}
+
+      <div className="toolbar">
+        <label className="visually-hidden" htmlFor="campaign-search">
+          Search campaigns
+        </label>
+        <input
+          id="campaign-search"
+          type="search"
+          className="input"
+          placeholder="Search campaigns..."
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+        <label className="visually-hidden" htmlFor="campaign-status">
+          Status
+        </label>
+        <select id="campaign-status" className="input" value={status} onChange={(e) => setStatus(e.target.value as StatusFilter)}>
+          <option value="all">All Status</option>
+          <option value="Active">Active</option>
+          <option value="Pending">Pending</option>
+          <option value="Expired">Expired</option>
+        </select>
+      </div>
+      <p className="muted count-line">
+        {shown.length} of {all.length} campaigns
+      </p>
+
+      {campaigns.isPending ? (
+        <div className="campaign-list" aria-busy="true" aria-label="Loading campaigns">
+          {[0, 1, 2].map((i) => (
+            <div key={i} className="card campaign-row skeleton" data-testid="skeleton-row">
+              <span className="skeleton-line wide" />
+              <span className="skeleton-line" />
+              <span className="skeleton-line" />
+            </div>
+          ))}
+        </div>
+      ) : all.length === 0 && !campaigns.isError ? (
+        <div className="empty-state">
+          <h2>No campaigns yet</h2>
+          <p className="muted">Create a campaign to get your tracking script and start recording sessions.</p>
+          <button type="button" className="button button-primary" onClick={() => void navigate({ to: '/createCampaign' })}>
+            Create Your First Campaign
+          </button>
+        </div>
+      ) : shown.length === 0 && filtering ? (
+        <div className="empty-state">
+          <h2>No matching campaigns</h2>
+          <p className="muted">Try another search or status.</p>
+        </div>
+      ) : (
+        <ul className="campaign-list">
+          {shown.map((campaign) => (
+            <CampaignRow key={campaign.id} campaign={campaign} scriptSource={script.data} onScriptError={setScriptError} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function Stat({ label, value, tone }: { label: string; value: number; tone?: string }) {
+  return (
+    <div className={`card stat${tone ? ` stat-${tone}` : ''}`}>
+      <span className="stat-label">{label}</span>
+      <span className="stat-value">{value}</span>
+    </div>
+  );
+}
+
+function CampaignRow({ campaign, scriptSource, onScriptError }: { campaign: Campaign; scriptSource: string | undefined; onScriptError: (m: string | null) => void }) {
+  const status = campaignStatus(campaign);
+  return (
+    <li className="card campaign-row" data-testid="campaign-row">
+      <div className="campaign-main">
+        <div className="campaign-title">
+          <h2>{campaign.name}</h2>
+          <StatusBadge status={status} />
+        </div>
+        <dl className="campaign-facts">
+          <div>
+            <dt>Duration</dt>
+            <dd>{formatDuration(campaign.start_date_time, campaign.end_date_time)}</dd>
+          </div>
+          <div>
+            <dt>Session Limit</dt>
+            <dd>{formatSessionLimit(campaign.limit)}</dd>
+          </div>
+          <div className="domains-fact">
+            <dt>Domains</dt>
+            <dd className="truncate" title={campaign.domains}>
+              {campaign.domains}
+            </dd>
+          </div>
+        </dl>
+        <details className="install-tag">
+          <summary>One-line install tag</summary>
+          <code>{scriptTag(window.location.origin, campaign.id)}</code>
+        </details>
+      </div>
+      <div className="row-actions">
+        <ScriptActions campaignId={campaign.id} source={scriptSource} onError={onScriptError} />
+        <Link to="/campaign/$campaignId" params={{ campaignId: campaign.id }} className="button button-primary button-small">
+          View Recordings
+        </Link>
+      </div>
+    </li>
+  );
+}
