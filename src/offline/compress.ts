@@ -1,0 +1,40 @@
+// gzip through the platform's CompressionStream: the page, the service worker and Node 20 all
+// have it, so no compression library is shipped. Streams are driven by hand (no Blob/Response)
+// because jsdom's Blob cannot hand its bytes to Node's streams in unit tests.
+
+async function pipeBytes(bytes: Uint8Array, transform: GenericTransformStream): Promise<Uint8Array> {
+  const source = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+  const reader = source.pipeThrough(transform as unknown as ReadableWritablePair<Uint8Array, Uint8Array>).getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    length += value.byteLength;
+  }
+  return concatBytes(chunks, length);
+}
+
+export function concatBytes(chunks: Uint8Array[], length = chunks.reduce((sum, c) => sum + c.byteLength, 0)): Uint8Array {
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+export function gzip(bytes: Uint8Array): Promise<Uint8Array> {
+  return pipeBytes(bytes, new CompressionStream('gzip'));
+}
+
+export function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
+  return pipeBytes(bytes, new DecompressionStream('gzip'));
+}

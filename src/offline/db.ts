@@ -1,0 +1,74 @@
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+
+// One IndexedDB database shared by the page and the service worker. Replay metadata and the
+// compressed bodies live in separate stores so listing /saved never loads megabytes of events.
+
+export const OFFLINE_DB_NAME = 'tapedeck-offline';
+const OFFLINE_DB_VERSION = 1;
+
+/** What the device knows about one saved replay. */
+export interface SavedReplay {
+  /** `${campaignId}/${sessionId}` */
+  key: string;
+  campaignId: string;
+  sessionId: string;
+  /** Compressed bytes on the device (what the budget counts). */
+  size: number;
+  /** Bytes of the replay answer before compression. */
+  rawSize: number;
+  eventCount: number;
+  savedAt: number;
+  lastOpenedAt: number;
+  pinned: boolean;
+  /** false while the session may still be recording; refreshed on reconnect. */
+  complete: boolean;
+  /** Images, fonts and stylesheets its events reference, kept in the asset cache. */
+  assets: string[];
+}
+
+export interface ReplayBody {
+  key: string;
+  /** gzip of the replay answer's exact bytes ({init, events, complete}). */
+  gzip: ArrayBuffer;
+}
+
+export interface OfflineSchema extends DBSchema {
+  replays: { key: string; value: SavedReplay; indexes: { lastOpenedAt: number } };
+  replayBodies: { key: string; value: ReplayBody };
+  settings: { key: string; value: unknown };
+  queryCache: { key: string; value: unknown };
+}
+
+export type OfflineDb = IDBPDatabase<OfflineSchema>;
+
+let opening: Promise<OfflineDb> | null = null;
+
+export function openOfflineDb(): Promise<OfflineDb> {
+  opening ??= openDB<OfflineSchema>(OFFLINE_DB_NAME, OFFLINE_DB_VERSION, {
+    upgrade(db) {
+      const replays = db.createObjectStore('replays', { keyPath: 'key' });
+      replays.createIndex('lastOpenedAt', 'lastOpenedAt');
+      db.createObjectStore('replayBodies', { keyPath: 'key' });
+      db.createObjectStore('settings');
+      db.createObjectStore('queryCache');
+    },
+    blocking() {
+      // A newer version wants the database: let it go, reopen on next use.
+      void opening?.then((db) => db.close());
+      opening = null;
+    },
+  }).catch((error: unknown) => {
+    opening = null;
+    throw error;
+  });
+  return opening;
+}
+
+/** Tests start each case from an empty database. */
+export async function closeOfflineDb(): Promise<void> {
+  const db = await opening?.catch(() => null);
+  db?.close();
+  opening = null;
+}
+
+export const replayKey = (campaignId: string, sessionId: string) => `${campaignId}/${sessionId}`;

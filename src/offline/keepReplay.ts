@@ -1,0 +1,40 @@
+import type { ReplayEvent, ReplayResponse } from '../api/types.js';
+import type { SavedReplay } from './db.js';
+import { saveReplay } from './replayStore.js';
+import { cacheAssets, collectAssetUrls } from './replayAssets.js';
+
+// One path from "a replay answer arrived" to "it is on the device", used by the service
+// worker (every replay it fetches) and by the page ('Save for offline').
+
+/** Header the page sets when it stores the answer itself, so the worker does not store it twice. */
+export const PAGE_STORES_HEADER = 'X-Tapedeck-Page-Stores';
+
+export const REPLAY_PATH = /^\/api\/v1\/replay\/retrieve\/([^/]+)\/([^/]+)$/;
+
+export function replayIdsFromPath(pathname: string): { campaignId: string; sessionId: string } | null {
+  const match = REPLAY_PATH.exec(pathname);
+  if (!match) return null;
+  return { campaignId: decodeURIComponent(match[1]), sessionId: decodeURIComponent(match[2]) };
+}
+
+export function replayPath(campaignId: string, sessionId: string): string {
+  return `/api/v1/replay/retrieve/${encodeURIComponent(campaignId)}/${encodeURIComponent(sessionId)}`;
+}
+
+/** Stores the answer's exact bytes, then keeps the assets its events reference. */
+export async function keepReplay(campaignId: string, sessionId: string, body: Uint8Array): Promise<SavedReplay> {
+  const answer = JSON.parse(new TextDecoder().decode(body)) as Partial<ReplayResponse>;
+  const events: ReplayEvent[] = Array.isArray(answer.events) ? answer.events : [];
+  const assets = collectAssetUrls(events);
+  const saved = await saveReplay({
+    campaignId,
+    sessionId,
+    body,
+    // Only a replay the server calls complete is served without asking the network again.
+    complete: answer.complete === true,
+    eventCount: events.length,
+    assets,
+  });
+  await cacheAssets(assets);
+  return saved;
+}

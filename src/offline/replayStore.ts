@@ -1,0 +1,207 @@
+import { gunzip, gzip } from './compress.js';
+import { openOfflineDb, replayKey, type OfflineDb, type SavedReplay } from './db.js';
+import { isQuotaError, OfflineQuotaError } from './errors.js';
+import { notifyOfflineChange } from './channel.js';
+import { dropAssets } from './replayAssets.js';
+
+// The offline replay library: each replay answer is stored gzip-compressed with its metadata.
+// Unpinned replays are evicted least-recently-opened first once the library passes the budget
+// the user set; pinned ones are never evicted.
+
+export const DEFAULT_BUDGET_BYTES = 200 * 1024 * 1024;
+const BUDGET_KEY = 'replayBudgetBytes';
+
+export interface ReplayToSave {
+  campaignId: string;
+  sessionId: string;
+  /** The replay answer's exact bytes. */
+  body: Uint8Array;
+  complete: boolean;
+  eventCount: number;
+  assets?: string[];
+}
+
+export async function getBudget(): Promise<number> {
+  const db = await openOfflineDb();
+  const value = await db.get('settings', BUDGET_KEY);
+  return typeof value === 'number' && value > 0 ? value : DEFAULT_BUDGET_BYTES;
+}
+
+/** Sets the library budget and evicts at once down to it. Returns the evicted replays' keys. */
+export async function setBudget(bytes: number): Promise<string[]> {
+  if (!Number.isFinite(bytes) || bytes <= 0) throw new Error('The storage budget must be a positive number.');
+  const db = await openOfflineDb();
+  await db.put('settings', Math.round(bytes), BUDGET_KEY);
+  return enforceBudget(bytes);
+}
+
+export async function listSavedReplays(): Promise<SavedReplay[]> {
+  const db = await openOfflineDb();
+  const all = await db.getAll('replays');
+  return all.sort((a, b) => b.savedAt - a.savedAt);
+}
+
+export async function getSavedReplay(campaignId: string, sessionId: string): Promise<SavedReplay | undefined> {
+  const db = await openOfflineDb();
+  return db.get('replays', replayKey(campaignId, sessionId));
+}
+
+export async function libraryBytes(): Promise<number> {
+  const all = await listSavedReplays();
+  return all.reduce((sum, replay) => sum + replay.size, 0);
+}
+
+/** Unpinned replays, the one opened longest ago first. */
+function evictionOrder(all: SavedReplay[], keep?: string): SavedReplay[] {
+  return all
+    .filter((replay) => !replay.pinned && replay.key !== keep)
+    .sort((a, b) => a.lastOpenedAt - b.lastOpenedAt || a.savedAt - b.savedAt);
+}
+
+async function deleteReplays(db: OfflineDb, keys: string[]): Promise<void> {
+  if (keys.length === 0) return;
+  const tx = db.transaction(['replays', 'replayBodies'], 'readwrite');
+  const gone = await Promise.all(keys.map((key) => tx.objectStore('replays').get(key)));
+  await Promise.all(keys.flatMap((key) => [tx.objectStore('replays').delete(key), tx.objectStore('replayBodies').delete(key)]));
+  const remaining = await tx.objectStore('replays').getAll();
+  await tx.done;
+  const stillUsed = new Set(remaining.flatMap((replay) => replay.assets));
+  await dropAssets(gone.flatMap((replay) => replay?.assets ?? []).filter((url) => !stillUsed.has(url)));
+}
+
+/**
+ * Evicts unpinned replays, least recently opened first, until the library fits `budget`.
+ * `keep` (the replay being saved) is never evicted. Returns the evicted keys.
+ */
+export async function enforceBudget(budget?: number, keep?: string): Promise<string[]> {
+  const limit = budget ?? (await getBudget());
+  const db = await openOfflineDb();
+  const all = await db.getAll('replays');
+  let total = all.reduce((sum, replay) => sum + replay.size, 0);
+  const evicted: string[] = [];
+  for (const replay of evictionOrder(all, keep)) {
+    if (total <= limit) break;
+    evicted.push(replay.key);
+    total -= replay.size;
+  }
+  await deleteReplays(db, evicted);
+  if (evicted.length > 0) notifyOfflineChange({ type: 'replays' });
+  return evicted;
+}
+
+async function evictOldest(keep: string): Promise<boolean> {
+  const db = await openOfflineDb();
+  const [oldest] = evictionOrder(await db.getAll('replays'), keep);
+  if (!oldest) return false;
+  await deleteReplays(db, [oldest.key]);
+  return true;
+}
+
+async function writeReplay(db: OfflineDb, replay: SavedReplay, compressed: Uint8Array): Promise<void> {
+  const tx = db.transaction(['replays', 'replayBodies'], 'readwrite');
+  const body = compressed.buffer.slice(compressed.byteOffset, compressed.byteOffset + compressed.byteLength) as ArrayBuffer;
+  try {
+    await Promise.all([tx.objectStore('replayBodies').put({ key: replay.key, gzip: body }), tx.objectStore('replays').put(replay)]);
+    await tx.done;
+  } catch (error) {
+    // Never keep metadata without its body (or the reverse): undo the whole write.
+    try {
+      tx.abort();
+    } catch {
+      // Already aborted by the browser.
+    }
+    await tx.done.catch(() => undefined);
+    // A quota failure surfaces as the put's error or as the transaction's abort reason.
+    throw isQuotaError(error) || isQuotaError(tx.error) ? new OfflineQuotaError() : error;
+  }
+}
+
+/**
+ * Saves (or refreshes) a replay. Makes room under the budget first; if the device itself is
+ * full, evicts more unpinned replays and retries; throws OfflineQuotaError when nothing is left
+ * to evict. A refreshed replay keeps its pin.
+ */
+export async function saveReplay(input: ReplayToSave, now = Date.now()): Promise<SavedReplay> {
+  const db = await openOfflineDb();
+  const key = replayKey(input.campaignId, input.sessionId);
+  const compressed = await gzip(input.body);
+  const previous = await db.get('replays', key);
+  const replay: SavedReplay = {
+    key,
+    campaignId: input.campaignId,
+    sessionId: input.sessionId,
+    size: compressed.byteLength,
+    rawSize: input.body.byteLength,
+    eventCount: input.eventCount,
+    savedAt: now,
+    lastOpenedAt: Math.max(now, previous?.lastOpenedAt ?? 0),
+    pinned: previous?.pinned ?? false,
+    complete: input.complete,
+    assets: input.assets ?? previous?.assets ?? [],
+  };
+  const budget = await getBudget();
+  await enforceBudget(budget - replay.size + (previous?.size ?? 0), key);
+  for (;;) {
+    try {
+      await writeReplay(db, replay, compressed);
+      break;
+    } catch (error) {
+      if (!(error instanceof OfflineQuotaError)) throw error;
+      if (!(await evictOldest(key))) {
+        notifyOfflineChange({ type: 'quota', message: error.message });
+        throw error;
+      }
+    }
+  }
+  notifyOfflineChange({ type: 'replays' });
+  return replay;
+}
+
+/** Adds asset URLs to a saved replay (after the service worker cached them). */
+export async function recordReplayAssets(campaignId: string, sessionId: string, assets: string[]): Promise<void> {
+  const db = await openOfflineDb();
+  const tx = db.transaction('replays', 'readwrite');
+  const replay = await tx.store.get(replayKey(campaignId, sessionId));
+  if (replay) await tx.store.put({ ...replay, assets: [...new Set([...replay.assets, ...assets])] });
+  await tx.done;
+}
+
+/** The saved replay's exact bytes, marking it opened now (eviction goes by last opened). */
+export async function loadReplay(
+  campaignId: string,
+  sessionId: string,
+  now = Date.now(),
+): Promise<{ replay: SavedReplay; body: Uint8Array } | null> {
+  const db = await openOfflineDb();
+  const key = replayKey(campaignId, sessionId);
+  const [replay, stored] = await Promise.all([db.get('replays', key), db.get('replayBodies', key)]);
+  if (!replay || !stored) return null;
+  const body = await gunzip(new Uint8Array(stored.gzip));
+  const opened = { ...replay, lastOpenedAt: now };
+  await db.put('replays', opened).catch(() => undefined); // a failed touch must not block playback
+  return { replay: opened, body };
+}
+
+export async function setPinned(campaignId: string, sessionId: string, pinned: boolean): Promise<void> {
+  const db = await openOfflineDb();
+  const tx = db.transaction('replays', 'readwrite');
+  const replay = await tx.store.get(replayKey(campaignId, sessionId));
+  if (replay) await tx.store.put({ ...replay, pinned });
+  await tx.done;
+  notifyOfflineChange({ type: 'replays' });
+  // Unpinning may leave the library over budget.
+  if (!pinned) await enforceBudget();
+}
+
+export async function removeReplay(campaignId: string, sessionId: string): Promise<void> {
+  const db = await openOfflineDb();
+  await deleteReplays(db, [replayKey(campaignId, sessionId)]);
+  notifyOfflineChange({ type: 'replays' });
+}
+
+export async function clearReplays(): Promise<void> {
+  const db = await openOfflineDb();
+  const keys = await db.getAllKeys('replays');
+  await deleteReplays(db, keys);
+  notifyOfflineChange({ type: 'replays' });
+}
