@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { Reader, type Response } from 'mmdb-lib';
+import Bowser from 'bowser';
+import { isbot } from 'isbot';
+import type { ReplayEvent } from '../../src/api/types.js';
+
+// What the server derives about a visitor: country (offline database, never a third-party
+// call), browser/OS/device from the user agent, and the bot verdict with its reason.
+
+const require = createRequire(import.meta.url);
+const COUNTRY_DB = '@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb';
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+
+let countries: Reader<Response> | null | undefined;
+
+/** Loaded once per process, on the first lookup (the file is about 8 MB). */
+function countryReader(): Reader<Response> | null {
+  if (countries === undefined) {
+    try {
+      countries = new Reader<Response>(fs.readFileSync(require.resolve(COUNTRY_DB)));
+    } catch {
+      countries = null;
+    }
+  }
+  return countries;
+}
+
+/** The client address without the IPv4-mapped IPv6 prefix Node reports on dual-stack sockets. */
+export const clientIp = (ip: string) => ip.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+
+/** English country name ("United States"), or null for private, local and unknown addresses. */
+export function countryOf(ip: string): string | null {
+  try {
+    // This database's records are {country_code}, not MaxMind's shape.
+    const code = (countryReader()?.get(ip) as { country_code?: string } | null)?.country_code;
+    return code ? (regionNames.of(code) ?? code) : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface Software {
+  browser: string | null;
+  os: string | null;
+  device: string | null;
+}
+
+export function softwareOf(userAgent: string): Software {
+  if (!userAgent) return { browser: null, os: null, device: null };
+  const parsed = Bowser.parse(userAgent);
+  const major = parsed.browser.version?.split('.')[0];
+  const browser = parsed.browser.name ? [parsed.browser.name, major].filter(Boolean).join(' ') : null;
+  const os = parsed.os.name ? [parsed.os.name, parsed.os.versionName ?? parsed.os.version].filter(Boolean).join(' ') : null;
+  return { browser, os, device: parsed.platform.type ?? null };
+}
+
+/** rrweb incremental sources only a person produces: mouse move 1, mouse interaction 2, touch move 6, drag 12. */
+const HUMAN_SOURCES = new Set([1, 2, 6, 12]);
+
+export function hasHumanInput(events: ReplayEvent[]): boolean {
+  return events.some((e) => e.type === 3 && HUMAN_SOURCES.has((e.data as { source?: number }).source ?? -1));
+}
+
+/** Full snapshots: one per page load. */
+export const pageLoads = (events: ReplayEvent[]) => events.filter((e) => e.type === 2).length;
+
+/** A session this long without any human input is a bot even before it ends. */
+export const NO_INPUT_EVENTS = 200;
+
+export const BOT_REASONS = {
+  webdriver: 'Automated browser: navigator.webdriver is true',
+  userAgent: 'Crawler or headless browser user agent',
+  noInput: 'No human input: no mouse, touch or pointer activity',
+} as const;
+
+export interface BotFacts {
+  webdriver: boolean;
+  userAgent: string | null;
+  hasHumanInput: boolean;
+  eventCount: number;
+  /** Whether the session is over (30 minutes without activity). */
+  ended?: boolean;
+}
+
+/** The verdict with its reason; the webdriver flag first (spec §4), then user agent, then behaviour. */
+export function botVerdict(facts: BotFacts): { isBot: boolean; reason: string | null } {
+  if (facts.webdriver) return { isBot: true, reason: BOT_REASONS.webdriver };
+  if (facts.userAgent && isbot(facts.userAgent)) return { isBot: true, reason: BOT_REASONS.userAgent };
+  if (!facts.hasHumanInput && (facts.ended || facts.eventCount >= NO_INPUT_EVENTS)) return { isBot: true, reason: BOT_REASONS.noInput };
+  return { isBot: false, reason: null };
+}

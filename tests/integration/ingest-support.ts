@@ -1,0 +1,85 @@
+// Shared by the ingest integration tests and the tracker's browser tests.
+import crypto from 'node:crypto';
+import zlib from 'node:zlib';
+import { userSession } from '../helpers/auth.js';
+import type { TestServer } from '../helpers/server.js';
+
+export interface CampaignOptions {
+  domains?: string;
+  limit?: number;
+  start?: number;
+  end?: number;
+}
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** A campaign row owned by a fresh user, active now unless told otherwise. */
+export async function makeCampaign(server: TestServer, options: CampaignOptions = {}): Promise<string> {
+  const { userId } = await userSession(server, `Owner ${crypto.randomBytes(3).toString('hex')}`);
+  const id = crypto.randomUUID();
+  await server.db
+    .insertInto('campaigns')
+    .values({
+      id,
+      owner_id: userId,
+      name: 'Ingest test',
+      domains: options.domains ?? 'shop.example.com',
+      session_limit: options.limit ?? 0,
+      start_date_time: options.start ?? Date.now() - DAY,
+      end_date_time: options.end ?? Date.now() + DAY,
+      created_at: Date.now(),
+    })
+    .execute();
+  return id;
+}
+
+export const sessionId = () => crypto.randomBytes(16).toString('hex');
+
+export const info = (overrides: Record<string, unknown> = {}) => ({
+  userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
+  language: 'en-GB',
+  timezone: 'Europe/London',
+  hardwareConcurrency: 8,
+  webdriver: false,
+  cookiesEnabled: true,
+  hasFocus: true,
+  fullScreenEnabled: false,
+  screenWidth: 1920,
+  screenHeight: 1080,
+  referrer: 'https://search.example/',
+  url: 'https://shop.example.com/cart',
+  ...overrides,
+});
+
+/** A page load as rrweb records it: meta, full snapshot, then a click. */
+export function pageEvents(start = Date.now() - 3000) {
+  return [
+    { type: 4, data: { href: 'https://shop.example.com/cart', width: 1280, height: 720 }, timestamp: start },
+    { type: 2, data: { node: { type: 0, childNodes: [], id: 1 }, initialOffset: { top: 0, left: 0 } }, timestamp: start + 5 },
+    { type: 3, data: { source: 2, type: 2, id: 1, x: 10, y: 10 }, timestamp: start + 2000 },
+  ];
+}
+
+export interface PostOptions {
+  origin?: string | null;
+  gzip?: boolean;
+  headers?: Record<string, string>;
+}
+
+/** POSTs a batch the way the tracker does: text/plain, gzip unless told otherwise. */
+export async function postBatch(server: TestServer, campaignId: string, body: unknown, options: PostOptions = {}) {
+  const json = typeof body === 'string' ? body : JSON.stringify(body);
+  const payload = Buffer.isBuffer(body) ? body : options.gzip === false ? Buffer.from(json) : zlib.gzipSync(json);
+  const origin = options.origin === undefined ? 'https://shop.example.com' : options.origin;
+  return fetch(`${server.url}/api/v1/ingest/${campaignId}`, {
+    method: 'POST',
+    body: payload,
+    headers: { 'content-type': 'text/plain', ...(origin ? { origin } : {}), ...options.headers },
+  });
+}
+
+export async function storedCounts(server: TestServer, campaignId: string) {
+  const sessions = await server.db.selectFrom('sessions').select('id').where('campaign_id', '=', campaignId).execute();
+  const chunks = await server.db.selectFrom('chunks').select('seq').where('campaign_id', '=', campaignId).execute();
+  return { sessions: sessions.length, chunks: chunks.length };
+}

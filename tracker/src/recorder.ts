@@ -1,0 +1,186 @@
+// The recorder bundle (/static/recorder.js): rrweb's record-only build, masking everything a
+// visitor types, batching into numbered gzip batches for ingest. It never throws into the page.
+import { record } from '@rrweb/record';
+import type { SessionInfo } from '../../src/api/types.js';
+import type { Batch } from './batch.js';
+import { note } from './batch.js';
+import { BATCH_BYTES, FLUSH_EVENTS, FLUSH_MS, MUTATION_BUDGET, SESSION_IDLE_MS, UNLOAD_BATCH_BYTES } from './limits.js';
+import { maskEvent, mutationCount, optedOut } from './privacy.js';
+import { Sender } from './sender.js';
+import { freshSession, resumeSession, type SessionState } from './session.js';
+import { splitEvents } from './split.js';
+
+type RecordOptions = NonNullable<Parameters<typeof record>[0]>;
+
+interface Settings {
+  campaignId: string;
+  baseUrl: string;
+  flush?: () => void;
+  stop?: () => void;
+}
+
+const w = window as Window & { tapedeck?: Settings };
+const STATE_KEY = 'tapedeck';
+const STASH_KEY = 'tapedeck:unsent';
+
+// Every input is masked whatever its type — hidden, textarea, select, and a password field a
+// "show password" toggle turned into type=text — because rrweb also checks the tag name.
+const maskInputOptions = { input: true, textarea: true, select: true, password: true, text: true, email: true, tel: true } as RecordOptions['maskInputOptions'];
+
+function storage(key: string, value?: string | null): string | null {
+  try {
+    if (value === undefined) return sessionStorage.getItem(key);
+    if (value === null) sessionStorage.removeItem(key);
+    else sessionStorage.setItem(key, value);
+  } catch {
+    // storage blocked or full: the session then lasts one page
+  }
+  return null;
+}
+
+const byteLength = (text: string) => new Blob([text]).size;
+
+async function gzip(text: string): Promise<BodyInit> {
+  if (typeof CompressionStream === 'undefined') return text;
+  return new Response(new Blob([text]).stream().pipeThrough(new CompressionStream('gzip'))).blob();
+}
+
+function sessionInfo(): SessionInfo {
+  const n = navigator;
+  return {
+    userAgent: n.userAgent,
+    language: n.language,
+    timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    hardwareConcurrency: n.hardwareConcurrency || 0,
+    webdriver: n.webdriver === true,
+    cookiesEnabled: n.cookieEnabled,
+    hasFocus: document.hasFocus(),
+    // The card shows "fullscreen" or "windowed": whether the page is in full screen now.
+    fullScreenEnabled: !!document.fullscreenElement,
+    screenWidth: screen.width,
+    screenHeight: screen.height,
+    referrer: document.referrer,
+    url: location.href,
+  };
+}
+
+function start(settings: Settings): void {
+  const url = settings.baseUrl + '/api/v1/ingest/' + encodeURIComponent(settings.campaignId);
+  let session: SessionState = resumeSession(storage(STATE_KEY), Date.now());
+  let buffer: string[] = [];
+  let bytes = 0;
+  let second = 0;
+  let changes = 0;
+  let stopRecording: (() => void) | undefined;
+  let timer = 0;
+
+  const save = () => storage(STATE_KEY, JSON.stringify(session));
+  const sender = new Sender({
+    async post(body, keepalive) {
+      try {
+        const payload = keepalive ? body : await gzip(body);
+        const response = await fetch(url, { method: 'POST', body: payload, keepalive, credentials: 'omit', headers: { 'content-type': 'text/plain' } });
+        return response.status;
+      } catch {
+        return 0;
+      }
+    },
+    later: (run, ms) => setTimeout(run, ms),
+    onStop: () => halt(),
+    onDelivered(batch) {
+      if (batch.info && batch.sessionId === session.id && !session.sent) {
+        session.sent = 1;
+        save();
+      }
+    },
+  });
+
+  function flush(maxBytes = BATCH_BYTES): void {
+    if (sender.queue.dropped) {
+      buffer.unshift(note({ dropped: sender.queue.dropped }));
+      sender.queue.dropped = 0;
+    }
+    if (!buffer.length) return;
+    for (const events of splitEvents(buffer, maxBytes, maxBytes === BATCH_BYTES ? undefined : byteLength)) {
+      const batch: Batch = { sessionId: session.id, seq: session.seq++, events, bytes: events.reduce((n, e) => n + e.length, 0) };
+      if (!session.sent) batch.info = sessionInfo();
+      sender.add(batch);
+    }
+    buffer = [];
+    bytes = 0;
+    save();
+  }
+
+  function halt(reason?: string): void {
+    stopRecording?.();
+    stopRecording = undefined;
+    clearInterval(timer);
+    if (reason) {
+      buffer.push(note({ stopped: reason }));
+      flush();
+    }
+  }
+
+  function emit(event: { type: number; data: unknown; timestamp: number }): void {
+    try {
+      const now = Date.now();
+      if (now - session.last > SESSION_IDLE_MS) {
+        // Back after 30 idle minutes: a new session, which starts with a full snapshot.
+        flush();
+        session = freshSession(now);
+        setTimeout(() => record.takeFullSnapshot(true));
+      }
+      session.last = now;
+      maskEvent(event);
+      const json = JSON.stringify(event);
+      buffer.push(json);
+      bytes += json.length;
+      const t = Math.floor(now / 1000);
+      if (t !== second) {
+        second = t;
+        changes = 0;
+      }
+      changes += mutationCount(event);
+      if (changes > MUTATION_BUDGET) return halt(`mutation budget: over ${MUTATION_BUDGET} DOM changes in one second`);
+      if (buffer.length >= FLUSH_EVENTS || bytes >= BATCH_BYTES) flush();
+    } catch {
+      // a recording problem must never surface in the host page
+    }
+  }
+
+  // Batches the previous page of this tab could not send while it unloaded.
+  try {
+    (JSON.parse(storage(STASH_KEY) || '[]') as Batch[]).forEach((batch) => sender.add(batch));
+  } catch {
+    // unreadable leftovers are not worth breaking the page over
+  }
+  storage(STASH_KEY, null);
+
+  stopRecording = record({
+    emit,
+    maskAllInputs: true,
+    maskInputOptions,
+    maskTextSelector: '.tapedeck-mask',
+    blockSelector: '.tapedeck-block',
+    slimDOMOptions: 'all',
+    sampling: { input: 'last', scroll: 150 },
+  });
+  timer = setInterval(() => flush(), FLUSH_MS) as unknown as number;
+
+  addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && flush());
+  addEventListener('pagehide', () => {
+    flush(UNLOAD_BATCH_BYTES);
+    const rest = sender.unload(byteLength);
+    if (rest.length) storage(STASH_KEY, JSON.stringify(rest));
+    save();
+  });
+  settings.flush = () => flush();
+  settings.stop = () => halt('stopped by the site');
+}
+
+try {
+  const settings = w.tapedeck;
+  if (settings && !settings.flush && !optedOut(navigator, w as { doNotTrack?: string })) start(settings);
+} catch {
+  // never throw into the host page
+}

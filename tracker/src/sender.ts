@@ -1,0 +1,96 @@
+import { batchBody, note, type Batch } from './batch.js';
+import { BatchQueue } from './queue.js';
+import { retryDelay } from './backoff.js';
+import { FIRST_CONTACT_TRIES, QUEUE_BATCHES, QUEUE_BYTES, UNLOAD_BATCH_BYTES } from './limits.js';
+
+export interface SenderDeps {
+  /** POSTs a body; resolves to the HTTP status, 0 when the network (or CORS) failed. */
+  post(body: string, keepalive: boolean): Promise<number>;
+  later(run: () => void, ms: number): void;
+  /** A refusal (or a page that never reached ingest): the tracker stops for this page. */
+  onStop(reason: string): void;
+  onDelivered?(batch: Batch): void;
+  random?: () => number;
+}
+
+/**
+ * Sends batches one at a time, in order. Network errors, 408, 429 and 5xx are retried with
+ * back-off; 413 replaces the events with a note saying what was too big; any other 4xx is a
+ * refusal (campaign over, origin not allowed, limit reached) and stops sending.
+ */
+export class Sender {
+  queue = new BatchQueue(QUEUE_BATCHES, QUEUE_BYTES);
+  stopped = false;
+  private inFlight: Batch | null = null;
+  private waiting = false;
+  private attempts = 0;
+  private delivered = false;
+
+  constructor(private deps: SenderDeps) {}
+
+  add(batch: Batch): void {
+    if (this.stopped) return;
+    this.queue.push(batch);
+    this.pump();
+  }
+
+  async pump(): Promise<void> {
+    const batch = this.queue.items[0];
+    if (!batch || this.inFlight || this.waiting || this.stopped) return;
+    this.inFlight = batch;
+    const status = await this.deps.post(batchBody(batch), false);
+    this.inFlight = null;
+    if (status >= 200 && status < 300) {
+      this.queue.remove(batch);
+      this.attempts = 0;
+      this.delivered = true;
+      this.deps.onDelivered?.(batch);
+    } else if (status === 413 && !batch.events[0].includes('"tooLarge"')) {
+      // An event bigger than ingest accepts: keep the seq and say what was lost instead.
+      batch.events = [note({ tooLarge: batch.bytes, events: batch.events.length })];
+      this.queue.bytes += batch.events[0].length - batch.bytes;
+      batch.bytes = batch.events[0].length;
+    } else if (status === 0 || status === 408 || status === 429 || status >= 500) {
+      this.attempts++;
+      if (!this.delivered && this.attempts >= FIRST_CONTACT_TRIES) return this.stop(`ingest unreachable (status ${status})`);
+      this.waiting = true;
+      this.deps.later(() => {
+        this.waiting = false;
+        this.pump();
+      }, retryDelay(this.attempts, this.deps.random));
+      return;
+    } else {
+      return this.stop(`refused by ingest (status ${status})`);
+    }
+    return this.pump();
+  }
+
+  stop(reason: string): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.queue = new BatchQueue(0, 0);
+    this.deps.onStop(reason);
+  }
+
+  /**
+   * The page is going away: hand batches to keepalive requests while their 64 KiB allowance
+   * lasts; the rest is returned for the tab's next page to send (ingest stores each seq once).
+   */
+  unload(size: (body: string) => number): Batch[] {
+    if (this.stopped) return [];
+    let allowance = UNLOAD_BATCH_BYTES;
+    const rest: Batch[] = [];
+    for (const batch of this.queue.items.slice()) {
+      const body = batchBody(batch);
+      const bytes = size(body);
+      if (batch !== this.inFlight && bytes <= allowance) {
+        allowance -= bytes;
+        this.queue.remove(batch);
+        void this.deps.post(body, true);
+      } else {
+        rest.push(batch);
+      }
+    }
+    return rest;
+  }
+}
