@@ -1,6 +1,46 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+// Installable PWA (issue 5). The service worker's source is sw/sw.ts (injectManifest): it
+// precaches the shell only — never /api, the tracker (/static, /t) or lazy chunks (player,
+// terser: runtime-cached by the worker). Icons are rendered from public/icons/*.svg with Chromium.
+// The build id busts the persisted query cache of older builds.
+const buildId = process.env.TAPEDECK_BUILD_ID ?? `${Date.now().toString(36)}`;
+const pwa = VitePWA({
+  strategies: 'injectManifest',
+  srcDir: 'sw',
+  filename: 'sw.ts',
+  registerType: 'prompt',
+  injectRegister: false, // registered by src/offline/registerServiceWorker.ts (workbox-window)
+  includeAssets: ['icons/favicon-32.png', 'icons/apple-touch-icon-180.png'],
+  manifest: {
+    id: '/',
+    name: 'Tapedeck — session recording and replay',
+    short_name: 'Tapedeck',
+    description: "Record your visitors' sessions and watch the replays, even offline.",
+    start_url: '/dashboard',
+    scope: '/',
+    display: 'standalone',
+    theme_color: '#4f46e5',
+    background_color: '#ffffff',
+    icons: [
+      { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+      { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+    shortcuts: [
+      { name: 'Dashboard', url: '/dashboard', icons: [{ src: '/icons/shortcut-96.png', sizes: '96x96', type: 'image/png' }] },
+      { name: 'Create Campaign', url: '/createCampaign', icons: [{ src: '/icons/shortcut-96.png', sizes: '96x96', type: 'image/png' }] },
+      { name: 'Saved replays', url: '/saved', icons: [{ src: '/icons/shortcut-96.png', sizes: '96x96', type: 'image/png' }] },
+    ],
+  },
+  injectManifest: {
+    globPatterns: ['**/*.{js,css,html,png,svg,ico,webmanifest,woff2}'],
+    globIgnores: ['**/static/**', '**/t/**', '**/recorder*.js', '**/magicFormat*.js', '**/*[Pp]layer*.js', '**/rrweb*.js', '**/terser*.js'],
+  },
+});
 
 export default defineConfig({
   plugins: [
@@ -13,7 +53,9 @@ export default defineConfig({
       autoCodeSplitting: true,
     }),
     react(),
+    pwa,
   ],
+  define: { 'import.meta.env.VITE_BUILD_ID': JSON.stringify(buildId) },
   build: { outDir: 'dist/app', emptyOutDir: true, sourcemap: false },
   server: { proxy: { '/api': 'http://127.0.0.1:3000', '/static': 'http://127.0.0.1:3000', '/t': 'http://127.0.0.1:3000', '/oidc': 'http://127.0.0.1:3000' } },
 });
