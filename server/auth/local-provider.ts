@@ -17,6 +17,9 @@ export const callbackUrl = (config: Config) => `${config.publicUrl}/auth/google/
 /** The client secret both sides share: generated once into DATA_DIR. */
 export const localClientSecret = (config: Config) => persistentSecret(config.dataDir, 'oidc-client');
 
+/** Bounds the memory anyone can make the form use; a forgotten person just signs in again. */
+const MAX_PEOPLE = 10_000;
+
 interface Person {
   name: string;
   email: string;
@@ -52,7 +55,9 @@ export class LocalProvider {
   /** Records who signed in and returns their subject. */
   remember(person: Person): string {
     const sub = subjectForEmail(person.email);
+    this.#people.delete(sub); // re-inserted last: the map forgets the longest-unseen first
     this.#people.set(sub, { name: person.name, email: person.email.trim() });
+    if (this.#people.size > MAX_PEOPLE) this.#people.delete(this.#people.keys().next().value as string);
     return sub;
   }
 
@@ -87,6 +92,7 @@ export class LocalProvider {
       // Put name and email into the ID token itself, as Google does.
       conformIdTokenClaims: false,
       pkce: { required: () => true },
+      responseTypes: ['code'],
       features: { devInteractions: { enabled: false } },
       interactions: { url: (_ctx, interaction) => `${LOCAL_MOUNT}/interaction/${interaction.uid}` },
       findAccount: this.#findAccount,

@@ -33,6 +33,7 @@ declare module 'oidc-provider' {
     cookies?: { keys?: string[]; long?: Record<string, unknown>; short?: Record<string, unknown> };
     claims?: Record<string, string[]>;
     pkce?: { required?: () => boolean };
+    responseTypes?: string[];
     features?: Record<string, { enabled: boolean } & Record<string, unknown>>;
     interactions?: { url?: (ctx: unknown, interaction: Interaction) => string | Promise<string> };
     findAccount?: (ctx: unknown, sub: string) => Promise<Account | undefined>;

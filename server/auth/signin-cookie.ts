@@ -1,31 +1,36 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SignJWT, jwtVerify } from 'jose';
+import crypto from 'node:crypto';
+import { EncryptJWT, jwtDecrypt } from 'jose';
 import type { SessionKeys } from './tokens.js';
 import type { SignInCheck } from './signin-client.js';
 
 /**
  * Between "Sign in" and the callback, the attempt's state, PKCE verifier and nonce wait in a
- * short-lived signed cookie, so any server process can finish the sign-in.
+ * short-lived cookie, encrypted and authenticated (JWE, A256GCM), so any server process can
+ * finish the sign-in and nobody can read or forge the verifier.
  */
 export const SIGNIN_COOKIE = 'td_signin';
 const SIGNIN_TTL_SECONDS = 10 * 60;
 const SIGNIN_PATH = '/api/v1/auth';
-/** Keeps these tokens apart from access tokens signed with the same key. */
+/** Names what the token is for. */
 const AUDIENCE = 'tapedeck:sign-in';
 
 export interface PendingSignIn extends SignInCheck {
   returnTo: string;
 }
 
+/** A key of its own, derived from the session secret. */
+const cookieKey = (keys: SessionKeys) => crypto.createHash('sha256').update(keys.key).update('tapedeck sign-in cookie').digest();
+
 const options = (keys: SessionKeys) => ({ httpOnly: true, sameSite: 'lax' as const, secure: keys.secure, path: SIGNIN_PATH });
 
 export async function setSignInCookie(keys: SessionKeys, reply: FastifyReply, pending: PendingSignIn): Promise<void> {
-  const token = await new SignJWT({ ...pending })
-    .setProtectedHeader({ alg: 'HS256' })
+  const token = await new EncryptJWT({ ...pending })
+    .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
     .setAudience(AUDIENCE)
     .setIssuedAt()
     .setExpirationTime(`${SIGNIN_TTL_SECONDS}s`)
-    .sign(keys.key);
+    .encrypt(cookieKey(keys));
   reply.setCookie(SIGNIN_COOKIE, token, { ...options(keys), maxAge: SIGNIN_TTL_SECONDS });
 }
 
@@ -34,7 +39,7 @@ export async function readSignInCookie(keys: SessionKeys, request: FastifyReques
   const token = request.cookies[SIGNIN_COOKIE];
   if (!token) return null;
   try {
-    const { payload } = await jwtVerify(token, keys.key, { algorithms: ['HS256'], audience: AUDIENCE });
+    const { payload } = await jwtDecrypt(token, cookieKey(keys), { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'], audience: AUDIENCE });
     const { state, verifier, nonce, returnTo } = payload;
     if ([state, verifier, nonce, returnTo].some((v) => typeof v !== 'string')) return null;
     return { state, verifier, nonce, returnTo } as PendingSignIn;

@@ -98,6 +98,24 @@ describe('sign-in through the built-in provider', () => {
     expect(authorized.jar.get('td_access')).toBeUndefined();
   });
 
+  it('answers 400 when the sign-in cookie is missing or was tampered with', async () => {
+    const authorized = await authorize(server, { name: 'Tam', email: 'tam@example.test' });
+    const signInCookie = authorized.jar.get('td_signin') ?? '';
+    const body = JSON.stringify({ code: authorized.callback.searchParams.get('code'), state: authorized.callback.searchParams.get('state') });
+    const tampered = signInCookie.slice(0, -4) + (signInCookie.endsWith('AAAA') ? 'BBBB' : 'AAAA');
+    for (const cookie of ['', `td_signin=${tampered}`]) {
+      const response = await api('/api/v1/auth/google/callback', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: server.config.publicUrl, cookie },
+        body,
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error: 'Sign-in expired or was started elsewhere; please sign in again' });
+    }
+    // The untouched cookie still completes this very attempt.
+    expect((await postCallback(server, authorized)).status).toBe(200);
+  });
+
   it('answers 400 for a missing code, a missing body, unknown fields and malformed JSON', async () => {
     const authorized = await authorize(server, { name: 'Bob', email: 'bob@example.test' });
     const state = authorized.callback.searchParams.get('state');
