@@ -42,7 +42,7 @@ export function validateCampaignForm(form: CampaignForm): CampaignFormErrors {
   const end = parseLocalDate(form.endDate);
   const name = validateCampaign({ ...VALID, name: form.name });
   const domains = validateCampaign({ ...VALID, domains: form.domains });
-  const startError = validateCampaign({ ...VALID, start_date_time: start });
+  const startError = validateCampaign({ ...VALID, start_date_time: start, end_date_time: (start ?? 0) + 1 });
   const endError =
     end === null ? validateCampaign({ ...VALID, end_date_time: null }) : start === null ? null : validateCampaign({ ...VALID, start_date_time: start, end_date_time: end });
   if (name) errors.name = name;

@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { buildCampaignScript, SCRIPT_NOT_LOADED, scriptFileName, scriptTag } from '../../../src/lib/script.js';
+
+// The real loader the server serves as /static/magicFormat.js.
+const loader = fs.readFileSync(path.resolve(process.cwd(), 'tracker/loader.js'), 'utf8');
+
+describe('campaign script builder (spec §7)', () => {
+  it('fills in the campaign id and base URL, then minifies with terser', async () => {
+    const script = await buildCampaignScript(loader, 'camp_123', 'https://rec.example.com/');
+    expect(script).toContain('"camp_123"');
+    expect(script).toContain('"https://rec.example.com"');
+    expect(script).not.toContain("campaignId = ''");
+    expect(script.length).toBeLessThan(loader.length);
+    expect(script).not.toContain('Tapedeck loader (magicFormat.js)');
+    // Still runs: defines the global with our values.
+    const win: Record<string, unknown> = { addEventListener() {} };
+    new Function('window', 'navigator', 'document', script)(win, {}, { readyState: 'loading', createElement: () => ({}), head: { appendChild() {} } });
+    expect(win.tapedeck).toEqual({ campaignId: 'camp_123', baseUrl: 'https://rec.example.com' });
+  });
+
+  it('falls back to the unminified text when minifying fails', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const script = await buildCampaignScript(loader, 'camp_9', 'http://localhost:3000', async () => {
+      throw new Error('terser failed to load');
+    });
+    expect(script).toContain('var campaignId = "camp_9";');
+    expect(script).toContain('var baseUrl = "http://localhost:3000";');
+    expect(script).toContain('Tapedeck loader (magicFormat.js)');
+    warn.mockRestore();
+  });
+
+  it('refuses when the loader is not loaded yet', async () => {
+    await expect(buildCampaignScript(undefined, 'c', 'http://x')).rejects.toThrow(SCRIPT_NOT_LOADED);
+  });
+
+  it('names the file and builds the one-line tag', () => {
+    expect(scriptFileName('c1')).toBe('magicFormat-c1.js');
+    expect(scriptTag('https://app.example.com', 'c1')).toBe('<script async src="https://app.example.com/t/c1.js"></script>');
+  });
+});
