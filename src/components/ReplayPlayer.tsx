@@ -60,6 +60,8 @@ export function ReplayPlayer({ events, width, height, speedOption, controllerHei
             autoPlay: false,
             showController: true,
             speedOption,
+            // Normal speed when offered (rrweb-player otherwise starts at the first option).
+            speed: speedOption.includes(1) ? 1 : speedOption[0],
           },
         }) as unknown as PlayerInstance;
       } catch (error) {

@@ -43,7 +43,7 @@ export function Landing() {
           </>
         ) : (
           <>
-            <span className="pill">🎉 Launch offer: start free for 14 days</span>
+            <span className="pill">Launch offer: start free for 14 days</span>
             <h1>Track and replay every visitor session</h1>
             <p className="lead">See exactly how people use your website. Record sessions, replay them, and fix what stops them from converting.</p>
             <div className="actions">
@@ -159,8 +159,12 @@ export function Landing() {
       <footer id="contact" className="footer">
         <p>© {new Date().getFullYear()} {window.location.hostname}</p>
         <nav aria-label="Legal" className="footer-links">
-          <a href="#">Privacy</a>
-          <a href="#">Terms</a>
+          <a href="#" onClick={(e) => e.preventDefault()}>
+            Privacy
+          </a>
+          <a href="#" onClick={(e) => e.preventDefault()}>
+            Terms
+          </a>
           <a href={`mailto:${contactEmail}`}>{contactEmail}</a>
         </nav>
       </footer>

@@ -1,0 +1,242 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { hasChromium, launchChromium } from '../helpers/browser.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { appendChunk, insertSession } from '../../server/storage/chunks.js';
+import type { Campaign, ReplayEvent } from '../../src/api/types.js';
+
+// The whole PWA journey in real Chromium against a real server: every screen of spec §2 and its
+// texts, at desktop size and on a phone. Screenshots go to test-results/screens/ (git-ignored).
+
+const shots = path.resolve('test-results/screens');
+const demoEvents = JSON.parse(gunzipSync(fs.readFileSync(path.resolve('server/replay/demo/desktop.json.gz'))).toString('utf8')) as ReplayEvent[];
+
+const viewports = [
+  { name: 'desktop', viewport: { width: 1280, height: 800 }, isMobile: false },
+  { name: 'phone', viewport: { width: 390, height: 844 }, isMobile: true },
+];
+
+describe.skipIf(!hasChromium)('PWA screens journey', () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    fs.mkdirSync(shots, { recursive: true });
+    server = await startServer();
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  for (const device of viewports) {
+    it(`walks through every screen (${device.name})`, async () => {
+      const origin = server.config.publicUrl;
+      const context: BrowserContext = await browser.newContext({
+        viewport: device.viewport,
+        isMobile: device.isMobile,
+        hasTouch: device.isMobile,
+        acceptDownloads: true,
+      });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      const shot = (name: string) => page.screenshot({ path: path.join(shots, `${device.name}-${name}.png`), fullPage: true });
+      const see = (text: string | RegExp) => page.getByText(text).first().waitFor();
+      const openMenu = async () => {
+        if (device.isMobile) await page.getByRole('button', { name: 'Toggle menu' }).click();
+      };
+
+      // Landing page, signed out, with the demo player.
+      await page.goto(`${origin}/`);
+      await see('No credit card required • 14-day free trial');
+      await page.getByRole('link', { name: 'Get started free' }).first().waitFor();
+      expect(await page.getByRole('link', { name: 'See features' }).getAttribute('href')).toBe('#features');
+      for (const id of ['features', 'how-it-works', 'pricing', 'contact']) expect(await page.locator(`#${id}`).count()).toBe(1);
+      for (const text of ['Install', 'Record', 'Analyze', 'Starter', 'Pro', '1,000 sessions/month', 'To be announced', 'Start recording today', 'Have questions? Contact us', 'Privacy', 'Terms']) await see(text);
+      expect(await page.getByRole('button', { name: 'Coming Soon' }).isDisabled()).toBe(true);
+      expect(await page.locator('.feature-card').count()).toBe(6);
+      await page.locator('.rr-player').waitFor();
+      const player = await page.locator('.rr-player').boundingBox();
+      expect(player!.width).toBeLessThanOrEqual(device.viewport.width);
+      await page.locator('.rr-controller').first().waitFor();
+      await shot('landing');
+
+      // A protected page sends a signed-out visitor to / and remembers where they were going.
+      await page.goto(`${origin}/dashboard`);
+      await page.waitForURL(`${origin}/`);
+      await see('No credit card required • 14-day free trial');
+
+      // Sign in through the real flow (built-in provider: Name, Email, 'Sign in').
+      await openMenu();
+      await page.getByRole('button', { name: 'Sign in with Google' }).click();
+      const name = `Ada ${device.name}`;
+      await page.getByLabel('Name').fill(name);
+      await page.getByLabel('Email').fill(`ada.${device.name}@example.test`);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(`${origin}/dashboard`);
+
+      // Dashboard, empty.
+      await see('Campaign Dashboard');
+      await see('No campaigns yet');
+      await see('0 of 0 campaigns');
+      for (const text of ['Total Campaigns', 'Active', 'Pending', 'Expired']) await see(text);
+      await openMenu();
+      await see(name);
+      await page.getByRole('link', { name: 'Dashboard', exact: true }).and(page.locator('[aria-current="page"]')).waitFor();
+      await openMenu();
+      await shot('dashboard-empty');
+
+      // Create-campaign form: every validation message, errors clearing on edit.
+      await page.getByRole('button', { name: 'Create Your First Campaign' }).click();
+      await page.waitForURL(`${origin}/createCampaign`);
+      expect(await page.getByLabel('Session Limit').inputValue()).toBe('5');
+      expect(await page.getByLabel('Start Date').inputValue()).not.toBe('');
+      await page.getByRole('button', { name: 'Create Campaign', exact: true }).last().click();
+      for (const text of ['Campaign name is required', 'At least one domain is required', 'End date is required']) await see(text);
+      await shot('create-errors');
+      await page.getByLabel('Campaign Name').fill('Spring Sale');
+      expect(await page.getByText('Campaign name is required').count()).toBe(0);
+      await page.getByLabel('Domain to Accept Traffic From').fill('shop.example.com, not a domain');
+      const start = await page.getByLabel('Start Date').inputValue();
+      await page.getByLabel('End Date').fill(start.replace(/^\d{4}/, (y) => String(Number(y) - 1)));
+      await page.getByRole('button', { name: 'Create Campaign', exact: true }).last().click();
+      await see(/^Please enter valid domains \(e\.g\., /);
+      await see('End date must be after start date');
+      await page.getByLabel('Domain to Accept Traffic From').fill('shop.example.com, localhost:3000');
+      await page.getByLabel('End Date').fill(start.replace(/^\d{4}/, (y) => String(Number(y) + 1)));
+      await page.getByRole('button', { name: 'Create Campaign', exact: true }).last().click();
+      await page.waitForURL(`${origin}/dashboard`);
+
+      // Dashboard with the campaign: badge, counters, filters, script download and copy.
+      await page.getByTestId('campaign-row').waitFor();
+      await see('1 of 1 campaigns');
+      await see('5 sessions');
+      await page.locator('.badge-active', { hasText: 'Active' }).waitFor();
+      await page.getByPlaceholder('Search campaigns...').fill('LOCALHOST');
+      await see('1 of 1 campaigns');
+      await page.getByPlaceholder('Search campaigns...').fill('zzz');
+      await see('No matching campaigns');
+      await page.getByPlaceholder('Search campaigns...').fill('');
+      await page.getByLabel('Status').selectOption('Expired');
+      await see('0 of 1 campaigns');
+      await page.getByLabel('Status').selectOption('all');
+      const campaigns = (await page.evaluate(() => fetch('/api/v1/campaign/getAll').then((r) => r.json()))) as { data: Campaign[] };
+      const campaignId = campaigns.data[0].id;
+      await page.getByText('One-line install tag').click();
+      await see(`<script async src="${origin}/t/${campaignId}.js"></script>`);
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download' }).click()]);
+      expect(download.suggestedFilename()).toBe(`magicFormat-${campaignId}.js`);
+      const script = fs.readFileSync((await download.path())!, 'utf8');
+      expect(script).toContain(`"${campaignId}"`);
+      expect(script).toContain(JSON.stringify(origin));
+      await page.getByRole('button', { name: 'Copy Script' }).click();
+      await page.getByRole('button', { name: 'Copied!' }).waitFor();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(`"${campaignId}"`);
+      await shot('dashboard');
+
+      // Two recorded sessions: a human one with a real recording and a bot.
+      const now = Date.now();
+      const human = `human${device.name}0123456789`;
+      const bot = `bot${device.name}0123456789`;
+      await insertSession(server.db, { campaign_id: campaignId, id: human, started_at: now - 60_000, last_activity_at: now - 50_000, remote_ip: '203.0.113.7', country: 'France', language: 'fr-FR', timezone: 'Europe/Paris', hardware_concurrency: 8, cookies_enabled: 1, has_focus: 1, user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140', event_count: demoEvents.length });
+      await appendChunk(server.db, { campaignId, sessionId: human, seq: 0, events: demoEvents });
+      await insertSession(server.db, { campaign_id: campaignId, id: bot, started_at: now - 30_000, remote_ip: '198.51.100.2', language: 'en-US', timezone: 'UTC', hardware_concurrency: 2, webdriver: 1, is_bot: 1, bot_reason: 'webdriver' });
+
+      // Campaign sessions page.
+      await page.getByRole('link', { name: 'View Recordings' }).click();
+      await page.waitForURL(`${origin}/campaign/${campaignId}`);
+      await see('Campaign Sessions');
+      await page.getByTestId('session-card').nth(1).waitFor();
+      const counter = (label: string) => page.locator('.stat', { hasText: label }).locator('.stat-value').textContent();
+      expect(await counter('Total Sessions')).toBe('2');
+      expect(await counter('Human Users')).toBe('1');
+      expect(await counter('Bot Traffic')).toBe('1');
+      for (const text of [human.slice(0, 8), human, 'Human User', 'Bot Traffic', '203.0.113.7', 'France', 'Unknown', 'fr-FR', '8 cores', 'Europe/Paris', 'Cookies enabled', 'Focus active', 'Windowed']) await see(text);
+      await shot('sessions');
+      await page.getByLabel('Session type').selectOption('bot');
+      await page.locator('.session-card', { hasText: 'Human User' }).waitFor({ state: 'detached' });
+      expect(await page.getByTestId('session-card').count()).toBe(1);
+      await page.getByLabel('Session type').selectOption('all');
+      await page.getByPlaceholder('Search by session ID, IP address, or language...').fill('fr-FR');
+      await page.locator('.session-card', { hasText: 'Bot Traffic' }).waitFor({ state: 'detached' });
+      await page.getByPlaceholder('Search by session ID, IP address, or language...').fill('nothing-matches');
+      await see('No sessions found');
+      await page.getByPlaceholder('Search by session ID, IP address, or language...').fill('');
+      await page.getByTestId('session-card').nth(1).waitFor();
+      await page.getByRole('button', { name: 'Refresh' }).click();
+
+      // Details modal: every field, closes on Escape.
+      await page.locator('.session-card', { hasText: 'Human User' }).getByRole('button', { name: 'View Details' }).click();
+      const details = page.getByRole('dialog', { name: 'Session Details' });
+      await details.waitFor();
+      for (const text of ['User Agent', 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140', 'Timezone']) await details.getByText(text).first().waitFor();
+      await shot('session-details');
+      await page.keyboard.press('Escape');
+      await details.waitFor({ state: 'detached' });
+
+      // Session replay page.
+      await page.locator('.session-card', { hasText: 'Human User' }).getByRole('link', { name: 'Watch Replay' }).click();
+      await page.waitForURL(`${origin}/campaign/${campaignId}/session/${human}`);
+      await see('Session Replay');
+      await see('Session Information');
+      await see(`${demoEvents.length} events recorded`);
+      await page.locator('.rr-player').waitFor();
+      const replayBox = await page.locator('.rr-player').boundingBox();
+      expect(replayBox!.width).toBeLessThanOrEqual(Math.min(1024 + 40, device.viewport.width));
+      await page.locator('.rr-controller__btns button', { hasText: '8x' }).waitFor();
+      await shot('replay');
+
+      // Replay errors: unknown session → 404 text, 'Go Back' to the campaign.
+      await page.goto(`${origin}/campaign/${campaignId}/session/doesnotexist123`);
+      await see('Error Loading Session');
+      await see('Session not found. It may have been deleted or does not exist.');
+      await page.getByRole('button', { name: 'Try Again' }).waitFor();
+      await shot('replay-error');
+      await page.getByRole('button', { name: 'Go Back' }).click();
+      await page.waitForURL(`${origin}/campaign/${campaignId}`);
+
+      // Delete modal, then back on the empty dashboard.
+      await page.getByRole('button', { name: 'Delete Campaign' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Delete Campaign?' });
+      await confirm.getByText('All sessions (2)').waitFor();
+      await shot('delete-modal');
+      await confirm.getByRole('button', { name: 'Delete Campaign' }).click();
+      await page.waitForURL(`${origin}/dashboard`);
+      await see('No campaigns yet');
+
+      // 404 page.
+      await page.goto(`${origin}/no/such/page`);
+      await see('Page not found');
+      await page.getByRole('button', { name: 'Go Back' }).waitFor();
+      await page.getByRole('navigation', { name: 'Helpful links' }).getByRole('link', { name: 'Create Campaign' }).waitFor();
+      await shot('not-found');
+      await page.getByRole('button', { name: 'Go Home' }).click();
+      await page.waitForURL(`${origin}/`);
+      await see('Ready to continue optimizing?');
+      await see(`Welcome back, ${name}!`);
+      await see('Ready to optimize more?');
+      await shot('landing-signed-in');
+
+      // Logout, then the callback page without a code.
+      await openMenu();
+      await page.getByRole('button', { name: 'Logout' }).click();
+      await openMenu();
+      await page.getByRole('button', { name: 'Sign in with Google' }).waitFor();
+      await page.goto(`${origin}/auth/google/callback`);
+      await see('No authorization code received.');
+      await page.getByRole('button', { name: 'Return to Home' }).click();
+      await page.waitForURL(`${origin}/`);
+      await shot('signed-out');
+
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
+});
