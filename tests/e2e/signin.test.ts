@@ -24,26 +24,33 @@ describe.skipIf(!hasChromium)('sign-in in the browser', () => {
     await server?.close();
   });
 
-  it('signs in through the built-in provider and lands on the dashboard', async () => {
+  it('signs in through the built-in provider and lands on the dashboard; another person after logout', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
+    const signInAs = async (name: string, email: string) => {
+      await page.getByRole('button', { name: 'Sign in with Google' }).first().click();
+      await page.getByLabel('Name').fill(name);
+      await page.getByLabel('Email').fill(email);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await page.waitForURL((url) => url.pathname === '/dashboard');
+      await page.getByRole('heading', { name: 'Campaign Dashboard' }).waitFor();
+      await page.getByRole('button', { name: 'Logout' }).waitFor();
+      await page.getByText(name, { exact: true }).first().waitFor();
+    };
     // PUBLIC_URL is the address the app announces (and the provider sends the browser back to).
     await page.goto(server.config.publicUrl + '/');
-    await page.getByRole('button', { name: 'Sign in with Google' }).first().click();
-
-    await page.getByLabel('Name').fill('Ada Lovelace');
-    await page.getByLabel('Email').fill('ada@example.test');
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-
-    await page.waitForURL((url) => url.pathname === '/dashboard');
-    await page.getByRole('heading', { name: 'Campaign Dashboard' }).waitFor();
-    await page.getByRole('button', { name: 'Logout' }).waitFor();
-    await page.getByText('Ada Lovelace', { exact: true }).first().waitFor();
+    await signInAs('Ada Lovelace', 'ada@example.test');
 
     const cookies = await context.cookies();
     const access = cookies.find((c) => c.name === 'td_access');
     expect(access?.httpOnly).toBe(true);
     expect(access?.sameSite).toBe('Lax');
+
+    // By now the service worker may control the page: sign-in navigations must still reach the server.
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await signInAs('Grace Hopper', 'grace@example.test');
+    expect(await page.getByText('Ada Lovelace', { exact: true }).count()).toBe(0);
     await context.close();
   });
 });
