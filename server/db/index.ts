@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import * as m0001 from './migrations/0001_initial.js';
+import * as m0002 from './migrations/0002_sessions_by_verdict.js';
 
 export type Db = Kysely<Database>;
 export type { Database };
@@ -14,6 +15,7 @@ pg.types.setTypeParser(20, (value) => Number(value));
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
+  '0002_sessions_by_verdict': m0002,
 };
 
 export interface DbOptions {
