@@ -51,8 +51,14 @@ export const info = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
+export interface TestEvent {
+  type: number;
+  data: Record<string, unknown>;
+  timestamp: number;
+}
+
 /** A page load as rrweb records it: meta, full snapshot, then a click. */
-export function pageEvents(start = Date.now() - 3000) {
+export function pageEvents(start = Date.now() - 3000): TestEvent[] {
   return [
     { type: 4, data: { href: 'https://shop.example.com/cart', width: 1280, height: 720 }, timestamp: start },
     { type: 2, data: { node: { type: 0, childNodes: [], id: 1 }, initialOffset: { top: 0, left: 0 } }, timestamp: start + 5 },
@@ -73,7 +79,7 @@ export async function postBatch(server: TestServer, campaignId: string, body: un
   const origin = options.origin === undefined ? 'https://shop.example.com' : options.origin;
   return fetch(`${server.url}/api/v1/ingest/${campaignId}`, {
     method: 'POST',
-    body: payload,
+    body: new Uint8Array(payload),
     headers: { 'content-type': 'text/plain', ...(origin ? { origin } : {}), ...options.headers },
   });
 }

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { Sender } from '../../../tracker/src/sender.js';
+import type { Batch } from '../../../tracker/src/batch.js';
+
+const batch = (seq: number, events = ['{"type":3,"data":{},"timestamp":1}']): Batch => ({ sessionId: 'session-1', seq, events, bytes: events.join().length });
+
+/** A sender wired to a scripted ingest: answers are taken in order, timers run when asked. */
+function harness(answers: number[]) {
+  const sent: { seq: number; keepalive: boolean; events: unknown[] }[] = [];
+  const timers: { run: () => void; ms: number }[] = [];
+  const stops: string[] = [];
+  const delivered: number[] = [];
+  const sender = new Sender({
+    async post(body, keepalive) {
+      const parsed = JSON.parse(body) as { seq: number; events: unknown[] };
+      sent.push({ seq: parsed.seq, keepalive, events: parsed.events });
+      return keepalive ? 200 : (answers.shift() ?? 200);
+    },
+    later: (run, ms) => timers.push({ run, ms }),
+    onStop: (reason) => stops.push(reason),
+    onDelivered: (b) => delivered.push(b.seq),
+    random: () => 1,
+  });
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+  return { sender, sent, timers, stops, delivered, settle };
+}
+
+describe('the sender', () => {
+  it('sends batches one at a time, in seq order', async () => {
+    const h = harness([]);
+    [0, 1, 2].forEach((seq) => h.sender.add(batch(seq)));
+    await h.settle();
+    expect(h.sent.map((s) => s.seq)).toEqual([0, 1, 2]);
+    expect(h.delivered).toEqual([0, 1, 2]);
+    expect(h.sender.queue.items).toEqual([]);
+  });
+
+  it('retries network errors and 5xx with growing back-off, then delivers', async () => {
+    const h = harness([200, 0, 503, 429]);
+    h.sender.add(batch(0));
+    await h.settle();
+    h.sender.add(batch(1));
+    await h.settle();
+    expect(h.timers.map((t) => t.ms)).toEqual([1000]);
+    h.sender.add(batch(2)); // waiting out the back-off: nothing jumps the queue
+    await h.settle();
+    expect(h.sent.map((s) => s.seq)).toEqual([0, 1]);
+    h.timers.shift()?.run();
+    await h.settle();
+    h.timers.shift()?.run();
+    await h.settle();
+    expect(h.timers.map((t) => t.ms)).toEqual([4000]);
+    h.timers.shift()?.run();
+    await h.settle();
+    expect(h.sent.map((s) => s.seq)).toEqual([0, 1, 1, 1, 1, 2]);
+    expect(h.delivered).toEqual([0, 1, 2]);
+    expect(h.stops).toEqual([]);
+  });
+
+  it('stops for the page after a refusal and drops what is queued', async () => {
+    const h = harness([403]);
+    h.sender.add(batch(0));
+    h.sender.add(batch(1));
+    await h.settle();
+    expect(h.stops).toEqual(['refused by ingest (status 403)']);
+    h.sender.add(batch(2));
+    await h.settle();
+    expect(h.sent.map((s) => s.seq)).toEqual([0]);
+    expect(h.sender.queue.items).toEqual([]);
+  });
+
+  it('gives up on a page that never reached ingest (a CORS refusal looks like a network error)', async () => {
+    const h = harness([0, 0, 0, 0]);
+    h.sender.add(batch(0));
+    for (let i = 0; i < 3; i++) {
+      await h.settle();
+      h.timers.shift()?.run();
+    }
+    await h.settle();
+    expect(h.sent).toHaveLength(4);
+    expect(h.stops).toEqual(['ingest unreachable (status 0)']);
+  });
+
+  it('replaces a batch ingest finds too large by a note with the same seq', async () => {
+    const h = harness([413]);
+    h.sender.add(batch(5, ['{"type":2,"data":{"huge":true},"timestamp":1}']));
+    await h.settle();
+    expect(h.sent.map((s) => s.seq)).toEqual([5, 5]);
+    expect(h.sent[1].events).toEqual([{ type: 5, data: { tag: 'tapedeck', payload: { tooLarge: 45, events: 1 } }, timestamp: expect.any(Number) }]);
+    expect(h.delivered).toEqual([5]);
+  });
+
+  it('hands queued batches to keepalive requests on unload within 64 KiB and returns the rest', async () => {
+    const h = harness([]);
+    const big = batch(1, [JSON.stringify({ type: 3, data: { pad: 'x'.repeat(70_000) }, timestamp: 1 })]);
+    h.sender.queue.push(batch(0));
+    h.sender.queue.push(big);
+    h.sender.queue.push(batch(2));
+    const rest = h.sender.unload((body) => body.length);
+    expect(rest).toEqual([big]);
+    expect(h.sent.map((s) => [s.seq, s.keepalive])).toEqual([
+      [0, true],
+      [2, true],
+    ]);
+  });
+});
