@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { User, ValidateTokenResponse } from '../../src/api/types.js';
+import type { SignInResponse, User, ValidateTokenResponse } from '../../src/api/types.js';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/index.js';
 import { checkSameOrigin } from '../http/origin.js';
@@ -73,7 +73,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
       return reply.header('Cache-Control', 'no-store').redirect(started.url.href, 302);
     });
 
-    api.post('/api/v1/auth/google/callback', { schema: callbackSchema, preHandler: sameOrigin }, async (request, reply) => {
+    api.post('/api/v1/auth/google/callback', { schema: callbackSchema, preHandler: sameOrigin }, async (request, reply): Promise<SignInResponse> => {
       const body = request.body as CallbackBody;
       const pending = await readSignInCookie(keys, request);
       clearSignInCookie(keys, reply); // one attempt per sign-in cookie
@@ -88,7 +88,9 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
       }
       const userId = await upsertUser(db, identity);
       await issueSession(db, keys, reply, userId);
-      return { user: await findUser(db, userId), returnTo: pending.returnTo };
+      const user = await findUser(db, userId);
+      if (!user) throw badRequest('Sign-in failed: the user could not be saved');
+      return { user, returnTo: pending.returnTo };
     });
 
     api.get('/api/v1/auth/me', async (request, reply) => {

@@ -123,6 +123,12 @@ export interface ValidateTokenResponse {
   error?: string;
 }
 
+/** POST /api/v1/auth/google/callback: the signed-in user, and the app path sign-in started from. */
+export interface SignInResponse {
+  user: User;
+  returnTo: string;
+}
+
 export interface ApiError {
   error: string;
 }
