@@ -5,6 +5,8 @@ import { userSession } from '../helpers/auth.js';
 import type { TestServer } from '../helpers/server.js';
 
 export interface CampaignOptions {
+  /** The owner's user id; a fresh user when not given. */
+  ownerId?: string;
   domains?: string;
   limit?: number;
   start?: number;
@@ -15,7 +17,7 @@ const DAY = 24 * 60 * 60 * 1000;
 
 /** A campaign row owned by a fresh user, active now unless told otherwise. */
 export async function makeCampaign(server: TestServer, options: CampaignOptions = {}): Promise<string> {
-  const { userId } = await userSession(server, `Owner ${crypto.randomBytes(3).toString('hex')}`);
+  const userId = options.ownerId ?? (await userSession(server, `Owner ${crypto.randomBytes(3).toString('hex')}`)).userId;
   const id = crypto.randomUUID();
   await server.db
     .insertInto('campaigns')

@@ -24,8 +24,27 @@ const STATE_KEY = 'tapedeck';
 const STASH_KEY = 'tapedeck:unsent';
 
 // Every input is masked whatever its type — hidden, textarea, select, and a password field a
-// "show password" toggle turned into type=text — because rrweb also checks the tag name.
-const maskInputOptions = { input: true, textarea: true, select: true, password: true, text: true, email: true, tel: true } as RecordOptions['maskInputOptions'];
+// "show password" toggle turned into type=text — because rrweb also checks the tag name
+// ("input"). maskAllInputs must stay off: it would replace this list with one by type only.
+const maskInputOptions = {
+  input: true,
+  textarea: true,
+  select: true,
+  password: true,
+  text: true,
+  email: true,
+  tel: true,
+  number: true,
+  search: true,
+  url: true,
+  date: true,
+  'datetime-local': true,
+  month: true,
+  week: true,
+  time: true,
+  color: true,
+  range: true,
+} as RecordOptions['maskInputOptions'];
 
 function storage(key: string, value?: string | null): string | null {
   try {
@@ -158,7 +177,6 @@ function start(settings: Settings): void {
 
   stopRecording = record({
     emit,
-    maskAllInputs: true,
     maskInputOptions,
     maskTextSelector: '.tapedeck-mask',
     blockSelector: '.tapedeck-block',

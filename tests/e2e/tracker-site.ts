@@ -1,0 +1,81 @@
+// A visitor's site for the tracker's browser tests: plain pages on their own 127.0.0.1 port,
+// with the campaign's script installed the way a site owner would.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What the visitor types; none of it may appear in what is stored. */
+export const TYPED = {
+  email: 'typed-email-SECRET-3141',
+  passwordHidden: 'pw-hidden-SECRET-2718',
+  passwordShown: 'pw-shown-SECRET-1618',
+  notes: 'textarea-SECRET-1414',
+};
+/** Text on the page that masking and blocking must keep out of the recording. */
+export const PAGE_SECRETS = ['PREFILLED-HIDDEN-SECRET', 'placeholder.secret@example.com', 'BLOCKED-RR-TEXT', 'BLOCKED-TAPEDECK-TEXT', 'MASKED-TAPEDECK-TEXT', 'MASKED-RR-TEXT'];
+
+const layout = (title: string, script: string, body: string) => `<!doctype html>
+<html><head><meta charset="utf-8"><title>${title}</title>${script}</head>
+<body style="font-family: sans-serif">${body}</body></html>`;
+
+const checkout = (script: string) =>
+  layout(
+    'Checkout',
+    script,
+    `<h1>Checkout</h1>
+<button id="buy" type="button">Buy now</button>
+<form onsubmit="return false">
+  <label>Email <input id="email" type="text" placeholder="placeholder.secret@example.com"></label>
+  <label>Password <input id="password" type="password"></label>
+  <button id="show" type="button" onclick="var p = document.getElementById('password'); p.type = p.type === 'password' ? 'text' : 'password';">Show password</button>
+  <textarea id="notes"></textarea>
+  <input id="token" type="hidden" name="token" value="PREFILLED-HIDDEN-SECRET">
+  <input id="copy" type="hidden" name="copy">
+</form>
+<div class="rr-block">BLOCKED-RR-TEXT</div>
+<div class="tapedeck-block">BLOCKED-TAPEDECK-TEXT</div>
+<p class="tapedeck-mask">MASKED-TAPEDECK-TEXT</p>
+<p class="rr-mask">MASKED-RR-TEXT</p>
+<script>
+  // The site copies what is typed into a hidden field, as checkout forms do.
+  document.getElementById('email').addEventListener('input', function (e) { document.getElementById('copy').value = e.target.value; });
+</script>
+<div style="height: 2500px">Long product description</div>
+<a id="next" href="/thanks.html">Continue</a>`,
+  );
+
+const thanks = (script: string) => layout('Thanks', script, `<h1>Thank you</h1><button id="done" type="button">Done</button>`);
+
+export interface Site {
+  url: string;
+  port: number;
+  /** Sets the <script> tag(s) the pages carry. */
+  install(scriptTag: string, files?: Record<string, string>): void;
+  close(): Promise<void>;
+}
+
+export async function startSite(): Promise<Site> {
+  let tag = '';
+  let files: Record<string, string> = {};
+  const server = http.createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0];
+    const page = path === '/' || path === '/checkout.html' ? checkout(tag) : path === '/thanks.html' ? thanks(tag) : null;
+    if (page !== null) {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+    } else if (files[path] !== undefined) {
+      response.writeHead(200, { 'content-type': 'application/javascript' }).end(files[path]);
+    } else {
+      response.writeHead(404).end('not found');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    install(scriptTag, extraFiles = {}) {
+      tag = scriptTag;
+      files = extraFiles;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

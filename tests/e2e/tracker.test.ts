@@ -1,0 +1,187 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { minify } from 'terser';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchChromium } from '../helpers/browser.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { userSession } from '../helpers/auth.js';
+import { buildTracker } from '../../tracker/build.mjs';
+import { fillLoader } from '../../src/lib/loader-script.js';
+import type { ReplayEvent, SessionsResponse } from '../../src/api/types.js';
+import { makeCampaign, storedCounts } from '../integration/ingest-support.js';
+import { PAGE_SECRETS, TYPED, startSite, type Site } from './tracker-site.js';
+
+interface Stored {
+  events: ReplayEvent[];
+  raw: string;
+}
+
+/** Every chunk of the campaign, decompressed: the events in order and the raw JSON text. */
+async function storedEvents(server: TestServer, campaignId: string): Promise<Stored> {
+  const rows = await server.db.selectFrom('chunks').select(['data']).where('campaign_id', '=', campaignId).orderBy('session_id').orderBy('seq').execute();
+  const texts = rows.map((row) => gunzipSync(row.data).toString('utf8'));
+  return { events: texts.flatMap((t) => JSON.parse(t) as ReplayEvent[]), raw: texts.join('\n') };
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, tries = 150): Promise<T> {
+  for (let i = 0; i < tries; i++) {
+    const value = await probe();
+    if (value) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+const recorderRunning = (page: Page) =>
+  page.waitForFunction(() => typeof (window as { tapedeck?: { flush?: unknown } }).tapedeck?.flush === 'function');
+
+const source = (e: ReplayEvent) => (e.data as { source?: number; type?: number }).source;
+
+describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
+  let server: TestServer;
+  let site: Site;
+  let browser: Browser;
+  let distDir: string;
+
+  beforeAll(async () => {
+    distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-e2e-dist-'));
+    await buildTracker(path.join(distDir, 'tracker'));
+    server = await startServer({ DIST_DIR: distDir });
+    site = await startSite();
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+    await server?.close();
+    fs.rmSync(distDir, { recursive: true, force: true });
+  });
+
+  /** The downloaded magicFormat-{id}.js: fetched, filled in and minified as the dashboard does. */
+  async function downloadedScript(campaignId: string): Promise<string> {
+    const template = await (await fetch(`${server.url}/static/magicFormat.js`)).text();
+    const filled = fillLoader(template, campaignId, server.url);
+    return (await minify(filled, { compress: true, mangle: true })).code ?? filled;
+  }
+
+  it('records a visit across two pages with every input masked', async () => {
+    const owner = await userSession(server, 'Site Owner');
+    const campaignId = await makeCampaign(server, { ownerId: owner.userId, domains: `127.0.0.1:${site.port}` });
+    const file = `/magicFormat-${campaignId}.js`;
+    site.install(`<script src="${file}"></script>`, { [file]: await downloadedScript(campaignId) });
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const page = await context.newPage();
+    await page.goto(`${site.url}/checkout.html`);
+    await recorderRunning(page);
+    await page.click('#buy');
+    await page.click('#email');
+    await page.keyboard.type(TYPED.email);
+    await page.click('#password');
+    await page.keyboard.type(TYPED.passwordHidden);
+    await page.click('#show');
+    expect(await page.getAttribute('#password', 'type')).toBe('text');
+    await page.click('#password');
+    await page.keyboard.type(TYPED.passwordShown);
+    await page.click('#notes');
+    await page.keyboard.type(TYPED.notes);
+    expect(await page.inputValue('#copy')).toBe(TYPED.email);
+    await page.mouse.wheel(0, 1200);
+    await page.waitForFunction(() => window.scrollY > 500);
+    await page.click('#next');
+    await page.waitForURL(`${site.url}/thanks.html`);
+    await recorderRunning(page);
+    await page.click('#done');
+    await page.evaluate(() => (window as unknown as { tapedeck: { flush(): void } }).tapedeck.flush());
+
+    const stored = await until('both pages and both clicks stored', async () => {
+      const s = await storedEvents(server, campaignId);
+      const snapshots = s.events.filter((e) => e.type === 2).length;
+      return snapshots >= 2 && s.raw.includes('thanks.html') && s ;
+    });
+    await context.close();
+
+    // The session lists with the right fields, from the sessions API.
+    const listed = await until('the session row to catch up', async () => {
+      const res = await fetch(`${server.url}/api/v1/streaming/sessions/${campaignId}/`, { headers: owner.headers });
+      const body = (await res.json()) as SessionsResponse;
+      return body.sessions.length === 1 && body.sessions[0].pageCount === 2 && body;
+    });
+    const session = listed.sessions[0];
+    expect(session).toMatchObject({
+      remoteIpAddress: '127.0.0.1',
+      entryUrl: `${site.url}/checkout.html`,
+      os: 'Linux',
+      device: 'desktop',
+      pageCount: 2,
+      webdriver: true,
+      isBot: true,
+      botReason: 'Automated browser: navigator.webdriver is true',
+      cookiesEnabled: true,
+    });
+    expect(session.browser).toMatch(/^Chrom/);
+    expect(session.userAgent).toContain('Chrome');
+    expect(session.language).toBeTruthy();
+    expect(session.timezone).toBeTruthy();
+    expect(session.hardwareConcurrency).toBeGreaterThan(0);
+    expect(session.eventCount).toBe(stored.events.length);
+    expect(session.byteCount).toBeGreaterThan(1000);
+    expect(listed.counts).toEqual({ total: 1, human: 0, bot: 1 });
+
+    // A full snapshot per page, the clicks, the scroll and the (masked) inputs.
+    const metas = stored.events.filter((e) => e.type === 4).map((e) => (e.data as { href: string }).href);
+    expect(metas).toEqual([`${site.url}/checkout.html`, `${site.url}/thanks.html`]);
+    expect(stored.events.filter((e) => e.type === 2)).toHaveLength(2);
+    const clicks = stored.events.filter((e) => e.type === 3 && source(e) === 2 && (e.data as { type: number }).type === 2);
+    expect(clicks.length).toBeGreaterThanOrEqual(6);
+    expect(stored.events.some((e) => e.type === 3 && source(e) === 3)).toBe(true);
+    const inputs = stored.events.filter((e) => e.type === 3 && source(e) === 5).map((e) => (e.data as { text: string }).text);
+    expect(inputs.length).toBeGreaterThanOrEqual(4);
+    for (const text of inputs) expect(text).toMatch(/^\**$/);
+
+    // None of what was typed — nor prefilled, placeholder, blocked or masked text — anywhere.
+    for (const secret of [...Object.values(TYPED), ...PAGE_SECRETS]) expect(stored.raw).not.toContain(secret);
+    for (const part of ['SECRET', '3141', '2718', '1618', '1414']) expect(stored.raw).not.toContain(part);
+  });
+
+  it('records nothing on a site whose domain the campaign does not list', async () => {
+    const campaignId = await makeCampaign(server, { domains: `127.0.0.1:${site.port + 1}, shop.example.com` });
+    // The hosted one-line install this time.
+    site.install(`<script async src="${server.url}/t/${campaignId}.js"></script>`);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    // The browser blocks the answer (no CORS for this origin), so the request fails for the page.
+    const refused = page.waitForEvent('requestfailed', { predicate: (r) => r.url().includes('/api/v1/ingest/') && r.method() === 'POST' });
+    await page.goto(`${site.url}/checkout.html`);
+    await recorderRunning(page);
+    await page.click('#buy');
+    await page.evaluate(() => (window as unknown as { tapedeck: { flush(): void } }).tapedeck.flush());
+    expect((await refused).failure()?.errorText).toBeTruthy();
+    await context.close();
+    expect(await storedCounts(server, campaignId)).toEqual({ sessions: 0, chunks: 0 });
+  });
+
+  it('loads, records and sends nothing when the visitor has Global Privacy Control on', async () => {
+    const campaignId = await makeCampaign(server, { domains: `127.0.0.1:${site.port}` });
+    site.install(`<script src="/gpc.js"></script>`, { '/gpc.js': await downloadedScript(campaignId) });
+    const context = await browser.newContext();
+    await context.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }));
+    const page = await context.newPage();
+    const toServer: string[] = [];
+    page.on('request', (request) => request.url().startsWith(server.url) && toServer.push(request.url()));
+    await page.goto(`${site.url}/checkout.html`, { waitUntil: 'load' });
+    await page.click('#buy');
+    await page.click('#email');
+    await page.keyboard.type(TYPED.email);
+    await page.click('#next');
+    await page.waitForURL(`${site.url}/thanks.html`, { waitUntil: 'load' });
+    expect(await page.evaluate(() => 'tapedeck' in window)).toBe(false);
+    expect(await page.evaluate(() => document.querySelectorAll('script[src*="recorder.js"]').length)).toBe(0);
+    await context.close();
+    expect(toServer).toEqual([]);
+    expect(await storedCounts(server, campaignId)).toEqual({ sessions: 0, chunks: 0 });
+  });
+});
