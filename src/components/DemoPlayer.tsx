@@ -49,6 +49,7 @@ export function DemoPlayer() {
       speedOption={DEMO_SPEEDS}
       controllerHeight={DEMO_CONTROLLER_HEIGHT}
       label="Demo replay"
+      deferUntilVisible
       onError={(error) => setPlayerError(error instanceof Error ? error.message : 'Failed to load demo')}
     />
   );

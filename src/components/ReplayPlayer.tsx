@@ -23,6 +23,8 @@ export interface ReplayPlayerProps {
   delayMs?: number;
   onError?: (error: unknown) => void;
   label?: string;
+  /** Load the player chunk only once the player is near the screen (the landing page's demo). */
+  deferUntilVisible?: boolean;
 }
 
 const CONTROLLER_HEIGHT = 80;
@@ -32,7 +34,24 @@ function fit(containerWidth: number, width: number, height: number) {
   return { width: w, height: Math.max(1, Math.round((height * w) / width)) };
 }
 
-export function ReplayPlayer({ events, width, height, speedOption, controllerHeight = CONTROLLER_HEIGHT, delayMs = 0, onError, label = 'Session replay' }: ReplayPlayerProps) {
+/** Resolves when the element comes within a screen of the viewport (at once without IntersectionObserver). */
+function nearViewport(element: Element, signal: { cancelled: boolean }): Promise<void> {
+  if (typeof IntersectionObserver === 'undefined') return Promise.resolve();
+  return new Promise((resolve) => {
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (signal.cancelled || entries.some((e) => e.isIntersecting)) {
+          observer.disconnect();
+          resolve();
+        }
+      },
+      { rootMargin: '200px' },
+    );
+    observer.observe(element);
+  });
+}
+
+export function ReplayPlayer({ events, width, height, speedOption, controllerHeight = CONTROLLER_HEIGHT, delayMs = 0, onError, label = 'Session replay', deferUntilVisible = false }: ReplayPlayerProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const playerRef = useRef<PlayerInstance | null>(null);
   const [size, setSize] = useState<{ width: number; height: number } | null>(null);
@@ -42,14 +61,15 @@ export function ReplayPlayer({ events, width, height, speedOption, controllerHei
   useEffect(() => {
     const host = hostRef.current;
     if (!host) return;
-    let cancelled = false;
+    const signal = { cancelled: false };
+    let timer: number | undefined;
     const frameWidth = () => host.parentElement?.clientWidth || width;
     const initial = fit(frameWidth(), width, height);
     setSize(initial);
-    const timer = window.setTimeout(async () => {
+    const create = async () => {
       try {
         const [{ default: RrwebPlayer }] = await Promise.all([import('rrweb-player'), import('rrweb-player/dist/style.css')]);
-        if (cancelled) return;
+        if (signal.cancelled) return;
         const current = fit(frameWidth(), width, height);
         playerRef.current = new RrwebPlayer({
           target: host,
@@ -65,11 +85,14 @@ export function ReplayPlayer({ events, width, height, speedOption, controllerHei
           },
         }) as unknown as PlayerInstance;
       } catch (error) {
-        if (!cancelled) onErrorRef.current?.(error);
+        if (!signal.cancelled) onErrorRef.current?.(error);
       }
-    }, delayMs);
+    };
+    void (deferUntilVisible ? nearViewport(host, signal) : Promise.resolve()).then(() => {
+      if (!signal.cancelled) timer = window.setTimeout(create, delayMs);
+    });
     return () => {
-      cancelled = true;
+      signal.cancelled = true;
       window.clearTimeout(timer);
       const player = playerRef.current;
       playerRef.current = null;
@@ -84,7 +107,7 @@ export function ReplayPlayer({ events, width, height, speedOption, controllerHei
       }
       host.replaceChildren();
     };
-  }, [events, width, height, speedOption, delayMs]);
+  }, [events, width, height, speedOption, delayMs, deferUntilVisible]);
 
   // Keep fitting the container when the window (or phone orientation) changes.
   useEffect(() => {

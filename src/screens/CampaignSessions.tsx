@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from '@tanstack/react-router';
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { campaignKeys, deleteCampaign, deleteErrorMessage } from '../api/campaigns.js';
 import { sessionKeys, sessionsErrorMessage, sessionsQueryOptions, type SessionTypeFilter } from '../api/sessions.js';
 import type { Session } from '../api/types.js';
@@ -20,7 +20,8 @@ export function CampaignSessions({ campaignId, sessionActions }: CampaignSession
   const [search, setSearch] = useState('');
   const [type, setType] = useState<SessionTypeFilter>('all');
   const query = { search: useDebounced(search, 300), type };
-  const sessions = useInfiniteQuery({ ...sessionsQueryOptions(campaignId, query), enabled: Boolean(campaignId) });
+  // The previous list stays on screen while a new search or filter loads.
+  const sessions = useInfiniteQuery({ ...sessionsQueryOptions(campaignId, query), enabled: Boolean(campaignId), placeholderData: keepPreviousData });
   const [details, setDetails] = useState<Session | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);

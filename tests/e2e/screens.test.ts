@@ -62,6 +62,7 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       for (const text of ['Install', 'Record', 'Analyze', 'Starter', 'Pro', '1,000 sessions/month', 'To be announced', 'Start recording today', 'Have questions? Contact us', 'Privacy', 'Terms']) await see(text);
       expect(await page.getByRole('button', { name: 'Coming Soon' }).isDisabled()).toBe(true);
       expect(await page.locator('.feature-card').count()).toBe(6);
+      await page.locator('.demo-card').scrollIntoViewIfNeeded();
       await page.locator('.rr-player').waitFor();
       const player = await page.locator('.rr-player').boundingBox();
       expect(player!.width).toBeLessThanOrEqual(device.viewport.width);
@@ -69,7 +70,7 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       await shot('landing');
 
       // A protected page sends a signed-out visitor to / and remembers where they were going.
-      await page.goto(`${origin}/dashboard`);
+      await page.goto(`${origin}/createCampaign`);
       await page.waitForURL(`${origin}/`);
       await see('No credit card required • 14-day free trial');
 
@@ -80,7 +81,21 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       await page.getByLabel('Name').fill(name);
       await page.getByLabel('Email').fill(`ada.${device.name}@example.test`);
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL(`${origin}/dashboard`);
+      await page.waitForURL(`${origin}/createCampaign`);
+      await see('Domain to Accept Traffic From');
+
+      // While the auth check runs, protected pages show 'Loading...' (the check is held here).
+      let releaseCheck!: () => void;
+      const checkHeld = new Promise<void>((resolve) => (releaseCheck = resolve));
+      await page.route('**/api/v1/auth/me', async (route) => {
+        await checkHeld;
+        await route.continue();
+      });
+      await page.goto(`${origin}/dashboard`);
+      await see('Loading...');
+      releaseCheck();
+      await see('Campaign Dashboard');
+      await page.unroute('**/api/v1/auth/me');
 
       // Dashboard, empty.
       await see('Campaign Dashboard');
@@ -162,10 +177,12 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       await shot('sessions');
       await page.getByLabel('Session type').selectOption('bot');
       await page.locator('.session-card', { hasText: 'Human User' }).waitFor({ state: 'detached' });
+      await page.locator('.session-card', { hasText: 'Bot Traffic' }).waitFor();
       expect(await page.getByTestId('session-card').count()).toBe(1);
       await page.getByLabel('Session type').selectOption('all');
       await page.getByPlaceholder('Search by session ID, IP address, or language...').fill('fr-FR');
       await page.locator('.session-card', { hasText: 'Bot Traffic' }).waitFor({ state: 'detached' });
+      await page.locator('.session-card', { hasText: 'Human User' }).waitFor();
       await page.getByPlaceholder('Search by session ID, IP address, or language...').fill('nothing-matches');
       await see('No sessions found');
       await page.getByPlaceholder('Search by session ID, IP address, or language...').fill('');
