@@ -9,7 +9,7 @@ import { hostMatchesDomains } from '../../src/lib/domains.js';
 import { isCampaignId } from '../storage/ids.js';
 import { MAX_BODY_BYTES } from '../../tracker/src/limits.js';
 import { inflateBody, parseBatch } from './batch.js';
-import { storeBatch } from './store.js';
+import { markEndedSessionsWithoutInput, storeBatch } from './store.js';
 import { clientIp } from './visitor.js';
 import { registerScripts } from './scripts.js';
 
@@ -96,7 +96,10 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Empty body');
     const batch = parseBatch(await inflateBody(request.body));
     const campaign = request.ingest?.campaign as Campaign;
-    const stored = await storeBatch(ctx.db, campaign, batch, clientIp(request.ip));
+    const { stored, admitted } = await storeBatch(ctx.db, campaign, batch, clientIp(request.ip));
+    if (admitted) {
+      await markEndedSessionsWithoutInput(ctx.db, campaign.id).catch((error: unknown) => request.log.warn({ err: error }, 'bot sweep failed'));
+    }
     return { stored };
   });
 }

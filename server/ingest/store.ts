@@ -7,7 +7,8 @@ type Campaign = Selectable<CampaignsTable>;
 import { HttpError, badRequest } from '../http/errors.js';
 import { appendChunk, sessionRow } from '../storage/chunks.js';
 import type { IngestBatch } from './batch.js';
-import { botVerdict, countryOf, hasHumanInput, pageLoads, softwareOf } from './visitor.js';
+import { BOT_REASONS, botVerdict, countryOf, hasHumanInput, pageLoads, softwareOf } from './visitor.js';
+import { SESSION_IDLE_MS } from '../../tracker/src/limits.js';
 
 export const LIMIT_REACHED = 'Session limit reached for this campaign';
 export const INFO_REQUIRED = 'The first batch of a session must carry its info';
@@ -63,6 +64,26 @@ async function admitSession(trx: Trx, campaign: Campaign, batch: IngestBatch, ip
   if (Number(admitted.numUpdatedRows) !== 1) throw new HttpError(403, LIMIT_REACHED);
 }
 
+/** How far back a sweep looks for sessions that ended without human input. */
+const SWEEP_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Sessions that ended (30 idle minutes, so the tracker has moved on) without any human input
+ * are bots. Run after a campaign admits a new session (outside its transaction, so the
+ * admission never waits on other rows); the verdict index keeps it cheap.
+ */
+export async function markEndedSessionsWithoutInput(db: Db | Trx, campaignId: string, now = Date.now()): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ is_bot: 1, bot_reason: BOT_REASONS.noInput })
+    .where('campaign_id', '=', campaignId)
+    .where('is_bot', '=', 0)
+    .where('started_at', '>', now - SWEEP_WINDOW_MS)
+    .where('has_human_input', '=', 0)
+    .where('last_activity_at', '<', now - SESSION_IDLE_MS)
+    .execute();
+}
+
 /** Keeps the row's list figures current, so listing sessions never reads chunks. */
 async function updateSession(trx: Trx, campaignId: string, batch: IngestBatch, now: number): Promise<void> {
   const human = hasHumanInput(batch.events);
@@ -100,7 +121,7 @@ async function updateSession(trx: Trx, campaignId: string, batch: IngestBatch, n
  * the chunk (a retried (session, seq) is ignored), update the session row. Any refusal rolls
  * everything back. Returns whether the batch was newly stored.
  */
-export async function storeBatch(db: Db, campaign: Campaign, batch: IngestBatch, ip: string, now = Date.now()): Promise<boolean> {
+export async function storeBatch(db: Db, campaign: Campaign, batch: IngestBatch, ip: string, now = Date.now()): Promise<{ stored: boolean; admitted: boolean }> {
   return db.transaction().execute(async (trx) => {
     const existing = await trx
       .selectFrom('sessions')
@@ -111,6 +132,6 @@ export async function storeBatch(db: Db, campaign: Campaign, batch: IngestBatch,
     if (!existing) await admitSession(trx, campaign, batch, ip, now);
     const stored = await appendChunk(trx, { campaignId: campaign.id, sessionId: batch.sessionId, seq: batch.seq, events: batch.events });
     if (stored) await updateSession(trx, campaign.id, batch, now);
-    return stored;
+    return { stored, admitted: !existing };
   });
 }

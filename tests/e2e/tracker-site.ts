@@ -43,6 +43,21 @@ const checkout = (script: string) =>
 <a id="next" href="/thanks.html">Continue</a>`,
   );
 
+/** A page that rewrites itself wholesale: 12,000 new elements at once, past the mutation budget. */
+const storm = (script: string) =>
+  layout(
+    'Storm',
+    script,
+    `<h1>Live ticker</h1><button id="storm" type="button">Start</button><button id="after" type="button">After</button>
+<script>
+  document.getElementById('storm').addEventListener('click', function () {
+    var batch = document.createDocumentFragment();
+    for (var i = 0; i < 12000; i++) { var tick = document.createElement('span'); tick.textContent = 'tick ' + i; batch.appendChild(tick); }
+    document.body.appendChild(batch);
+  });
+</script>`,
+  );
+
 const thanks = (script: string) => layout('Thanks', script, `<h1>Thank you</h1><button id="done" type="button">Done</button>`);
 
 export interface Site {
@@ -58,7 +73,8 @@ export async function startSite(): Promise<Site> {
   let files: Record<string, string> = {};
   const server = http.createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
-    const page = path === '/' || path === '/checkout.html' ? checkout(tag) : path === '/thanks.html' ? thanks(tag) : null;
+    const pages: Record<string, (tag: string) => string> = { '/': checkout, '/checkout.html': checkout, '/thanks.html': thanks, '/storm.html': storm };
+    const page = pages[path]?.(tag) ?? null;
     if (page !== null) {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
     } else if (files[path] !== undefined) {

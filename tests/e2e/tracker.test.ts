@@ -147,6 +147,29 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
     for (const part of ['SECRET', '3141', '2718', '1618', '1414']) expect(stored.raw).not.toContain(part);
   });
 
+  it('stops recording a page past the mutation budget and records why', async () => {
+    const campaignId = await makeCampaign(server, { domains: `127.0.0.1:${site.port}` });
+    site.install(`<script src="/storm.js"></script>`, { '/storm.js': await downloadedScript(campaignId) });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${site.url}/storm.html`);
+    await recorderRunning(page);
+    await page.click('#storm');
+    await page.waitForFunction(() => document.querySelectorAll('span').length === 12000);
+    await page.click('#after');
+    await page.evaluate(() => (window as unknown as { tapedeck: { flush(): void } }).tapedeck.flush());
+    const stored = await until('the stop note', async () => {
+      const s = await storedEvents(server, campaignId);
+      return s.raw.includes('mutation budget') && s;
+    });
+    await context.close();
+    const note = stored.events.find((e) => e.type === 5);
+    expect(note?.data).toEqual({ tag: 'tapedeck', payload: { stopped: 'mutation budget: over 10000 DOM changes in one second' } });
+    // Nothing after the stop: the click on "After" came once recording had ended.
+    const last = stored.events[stored.events.length - 1];
+    expect(last).toBe(note);
+  });
+
   it('records nothing on a site whose domain the campaign does not list', async () => {
     const campaignId = await makeCampaign(server, { domains: `127.0.0.1:${site.port + 1}, shop.example.com` });
     // The hosted one-line install this time.

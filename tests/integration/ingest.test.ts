@@ -111,6 +111,27 @@ describe('ingest: storing batches', () => {
     const quiet = [pageEvents(start)[0], pageEvents(start)[1], ...scrolls];
     expect(await verdictFor({}, quiet)).toEqual({ is_bot: 1, bot_reason: 'No human input: no mouse, touch or pointer activity', webdriver: 0 });
   });
+
+  it('clears a no-input verdict when human input arrives, and marks ended sessions without input', async () => {
+    const start = Date.now() - 60_000;
+    const scrolls = Array.from({ length: 250 }, (_, i) => ({ type: 3, data: { source: 3, id: 1, x: 0, y: i }, timestamp: start + 100 + i }));
+    const id = sessionId();
+    await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events: [pageEvents(start)[1], ...scrolls] });
+    const verdict = () => server.db.selectFrom('sessions').select(['is_bot', 'bot_reason']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect((await verdict()).is_bot).toBe(1);
+    await postBatch(server, campaignId, { sessionId: id, seq: 1, events: [pageEvents()[2]] });
+    expect(await verdict()).toEqual({ is_bot: 0, bot_reason: null });
+
+    // A short session without input that has been idle for over 30 minutes has ended: a bot.
+    const quiet = sessionId();
+    await postBatch(server, campaignId, { sessionId: quiet, seq: 0, info: info(), events: pageEvents().slice(0, 2) });
+    const before = await server.db.selectFrom('sessions').select(['is_bot']).where('id', '=', quiet).executeTakeFirstOrThrow();
+    expect(before.is_bot).toBe(0);
+    await server.db.updateTable('sessions').set({ last_activity_at: Date.now() - 31 * 60_000 }).where('id', '=', quiet).execute();
+    await postBatch(server, campaignId, { sessionId: sessionId(), seq: 0, info: info(), events: pageEvents() });
+    const after = await server.db.selectFrom('sessions').select(['is_bot', 'bot_reason']).where('id', '=', quiet).executeTakeFirstOrThrow();
+    expect(after).toEqual({ is_bot: 1, bot_reason: 'No human input: no mouse, touch or pointer activity' });
+  });
 });
 
 describe('ingest: refusals write nothing', () => {
