@@ -10,7 +10,7 @@ import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { buildTracker } from '../../tracker/build.mjs';
 import { fillLoader } from '../../src/lib/loader-script.js';
-import type { ReplayEvent, SessionsResponse } from '../../src/api/types.js';
+import type { ReplayEvent, ReplayResponse, SessionsResponse } from '../../src/api/types.js';
 import { makeCampaign, storedCounts } from '../integration/ingest-support.js';
 import { PAGE_SECRETS, TYPED, startSite, type Site } from './tracker-site.js';
 
@@ -141,6 +141,11 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
     const inputs = stored.events.filter((e) => e.type === 3 && source(e) === 5).map((e) => (e.data as { text: string }).text);
     expect(inputs.length).toBeGreaterThanOrEqual(4);
     for (const text of inputs) expect(text).toMatch(/^\**$/);
+
+    // The replay API hands the same events back, in order, with the session info.
+    const replay = (await (await fetch(`${server.url}/api/v1/replay/retrieve/${campaignId}/${session.sessionId}`, { headers: owner.headers })).json()) as ReplayResponse;
+    expect(replay.events).toEqual(stored.events);
+    expect(replay.init).toMatchObject({ remoteIpAddress: '127.0.0.1', webdriver: true, userAgent: session.userAgent });
 
     // None of what was typed — nor prefilled, placeholder, blocked or masked text — anywhere.
     for (const secret of [...Object.values(TYPED), ...PAGE_SECRETS]) expect(stored.raw).not.toContain(secret);
