@@ -59,6 +59,17 @@ function storage(key: string, value?: string | null): string | null {
 
 const byteLength = (text: string) => new Blob([text]).size;
 
+/** Runs a callback of ours so that nothing it does can surface as an error in the host page. */
+const safe =
+  <A extends unknown[]>(run: (...args: A) => void) =>
+  (...args: A): void => {
+    try {
+      run(...args);
+    } catch {
+      // a recording problem is never the page's problem
+    }
+  };
+
 async function gzip(text: string): Promise<BodyInit> {
   if (typeof CompressionStream === 'undefined') return text;
   return new Response(new Blob([text]).stream().pipeThrough(new CompressionStream('gzip'))).blob();
@@ -94,6 +105,7 @@ function start(settings: Settings): void {
   let timer = 0;
 
   const save = () => storage(STATE_KEY, JSON.stringify(session));
+  if (session.off) return;
   const sender = new Sender({
     async post(body, keepalive) {
       try {
@@ -104,8 +116,15 @@ function start(settings: Settings): void {
         return 0;
       }
     },
-    later: (run, ms) => setTimeout(run, ms),
-    onStop: () => halt(),
+    later: (run, ms) => setTimeout(safe(run), ms),
+    onStop(_reason, refused) {
+      halt();
+      // The tab's next pages need not ask again until this session would have ended anyway.
+      if (refused) {
+        session.off = 1;
+        save();
+      }
+    },
     onDelivered(batch) {
       if (batch.info && batch.sessionId === session.id && !session.sent) {
         session.sent = 1;
@@ -147,7 +166,7 @@ function start(settings: Settings): void {
         // Back after 30 idle minutes: a new session, which starts with a full snapshot.
         flush();
         session = freshSession(now);
-        setTimeout(() => record.takeFullSnapshot(true));
+        setTimeout(safe(() => record.takeFullSnapshot(true)));
       }
       session.last = now;
       maskEvent(event);
@@ -183,17 +202,22 @@ function start(settings: Settings): void {
     slimDOMOptions: 'all',
     sampling: { input: 'last', scroll: 150 },
   });
-  timer = setInterval(() => flush(), FLUSH_MS) as unknown as number;
+  timer = setInterval(safe(() => flush()), FLUSH_MS) as unknown as number;
 
-  addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && flush());
-  addEventListener('pagehide', () => {
-    flush(UNLOAD_BATCH_BYTES);
-    const rest = sender.unload(byteLength);
-    if (rest.length) storage(STASH_KEY, JSON.stringify(rest));
-    save();
-  });
-  settings.flush = () => flush();
-  settings.stop = () => halt('stopped by the site');
+  addEventListener('visibilitychange', safe(() => document.visibilityState === 'hidden' && flush()));
+  addEventListener(
+    'pagehide',
+    safe(() => {
+      flush(UNLOAD_BATCH_BYTES);
+      const rest = sender.unload(byteLength);
+      if (rest.length) storage(STASH_KEY, JSON.stringify(rest));
+      save();
+    }),
+  );
+  // Back from the back/forward cache: the queue is still here, so the stash is not needed.
+  addEventListener('pageshow', (event) => event.persisted && storage(STASH_KEY, null));
+  settings.flush = safe(() => flush());
+  settings.stop = safe(() => halt('stopped by the site'));
 }
 
 try {

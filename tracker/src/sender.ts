@@ -8,7 +8,7 @@ export interface SenderDeps {
   post(body: string, keepalive: boolean): Promise<number>;
   later(run: () => void, ms: number): void;
   /** A refusal (or a page that never reached ingest): the tracker stops for this page. */
-  onStop(reason: string): void;
+  onStop(reason: string, refused: boolean): void;
   onDelivered?(batch: Batch): void;
   random?: () => number;
 }
@@ -31,7 +31,7 @@ export class Sender {
   add(batch: Batch): void {
     if (this.stopped) return;
     this.queue.push(batch);
-    this.pump();
+    this.pump().catch(() => undefined);
   }
 
   async pump(): Promise<void> {
@@ -52,24 +52,24 @@ export class Sender {
       batch.bytes = batch.events[0].length;
     } else if (status === 0 || status === 408 || status === 429 || status >= 500) {
       this.attempts++;
-      if (!this.delivered && this.attempts >= FIRST_CONTACT_TRIES) return this.stop(`ingest unreachable (status ${status})`);
+      if (!this.delivered && this.attempts >= FIRST_CONTACT_TRIES) return this.stop(`ingest unreachable (status ${status})`, false);
       this.waiting = true;
       this.deps.later(() => {
         this.waiting = false;
-        this.pump();
+        this.pump().catch(() => undefined);
       }, retryDelay(this.attempts, this.deps.random));
       return;
     } else {
-      return this.stop(`refused by ingest (status ${status})`);
+      return this.stop(`refused by ingest (status ${status})`, true);
     }
     return this.pump();
   }
 
-  stop(reason: string): void {
+  stop(reason: string, refused: boolean): void {
     if (this.stopped) return;
     this.stopped = true;
     this.queue = new BatchQueue(0, 0);
-    this.deps.onStop(reason);
+    this.deps.onStop(reason, refused);
   }
 
   /**

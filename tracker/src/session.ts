@@ -9,6 +9,8 @@ export interface SessionState {
   last: number;
   /** 1 once ingest has acknowledged a batch carrying the session info. */
   sent?: 1;
+  /** 1 after ingest refused this session (limit reached, campaign over, origin not allowed). */
+  off?: 1;
 }
 
 /** 32 hex characters from the browser's CSPRNG (randomUUID needs a secure context). */

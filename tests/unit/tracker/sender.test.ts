@@ -17,7 +17,7 @@ function harness(answers: number[]) {
       return keepalive ? 200 : (answers.shift() ?? 200);
     },
     later: (run, ms) => timers.push({ run, ms }),
-    onStop: (reason) => stops.push(reason),
+    onStop: (reason, refused) => stops.push(`${reason}${refused ? ' [refused]' : ''}`),
     onDelivered: (b) => delivered.push(b.seq),
     random: () => 1,
   });
@@ -62,7 +62,7 @@ describe('the sender', () => {
     h.sender.add(batch(0));
     h.sender.add(batch(1));
     await h.settle();
-    expect(h.stops).toEqual(['refused by ingest (status 403)']);
+    expect(h.stops).toEqual(['refused by ingest (status 403) [refused]']);
     h.sender.add(batch(2));
     await h.settle();
     expect(h.sent.map((s) => s.seq)).toEqual([0]);
