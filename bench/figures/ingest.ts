@@ -1,0 +1,138 @@
+// Figure 3: batches/s and events/s sustained against the real ingest endpoint with realistic gzip
+// batches from many sessions, vs a no-op route on the same server; p50/p99 latency; zero loss
+// (events stored = events acknowledged). SQLite and PostgreSQL.
+import zlib from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { stats, type BenchOptions, type Row } from '../lib.js';
+import { withServer, type BenchServer, type DatabaseKind } from '../support/server.js';
+import { createCampaign, createOwner } from '../support/seed.js';
+import { batchesOf, demoEvents } from '../support/recording.js';
+import { LoadGenerator, type LoadResult } from '../support/load.js';
+import type { ReplayEvent, SessionInfo } from '../../src/api/types.js';
+import { MAX_BODY_BYTES } from '../../tracker/src/limits.js';
+
+export const title = 'Ingest';
+
+const NOOP_PATH = '/bench/noop/:campaignId';
+const ORIGIN = 'https://shop.example.com';
+const CONNECTIONS = 10;
+
+const info: SessionInfo = {
+  userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+  language: 'en-US',
+  timezone: 'Europe/Berlin',
+  hardwareConcurrency: 8,
+  webdriver: false,
+  cookiesEnabled: true,
+  hasFocus: true,
+  fullScreenEnabled: false,
+  screenWidth: 1920,
+  screenHeight: 1080,
+  referrer: 'https://www.example.com/',
+  url: `${ORIGIN}/`,
+};
+
+/** The baseline route: reads the same body the same way (raw bytes, same cap), stores nothing. */
+function registerNoop(app: FastifyInstance): void {
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY_BYTES }, (_request, body, done) => done(null, body));
+    scope.post(NOOP_PATH, { bodyLimit: MAX_BODY_BYTES }, async () => ({ stored: true }));
+  });
+}
+
+interface Prepared {
+  bodies: Uint8Array[];
+  events: number[];
+}
+
+/**
+ * Every session is the demo recording cut into the tracker's batches; the first carries the
+ * session info. Sessions are interleaved (batch 0 of every session, then batch 1, …) so, with
+ * many more sessions than connections, each session's batches arrive in order, as one tab sends them.
+ */
+function prepare(demo: ReplayEvent[], sessions: number, tag: string): Prepared {
+  const perSession = Array.from({ length: sessions }, (_, i) => {
+    const shift = i * 1000;
+    return batchesOf(demo.map((e) => ({ ...e, timestamp: e.timestamp + shift })));
+  });
+  const prepared: Prepared = { bodies: [], events: [] };
+  const rounds = Math.max(...perSession.map((b) => b.length));
+  for (let seq = 0; seq < rounds; seq++) {
+    for (let i = 0; i < sessions; i++) {
+      const events = perSession[i][seq];
+      if (!events) continue;
+      const sessionId = `bench-${tag}-${i.toString().padStart(6, '0')}`;
+      const body = JSON.stringify({ sessionId, seq, ...(seq === 0 ? { info } : {}), events });
+      prepared.bodies.push(zlib.gzipSync(body));
+      prepared.events.push(events.length);
+    }
+  }
+  return prepared;
+}
+
+async function storedEvents(server: BenchServer, campaignId: string): Promise<number> {
+  const row = await server.db
+    .selectFrom('chunks')
+    .select((eb) => eb.fn.sum<number | string | null>('event_count').as('events'))
+    .where('campaign_id', '=', campaignId)
+    .executeTakeFirstOrThrow();
+  return Number(row.events ?? 0);
+}
+
+interface Sample {
+  ingest: LoadResult;
+  noop: LoadResult;
+  lost: number;
+}
+
+async function oneRun(load: LoadGenerator, server: BenchServer, ownerId: string, demo: ReplayEvent[], sessions: number, tag: string): Promise<Sample> {
+  const campaignId = await createCampaign(server.db, ownerId, 'shop.example.com', `Ingest ${tag}`);
+  const prepared = prepare(demo, sessions, tag);
+  const job = { origin: ORIGIN, connections: CONNECTIONS, bodies: prepared.bodies, events: prepared.events };
+  const ingest = await load.run({ ...job, url: `${server.url}/api/v1/ingest/${campaignId}`, amount: prepared.bodies.length, cycle: false });
+  const noop = await load.run({ ...job, url: `${server.url}${NOOP_PATH.replace(':campaignId', campaignId)}`, amount: prepared.bodies.length * 4, cycle: true });
+  const lost = ingest.ackedEvents - (await storedEvents(server, campaignId));
+  return { ingest, noop, lost };
+}
+
+async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row[]> {
+  const demo = demoEvents();
+  const sessions = options.quick ? 100 : 400;
+  return withServer({ database: kind, beforeListen: registerNoop }, async (server) => {
+    const owner = await createOwner(server);
+    const load = new LoadGenerator();
+    try {
+      return await measure(load, server, owner.userId, demo, sessions, kind, options);
+    } finally {
+      load.close();
+    }
+  });
+}
+
+async function measure(load: LoadGenerator, server: BenchServer, ownerId: string, demo: ReplayEvent[], sessions: number, kind: DatabaseKind, options: BenchOptions): Promise<Row[]> {
+    await oneRun(load, server, ownerId, demo, Math.min(50, sessions), 'warmup');
+    const samples: Sample[] = [];
+    for (let run = 0; run < options.runs; run++) samples.push(await oneRun(load, server, ownerId, demo, sessions, `r${run}`));
+    const failed = samples.reduce((sum, s) => sum + s.ingest.non2xx + s.ingest.errors + s.ingest.timeouts, 0);
+    const statuses = [...new Set(samples.flatMap((s) => Object.keys(s.ingest.statuses)))].join('/');
+    const of = (pick: (s: Sample) => number) => stats(samples.map(pick));
+    const perSecond = (r: LoadResult, n: number) => n / r.seconds;
+    const batches = samples[0].ingest.sent;
+    const label = `${kind}, ${sessions} sessions, ${batches.toLocaleString('en-US')} gzip batches, ${CONNECTIONS} connections`;
+    const noop = 'no-op route, same server and bodies';
+    return [
+      { group: title, name: `batches/s (${label})`, unit: '1/s', ours: of((s) => perSecond(s.ingest, s.ingest.acked)), baseline: { name: noop, stats: of((s) => perSecond(s.noop, s.noop.acked)) } },
+      { group: title, name: `events/s (${kind})`, unit: '1/s', ours: of((s) => perSecond(s.ingest, s.ingest.ackedEvents)), baseline: { name: noop, stats: of((s) => perSecond(s.noop, s.noop.ackedEvents)) } },
+      { group: title, name: `p50 latency (${kind})`, unit: 'ms', ours: of((s) => s.ingest.p50), baseline: { name: noop, stats: of((s) => s.noop.p50) } },
+      { group: title, name: `p99 latency (${kind})`, unit: 'ms', ours: of((s) => s.ingest.p99), baseline: { name: noop, stats: of((s) => s.noop.p99) } },
+      {
+        group: title, name: `events lost: acknowledged − stored (${kind})`, unit: 'events', ours: of((s) => s.lost), budget: 0,
+        note: failed ? `${failed} batches not acknowledged (answers ${statuses})` : 'every batch acknowledged',
+      },
+    ];
+}
+
+export async function run(options: BenchOptions): Promise<Row[]> {
+  return [...(await figureFor('SQLite', options)), ...(await figureFor('PostgreSQL', options))];
+}

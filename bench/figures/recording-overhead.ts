@@ -1,0 +1,80 @@
+// Figure 2: main-thread busy time (CDP Performance.getMetrics TaskDuration) and JS heap in Chromium
+// for (a) a DOM-mutation workload, (b) an input workload, (c) the first full snapshot of a
+// 10,000-element page — with no recorder, with plain @rrweb/record (defaults, emitting to an
+// array) and with our tracker sending to a real server. Budget: ours adds no more than plain rrweb.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { stats, type BenchOptions, type Row } from '../lib.js';
+import { withServer } from '../support/server.js';
+import { createCampaign, createOwner } from '../support/seed.js';
+import { withBrowser } from '../support/browser.js';
+import { serveSite } from '../support/static-site.js';
+import { measureOnce, type Environment, type Variant, type Workload } from '../support/overhead/measure.js';
+import { workloads } from '../support/overhead/workloads.js';
+
+export const title = 'Recording overhead';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+const variants: Variant[] = ['none', 'rrweb', 'ours'];
+const rrwebName = 'plain @rrweb/record';
+
+interface Samples {
+  task: Record<Variant, number[]>;
+  heap: Record<Variant, number[]>;
+}
+
+/** Runs every variant once per round, in a rotating order, so drift on a noisy machine spreads evenly. */
+async function sample(browser: Browser, environment: Environment, workload: Workload, runs: number): Promise<Samples> {
+  const samples: Samples = { task: { none: [], rrweb: [], ours: [] }, heap: { none: [], rrweb: [], ours: [] } };
+  await measureOnce(browser, environment, workload, 'none'); // warm-up: the browser's first pages are slow
+  for (let round = 0; round < runs; round++) {
+    for (let i = 0; i < variants.length; i++) {
+      const variant = variants[(i + round) % variants.length];
+      const result = await measureOnce(browser, environment, workload, variant);
+      samples.task[variant].push(result.taskMs);
+      samples.heap[variant].push(result.heapBytes / 2 ** 20);
+    }
+  }
+  return samples;
+}
+
+function rowsFor(workload: Workload, s: Samples): Row[] {
+  const group = title;
+  const none = { name: 'no recorder', stats: stats(s.task.none) };
+  const added = (variant: Variant) => stats(s.task[variant].map((t, i) => t - s.task.none[i]));
+  const percent = (variant: Variant) => ((stats(s.task[variant]).median / none.stats.median - 1) * 100).toFixed(0);
+  return [
+    { group, name: `${workload.label}: main-thread time, ours`, unit: 'ms', ours: stats(s.task.ours), baseline: none, note: `+${percent('ours')}%` },
+    { group, name: `${workload.label}: main-thread time, ${rrwebName}`, unit: 'ms', ours: stats(s.task.rrweb), baseline: none, note: `+${percent('rrweb')}%` },
+    {
+      group, name: `${workload.label}: main-thread time added by the recorder`, unit: 'ms', ours: added('ours'),
+      baseline: { name: `added by ${rrwebName}`, stats: added('rrweb') }, budget: 1, budgetOn: 'ratio',
+    },
+    {
+      group, name: `${workload.label}: JS heap used after the workload (after GC), ours`, unit: 'MB', ours: stats(s.heap.ours),
+      baseline: { name: `${rrwebName} (events kept in an array)`, stats: stats(s.heap.rrweb) }, note: `no recorder: ${stats(s.heap.none).median.toFixed(2)} MB`,
+    },
+  ];
+}
+
+export async function run(options: BenchOptions): Promise<Row[]> {
+  const html = fs.readFileSync(path.join(import.meta.dirname, '..', 'pages', 'workload.html'), 'utf8');
+  const rrwebSource = fs.readFileSync(path.join(root, 'node_modules/@rrweb/record/dist/record.umd.min.cjs'), 'utf8');
+  if (!fs.existsSync(path.join(root, 'dist/tracker/recorder.js'))) throw new Error('dist/tracker is missing: the tracker is not built');
+  const site = await serveSite(html);
+  try {
+    return await withServer({}, async (server) => {
+      const owner = await createOwner(server);
+      const campaignId = await createCampaign(server.db, owner.userId, '127.0.0.1', 'Recording overhead');
+      const environment: Environment = { siteUrl: site.url, loaderUrl: `${server.url}/t/${campaignId}.js`, rrwebSource };
+      return withBrowser(async (browser) => {
+        const rows: Row[] = [];
+        for (const workload of workloads(options.quick)) rows.push(...rowsFor(workload, await sample(browser, environment, workload, options.runs)));
+        return rows;
+      });
+    });
+  } finally {
+    await site.close();
+  }
+}

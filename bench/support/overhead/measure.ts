@@ -1,0 +1,101 @@
+// One measurement of figure 2: a fresh page of the workload site, a recorder variant, the
+// workload, and the main-thread time (CDP TaskDuration) and JS heap it cost.
+import type { Browser, CDPSession, Page } from 'playwright-core';
+import { newContext } from '../browser.js';
+
+export type Variant = 'none' | 'rrweb' | 'ours';
+
+export interface Environment {
+  siteUrl: string;
+  /** Our one-line install: <script async src="…/t/{campaignId}.js">. */
+  loaderUrl: string;
+  /** @rrweb/record's UMD build, injected as an inline script. */
+  rrwebSource: string;
+}
+
+export interface Workload {
+  label: string;
+  /** Whether the recorder starts before the measured window (a, b) or inside it (c: its first snapshot). */
+  recorderInWindow: boolean;
+  run(page: Page, cdp: CDPSession): Promise<void>;
+}
+
+export interface Measurement {
+  taskMs: number;
+  heapBytes: number;
+}
+
+async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
+  const { metrics: list } = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> };
+  return Object.fromEntries(list.map((m) => [m.name, m.value]));
+}
+
+async function startRecorder(page: Page, variant: Variant, environment: Environment): Promise<void> {
+  if (variant === 'rrweb') {
+    await page.addScriptTag({ content: environment.rrwebSource });
+    await page.evaluate('window.__events = []; window.rrwebRecord.record({ emit: function (event) { window.__events.push(event); } });');
+  } else if (variant === 'ours') {
+    await page.evaluate(`(function () { var s = document.createElement('script'); s.async = true; s.src = ${JSON.stringify(environment.loaderUrl)}; document.head.appendChild(s); })()`);
+    await page.waitForFunction('window.tapedeck && typeof window.tapedeck.flush === "function"', undefined, { timeout: 15_000 });
+  }
+}
+
+/** Our tracker's batches leaving the page: counted so a window ends only once they are delivered. */
+function watchIngest(page: Page) {
+  const state = { inFlight: 0, refused: [] as number[] };
+  const isIngest = (url: string, method: string) => method === 'POST' && url.includes('/api/v1/ingest/');
+  page.on('request', (r) => isIngest(r.url(), r.method()) && state.inFlight++);
+  page.on('requestfailed', (r) => isIngest(r.url(), r.method()) && state.inFlight--);
+  // 'response' (headers in), not 'requestfinished': the tracker never reads the answer's body.
+  page.on('response', (r) => {
+    if (!isIngest(r.url(), r.request().method())) return;
+    state.inFlight--;
+    if (r.status() < 200 || r.status() >= 300) state.refused.push(r.status());
+  });
+  return state;
+}
+
+/** Ours sends what it holds (as its 5-second timer would) and the window waits for delivery. */
+async function settle(page: Page, variant: Variant, ingest: ReturnType<typeof watchIngest>): Promise<void> {
+  if (variant === 'ours') {
+    await page.evaluate('window.tapedeck.flush()');
+    const deadline = Date.now() + 20_000;
+    let quietSince = Date.now();
+    while (Date.now() - quietSince < 200) {
+      if (Date.now() > deadline) throw new Error('our tracker did not deliver its batches within 20 s');
+      if (ingest.inFlight > 0) quietSince = Date.now();
+      await page.waitForTimeout(25);
+    }
+    if (ingest.refused.length) throw new Error(`ingest refused our tracker's batches: HTTP ${ingest.refused.join(', ')}`);
+  } else {
+    await page.waitForTimeout(200);
+  }
+}
+
+export async function measureOnce(browser: Browser, environment: Environment, workload: Workload, variant: Variant): Promise<Measurement> {
+  // A fresh context each time: no warm code cache, a new tab session for our tracker.
+  const context = await newContext(browser);
+  try {
+    const page = await context.newPage();
+    const ingest = watchIngest(page);
+    await page.goto(environment.siteUrl, { waitUntil: 'load' });
+    const cdp = await context.newCDPSession(page);
+    // Thread time, not wall time: tasks descheduled on a busy 2-core machine do not count as busy.
+    await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+    if (!workload.recorderInWindow) {
+      await startRecorder(page, variant, environment);
+      await settle(page, variant, ingest);
+    }
+    await cdp.send('HeapProfiler.collectGarbage');
+    const before = await metrics(cdp);
+    await workload.run(page, cdp);
+    if (workload.recorderInWindow) await startRecorder(page, variant, environment);
+    await settle(page, variant, ingest);
+    const after = await metrics(cdp);
+    await cdp.send('HeapProfiler.collectGarbage');
+    const heap = (await metrics(cdp)).JSHeapUsedSize;
+    return { taskMs: (after.TaskDuration - before.TaskDuration) * 1000, heapBytes: heap - before.JSHeapUsedSize };
+  } finally {
+    await context.close();
+  }
+}

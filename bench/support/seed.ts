@@ -1,0 +1,123 @@
+// Seeding for the figures: an owner with real session cookies, campaigns, session rows inserted
+// directly, and recorded events stored through the storage module (appendChunk).
+import crypto from 'node:crypto';
+import type { Db } from '../../server/db/index.js';
+import type { SessionsTable } from '../../server/db/schema.js';
+import { upsertUser } from '../../server/auth/users.js';
+import { createSessionTokens, ACCESS_COOKIE, REFRESH_COOKIE } from '../../server/auth/tokens.js';
+import { appendChunk } from '../../server/storage/chunks.js';
+import type { ReplayEvent } from '../../src/api/types.js';
+import type { BenchServer } from './server.js';
+import { batchesOf } from './recording.js';
+
+export interface Owner {
+  userId: string;
+  /** Cookie header value with the owner's access and refresh tokens. */
+  cookie: string;
+  access: string;
+  refresh: string;
+}
+
+export async function createOwner(server: BenchServer, name = 'Bench Owner'): Promise<Owner> {
+  const email = `${name.toLowerCase().replace(/\W+/g, '.')}@bench.test`;
+  const userId = await upsertUser(server.db, { subject: `bench|${email}`, name, email, picture: null });
+  const { access, refresh } = await createSessionTokens(server.db, server.app.ctx.keys, userId);
+  return { userId, access, refresh, cookie: `${ACCESS_COOKIE}=${access}; ${REFRESH_COOKIE}=${refresh}` };
+}
+
+export async function createCampaign(db: Db, ownerId: string, domains: string, name = 'Bench campaign'): Promise<string> {
+  const id = crypto.randomUUID();
+  const now = Date.now();
+  await db
+    .insertInto('campaigns')
+    .values({
+      id,
+      owner_id: ownerId,
+      name,
+      domains,
+      session_limit: 0,
+      start_date_time: now - 86_400_000,
+      end_date_time: now + 30 * 86_400_000,
+      created_at: now,
+    })
+    .execute();
+  return id;
+}
+
+const languages = ['en-US', 'de-DE', 'fr-FR', 'es-ES', 'pt-BR', 'ja-JP', 'nl-NL', 'it-IT'];
+const timezones = ['Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'Europe/Paris', 'America/Sao_Paulo'];
+const agent =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+/** A plausible session row: the i-th visitor of a campaign, one minute apart, every 7th a bot. */
+export function sessionRowFor(campaignId: string, i: number, start = Date.UTC(2026, 0, 1)): SessionsTable {
+  const bot = i % 7 === 0;
+  const startedAt = start + i * 60_000;
+  return {
+    campaign_id: campaignId,
+    id: `s${i.toString(36).padStart(8, '0')}${crypto.randomBytes(6).toString('hex')}`,
+    remote_ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+    country: 'DE',
+    language: languages[i % languages.length],
+    timezone: timezones[i % timezones.length],
+    hardware_concurrency: 4 + (i % 3) * 4,
+    webdriver: bot ? 1 : 0,
+    cookies_enabled: 1,
+    has_focus: 1,
+    full_screen_enabled: 0,
+    user_agent: agent,
+    screen_width: 1920,
+    screen_height: 1080,
+    referrer: 'https://www.example.com/',
+    entry_url: `https://shop.example.com/products/${i % 500}`,
+    browser: 'Chrome 131',
+    os: 'Linux',
+    device: 'desktop',
+    is_bot: bot ? 1 : 0,
+    bot_reason: bot ? 'webdriver' : null,
+    has_human_input: bot ? 0 : 1,
+    started_at: startedAt,
+    last_activity_at: startedAt + 45_000 + (i % 600) * 1000,
+    page_count: 1 + (i % 5),
+    event_count: 300 + (i % 900),
+    byte_count: 40_000 + (i % 900) * 90,
+  };
+}
+
+/** Inserts `count` session rows straight into the sessions table, in multi-row statements. */
+export async function insertSessions(db: Db, campaignId: string, count: number): Promise<SessionsTable[]> {
+  const rows = Array.from({ length: count }, (_, i) => sessionRowFor(campaignId, i));
+  const perStatement = 500; // 28 columns × 500 rows stays under both databases' parameter limits
+  for (let i = 0; i < rows.length; i += perStatement * 20) {
+    await db.transaction().execute(async (trx) => {
+      for (let j = i; j < Math.min(rows.length, i + perStatement * 20); j += perStatement) {
+        await trx.insertInto('sessions').values(rows.slice(j, j + perStatement)).execute();
+      }
+    });
+  }
+  return rows;
+}
+
+/** A recorded session: its row, then its events stored as the tracker's batches would be. */
+export async function storeSession(db: Db, campaignId: string, events: ReplayEvent[], index = 0): Promise<string> {
+  const row = sessionRowFor(campaignId, index);
+  const batches = batchesOf(events);
+  row.started_at = events[0].timestamp;
+  row.last_activity_at = events[events.length - 1].timestamp;
+  row.event_count = events.length;
+  row.page_count = events.filter((e) => e.type === 4).length;
+  await db.insertInto('sessions').values(row).execute();
+  let bytes = 0;
+  for (let seq = 0; seq < batches.length; seq++) {
+    await appendChunk(db, { campaignId, sessionId: row.id, seq, events: batches[seq] });
+  }
+  const stored = await db
+    .selectFrom('chunks')
+    .select((eb) => eb.fn.sum<number | string>('byte_size').as('bytes'))
+    .where('campaign_id', '=', campaignId)
+    .where('session_id', '=', row.id)
+    .executeTakeFirstOrThrow();
+  bytes = Number(stored.bytes);
+  await db.updateTable('sessions').set({ byte_count: bytes }).where('campaign_id', '=', campaignId).where('id', '=', row.id).execute();
+  return row.id;
+}
