@@ -17,5 +17,8 @@ export function batchBody(batch: Batch): string {
 }
 
 /** A custom rrweb event (type 5) carrying the tracker's own notes into the replay. */
-export const note = (payload: Record<string, unknown>): string =>
-  JSON.stringify({ type: 5, data: { tag: 'tapedeck', payload }, timestamp: Date.now() });
+export const note = (payload: Record<string, unknown>, timestamp = Date.now()): string =>
+  JSON.stringify({ type: 5, data: { tag: 'tapedeck', payload }, timestamp });
+
+/** An event's time, read from the end of its JSON (rrweb sets `timestamp` last) without parsing it. */
+export const eventTime = (json: string): number => Number(/"timestamp":(\d+)\}$/.exec(json)?.[1]) || Date.now();

@@ -135,7 +135,7 @@ function start(settings: Settings): void {
 
   function flush(maxBytes = BATCH_BYTES): void {
     if (sender.queue.dropped) {
-      buffer.unshift(note({ dropped: sender.queue.dropped }));
+      buffer.push(note({ dropped: sender.queue.dropped }));
       sender.queue.dropped = 0;
     }
     if (!buffer.length) return;

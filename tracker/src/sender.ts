@@ -1,4 +1,4 @@
-import { batchBody, note, type Batch } from './batch.js';
+import { batchBody, eventTime, note, type Batch } from './batch.js';
 import { BatchQueue } from './queue.js';
 import { retryDelay } from './backoff.js';
 import { FIRST_CONTACT_TRIES, QUEUE_BATCHES, QUEUE_BYTES, UNLOAD_BATCH_BYTES } from './limits.js';
@@ -47,7 +47,7 @@ export class Sender {
       this.deps.onDelivered?.(batch);
     } else if (status === 413 && !batch.events[0].includes('"tooLarge"')) {
       // An event bigger than ingest accepts: keep the seq and say what was lost instead.
-      batch.events = [note({ tooLarge: batch.bytes, events: batch.events.length })];
+      batch.events = [note({ tooLarge: batch.bytes, events: batch.events.length }, eventTime(batch.events[0]))];
       this.queue.bytes += batch.events[0].length - batch.bytes;
       batch.bytes = batch.events[0].length;
     } else if (status === 0 || status === 408 || status === 429 || status >= 500) {

@@ -83,10 +83,10 @@ describe('the sender', () => {
 
   it('replaces a batch ingest finds too large by a note with the same seq', async () => {
     const h = harness([413]);
-    h.sender.add(batch(5, ['{"type":2,"data":{"huge":true},"timestamp":1}']));
+    h.sender.add(batch(5, ['{"type":2,"data":{"huge":true},"timestamp":1700000000123}']));
     await h.settle();
     expect(h.sent.map((s) => s.seq)).toEqual([5, 5]);
-    expect(h.sent[1].events).toEqual([{ type: 5, data: { tag: 'tapedeck', payload: { tooLarge: 45, events: 1 } }, timestamp: expect.any(Number) }]);
+    expect(h.sent[1].events).toEqual([{ type: 5, data: { tag: 'tapedeck', payload: { tooLarge: 57, events: 1 } }, timestamp: 1700000000123 }]);
     expect(h.delivered).toEqual([5]);
   });
 
