@@ -5,10 +5,10 @@ import type { AddressInfo } from 'node:net';
 
 /** What the visitor types; none of it may appear in what is stored. */
 export const TYPED = {
-  email: 'typed-email-SECRET-3141',
-  passwordHidden: 'pw-hidden-SECRET-2718',
-  passwordShown: 'pw-shown-SECRET-1618',
-  notes: 'textarea-SECRET-1414',
+  email: 'typed-email-SECRET-qzxa',
+  passwordHidden: 'pw-hidden-SECRET-wvjb',
+  passwordShown: 'pw-shown-SECRET-kfyc',
+  notes: 'textarea-SECRET-hgud',
 };
 /** Text on the page that masking and blocking must keep out of the recording. */
 export const PAGE_SECRETS = ['PREFILLED-HIDDEN-SECRET', 'placeholder.secret@example.com', 'BLOCKED-RR-TEXT', 'BLOCKED-TAPEDECK-TEXT', 'MASKED-TAPEDECK-TEXT', 'MASKED-RR-TEXT'];
@@ -58,6 +58,10 @@ const storm = (script: string) =>
 </script>`,
   );
 
+/** A long page: its full snapshot alone is several times the tracker's 512 KB batch size. */
+const big = (script: string) =>
+  layout('Catalogue', script, `<h1>Catalogue</h1>${Array.from({ length: 20000 }, (_, i) => `<p>Item ${i}: a sturdy thing</p>`).join('')}<p>END-OF-CATALOGUE</p>`);
+
 const thanks = (script: string) => layout('Thanks', script, `<h1>Thank you</h1><button id="done" type="button">Done</button>`);
 
 export interface Site {
@@ -73,7 +77,7 @@ export async function startSite(): Promise<Site> {
   let files: Record<string, string> = {};
   const server = http.createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
-    const pages: Record<string, (tag: string) => string> = { '/': checkout, '/checkout.html': checkout, '/thanks.html': thanks, '/storm.html': storm };
+    const pages: Record<string, (tag: string) => string> = { '/': checkout, '/checkout.html': checkout, '/thanks.html': thanks, '/storm.html': storm, '/big.html': big };
     const page = pages[path]?.(tag) ?? null;
     if (page !== null) {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
