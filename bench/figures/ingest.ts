@@ -98,7 +98,7 @@ async function oneRun(load: LoadGenerator, server: BenchServer, ownerId: string,
 
 async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row[]> {
   const demo = demoEvents();
-  const sessions = options.quick ? 100 : 400;
+  const sessions = options.quick ? 60 : 400;
   return withServer({ database: kind, beforeListen: registerNoop }, async (server) => {
     const owner = await createOwner(server);
     const load = new LoadGenerator();
@@ -111,7 +111,7 @@ async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row
 }
 
 async function measure(load: LoadGenerator, server: BenchServer, ownerId: string, demo: ReplayEvent[], sessions: number, kind: DatabaseKind, options: BenchOptions): Promise<Row[]> {
-    await oneRun(load, server, ownerId, demo, Math.min(50, sessions), 'warmup');
+    await oneRun(load, server, ownerId, demo, Math.min(40, sessions), 'warmup');
     const samples: Sample[] = [];
     for (let run = 0; run < options.runs; run++) samples.push(await oneRun(load, server, ownerId, demo, sessions, `r${run}`));
     const failed = samples.reduce((sum, s) => sum + s.ingest.non2xx + s.ingest.errors + s.ingest.timeouts, 0);

@@ -49,7 +49,7 @@ async function latencies(runs: number, measure: () => Promise<number[]>): Promis
 }
 
 async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row[]> {
-  const total = options.quick ? 20_000 : 100_000;
+  const total = options.quick ? 10_000 : 100_000;
   const requests = options.quick ? 10 : 20;
   return withServer({ database: kind }, async (server) => {
     const owner = await createOwner(server);
