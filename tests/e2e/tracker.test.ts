@@ -179,7 +179,15 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
     const campaignId = await makeCampaign(server, { domains: `127.0.0.1:${site.port}` });
     site.install(`<script src="/big.js"></script>`, { '/big.js': await downloadedScript(campaignId) });
     const context = await browser.newContext();
+    // A Tapedeck cookie in the visitor's browser must never travel with a batch.
+    await context.addCookies([{ name: 'td_access', value: 'visitor-cookie', url: server.url }]);
     const page = await context.newPage();
+    const sent: { cookie?: string; length: number }[] = [];
+    page.on('request', async (r) => {
+      if (!r.url().includes('/api/v1/ingest/') || r.method() !== 'POST') return;
+      const headers = await r.allHeaders();
+      sent.push({ cookie: headers.cookie, length: Number(headers['content-length']) });
+    });
     await page.goto(`${site.url}/big.html`);
     await recorderRunning(page);
     await page.evaluate(() => (window as unknown as { tapedeck: { flush(): void } }).tapedeck.flush());
@@ -191,6 +199,10 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
     const snapshot = stored.events.find((e) => e.type === 2) as ReplayEvent;
     expect(JSON.stringify(snapshot).length).toBeGreaterThan(2 * 512 * 1024);
     expect(JSON.stringify(snapshot)).toContain('Item 19999: a sturdy thing');
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.map((r) => r.cookie)).toEqual(sent.map(() => undefined));
+    // Compressed in the page: the largest request is a fraction of the snapshot's JSON.
+    expect(Math.max(...sent.map((r) => r.length))).toBeLessThan(JSON.stringify(snapshot).length / 4);
   });
 
   it('stops for the tab when ingest refuses it (session limit reached)', async () => {
