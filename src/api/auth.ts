@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api as defaultApi, type ApiClient } from './client.js';
 import { API_PATHS } from './paths.js';
-import type { User, ValidateTokenResponse } from './types.js';
+import type { SignInResponse, User, ValidateTokenResponse } from './types.js';
 
 export const TOKEN_VALIDATION_COOLDOWN_MS = 1000;
 export const RATE_LIMITED = 'Rate limited';
@@ -22,8 +22,8 @@ export async function logoutCall(client: ApiClient = defaultApi): Promise<void> 
 }
 
 /** Sends the provider's code (and state) to the server; the answer must hold the user. */
-export async function completeGoogleSignIn(code: string, state: string | null, client: ApiClient = defaultApi): Promise<{ user?: User }> {
-  return client.post<{ user?: User }>(API_PATHS.googleCallback, state ? { code, state } : { code });
+export async function completeGoogleSignIn(code: string, state: string | null, client: ApiClient = defaultApi): Promise<Partial<SignInResponse>> {
+  return client.post<Partial<SignInResponse>>(API_PATHS.googleCallback, state ? { code, state } : { code });
 }
 
 /** Where the 'Sign in with Google' button sends the browser. */

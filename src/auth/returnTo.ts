@@ -18,7 +18,7 @@ export function rememberOrigin(href: string): void {
 }
 
 /** Only same-site paths are returned to, never another origin. */
-function safePath(value: string | null): string | null {
+export function safePath(value: string | null | undefined): string | null {
   return value && value.startsWith('/') && !value.startsWith('//') ? value : null;
 }
 

@@ -1,24 +1,24 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { completeGoogleSignIn } from '../api/auth.js';
-import type { User } from '../api/types.js';
+import type { SignInResponse } from '../api/types.js';
 import { auth } from '../auth/index.js';
-import { takeOrigin } from '../auth/returnTo.js';
+import { safePath, takeOrigin } from '../auth/returnTo.js';
 
 export const NO_CODE = 'No authorization code received.';
 export const SIGN_IN_FAILED = 'Authentication failed. Please try again.';
 export const NO_USER = 'No user data received';
 
 // One exchange per code: React StrictMode mounts twice, and a code can be used only once.
-const exchanges = new Map<string, Promise<User>>();
+const exchanges = new Map<string, Promise<SignInResponse>>();
 
-function exchange(code: string, state: string | null): Promise<User> {
+function exchange(code: string, state: string | null): Promise<SignInResponse> {
   let pending = exchanges.get(code);
   if (!pending) {
     pending = completeGoogleSignIn(code, state).then(
       (answer) => {
         if (!answer?.user) throw new Error(NO_USER);
-        return answer.user;
+        return { user: answer.user, returnTo: answer.returnTo ?? '' };
       },
       () => {
         throw new Error(SIGN_IN_FAILED);
@@ -37,10 +37,12 @@ export function AuthCallback({ code, state }: { code?: string; state?: string })
     if (!code) return;
     let active = true;
     exchange(code, state ?? null).then(
-      async (user) => {
+      async ({ user, returnTo }) => {
         if (!active) return;
         auth.login(user);
-        await navigate({ to: takeOrigin(), replace: true });
+        // The page the user was going to: kept by the server through the sign-in, else by this tab.
+        const remembered = takeOrigin();
+        await navigate({ to: safePath(returnTo) ?? remembered, replace: true });
       },
       (e: unknown) => active && setError(e instanceof Error ? e.message : SIGN_IN_FAILED),
     );

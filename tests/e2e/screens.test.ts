@@ -1,7 +1,8 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { hasChromium, launchChromium } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -22,16 +23,22 @@ const viewports = [
 describe.skipIf(!hasChromium)('PWA screens journey', () => {
   let server: TestServer;
   let browser: Browser;
+  let distCopy: string | undefined;
 
   beforeAll(async () => {
     fs.mkdirSync(shots, { recursive: true });
-    server = await startServer();
+    // A private copy of the build, so a rebuild of dist/ while the journey runs cannot pull
+    // hashed chunks from under the page.
+    distCopy = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-dist-'));
+    fs.cpSync(path.resolve('dist'), distCopy, { recursive: true });
+    server = await startServer({ DIST_DIR: distCopy });
     browser = await launchChromium();
   });
 
   afterAll(async () => {
     await browser?.close();
     await server?.close();
+    if (distCopy) fs.rmSync(distCopy, { recursive: true, force: true });
   });
 
   for (const device of viewports) {
@@ -42,11 +49,20 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
         isMobile: device.isMobile,
         hasTouch: device.isMobile,
         acceptDownloads: true,
+        // The offline tests cover the service worker; here requests must reach page.route holds.
+        serviceWorkers: 'block',
       });
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
       const page = await context.newPage();
+      const consoleLines: string[] = [];
+      page.on('console', (message) => consoleLines.push(`${message.type()}: ${message.text()}`));
+      onTestFailed(async () => {
+        await page.screenshot({ path: path.join(shots, `${device.name}-FAILED.png`), fullPage: true }).catch(() => undefined);
+        console.log(`failed at ${page.url()}\n${consoleLines.join('\n')}`);
+      });
       const errors: string[] = [];
-      page.on('pageerror', (error) => errors.push(error.message));
+      // With service workers blocked, workbox-window's register() finds no registration to read.
+      page.on('pageerror', (error) => /reading 'waiting'/.test(error.message) || errors.push(error.message));
       const shot = (name: string) => page.screenshot({ path: path.join(shots, `${device.name}-${name}.png`), fullPage: true });
       const see = (text: string | RegExp) => page.getByText(text).first().waitFor();
       const openMenu = async () => {
@@ -126,8 +142,19 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       await see('End date must be after start date');
       await page.getByLabel('Domain to Accept Traffic From').fill('shop.example.com, localhost:3000');
       await page.getByLabel('End Date').fill(start.replace(/^\d{4}/, (y) => String(Number(y) + 1)));
+      // While sending (the request is held here): 'Creating Campaign...' and inputs disabled.
+      let releaseCreate!: () => void;
+      const createHeld = new Promise<void>((resolve) => (releaseCreate = resolve));
+      await page.route('**/api/v1/campaign/create', async (route) => {
+        await createHeld;
+        await route.continue();
+      });
       await page.getByRole('button', { name: 'Create Campaign', exact: true }).last().click();
+      await page.getByRole('button', { name: 'Creating Campaign...' }).waitFor();
+      expect(await page.getByLabel('Campaign Name').isDisabled()).toBe(true);
+      releaseCreate();
       await page.waitForURL(`${origin}/dashboard`);
+      await page.unroute('**/api/v1/campaign/create');
 
       // Dashboard with the campaign: badge, counters, filters, script download and copy.
       await page.getByTestId('campaign-row').waitFor();
