@@ -79,6 +79,14 @@ describe('ingest: storing batches', () => {
     expect(await storedCounts(server, campaignId)).toEqual(before);
   });
 
+  it('takes a batch whatever its content type, or without one', async () => {
+    const json = JSON.stringify({ sessionId: sessionId(), seq: 0, info: info(), events: pageEvents() });
+    const untyped = await fetch(`${server.url}/api/v1/ingest/${campaignId}`, { method: 'POST', body: new Uint8Array(zlib.gzipSync(json)), headers: { origin: 'https://shop.example.com' } });
+    expect(untyped.status).toBe(200);
+    const typed = await postBatch(server, campaignId, { sessionId: sessionId(), seq: 0, info: info(), events: pageEvents() }, { gzip: false, headers: { 'content-type': 'application/json' } });
+    expect(typed.status).toBe(200);
+  });
+
   it('answers a preflight only for allowed origins', async () => {
     const preflight = (origin: string) =>
       fetch(`${server.url}/api/v1/ingest/${campaignId}`, {
@@ -151,6 +159,7 @@ describe('ingest: refusals write nothing', () => {
     ['an origin not in the domains', async () => ({ campaign: campaignId, body: batch(), origin: 'https://evil.example' }), 403, 'Origin not allowed for this campaign'],
     ['a campaign not started', async () => ({ campaign: await makeCampaign(server, { start: Date.now() + 60_000, end: Date.now() + 120_000 }), body: batch() }), 403, 'Campaign has not started'],
     ['a campaign that ended', async () => ({ campaign: await makeCampaign(server, { start: Date.now() - 120_000, end: Date.now() - 60_000 }), body: batch() }), 403, 'Campaign has ended'],
+    ['an empty body', async () => ({ campaign: campaignId, body: '', gzip: false }), 400, 'Empty body'],
     ['malformed JSON', async () => ({ campaign: campaignId, body: '{"sessionId": "abc', gzip: false }), 400, 'Malformed JSON body'],
     ['malformed JSON inside gzip', async () => ({ campaign: campaignId, body: '[1, 2' }), 400, 'Malformed JSON body'],
     ['a body that is not an object', async () => ({ campaign: campaignId, body: [batch()] }), 400, 'The batch must be a JSON object'],
