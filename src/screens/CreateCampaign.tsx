@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type ReactElement } from 'react';
+import { cloneElement, useState, type FormEvent, type ReactElement } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { campaignKeys, createCampaign, createErrorMessage } from '../api/campaigns.js';
@@ -97,11 +97,16 @@ export function CreateCampaign() {
   );
 }
 
-function Field({ id, label, help, error, children }: { id: string; label: string; help: string; error?: string; children: ReactElement }) {
+function Field({ id, label, help, error, children }: { id: string; label: string; help: string; error?: string; children: ReactElement<Record<string, unknown>> }) {
+  // Screen readers hear the help text and the error with the input.
+  const input = cloneElement(children, {
+    'aria-describedby': error ? `${id}-help ${id}-error` : `${id}-help`,
+    'aria-invalid': error ? true : undefined,
+  });
   return (
     <div className={`field${error ? ' field-invalid' : ''}`}>
       <label htmlFor={id}>{label}</label>
-      {children}
+      {input}
       <p className="help" id={`${id}-help`}>
         {help}
       </p>

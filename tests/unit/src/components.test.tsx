@@ -51,7 +51,7 @@ describe('Copy Script', () => {
   const loader = fs.readFileSync(path.resolve(process.cwd(), 'tracker/loader.js'), 'utf8');
 
   it("shows 'Copied!' for 2.5 seconds after copying the filled script", async () => {
-    const writeText = vi.fn(async () => {});
+    const writeText = vi.fn(async (_text: string) => {});
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     render(<ScriptActions campaignId="c42" source={loader} onError={() => {}} />);
