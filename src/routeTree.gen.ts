@@ -11,6 +11,7 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AuthedRouteImport } from './routes/_authed'
+import { Route as SavedRouteImport } from './routes/saved'
 import { Route as AuthedCreateCampaignRouteImport } from './routes/_authed/createCampaign'
 import { Route as AuthedDashboardRouteImport } from './routes/_authed/dashboard'
 import { Route as AuthGoogleCallbackRouteImport } from './routes/auth/google/callback'
@@ -24,6 +25,11 @@ const IndexRoute = IndexRouteImport.update({
 } as any)
 const AuthedRoute = AuthedRouteImport.update({
   id: '/_authed',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const SavedRoute = SavedRouteImport.update({
+  id: '/saved',
+  path: '/saved',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AuthedCreateCampaignRoute = AuthedCreateCampaignRouteImport.update({
@@ -56,6 +62,7 @@ const AuthedCampaignCampaignIdSessionSessionIdRoute =
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/saved': typeof SavedRoute
   '/createCampaign': typeof AuthedCreateCampaignRoute
   '/dashboard': typeof AuthedDashboardRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
@@ -64,6 +71,7 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/saved': typeof SavedRoute
   '/createCampaign': typeof AuthedCreateCampaignRoute
   '/dashboard': typeof AuthedDashboardRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
@@ -74,6 +82,7 @@ export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
   '/_authed': typeof AuthedRouteWithChildren
+  '/saved': typeof SavedRoute
   '/_authed/createCampaign': typeof AuthedCreateCampaignRoute
   '/_authed/dashboard': typeof AuthedDashboardRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
@@ -84,6 +93,7 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/saved'
     | '/createCampaign'
     | '/dashboard'
     | '/auth/google/callback'
@@ -92,6 +102,7 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/saved'
     | '/createCampaign'
     | '/dashboard'
     | '/auth/google/callback'
@@ -101,6 +112,7 @@ export interface FileRouteTypes {
     | '__root__'
     | '/'
     | '/_authed'
+    | '/saved'
     | '/_authed/createCampaign'
     | '/_authed/dashboard'
     | '/auth/google/callback'
@@ -111,6 +123,7 @@ export interface FileRouteTypes {
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   AuthedRoute: typeof AuthedRouteWithChildren
+  SavedRoute: typeof SavedRoute
   AuthGoogleCallbackRoute: typeof AuthGoogleCallbackRoute
 }
 
@@ -128,6 +141,13 @@ declare module '@tanstack/react-router' {
       path: ''
       fullPath: '/'
       preLoaderRoute: typeof AuthedRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/saved': {
+      id: '/saved'
+      path: '/saved'
+      fullPath: '/saved'
+      preLoaderRoute: typeof SavedRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/_authed/createCampaign': {
@@ -189,6 +209,7 @@ const AuthedRouteWithChildren =
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   AuthedRoute: AuthedRouteWithChildren,
+  SavedRoute: SavedRoute,
   AuthGoogleCallbackRoute: AuthGoogleCallbackRoute,
 }
 export const routeTree = rootRouteImport

@@ -11,7 +11,7 @@ export function isAssetRequest({ request }: { request: Request }): boolean {
 }
 
 export async function handleAsset({ request }: RouteHandlerCallbackOptions): Promise<Response> {
-  const cache = await caches.open(ASSET_CACHE);
-  const kept = await cache.match(request.url, { ignoreVary: true });
+  // caches.match with a cacheName does not create the cache (open would, after a logout wipe).
+  const kept = await caches.match(request.url, { cacheName: ASSET_CACHE, ignoreVary: true });
   return kept ?? fetch(request);
 }

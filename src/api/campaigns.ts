@@ -2,6 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { api, HttpError, type ApiClient } from './client.js';
 import { API_PATHS } from './paths.js';
 import type { Campaign, CampaignListResponse, CreateCampaignPayload } from './types.js';
+import { OfflineWriteError } from '../offline/network.js';
 
 export const campaignKeys = {
   all: ['campaigns'] as const,
@@ -19,6 +20,7 @@ export const campaignsQueryOptions = () =>
 
 /** Spec §8 create errors: the server's error field, else the status, else a generic text. */
 export function createErrorMessage(error: unknown): string {
+  if (error instanceof OfflineWriteError) return error.message;
   if (error instanceof HttpError) return error.serverMessage ?? `Request failed with status ${error.status}`;
   return 'Failed to create campaign.';
 }
@@ -30,6 +32,7 @@ export async function createCampaign(payload: CreateCampaignPayload, client: Api
 
 /** Spec §8 delete errors: 'Error: {status} {statusText}' or 'Failed to delete campaign'. */
 export function deleteErrorMessage(error: unknown): string {
+  if (error instanceof OfflineWriteError) return error.message;
   if (error instanceof HttpError) return `Error: ${error.status} ${error.statusText}`.trim();
   return 'Failed to delete campaign';
 }

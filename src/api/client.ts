@@ -1,4 +1,5 @@
 import { API_PATHS } from './paths.js';
+import { OfflineWriteError, assertOnlineForWrite, isNetworkError } from '../offline/network.js';
 
 // The fetch client of spec §7 and §8: cookies on every call, JSON bodies, 'HTTP error! status: {code}'
 // for any non-OK answer, and the 401 rule: one refresh (shared by every call that hit a 401 at the
@@ -69,6 +70,18 @@ export function createApiClient(options: ApiClientOptions = {}) {
     return fetchFn(baseUrl + path, { ...init, headers, credentials: 'include' });
   };
 
+  /** Writes are refused offline with a clear message, never queued unseen (offline layer). */
+  const isWrite = (path: string, init: RequestInit) =>
+    path !== API_PATHS.refresh && !['GET', 'HEAD'].includes((init.method ?? 'GET').toUpperCase());
+  async function sendWrite(path: string, init: RequestInit): Promise<Response> {
+    assertOnlineForWrite();
+    try {
+      return await doFetch(path, init);
+    } catch (error) {
+      throw isNetworkError(error) ? new OfflineWriteError() : error;
+    }
+  }
+
   function unauthorized(): never {
     onUnauthorized();
     throw new UnauthorizedError();
@@ -87,7 +100,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
   /** The raw answer, after the 401 rule. Non-OK answers other than 401 are returned as they are. */
   async function request(path: string, init: RequestInit = {}): Promise<Response> {
-    const response = await doFetch(path, init);
+    const response = isWrite(path, init) ? await sendWrite(path, init) : await doFetch(path, init);
     if (response.status !== 401) return response;
     if (path === API_PATHS.refresh) unauthorized();
     try {

@@ -2,6 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { api, HttpError, type ApiClient } from './client.js';
 import { API_PATHS } from './paths.js';
 import type { ReplayEvent, ReplayResponse } from './types.js';
+import { withLocalAssets } from '../offline/localAssets.js';
 
 export const replayKeys = {
   all: ['replay'] as const,
@@ -15,6 +16,8 @@ export async function fetchReplay(campaignId: string, sessionId: string, client:
   if (!campaignId || !sessionId) throw new Error('Campaign ID and Session ID are required');
   const body = await client.get<ReplayResponse>(API_PATHS.replay(campaignId, sessionId));
   if (!body || !Array.isArray(body.events) || body.events.length === 0) throw new Error(NO_EVENTS);
+  // Offline, the player's iframe cannot reach the recorded site's files: use the kept copies.
+  if (typeof navigator !== 'undefined' && navigator.onLine === false) return { ...body, events: await withLocalAssets(body.events) };
   return body;
 }
 
@@ -25,6 +28,8 @@ export const replayQueryOptions = (campaignId: string, sessionId: string) =>
     // Event logs are big: keep them out of the cache soon after the page is left.
     gcTime: 60 * 1000,
     retry: false,
+    // Offline the service worker answers from the device's saved replays: always ask it.
+    networkMode: 'always',
   });
 
 /** Spec §8 replay messages, by status. */

@@ -22,6 +22,8 @@ export interface AuthStoreOptions {
   onCheckFailed?: (error: unknown) => void;
   /** Whether a failed check signs the user out; the offline layer keeps the user on network errors. */
   signsOut?: (error: unknown) => boolean;
+  /** When a failed check does not sign out: the user this device remembers (offline start-up). */
+  offlineUser?: () => Promise<User | null>;
 }
 
 export type AuthStore = ReturnType<typeof createAuthStore>;
@@ -48,9 +50,13 @@ export function createAuthStore(calls: AuthCalls, initialOptions: AuthStoreOptio
     checkInFlight = calls
       .me()
       .then((user) => set({ user, isAuthenticated: true, isLoading: false }))
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
         if (options.signsOut?.(error) ?? true) set({ user: null, isAuthenticated: false, isLoading: false });
-        else set({ isLoading: false });
+        else {
+          // Offline is not signed out: keep the user, or the one remembered on this device.
+          const user = state.user ?? (await options.offlineUser?.().catch(() => null)) ?? null;
+          set({ user, isAuthenticated: user !== null, isLoading: false });
+        }
         options.onCheckFailed?.(error);
       })
       .then(() => state)

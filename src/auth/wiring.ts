@@ -27,12 +27,14 @@ export function wireAuth(): void {
   });
   auth.configure({
     onCheckFailed: () => {
-      leaveProtectedPage();
+      // A check that failed for lack of network keeps the user signed in (offline layer).
+      if (!auth.getState().isAuthenticated) leaveProtectedPage();
     },
   });
   auth.onLogout(() => queryClient.clear());
   document.addEventListener('visibilitychange', async () => {
-    if (document.visibilityState !== 'visible' || !auth.getState().isAuthenticated) return;
+    // Offline is not signed out: with no network there is nothing to validate.
+    if (document.visibilityState !== 'visible' || !auth.getState().isAuthenticated || !navigator.onLine) return;
     const result = await validateToken();
     if (result.valid || result.error === RATE_LIMITED) return;
     if (!(await auth.refreshToken())) {

@@ -3,4 +3,5 @@ export const NAV_LINKS: { to: string; label: string }[] = [
   { to: '/', label: 'Home' },
   { to: '/dashboard', label: 'Dashboard' },
   { to: '/createCampaign', label: 'Create Campaign' },
+  { to: '/saved', label: 'Saved replays' },
 ];

@@ -1,6 +1,6 @@
 import type { ReplayEvent, ReplayResponse } from '../api/types.js';
 import type { SavedReplay } from './db.js';
-import { saveReplay } from './replayStore.js';
+import { recordReplayAssets, saveReplay } from './replayStore.js';
 import { cacheAssets, collectAssetUrls } from './replayAssets.js';
 
 // One path from "a replay answer arrived" to "it is on the device", used by the service
@@ -35,6 +35,9 @@ export async function keepReplay(campaignId: string, sessionId: string, body: Ui
     eventCount: events.length,
     assets,
   });
-  await cacheAssets(assets);
+  const cached = await cacheAssets(assets);
+  // Stylesheets bring their own fonts and images: remember those too, for removal later.
+  const extra = cached.filter((url) => !assets.includes(url));
+  if (extra.length) await recordReplayAssets(campaignId, sessionId, extra);
   return saved;
 }

@@ -11,7 +11,7 @@ import { notifyOfflineChange } from './channel.js';
 export const QUERY_CACHE_KEY = 'tapedeck-query-cache';
 /** How long a persisted cache stays usable. The query client's gcTime must be at least this. */
 export const PERSIST_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
-export const PERSIST_THROTTLE_MS = 1000;
+export const PERSIST_THROTTLE_MS = 500;
 
 export interface IdbPersisterOptions {
   key?: string;
@@ -23,9 +23,11 @@ export function createIdbPersister({ key = QUERY_CACHE_KEY, throttleMs = PERSIST
 } {
   let pending: PersistedClient | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
+  let lastWriteAt = Number.NEGATIVE_INFINITY;
 
   async function write(): Promise<void> {
     timer = null;
+    lastWriteAt = Date.now();
     const client = pending;
     pending = null;
     if (!client) return;
@@ -42,6 +44,12 @@ export function createIdbPersister({ key = QUERY_CACHE_KEY, throttleMs = PERSIST
   return {
     persistClient(client) {
       pending = client;
+      // Leading edge: the first change after a quiet spell is saved at once; changes that
+      // follow within the window are coalesced into one trailing save.
+      if (!timer && Date.now() - lastWriteAt >= throttleMs) {
+        void write().catch((error: unknown) => console.error('Saving the query cache failed', error));
+        return;
+      }
       timer ??= setTimeout(() => void write().catch((error: unknown) => console.error('Saving the query cache failed', error)), throttleMs);
     },
     async restoreClient() {

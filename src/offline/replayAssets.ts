@@ -19,7 +19,7 @@ interface LooseEvent {
   data?: unknown;
 }
 
-const CSS_URL = /url\(\s*(['"]?)([^'")]+)\1\s*\)/g;
+export const CSS_URL = /url\(\s*(['"]?)([^'")]+)\1\s*\)/g;
 const EVENT_FULL_SNAPSHOT = 2;
 const EVENT_INCREMENTAL = 3;
 const EVENT_META = 4;
@@ -118,6 +118,22 @@ async function fetchAsset(url: string): Promise<Response | null> {
   }
 }
 
+const isReadableStylesheet = (response: Response) => response.type !== 'opaque' && (response.headers.get('Content-Type') ?? '').includes('text/css');
+
+/** Fonts and images a stylesheet file itself references (one level deep). */
+async function stylesheetUrls(response: Response, base: string): Promise<string[]> {
+  const found: string[] = [];
+  cssUrls(await response.text(), found);
+  return found.flatMap((raw) => {
+    try {
+      const url = new URL(raw, base);
+      return url.protocol === 'http:' || url.protocol === 'https:' ? [url.href] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
 /** Fetches and keeps the assets not cached yet, four at a time. Returns the URLs now cached. */
 export async function cacheAssets(urls: string[]): Promise<string[]> {
   if (!hasCaches() || urls.length === 0) return [];
@@ -133,6 +149,7 @@ export async function cacheAssets(urls: string[]): Promise<string[]> {
       const response = await fetchAsset(url);
       if (!response) continue;
       try {
+        if (isReadableStylesheet(response) && cached.length + queue.length < MAX_ASSETS_PER_REPLAY) queue.push(...(await stylesheetUrls(response.clone(), url)).filter((u) => !urls.includes(u)));
         await cache.put(url, response);
         cached.push(url);
       } catch {
@@ -145,7 +162,8 @@ export async function cacheAssets(urls: string[]): Promise<string[]> {
 }
 
 export async function dropAssets(urls: string[]): Promise<void> {
-  if (!hasCaches() || urls.length === 0) return;
+  // caches.open would create the cache again (e.g. right after a logout wiped it).
+  if (!hasCaches() || urls.length === 0 || !(await caches.has(ASSET_CACHE))) return;
   const cache = await caches.open(ASSET_CACHE);
   await Promise.all(urls.map((url) => cache.delete(url)));
 }

@@ -10,6 +10,7 @@ import { notifyOfflineChange } from './channel.js';
  * sees none of it. The budget setting is a device preference and stays.
  */
 export async function wipeOfflineData(): Promise<void> {
-  await Promise.all([clearReplays(), dropAllAssets(), queryPersister.removeClient(), forgetUser()]);
+  await Promise.all([clearReplays(), queryPersister.removeClient(), forgetUser()]);
+  await dropAllAssets(); // after the replays, whose removal touches the same cache
   notifyOfflineChange({ type: 'wiped' });
 }

@@ -1,6 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { sessionsQueryOptions } from '../../../../api/sessions.js';
 import { CampaignSessions } from '../../../../screens/CampaignSessions.js';
+import { SaveForOfflineButton } from '../../../../offline/SaveForOfflineButton.js';
 
 export const Route = createFileRoute('/_authed/campaign/$campaignId/')({
   loader: ({ context, params }) => {
@@ -12,5 +13,10 @@ export const Route = createFileRoute('/_authed/campaign/$campaignId/')({
 function CampaignSessionsRoute() {
   const { campaignId } = Route.useParams();
   // Extra per-card buttons (e.g. 'Save for offline') go in sessionActions.
-  return <CampaignSessions campaignId={campaignId} />;
+  return (
+    <CampaignSessions
+      campaignId={campaignId}
+      sessionActions={(session) => <SaveForOfflineButton campaignId={campaignId} sessionId={session.sessionId} />}
+    />
+  );
 }

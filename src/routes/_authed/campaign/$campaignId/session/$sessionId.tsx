@@ -1,6 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { replayQueryOptions } from '../../../../../api/replay.js';
 import { SessionReplay } from '../../../../../screens/SessionReplay.js';
+import { SaveForOfflineButton } from '../../../../../offline/SaveForOfflineButton.js';
 
 export const Route = createFileRoute('/_authed/campaign/$campaignId/session/$sessionId')({
   loader: ({ context, params }) => {
@@ -12,5 +13,5 @@ export const Route = createFileRoute('/_authed/campaign/$campaignId/session/$ses
 function SessionReplayRoute() {
   const { campaignId, sessionId } = Route.useParams();
   // Extra header buttons (e.g. 'Save for offline') go in actions.
-  return <SessionReplay campaignId={campaignId} sessionId={sessionId} />;
+  return <SessionReplay campaignId={campaignId} sessionId={sessionId} actions={<SaveForOfflineButton campaignId={campaignId} sessionId={sessionId} />} />;
 }

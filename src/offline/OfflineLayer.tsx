@@ -1,0 +1,77 @@
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useOnline } from './useOnline.js';
+import { newestDataAt } from './queryPersister.js';
+import { timeAgo } from './timeAgo.js';
+import { acceptUpdate, dismissUpdate, isUpdateWaiting, onUpdateWaitingChange } from './registerServiceWorker.js';
+import { onOfflineChange } from './channel.js';
+import './offline.css';
+
+export function offlineBannerText(savedAt: number | null, now = Date.now()): string {
+  return savedAt ? `You're offline — showing data saved ${timeAgo(savedAt, now)}` : "You're offline — showing data saved on this device";
+}
+
+/** "You're offline — showing data saved {time ago}" while the network is gone. */
+export function OfflineBanner() {
+  const online = useOnline();
+  const queryClient = useQueryClient();
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    if (online) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 30_000);
+    return () => clearInterval(timer);
+  }, [online]);
+  if (online) return null;
+  const savedAt = newestDataAt(queryClient.getQueryCache().getAll());
+  return (
+    <div className="offline-banner" role="status" data-testid="offline-banner">
+      {offlineBannerText(savedAt, now)}
+    </div>
+  );
+}
+
+/** Offers a waiting new version; never reloads on its own (a replay may be playing). */
+export function UpdatePrompt() {
+  const waiting = useSyncExternalStore(onUpdateWaitingChange, isUpdateWaiting, () => false);
+  if (!waiting) return null;
+  return (
+    <div className="update-prompt" role="dialog" aria-live="polite" aria-label="Update available">
+      <p>A new version of Tapedeck is ready.</p>
+      <div className="actions">
+        <button type="button" className="button button-primary button-small" onClick={acceptUpdate}>
+          Reload to update
+        </button>
+        <button type="button" className="button button-secondary button-small" onClick={dismissUpdate}>
+          Later
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Storage-full messages from the worker or a background save, shown instead of crashing. */
+export function QuotaMessage() {
+  const [message, setMessage] = useState<string | null>(null);
+  useEffect(() => onOfflineChange((change) => change.type === 'quota' && setMessage(change.message)), []);
+  if (!message) return null;
+  return (
+    <div className="quota-message" role="alert">
+      <span>{message}</span>
+      <button type="button" className="button button-secondary button-small" onClick={() => setMessage(null)}>
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
+/** Everything the offline layer shows on every page. */
+export function OfflineLayer() {
+  return (
+    <>
+      <OfflineBanner />
+      <QuotaMessage />
+      <UpdatePrompt />
+    </>
+  );
+}

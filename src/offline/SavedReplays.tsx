@@ -1,0 +1,167 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link } from '@tanstack/react-router';
+import type { SavedReplay } from './db.js';
+import { clearReplays, getBudget, removeReplay, setBudget, setPinned } from './replayStore.js';
+import { requestPersistentStorage, storageFigures, type StorageFigures } from './storage.js';
+import { useSavedReplays } from './useSavedReplays.js';
+import { formatBytes, timeAgo } from './timeAgo.js';
+import { isQuotaError, QUOTA_MESSAGE } from './errors.js';
+import './offline.css';
+
+const MB = 1024 * 1024;
+
+function StoragePanel({ replays, figures }: { replays: SavedReplay[]; figures: StorageFigures | null }) {
+  const library = replays.reduce((sum, replay) => sum + replay.size, 0);
+  return (
+    <section className="card saved-storage" aria-labelledby="storage-title">
+      <h2 id="storage-title">Storage on this device</h2>
+      <p data-testid="storage-used">
+        Storage used: {figures?.usage != null ? formatBytes(figures.usage) : 'unknown'} of{' '}
+        {figures?.quota != null ? formatBytes(figures.quota) : 'unknown'} available to this app
+      </p>
+      {figures?.usage != null && figures.quota ? <meter min={0} max={figures.quota} value={figures.usage} aria-label="Storage used" /> : null}
+      <p className="small muted">
+        Saved replays: {replays.length} ({formatBytes(library)} compressed).{' '}
+        {figures?.persisted ? 'Storage is persistent.' : 'Pin a replay to ask the browser to keep this storage.'}
+      </p>
+    </section>
+  );
+}
+
+function BudgetForm({ onMessage }: { onMessage: (message: string) => void }) {
+  const [value, setValue] = useState('');
+  useEffect(() => {
+    void getBudget().then((bytes) => setValue(String(Math.round(bytes / MB))));
+  }, []);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const megabytes = Number(value);
+    if (!Number.isFinite(megabytes) || megabytes <= 0) {
+      onMessage('Enter a storage budget in megabytes, greater than 0.');
+      return;
+    }
+    const evicted = await setBudget(megabytes * MB);
+    onMessage(
+      evicted.length
+        ? `Budget saved. ${evicted.length} replay${evicted.length === 1 ? '' : 's'} opened longest ago removed to fit it.`
+        : 'Budget saved.',
+    );
+  };
+  return (
+    <form className="saved-budget" onSubmit={(event) => void submit(event)}>
+      <label>
+        Storage budget for saved replays (MB)
+        <input type="number" min={1} step={1} value={value} onChange={(event) => setValue(event.target.value)} />
+      </label>
+      <button type="submit" className="button button-secondary button-small">
+        Save budget
+      </button>
+      <p className="small muted" style={{ flexBasis: '100%', margin: 0 }}>
+        Past the budget, unpinned replays are removed, the one opened longest ago first. Pinned replays are never removed.
+      </p>
+    </form>
+  );
+}
+
+function SavedItem({ replay, onMessage }: { replay: SavedReplay; onMessage: (message: string) => void }) {
+  const togglePin = async () => {
+    await setPinned(replay.campaignId, replay.sessionId, !replay.pinned);
+    if (!replay.pinned && !(await requestPersistentStorage())) {
+      onMessage('Pinned. The browser did not grant persistent storage, so it may still clear this site’s data when the device runs low on space.');
+    }
+  };
+  return (
+    <li className="card saved-item" data-testid="saved-replay">
+      <dl>
+        <div>
+          <dt>Campaign</dt>
+          <dd className="mono small">{replay.campaignId}</dd>
+        </div>
+        <div>
+          <dt>Session</dt>
+          <dd className="mono small">{replay.sessionId}</dd>
+        </div>
+        <div>
+          <dt>Size</dt>
+          <dd>{formatBytes(replay.size)}</dd>
+        </div>
+        <div>
+          <dt>Saved</dt>
+          <dd title={new Date(replay.savedAt).toLocaleString()}>{timeAgo(replay.savedAt)}</dd>
+        </div>
+        <div>
+          <dt>Events</dt>
+          <dd>{replay.eventCount}</dd>
+        </div>
+      </dl>
+      <div className="actions">
+        {replay.pinned && <span className="badge badge-offline">Pinned</span>}
+        {!replay.complete && <span className="badge badge-pending">Still recording</span>}
+        <Link
+          to="/campaign/$campaignId/session/$sessionId"
+          params={{ campaignId: replay.campaignId, sessionId: replay.sessionId }}
+          className="button button-primary button-small"
+        >
+          Open
+        </Link>
+        <button type="button" className="button button-secondary button-small" onClick={() => void togglePin()} aria-pressed={replay.pinned}>
+          {replay.pinned ? 'Unpin' : 'Pin'}
+        </button>
+        <button type="button" className="button button-secondary button-small" onClick={() => void removeReplay(replay.campaignId, replay.sessionId)}>
+          Remove
+        </button>
+      </div>
+    </li>
+  );
+}
+
+/** Route /saved: the replays kept on this device, the storage they use, and the budget. */
+export function SavedReplays() {
+  const { replays } = useSavedReplays();
+  const [figures, setFigures] = useState<StorageFigures | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  useEffect(() => {
+    void storageFigures().then(setFigures);
+  }, [replays]);
+  const guard = (work: () => Promise<void>) => () =>
+    void work().catch((error: unknown) => setMessage(isQuotaError(error) ? QUOTA_MESSAGE : error instanceof Error ? error.message : String(error)));
+
+  return (
+    <div className="page">
+      <div className="page-header">
+        <div>
+          <h1>Saved replays</h1>
+          <p className="muted">Replays kept on this device play without a network.</p>
+        </div>
+        <div className="actions">
+          <button type="button" className="button button-danger" disabled={!replays?.length} onClick={guard(clearReplays)}>
+            Clear all
+          </button>
+        </div>
+      </div>
+      {message && (
+        <p className="card small" role="alert">
+          {message}
+        </p>
+      )}
+      <StoragePanel replays={replays ?? []} figures={figures} />
+      <section className="card" style={{ margin: '1rem 0' }}>
+        <BudgetForm onMessage={setMessage} />
+      </section>
+      {replays === null ? (
+        <p role="status">Loading saved replays...</p>
+      ) : replays.length === 0 ? (
+        <div className="card" data-testid="saved-empty">
+          <h2>No saved replays</h2>
+          <p className="muted">Replays you watch, or save with 'Save for offline', appear here.</p>
+        </div>
+      ) : (
+        <ul className="saved-list">
+          {replays.map((replay) => (
+            <SavedItem key={replay.key} replay={replay} onMessage={setMessage} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+import type { ReplayEvent } from '../api/types.js';
+import { ASSET_CACHE, collectAssetUrls, CSS_URL } from './replayAssets.js';
+
+// The player draws the recording in an about:blank iframe, which Chromium does not put under
+// the service worker's control, so offline its requests for the recorded site's files fail
+// even though the worker keeps them. Offline, the page therefore swaps those URLs in the
+// events for blob: URLs of the kept copies. Files kept without CORS (opaque) cannot be read
+// by the page and stay as they are.
+
+const URL_END = `(?=["')\\s,\\\\]|$)`;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+async function keptBlobUrls(urls: string[], cache: Cache, made: Map<string, string>): Promise<void> {
+  for (const url of urls) {
+    if (made.has(url)) continue;
+    const kept = await cache.match(url, { ignoreVary: true });
+    if (!kept || kept.type === 'opaque') continue;
+    const type = kept.headers.get('Content-Type') ?? '';
+    if (type.includes('text/css')) {
+      // A stylesheet's own url()s (fonts, backgrounds) must point at kept copies too.
+      let css = await kept.text();
+      const inner = [...css.matchAll(CSS_URL)].map((match) => match[2]);
+      const absolute = inner.map((raw) => new URL(raw, url).href);
+      made.set(url, ''); // guards against stylesheets that reference each other
+      await keptBlobUrls(absolute, cache, made);
+      inner.forEach((raw, i) => {
+        const local = made.get(absolute[i]);
+        if (local) css = css.split(raw).join(local);
+      });
+      made.set(url, URL.createObjectURL(new Blob([css], { type: 'text/css' })));
+    } else {
+      made.set(url, URL.createObjectURL(await kept.blob()));
+    }
+  }
+}
+
+/** The events with kept assets' URLs replaced by blob: URLs (unchanged when none are kept). */
+export async function withLocalAssets(events: ReplayEvent[]): Promise<ReplayEvent[]> {
+  if (typeof caches === 'undefined' || typeof URL.createObjectURL !== 'function') return events;
+  const urls = collectAssetUrls(events);
+  if (urls.length === 0) return events;
+  const made = new Map<string, string>();
+  await keptBlobUrls(urls, await caches.open(ASSET_CACHE), made);
+  const swaps = [...made.entries()].filter(([, local]) => local).sort(([a], [b]) => b.length - a.length);
+  if (swaps.length === 0) return events;
+  let text = JSON.stringify(events);
+  for (const [url, local] of swaps) text = text.replace(new RegExp(escapeRegExp(url) + URL_END, 'g'), local);
+  return JSON.parse(text) as ReplayEvent[];
+}

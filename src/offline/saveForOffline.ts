@@ -1,0 +1,69 @@
+import { api, HttpError } from '../api/client.js';
+import { replayErrorMessage } from '../api/replay.js';
+import type { SavedReplay } from './db.js';
+import { concatBytes } from './compress.js';
+import { keepReplay, PAGE_STORES_HEADER, replayPath } from './keepReplay.js';
+import { isOffline } from './network.js';
+
+// 'Save for offline' from the page: downloads the replay with progress, stores it (the service
+// worker is told not to store it twice), keeps the assets its events reference, and loads the
+// player's lazy chunk so the service worker has it for offline playback.
+
+export const SAVE_OFFLINE_MESSAGE = "You're offline — connect to the network to save this replay.";
+
+export interface SaveProgress {
+  received: number;
+  /** Bytes expected, when known (not when the server compresses on the wire). */
+  total: number | null;
+}
+
+export interface SaveOptions {
+  onProgress?: (progress: SaveProgress) => void;
+  /** A size hint (e.g. the session's recorded bytes) when the answer has no usable length. */
+  expectedBytes?: number;
+}
+
+async function readWithProgress(response: Response, total: number | null, onProgress?: (p: SaveProgress) => void): Promise<Uint8Array> {
+  if (!response.body) return new Uint8Array(await response.arrayBuffer());
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  onProgress?.({ received, total });
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    received += value.byteLength;
+    onProgress?.({ received, total });
+  }
+  return concatBytes(chunks, received);
+}
+
+function expectedLength(response: Response, hint?: number): number | null {
+  const length = Number(response.headers.get('Content-Length'));
+  if (!response.headers.get('Content-Encoding') && Number.isFinite(length) && length > 0) return length;
+  return hint && hint > 0 ? hint : null;
+}
+
+/** Loads the player chunk (and its styles) so the worker's runtime cache holds them. */
+export function warmPlayer(): void {
+  void Promise.all([import('rrweb-player'), import('rrweb-player/dist/style.css')]).catch(() => undefined);
+}
+
+export async function saveForOffline(campaignId: string, sessionId: string, options: SaveOptions = {}): Promise<SavedReplay> {
+  if (isOffline()) throw new Error(SAVE_OFFLINE_MESSAGE);
+  warmPlayer();
+  let response: Response;
+  try {
+    response = await api.request(replayPath(campaignId, sessionId), { headers: { [PAGE_STORES_HEADER]: '1' } });
+  } catch (error) {
+    if (error instanceof TypeError) throw new Error(SAVE_OFFLINE_MESSAGE);
+    throw error;
+  }
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as unknown;
+    throw new Error(replayErrorMessage(new HttpError(response.status, response.statusText, body)));
+  }
+  const body = await readWithProgress(response, expectedLength(response, options.expectedBytes), options.onProgress);
+  return keepReplay(campaignId, sessionId, body);
+}

@@ -1,0 +1,75 @@
+import { onlineManager, type QueryClient } from '@tanstack/react-query';
+import { persistQueryClient } from '@tanstack/react-query-persist-client';
+import type { AuthStore } from '../auth/index.js';
+import { PERSIST_MAX_AGE_MS, persistOptions, queryPersister } from './queryPersister.js';
+import { cachedUser, forgetUser, rememberUser } from './cachedUser.js';
+import { isNetworkError } from './network.js';
+import { listSavedReplays } from './replayStore.js';
+import { saveForOffline } from './saveForOffline.js';
+import { registerServiceWorker } from './registerServiceWorker.js';
+import { wipeOfflineData } from './wipe.js';
+
+// Wires the offline layer into the app: the persisted query cache, the "offline is not signed
+// out" auth rule, the logout wipe, refreshing on reconnect, and the service worker.
+
+const RESTORE_WAIT_MS = 2000;
+
+/** Saved replays of sessions that were still recording are fetched again. */
+export async function refreshIncompleteReplays(): Promise<void> {
+  const incomplete = (await listSavedReplays()).filter((replay) => !replay.complete);
+  for (const replay of incomplete) {
+    await saveForOffline(replay.campaignId, replay.sessionId).catch((error: unknown) => console.warn('Refreshing a saved replay failed', error));
+  }
+}
+
+function wireOfflineAuth(auth: AuthStore, queryClient: QueryClient): void {
+  // A network error keeps the user (or the one this device remembers); only a 401 signs out.
+  auth.configure({ signsOut: (error) => !isNetworkError(error), offlineUser: cachedUser });
+  let remembered: string | null = null;
+  auth.subscribe(() => {
+    const { user, isAuthenticated, isLoading } = auth.getState();
+    if (isLoading) return;
+    const fingerprint = user && isAuthenticated ? JSON.stringify(user) : null;
+    if (fingerprint === remembered) return;
+    remembered = fingerprint;
+    void (user && isAuthenticated ? rememberUser(user) : forgetUser()).catch(() => undefined);
+  });
+  auth.onLogout(async () => {
+    // Empty the memory cache first so the persister cannot write the user's data back.
+    queryClient.clear();
+    await wipeOfflineData();
+  });
+}
+
+/**
+ * Call before the auth check starts. Resolves once the persisted query cache is restored (or
+ * after a short wait), so the first screen renders from it when offline.
+ */
+export function setUpOffline(queryClient: QueryClient, auth: AuthStore): Promise<void> {
+  const defaults = queryClient.getDefaultOptions();
+  queryClient.setDefaultOptions({
+    ...defaults,
+    // A persisted query must outlive the persister's maxAge in memory too.
+    queries: { ...defaults.queries, gcTime: PERSIST_MAX_AGE_MS },
+    // Writes run (and are refused with a clear message) offline instead of pausing unseen.
+    mutations: { ...defaults.mutations, networkMode: 'always' },
+  });
+  // Query's online manager only hears later 'online'/'offline' events: tell it how the app
+  // starts, so queries pause (and keep their cached data) when it starts with no network.
+  onlineManager.setOnline(navigator.onLine);
+  wireOfflineAuth(auth, queryClient);
+  window.addEventListener('online', () => {
+    void queryClient.invalidateQueries();
+    void refreshIncompleteReplays();
+  });
+  // A throttled save must not be lost when the page goes away right after new data arrived.
+  const flush = () => void queryPersister.flush().catch(() => undefined);
+  window.addEventListener('pagehide', flush);
+  document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && flush());
+  registerServiceWorker();
+  const [, persisting] = persistQueryClient({ queryClient, ...persistOptions });
+  // Restored data is shown at once but counts as stale: with a network it is fetched again.
+  const restored = persisting.then(() => queryClient.invalidateQueries({ refetchType: 'none' }));
+  const waited = new Promise<void>((resolve) => setTimeout(resolve, RESTORE_WAIT_MS));
+  return Promise.race([restored.catch(() => undefined), waited]);
+}

@@ -1,0 +1,225 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromiumPath, hasChromium, launchChromium } from '../helpers/browser.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { appendChunk, insertSession } from '../../server/storage/chunks.js';
+import type { Campaign } from '../../src/api/types.js';
+import { OFFLINE_WRITE_MESSAGE } from '../../src/offline/network.js';
+import { demoEvents, pixelDifference, startCustomerSite, styledRecording, type CustomerSite } from './offline-fixtures.js';
+
+// The offline journey in real Chromium against a real server and the built app: install
+// checks, watch a real recorded session online, go offline, reload, open it from /saved and
+// see it play, the dashboard from the persisted cache with the banner, writes refused, back
+// online, logout wipes the device. Screenshots go to test-results/offline/ (git-ignored).
+
+const shots = path.resolve('test-results/offline');
+const HOUR = 60 * 60 * 1000;
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+describe.skipIf(!hasChromium)('offline replay library', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let site: CustomerSite;
+
+  beforeAll(async () => {
+    fs.mkdirSync(shots, { recursive: true });
+    [server, browser, site] = await Promise.all([startServer(), launchChromium(), startCustomerSite()]);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await site?.close();
+  });
+
+  async function signIn(page: Page, origin: string) {
+    await page.goto(`${origin}/`);
+    await page.getByRole('button', { name: 'Sign in with Google' }).click();
+    await page.getByLabel('Name').fill('Grace Offline');
+    await page.getByLabel('Email').fill('grace.offline@example.test');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${origin}/dashboard`);
+  }
+
+  async function createCampaign(context: BrowserContext, origin: string, name: string): Promise<Campaign> {
+    const now = Date.now();
+    const response = await context.request.post(`${origin}/api/v1/campaign/create`, {
+      headers: { origin },
+      data: { name, domains: 'shop.example.com', limit: 0, start_date_time: now - HOUR, end_date_time: now + 24 * HOUR },
+    });
+    expect(response.status()).toBe(201);
+    return ((await response.json()) as { data: Campaign }).data;
+  }
+
+  const frameShot = (page: Page) => page.locator('.replayer-wrapper iframe').first().screenshot();
+  const replayRendered = (page: Page) =>
+    page.waitForFunction(() => {
+      const doc = document.querySelector<HTMLIFrameElement>('.replayer-wrapper iframe')?.contentDocument;
+      const img = doc?.querySelector('img');
+      return Boolean(img?.complete && img.naturalWidth > 0 && doc && getComputedStyle(doc.body).backgroundColor === 'rgb(253, 230, 138)');
+    });
+
+  it('is installable: Chromium reports no installability errors', async () => {
+    // A persistent profile: Chromium never offers installation in incognito-like contexts.
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-profile-'));
+    const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath()!, args: CHROMIUM_ARGS });
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      await page.goto(`${server.config.publicUrl}/`);
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+      const cdp = await context.newCDPSession(page);
+      const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: unknown[] };
+      expect(installabilityErrors).toEqual([]);
+      const manifest = (await cdp.send('Page.getAppManifest')) as { errors: unknown[]; url: string };
+      expect(manifest.errors).toEqual([]);
+      expect(manifest.url).toBe(`${server.config.publicUrl}/manifest.webmanifest`);
+    } finally {
+      await context.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps replays watchable offline, refreshes on reconnect and forgets them on logout', async () => {
+    const origin = server.config.publicUrl;
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const see = (text: string | RegExp) => page.getByText(text).first().waitFor();
+
+    await signIn(page, origin);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+
+    // A real recorded session (the committed demo recording) and a styled one on another origin.
+    const campaign = await createCampaign(context, origin, 'Offline Shop');
+    const demoId = 'demo-session-0001';
+    const styledId = 'styled-session-0001';
+    const start = Date.now() - 2 * HOUR;
+    await insertSession(server.db, { campaign_id: campaign.id, id: demoId, started_at: start, last_activity_at: start + 60_000, language: 'en-GB', event_count: demoEvents.length });
+    await appendChunk(server.db, { campaignId: campaign.id, sessionId: demoId, seq: 0, events: demoEvents });
+    const styled = styledRecording(site.origin, start);
+    await insertSession(server.db, { campaign_id: campaign.id, id: styledId, started_at: start + 1, last_activity_at: start + 5_000, language: 'de-DE', event_count: styled.length });
+    await appendChunk(server.db, { campaignId: campaign.id, sessionId: styledId, seq: 0, events: styled });
+
+    // Online: dashboard and sessions list (persisted), 'Save for offline' on a card.
+    await page.goto(`${origin}/dashboard`);
+    await see('1 of 1 campaigns');
+    // Saves are throttled: wait until the device holds the list before leaving the page.
+    await expect.poll(() => persistedQueryKeys(page)).toContain('campaigns');
+    await page.goto(`${origin}/campaign/${campaign.id}`);
+    const styledCard = page.getByTestId('session-card').filter({ hasText: styledId });
+    await styledCard.getByRole('button', { name: 'Save for offline' }).click();
+    await styledCard.getByText('Available offline').waitFor();
+    await expect.poll(() => persistedQueryKeys(page)).toContain('sessions');
+
+    // Watch the demo replay online: the worker keeps it.
+    await page.goto(`${origin}/campaign/${campaign.id}/session/${demoId}`);
+    await see(`${demoEvents.length} events recorded`);
+    await page.locator('.rr-player').waitFor();
+    await page.getByTestId('offline-state').getByText('Available offline').waitFor();
+
+    // The styled replay online: its stylesheet and image render; screenshot the first frame.
+    await page.goto(`${origin}/campaign/${campaign.id}/session/${styledId}`);
+    await replayRendered(page);
+    const online = await frameShot(page);
+    fs.writeFileSync(path.join(shots, 'styled-online.png'), online);
+
+    // Offline, reload: the shell comes from the worker, the user stays signed in.
+    await context.setOffline(true);
+    await page.reload();
+    await replayRendered(page);
+    const offline = await frameShot(page);
+    fs.writeFileSync(path.join(shots, 'styled-offline.png'), offline);
+    expect(await pixelDifference(page, online, offline)).toBeLessThan(0.01);
+    await see(/^You're offline — showing data saved /);
+    await see('Grace Offline');
+
+    // /saved lists both; open the demo and see it play.
+    await page.getByRole('link', { name: 'Saved replays' }).click();
+    await page.waitForURL(`${origin}/saved`);
+    const saved = page.getByTestId('saved-replay');
+    await expect.poll(() => saved.count()).toBe(2);
+    const demoItem = saved.filter({ hasText: demoId });
+    for (const text of [campaign.id, demoId, 'Size', 'Saved']) await demoItem.getByText(text).first().waitFor();
+    await see(/^Storage used: .+ of .+ available to this app$/);
+    await page.screenshot({ path: path.join(shots, 'saved-offline.png'), fullPage: true });
+    await demoItem.getByRole('link', { name: 'Open' }).click();
+    await page.waitForURL(`${origin}/campaign/${campaign.id}/session/${demoId}`);
+    await see(`${demoEvents.length} events recorded`);
+    await page.locator('.rr-controller__btns button').first().click();
+    await page.waitForFunction(() => {
+      const time = document.querySelector('.rr-timeline__time')?.textContent ?? '00:00';
+      return time !== '00:00';
+    });
+
+    // Pinning asks for persistent storage and survives a tiny budget.
+    await page.goto(`${origin}/saved`);
+    await saved.filter({ hasText: demoId }).getByRole('button', { name: 'Pin' }).click();
+    await saved.filter({ hasText: demoId }).getByText('Pinned').waitFor();
+
+    // The dashboard renders from the persisted cache with the banner; writes are refused.
+    await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
+    await page.getByTestId('campaign-row').filter({ hasText: 'Offline Shop' }).waitFor();
+    await see('1 of 1 campaigns');
+    await see(/^You're offline — showing data saved /);
+    await page.screenshot({ path: path.join(shots, 'dashboard-offline.png'), fullPage: true });
+    await page.goto(`${origin}/campaign/${campaign.id}`).catch(() => undefined);
+    await page.getByRole('button', { name: 'Delete Campaign' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete Campaign' }).click();
+    await see(OFFLINE_WRITE_MESSAGE);
+
+    // Meanwhile another campaign appears on the server; back online the lists refresh.
+    await createCampaignFromServer(server, context, origin, 'Summer Shop');
+    await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
+    await see('1 of 1 campaigns');
+    await context.setOffline(false);
+    await see('2 of 2 campaigns');
+    await page.getByTestId('campaign-row').filter({ hasText: 'Summer Shop' }).waitFor();
+    await expect.poll(() => page.getByTestId('offline-banner').count()).toBe(0);
+
+    // Logout wipes the device: no saved replays, no asset cache, no persisted query cache.
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL(`${origin}/`);
+    await page.goto(`${origin}/saved`);
+    await page.getByTestId('saved-empty').waitFor();
+    expect(await page.evaluate(() => caches.has('tapedeck-replay-assets'))).toBe(false);
+    expect(await persistedQueryKeys(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+/** Creates a campaign as the signed-in user from outside the (offline) browser. */
+async function createCampaignFromServer(server: TestServer, context: BrowserContext, origin: string, name: string) {
+  const cookies = await context.cookies(origin);
+  const cookie = cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+  const now = Date.now();
+  const response = await fetch(`${server.url}/api/v1/campaign/create`, {
+    method: 'POST',
+    headers: { cookie, origin, 'content-type': 'application/json' },
+    body: JSON.stringify({ name, domains: 'summer.example.com', limit: 0, start_date_time: now - HOUR, end_date_time: now + 24 * HOUR }),
+  });
+  expect(response.status).toBe(201);
+}
+
+/** First parts of the query keys in the persisted query cache (IndexedDB), as the page sees them. */
+function persistedQueryKeys(page: Page): Promise<string[]> {
+  return page.evaluate(
+    () =>
+      new Promise<string[]>((resolve, reject) => {
+        const open = indexedDB.open('tapedeck-offline');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const all = open.result.transaction('queryCache').objectStore('queryCache').getAll();
+          all.onsuccess = () => {
+            const clients = all.result as { clientState: { queries: { queryKey: unknown[] }[] } }[];
+            resolve(clients.flatMap((client) => client.clientState.queries.map((query) => String(query.queryKey[0]))));
+            open.result.close();
+          };
+        };
+      }),
+  );
+}
