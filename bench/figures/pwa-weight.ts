@@ -16,29 +16,28 @@ export const title = 'PWA weight';
 const root = path.resolve(import.meta.dirname, '..', '..');
 const appDir = path.join(root, 'dist', 'app');
 
-/** gzip bytes of a built file, as the server sends it (its pre-compressed .gz when there is one). */
-function gzipOf(urlPath: string): number {
-  const file = path.join(appDir, decodeURIComponent(urlPath));
-  if (!file.startsWith(appDir) || !fs.existsSync(file)) throw new Error(`${urlPath} was loaded but is not in dist/app`);
-  if (fs.existsSync(`${file}.gz`)) return fs.statSync(`${file}.gz`).size;
-  return zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
+interface Script {
+  path: string;
+  /** gzip -9 of the bytes the browser received (the server sends the build's pre-compressed .gz, level 9). */
+  gzip: number;
 }
 
 /** The same-origin .js files the page loads on navigation, until the network is quiet. */
-async function scriptsLoaded(browser: Browser, server: BenchServer, route: string, owner?: Owner, ready?: string): Promise<string[]> {
+async function scriptsLoaded(browser: Browser, server: BenchServer, route: string, owner?: Owner, ready?: string): Promise<Script[]> {
   // Service workers blocked: their precache downloads are not what the page needs to start.
   const context = await newContext(browser, { serviceWorkers: 'block', owner, origin: server.url });
   try {
     const page = await context.newPage();
-    const scripts = new Set<string>();
+    const scripts = new Map<string, Promise<number>>();
     page.on('response', (response) => {
       const url = new URL(response.url());
-      if (url.origin === server.url && url.pathname.endsWith('.js') && response.ok()) scripts.add(url.pathname);
+      if (url.origin !== server.url || !url.pathname.endsWith('.js') || !response.ok() || scripts.has(url.pathname)) return;
+      scripts.set(url.pathname, response.body().then((body) => zlib.gzipSync(body, { level: 9 }).length));
     });
     await page.goto(server.url + route, { waitUntil: 'networkidle' });
     if (ready) await page.getByText(ready, { exact: false }).first().waitFor({ timeout: 15_000 });
     await page.waitForLoadState('networkidle');
-    return [...scripts].sort();
+    return Promise.all([...scripts].map(async ([p, gzip]) => ({ path: p, gzip: await gzip })));
   } finally {
     await context.close();
   }
@@ -71,11 +70,11 @@ export async function run(options: BenchOptions): Promise<Row[]> {
     return withBrowser(async (browser) => {
       const measure = async (route: string, withOwner: boolean, ready?: string) => {
         const totals: number[] = [];
-        let files: string[] = [];
+        let files: Script[] = [];
         for (let i = 0; i < options.runs; i++) {
           files = await scriptsLoaded(browser, server, route, withOwner ? owner : undefined, ready);
           if (files.length === 0) throw new Error(`no JavaScript loaded for ${route}`);
-          totals.push(files.reduce((sum, f) => sum + gzipOf(f), 0) / 1024);
+          totals.push(files.reduce((sum, f) => sum + f.gzip, 0) / 1024);
         }
         return { stats: stats(totals), files };
       };

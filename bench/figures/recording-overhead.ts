@@ -42,7 +42,8 @@ async function sample(browser: Browser, environment: Environment, workload: Work
 function rowsFor(workload: Workload, s: Samples): Row[] {
   const group = title;
   const none = { name: 'no recorder', stats: stats(s.task.none) };
-  const added = (variant: Variant) => stats(s.task[variant].map((t, i) => t - s.task.none[i]));
+  // Added time against the median without a recorder: a per-run difference would add both runs' noise.
+  const added = (variant: Variant) => stats(s.task[variant].map((t) => t - none.stats.median));
   const percent = (variant: Variant) => ((stats(s.task[variant]).median / none.stats.median - 1) * 100).toFixed(0);
   return [
     { group, name: `${workload.label}: main-thread time, ours`, unit: 'ms', ours: stats(s.task.ours), baseline: none, note: `+${percent('ours')}%` },

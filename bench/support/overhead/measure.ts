@@ -82,7 +82,7 @@ export async function measureOnce(browser: Browser, environment: Environment, wo
     const cdp = await context.newCDPSession(page);
     // Thread time, not wall time: tasks descheduled on a busy 2-core machine do not count as busy.
     await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
-    if (!workload.recorderInWindow) {
+    if (!workload.recorderInWindow && variant !== 'none') {
       await startRecorder(page, variant, environment);
       await settle(page, variant, ingest);
     }
