@@ -74,7 +74,8 @@ async function main(): Promise<void> {
     failures.length ? `\n## Figures that failed\n\n${failures.map((f) => `- ${f.split('\n')[0]}`).join('\n')}\n` : '',
   ].join('\n');
   console.log('\n' + table(rows) + '\n');
-  if (!only) fs.writeFileSync(path.join(import.meta.dirname, 'results.md'), report);
+  // bench/results.md holds full runs only: a --quick or --only pass just prints its table.
+  if (!only && !quick) fs.writeFileSync(path.join(import.meta.dirname, 'results.md'), report);
   for (const f of failures) console.error(`figure failed: ${f}`);
   for (const b of broken) console.error(`budget broken: ${b}`);
   if (broken.length || failures.length) process.exit(1);
