@@ -13,7 +13,7 @@ import { demoEvents, pixelDifference, startCustomerSite, styledRecording, type C
 // The offline journey in real Chromium against a real server and the built app: install
 // checks, watch a real recorded session online, go offline, reload, open it from /saved and
 // see it play, the dashboard from the persisted cache with the banner, writes refused, back
-// online, logout wipes the device. Screenshots go to test-results/offline/ (git-ignored).
+// online (lists and a still-recording replay refresh), logout wipes the device. Screenshots go to test-results/offline/ (git-ignored).
 
 const shots = path.resolve('test-results/offline');
 const HOUR = 60 * 60 * 1000;
@@ -104,6 +104,12 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
     await insertSession(server.db, { campaign_id: campaign.id, id: styledId, started_at: start + 1, last_activity_at: start + 5_000, language: 'de-DE', event_count: styled.length });
     await appendChunk(server.db, { campaignId: campaign.id, sessionId: styledId, seq: 0, events: styled });
 
+    // A session still recording: saved incomplete, refreshed when the network returns.
+    const liveId = 'live-session-0001';
+    const firstPart = demoEvents.slice(0, 60);
+    await insertSession(server.db, { campaign_id: campaign.id, id: liveId, started_at: start + 2, last_activity_at: Date.now(), language: 'fr-FR', event_count: firstPart.length });
+    await appendChunk(server.db, { campaignId: campaign.id, sessionId: liveId, seq: 0, events: firstPart });
+
     // Online: dashboard and sessions list (persisted), 'Save for offline' on a card.
     await page.goto(`${origin}/dashboard`);
     await see('1 of 1 campaigns');
@@ -121,6 +127,10 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
     await page.locator('.rr-player').waitFor();
     await page.getByTestId('offline-state').getByText('Available offline').waitFor();
 
+    await page.goto(`${origin}/campaign/${campaign.id}/session/${liveId}`);
+    await see(`${firstPart.length} events recorded`);
+    await see('(still recording; refreshes when online)');
+
     // The styled replay online: its stylesheet and image render; screenshot the first frame.
     await page.goto(`${origin}/campaign/${campaign.id}/session/${styledId}`);
     await replayRendered(page);
@@ -137,11 +147,19 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
     await see(/^You're offline — showing data saved /);
     await see('Grace Offline');
 
-    // /saved lists both; open the demo and see it play.
+    // Every route of the app opens offline through the navigation fallback.
+    for (const route of ['/', '/dashboard', '/createCampaign', `/campaign/${campaign.id}`, '/auth/google/callback', '/saved', '/no-such-page']) {
+      const response = await page.goto(`${origin}${route}`);
+      expect(response?.fromServiceWorker()).toBe(true);
+      await page.locator('header.navbar').waitFor();
+    }
+
+    // /saved lists them; open the demo and see it play.
     await page.getByRole('link', { name: 'Saved replays' }).click();
     await page.waitForURL(`${origin}/saved`);
     const saved = page.getByTestId('saved-replay');
-    await expect.poll(() => saved.count()).toBe(2);
+    await expect.poll(() => saved.count()).toBe(3);
+    await saved.filter({ hasText: liveId }).getByText('Still recording').waitFor();
     const demoItem = saved.filter({ hasText: demoId });
     for (const text of [campaign.id, demoId, 'Size', 'Saved']) await demoItem.getByText(text).first().waitFor();
     await see(/^Storage used: .+ of .+ available to this app$/);
@@ -171,7 +189,9 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Delete Campaign' }).click();
     await see(OFFLINE_WRITE_MESSAGE);
 
-    // Meanwhile another campaign appears on the server; back online the lists refresh.
+    // Meanwhile the live session records more and another campaign appears on the server;
+    // back online the lists and the incomplete replay refresh.
+    await appendChunk(server.db, { campaignId: campaign.id, sessionId: liveId, seq: 1, events: demoEvents.slice(60) });
     await createCampaignFromServer(server, context, origin, 'Summer Shop');
     await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
     await see('1 of 1 campaigns');
@@ -179,6 +199,8 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
     await see('2 of 2 campaigns');
     await page.getByTestId('campaign-row').filter({ hasText: 'Summer Shop' }).waitFor();
     await expect.poll(() => page.getByTestId('offline-banner').count()).toBe(0);
+    await page.getByRole('link', { name: 'Saved replays' }).click();
+    await saved.filter({ hasText: liveId }).getByText(String(demoEvents.length), { exact: true }).waitFor();
 
     // Logout wipes the device: no saved replays, no asset cache, no persisted query cache.
     await page.getByRole('button', { name: 'Logout' }).click();
