@@ -63,7 +63,12 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       const errors: string[] = [];
       // With service workers blocked, workbox-window's register() finds no registration to read.
       page.on('pageerror', (error) => /reading 'waiting'/.test(error.message) || errors.push(error.message));
-      const shot = (name: string) => page.screenshot({ path: path.join(shots, `${device.name}-${name}.png`), fullPage: true });
+      const shot = async (name: string) => {
+        // Usable on this screen: nothing wider than the viewport (no sideways scrolling).
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${name} is wider than the screen`).toBeLessThanOrEqual(0);
+        await page.screenshot({ path: path.join(shots, `${device.name}-${name}.png`), fullPage: true });
+      };
       const see = (text: string | RegExp) => page.getByText(text).first().waitFor();
       const openMenu = async () => {
         if (device.isMobile) await page.getByRole('button', { name: 'Toggle menu' }).click();
