@@ -1,0 +1,78 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createApiClient, UnauthorizedError } from '../../../../src/api/client.js';
+import { createAuthStore } from '../../../../src/auth/authStore.js';
+import { OFFLINE_WRITE_MESSAGE, OfflineWriteError, isNetworkError } from '../../../../src/offline/network.js';
+import { offlineBannerText } from '../../../../src/offline/OfflineLayer.js';
+import { formatBytes, timeAgo } from '../../../../src/offline/timeAgo.js';
+import { cachedUser, forgetUser, rememberUser } from '../../../../src/offline/cachedUser.js';
+import type { User } from '../../../../src/api/types.js';
+import { freshDevice } from './reset.js';
+
+const ada: User = { id: 'u1', name: 'Ada', email: 'ada@example.test', picture: null };
+const setOnline = (online: boolean) => vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(online);
+
+beforeEach(freshDevice);
+afterEach(() => vi.restoreAllMocks());
+
+describe('writes while offline', () => {
+  it('are refused before anything is sent when the browser knows it is offline', async () => {
+    setOnline(false);
+    const sent: string[] = [];
+    const client = createApiClient({ fetch: async (url) => (sent.push(String(url)), new Response('{}')) });
+    await expect(client.post('/api/v1/campaign/create', { name: 'x' })).rejects.toThrow(OFFLINE_WRITE_MESSAGE);
+    await expect(client.delete('/api/v1/campaign/delete/c1')).rejects.toBeInstanceOf(OfflineWriteError);
+    expect(sent).toEqual([]);
+    // Reads still go out (the service worker may answer them from the device).
+    await client.get('/api/v1/campaign/getAll');
+    expect(sent).toEqual(['/api/v1/campaign/getAll']);
+  });
+
+  it('become the offline message when the network fails mid-way', async () => {
+    setOnline(true);
+    const client = createApiClient({ fetch: async () => Promise.reject(new TypeError('Failed to fetch')) });
+    await expect(client.post('/api/v1/campaign/create', {})).rejects.toThrow(OFFLINE_WRITE_MESSAGE);
+  });
+});
+
+describe('offline is not signed out', () => {
+  const store = (me: () => Promise<User>) => {
+    const auth = createAuthStore({ me, logout: async () => {}, refresh: async () => {} });
+    auth.configure({ signsOut: (error) => !isNetworkError(error), offlineUser: cachedUser });
+    return auth;
+  };
+
+  it('a network error keeps the user this device remembers', async () => {
+    await rememberUser(ada);
+    const auth = store(() => Promise.reject(new TypeError('Failed to fetch')));
+    expect(await auth.checkAuth()).toEqual({ user: ada, isAuthenticated: true, isLoading: false });
+  });
+
+  it('a network error with no remembered user leaves nobody signed in', async () => {
+    await forgetUser();
+    const auth = store(() => Promise.reject(new TypeError('Failed to fetch')));
+    expect(await auth.checkAuth()).toMatchObject({ user: null, isAuthenticated: false });
+  });
+
+  it('a 401 signs out even with a remembered user', async () => {
+    await rememberUser(ada);
+    const auth = store(() => Promise.reject(new UnauthorizedError()));
+    expect(await auth.checkAuth()).toMatchObject({ user: null, isAuthenticated: false });
+  });
+});
+
+describe('banner and figures', () => {
+  it('says how old the data is', () => {
+    const now = Date.UTC(2026, 0, 1, 12);
+    expect(offlineBannerText(now - 10_000, now)).toBe("You're offline — showing data saved just now");
+    expect(offlineBannerText(now - 5 * 60_000, now)).toBe("You're offline — showing data saved 5 minutes ago");
+    expect(offlineBannerText(now - 60 * 60_000, now)).toBe("You're offline — showing data saved 1 hour ago");
+    expect(offlineBannerText(now - 3 * 24 * 3600_000, now)).toBe("You're offline — showing data saved 3 days ago");
+    expect(timeAgo(now - 60_000, now)).toBe('1 minute ago');
+  });
+
+  it('formats sizes', () => {
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(1536)).toBe('1.5 KB');
+    expect(formatBytes(250 * 1024 * 1024)).toBe('250 MB');
+  });
+});
