@@ -22,6 +22,15 @@ export function safePath(value: string | null | undefined): string | null {
   return value && value.startsWith('/') && !value.startsWith('//') ? value : null;
 }
 
+/** Whether a signed-out user was just sent here from a login-required page. */
+export function hasRememberedOrigin(): boolean {
+  try {
+    return safePath(sessionStorage.getItem(KEY)) !== null;
+  } catch {
+    return false;
+  }
+}
+
 export function peekOrigin(): string {
   try {
     return safePath(sessionStorage.getItem(KEY)) ?? DEFAULT_AFTER_SIGN_IN;

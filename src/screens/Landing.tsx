@@ -1,6 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { useAuth } from '../auth/index.js';
 import { startSignIn } from '../auth/signIn.js';
+import { hasRememberedOrigin } from '../auth/returnTo.js';
 import { DemoPlayer } from '../components/DemoPlayer.js';
 
 const FEATURES = [
@@ -21,11 +22,21 @@ const STEPS = [
 const contactEmail = (import.meta.env.VITE_CONTACT_EMAIL as string | undefined) ?? `contact@${window.location.hostname}`;
 
 export function Landing() {
-  const { user, isAuthenticated } = useAuth();
+  const { user, isAuthenticated, isLoading } = useAuth();
   const signedIn = isAuthenticated && user;
+  // Sent here from a login-required page (e.g. 'Get started free'): say why, offer the sign-in.
+  const signInNeeded = !signedIn && !isLoading && hasRememberedOrigin();
 
   return (
     <div className="landing">
+      {signInNeeded && (
+        <div className="notice" role="status">
+          <span>Please sign in to continue.</span>
+          <button type="button" className="button button-primary button-small" onClick={startSignIn}>
+            Sign in with Google
+          </button>
+        </div>
+      )}
       <section className="hero">
         {signedIn ? (
           <>

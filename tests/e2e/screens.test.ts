@@ -96,8 +96,9 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       await see('No credit card required • 14-day free trial');
 
       // Sign in through the real flow (built-in provider: Name, Email, 'Sign in').
+      await see('Please sign in to continue.');
       await openMenu();
-      await page.getByRole('button', { name: 'Sign in with Google' }).click();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sign in with Google' }).click();
       const name = `Ada ${device.name}`;
       await page.getByLabel('Name').fill(name);
       await page.getByLabel('Email').fill(`ada.${device.name}@example.test`);
@@ -277,7 +278,8 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       await openMenu();
       await page.getByRole('button', { name: 'Logout' }).click();
       await openMenu();
-      await page.getByRole('button', { name: 'Sign in with Google' }).waitFor();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sign in with Google' }).waitFor();
+      expect(await page.getByText('Please sign in to continue.').count()).toBe(0);
       await page.goto(`${origin}/auth/google/callback`);
       await see('No authorization code received.');
       await page.getByRole('button', { name: 'Return to Home' }).click();
