@@ -8,6 +8,11 @@ import { VitePWA } from 'vite-plugin-pwa';
 // terser: runtime-cached by the worker). Icons are rendered from public/icons/*.svg with Chromium.
 // The build id busts the persisted query cache of older builds.
 const buildId = process.env.TAPEDECK_BUILD_ID ?? `${Date.now().toString(36)}`;
+const LAZY_PACKAGES = ['terser', 'rrweb-player'];
+function lazyChunkName(chunk: { name: string; moduleIds: readonly string[]; isDynamicEntry: boolean }): string {
+  const lazy = chunk.isDynamicEntry && LAZY_PACKAGES.find((name) => chunk.moduleIds.some((id) => id.includes(`/node_modules/${name}/`)));
+  return lazy ? `assets/${lazy}-[hash].js` : 'assets/[name]-[hash].js';
+}
 const pwa = VitePWA({
   strategies: 'injectManifest',
   srcDir: 'sw',
@@ -38,7 +43,7 @@ const pwa = VitePWA({
   },
   injectManifest: {
     globPatterns: ['**/*.{js,css,html,png,svg,ico,webmanifest,woff2}'],
-    globIgnores: ['**/static/**', '**/t/**', '**/recorder*.js', '**/magicFormat*.js', '**/*[Pp]layer*.js', '**/rrweb*.js', '**/terser*.js'],
+    globIgnores: ['**/static/**', '**/t/**', '**/recorder*.js', '**/magicFormat*.js', '**/rrweb-player-*.js', '**/terser-*.js'],
   },
 });
 
@@ -56,6 +61,13 @@ export default defineConfig({
     pwa,
   ],
   define: { 'import.meta.env.VITE_BUILD_ID': JSON.stringify(buildId) },
-  build: { outDir: 'dist/app', emptyOutDir: true, sourcemap: false },
+  build: {
+    outDir: 'dist/app',
+    emptyOutDir: true,
+    sourcemap: false,
+    // Lazy chunks are named after their package (terser's would be "main"), so the service
+    // worker's precache can leave them to runtime caching by name.
+    rollupOptions: { output: { chunkFileNames: lazyChunkName } },
+  },
   server: { proxy: { '/api': 'http://127.0.0.1:3000', '/static': 'http://127.0.0.1:3000', '/t': 'http://127.0.0.1:3000', '/oidc': 'http://127.0.0.1:3000' } },
 });

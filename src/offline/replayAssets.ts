@@ -36,7 +36,11 @@ function srcsetUrls(srcset: string, into: string[]): void {
   }
 }
 
+/** The replay never runs scripts nor loads frames by URL: their src is not an asset. */
+const NOT_ASSETS = new Set(['script', 'iframe', 'frame', 'a']);
+
 function attributeUrls(tagName: string | undefined, attributes: Record<string, unknown>, into: string[]): void {
+  if (tagName && NOT_ASSETS.has(tagName.toLowerCase())) return;
   for (const [name, value] of Object.entries(attributes)) {
     if (typeof value !== 'string' || !value) continue;
     if (name === 'src' || name === 'poster') into.push(value);
@@ -103,15 +107,19 @@ export function collectAssetUrls(events: LooseEvent[]): string[] {
 
 const hasCaches = () => typeof caches !== 'undefined';
 
+/** A recorded site that no longer answers must not hold a save up for long. */
+const ASSET_TIMEOUT_MS = 15_000;
+
 async function fetchAsset(url: string): Promise<Response | null> {
+  const signal = () => AbortSignal.timeout(ASSET_TIMEOUT_MS);
   try {
-    const response = await fetch(url, { mode: 'cors', credentials: 'omit' });
+    const response = await fetch(url, { mode: 'cors', credentials: 'omit', signal: signal() });
     if (response.ok) return response;
   } catch {
     // Not CORS-enabled: keep an opaque copy, which the replay's <img>/<link> can still use.
   }
   try {
-    const response = await fetch(url, { mode: 'no-cors', credentials: 'omit' });
+    const response = await fetch(url, { mode: 'no-cors', credentials: 'omit', signal: signal() });
     return response.ok || response.type === 'opaque' ? response : null;
   } catch {
     return null;

@@ -22,6 +22,8 @@ describe('assets a replay references', () => {
                   { type: 2, tagName: 'style', attributes: {}, childNodes: [{ type: 3, textContent: '.hero{background:url(img/hero.jpg)}', isStyle: true }] },
                   { type: 2, tagName: 'img', attributes: { src: 'logo.png', srcset: 'logo@2x.png 2x, logo@3x.png 3x' } },
                   { type: 2, tagName: 'img', attributes: { src: 'data:image/png;base64,AAAA' } },
+                  { type: 2, tagName: 'script', attributes: { src: 'https://shop.example/app.js' } },
+                  { type: 2, tagName: 'iframe', attributes: { src: 'https://ads.example/frame' } },
                 ],
               },
             ],
