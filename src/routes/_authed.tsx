@@ -6,7 +6,8 @@ import { Spinner } from '../components/Spinner.js';
 // (showing 'Loading...'), then sends signed-out users to / remembering where they were going.
 export const Route = createFileRoute('/_authed')({
   beforeLoad: async ({ context, location }) => {
-    const state = await context.auth.whenResolved();
+    // checkAuth skips itself while a check runs or when a signed-in check is under 5 minutes old.
+    const state = await context.auth.checkAuth();
     if (!state.isAuthenticated) {
       rememberOrigin(location.href);
       throw redirect({ to: '/', replace: true });
