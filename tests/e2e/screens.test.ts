@@ -90,6 +90,16 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       await page.locator('.rr-controller').first().waitFor();
       await shot('landing');
 
+      // Keyboard: the first Tab reaches 'Skip to content', focus is visible on every stop.
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.locator('body').focus();
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+      for (let i = 0; i < 4; i++) {
+        await page.keyboard.press('Tab');
+        expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).not.toBe('none');
+      }
+
       // A protected page sends a signed-out visitor to / and remembers where they were going.
       await page.goto(`${origin}/createCampaign`);
       await page.waitForURL(`${origin}/`);
@@ -228,6 +238,10 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       await details.waitFor();
       for (const text of ['User Agent', 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140', 'Timezone']) await details.getByText(text).first().waitFor();
       await shot('session-details');
+      for (let i = 0; i < 5; i++) {
+        await page.keyboard.press('Tab');
+        expect(await details.evaluate((dialog) => dialog.contains(document.activeElement))).toBe(true);
+      }
       await page.keyboard.press('Escape');
       await details.waitFor({ state: 'detached' });
 
