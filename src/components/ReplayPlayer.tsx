@@ -9,6 +9,7 @@ type PlayerInstance = {
   $destroy(): void;
   $set(props: Record<string, unknown>): void;
   triggerResize(): void;
+  setSpeed(speed: number): void;
   getReplayer(): { destroy?: () => void; pause?: () => void };
 };
 
@@ -80,10 +81,10 @@ export function ReplayPlayer({ events, width, height, speedOption, controllerHei
             autoPlay: false,
             showController: true,
             speedOption,
-            // Normal speed when offered (rrweb-player otherwise starts at the first option).
-            speed: speedOption.includes(1) ? 1 : speedOption[0],
           },
         }) as unknown as PlayerInstance;
+        // Start at normal speed when it is offered (the controller starts at the first option).
+        if (speedOption[0] !== 1 && speedOption.includes(1)) playerRef.current.setSpeed(1);
       } catch (error) {
         if (!signal.cancelled) onErrorRef.current?.(error);
       }

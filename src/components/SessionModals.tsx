@@ -46,7 +46,7 @@ export function SessionDetailsModal({ session, onClose }: { session: Session; on
         </button>
       }
     >
-      <dl className="details-list">
+      <dl className="details-list details-grid">
         {rows.map(([label, value]) => (
           <div key={label}>
             <dt>{label}</dt>
