@@ -62,7 +62,11 @@ export function setUpOffline(queryClient: QueryClient, auth: AuthStore): Promise
     void queryClient.invalidateQueries();
     void refreshIncompleteReplays();
   });
-  // A throttled save must not be lost when the page goes away right after new data arrived.
+  // New data is saved at once (the throttle is for the noise of fetch states); a throttled
+  // save must not be lost when the page goes away either.
+  queryClient.getQueryCache().subscribe((event) => {
+    if (event.type === 'updated' && event.action.type === 'success') queueMicrotask(() => void queryPersister.flush().catch(() => undefined));
+  });
   const flush = () => void queryPersister.flush().catch(() => undefined);
   window.addEventListener('pagehide', flush);
   document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && flush());

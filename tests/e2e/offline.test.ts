@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { chromiumPath, hasChromium, launchChromium } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -88,6 +88,12 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
+    const consoleLines: string[] = [];
+    page.on('console', (message) => consoleLines.push(`${message.type()}: ${message.text()}`));
+    onTestFailed(async () => {
+      await page.screenshot({ path: path.join(shots, 'failure.png'), fullPage: true }).catch(() => undefined);
+      fs.writeFileSync(path.join(shots, 'failure-console.txt'), `${page.url()}\n${consoleLines.join('\n')}`);
+    });
     const see = (text: string | RegExp) => page.getByText(text).first().waitFor();
 
     await signIn(page, origin);
@@ -114,12 +120,12 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
     await page.goto(`${origin}/dashboard`);
     await see('1 of 1 campaigns');
     // Saves are throttled: wait until the device holds the list before leaving the page.
-    await expect.poll(() => persistedQueryKeys(page)).toContain('campaigns');
+    await expect.poll(async () => JSON.stringify(await persistedQueries(page))).toContain('Offline Shop');
     await page.goto(`${origin}/campaign/${campaign.id}`);
     const styledCard = page.getByTestId('session-card').filter({ hasText: styledId });
     await styledCard.getByRole('button', { name: 'Save for offline' }).click();
     await styledCard.getByText('Available offline').waitFor();
-    await expect.poll(() => persistedQueryKeys(page)).toContain('sessions');
+    await expect.poll(async () => JSON.stringify(await persistedQueries(page))).toContain(liveId);
 
     // Watch the demo replay online: the worker keeps it.
     await page.goto(`${origin}/campaign/${campaign.id}/session/${demoId}`);
@@ -208,7 +214,7 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
     await page.goto(`${origin}/saved`);
     await page.getByTestId('saved-empty').waitFor();
     expect(await page.evaluate(() => caches.has('tapedeck-replay-assets'))).toBe(false);
-    expect(await persistedQueryKeys(page)).toEqual([]);
+    expect((await persistedQueries(page)).map((query) => query.queryKey[0])).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -227,18 +233,18 @@ async function createCampaignFromServer(server: TestServer, context: BrowserCont
   expect(response.status).toBe(201);
 }
 
-/** First parts of the query keys in the persisted query cache (IndexedDB), as the page sees them. */
-function persistedQueryKeys(page: Page): Promise<string[]> {
+/** The queries in the persisted query cache (IndexedDB), as the page sees them. */
+function persistedQueries(page: Page): Promise<{ queryKey: unknown[]; state: { data?: unknown } }[]> {
   return page.evaluate(
     () =>
-      new Promise<string[]>((resolve, reject) => {
+      new Promise<{ queryKey: unknown[]; state: { data?: unknown } }[]>((resolve, reject) => {
         const open = indexedDB.open('tapedeck-offline');
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
           const all = open.result.transaction('queryCache').objectStore('queryCache').getAll();
           all.onsuccess = () => {
-            const clients = all.result as { clientState: { queries: { queryKey: unknown[] }[] } }[];
-            resolve(clients.flatMap((client) => client.clientState.queries.map((query) => String(query.queryKey[0]))));
+            const clients = all.result as { clientState: { queries: { queryKey: unknown[]; state: { data?: unknown } }[] } }[];
+            resolve(clients.flatMap((client) => client.clientState.queries));
             open.result.close();
           };
         };
