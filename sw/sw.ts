@@ -5,6 +5,7 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst } from 'workbox-strategies';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { OFFLINE_WRITE_MESSAGE } from '../src/offline/network.js';
+import { removeCampaignReplays } from '../src/offline/replayStore.js';
 import { handleReplay, isReplayRequest } from './replayRoute.js';
 import { handleAsset, isAssetRequest } from './assetRoute.js';
 
@@ -33,9 +34,14 @@ registerRoute(
 registerRoute(isAssetRequest, handleAsset);
 
 // A write with no network is refused with a clear message, never queued and lost.
-const refuseOfflineWrite = async ({ request }: { request: Request }) => {
+const DELETE_CAMPAIGN = /^\/api\/v1\/campaign\/delete\/([^/]+)$/;
+const refuseOfflineWrite = async ({ request, url }: { request: Request; url: URL }) => {
   try {
-    return await fetch(request);
+    const response = await fetch(request);
+    // A deleted campaign's saved replays leave the device with it.
+    const deleted = request.method === 'DELETE' && response.ok ? DELETE_CAMPAIGN.exec(url.pathname) : null;
+    if (deleted) await removeCampaignReplays(decodeURIComponent(deleted[1])).catch(() => undefined);
+    return response;
   } catch {
     return Response.json({ error: OFFLINE_WRITE_MESSAGE }, { status: 503, statusText: 'Offline' });
   }

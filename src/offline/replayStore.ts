@@ -205,3 +205,12 @@ export async function clearReplays(): Promise<void> {
   await deleteReplays(db, keys);
   notifyOfflineChange({ type: 'replays' });
 }
+
+/** A deleted campaign's replays leave the device too. */
+export async function removeCampaignReplays(campaignId: string): Promise<void> {
+  const db = await openOfflineDb();
+  const keys = (await db.getAll('replays')).filter((replay) => replay.campaignId === campaignId).map((replay) => replay.key);
+  if (keys.length === 0) return;
+  await deleteReplays(db, keys);
+  notifyOfflineChange({ type: 'replays' });
+}

@@ -7,6 +7,7 @@ import {
   libraryBytes,
   listSavedReplays,
   loadReplay,
+  removeCampaignReplays,
   removeReplay,
   saveReplay,
   setBudget,
@@ -94,6 +95,16 @@ describe('replay store round trip', () => {
     await clearReplays();
     expect(await listSavedReplays()).toEqual([]);
     expect(await (await openOfflineDb()).count('replayBodies')).toBe(0);
+  });
+});
+
+describe('deleting a campaign', () => {
+  it('removes only that campaign’s replays', async () => {
+    await saveReplay({ campaignId: 'gone', sessionId: 'a', body: noise(100, 1), complete: true, eventCount: 1 }, 1);
+    await saveReplay({ campaignId: 'gone', sessionId: 'b', body: noise(100, 2), complete: true, eventCount: 1 }, 2);
+    await saveReplay({ campaignId: 'kept', sessionId: 'a', body: noise(100, 3), complete: true, eventCount: 1 }, 3);
+    await removeCampaignReplays('gone');
+    expect((await listSavedReplays()).map((r) => r.key)).toEqual(['kept/a']);
   });
 });
 
