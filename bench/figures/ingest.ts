@@ -96,6 +96,15 @@ async function oneRun(load: LoadGenerator, server: BenchServer, ownerId: string,
   return { ingest, noop, lost };
 }
 
+interface Setup {
+  load: LoadGenerator;
+  server: BenchServer;
+  ownerId: string;
+  demo: ReplayEvent[];
+  sessions: number;
+  kind: DatabaseKind;
+}
+
 async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row[]> {
   const demo = demoEvents();
   const sessions = options.quick ? 60 : 400;
@@ -103,34 +112,37 @@ async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row
     const owner = await createOwner(server);
     const load = new LoadGenerator();
     try {
-      return await measure(load, server, owner.userId, demo, sessions, kind, options);
+      return await measure({ load, server, ownerId: owner.userId, demo, sessions, kind }, options);
     } finally {
       load.close();
     }
   });
 }
 
-async function measure(load: LoadGenerator, server: BenchServer, ownerId: string, demo: ReplayEvent[], sessions: number, kind: DatabaseKind, options: BenchOptions): Promise<Row[]> {
-    await oneRun(load, server, ownerId, demo, Math.min(40, sessions), 'warmup');
-    const samples: Sample[] = [];
-    for (let run = 0; run < options.runs; run++) samples.push(await oneRun(load, server, ownerId, demo, sessions, `r${run}`));
-    const failed = samples.reduce((sum, s) => sum + s.ingest.non2xx + s.ingest.errors + s.ingest.timeouts, 0);
-    const statuses = [...new Set(samples.flatMap((s) => Object.keys(s.ingest.statuses)))].join('/');
-    const of = (pick: (s: Sample) => number) => stats(samples.map(pick));
-    const perSecond = (r: LoadResult, n: number) => n / r.seconds;
-    const batches = samples[0].ingest.sent;
-    const label = `${kind}, ${sessions} sessions, ${batches.toLocaleString('en-US')} gzip batches, ${CONNECTIONS} connections`;
-    const noop = 'no-op route, same server and bodies';
-    return [
-      { group: title, name: `batches/s (${label})`, unit: '1/s', ours: of((s) => perSecond(s.ingest, s.ingest.acked)), baseline: { name: noop, stats: of((s) => perSecond(s.noop, s.noop.acked)) } },
-      { group: title, name: `events/s (${kind})`, unit: '1/s', ours: of((s) => perSecond(s.ingest, s.ingest.ackedEvents)), baseline: { name: noop, stats: of((s) => perSecond(s.noop, s.noop.ackedEvents)) } },
-      { group: title, name: `p50 latency (${kind})`, unit: 'ms', ours: of((s) => s.ingest.p50), baseline: { name: noop, stats: of((s) => s.noop.p50) } },
-      { group: title, name: `p99 latency (${kind})`, unit: 'ms', ours: of((s) => s.ingest.p99), baseline: { name: noop, stats: of((s) => s.noop.p99) } },
-      {
-        group: title, name: `events lost: acknowledged − stored (${kind})`, unit: 'events', ours: of((s) => s.lost), budget: 0,
-        note: failed ? `${failed} batches not acknowledged (answers ${statuses})` : 'every batch acknowledged',
-      },
-    ];
+async function measure(setup: Setup, options: BenchOptions): Promise<Row[]> {
+  const { load, server, ownerId, demo, sessions, kind } = setup;
+  await oneRun(load, server, ownerId, demo, Math.min(40, sessions), 'warmup');
+  const samples: Sample[] = [];
+  for (let run = 0; run < options.runs; run++) samples.push(await oneRun(load, server, ownerId, demo, sessions, `r${run}`));
+  const failed = samples.reduce((sum, s) => sum + s.ingest.non2xx + s.ingest.errors + s.ingest.timeouts, 0);
+  const statuses = [...new Set(samples.flatMap((s) => Object.keys(s.ingest.statuses)))].join('/');
+  const of = (pick: (s: Sample) => number) => stats(samples.map(pick));
+  const perSecond = (r: LoadResult, n: number) => n / r.seconds;
+  const label = `${kind}, ${sessions} sessions, ${samples[0].ingest.sent.toLocaleString('en-US')} gzip batches, ${CONNECTIONS} connections`;
+  const noop = 'no-op route, same server and bodies';
+  const row = (name: string, unit: string, pick: (r: LoadResult) => number): Row => ({
+    group: title, name, unit, ours: of((s) => pick(s.ingest)), baseline: { name: noop, stats: of((s) => pick(s.noop)) },
+  });
+  return [
+    row(`batches/s (${label})`, '1/s', (r) => perSecond(r, r.acked)),
+    row(`events/s (${kind})`, '1/s', (r) => perSecond(r, r.ackedEvents)),
+    row(`p50 latency (${kind})`, 'ms', (r) => r.p50),
+    row(`p99 latency (${kind})`, 'ms', (r) => r.p99),
+    {
+      group: title, name: `events lost: acknowledged − stored (${kind})`, unit: 'events', ours: of((s) => s.lost), budget: 0,
+      note: failed ? `${failed} batches not acknowledged (answers ${statuses})` : 'every batch acknowledged',
+    },
+  ];
 }
 
 export async function run(options: BenchOptions): Promise<Row[]> {

@@ -39,6 +39,8 @@ async function sample(browser: Browser, environment: Environment, workload: Work
   return samples;
 }
 
+const fmtMs = (ms: number) => `${ms >= 0 ? '+' : ''}${Math.round(ms)} ms`;
+
 function rowsFor(workload: Workload, s: Samples): Row[] {
   const group = title;
   const none = { name: 'no recorder', stats: stats(s.task.none) };
@@ -49,8 +51,10 @@ function rowsFor(workload: Workload, s: Samples): Row[] {
     { group, name: `${workload.label}: main-thread time, ours`, unit: 'ms', ours: stats(s.task.ours), baseline: none, note: `+${percent('ours')}%` },
     { group, name: `${workload.label}: main-thread time, ${rrwebName}`, unit: 'ms', ours: stats(s.task.rrweb), baseline: none, note: `+${percent('rrweb')}%` },
     {
-      group, name: `${workload.label}: main-thread time added by the recorder`, unit: 'ms', ours: added('ours'),
-      baseline: { name: `added by ${rrwebName}`, stats: added('rrweb') }, budget: 1, budgetOn: 'ratio',
+      // "Ours adds no more than plain rrweb does" is ours' total against rrweb's on the same work.
+      group, name: `${workload.label}: main-thread time, ours vs ${rrwebName}`, unit: 'ms', ours: stats(s.task.ours),
+      baseline: { name: rrwebName, stats: stats(s.task.rrweb) }, budget: 1, budgetOn: 'ratio',
+      note: `added over no recorder: ours ${fmtMs(added('ours').median)}, rrweb ${fmtMs(added('rrweb').median)}`,
     },
     {
       group, name: `${workload.label}: JS heap used after the workload (after GC), ours`, unit: 'MB', ours: stats(s.heap.ours),

@@ -3,7 +3,7 @@ import type { CDPSession, Page } from 'playwright-core';
 import type { Workload } from './measure.js';
 
 /** Sends CDP input events in small groups: in order, without a round trip per event. */
-async function inGroups(count: number, send: (i: number) => Promise<unknown>, group = 20): Promise<void> {
+async function inGroups(count: number, send: (i: number) => Promise<unknown>, group = 50): Promise<void> {
   for (let i = 0; i < count; i += group) {
     await Promise.all(Array.from({ length: Math.min(group, count - i) }, (_, j) => send(i + j)));
   }
@@ -17,8 +17,8 @@ async function input(page: Page, cdp: CDPSession, moves: number, keys: number, s
     const key = text[i % text.length];
     await cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key, text: key, unmodifiedText: key });
     await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key });
-  }, 10);
-  await inGroups(scrolls, (i) => cdp.send('Input.dispatchMouseEvent', { type: 'mouseWheel', x: 600, y: 400, deltaX: 0, deltaY: i % 20 < 10 ? 240 : -240 }), 5);
+  }, 20);
+  await inGroups(scrolls, (i) => cdp.send('Input.dispatchMouseEvent', { type: 'mouseWheel', x: 600, y: 400, deltaX: 0, deltaY: i % 20 < 10 ? 240 : -240 }), 10);
   await page.evaluate('window.bench.frame()');
 }
 
