@@ -10,6 +10,7 @@ import { SignInClient } from './signin-client.js';
 import { clearSignInCookie, readSignInCookie, safeReturnTo, setSignInCookie } from './signin-cookie.js';
 import { ACCESS_COOKIE, REFRESH_COOKIE, clearSessionCookies, issueSession, readAccessToken, revokeSession, rotateSession } from './tokens.js';
 import { upsertUser } from './users.js';
+import { emptyJsonIsNoBody } from '../http/json-body.js';
 
 interface CallbackBody {
   code: string;
@@ -49,16 +50,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
   const sameOrigin = checkSameOrigin(config.publicUrl);
 
   await app.register(async (api) => {
-    // The PWA sends Content-Type: application/json on every call, also on refresh and logout
-    // which have no body: an empty body is no body, not malformed JSON.
-    api.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-      if (body === '') return done(null, undefined);
-      try {
-        done(null, JSON.parse(String(body)));
-      } catch {
-        done(badRequest('Malformed JSON body'), undefined);
-      }
-    });
+    emptyJsonIsNoBody(api);
 
     api.get('/api/v1/auth/google/login', { schema: loginSchema }, async (request, reply) => {
       const { returnTo } = request.query as { returnTo?: string };

@@ -8,7 +8,7 @@ import { currentUserId, requireUser } from '../auth/tokens.js';
 import { checkSameOrigin } from '../http/origin.js';
 import { parseCreateCampaign } from './payload.js';
 import { ownedCampaign } from './ownership.js';
-import { emptyJsonIsNoBody } from './json-body.js';
+import { emptyJsonIsNoBody } from '../http/json-body.js';
 
 /** A create body is a few hundred bytes; anything near this is not a campaign. */
 const CREATE_BODY_LIMIT = 16 * 1024;
