@@ -86,7 +86,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
     });
 
     api.get('/api/v1/auth/me', async (request, reply) => {
-      const userId = await readAccessToken(keys, request);
+      const userId = await readAccessToken(db, keys, request);
       const user = userId ? await findUser(db, userId) : undefined;
       if (!user) throw unauthorized();
       return reply.header('Cache-Control', 'no-store').send(user);
@@ -95,7 +95,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
     api.get('/api/v1/auth/validateToken', async (request, reply): Promise<ValidateTokenResponse> => {
       reply.header('Cache-Control', 'no-store');
       if (!request.cookies[ACCESS_COOKIE]) return { valid: false, error: 'No access token' };
-      const userId = await readAccessToken(keys, request);
+      const userId = await readAccessToken(db, keys, request);
       if (!userId) return { valid: false, error: 'Access token is invalid or expired' };
       if (!(await findUser(db, userId))) return { valid: false, error: 'User no longer exists' };
       return { valid: true };

@@ -25,8 +25,9 @@ declare module 'fastify' {
 
 const hash = (token: string) => crypto.createHash('sha256').update(token).digest('base64url');
 
-async function signAccessToken(keys: SessionKeys, userId: string): Promise<string> {
-  return new SignJWT({})
+/** The access token names its session family, so revoking the family ends it at once. */
+async function signAccessToken(keys: SessionKeys, userId: string, familyId: string): Promise<string> {
+  return new SignJWT({ sid: familyId })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(userId)
     .setIssuedAt()
@@ -34,16 +35,28 @@ async function signAccessToken(keys: SessionKeys, userId: string): Promise<strin
     .sign(keys.key);
 }
 
-/** The user id in a valid access-token cookie, or null. */
-export async function readAccessToken(keys: SessionKeys, request: FastifyRequest): Promise<string | null> {
+/**
+ * The user id in a valid access-token cookie whose session is still live, or null.
+ * One indexed look-up per call: logout and refresh-token reuse end access tokens at once,
+ * not when they expire.
+ */
+export async function readAccessToken(db: Db, keys: SessionKeys, request: FastifyRequest): Promise<string | null> {
   const token = request.cookies[ACCESS_COOKIE];
   if (!token) return null;
+  let payload;
   try {
-    const { payload } = await jwtVerify(token, keys.key, { algorithms: ['HS256'] });
-    return typeof payload.sub === 'string' ? payload.sub : null;
+    ({ payload } = await jwtVerify(token, keys.key, { algorithms: ['HS256'] }));
   } catch {
     return null;
   }
+  if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
+  const live = await db
+    .selectFrom('refresh_tokens')
+    .select('id')
+    .where('family_id', '=', payload.sid)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return live ? payload.sub : null;
 }
 
 function setCookies(keys: SessionKeys, reply: FastifyReply, access: string, refresh: string): void {
@@ -79,8 +92,9 @@ async function insertRefreshToken(db: Db, userId: string, familyId: string): Pro
 
 /** Mints a new session (a new refresh-token family) for a user. */
 export async function createSessionTokens(db: Db, keys: SessionKeys, userId: string): Promise<{ access: string; refresh: string }> {
-  const refresh = await insertRefreshToken(db, userId, crypto.randomUUID());
-  return { access: await signAccessToken(keys, userId), refresh };
+  const familyId = crypto.randomUUID();
+  const refresh = await insertRefreshToken(db, userId, familyId);
+  return { access: await signAccessToken(keys, userId, familyId), refresh };
 }
 
 /** Starts a new session and sets its cookies. */
@@ -121,7 +135,7 @@ export async function rotateSession(db: Db, keys: SessionKeys, reply: FastifyRep
     return null;
   }
   const refresh = await insertRefreshToken(db, row.user_id, row.family_id);
-  setCookies(keys, reply, await signAccessToken(keys, row.user_id), refresh);
+  setCookies(keys, reply, await signAccessToken(keys, row.user_id, row.family_id), refresh);
   return row.user_id;
 }
 
@@ -133,9 +147,9 @@ export async function revokeSession(db: Db, token: string | undefined): Promise<
 }
 
 /** preHandler for every call that needs a signed-in user: 401 without a valid access token. */
-export function requireUser(keys: SessionKeys) {
+export function requireUser({ db, keys }: { db: Db; keys: SessionKeys }) {
   return async (request: FastifyRequest): Promise<void> => {
-    const userId = await readAccessToken(keys, request);
+    const userId = await readAccessToken(db, keys, request);
     if (!userId) throw unauthorized();
     request.userId = userId;
   };

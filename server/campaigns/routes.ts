@@ -32,7 +32,7 @@ export async function registerCampaigns(app: FastifyInstance, ctx: AppContext): 
 }
 
 function campaignRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const signedIn = requireUser(ctx.keys);
+  const signedIn = requireUser(ctx);
   const sameOrigin = checkSameOrigin(ctx.config.publicUrl);
 
   app.get('/api/v1/campaign/getAll', { preHandler: signedIn }, async (request): Promise<CampaignListResponse> => {

@@ -39,7 +39,7 @@ export async function registerReplay(app: FastifyInstance, ctx: AppContext): Pro
 
   app.get<ReplayRoute>(
     '/api/v1/replay/retrieve/:campaignId/:sessionId',
-    { preHandler: requireUser(ctx.keys) },
+    { preHandler: requireUser(ctx) },
     async (request: FastifyRequest<ReplayRoute>, reply) => {
       const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
       const { sessionId } = request.params;

@@ -32,7 +32,7 @@ const schema = {
 } as const;
 
 export async function registerSessions(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const options = { preHandler: requireUser(ctx.keys), schema };
+  const options = { preHandler: requireUser(ctx), schema };
   const handler = async (request: FastifyRequest<SessionsRoute>): Promise<SessionsResponse> => {
     const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
     const { cursor, limit = DEFAULT_PAGE, type } = request.query;

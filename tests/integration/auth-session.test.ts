@@ -44,6 +44,9 @@ describe('session refresh and logout', () => {
     expect(setCookieValue(reused, 'td_refresh')).toBe('');
     const afterReuse = await refresh(newest);
     expect(afterReuse.status).toBe(401);
+    // The access token of that family ends with it, not when it expires.
+    const meAfterReuse = await fetch(`${server.url}/api/v1/auth/me`, { headers: { cookie: `td_access=${access}` } });
+    expect(meAfterReuse.status).toBe(401);
   });
 
   it('answers 401 without a refresh token or with an unknown one, also with an empty JSON request', async () => {
@@ -64,6 +67,11 @@ describe('session refresh and logout', () => {
     expect(setCookieValue(logout, 'td_access')).toBe('');
     expect(setCookieValue(logout, 'td_refresh')).toBe('');
     expect((await refresh(token)).status).toBe(401);
+    // A copy of the access cookie kept from before the logout no longer opens anything.
+    const me = await fetch(`${server.url}/api/v1/auth/me`, { headers: { cookie: `td_access=${jar.get('td_access')}` } });
+    expect(me.status).toBe(401);
+    const campaigns = await fetch(`${server.url}/api/v1/campaign/getAll`, { headers: { cookie: `td_access=${jar.get('td_access')}` } });
+    expect(campaigns.status).toBe(401);
   });
 
   it('logout answers ok without a session', async () => {
