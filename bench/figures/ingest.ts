@@ -107,7 +107,7 @@ interface Setup {
 
 async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row[]> {
   const demo = demoEvents();
-  const sessions = options.quick ? 60 : 400;
+  const sessions = options.quick ? 40 : 400;
   return withServer({ database: kind, beforeListen: registerNoop }, async (server) => {
     const owner = await createOwner(server);
     const load = new LoadGenerator();
@@ -121,7 +121,7 @@ async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row
 
 async function measure(setup: Setup, options: BenchOptions): Promise<Row[]> {
   const { load, server, ownerId, demo, sessions, kind } = setup;
-  await oneRun(load, server, ownerId, demo, Math.min(40, sessions), 'warmup');
+  await oneRun(load, server, ownerId, demo, Math.min(20, sessions), 'warmup');
   const samples: Sample[] = [];
   for (let run = 0; run < options.runs; run++) samples.push(await oneRun(load, server, ownerId, demo, sessions, `r${run}`));
   const failed = samples.reduce((sum, s) => sum + s.ingest.non2xx + s.ingest.errors + s.ingest.timeouts, 0);

@@ -25,9 +25,9 @@ interface Samples {
 }
 
 /** Runs every variant once per round, in a rotating order, so drift on a noisy machine spreads evenly. */
-async function sample(browser: Browser, environment: Environment, workload: Workload, runs: number): Promise<Samples> {
+async function sample(browser: Browser, environment: Environment, workload: Workload, runs: number, quick: boolean): Promise<Samples> {
   const samples: Samples = { task: { none: [], rrweb: [], ours: [] }, heap: { none: [], rrweb: [], ours: [] } };
-  await measureOnce(browser, environment, workload, 'none'); // warm-up: the browser's first pages are slow
+  if (!quick) await measureOnce(browser, environment, workload, 'none'); // warm-up: the browser's first pages are slow
   for (let round = 0; round < runs; round++) {
     for (let i = 0; i < variants.length; i++) {
       const variant = variants[(i + round) % variants.length];
@@ -75,7 +75,7 @@ export async function run(options: BenchOptions): Promise<Row[]> {
       const environment: Environment = { siteUrl: site.url, loaderUrl: `${server.url}/t/${campaignId}.js`, rrwebSource };
       return withBrowser(async (browser) => {
         const rows: Row[] = [];
-        for (const workload of workloads(options.quick)) rows.push(...rowsFor(workload, await sample(browser, environment, workload, options.runs)));
+        for (const workload of workloads(options.quick)) rows.push(...rowsFor(workload, await sample(browser, environment, workload, options.runs, options.quick)));
         return rows;
       });
     });
