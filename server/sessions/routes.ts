@@ -4,6 +4,7 @@ import type { SessionsResponse } from '../../src/api/types.js';
 import { requireUser } from '../auth/tokens.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { countSessions, pageSessions } from './queries.js';
+import { markEndedSessionsWithoutInput } from '../ingest/store.js';
 
 export const DEFAULT_PAGE = 50;
 export const MAX_PAGE = 200;
@@ -35,6 +36,8 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
   const options = { preHandler: requireUser(ctx), schema };
   const handler = async (request: FastifyRequest<SessionsRoute>): Promise<SessionsResponse> => {
     const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
+    // Sessions that ended with no human input become bots now, not when the next visitor arrives.
+    await markEndedSessionsWithoutInput(ctx.db, campaign.id);
     const { cursor, limit = DEFAULT_PAGE, type } = request.query;
     const search = request.query.search?.trim() || undefined;
     const [page, counts] = await Promise.all([

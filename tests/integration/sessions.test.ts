@@ -3,6 +3,7 @@ import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { sessionRow, type NewSession } from '../../server/storage/chunks.js';
 import type { Campaign, Session, SessionsResponse } from '../../src/api/types.js';
+import { BOT_REASONS } from '../../server/ingest/visitor.js';
 
 let server: TestServer;
 let owner: Awaited<ReturnType<typeof userSession>>;
@@ -157,6 +158,27 @@ describe('GET /api/v1/streaming/sessions/:campaignId/', () => {
     });
     const webdriven = (await page('search=s003-AbCd')).sessions[0];
     expect([webdriven.webdriver, webdriven.isBot, webdriven.botReason]).toEqual([true, true, 'webdriver']);
+  });
+
+  it('counts a session that ended without human input as a bot when listing', async () => {
+    const fresh = await newCampaign();
+    const now = Date.now();
+    const row = (id: string, idleMinutes: number, human: 0 | 1): NewSession => ({
+      campaign_id: fresh.id,
+      id,
+      started_at: now - (idleMinutes + 5) * 60_000,
+      last_activity_at: now - idleMinutes * 60_000,
+      has_human_input: human,
+      event_count: 40,
+    });
+    const rows = [row('ended-no-input', 35, 0), row('ended-with-input', 35, 1), row('still-going-no-input', 2, 0)];
+    await server.db.insertInto('sessions').values(rows.map(sessionRow)).execute();
+    const body = await page('', fresh.id);
+    const verdict = Object.fromEntries(body.sessions.map((s) => [s.sessionId, [s.isBot, s.botReason]]));
+    expect(verdict['ended-no-input']).toEqual([true, BOT_REASONS.noInput]);
+    expect(verdict['ended-with-input']).toEqual([false, null]);
+    expect(verdict['still-going-no-input']).toEqual([false, null]);
+    expect(body.counts).toEqual({ total: 3, human: 2, bot: 1 });
   });
 
   it('answers an empty page for a campaign without sessions', async () => {
