@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
  * (mode 600), so restarts keep sessions valid and nothing secret lives in the repo.
  */
 export function persistentSecret(dataDir: string, name: string, bytes = 32): string {
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, `${name}.secret`);
   try {
     return fs.readFileSync(file, 'utf8').trim();
@@ -21,7 +21,7 @@ export function persistentSecret(dataDir: string, name: string, bytes = 32): str
 
 /** A JSON value (e.g. a key set) generated once and kept in the data directory. */
 export function persistentJson<T>(dataDir: string, name: string, create: () => T): T {
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, `${name}.json`);
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8')) as T;

@@ -31,7 +31,8 @@ export function openDb(options: DbOptions): Db {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, ...options.pgOptions });
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
-  fs.mkdirSync(options.dataDir, { recursive: true });
+  // The data directory holds visitors' recordings and our secrets: owner-only.
+  fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const database = new SQLite(path.join(options.dataDir, 'tapedeck.sqlite'));
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
