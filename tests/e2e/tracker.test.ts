@@ -256,11 +256,17 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
     expect(await storedCounts(server, campaignId)).toEqual({ sessions: 0, chunks: 0 });
   });
 
-  it('loads, records and sends nothing when the visitor has Global Privacy Control on', async () => {
+  it.each([
+    ['Global Privacy Control', 'globalPrivacyControl', true],
+    ['Do-Not-Track', 'doNotTrack', '1'],
+  ] as const)('loads, records and sends nothing when the visitor has %s on', async (_name, property, value) => {
     const campaignId = await makeCampaign(server, { domains: `127.0.0.1:${site.port}` });
-    site.install(`<script src="/gpc.js"></script>`, { '/gpc.js': await downloadedScript(campaignId) });
+    site.install(`<script src="/optout.js"></script>`, { '/optout.js': await downloadedScript(campaignId) });
     const context = await browser.newContext();
-    await context.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }));
+    await context.addInitScript(
+      ([name, answer]) => Object.defineProperty(Navigator.prototype, name, { get: () => answer, configurable: true }),
+      [property, value] as const,
+    );
     const page = await context.newPage();
     const toServer: string[] = [];
     page.on('request', (request) => request.url().startsWith(server.url) && toServer.push(request.url()));
