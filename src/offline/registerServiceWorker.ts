@@ -18,10 +18,15 @@ export function registerServiceWorker(url = '/sw.js'): void {
   if (workbox || !('serviceWorker' in navigator) || !import.meta.env.PROD) return;
   workbox = new Workbox(url, { scope: '/' });
   workbox.addEventListener('waiting', () => setWaiting(true));
-  void workbox.register().then((registration) => {
-    // Installed apps stay open for days: look for a new version now and then.
-    if (registration) setInterval(() => void registration.update().catch(() => undefined), UPDATE_CHECK_MS);
-  });
+  workbox
+    .register()
+    .then((registration) => {
+      // Installed apps stay open for days: look for a new version now and then.
+      if (registration) setInterval(() => void registration.update().catch(() => undefined), UPDATE_CHECK_MS);
+    })
+    // Registration can be refused (blocked by policy, some private modes): the app still works
+    // online, only without its offline library.
+    .catch((error: unknown) => console.warn('Service worker not registered; offline replays are unavailable.', error));
 }
 
 export const isUpdateWaiting = () => updateWaiting;

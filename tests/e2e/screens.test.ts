@@ -61,8 +61,7 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
         console.log(`failed at ${page.url()}\n${consoleLines.join('\n')}`);
       });
       const errors: string[] = [];
-      // With service workers blocked, workbox-window's register() finds no registration to read.
-      page.on('pageerror', (error) => /reading 'waiting'/.test(error.message) || errors.push(error.message));
+      page.on('pageerror', (error) => errors.push(error.message));
       const shot = async (name: string) => {
         // Usable on this screen: nothing wider than the viewport (no sideways scrolling).
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
