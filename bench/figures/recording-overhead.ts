@@ -46,10 +46,13 @@ function rowsFor(workload: Workload, s: Samples): Row[] {
   const none = { name: 'no recorder', stats: stats(s.task.none) };
   // Added time against the median without a recorder: a per-run difference would add both runs' noise.
   const added = (variant: Variant) => stats(s.task[variant].map((t) => t - none.stats.median));
-  const percent = (variant: Variant) => ((stats(s.task[variant]).median / none.stats.median - 1) * 100).toFixed(0);
+  const percent = (variant: Variant) => {
+    const change = Math.round((stats(s.task[variant]).median / none.stats.median - 1) * 100);
+    return `${change >= 0 ? '+' : ''}${change}%`;
+  };
   return [
-    { group, name: `${workload.label}: main-thread time, ours`, unit: 'ms', ours: stats(s.task.ours), baseline: none, note: `+${percent('ours')}%` },
-    { group, name: `${workload.label}: main-thread time, ${rrwebName}`, unit: 'ms', ours: stats(s.task.rrweb), baseline: none, note: `+${percent('rrweb')}%` },
+    { group, name: `${workload.label}: main-thread time, ours`, unit: 'ms', ours: stats(s.task.ours), baseline: none, note: percent('ours') },
+    { group, name: `${workload.label}: main-thread time, ${rrwebName}`, unit: 'ms', ours: stats(s.task.rrweb), baseline: none, note: percent('rrweb') },
     {
       // "Ours adds no more than plain rrweb does" is ours' total against rrweb's on the same work.
       group, name: `${workload.label}: main-thread time, ours vs ${rrwebName}`, unit: 'ms', ours: stats(s.task.ours),
