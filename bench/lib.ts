@@ -28,6 +28,31 @@ export interface BenchOptions {
   runs: number;
 }
 
+/** A figure that measured some rows before a part of it failed (e.g. PostgreSQL unreachable). */
+export class PartialFigure extends Error {
+  constructor(
+    message: string,
+    readonly rows: Row[],
+  ) {
+    super(message);
+  }
+}
+
+/** Rows from each part in turn; a failing part fails the figure but keeps the others' rows. */
+export async function eachPart<T>(parts: T[], measure: (part: T) => Promise<Row[]>, name: (part: T) => string): Promise<Row[]> {
+  const rows: Row[] = [];
+  const failures: string[] = [];
+  for (const part of parts) {
+    try {
+      rows.push(...(await measure(part)));
+    } catch (error) {
+      failures.push(`${name(part)}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  if (failures.length) throw new PartialFigure(failures.join('; '), rows);
+  return rows;
+}
+
 export function stats(samples: number[]): Stats {
   if (samples.length === 0) throw new Error('no samples');
   const sorted = [...samples].sort((a, b) => a - b);

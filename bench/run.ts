@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { brokenBudgets, table, type BenchOptions, type Row } from './lib.js';
+import { brokenBudgets, PartialFigure, table, type BenchOptions, type Row } from './lib.js';
 
 interface Figure {
   title: string;
@@ -52,6 +52,7 @@ async function main(): Promise<void> {
       rows.push(...produced);
       console.log(`${produced.length} rows in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     } catch (error) {
+      if (error instanceof PartialFigure) rows.push(...error.rows);
       console.log('FAILED');
       failures.push(`${figure.title}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
     }

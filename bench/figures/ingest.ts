@@ -3,7 +3,7 @@
 // (events stored = events acknowledged). SQLite and PostgreSQL.
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import { stats, type BenchOptions, type Row } from '../lib.js';
+import { eachPart, stats, type BenchOptions, type Row } from '../lib.js';
 import { withServer, type BenchServer, type DatabaseKind } from '../support/server.js';
 import { createCampaign, createOwner } from '../support/seed.js';
 import { batchesOf, demoEvents } from '../support/recording.js';
@@ -146,5 +146,5 @@ async function measure(setup: Setup, options: BenchOptions): Promise<Row[]> {
 }
 
 export async function run(options: BenchOptions): Promise<Row[]> {
-  return [...(await figureFor('SQLite', options)), ...(await figureFor('PostgreSQL', options))];
+  return eachPart<DatabaseKind>(['SQLite', 'PostgreSQL'], (kind) => figureFor(kind, options), (kind) => kind);
 }

@@ -2,7 +2,7 @@
 // search) in a campaign of 100,000 sessions, vs the same request in a campaign of 100 sessions.
 // SQLite and PostgreSQL.
 import { sql } from 'kysely';
-import { repeat, stats, type BenchOptions, type Row, type Stats } from '../lib.js';
+import { eachPart, repeat, stats, type BenchOptions, type Row, type Stats } from '../lib.js';
 import { withServer, type BenchServer, type DatabaseKind } from '../support/server.js';
 import { createCampaign, createOwner, insertSessions, type Owner } from '../support/seed.js';
 import { decodedBody, percentile, timedGet } from '../support/http.js';
@@ -77,5 +77,5 @@ async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row
 }
 
 export async function run(options: BenchOptions): Promise<Row[]> {
-  return [...(await figureFor('SQLite', options)), ...(await figureFor('PostgreSQL', options))];
+  return eachPart<DatabaseKind>(['SQLite', 'PostgreSQL'], (kind) => figureFor(kind, options), (kind) => kind);
 }
