@@ -85,23 +85,13 @@ function fmt(value: number): string {
 
 const cell = (s: Stats) => (s.min === s.max ? fmt(s.median) : `${fmt(s.median)} (${fmt(s.min)}–${fmt(s.max)})`);
 
-/**
- * A budget against a baseline breaks only when the difference is beyond the runs' spread: every
- * run of ours above every run of the baseline (scaled by the budget). Two timings of the same
- * cost on a noisy machine then never fail by chance, while a real excess still does.
- */
-function beyondSpread(row: Row): boolean {
-  if (row.budgetOn !== 'ratio' || !row.baseline || row.budget === undefined) return true;
-  return row.ours.min > row.baseline.stats.max * row.budget;
-}
-
 /** Which budgets broke, as sentences. */
 export function brokenBudgets(rows: Row[]): string[] {
   const broken: string[] = [];
   for (const row of rows) {
     if (row.budget === undefined) continue;
     const value = row.budgetOn === 'ratio' ? ratio(row) : row.ours.median;
-    if (value !== undefined && value > row.budget && beyondSpread(row)) {
+    if (value !== undefined && value > row.budget) {
       broken.push(`${row.group} / ${row.name}: ${fmt(value)}${row.budgetOn === 'ratio' ? '×' : ' ' + row.unit} exceeds the budget of ${fmt(row.budget)}${row.budgetOn === 'ratio' ? '×' : ' ' + row.unit}`);
     }
   }

@@ -54,9 +54,10 @@ function rowsFor(workload: Workload, s: Samples): Row[] {
     { group, name: `${workload.label}: main-thread time, ours`, unit: 'ms', ours: stats(s.task.ours), baseline: none, note: percent('ours') },
     { group, name: `${workload.label}: main-thread time, ${rrwebName}`, unit: 'ms', ours: stats(s.task.rrweb), baseline: none, note: percent('rrweb') },
     {
-      // "Ours adds no more than plain rrweb does" is ours' total against rrweb's on the same work.
+      // "Ours adds no more than plain rrweb does" is ours' total against rrweb's on the same work,
+      // with 5% allowed for timing noise (two equal costs measure up to a few percent apart here).
       group, name: `${workload.label}: main-thread time, ours vs ${rrwebName}`, unit: 'ms', ours: stats(s.task.ours),
-      baseline: { name: rrwebName, stats: stats(s.task.rrweb) }, budget: 1, budgetOn: 'ratio',
+      baseline: { name: rrwebName, stats: stats(s.task.rrweb) }, budget: 1.05, budgetOn: 'ratio',
       note: `added over no recorder: ours ${fmtMs(added('ours').median)}, rrweb ${fmtMs(added('rrweb').median)}`,
     },
     {
