@@ -75,6 +75,8 @@ export class Sender {
   /**
    * The page is going away: hand batches to keepalive requests while their 64 KiB allowance
    * lasts; the rest is returned for the tab's next page to send (ingest stores each seq once).
+   * The batch in flight goes too: its ordinary request dies with the page, and when the tab is
+   * closing there is no next page to send it (the last seconds of every visit were lost).
    */
   unload(size: (body: string) => number): Batch[] {
     if (this.stopped) return [];
@@ -83,7 +85,7 @@ export class Sender {
     for (const batch of this.queue.items.slice()) {
       const body = batchBody(batch);
       const bytes = size(body);
-      if (batch !== this.inFlight && bytes <= allowance) {
+      if (bytes <= allowance) {
         allowance -= bytes;
         this.queue.remove(batch);
         void this.deps.post(body, true);

@@ -103,4 +103,30 @@ describe('the sender', () => {
       [2, true],
     ]);
   });
+
+  it('hands the batch in flight to a keepalive request on unload too (the tab may be closing)', async () => {
+    let answer!: (status: number) => void;
+    const sent: [number, boolean][] = [];
+    const sender = new Sender({
+      post(body, keepalive) {
+        sent.push([(JSON.parse(body) as { seq: number }).seq, keepalive]);
+        return keepalive ? Promise.resolve(200) : new Promise<number>((resolve) => (answer = resolve));
+      },
+      later: () => undefined,
+      onStop: () => undefined,
+    });
+    sender.add(batch(0));
+    sender.add(batch(1));
+    expect(sent).toEqual([[0, false]]);
+    expect(sender.unload((body) => body.length)).toEqual([]);
+    expect(sent).toEqual([
+      [0, false],
+      [0, true],
+      [1, true],
+    ]);
+    // The page survived after all (back/forward cache): the ordinary answer still settles cleanly.
+    answer(200);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(sender.queue.items).toEqual([]);
+  });
 });
