@@ -3,6 +3,7 @@ import { api, HttpError, type ApiClient } from './client.js';
 import { API_PATHS } from './paths.js';
 import type { ReplayEvent, ReplayResponse } from './types.js';
 import { withLocalAssets } from '../offline/localAssets.js';
+import { keepReplay } from '../offline/keepReplay.js';
 
 export const replayKeys = {
   all: ['replay'] as const,
@@ -16,9 +17,19 @@ export async function fetchReplay(campaignId: string, sessionId: string, client:
   if (!campaignId || !sessionId) throw new Error('Campaign ID and Session ID are required');
   const body = await client.get<ReplayResponse>(API_PATHS.replay(campaignId, sessionId));
   if (!body || !Array.isArray(body.events) || body.events.length === 0) throw new Error(NO_EVENTS);
+  if (workerMissedIt()) {
+    // The worker keeps every replay it fetches, but on a device's first visit it may still be
+    // installing: the page keeps this one itself, so the first replay watched works offline too.
+    void keepReplay(campaignId, sessionId, new TextEncoder().encode(JSON.stringify(body))).catch((error: unknown) => console.warn('Keeping the replay offline failed', error));
+  }
   // Offline, the player's iframe cannot reach the recorded site's files: use the kept copies.
   if (typeof navigator !== 'undefined' && navigator.onLine === false) return { ...body, events: await withLocalAssets(body.events) };
   return body;
+}
+
+/** Online, with service workers, but none controlling this page yet. */
+function workerMissedIt(): boolean {
+  return typeof navigator !== 'undefined' && navigator.onLine !== false && navigator.serviceWorker !== undefined && navigator.serviceWorker.controller === null;
 }
 
 export const replayQueryOptions = (campaignId: string, sessionId: string) =>
