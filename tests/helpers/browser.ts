@@ -21,7 +21,8 @@ export const hasChromium = (() => {
   return found;
 })();
 
-export async function launchChromium(): Promise<Browser> {
+/** extraArgs: more Chromium switches, e.g. a visitor's everyday browser ('--user-agent=…'). */
+export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   const executablePath = chromiumPath();
   if (!executablePath) throw new Error('no Chromium found');
   return chromium.launch({
@@ -35,6 +36,7 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }

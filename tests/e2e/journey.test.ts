@@ -1,0 +1,240 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { hasChromium, launchChromium } from '../helpers/browser.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { buildTracker } from '../../tracker/build.mjs';
+import type { Campaign, SessionsResponse } from '../../src/api/types.js';
+import { PAGE_SECRETS, TYPED, startSite, type Site } from './tracker-site.js';
+
+// The whole product as a site owner uses it, with nothing inserted behind the app's back:
+// sign in on a desktop, create a campaign, download its script, install it on a site on
+// another origin, a visitor's session is recorded, the owner watches the replay; then on a
+// phone the replay is kept for offline, the network goes away and it still plays from /saved.
+// Screenshots go to test-results/journey/ (git-ignored).
+
+const shots = path.resolve('test-results/journey');
+/**
+ * The visitor's own browser, an everyday Chrome: not automation-controlled (navigator.webdriver
+ * false) and without 'HeadlessChrome' in its user agent — else the server rightly calls it a bot.
+ * Switches, not context options: a context's user agent is not what a page reads while it unloads.
+ */
+const VISITOR_BROWSER = [
+  '--user-agent=Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36',
+  '--disable-blink-features=AutomationControlled',
+];
+
+describe.skipIf(!hasChromium)('a site owner journey', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let visitorBrowser: Browser;
+  let site: Site;
+  let distCopy: string;
+
+  beforeAll(async () => {
+    fs.mkdirSync(shots, { recursive: true });
+    // A private copy of the build: a concurrent `npm run build` must not pull hashed chunks from under the pages.
+    distCopy = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-journey-dist-'));
+    fs.cpSync(path.resolve('dist'), distCopy, { recursive: true });
+    // The tracker as its sources say now (it builds in a second).
+    await buildTracker(path.join(distCopy, 'tracker'));
+    [server, browser, visitorBrowser, site] = await Promise.all([startServer({ DIST_DIR: distCopy }), launchChromium(), launchChromium(VISITOR_BROWSER), startSite()]);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await visitorBrowser?.close();
+    await site?.close();
+    await server?.close();
+    if (distCopy) fs.rmSync(distCopy, { recursive: true, force: true });
+  });
+
+  /** Diagnostics on failure, a screenshot that also asserts no sideways scrolling. */
+  function watch(page: Page, name: string) {
+    const errors: string[] = [];
+    const lines: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => lines.push(`${message.type()}: ${message.text()}`));
+    onTestFailed(async () => {
+      await page.screenshot({ path: path.join(shots, `${name}-FAILED.png`), fullPage: true }).catch(() => undefined);
+      console.log(`${name} failed at ${page.url()}\n${lines.join('\n')}`);
+    });
+    const shot = async (step: string) => {
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${step} is wider than the screen`).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: path.join(shots, `${name}-${step}.png`), fullPage: true });
+    };
+    return { errors, shot, see: (text: string | RegExp) => page.getByText(text).first().waitFor() };
+  }
+
+  /** The replayer's iframe shows the recorded page. */
+  const seeRecordedPage = (page: Page, text: string) =>
+    page.waitForFunction((text) => document.querySelector<HTMLIFrameElement>('.replayer-wrapper iframe')?.contentDocument?.body?.textContent?.includes(text), text);
+
+  /** The player plays: press play, the time shown moves off 00:00, and it reaches the second page. */
+  async function seePlaying(page: Page) {
+    const time = page.locator('.rr-timeline__time').first();
+    expect(await time.textContent()).toBe('00:00');
+    await page.locator('.rr-controller__btns button').first().click();
+    await page.waitForFunction(() => (document.querySelector('.rr-timeline__time')?.textContent ?? '00:00') !== '00:00');
+    // Played through to the visitor's second page.
+    await seeRecordedPage(page, 'Thank you');
+  }
+
+  it('signs in, creates a campaign, installs its script, watches a visit, and replays it offline on a phone', async () => {
+    const origin = server.config.publicUrl;
+
+    // 1. Desktop: sign in through the built-in provider.
+    const desktop = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    const owner = await desktop.newPage();
+    const ownerView = watch(owner, 'desktop');
+    await owner.goto(`${origin}/`);
+    await owner.getByRole('button', { name: 'Sign in with Google' }).first().click();
+    await owner.getByLabel('Name').fill('Olivia Owner');
+    await owner.getByLabel('Email').fill('olivia@shop.example');
+    await owner.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await owner.waitForURL(`${origin}/dashboard`);
+    await ownerView.see('Campaign Dashboard');
+    await ownerView.see('Olivia Owner');
+
+    // 2. Create a campaign for the site.
+    await owner.getByRole('main').getByRole('link', { name: 'Create Campaign', exact: true }).click();
+    await owner.waitForURL(`${origin}/createCampaign`);
+    await owner.getByLabel('Campaign Name').fill('Checkout study');
+    await owner.getByLabel('Domain to Accept Traffic From').fill(`127.0.0.1:${site.port}`);
+    await owner.getByLabel('Session Limit').fill('10');
+    const start = await owner.getByLabel('Start Date').inputValue();
+    await owner.getByLabel('End Date').fill(start.replace(/^\d{4}/, (year) => String(Number(year) + 1)));
+    await ownerView.shot('create');
+    await owner.getByRole('button', { name: 'Create Campaign', exact: true }).last().click();
+    await owner.waitForURL(`${origin}/dashboard`);
+    const row = owner.getByTestId('campaign-row').filter({ hasText: 'Checkout study' });
+    await row.waitFor();
+    for (const text of ['Active', '10 sessions', `127.0.0.1:${site.port}`]) await row.getByText(text).first().waitFor();
+    const listed = (await (await desktop.request.get(`${origin}/api/v1/campaign/getAll`)).json()) as { data: Campaign[] };
+    const campaign = listed.data[0];
+    expect(campaign).toMatchObject({ name: 'Checkout study', domains: `127.0.0.1:${site.port}`, limit: 10 });
+    await ownerView.shot('dashboard');
+
+    // 3. Download the script.
+    const [download] = await Promise.all([owner.waitForEvent('download'), row.getByRole('button', { name: 'Download' }).click()]);
+    expect(download.suggestedFilename()).toBe(`magicFormat-${campaign.id}.js`);
+    const script = fs.readFileSync((await download.path())!, 'utf8');
+    const template = await (await fetch(`${server.url}/static/magicFormat.js`)).text();
+    expect(script).toContain(`"${campaign.id}"`);
+    expect(script).toContain(JSON.stringify(origin));
+    // Minified: shorter than the template it was filled from, on one line, no comments left.
+    expect(script.length).toBeLessThan(template.length);
+    expect(script.trim().split('\n')).toHaveLength(1);
+    expect(script).not.toMatch(/\/\*|^\s*\/\//m);
+
+    // 4. The site installs the downloaded file; a visitor (their own browser) shops on it.
+    const file = `/magicFormat-${campaign.id}.js`;
+    site.install(`<script src="${file}"></script>`, { [file]: script });
+    const visitorContext = await visitorBrowser.newContext({ viewport: { width: 1280, height: 720 } });
+    const visitor = await visitorContext.newPage();
+    const recorderRunning = () => visitor.waitForFunction(() => typeof (window as { tapedeck?: { flush?: unknown } }).tapedeck?.flush === 'function');
+    await visitor.goto(`${site.url}/checkout.html`);
+    await recorderRunning();
+    await visitor.click('#buy');
+    await visitor.click('#email');
+    await visitor.keyboard.type(TYPED.email);
+    await visitor.click('#password');
+    await visitor.keyboard.type(TYPED.passwordHidden);
+    await visitor.click('#show');
+    expect(await visitor.getAttribute('#password', 'type')).toBe('text');
+    await visitor.click('#password');
+    await visitor.keyboard.type(TYPED.passwordShown);
+    await visitor.click('#notes');
+    await visitor.keyboard.type(TYPED.notes);
+    await visitor.mouse.wheel(0, 1200);
+    await visitor.waitForFunction(() => window.scrollY > 500);
+    await visitor.click('#next');
+    await visitor.waitForURL(`${site.url}/thanks.html`);
+    await recorderRunning();
+    await visitor.click('#done');
+    // The visitor closes the tab: the recorder flushes on pagehide (keepalive outlives the tab).
+    await visitor.close({ runBeforeUnload: true });
+
+    const sessionsUrl = `${origin}/api/v1/streaming/sessions/${campaign.id}/`;
+    await expect
+      .poll(
+        async () => {
+          const body = (await (await desktop.request.get(sessionsUrl)).json()) as SessionsResponse;
+          return body.sessions.map((s) => ({ pages: s.pageCount, bot: s.isBot }));
+        },
+        { timeout: 20_000, interval: 250 },
+      )
+      .toEqual([{ pages: 2, bot: false }]);
+    await visitorContext.close();
+    const { sessions } = (await (await desktop.request.get(sessionsUrl)).json()) as SessionsResponse;
+    const sessionId = sessions[0].sessionId;
+
+    // 5. The owner watches it.
+    await row.getByRole('link', { name: 'View Recordings' }).click();
+    await owner.waitForURL(`${origin}/campaign/${campaign.id}`);
+    await ownerView.see('Campaign Sessions');
+    const card = owner.getByTestId('session-card').filter({ hasText: sessionId });
+    await card.getByText('Human User').waitFor();
+    await card.getByText('127.0.0.1').first().waitFor();
+    await ownerView.shot('sessions');
+    const replayAnswer = owner.waitForResponse((r) => r.url().includes(`/api/v1/replay/retrieve/${campaign.id}/${sessionId}`));
+    await card.getByRole('link', { name: 'Watch Replay' }).click();
+    await owner.waitForURL(`${origin}/campaign/${campaign.id}/session/${sessionId}`);
+    await ownerView.see('Session Replay');
+    const replayBody = await (await replayAnswer).text();
+    const eventCount = (JSON.parse(replayBody) as { events: unknown[] }).events.length;
+    expect(eventCount).toBeGreaterThan(0);
+    await ownerView.see(`${eventCount} events recorded`);
+    await owner.locator('.rr-player').waitFor();
+    await seeRecordedPage(owner, 'Checkout');
+    await seeRecordedPage(owner, 'Long product description');
+    await seePlaying(owner);
+    await ownerView.shot('replay');
+    // Nothing the visitor typed, nor what the page hides, reached the owner.
+    expect(replayBody).toContain('Buy now');
+    for (const secret of [...Object.values(TYPED), ...PAGE_SECRETS]) expect(replayBody).not.toContain(secret);
+    expect(replayBody).not.toContain('SECRET');
+    const ownerState = await desktop.storageState();
+    expect(ownerView.errors).toEqual([]);
+    await desktop.close();
+
+    // 6. Phone: the same owner opens the replay, so it is kept on the device; then offline.
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, storageState: ownerState });
+    const mobile = await phone.newPage();
+    const phoneView = watch(mobile, 'phone');
+    await mobile.goto(`${origin}/dashboard`);
+    await phoneView.see('Campaign Dashboard');
+    await mobile.getByTestId('campaign-row').filter({ hasText: 'Checkout study' }).getByRole('link', { name: 'View Recordings' }).click();
+    await mobile.getByTestId('session-card').filter({ hasText: sessionId }).getByRole('link', { name: 'Watch Replay' }).click();
+    await mobile.waitForURL(`${origin}/campaign/${campaign.id}/session/${sessionId}`);
+    await phoneView.see(`${eventCount} events recorded`);
+    await mobile.locator('.rr-player').waitFor();
+    await mobile.getByTestId('offline-state').getByText('Available offline').waitFor();
+    await phoneView.shot('replay-online');
+
+    await phone.setOffline(true);
+    await mobile.reload();
+    await phoneView.see(/^You're offline — showing data saved /);
+    await mobile.getByRole('button', { name: 'Toggle menu' }).click();
+    await mobile.getByRole('link', { name: 'Saved replays' }).click();
+    await mobile.waitForURL(`${origin}/saved`);
+    await mobile.getByRole('heading', { name: 'Saved replays' }).waitFor();
+    const saved = mobile.getByTestId('saved-replay').filter({ hasText: sessionId });
+    await saved.waitFor();
+    await phoneView.shot('saved-offline');
+    await saved.getByRole('link', { name: 'Open' }).click();
+    await mobile.waitForURL(`${origin}/campaign/${campaign.id}/session/${sessionId}`);
+    await phoneView.see(`${eventCount} events recorded`);
+    await mobile.locator('.rr-player').waitFor();
+    await seeRecordedPage(mobile, 'Checkout');
+    const player = await mobile.locator('.rr-player').boundingBox();
+    expect(player!.width).toBeLessThanOrEqual(390);
+    await seePlaying(mobile);
+    await phoneView.shot('replay-offline');
+    expect(phoneView.errors).toEqual([]);
+    await phone.close();
+  });
+});
