@@ -15,9 +15,11 @@ export const NO_EVENTS = 'No events found for this session';
 
 export async function fetchReplay(campaignId: string, sessionId: string, client: ApiClient = api): Promise<ReplayResponse> {
   if (!campaignId || !sessionId) throw new Error('Campaign ID and Session ID are required');
+  // Asked before the request: a worker taking control meanwhile still never saw this one.
+  const unseenByWorker = workerMissesRequests();
   const body = await client.get<ReplayResponse>(API_PATHS.replay(campaignId, sessionId));
   if (!body || !Array.isArray(body.events) || body.events.length === 0) throw new Error(NO_EVENTS);
-  if (workerMissedIt()) {
+  if (unseenByWorker) {
     // The worker keeps every replay it fetches, but on a device's first visit it may still be
     // installing: the page keeps this one itself, so the first replay watched works offline too.
     void keepReplay(campaignId, sessionId, new TextEncoder().encode(JSON.stringify(body))).catch((error: unknown) => console.warn('Keeping the replay offline failed', error));
@@ -28,7 +30,7 @@ export async function fetchReplay(campaignId: string, sessionId: string, client:
 }
 
 /** Online, with service workers, but none controlling this page yet. */
-function workerMissedIt(): boolean {
+function workerMissesRequests(): boolean {
   return typeof navigator !== 'undefined' && navigator.onLine !== false && navigator.serviceWorker !== undefined && navigator.serviceWorker.controller === null;
 }
 

@@ -36,6 +36,18 @@ describe('the first replay watched on a device', () => {
     expect(JSON.parse(new TextDecoder().decode(saved!.body))).toEqual(answer);
   });
 
+  it('is kept by the page when the worker takes control while the request is under way', async () => {
+    controlledBy(null);
+    const claimedMeanwhile = createApiClient({
+      fetch: async () => {
+        controlledBy({});
+        return new Response(JSON.stringify(answer), { status: 200, headers: { 'content-type': 'application/json' } });
+      },
+    });
+    await fetchReplay('camp-1', 'sess-3', claimedMeanwhile);
+    await vi.waitFor(async () => expect(await getSavedReplay('camp-1', 'sess-3')).toMatchObject({ eventCount: 2 }));
+  });
+
   it('is left to the worker once one controls the page', async () => {
     controlledBy({});
     await fetchReplay('camp-1', 'sess-2', client);
