@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed, vi } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { chromiumPath, hasChromium, launchChromium } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -18,6 +18,9 @@ import { demoEvents, pixelDifference, startCustomerSite, styledRecording, type C
 const shots = path.resolve('test-results/offline');
 const HOUR = 60 * 60 * 1000;
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+// The whole offline journey in one test: generous, since every step may wait on a service worker.
+vi.setConfig({ testTimeout: 240_000 });
 
 describe.skipIf(!hasChromium)('offline replay library', () => {
   let server: TestServer;
@@ -85,6 +88,9 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
   it('keeps replays watchable offline, refreshes on reconnect and forgets them on logout', async () => {
     const origin = server.config.publicUrl;
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    // Service-worker installs and reconnect refreshes are slow on a loaded 2-core machine:
+    // wait longer than Playwright's 30 s before calling a step failed.
+    context.setDefaultTimeout(60_000);
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
