@@ -110,16 +110,16 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
     const demoId = 'demo-session-0001';
     const styledId = 'styled-session-0001';
     const start = Date.now() - 2 * HOUR;
-    await insertSession(server.db, { campaign_id: campaign.id, id: demoId, started_at: start, last_activity_at: start + 60_000, language: 'en-GB', event_count: demoEvents.length });
+    await insertSession(server.db, { campaign_id: campaign.id, id: demoId, started_at: start, last_activity_at: start + 60_000, has_human_input: 1, language: 'en-GB', event_count: demoEvents.length });
     await appendChunk(server.db, { campaignId: campaign.id, sessionId: demoId, seq: 0, events: demoEvents });
     const styled = styledRecording(site.origin, start);
-    await insertSession(server.db, { campaign_id: campaign.id, id: styledId, started_at: start + 1, last_activity_at: start + 5_000, language: 'de-DE', event_count: styled.length });
+    await insertSession(server.db, { campaign_id: campaign.id, id: styledId, started_at: start + 1, last_activity_at: start + 5_000, has_human_input: 1, language: 'de-DE', event_count: styled.length });
     await appendChunk(server.db, { campaignId: campaign.id, sessionId: styledId, seq: 0, events: styled });
 
     // A session still recording: saved incomplete, refreshed when the network returns.
     const liveId = 'live-session-0001';
     const firstPart = demoEvents.slice(0, 60);
-    await insertSession(server.db, { campaign_id: campaign.id, id: liveId, started_at: start + 2, last_activity_at: Date.now(), language: 'fr-FR', event_count: firstPart.length });
+    await insertSession(server.db, { campaign_id: campaign.id, id: liveId, started_at: start + 2, last_activity_at: Date.now(), has_human_input: 1, language: 'fr-FR', event_count: firstPart.length });
     await appendChunk(server.db, { campaignId: campaign.id, sessionId: liveId, seq: 0, events: firstPart });
 
     // Online: dashboard and sessions list (persisted), 'Save for offline' on a card.

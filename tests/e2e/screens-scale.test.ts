@@ -56,6 +56,8 @@ describe.skipIf(!hasChromium)('sessions page at scale', () => {
         language: i === 77 ? 'ja-JP' : 'en-US',
         webdriver: bot ? 1 : 0,
         is_bot: bot ? 1 : 0,
+        // A human visitor moved, touched or typed: without that an ended session counts as a bot.
+        has_human_input: bot ? 0 : 1,
       });
     }
 

@@ -206,7 +206,7 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       const now = Date.now();
       const human = `human${device.name}0123456789`;
       const bot = `bot${device.name}0123456789`;
-      await insertSession(server.db, { campaign_id: campaignId, id: human, started_at: now - 60_000, last_activity_at: now - 50_000, remote_ip: '203.0.113.7', country: 'France', language: 'fr-FR', timezone: 'Europe/Paris', hardware_concurrency: 8, cookies_enabled: 1, has_focus: 1, user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140', event_count: demoEvents.length });
+      await insertSession(server.db, { campaign_id: campaignId, id: human, started_at: now - 60_000, last_activity_at: now - 50_000, remote_ip: '203.0.113.7', country: 'France', language: 'fr-FR', timezone: 'Europe/Paris', hardware_concurrency: 8, cookies_enabled: 1, has_focus: 1, user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140', has_human_input: 1, event_count: demoEvents.length });
       await appendChunk(server.db, { campaignId, sessionId: human, seq: 0, events: demoEvents });
       await insertSession(server.db, { campaign_id: campaignId, id: bot, started_at: now - 30_000, remote_ip: '198.51.100.2', language: 'en-US', timezone: 'UTC', hardware_concurrency: 2, webdriver: 1, is_bot: 1, bot_reason: 'webdriver' });
 
