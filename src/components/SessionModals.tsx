@@ -3,6 +3,7 @@ import { formatBytes, formatDateTime, formatDurationMs } from '../lib/format.js'
 import { isBotSession } from '../api/sessions.js';
 import { countryLabel } from './SessionCard.js';
 import { Modal } from './Modal.js';
+import { DetailsList } from './DetailsList.js';
 
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 const text = (value: string | number | null | undefined) => (value === null || value === undefined || value === '' ? '—' : String(value));
@@ -46,14 +47,7 @@ export function SessionDetailsModal({ session, onClose }: { session: Session; on
         </button>
       }
     >
-      <dl className="details-list details-grid">
-        {rows.map(([label, value]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd className="break">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <DetailsList rows={rows} />
     </Modal>
   );
 }

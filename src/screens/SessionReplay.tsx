@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { replayErrorMessage, replayQueryOptions } from '../api/replay.js';
 import type { ReplayInit } from '../api/types.js';
 import { ReplayPlayer } from '../components/ReplayPlayer.js';
+import { DetailsList } from '../components/DetailsList.js';
 
 // Spec §2 and §9: the player is 1024×768 (shrunk to fit narrower screens), speeds 1, 2, 4, 8,
 // not auto-playing, created 100 ms after the data is ready.
@@ -107,14 +108,7 @@ function SessionInfo({ init }: { init: ReplayInit }) {
   return (
     <section className="card info-panel" aria-labelledby="info-title">
       <h2 id="info-title">Session Information</h2>
-      <dl className="details-list details-grid">
-        {rows.map(([label, value]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd className="break">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <DetailsList rows={rows} />
     </section>
   );
 }
