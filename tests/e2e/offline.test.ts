@@ -47,6 +47,17 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
     await page.waitForURL(`${origin}/dashboard`);
   }
 
+  /**
+   * Waits until the app's service worker is active (never, if its install fails), then until it
+   * controls the page. A first install started on / may be cut short by the sign-in redirect; as
+   * on a user's next visit, a reload then brings the page under the installed worker.
+   */
+  async function controlledByServiceWorker(page: Page) {
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  }
+
   async function createCampaign(context: BrowserContext, origin: string, name: string): Promise<Campaign> {
     const now = Date.now();
     const response = await context.request.post(`${origin}/api/v1/campaign/create`, {
@@ -103,7 +114,7 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
     const see = (text: string | RegExp) => page.getByText(text).first().waitFor();
 
     await signIn(page, origin);
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await controlledByServiceWorker(page);
 
     // A real recorded session (the committed demo recording) and a styled one on another origin.
     const campaign = await createCampaign(context, origin, 'Offline Shop');
