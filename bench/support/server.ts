@@ -3,13 +3,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
 import crypto from 'node:crypto';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import type { Db } from '../../server/db/index.js';
+import { freePort } from '../../tests/helpers/server.js';
 
 /** PostgreSQL for the figures that compare both databases (BENCH_DATABASE_URL overrides). */
 export const postgresUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -29,17 +29,6 @@ export interface BenchServerOptions {
   database?: DatabaseKind;
   /** Routes only the bench needs (a no-op baseline), registered before the server listens. */
   beforeListen?: (app: FastifyInstance) => void | Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function withPostgres(url: string, statement: string): Promise<void> {

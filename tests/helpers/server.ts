@@ -23,7 +23,8 @@ export interface TestServer {
 
 export const usingPostgres = () => Boolean(process.env.TEST_DATABASE_URL);
 
-async function freePort(): Promise<number> {
+/** A free port on 127.0.0.1 (also used by the bench). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
