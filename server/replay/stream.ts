@@ -4,23 +4,17 @@ import type { Db } from '../db/index.js';
 import type { SessionsTable } from '../db/schema.js';
 import type { ReplayEvent, ReplayInit } from '../../src/api/types.js';
 import { listChunks, readChunks, type ChunkInfo } from '../storage/chunks.js';
+import { toSession } from '../sessions/queries.js';
 
 /** A session with no activity for this long is finished: its replay will not grow any more. */
 export const COMPLETE_AFTER_MS = 30 * 60 * 1000;
 /** Events per piece of JSON text when a replay must be sorted as a whole. */
 const SLICE = 1000;
 
+/** The session info a replay opens with: the same fields, mapped once, as the sessions list. */
 export function replayInit(row: Selectable<SessionsTable>): ReplayInit {
-  return {
-    userAgent: row.user_agent,
-    remoteIpAddress: row.remote_ip,
-    language: row.language,
-    timezone: row.timezone,
-    webdriver: row.webdriver === 1,
-    cookiesEnabled: row.cookies_enabled === 1,
-    hasFocus: row.has_focus === 1,
-    fullScreenEnabled: row.full_screen_enabled === 1,
-  };
+  const { userAgent, remoteIpAddress, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled } = toSession(row);
+  return { userAgent, remoteIpAddress, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled };
 }
 
 const byTime = (a: ReplayEvent, b: ReplayEvent) => a.timestamp - b.timestamp;
