@@ -1,15 +1,11 @@
-// A real Tapedeck server for the bench: buildApp(loadConfig(...)) on 127.0.0.1 and a free port,
+// A real Tapedeck server for the bench: the tests' server helper on 127.0.0.1 and a free port,
 // with its own SQLite directory or a fresh PostgreSQL schema, torn down afterwards.
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../server/app.js';
-import { loadConfig, type Config } from '../../server/config.js';
+import type { Config } from '../../server/config.js';
 import type { Db } from '../../server/db/index.js';
-import { freePort } from '../../tests/helpers/server.js';
+import { startServer } from '../../tests/helpers/server.js';
 
 /** PostgreSQL for the figures that compare both databases (BENCH_DATABASE_URL overrides). */
 export const postgresUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -31,54 +27,19 @@ export interface BenchServerOptions {
   beforeListen?: (app: FastifyInstance) => void | Promise<void>;
 }
 
-async function withPostgres(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
+/** The tests' real server (tests/helpers/server.ts) on the database the figure asks for. */
 export async function startBenchServer(options: BenchServerOptions = {}): Promise<BenchServer> {
   const kind = options.database ?? 'SQLite';
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-bench-'));
-  const schema = `bench_${crypto.randomBytes(6).toString('hex')}`;
-  if (kind === 'PostgreSQL') {
-    try {
-      await withPostgres(postgresUrl, `create schema ${schema}`);
-    } catch (error) {
-      fs.rmSync(dataDir, { recursive: true, force: true });
-      throw new Error(`PostgreSQL at ${postgresUrl} is not reachable (set BENCH_DATABASE_URL): ${String(error)}`);
-    }
-  }
-  const config = loadConfig({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
-    SESSION_SECRET: crypto.randomBytes(32).toString('hex'),
-    DIST_DIR: path.resolve(import.meta.dirname, '..', '..', 'dist'),
-    ...(kind === 'PostgreSQL' ? { DATABASE_URL: postgresUrl } : {}),
-  });
-  const app = await buildApp(config, kind === 'PostgreSQL' ? { db: { pgOptions: { options: `-c search_path=${schema}`, max: 10 } } } : {});
-  await options.beforeListen?.(app);
-  await app.listen({ port, host: '127.0.0.1' });
-  return {
-    app,
-    url: `http://127.0.0.1:${port}`,
-    config,
-    db: app.ctx.db,
-    kind,
-    async close() {
-      await app.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-      if (kind === 'PostgreSQL') await withPostgres(postgresUrl, `drop schema if exists ${schema} cascade`);
-    },
-  };
+  const server = await startServer(
+    (port) => ({
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+      SESSION_SECRET: crypto.randomBytes(32).toString('hex'),
+      DIST_DIR: path.resolve(import.meta.dirname, '..', '..', 'dist'),
+    }),
+    { databaseUrl: kind === 'PostgreSQL' ? postgresUrl : null, beforeListen: options.beforeListen, poolMax: 10 },
+  );
+  return { ...server, kind };
 }
 
 /** Runs `use` with a fresh server and always closes it. */

@@ -35,16 +35,34 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+export interface StartOptions {
+  /** The database: TEST_DATABASE_URL by default; a postgres:// URL, or null for SQLite. */
+  databaseUrl?: string | null;
+  /** Routes a caller needs beside the product's (the bench's no-op baseline), added before listening. */
+  beforeListen?: (app: FastifyInstance) => void | Promise<void>;
+  poolMax?: number;
+}
+
+/** `env` may depend on the port the server gets (e.g. a PUBLIC_URL on 127.0.0.1). */
+export async function startServer(
+  env: Record<string, string> | ((port: number) => Record<string, string>) = {},
+  options: StartOptions = {},
+): Promise<TestServer> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-test-'));
-  const databaseUrl = process.env.TEST_DATABASE_URL;
+  const databaseUrl = options.databaseUrl === undefined ? process.env.TEST_DATABASE_URL : options.databaseUrl ?? undefined;
   const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
   if (databaseUrl) {
     const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    await client.query(`create schema ${schema}`);
-    await client.end();
+    try {
+      await client.connect();
+      await client.query(`create schema ${schema}`);
+    } catch (error) {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      throw new Error(`PostgreSQL at ${databaseUrl} is not reachable: ${String(error)}`);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
   }
   const config = loadConfig({
     PORT: String(port),
@@ -52,9 +70,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    ...env,
+    ...(typeof env === 'function' ? env(port) : env),
   });
-  const app = await buildApp(config, databaseUrl ? { db: { pgOptions: { options: `-c search_path=${schema}`, max: 5 } } } : {});
+  const pgOptions = { options: `-c search_path=${schema}`, max: options.poolMax ?? 5 };
+  const app = await buildApp(config, databaseUrl ? { db: { pgOptions } } : {});
+  await options.beforeListen?.(app);
   await app.listen({ port, host: '127.0.0.1' });
   return {
     app,
