@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -31,16 +30,12 @@ describe.skipIf(!hasChromium)('a site owner journey', () => {
   let browser: Browser;
   let visitorBrowser: Browser;
   let site: Site;
-  let distCopy: string;
 
   beforeAll(async () => {
     fs.mkdirSync(shots, { recursive: true });
-    // A private copy of the build: a concurrent `npm run build` must not pull hashed chunks from under the pages.
-    distCopy = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-journey-dist-'));
-    fs.cpSync(path.resolve('dist'), distCopy, { recursive: true });
-    // The tracker as its sources say now (it builds in a second).
-    await buildTracker(path.join(distCopy, 'tracker'));
-    [server, browser, visitorBrowser, site] = await Promise.all([startServer({ DIST_DIR: distCopy }), launchChromium(), launchChromium(VISITOR_BROWSER), startSite()]);
+    [server, browser, visitorBrowser, site] = await Promise.all([startServer({}, { privateDist: true }), launchChromium(), launchChromium(VISITOR_BROWSER), startSite()]);
+    // The tracker as its sources say now (it builds in a second; scripts are read per request).
+    await buildTracker(path.join(server.config.distDir, 'tracker'));
   });
 
   afterAll(async () => {
@@ -48,7 +43,6 @@ describe.skipIf(!hasChromium)('a site owner journey', () => {
     await visitorBrowser?.close();
     await site?.close();
     await server?.close();
-    if (distCopy) fs.rmSync(distCopy, { recursive: true, force: true });
   });
 
   /** Diagnostics on failure, a screenshot that also asserts no sideways scrolling. */

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,20 +13,16 @@ import { startServer, type TestServer } from '../helpers/server.js';
 describe.skipIf(!hasChromium)('service worker updates', () => {
   let server: TestServer;
   let browser: Browser;
-  let distDir: string;
 
   beforeAll(async () => {
     const root = path.resolve(import.meta.dirname, '../..');
     execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--if-needed'], { cwd: root, stdio: 'inherit' });
-    distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-dist-'));
-    fs.cpSync(path.join(root, 'dist', 'app'), path.join(distDir, 'app'), { recursive: true });
-    [server, browser] = await Promise.all([startServer({ DIST_DIR: distDir }), launchChromium()]);
+    [server, browser] = await Promise.all([startServer({}, { privateDist: true }), launchChromium()]);
   });
 
   afterAll(async () => {
     await browser?.close();
     await server?.close();
-    if (distDir) fs.rmSync(distDir, { recursive: true, force: true });
   });
 
   it('offers a waiting version and activates it only when the user accepts', async () => {
@@ -38,7 +33,7 @@ describe.skipIf(!hasChromium)('service worker updates', () => {
     await page.evaluate(() => Object.assign(window, { stillThisPage: true }));
 
     // Publish a new version of the worker and let the page find it.
-    const worker = path.join(distDir, 'app', 'sw.js');
+    const worker = path.join(server.config.distDir, 'app', 'sw.js');
     fs.appendFileSync(worker, '\n// next version\n');
     fs.rmSync(`${worker}.gz`, { force: true });
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());

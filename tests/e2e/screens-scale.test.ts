@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { hasChromium, launchChromium } from '../helpers/browser.js';
@@ -20,19 +17,15 @@ const PAGE = 50;
 describe.skipIf(!hasChromium)('sessions page at scale', () => {
   let server: TestServer;
   let browser: Browser;
-  let distCopy: string;
 
   beforeAll(async () => {
-    distCopy = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-dist-'));
-    fs.cpSync(path.resolve('dist'), distCopy, { recursive: true });
-    server = await startServer({ DIST_DIR: distCopy });
+    server = await startServer({}, { privateDist: true });
     browser = await launchChromium();
   });
 
   afterAll(async () => {
     await browser?.close();
     await server?.close();
-    fs.rmSync(distCopy, { recursive: true, force: true });
   });
 
   it('pages, filters and searches on the server with the counts of the whole campaign', async () => {

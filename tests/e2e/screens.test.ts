@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
@@ -23,22 +22,16 @@ const viewports = [
 describe.skipIf(!hasChromium)('PWA screens journey', () => {
   let server: TestServer;
   let browser: Browser;
-  let distCopy: string | undefined;
 
   beforeAll(async () => {
     fs.mkdirSync(shots, { recursive: true });
-    // A private copy of the build, so a rebuild of dist/ while the journey runs cannot pull
-    // hashed chunks from under the page.
-    distCopy = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-dist-'));
-    fs.cpSync(path.resolve('dist'), distCopy, { recursive: true });
-    server = await startServer({ DIST_DIR: distCopy });
+    server = await startServer({}, { privateDist: true });
     browser = await launchChromium();
   });
 
   afterAll(async () => {
     await browser?.close();
     await server?.close();
-    if (distCopy) fs.rmSync(distCopy, { recursive: true, force: true });
   });
 
   for (const device of viewports) {

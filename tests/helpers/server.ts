@@ -41,6 +41,11 @@ export interface StartOptions {
   /** Routes a caller needs beside the product's (the bench's no-op baseline), added before listening. */
   beforeListen?: (app: FastifyInstance) => void | Promise<void>;
   poolMax?: number;
+  /**
+   * Serve a private copy of dist/ (removed on close), so a rebuild of dist/ while a browser test
+   * runs cannot pull hashed chunks from under its pages, and the test may change its copy.
+   */
+  privateDist?: boolean;
 }
 
 /** `env` may depend on the port the server gets (e.g. a PUBLIC_URL on 127.0.0.1). */
@@ -50,6 +55,8 @@ export async function startServer(
 ): Promise<TestServer> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-test-'));
+  const distCopy = options.privateDist ? fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-dist-')) : undefined;
+  if (distCopy) fs.cpSync(path.resolve('dist'), distCopy, { recursive: true });
   const databaseUrl = options.databaseUrl === undefined ? process.env.TEST_DATABASE_URL : options.databaseUrl ?? undefined;
   const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
   if (databaseUrl) {
@@ -59,6 +66,7 @@ export async function startServer(
       await client.query(`create schema ${schema}`);
     } catch (error) {
       fs.rmSync(dataDir, { recursive: true, force: true });
+      if (distCopy) fs.rmSync(distCopy, { recursive: true, force: true });
       throw new Error(`PostgreSQL at ${databaseUrl} is not reachable: ${String(error)}`);
     } finally {
       await client.end().catch(() => undefined);
@@ -70,6 +78,7 @@ export async function startServer(
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...(distCopy ? { DIST_DIR: distCopy } : {}),
     ...(typeof env === 'function' ? env(port) : env),
   });
   const pgOptions = { options: `-c search_path=${schema}`, max: options.poolMax ?? 5 };
@@ -84,6 +93,7 @@ export async function startServer(
     async close() {
       await app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      if (distCopy) fs.rmSync(distCopy, { recursive: true, force: true });
       if (databaseUrl) {
         const client = new pg.Client({ connectionString: databaseUrl });
         await client.connect();
