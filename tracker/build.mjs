@@ -6,33 +6,49 @@ import * as esbuild from 'esbuild';
 
 const here = import.meta.dirname;
 
-/**
- * Canvas recording is off, so rrweb's inline canvas worker (about 1 KB gzip) can never run:
- * its source is left out of the bundle.
- */
-const dropCanvasWorker = {
-  name: 'drop-canvas-worker',
+/** Edits to @rrweb/record 2.1.6 as bundled; each must apply, or the build fails (a new rrweb needs a look). */
+const rrwebEdits = [
+  {
+    // Canvas recording is off, so rrweb's inline canvas worker (about 1 KB gzip) can never run.
+    why: 'drop the canvas worker',
+    from: /const jsContent = '(?:[^'\\]|\\.)*';/,
+    to: "const jsContent = '';",
+  },
+];
+
+const editRrweb = {
+  name: 'edit-rrweb',
   setup(build) {
     build.onLoad({ filter: /@rrweb[\\/]record[\\/]dist[\\/]record\.js$/ }, async (args) => {
-      const source = await fs.promises.readFile(args.path, 'utf8');
-      return { contents: source.replace(/const jsContent = '(?:[^'\\]|\\.)*';/, "const jsContent = '';"), loader: 'js' };
+      let source = await fs.promises.readFile(args.path, 'utf8');
+      for (const edit of rrwebEdits) {
+        const edited = source.replace(edit.from, edit.to);
+        if (edited === source) throw new Error(`tracker build: cannot ${edit.why} in ${args.path}`);
+        source = edited;
+      }
+      return { contents: source, loader: 'js' };
     });
   },
 };
 
+const common = { bundle: true, minify: true, format: 'iife', target: 'es2020', legalComments: 'none', logLevel: 'warning' };
+
+/** The pack worker, bundled on its own: the recorder starts it from a blob: URL of this text. */
+async function buildPackWorker() {
+  const result = await esbuild.build({ ...common, entryPoints: [path.join(here, 'src', 'pack-worker.ts')], write: false });
+  return result.outputFiles[0].text;
+}
+
 export async function buildTracker(outDir) {
   fs.mkdirSync(outDir, { recursive: true });
+  const packWorker = await buildPackWorker();
   await esbuild.build({
+    ...common,
     entryPoints: [path.join(here, 'src', 'recorder.ts')],
     outfile: path.join(outDir, 'recorder.js'),
-    bundle: true,
-    minify: true,
-    format: 'iife',
-    target: 'es2020',
     banner: { js: '/*! Tapedeck recorder; includes rrweb (MIT, github.com/rrweb-io/rrweb) */' },
-    legalComments: 'none',
-    plugins: [dropCanvasWorker],
-    logLevel: 'warning',
+    define: { PACK_WORKER_SOURCE: JSON.stringify(packWorker) },
+    plugins: [editRrweb],
   });
   fs.copyFileSync(path.join(here, 'loader.js'), path.join(outDir, 'magicFormat.js'));
 }

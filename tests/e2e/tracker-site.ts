@@ -67,20 +67,21 @@ const thanks = (script: string) => layout('Thanks', script, `<h1>Thank you</h1><
 export interface Site {
   url: string;
   port: number;
-  /** Sets the <script> tag(s) the pages carry. */
-  install(scriptTag: string, files?: Record<string, string>): void;
+  /** Sets the <script> tag(s) the pages carry, and headers the pages are served with (a CSP). */
+  install(scriptTag: string, files?: Record<string, string>, headers?: Record<string, string>): void;
   close(): Promise<void>;
 }
 
 export async function startSite(): Promise<Site> {
   let tag = '';
   let files: Record<string, string> = {};
+  let pageHeaders: Record<string, string> = {};
   const server = http.createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     const pages: Record<string, (tag: string) => string> = { '/': checkout, '/checkout.html': checkout, '/thanks.html': thanks, '/storm.html': storm, '/big.html': big };
     const page = pages[path]?.(tag) ?? null;
     if (page !== null) {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...pageHeaders }).end(page);
     } else if (files[path] !== undefined) {
       response.writeHead(200, { 'content-type': 'application/javascript' }).end(files[path]);
     } else {
@@ -92,9 +93,10 @@ export async function startSite(): Promise<Site> {
   return {
     url: `http://127.0.0.1:${port}`,
     port,
-    install(scriptTag, extraFiles = {}) {
+    install(scriptTag, extraFiles = {}, headers = {}) {
       tag = scriptTag;
       files = extraFiles;
+      pageHeaders = headers;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

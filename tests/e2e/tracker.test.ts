@@ -75,6 +75,8 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
     const page = await context.newPage();
+    const workers: string[] = [];
+    page.on('worker', (worker) => workers.push(worker.url()));
     await page.goto(`${site.url}/checkout.html`);
     await recorderRunning(page);
     await page.click('#buy');
@@ -103,6 +105,9 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
       return snapshots >= 2 && s.raw.includes('thanks.html') && s ;
     });
     await context.close();
+    // Each page packed its batches (masking, time zone, gzip) in a worker of its own.
+    expect(workers).toHaveLength(2);
+    for (const url of workers) expect(url).toMatch(/^blob:/);
 
     // The session lists with the right fields, from the sessions API.
     const listed = await until('the session row to catch up', async () => {
@@ -150,6 +155,37 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
     // None of what was typed — nor prefilled, placeholder, blocked or masked text — anywhere.
     for (const secret of [...Object.values(TYPED), ...PAGE_SECRETS]) expect(stored.raw).not.toContain(secret);
     for (const part of ['SECRET', 'qzxa', 'wvjb', 'kfyc', 'hgud']) expect(stored.raw).not.toContain(part);
+  });
+
+  it('packs on the page, masked and compressed, where the site\'s CSP forbids workers', async () => {
+    const campaignId = await makeCampaign(server, { domains: `127.0.0.1:${site.port}` });
+    site.install(`<script src="/csp.js"></script>`, { '/csp.js': await downloadedScript(campaignId) }, { 'content-security-policy': "worker-src 'none'" });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const workers: string[] = [];
+    page.on('worker', (worker) => workers.push(worker.url()));
+    const sizes: Promise<number>[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/v1/ingest/') && r.method() === 'POST') sizes.push(r.allHeaders().then((h) => Number(h['content-length'])));
+    });
+    await page.goto(`${site.url}/checkout.html`);
+    await recorderRunning(page);
+    await page.click('#email');
+    await page.keyboard.type(TYPED.email);
+    await page.click('#buy');
+    await page.evaluate(() => (window as unknown as { tapedeck: { flush(): void } }).tapedeck.flush());
+    const stored = await until('the typing stored', async () => {
+      const s = await storedEvents(server, campaignId);
+      return s.events.some((e) => e.type === 3 && source(e) === 5) && s;
+    });
+    await context.close();
+    expect(workers).toEqual([]);
+    // Compressed all the same: what was sent is a fraction of the JSON stored.
+    const sent = (await Promise.all(sizes)).reduce((a, b) => a + b, 0);
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThan(stored.raw.length / 3);
+    expect(stored.events.filter((e) => e.type === 2)).toHaveLength(1);
+    for (const secret of [TYPED.email, ...PAGE_SECRETS]) expect(stored.raw).not.toContain(secret);
   });
 
   it('stops recording a page past the mutation budget and records why', async () => {

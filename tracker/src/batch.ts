@@ -1,19 +1,26 @@
 import type { SessionInfo } from '../../src/api/types.js';
 
-/** One numbered batch of a session; events are already JSON so sizes are known and cheap. */
-export interface Batch {
+/** What a batch is besides its events: which session, which number, the visit's details once. */
+export interface BatchHead {
   sessionId: string;
   seq: number;
   /** Sent until ingest has acknowledged a batch of this session. */
   info?: SessionInfo;
+}
+
+/** One numbered batch of a session; events are already JSON so sizes are known and cheap. */
+export interface Batch extends BatchHead {
   events: string[];
   bytes: number;
+  /** The request body being made (masked, compressed) and, once made, the body itself. */
+  packing?: Promise<{ body: BodyInit; bytes: number }>;
+  packed?: { body: BodyInit; bytes: number };
 }
 
 /** The request body: {sessionId, seq, info?, events}, built without serialising events twice. */
-export function batchBody(batch: Batch): string {
-  const info = batch.info ? ',"info":' + JSON.stringify(batch.info) : '';
-  return '{"sessionId":' + JSON.stringify(batch.sessionId) + ',"seq":' + batch.seq + info + ',"events":[' + batch.events.join(',') + ']}';
+export function batchBody(head: BatchHead, events: string[]): string {
+  const info = head.info ? ',"info":' + JSON.stringify(head.info) : '';
+  return '{"sessionId":' + JSON.stringify(head.sessionId) + ',"seq":' + head.seq + info + ',"events":[' + events.join(',') + ']}';
 }
 
 /** A custom rrweb event (type 5) carrying the tracker's own notes into the replay. */

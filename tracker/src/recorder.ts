@@ -5,10 +5,15 @@ import type { SessionInfo } from '../../src/api/types.js';
 import type { Batch } from './batch.js';
 import { note } from './batch.js';
 import { BATCH_BYTES, FLUSH_EVENTS, FLUSH_MS, MUTATION_BUDGET, SESSION_IDLE_MS, UNLOAD_BATCH_BYTES } from './limits.js';
-import { maskEvent, mutationCount, optedOut } from './privacy.js';
+import { maskJson, packNow } from './pack.js';
+import { createPacker } from './packer.js';
+import { mutationCount, optedOut } from './privacy.js';
 import { Sender } from './sender.js';
 import { freshSession, resumeSession, type SessionState } from './session.js';
 import { splitEvents } from './split.js';
+
+/** The pack worker's bundled source: tracker/build.mjs builds tracker/src/pack-worker.ts first. */
+declare const PACK_WORKER_SOURCE: string | undefined;
 
 type RecordOptions = NonNullable<Parameters<typeof record>[0]>;
 
@@ -70,17 +75,12 @@ const safe =
     }
   };
 
-async function gzip(text: string): Promise<BodyInit> {
-  if (typeof CompressionStream === 'undefined') return text;
-  return new Response(new Blob([text]).stream().pipeThrough(new CompressionStream('gzip'))).blob();
-}
-
 function sessionInfo(): SessionInfo {
   const n = navigator;
   return {
     userAgent: n.userAgent,
     language: n.language,
-    timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    timezone: '', // filled in where the batch is packed, off the main thread (pack.ts)
     hardwareConcurrency: n.hardwareConcurrency || 0,
     webdriver: n.webdriver === true,
     cookiesEnabled: n.cookieEnabled,
@@ -106,16 +106,19 @@ function start(settings: Settings): void {
 
   const save = () => storage(STATE_KEY, JSON.stringify(session));
   if (session.off) return;
+  // Started before recording, so the first full snapshot is compressed off the main thread.
+  const packer = createPacker(typeof PACK_WORKER_SOURCE === 'string' ? PACK_WORKER_SOURCE : undefined);
   const sender = new Sender({
     async post(body, keepalive) {
       try {
-        const payload = keepalive ? body : await gzip(body);
-        const response = await fetch(url, { method: 'POST', body: payload, keepalive, credentials: 'omit', headers: { 'content-type': 'text/plain' } });
+        const response = await fetch(url, { method: 'POST', body, keepalive, credentials: 'omit', headers: { 'content-type': 'text/plain' } });
         return response.status;
       } catch {
         return 0;
       }
     },
+    pack: (batch) => packer.pack({ sessionId: batch.sessionId, seq: batch.seq, info: batch.info }, batch.events),
+    packNow: (batch) => packNow(batch, batch.events),
     later: (run, ms) => setTimeout(safe(run), ms),
     onStop(_reason, refused) {
       halt();
@@ -169,7 +172,7 @@ function start(settings: Settings): void {
         setTimeout(safe(() => record.takeFullSnapshot(true)));
       }
       session.last = now;
-      maskEvent(event);
+      // Masked on its way out (maskJson, in the pack worker): nothing leaves unmasked.
       const json = JSON.stringify(event);
       buffer.push(json);
       bytes += json.length;
@@ -188,7 +191,7 @@ function start(settings: Settings): void {
 
   // Batches the previous page of this tab could not send while it unloaded.
   try {
-    (JSON.parse(storage(STASH_KEY) || '[]') as Batch[]).forEach((batch) => sender.add(batch));
+    (JSON.parse(storage(STASH_KEY) || '[]') as Batch[]).forEach(({ sessionId, seq, info, events, bytes }) => sender.add({ sessionId, seq, info, events, bytes }));
   } catch {
     // unreadable leftovers are not worth breaking the page over
   }
@@ -210,7 +213,9 @@ function start(settings: Settings): void {
     safe(() => {
       flush(UNLOAD_BATCH_BYTES);
       const rest = sender.unload(byteLength);
-      if (rest.length) storage(STASH_KEY, JSON.stringify(rest));
+      // Stashed masked, and without the bodies being made (the next page makes them again).
+      const stash = rest.map(({ sessionId, seq, info, events, bytes }) => ({ sessionId, seq, info, events: events.map(maskJson), bytes }));
+      if (stash.length) storage(STASH_KEY, JSON.stringify(stash));
       save();
     }),
   );

@@ -1,11 +1,16 @@
-import { batchBody, eventTime, note, type Batch } from './batch.js';
+import { eventTime, note, type Batch } from './batch.js';
+import type { Packed } from './pack.js';
 import { BatchQueue } from './queue.js';
 import { retryDelay } from './backoff.js';
 import { FIRST_CONTACT_TRIES, QUEUE_BATCHES, QUEUE_BYTES, UNLOAD_BATCH_BYTES } from './limits.js';
 
 export interface SenderDeps {
   /** POSTs a body; resolves to the HTTP status, 0 when the network (or CORS) failed. */
-  post(body: string, keepalive: boolean): Promise<number>;
+  post(body: BodyInit, keepalive: boolean): Promise<number>;
+  /** Makes a batch's body: masked and compressed, off the page's main thread where it can. */
+  pack(batch: Batch): Promise<Packed>;
+  /** Makes a batch's body at once, uncompressed: the page is unloading and cannot wait. */
+  packNow(batch: Batch): Packed;
   later(run: () => void, ms: number): void;
   /** A refusal (or a page that never reached ingest): the tracker stops for this page. */
   onStop(reason: string, refused: boolean): void;
@@ -31,14 +36,27 @@ export class Sender {
   add(batch: Batch): void {
     if (this.stopped) return;
     this.queue.push(batch);
+    this.prepare(batch);
     this.pump().catch(() => undefined);
+  }
+
+  /** Packing starts as a batch is queued, so its body is ready when its turn comes. */
+  private prepare(batch: Batch): Promise<Packed> {
+    const packing = this.deps.pack(batch).then((packed) => {
+      if (batch.packing === packing) batch.packed = packed;
+      return packed;
+    });
+    batch.packed = undefined;
+    batch.packing = packing;
+    return packing;
   }
 
   async pump(): Promise<void> {
     const batch = this.queue.items[0];
     if (!batch || this.inFlight || this.waiting || this.stopped) return;
     this.inFlight = batch;
-    const status = await this.deps.post(batchBody(batch), false);
+    const packed = await (batch.packing ?? this.prepare(batch));
+    const status = await this.deps.post(packed.body, false);
     this.inFlight = null;
     if (status >= 200 && status < 300) {
       this.queue.remove(batch);
@@ -50,6 +68,7 @@ export class Sender {
       batch.events = [note({ tooLarge: batch.bytes, events: batch.events.length }, eventTime(batch.events[0]))];
       this.queue.bytes += batch.events[0].length - batch.bytes;
       batch.bytes = batch.events[0].length;
+      this.prepare(batch);
     } else if (status === 0 || status === 408 || status === 429 || status >= 500) {
       this.attempts++;
       if (!this.delivered && this.attempts >= FIRST_CONTACT_TRIES) return this.stop(`ingest unreachable (status ${status})`, false);
@@ -74,7 +93,8 @@ export class Sender {
 
   /**
    * The page is going away: hand batches to keepalive requests while their 64 KiB allowance
-   * lasts; the rest is returned for the tab's next page to send (ingest stores each seq once).
+   * lasts (compressed bodies where packing finished, JSON made here and now for the rest); the
+   * rest is returned for the tab's next page to send (ingest stores each seq once).
    * The batch in flight goes too: its ordinary request dies with the page, and when the tab is
    * closing there is no next page to send it (the last seconds of every visit were lost).
    */
@@ -83,8 +103,8 @@ export class Sender {
     let allowance = UNLOAD_BATCH_BYTES;
     const rest: Batch[] = [];
     for (const batch of this.queue.items.slice()) {
-      const body = batchBody(batch);
-      const bytes = size(body);
+      const { body } = batch.packed ?? this.deps.packNow(batch);
+      const bytes = typeof body === 'string' ? size(body) : (body as Blob).size;
       if (bytes <= allowance) {
         allowance -= bytes;
         this.queue.remove(batch);

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Sender } from '../../../tracker/src/sender.js';
 import type { Batch } from '../../../tracker/src/batch.js';
+import { packNow } from '../../../tracker/src/pack.js';
+
+/** Packing as the recorder does it, without compression so the test can read the bodies. */
+const packing = { pack: (b: Batch) => Promise.resolve(packNow(b, b.events)), packNow: (b: Batch) => packNow(b, b.events) };
 
 const batch = (seq: number, events = ['{"type":3,"data":{},"timestamp":1}']): Batch => ({ sessionId: 'session-1', seq, events, bytes: events.join().length });
 
@@ -11,8 +15,9 @@ function harness(answers: number[]) {
   const stops: string[] = [];
   const delivered: number[] = [];
   const sender = new Sender({
+    ...packing,
     async post(body, keepalive) {
-      const parsed = JSON.parse(body) as { seq: number; events: unknown[] };
+      const parsed = JSON.parse(body as string) as { seq: number; events: unknown[] };
       sent.push({ seq: parsed.seq, keepalive, events: parsed.events });
       return keepalive ? 200 : (answers.shift() ?? 200);
     },
@@ -104,12 +109,38 @@ describe('the sender', () => {
     ]);
   });
 
+  it('hands compressed bodies to keepalive requests as they are, counting their bytes', async () => {
+    const posted: { body: BodyInit; keepalive: boolean }[] = [];
+    const sender = new Sender({
+      pack: async () => ({ body: new Blob([new Uint8Array(40_000)]), bytes: 300_000 }),
+      packNow: () => {
+        throw new Error('a packed batch is not packed again');
+      },
+      post: (body, keepalive) => {
+        posted.push({ body, keepalive });
+        return new Promise<number>(() => undefined); // the ordinary request never answers
+      },
+      later: () => undefined,
+      onStop: () => undefined,
+    });
+    [0, 1].forEach((seq) => sender.add(batch(seq)));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // 40,000 bytes each: the first fits the 60 KiB allowance, the second is kept for the next page.
+    const rest = sender.unload((body) => body.length);
+    expect(rest.map((b) => b.seq)).toEqual([1]);
+    expect(posted.map((p) => [(p.body as Blob).size, p.keepalive])).toEqual([
+      [40_000, false],
+      [40_000, true],
+    ]);
+  });
+
   it('hands the batch in flight to a keepalive request on unload too (the tab may be closing)', async () => {
     let answer!: (status: number) => void;
     const sent: [number, boolean][] = [];
     const sender = new Sender({
+      ...packing,
       post(body, keepalive) {
-        sent.push([(JSON.parse(body) as { seq: number }).seq, keepalive]);
+        sent.push([(JSON.parse(body as string) as { seq: number }).seq, keepalive]);
         return keepalive ? Promise.resolve(200) : new Promise<number>((resolve) => (answer = resolve));
       },
       later: () => undefined,
@@ -117,6 +148,7 @@ describe('the sender', () => {
     });
     sender.add(batch(0));
     sender.add(batch(1));
+    await new Promise((resolve) => setTimeout(resolve, 0));
     expect(sent).toEqual([[0, false]]);
     expect(sender.unload((body) => body.length)).toEqual([]);
     expect(sent).toEqual([

@@ -1,0 +1,67 @@
+// The page's side of packing: batches go to the pack worker and come back as compressed bodies.
+// Where no worker can start (a CSP without blob: workers, an old browser) or one fails, the
+// same code runs on the page instead, and nothing waiting is lost.
+import type { BatchHead } from './batch.js';
+import { pack, type Packed, type PackReply } from './pack.js';
+
+export interface Packer {
+  pack(head: BatchHead, events: string[]): Promise<Packed>;
+  readonly inWorker: boolean;
+}
+
+interface Waiting {
+  head: BatchHead;
+  events: string[];
+  resolve(packed: Packed): void;
+}
+
+function startWorker(source: string): Worker | undefined {
+  if (typeof Worker === 'undefined' || typeof URL.createObjectURL !== 'function') return undefined;
+  const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+  try {
+    return new Worker(url);
+  } catch {
+    return undefined; // the site's CSP forbids blob: workers
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+/** Packs in a worker started from `workerSource` when one can run, else on the page. */
+export function createPacker(workerSource: string | undefined): Packer {
+  let worker = workerSource ? startWorker(workerSource) : undefined;
+  const waiting = new Map<number, Waiting>();
+  let nextId = 0;
+
+  const onPage = () => {
+    worker?.terminate();
+    worker = undefined;
+    for (const job of waiting.values()) void pack(job.head, job.events).then(job.resolve);
+    waiting.clear();
+  };
+  if (worker) {
+    worker.onmessage = ({ data }: MessageEvent<PackReply>) => {
+      waiting.get(data.id)?.resolve(data.packed);
+      waiting.delete(data.id);
+    };
+    worker.onerror = onPage;
+  }
+
+  return {
+    get inWorker() {
+      return worker !== undefined;
+    },
+    pack(head, events) {
+      if (!worker) return pack(head, events);
+      return new Promise<Packed>((resolve) => {
+        const id = nextId++;
+        waiting.set(id, { head, events, resolve });
+        try {
+          worker?.postMessage({ id, head, events });
+        } catch {
+          onPage();
+        }
+      });
+    },
+  };
+}
