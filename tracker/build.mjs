@@ -14,6 +14,15 @@ const rrwebEdits = [
     from: /const jsContent = '(?:[^'\\]|\\.)*';/,
     to: "const jsContent = '';",
   },
+  {
+    // querySelector(All) are methods, but rrweb tests them as accessors, so the check always
+    // fails and rrweb inserts a hidden iframe into every recorded page to fetch "untainted"
+    // Element methods (rrweb-io/rrweb#1802). Testing them as methods keeps the iframe for pages
+    // that really patched them.
+    why: 'test querySelector(All) as methods',
+    from: /Element: \["shadowRoot", "querySelector", "querySelectorAll"\],([\s\S]*?const testableMethods = \{[\s\S]*?)Element: \[\],/,
+    to: 'Element: ["shadowRoot"],$1Element: ["querySelector", "querySelectorAll"],',
+  },
 ];
 
 const editRrweb = {

@@ -74,11 +74,18 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
     site.install(`<script src="${file}"></script>`, { [file]: await downloadedScript(campaignId) });
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    // Counts iframes put into the page: the recorder must not insert any (rrweb's own one is patched out).
+    await context.addInitScript(() => {
+      const w = window as unknown as { iframesAdded: number };
+      w.iframesAdded = 0;
+      new MutationObserver((records) => records.forEach((r) => r.addedNodes.forEach((n) => n.nodeName === 'IFRAME' && w.iframesAdded++))).observe(document, { childList: true, subtree: true });
+    });
     const page = await context.newPage();
     const workers: string[] = [];
     page.on('worker', (worker) => workers.push(worker.url()));
     await page.goto(`${site.url}/checkout.html`);
     await recorderRunning(page);
+    expect(await page.evaluate(() => (window as unknown as { iframesAdded: number }).iframesAdded)).toBe(0);
     await page.click('#buy');
     await page.click('#email');
     await page.keyboard.type(TYPED.email);
