@@ -16,8 +16,9 @@ import { workloads } from '../support/overhead/workloads.js';
 export const title = 'Recording overhead';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
-const variants: Variant[] = ['none', 'rrweb', 'ours'];
+const variants: Variant[] = ['none', 'rrweb', 'rrwebJson', 'ours'];
 const rrwebName = 'plain @rrweb/record';
+const rrwebJsonName = 'plain @rrweb/record + JSON.stringify of each event';
 
 interface Samples {
   task: Record<Variant, number[]>;
@@ -26,7 +27,7 @@ interface Samples {
 
 /** Runs every variant once per round, in a rotating order, so drift on a noisy machine spreads evenly. */
 async function sample(browser: Browser, environment: Environment, workload: Workload, runs: number, quick: boolean): Promise<Samples> {
-  const samples: Samples = { task: { none: [], rrweb: [], ours: [] }, heap: { none: [], rrweb: [], ours: [] } };
+  const samples: Samples = { task: { none: [], rrweb: [], rrwebJson: [], ours: [] }, heap: { none: [], rrweb: [], rrwebJson: [], ours: [] } };
   if (!quick) await measureOnce(browser, environment, workload, 'none'); // warm-up: the browser's first pages are slow
   for (let round = 0; round < runs; round++) {
     for (let i = 0; i < variants.length; i++) {
@@ -59,6 +60,11 @@ function rowsFor(workload: Workload, s: Samples): Row[] {
       group, name: `${workload.label}: main-thread time, ours vs ${rrwebName}`, unit: 'ms', ours: stats(s.task.ours),
       baseline: { name: rrwebName, stats: stats(s.task.rrweb) }, budget: 1.05, budgetOn: 'ratio',
       note: `added over no recorder: ours ${fmtMs(added('ours').median)}, rrweb ${fmtMs(added('rrweb').median)}`,
+    },
+    {
+      // Reference, no budget: what getting the events off the page costs at the least.
+      group, name: `${workload.label}: main-thread time, ours vs ${rrwebJsonName}`, unit: 'ms', ours: stats(s.task.ours),
+      baseline: { name: rrwebJsonName, stats: stats(s.task.rrwebJson) }, note: `added over no recorder: rrweb + JSON ${fmtMs(added('rrwebJson').median)}`,
     },
     {
       group, name: `${workload.label}: JS heap used after the workload (after GC), ours`, unit: 'MB', ours: stats(s.heap.ours),

@@ -3,7 +3,12 @@
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { newContext } from '../browser.js';
 
-export type Variant = 'none' | 'rrweb' | 'ours';
+/**
+ * none: no recorder; rrweb: plain @rrweb/record defaults into an array (the issue's baseline);
+ * rrwebJson: the same with each event JSON-serialised, the least a recorder that sends its events
+ * must do on the page; ours: our tracker from its one-line install, sending to a real server.
+ */
+export type Variant = 'none' | 'rrweb' | 'rrwebJson' | 'ours';
 
 export interface Environment {
   siteUrl: string;
@@ -31,12 +36,15 @@ async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
 }
 
 async function startRecorder(page: Page, variant: Variant, environment: Environment): Promise<void> {
-  if (variant === 'rrweb') {
+  if (variant === 'rrweb' || variant === 'rrwebJson') {
     await page.addScriptTag({ content: environment.rrwebSource });
-    await page.evaluate('window.__events = []; window.rrwebRecord.record({ emit: function (event) { window.__events.push(event); } });');
+    const keep = variant === 'rrweb' ? 'event' : 'JSON.stringify(event)';
+    await page.evaluate(`window.__events = []; window.rrwebRecord.record({ emit: function (event) { window.__events.push(${keep}); } });`);
   } else if (variant === 'ours') {
     await page.evaluate(`(function () { var s = document.createElement('script'); s.async = true; s.src = ${JSON.stringify(environment.loaderUrl)}; document.head.appendChild(s); })()`);
-    await page.waitForFunction('window.tapedeck && typeof window.tapedeck.flush === "function"', undefined, { timeout: 15_000 });
+    // Polled on a timer: the default polls every animation frame, and the frames it forces
+    // (style, layout, paint of the whole page) would be charged to our tracker.
+    await page.waitForFunction('window.tapedeck && typeof window.tapedeck.flush === "function"', undefined, { timeout: 15_000, polling: 50 });
   }
 }
 
