@@ -1,14 +1,8 @@
 // Turning a batch into a request body: masking, the visit's time zone and gzip. The same code
 // runs in the pack worker (off the page's main thread) and, where a site's CSP forbids
 // workers or the page is unloading, on the page itself.
-import { batchBody, type BatchHead } from './batch.js';
+import { batchBody, type BatchHead, type Packed } from './batch.js';
 import { maskEvent } from './privacy.js';
-
-/** A request body ready to send, and the JSON size it holds. */
-export interface Packed {
-  body: BodyInit;
-  bytes: number;
-}
 
 /** Messages to and from the pack worker. */
 export interface PackRequest {

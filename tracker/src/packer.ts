@@ -1,8 +1,8 @@
 // The page's side of packing: batches go to the pack worker and come back as compressed bodies.
 // Where no worker can start (a CSP without blob: workers, an old browser) or one fails, the
 // same code runs on the page instead, and nothing waiting is lost.
-import type { BatchHead } from './batch.js';
-import { pack, type Packed, type PackReply } from './pack.js';
+import type { BatchHead, Packed } from './batch.js';
+import { pack, type PackReply } from './pack.js';
 
 export interface Packer {
   pack(head: BatchHead, events: string[]): Promise<Packed>;

@@ -1,5 +1,4 @@
-import { eventTime, note, type Batch } from './batch.js';
-import type { Packed } from './pack.js';
+import { eventTime, note, type Batch, type Packed } from './batch.js';
 import { BatchQueue } from './queue.js';
 import { retryDelay } from './backoff.js';
 import { FIRST_CONTACT_TRIES, QUEUE_BATCHES, QUEUE_BYTES, UNLOAD_BATCH_BYTES } from './limits.js';
