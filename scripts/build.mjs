@@ -37,9 +37,12 @@ if (fs.existsSync(trackerBuild)) {
   const { buildTracker } = await import(trackerBuild);
   await buildTracker(path.join(root, 'dist', 'tracker'));
 }
+// A production build whoever asks: run from inside vitest (NODE_ENV=test) Vite would otherwise
+// build React's development bundle and a PWA that never registers its service worker.
 execFileSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], {
   cwd: root,
   stdio: 'inherit',
+  env: { ...process.env, NODE_ENV: 'production' },
 });
 // Pre-compress the app's text files so the server sends them gzip without compressing per request.
 const compressible = /\.(js|css|html|svg|json|webmanifest|txt)$/;
