@@ -148,6 +148,9 @@ describe.skipIf(!hasChromium)('a site owner journey', () => {
     await visitor.click('#next');
     await visitor.waitForURL(`${site.url}/thanks.html`);
     await recorderRunning();
+    // The visitor reads the page a moment: a scripted visit can otherwise last under a second,
+    // and a replay under a second never moves the player's clock off 00:00.
+    await visitor.waitForTimeout(1500);
     await visitor.click('#done');
     // The visitor closes the tab: the recorder flushes on pagehide (keepalive outlives the tab).
     await visitor.close({ runBeforeUnload: true });
