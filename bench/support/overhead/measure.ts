@@ -63,20 +63,23 @@ function watchIngest(page: Page) {
   return state;
 }
 
+/** How long a page must be quiet (no ingest request in flight) before a window closes. */
+const SETTLE_MS = 100;
+
 /** Ours sends what it holds (as its 5-second timer would) and the window waits for delivery. */
 async function settle(page: Page, variant: Variant, ingest: ReturnType<typeof watchIngest>): Promise<void> {
   if (variant === 'ours') {
     await page.evaluate('window.tapedeck.flush()');
     const deadline = Date.now() + 20_000;
     let quietSince = Date.now();
-    while (Date.now() - quietSince < 200) {
+    while (Date.now() - quietSince < SETTLE_MS) {
       if (Date.now() > deadline) throw new Error('our tracker did not deliver its batches within 20 s');
       if (ingest.inFlight > 0) quietSince = Date.now();
       await page.waitForTimeout(25);
     }
     if (ingest.refused.length) throw new Error(`ingest refused our tracker's batches: HTTP ${ingest.refused.join(', ')}`);
   } else {
-    await page.waitForTimeout(200);
+    await page.waitForTimeout(SETTLE_MS);
   }
 }
 
