@@ -15,25 +15,33 @@ interface Waiting {
   resolve(packed: Packed): void;
 }
 
-function startWorker(source: string): Worker | undefined {
+/** The worker and its blob: URL, which is revoked once the worker has answered or failed. */
+function startWorker(source: string): { worker: Worker; url: string } | undefined {
   if (typeof Worker === 'undefined' || typeof URL.createObjectURL !== 'function') return undefined;
   const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
   try {
-    return new Worker(url);
+    return { worker: new Worker(url), url };
   } catch {
-    return undefined; // the site's CSP forbids blob: workers
-  } finally {
     URL.revokeObjectURL(url);
+    return undefined; // the site's CSP forbids blob: workers
   }
 }
 
 /** Packs in a worker started from `workerSource` when one can run, else on the page. */
 export function createPacker(workerSource: string | undefined): Packer {
-  let worker = workerSource ? startWorker(workerSource) : undefined;
+  const started = workerSource ? startWorker(workerSource) : undefined;
+  let worker = started?.worker;
   const waiting = new Map<number, Waiting>();
   let nextId = 0;
+  // Not revoked at once: some browsers fetch a worker's script after its constructor returns.
+  let url = started?.url;
+  const revoke = () => {
+    if (url) URL.revokeObjectURL(url);
+    url = undefined;
+  };
 
   const onPage = () => {
+    revoke();
     worker?.terminate();
     worker = undefined;
     for (const job of waiting.values()) void pack(job.head, job.events).then(job.resolve);
@@ -41,6 +49,7 @@ export function createPacker(workerSource: string | undefined): Packer {
   };
   if (worker) {
     worker.onmessage = ({ data }: MessageEvent<PackReply>) => {
+      revoke();
       waiting.get(data.id)?.resolve(data.packed);
       waiting.delete(data.id);
     };
