@@ -13,6 +13,8 @@ declare module 'autocannon' {
     amount?: number;
     duration?: number;
     timeout?: number;
+    /** Milliseconds between its samples (default 1000); a finished run ends at the next one. */
+    sampleInt?: number;
     headers?: Record<string, string>;
     requests?: Request[];
   }
