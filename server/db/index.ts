@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Database } from './schema.js';
 import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_sessions_by_verdict.js';
+import * as m0003 from './migrations/0003_chunks_sorted.js';
 
 export type Db = Kysely<Database>;
 export type { Database };
@@ -16,6 +17,7 @@ pg.types.setTypeParser(20, (value) => Number(value));
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_sessions_by_verdict': m0002,
+  '0003_chunks_sorted': m0003,
 };
 
 export interface DbOptions {

@@ -81,6 +81,8 @@ export interface ChunksTable {
   byte_size: number;
   data: Uint8Array;
   created_at: number;
+  /** 1: the events are stored in timestamp order (every chunk written since migration 0003). */
+  sorted: Generated<number>;
 }
 
 export interface Database {

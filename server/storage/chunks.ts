@@ -1,4 +1,4 @@
-import { gzipSync, gunzip } from 'node:zlib';
+import { gzipSync, gunzip, gunzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { Db } from '../db/index.js';
 import type { SessionsTable } from '../db/schema.js';
@@ -6,8 +6,14 @@ import type { ReplayEvent } from '../../src/api/types.js';
 
 const gunzipAsync = promisify(gunzip);
 
-/** Chunks are read a few at a time so a long session never sits in memory all at once. */
-const READ_PAGE = 16;
+/**
+ * Chunks are read a page at a time, so a long session never sits in memory all at once: up to
+ * this many chunks or this many stored bytes a query (a bigger chunk comes alone).
+ */
+const READ_PAGE_CHUNKS = 500;
+const READ_PAGE_BYTES = 4 * 1024 * 1024;
+/** Smaller chunks are inflated inline: a trip to the thread pool costs more than they do. */
+const INLINE_GUNZIP_BYTES = 64 * 1024;
 
 export interface NewChunk {
   campaignId: string;
@@ -16,30 +22,31 @@ export interface NewChunk {
   events: ReplayEvent[];
 }
 
+const byTime = (a: ReplayEvent, b: ReplayEvent) => a.timestamp - b.timestamp;
+
 /**
- * Stores one batch of events as a gzip-compressed JSON array. Chunks are append-only: a batch
- * retried with the same (campaign, session, seq) is ignored. Returns whether it was newly stored.
+ * Stores one batch of events, in timestamp order, as a gzip-compressed JSON array. Chunks are
+ * append-only: a batch retried with the same (campaign, session, seq) is ignored. Returns whether
+ * it was newly stored.
  */
 export async function appendChunk(db: Db, chunk: NewChunk): Promise<boolean> {
-  let first = Infinity;
-  let last = -Infinity;
-  for (const event of chunk.events) {
-    first = Math.min(first, event.timestamp);
-    last = Math.max(last, event.timestamp);
-  }
-  const data = gzipSync(Buffer.from(JSON.stringify(chunk.events)));
+  const events = chunk.events.slice().sort(byTime); // stable: equal times keep their order
+  const first = events.length ? events[0].timestamp : 0;
+  const last = events.length ? events[events.length - 1].timestamp : 0;
+  const data = gzipSync(Buffer.from(JSON.stringify(events)));
   const result = await db
     .insertInto('chunks')
     .values({
       campaign_id: chunk.campaignId,
       session_id: chunk.sessionId,
       seq: chunk.seq,
-      first_ts: chunk.events.length ? first : 0,
-      last_ts: chunk.events.length ? last : 0,
-      event_count: chunk.events.length,
+      first_ts: first,
+      last_ts: last,
+      event_count: events.length,
       byte_size: data.byteLength,
       data,
       created_at: Date.now(),
+      sorted: 1,
     })
     .onConflict((oc) => oc.columns(['campaign_id', 'session_id', 'seq']).doNothing())
     .executeTakeFirst();
@@ -51,13 +58,14 @@ export interface ChunkInfo {
   first_ts: number;
   last_ts: number;
   event_count: number;
+  sorted: number;
 }
 
 /** The chunks' metadata in seq order (no event data). */
 export async function listChunks(db: Db, campaignId: string, sessionId: string): Promise<ChunkInfo[]> {
   return db
     .selectFrom('chunks')
-    .select(['seq', 'first_ts', 'last_ts', 'event_count'])
+    .select(['seq', 'first_ts', 'last_ts', 'event_count', 'sorted'])
     .where('campaign_id', '=', campaignId)
     .where('session_id', '=', sessionId)
     .orderBy('seq')
@@ -66,24 +74,51 @@ export async function listChunks(db: Db, campaignId: string, sessionId: string):
 
 /** The decompressed event arrays of a session's chunks, in seq order. */
 export async function* readChunks(db: Db, campaignId: string, sessionId: string): AsyncGenerator<ReplayEvent[]> {
-  let after = -1;
-  for (;;) {
+  for await (const text of readChunkTexts(db, campaignId, sessionId)) yield JSON.parse(text) as ReplayEvent[];
+}
+
+/** Each chunk's JSON array as stored (decompressed, not parsed), in seq order. */
+export async function* readChunkTexts(db: Db, campaignId: string, sessionId: string): AsyncGenerator<string> {
+  const sizes = await db
+    .selectFrom('chunks')
+    .select(['seq', 'byte_size'])
+    .where('campaign_id', '=', campaignId)
+    .where('session_id', '=', sessionId)
+    .orderBy('seq')
+    .execute();
+  for (const [from, to] of pages(sizes)) {
     const rows = await db
       .selectFrom('chunks')
       .select(['seq', 'data'])
       .where('campaign_id', '=', campaignId)
       .where('session_id', '=', sessionId)
-      .where('seq', '>', after)
+      .where('seq', '>=', from)
+      .where('seq', '<=', to)
       .orderBy('seq')
-      .limit(READ_PAGE)
       .execute();
     for (const row of rows) {
-      const json = await gunzipAsync(row.data);
-      yield JSON.parse(json.toString('utf8')) as ReplayEvent[];
+      const json = row.data.byteLength < INLINE_GUNZIP_BYTES ? gunzipSync(row.data) : await gunzipAsync(row.data);
+      yield json.toString('utf8');
     }
-    if (rows.length < READ_PAGE) return;
-    after = rows[rows.length - 1].seq;
   }
+}
+
+/** Seq ranges [from, to] of consecutive chunks within the page limits (exported for its tests). */
+export function pages(sizes: { seq: number; byte_size: number }[]): [number, number][] {
+  const ranges: [number, number][] = [];
+  let start = 0;
+  let bytes = 0;
+  for (let i = 0; i < sizes.length; i++) {
+    const full = i > start && (i - start >= READ_PAGE_CHUNKS || bytes + sizes[i].byte_size > READ_PAGE_BYTES);
+    if (full) {
+      ranges.push([sizes[start].seq, sizes[i - 1].seq]);
+      start = i;
+      bytes = 0;
+    }
+    bytes += sizes[i].byte_size;
+  }
+  if (sizes.length) ranges.push([sizes[start].seq, sizes[sizes.length - 1].seq]);
+  return ranges;
 }
 
 export type SessionRow = SessionsTable;
