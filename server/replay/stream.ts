@@ -43,7 +43,7 @@ async function* eventPieces(db: Db, campaignId: string, sessionId: string): Asyn
   const inOrder = chunksInOrder(chunks);
   if (inOrder && chunks.every((chunk) => chunk.sorted === 1)) {
     // The usual case: the stored text already is the answer, less each array's brackets.
-    for await (const text of readChunkTexts(db, campaignId, sessionId)) if (text.length > 2) yield text.slice(1, -1);
+    for await (const text of readChunkTexts(db, campaignId, sessionId, chunks)) if (text.length > 2) yield text.slice(1, -1);
     return;
   }
   if (inOrder) {
@@ -70,10 +70,13 @@ export function replayStream(db: Db, session: Selectable<SessionsTable>, now = D
     yield Buffer.from(`{"init":${JSON.stringify(replayInit(session))},"complete":${complete},"events":[`);
     let held: string[] = [];
     let size = 0;
+    let first = true;
     for await (const piece of eventPieces(db, session.campaign_id, session.id)) {
       held.push(piece);
       size += piece.length;
-      if (size >= WRITE_BYTES) {
+      // The first events go at once too (the player can start on them); then in large pieces.
+      if (first || size >= WRITE_BYTES) {
+        first = false;
         yield Buffer.from(held.join(','));
         held = [''];
         size = 0;

@@ -11,6 +11,8 @@ const gunzipAsync = promisify(gunzip);
  * this many chunks or this many stored bytes a query (a bigger chunk comes alone).
  */
 const READ_PAGE_CHUNKS = 500;
+/** The first page is short, so the answer starts flowing at once. */
+const FIRST_PAGE_CHUNKS = 16;
 const READ_PAGE_BYTES = 4 * 1024 * 1024;
 /** Smaller chunks are inflated inline: a trip to the thread pool costs more than they do. */
 const INLINE_GUNZIP_BYTES = 64 * 1024;
@@ -59,13 +61,14 @@ export interface ChunkInfo {
   last_ts: number;
   event_count: number;
   sorted: number;
+  byte_size: number;
 }
 
 /** The chunks' metadata in seq order (no event data). */
 export async function listChunks(db: Db, campaignId: string, sessionId: string): Promise<ChunkInfo[]> {
   return db
     .selectFrom('chunks')
-    .select(['seq', 'first_ts', 'last_ts', 'event_count', 'sorted'])
+    .select(['seq', 'first_ts', 'last_ts', 'event_count', 'sorted', 'byte_size'])
     .where('campaign_id', '=', campaignId)
     .where('session_id', '=', sessionId)
     .orderBy('seq')
@@ -77,15 +80,9 @@ export async function* readChunks(db: Db, campaignId: string, sessionId: string)
   for await (const text of readChunkTexts(db, campaignId, sessionId)) yield JSON.parse(text) as ReplayEvent[];
 }
 
-/** Each chunk's JSON array as stored (decompressed, not parsed), in seq order. */
-export async function* readChunkTexts(db: Db, campaignId: string, sessionId: string): AsyncGenerator<string> {
-  const sizes = await db
-    .selectFrom('chunks')
-    .select(['seq', 'byte_size'])
-    .where('campaign_id', '=', campaignId)
-    .where('session_id', '=', sessionId)
-    .orderBy('seq')
-    .execute();
+/** Each chunk's JSON array as stored (decompressed, not parsed), in seq order; `listed` saves a query. */
+export async function* readChunkTexts(db: Db, campaignId: string, sessionId: string, listed?: ChunkInfo[]): AsyncGenerator<string> {
+  const sizes = listed ?? (await listChunks(db, campaignId, sessionId));
   for (const [from, to] of pages(sizes)) {
     const rows = await db
       .selectFrom('chunks')
@@ -109,7 +106,8 @@ export function pages(sizes: { seq: number; byte_size: number }[]): [number, num
   let start = 0;
   let bytes = 0;
   for (let i = 0; i < sizes.length; i++) {
-    const full = i > start && (i - start >= READ_PAGE_CHUNKS || bytes + sizes[i].byte_size > READ_PAGE_BYTES);
+    const most = ranges.length ? READ_PAGE_CHUNKS : FIRST_PAGE_CHUNKS;
+    const full = i > start && (i - start >= most || bytes + sizes[i].byte_size > READ_PAGE_BYTES);
     if (full) {
       ranges.push([sizes[start].seq, sizes[i - 1].seq]);
       start = i;
