@@ -91,8 +91,10 @@ export async function run(options: BenchOptions): Promise<Row[]> {
       const environment: Environment = { siteUrl: site.url, loaderUrl: `${server.url}/t/${campaignId}.js`, rrwebSource };
       return withBrowser(async (browser) => {
         const rows: Row[] = [];
-        const runs = options.quick ? options.runs : Math.max(options.runs, FULL_RUNS);
-        for (const workload of workloads(options.quick)) rows.push(...rowsFor(workload, await sample(browser, environment, workload, runs, options.quick), options.quick));
+        for (const workload of workloads(options.quick)) {
+          const runs = options.quick ? options.runs : Math.max(options.runs, workload.fullRuns ?? FULL_RUNS);
+          rows.push(...rowsFor(workload, await sample(browser, environment, workload, runs, options.quick), options.quick));
+        }
         return rows;
       });
     });

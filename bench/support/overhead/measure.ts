@@ -22,6 +22,8 @@ export interface Workload {
   label: string;
   /** Whether the recorder starts before the measured window (a, b) or inside it (c: its first snapshot). */
   recorderInWindow: boolean;
+  /** Runs per variant in a full run, where the default is too few for a steady median. */
+  fullRuns?: number;
   run(page: Page, cdp: CDPSession): Promise<void>;
 }
 
