@@ -8,7 +8,8 @@ import { withServer, type BenchServer, type DatabaseKind } from '../support/serv
 import { createCampaign, createOwner } from '../support/seed.js';
 import { batchesOf, demoEvents } from '../support/recording.js';
 import { LoadGenerator, type LoadResult } from '../support/load.js';
-import type { ReplayEvent, SessionInfo } from '../../src/api/types.js';
+import type { ReplayEvent } from '../../src/api/types.js';
+import { info as visitInfo } from '../../tests/integration/ingest-support.js';
 import { MAX_BODY_BYTES } from '../../tracker/src/limits.js';
 
 export const title = 'Ingest';
@@ -17,20 +18,8 @@ const NOOP_PATH = '/bench/noop/:campaignId';
 const ORIGIN = 'https://shop.example.com';
 const CONNECTIONS = 10;
 
-const info: SessionInfo = {
-  userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
-  language: 'en-US',
-  timezone: 'Europe/Berlin',
-  hardwareConcurrency: 8,
-  webdriver: false,
-  cookiesEnabled: true,
-  hasFocus: true,
-  fullScreenEnabled: false,
-  screenWidth: 1920,
-  screenHeight: 1080,
-  referrer: 'https://www.example.com/',
-  url: `${ORIGIN}/`,
-};
+/** The visit's details, as the tests' ingest batches carry them, from the bench's shop. */
+const info = visitInfo({ url: `${ORIGIN}/` });
 
 /** The baseline route: reads the same body the same way (raw bytes, same cap), stores nothing. */
 function registerNoop(app: FastifyInstance): void {
