@@ -6,7 +6,7 @@ import { hasChromium, launchChromium } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { buildTracker } from '../../tracker/build.mjs';
 import type { Campaign, SessionsResponse } from '../../src/api/types.js';
-import { PAGE_SECRETS, TYPED, startSite, type Site } from './tracker-site.js';
+import { PAGE_SECRETS, TYPED, recorderRunning, shopAtCheckout, startSite, type Site } from './tracker-site.js';
 
 // The whole product as a site owner uses it, with nothing inserted behind the app's back:
 // sign in on a desktop, create a campaign, download its script, install it on a site on
@@ -129,25 +129,10 @@ describe.skipIf(!hasChromium)('a site owner journey', () => {
     site.install(`<script src="${file}"></script>`, { [file]: script });
     const visitorContext = await visitorBrowser.newContext({ viewport: { width: 1280, height: 720 } });
     const visitor = await visitorContext.newPage();
-    const recorderRunning = () => visitor.waitForFunction(() => typeof (window as { tapedeck?: { flush?: unknown } }).tapedeck?.flush === 'function');
     await visitor.goto(`${site.url}/checkout.html`);
-    await recorderRunning();
-    await visitor.click('#buy');
-    await visitor.click('#email');
-    await visitor.keyboard.type(TYPED.email);
-    await visitor.click('#password');
-    await visitor.keyboard.type(TYPED.passwordHidden);
-    await visitor.click('#show');
-    expect(await visitor.getAttribute('#password', 'type')).toBe('text');
-    await visitor.click('#password');
-    await visitor.keyboard.type(TYPED.passwordShown);
-    await visitor.click('#notes');
-    await visitor.keyboard.type(TYPED.notes);
-    await visitor.mouse.wheel(0, 1200);
-    await visitor.waitForFunction(() => window.scrollY > 500);
-    await visitor.click('#next');
-    await visitor.waitForURL(`${site.url}/thanks.html`);
-    await recorderRunning();
+    await recorderRunning(visitor);
+    await shopAtCheckout(visitor, site.url);
+    await recorderRunning(visitor);
     // The visitor reads the page a moment: a scripted visit can otherwise last under a second,
     // and a replay under a second never moves the player's clock off 00:00.
     await visitor.waitForTimeout(1500);

@@ -2,6 +2,8 @@
 // with the campaign's script installed the way a site owner would.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 /** What the visitor types; none of it may appear in what is stored. */
 export const TYPED = {
@@ -100,4 +102,34 @@ export async function startSite(): Promise<Site> {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The recorder has started on the page (it adds flush() to window.tapedeck). */
+export const recorderRunning = (page: Page) =>
+  page.waitForFunction(() => typeof (window as { tapedeck?: { flush?: unknown } }).tapedeck?.flush === 'function');
+
+/** Sends what the recorder holds now, as its 5-second timer would. */
+export const flushRecorder = (page: Page) => page.evaluate(() => (window as unknown as { tapedeck: { flush(): void } }).tapedeck.flush());
+
+/**
+ * A visitor on the checkout page: buys, types every secret (showing the password half-way, so
+ * the field turns type=text), scrolls down, and goes on to the thank-you page.
+ */
+export async function shopAtCheckout(page: Page, siteUrl: string): Promise<void> {
+  await page.click('#buy');
+  await page.click('#email');
+  await page.keyboard.type(TYPED.email);
+  await page.click('#password');
+  await page.keyboard.type(TYPED.passwordHidden);
+  await page.click('#show');
+  expect(await page.getAttribute('#password', 'type')).toBe('text');
+  await page.click('#password');
+  await page.keyboard.type(TYPED.passwordShown);
+  await page.click('#notes');
+  await page.keyboard.type(TYPED.notes);
+  expect(await page.inputValue('#copy')).toBe(TYPED.email);
+  await page.mouse.wheel(0, 1200);
+  await page.waitForFunction(() => window.scrollY > 500);
+  await page.click('#next');
+  await page.waitForURL(`${siteUrl}/thanks.html`);
 }

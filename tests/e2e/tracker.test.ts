@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { minify } from 'terser';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -12,7 +12,7 @@ import { buildTracker } from '../../tracker/build.mjs';
 import { fillLoader } from '../../src/lib/loader-script.js';
 import type { ReplayEvent, ReplayResponse, SessionsResponse } from '../../src/api/types.js';
 import { makeCampaign, storedCounts } from '../integration/ingest-support.js';
-import { PAGE_SECRETS, TYPED, startSite, type Site } from './tracker-site.js';
+import { PAGE_SECRETS, TYPED, flushRecorder, recorderRunning, shopAtCheckout, startSite, type Site } from './tracker-site.js';
 
 interface Stored {
   events: ReplayEvent[];
@@ -35,8 +35,6 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | false
   throw new Error(`gave up waiting for ${what}`);
 }
 
-const recorderRunning = (page: Page) =>
-  page.waitForFunction(() => typeof (window as { tapedeck?: { flush?: unknown } }).tapedeck?.flush === 'function');
 
 const source = (e: ReplayEvent) => (e.data as { source?: number; type?: number }).source;
 
@@ -86,25 +84,10 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
     await page.goto(`${site.url}/checkout.html`);
     await recorderRunning(page);
     expect(await page.evaluate(() => (window as unknown as { iframesAdded: number }).iframesAdded)).toBe(0);
-    await page.click('#buy');
-    await page.click('#email');
-    await page.keyboard.type(TYPED.email);
-    await page.click('#password');
-    await page.keyboard.type(TYPED.passwordHidden);
-    await page.click('#show');
-    expect(await page.getAttribute('#password', 'type')).toBe('text');
-    await page.click('#password');
-    await page.keyboard.type(TYPED.passwordShown);
-    await page.click('#notes');
-    await page.keyboard.type(TYPED.notes);
-    expect(await page.inputValue('#copy')).toBe(TYPED.email);
-    await page.mouse.wheel(0, 1200);
-    await page.waitForFunction(() => window.scrollY > 500);
-    await page.click('#next');
-    await page.waitForURL(`${site.url}/thanks.html`);
+    await shopAtCheckout(page, site.url);
     await recorderRunning(page);
     await page.click('#done');
-    await page.evaluate(() => (window as unknown as { tapedeck: { flush(): void } }).tapedeck.flush());
+    await flushRecorder(page);
 
     const stored = await until('both pages and both clicks stored', async () => {
       const s = await storedEvents(server, campaignId);
@@ -180,7 +163,7 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
     await page.click('#email');
     await page.keyboard.type(TYPED.email);
     await page.click('#buy');
-    await page.evaluate(() => (window as unknown as { tapedeck: { flush(): void } }).tapedeck.flush());
+    await flushRecorder(page);
     const stored = await until('the typing stored', async () => {
       const s = await storedEvents(server, campaignId);
       return s.events.some((e) => e.type === 3 && source(e) === 5) && s;
@@ -205,7 +188,7 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
     await page.click('#storm');
     await page.waitForFunction(() => document.querySelectorAll('span').length === 12000);
     await page.click('#after');
-    await page.evaluate(() => (window as unknown as { tapedeck: { flush(): void } }).tapedeck.flush());
+    await flushRecorder(page);
     const stored = await until('the stop note', async () => {
       const s = await storedEvents(server, campaignId);
       return s.raw.includes('mutation budget') && s;
@@ -233,7 +216,7 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
     });
     await page.goto(`${site.url}/big.html`);
     await recorderRunning(page);
-    await page.evaluate(() => (window as unknown as { tapedeck: { flush(): void } }).tapedeck.flush());
+    await flushRecorder(page);
     const stored = await until('the big snapshot', async () => {
       const s = await storedEvents(server, campaignId);
       return s.raw.includes('END-OF-CATALOGUE') && s;
@@ -258,7 +241,7 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
       await page.goto(`${site.url}/checkout.html`);
       await recorderRunning(page);
       await page.click('#buy');
-      await page.evaluate(() => (window as unknown as { tapedeck: { flush(): void } }).tapedeck.flush());
+      await flushRecorder(page);
       return { context, page, response: await answer };
     };
     const first = await visit();
@@ -293,7 +276,7 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
     await page.goto(`${site.url}/checkout.html`);
     await recorderRunning(page);
     await page.click('#buy');
-    await page.evaluate(() => (window as unknown as { tapedeck: { flush(): void } }).tapedeck.flush());
+    await flushRecorder(page);
     expect((await refused).failure()?.errorText).toBeTruthy();
     await context.close();
     expect(await storedCounts(server, campaignId)).toEqual({ sessions: 0, chunks: 0 });
