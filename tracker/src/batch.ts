@@ -8,19 +8,13 @@ export interface BatchHead {
   info?: SessionInfo;
 }
 
-/** A request body ready to send, and the JSON size it holds. */
-export interface Packed {
-  body: BodyInit;
-  bytes: number;
-}
-
 /** One numbered batch of a session; events are already JSON so sizes are known and cheap. */
 export interface Batch extends BatchHead {
   events: string[];
   bytes: number;
   /** The request body being made (masked, compressed) and, once made, the body itself. */
-  packing?: Promise<Packed>;
-  packed?: Packed;
+  packing?: Promise<BodyInit>;
+  packed?: BodyInit;
 }
 
 /** The request body: {sessionId, seq, info?, events}, built without serialising events twice. */

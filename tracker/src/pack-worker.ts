@@ -3,4 +3,4 @@
 import { pack, type PackReply, type PackRequest } from './pack.js';
 
 const scope = self as unknown as { onmessage: ((event: MessageEvent<PackRequest>) => void) | null; postMessage(message: PackReply): void };
-scope.onmessage = ({ data }) => void pack(data.head, data.events).then((packed) => scope.postMessage({ id: data.id, packed }));
+scope.onmessage = ({ data }) => void pack(data.head, data.events).then((body) => scope.postMessage({ id: data.id, body }));

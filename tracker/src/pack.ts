@@ -1,7 +1,7 @@
 // Turning a batch into a request body: masking, the visit's time zone and gzip. The same code
 // runs in the pack worker (off the page's main thread) and, where a site's CSP forbids
 // workers or the page is unloading, on the page itself.
-import { batchBody, type BatchHead, type Packed } from './batch.js';
+import { batchBody, type BatchHead } from './batch.js';
 import { maskEvent } from './privacy.js';
 
 /** Messages to and from the pack worker. */
@@ -12,7 +12,7 @@ export interface PackRequest {
 }
 export interface PackReply {
   id: number;
-  packed: Packed;
+  body: BodyInit;
 }
 
 /**
@@ -43,19 +43,17 @@ function completeHead(head: BatchHead): BatchHead {
 }
 
 /** The body as JSON, at once: for the page's last moments (keepalive requests). */
-export function packNow(head: BatchHead, events: string[]): Packed {
-  const json = batchBody(completeHead(head), events.map(maskJson));
-  return { body: json, bytes: json.length };
+export function packNow(head: BatchHead, events: string[]): string {
+  return batchBody(completeHead(head), events.map(maskJson));
 }
 
 /** The body gzip where the browser has CompressionStream, else the JSON itself (ingest takes both). */
-export async function pack(head: BatchHead, events: string[]): Promise<Packed> {
-  const packed = packNow(head, events);
-  if (typeof CompressionStream === 'undefined') return packed;
+export async function pack(head: BatchHead, events: string[]): Promise<BodyInit> {
+  const json = packNow(head, events);
+  if (typeof CompressionStream === 'undefined') return json;
   try {
-    const stream = new Blob([packed.body as string]).stream().pipeThrough(new CompressionStream('gzip'));
-    return { body: await new Response(stream).blob(), bytes: packed.bytes };
+    return await new Response(new Blob([json]).stream().pipeThrough(new CompressionStream('gzip'))).blob();
   } catch {
-    return packed;
+    return json;
   }
 }

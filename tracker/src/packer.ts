@@ -1,18 +1,18 @@
 // The page's side of packing: batches go to the pack worker and come back as compressed bodies.
 // Where no worker can start (a CSP without blob: workers, an old browser) or one fails, the
 // same code runs on the page instead, and nothing waiting is lost.
-import type { BatchHead, Packed } from './batch.js';
+import type { BatchHead } from './batch.js';
 import { pack, type PackReply } from './pack.js';
 
 export interface Packer {
-  pack(head: BatchHead, events: string[]): Promise<Packed>;
+  pack(head: BatchHead, events: string[]): Promise<BodyInit>;
   readonly inWorker: boolean;
 }
 
 interface Waiting {
   head: BatchHead;
   events: string[];
-  resolve(packed: Packed): void;
+  resolve(body: BodyInit): void;
 }
 
 /** The worker and its blob: URL, which is revoked once the worker has answered or failed. */
@@ -50,7 +50,7 @@ export function createPacker(workerSource: string | undefined): Packer {
   if (worker) {
     worker.onmessage = ({ data }: MessageEvent<PackReply>) => {
       revoke();
-      waiting.get(data.id)?.resolve(data.packed);
+      waiting.get(data.id)?.resolve(data.body);
       waiting.delete(data.id);
     };
     worker.onerror = onPage;
@@ -62,7 +62,7 @@ export function createPacker(workerSource: string | undefined): Packer {
     },
     pack(head, events) {
       if (!worker) return pack(head, events);
-      return new Promise<Packed>((resolve) => {
+      return new Promise<BodyInit>((resolve) => {
         const id = nextId++;
         waiting.set(id, { head, events, resolve });
         try {

@@ -1,4 +1,4 @@
-import { eventTime, note, type Batch, type Packed } from './batch.js';
+import { eventTime, note, type Batch } from './batch.js';
 import { BatchQueue } from './queue.js';
 import { retryDelay } from './backoff.js';
 import { FIRST_CONTACT_TRIES, QUEUE_BATCHES, QUEUE_BYTES, UNLOAD_BATCH_BYTES } from './limits.js';
@@ -7,9 +7,9 @@ export interface SenderDeps {
   /** POSTs a body; resolves to the HTTP status, 0 when the network (or CORS) failed. */
   post(body: BodyInit, keepalive: boolean): Promise<number>;
   /** Makes a batch's body: masked and compressed, off the page's main thread where it can. */
-  pack(batch: Batch): Promise<Packed>;
+  pack(batch: Batch): Promise<BodyInit>;
   /** Makes a batch's body at once, uncompressed: the page is unloading and cannot wait. */
-  packNow(batch: Batch): Packed;
+  packNow(batch: Batch): string;
   later(run: () => void, ms: number): void;
   /** A refusal (or a page that never reached ingest): the tracker stops for this page. */
   onStop(reason: string, refused: boolean): void;
@@ -40,7 +40,7 @@ export class Sender {
   }
 
   /** Packing starts as a batch is queued, so its body is ready when its turn comes. */
-  private prepare(batch: Batch): Promise<Packed> {
+  private prepare(batch: Batch): Promise<BodyInit> {
     const packing = this.deps.pack(batch).then((packed) => {
       if (batch.packing === packing) batch.packed = packed;
       return packed;
@@ -54,8 +54,8 @@ export class Sender {
     const batch = this.queue.items[0];
     if (!batch || this.inFlight || this.waiting || this.stopped) return;
     this.inFlight = batch;
-    const packed = await (batch.packing ?? this.prepare(batch));
-    const status = await this.deps.post(packed.body, false);
+    const body = await (batch.packing ?? this.prepare(batch));
+    const status = await this.deps.post(body, false);
     this.inFlight = null;
     if (status >= 200 && status < 300) {
       this.queue.remove(batch);
@@ -102,7 +102,7 @@ export class Sender {
     let allowance = UNLOAD_BATCH_BYTES;
     const rest: Batch[] = [];
     for (const batch of this.queue.items.slice()) {
-      const { body } = batch.packed ?? this.deps.packNow(batch);
+      const body = batch.packed ?? this.deps.packNow(batch);
       const bytes = typeof body === 'string' ? size(body) : (body as Blob).size;
       if (bytes <= allowance) {
         allowance -= bytes;

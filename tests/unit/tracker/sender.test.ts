@@ -112,7 +112,7 @@ describe('the sender', () => {
   it('hands compressed bodies to keepalive requests as they are, counting their bytes', async () => {
     const posted: { body: BodyInit; keepalive: boolean }[] = [];
     const sender = new Sender({
-      pack: async () => ({ body: new Blob([new Uint8Array(40_000)]), bytes: 300_000 }),
+      pack: async () => new Blob([new Uint8Array(40_000)]),
       packNow: () => {
         throw new Error('a packed batch is not packed again');
       },
