@@ -47,14 +47,14 @@ async function* eventPieces(db: Db, campaignId: string, sessionId: string): Asyn
     return;
   }
   if (inOrder) {
-    for await (const events of readChunks(db, campaignId, sessionId)) {
+    for await (const events of readChunks(db, campaignId, sessionId, chunks)) {
       if (events.length) yield sortedInPlace(events).map((e) => JSON.stringify(e)).join(',');
     }
     return;
   }
   // Chunks overlap in time (a batch sent late): only then is the whole replay sorted at once.
   const all: ReplayEvent[] = [];
-  for await (const events of readChunks(db, campaignId, sessionId)) for (const e of events) all.push(e);
+  for await (const events of readChunks(db, campaignId, sessionId, chunks)) for (const e of events) all.push(e);
   all.sort(byTime);
   for (let i = 0; i < all.length; i += SLICE) yield all.slice(i, i + SLICE).map((e) => JSON.stringify(e)).join(',');
 }

@@ -75,9 +75,9 @@ export async function listChunks(db: Db, campaignId: string, sessionId: string):
     .execute();
 }
 
-/** The decompressed event arrays of a session's chunks, in seq order. */
-export async function* readChunks(db: Db, campaignId: string, sessionId: string): AsyncGenerator<ReplayEvent[]> {
-  for await (const text of readChunkTexts(db, campaignId, sessionId)) yield JSON.parse(text) as ReplayEvent[];
+/** The decompressed event arrays of a session's chunks, in seq order; `listed` saves a query. */
+export async function* readChunks(db: Db, campaignId: string, sessionId: string, listed?: ChunkInfo[]): AsyncGenerator<ReplayEvent[]> {
+  for await (const text of readChunkTexts(db, campaignId, sessionId, listed)) yield JSON.parse(text) as ReplayEvent[];
 }
 
 /** Each chunk's JSON array as stored (decompressed, not parsed), in seq order; `listed` saves a query. */
