@@ -18,7 +18,7 @@ const pwa = VitePWA({
   srcDir: 'sw',
   filename: 'sw.ts',
   registerType: 'prompt',
-  injectRegister: false, // registered by src/offline/registerServiceWorker.ts (workbox-window)
+  injectRegister: false, // registered by src/offline/UpdatePrompt.tsx (virtual:pwa-register/react)
   includeAssets: ['icons/favicon-32.png', 'icons/apple-touch-icon-180.png'],
   manifest: {
     id: '/',

@@ -1,0 +1,44 @@
+import { Type, type Static } from 'typebox';
+import { MAX_DOMAINS_LENGTH, MAX_NAME_LENGTH } from '../domains.js';
+
+/** Campaign ids are UUIDs: ownership.ts answers 400 for any other shape. */
+export const CampaignIdParams = Type.Object({ id: Type.String() });
+
+export const Campaign = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  /** Comma-separated host names. */
+  domains: Type.String(),
+  /** Session cap; 0 means no limit. */
+  limit: Type.Integer(),
+  /** Epoch milliseconds. */
+  start_date_time: Type.Integer(),
+  end_date_time: Type.Integer(),
+});
+export type Campaign = Static<typeof Campaign>;
+
+export const CampaignListResponse = Type.Object({ data: Type.Array(Campaign) });
+export type CampaignListResponse = Static<typeof CampaignListResponse>;
+
+export const CampaignResponse = Type.Object({ data: Campaign });
+
+/** The largest JavaScript date (epoch ms); anything beyond is not a date. */
+export const MAX_TIME = 8_640_000_000_000_000;
+export const MAX_LIMIT = 2_147_483_647;
+
+/**
+ * POST /api/v1/campaign/create, once checked: name and domains trimmed and normalised, a
+ * missing limit 0 (no limit). The server checks a body against these fields with the campaign
+ * form's own messages (campaigns/payload.ts), so the PWA shows the same words either side.
+ */
+export const CreateCampaignPayload = Type.Object(
+  {
+    name: Type.String({ maxLength: MAX_NAME_LENGTH }),
+    domains: Type.String({ maxLength: MAX_DOMAINS_LENGTH }),
+    limit: Type.Integer({ minimum: 0, maximum: MAX_LIMIT }),
+    start_date_time: Type.Integer({ minimum: 0, maximum: MAX_TIME }),
+    end_date_time: Type.Integer({ minimum: 0, maximum: MAX_TIME }),
+  },
+  { additionalProperties: false },
+);
+export type CreateCampaignPayload = Static<typeof CreateCampaignPayload>;

@@ -1,0 +1,11 @@
+import { Type, type Static } from 'typebox';
+
+/** POST /api/v1/ingest/{campaignId}: the body is raw bytes (gzip or JSON), checked by ingest-batch.ts. */
+export const IngestParams = Type.Object({ campaignId: Type.String() });
+
+/** false: the batch was stored before (a retry), so nothing was written. */
+export const IngestResponse = Type.Object({ stored: Type.Boolean() });
+export type IngestResponse = Static<typeof IngestResponse>;
+
+/** GET /t/{campaignId}.js: the hosted one-line install. */
+export const LoaderParams = Type.Object({ file: Type.String() });

@@ -1,0 +1,42 @@
+import { Type, type Static } from 'typebox';
+import { Nullable } from './shared.js';
+
+export const ReplayParams = Type.Object({
+  campaignId: Type.String(),
+  sessionId: Type.String(),
+});
+
+export const DemoQuery = Type.Object({ isMobile: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) });
+
+/** An rrweb event as stored and replayed: `type` is rrweb's EventType. */
+export const ReplayEvent = Type.Object({ type: Type.Number(), data: Type.Unknown(), timestamp: Type.Number() });
+export type ReplayEvent = Static<typeof ReplayEvent>;
+
+/** The session info a replay opens with: the same fields, and the same verdict, as the sessions list. */
+export const ReplayInit = Type.Object({
+  userAgent: Nullable(Type.String()),
+  remoteIpAddress: Nullable(Type.String()),
+  language: Nullable(Type.String()),
+  timezone: Nullable(Type.String()),
+  webdriver: Type.Boolean(),
+  cookiesEnabled: Type.Boolean(),
+  hasFocus: Type.Boolean(),
+  fullScreenEnabled: Type.Boolean(),
+  /** The server's verdict, the same as the sessions list's. */
+  isBot: Type.Boolean(),
+  botReason: Nullable(Type.String()),
+});
+export type ReplayInit = Static<typeof ReplayInit>;
+
+/** GET /api/v1/replay/retrieve/{campaignId}/{sessionId}, streamed as JSON text. */
+export const ReplayResponse = Type.Object({
+  init: ReplayInit,
+  events: Type.Array(ReplayEvent),
+  /** false while the session may still be recording (activity within the tracker's idle time). */
+  complete: Type.Boolean(),
+});
+export type ReplayResponse = Static<typeof ReplayResponse>;
+
+/** GET /api/v1/replay/retrieve/demo: the landing page's recorded demo. */
+export const DemoResponse = Type.Object({ data: Type.Array(ReplayEvent) });
+export type DemoResponse = Static<typeof DemoResponse>;

@@ -1,0 +1,11 @@
+import { Type, type Static } from 'typebox';
+
+/** Every 4xx (and the 5xx that have a reason to give) answers {error}. */
+export const ApiError = Type.Object({ error: Type.String() });
+export type ApiError = Static<typeof ApiError>;
+
+/** The answer of calls that only report success. */
+export const Ok = Type.Object({ ok: Type.Literal(true) });
+export type Ok = Static<typeof Ok>;
+
+export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);

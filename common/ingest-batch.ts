@@ -1,0 +1,95 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { EventType } from '@rrweb/types';
+import { MAX_EVENTS_PER_BATCH, MAX_SEQ } from './limits.js';
+
+// The one schema of an ingest batch as the tracker sends it. Each node may carry `reason`: the
+// text a refusal gives when that node is what failed, so the tracker's author reads a sentence,
+// not a JSON-schema keyword.
+
+const text = (maxLength: number) => Type.String({ maxLength, reason: `must be text of at most ${maxLength} characters` });
+const flag = () => Type.Boolean({ reason: 'must be true or false' });
+const whole = (maximum: number) => Type.Integer({ minimum: 0, maximum, reason: `must be a whole number from 0 to ${maximum}` });
+
+/** rrweb's own event types, the newer Asset and Annotation included. */
+const EVENT_TYPES = Object.values(EventType).filter((v): v is number => typeof v === 'number');
+const MAX_EVENT_TYPE = Math.max(...EVENT_TYPES);
+
+export const SessionInfoSchema = Type.Object(
+  {
+    userAgent: text(2000),
+    language: text(100),
+    timezone: text(100),
+    hardwareConcurrency: whole(1024),
+    webdriver: flag(),
+    cookiesEnabled: flag(),
+    hasFocus: flag(),
+    fullScreenEnabled: flag(),
+    screenWidth: Type.Optional(whole(100_000)),
+    screenHeight: Type.Optional(whole(100_000)),
+    referrer: Type.Optional(text(8000)),
+    url: Type.Optional(text(8000)),
+  },
+  { reason: 'must be an object with the visit\'s details' },
+);
+
+export const EventSchema = Type.Object(
+  {
+    type: Type.Integer({ minimum: 0, maximum: MAX_EVENT_TYPE, reason: `must be an rrweb event type (0 to ${MAX_EVENT_TYPE})` }),
+    data: Type.Object({}, { reason: 'must be an object' }),
+    timestamp: Type.Integer({ minimum: 0, reason: 'must be a whole number of milliseconds' }),
+  },
+  { reason: 'must be an object' },
+);
+
+export const BatchSchema = Type.Object(
+  {
+    sessionId: Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$', reason: 'must be 8 to 64 letters, digits, "-" or "_"' }),
+    seq: Type.Integer({ minimum: 0, maximum: MAX_SEQ, reason: `must be a whole number from 0 to ${MAX_SEQ}` }),
+    info: Type.Optional(Type.Union([SessionInfoSchema, Type.Null()], { reason: 'must be an object with the visit\'s details' })),
+    events: Type.Array(EventSchema, { minItems: 1, reason: 'must be a non-empty array' }),
+  },
+  { reason: 'must be a JSON object' },
+);
+
+export type BatchBody = Static<typeof BatchSchema>;
+export type SessionInfoBody = Static<typeof SessionInfoSchema>;
+
+const checker = Compile(BatchSchema);
+
+/** "events[3].type" for the JSON pointer "/events/3/type". */
+const fieldName = (pointer: string) =>
+  pointer
+    .split('/')
+    .slice(1)
+    .reduce((name, part) => (/^\d+$/.test(part) ? `${name}[${part}]` : name ? `${name}.${part}` : part), '');
+
+/** The `reason` of the deepest schema node on the failing path. */
+function reasonAt(schemaPath: string): string | undefined {
+  let node: unknown = BatchSchema;
+  let reason: string | undefined;
+  for (const part of schemaPath.replace(/^#\/?/, '').split('/').filter(Boolean)) {
+    node = (node as Record<string, unknown> | undefined)?.[part];
+    const here = (node as { reason?: unknown } | undefined)?.reason;
+    if (typeof here === 'string') reason = here;
+  }
+  return reason;
+}
+
+/**
+ * Null when the value is a well-formed batch, else the reason for the first flaw found, naming
+ * the field ("events[0].type must be an rrweb event type (0 to 8)").
+ */
+export function batchFlaw(value: unknown): string | null {
+  if (checker.Check(value)) return null;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'The batch must be a JSON object';
+  const [first] = [...checker.Errors(value)];
+  if (!first) return 'The batch is not well formed';
+  // An error about a missing property points at the object; name the property instead.
+  const missing = (first.params as { requiredProperties?: string[] }).requiredProperties?.[0];
+  const pointer = missing ? `${first.instancePath}/${missing}` : first.instancePath;
+  const schemaPath = missing ? `${first.schemaPath}/properties/${missing}` : first.schemaPath;
+  return `${fieldName(pointer)} ${reasonAt(schemaPath) ?? first.message}`;
+}
+
+export type { TSchema };
