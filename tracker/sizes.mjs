@@ -9,7 +9,7 @@ const gz = (text) => zlib.gzipSync(text, { level: 9 }).length;
 export async function trackerSizes(dir) {
   const loader = fs.readFileSync(path.join(dir, 'magicFormat.js'), 'utf8');
   const recorder = fs.readFileSync(path.join(dir, 'recorder.js'), 'utf8');
-  // The downloaded magicFormat-{id}.js: filled in (as src/lib/loader-script.ts does), then minified.
+  // The downloaded magicFormat-{id}.js: filled in (as common/loader-script.ts does), then minified.
   const filled = loader
     .replace(/var campaignId = [^;]*;/, 'var campaignId = "5b0c1f8e-8d3a-4c57-9a4e-2f0c9d7b6a11";')
     .replace(/var baseUrl = [^;]*;/, 'var baseUrl = "https://tapedeck.example.com";');

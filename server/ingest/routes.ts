@@ -1,17 +1,23 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Selectable } from 'kysely';
+import type { AppContext } from '../context.js';
 import type { CampaignsTable } from '../db/schema.js';
-
-type Campaign = Selectable<CampaignsTable>;
 import { HttpError, notFound } from '../http/errors.js';
-import { hostMatchesDomains } from '../../src/lib/domains.js';
+import { minuteLimit } from '../http/rate-limit.js';
+import { hostMatchesDomains } from '../../common/domains.js';
 import { isCampaignId } from '../storage/ids.js';
-import { MAX_BODY_BYTES } from '../../tracker/src/limits.js';
-import { inflateBody, parseBatch } from './batch.js';
-import { markEndedSessionsWithoutInput, storeBatch } from './store.js';
+import { MAX_BODY_BYTES } from '../../common/limits.js';
+import { BatchPacker } from './pack-pool.js';
+import type { PackedBatch } from './pack-batch.js';
+import { SESSION_CLOSED_STATUS, storeBatch } from './store.js';
+import { markEndedSessionsWithoutInput, sessionCounters } from '../sessions/repository.js';
+import { findCampaign } from '../campaigns/repository.js';
+import { IngestParams, IngestResponse } from '../../common/api/ingest.js';
 import { clientIp } from './visitor.js';
 import { registerScripts } from './scripts.js';
+
+type Campaign = Selectable<CampaignsTable>;
 
 export const INGEST_PATH = '/api/v1/ingest/:campaignId';
 
@@ -56,7 +62,30 @@ function refusal(state: IngestState, origin: string | undefined, now: number): H
   return null;
 }
 
+/** The limits a batch passes once its session is known: new sessions per IP and per campaign, batches per session. */
+function sessionLimits(app: FastifyInstance, ctx: AppContext) {
+  const rates = ctx.config.rateLimits;
+  const newPerIp = minuteLimit(app, 'new-session-ip', rates.newSessionsPerIp);
+  const newPerCampaign = minuteLimit(app, 'new-session-campaign', rates.newSessionsPerCampaign);
+  const perSession = minuteLimit(app, 'batch-session', rates.batchesPerSession);
+  return async (request: FastifyRequest, reply: FastifyReply, campaign: Campaign, batch: PackedBatch): Promise<void> => {
+    const session = await sessionCounters(ctx.db, campaign.id, batch.sessionId);
+    if (session?.closed_reason) throw new HttpError(SESSION_CLOSED_STATUS, session.closed_reason);
+    if (!session) {
+      await newPerIp(request, reply, clientIp(request.ip));
+      await newPerCampaign(request, reply, campaign.id);
+    }
+    await perSession(request, reply, `${campaign.id}/${batch.sessionId}`);
+  };
+}
+
 async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const packer = new BatchPacker(ctx.config.limits.ingestWorkers);
+  app.addHook('onReady', async () => packer.warm());
+  app.addHook('onClose', async () => packer.close());
+  const batchesPerIp = minuteLimit(app, 'batch-ip', ctx.config.rateLimits.batchesPerIp);
+  const checkSession = sessionLimits(app, ctx);
+
   // Bodies are raw bytes (gzip or JSON) sent as text/plain, a "simple" cross-origin request
   // that needs no preflight and works with keepalive fetch while a page unloads.
   app.removeAllContentTypeParsers();
@@ -64,10 +93,11 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
 
   // CORS only for origins the campaign allows; never credentials, never cookies.
   app.addHook('onRequest', async (request: FastifyRequest<{ Params: { campaignId: string } }>, reply) => {
-    reply.header('Cache-Control', 'no-store').header('Vary', 'Origin');
+    // Retry-After must be readable by the tracker's cross-origin fetch.
+    reply.header('Cache-Control', 'no-store').header('Vary', 'Origin').header('Access-Control-Expose-Headers', 'Retry-After');
     const { campaignId } = request.params;
     const campaign = isCampaignId(campaignId)
-      ? await ctx.db.selectFrom('campaigns').selectAll().where('id', '=', campaignId).executeTakeFirst()
+      ? await findCampaign(ctx.db, campaignId)
       : undefined;
     const origin = request.headers.origin;
     const allowed = campaign !== undefined && originAllowed(origin, campaign.domains);
@@ -77,10 +107,12 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     if (request.method === 'POST') {
       const refused = refusal(state, origin, Date.now());
       if (refused) throw refused;
+      // Counted before a byte of the body is read: the cheapest bound on one sender.
+      await batchesPerIp(request, reply, clientIp(request.ip));
     }
   });
 
-  app.options(INGEST_PATH, async (request, reply) => {
+  app.options(INGEST_PATH, { schema: { params: IngestParams } }, async (request, reply) => {
     const state = request.ingest as IngestState;
     if (!state.campaign) throw notFound(REFUSALS.unknownCampaign);
     if (!state.allowed) throw new HttpError(403, REFUSALS.originNotAllowed);
@@ -92,15 +124,22 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
       .send();
   });
 
-  app.post<{ Params: { campaignId: string }; Body: Buffer }>(INGEST_PATH, { bodyLimit: MAX_BODY_BYTES }, async (request) => {
+  // The body is raw bytes, checked in a worker (common/ingest-batch.ts) with a reason per field.
+  const schema = { params: IngestParams, response: { 200: IngestResponse } };
+  app.withTypeProvider<TypeBoxTypeProvider>().post(INGEST_PATH, { bodyLimit: MAX_BODY_BYTES, schema, onRequest: app.diskGuard.hook }, async (request, reply) => {
     if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Empty body');
-    const batch = parseBatch(await inflateBody(request.body));
+    const batch = await packer.pack(request.body, Date.now()).catch((error: unknown) => {
+      if (error instanceof HttpError && error.statusCode === 503) reply.header('retry-after', 2);
+      throw error;
+    });
     const campaign = request.ingest?.campaign as Campaign;
-    const { stored, admitted } = await storeBatch(ctx.db, campaign, batch, clientIp(request.ip));
-    if (admitted) {
+    await checkSession(request, reply, campaign, batch);
+    const outcome = await storeBatch(ctx.db, campaign, batch, clientIp(request.ip), ctx.config.limits);
+    if (outcome.closed) throw new HttpError(SESSION_CLOSED_STATUS, outcome.closed);
+    if (outcome.admitted) {
       await markEndedSessionsWithoutInput(ctx.db, campaign.id).catch((error: unknown) => request.log.warn({ err: error }, 'bot sweep failed'));
     }
-    return { stored };
+    return { stored: outcome.stored };
   });
 }
 

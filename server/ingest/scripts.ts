@@ -3,10 +3,13 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
-import { fillLoader } from '../../src/lib/loader-script.js';
+import { LoaderParams } from '../../common/api/ingest.js';
+import { fillLoader } from '../../common/loader-script.js';
 import { isCampaignId } from '../storage/ids.js';
 import { notFound, HttpError } from '../http/errors.js';
+import { acceptsGzip } from '../http/accept-encoding.js';
 
 // The tracker's files, served to any site: gzip on the wire, an ETag for cheap revalidation.
 
@@ -51,7 +54,7 @@ function send(request: FastifyRequest, reply: FastifyReply, file: ScriptFile, ca
     .header('Cross-Origin-Resource-Policy', 'cross-origin');
   const known = (request.headers['if-none-match'] ?? '').split(',').map((tag) => tag.trim().replace(/^W\//, ''));
   if (known.includes(file.etag) || known.includes('*')) return reply.status(304).send();
-  if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
+  if (acceptsGzip(request)) {
     return reply.header('Content-Encoding', 'gzip').send(file.gzipped);
   }
   return reply.send(file.body);
@@ -78,7 +81,8 @@ export async function registerScripts(app: FastifyInstance, ctx: AppContext): Pr
   );
 
   // The hosted one-line install: <script async src="…/t/{campaignId}.js"></script>.
-  app.get<{ Params: { file: string } }>('/t/:file', (request, reply) => {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  api.get('/t/:file', { schema: { params: LoaderParams } }, (request, reply) => {
     const campaignId = request.params.file.replace(/\.js$/, '');
     if (!request.params.file.endsWith('.js') || !isCampaignId(campaignId)) throw notFound();
     const file = cached(`t:${campaignId}`, fillLoader(read('magicFormat.js'), campaignId, ctx.config.publicUrl));

@@ -1,30 +1,31 @@
-import type { Transaction } from 'kysely';
-import type { Database, Db } from '../db/index.js';
+import { gzipSync } from 'node:zlib';
+import { EventType } from '@rrweb/types';
 import type { Selectable } from 'kysely';
+import type { Db } from '../db/index.js';
+import type { Trx } from '../db/executor.js';
 import type { CampaignsTable } from '../db/schema.js';
+import { HttpError, badRequest } from '../http/errors.js';
+import { insertChunk } from '../storage/chunks.js';
+import type { PackedBatch } from './pack-batch.js';
+import { botVerdict, countryOf, softwareOf } from './visitor.js';
+import { MAX_SEQ } from '../../common/limits.js';
+import { admitOneSession } from '../campaigns/repository.js';
+import { countBatch, insertSessionIfAbsent, sessionRow, sessionCounters, setClosedReason, setVerdict, type CountedSession, type SessionCaps } from '../sessions/repository.js';
 
 type Campaign = Selectable<CampaignsTable>;
-import { HttpError, badRequest } from '../http/errors.js';
-import { appendChunk, sessionRow } from '../storage/chunks.js';
-import type { IngestBatch } from './batch.js';
-import { BOT_REASONS, botVerdict, countryOf, hasHumanInput, pageLoads, softwareOf } from './visitor.js';
-import { SESSION_IDLE_MS } from '../../tracker/src/limits.js';
 
 export const LIMIT_REACHED = 'Session limit reached for this campaign';
 export const INFO_REQUIRED = 'The first batch of a session must carry its info';
 
-type Trx = Transaction<Database>;
-
 /**
- * Admits a new session: the row is inserted and the campaign's counter raised in one
+ * Admits a new session: the row is inserted and the campaign's counter raised by a
  * conditional UPDATE, so concurrent first batches can never admit more than the limit.
  * When another request created the same session first, there is nothing left to admit.
  */
-async function admitSession(trx: Trx, campaign: Campaign, batch: IngestBatch, ip: string, now: number): Promise<void> {
+async function admitSession(trx: Trx, campaign: Campaign, batch: PackedBatch, ip: string, now: number): Promise<void> {
   const info = batch.info;
   if (!info) throw badRequest(INFO_REQUIRED);
-  const timestamps = batch.events.map((e) => e.timestamp);
-  const span = Math.max(0, Math.max(...timestamps) - Math.min(...timestamps));
+  const span = batch.lastTs - batch.firstTs;
   const software = softwareOf(info.userAgent);
   const row = sessionRow({
     campaign_id: campaign.id,
@@ -48,58 +49,43 @@ async function admitSession(trx: Trx, campaign: Campaign, batch: IngestBatch, ip
     entry_url: info.url || null,
     ...software,
   });
-  const inserted = await trx
-    .insertInto('sessions')
-    .values(row)
-    .onConflict((oc) => oc.columns(['campaign_id', 'id']).doNothing())
-    .executeTakeFirst();
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) !== 1) return;
-  const admitted = await trx
-    .updateTable('campaigns')
-    .set((eb) => ({ session_count: eb('session_count', '+', 1) }))
-    .where('id', '=', campaign.id)
-    .where((eb) => eb.or([eb('session_limit', '=', 0), eb('session_count', '<', eb.ref('session_limit'))]))
-    .executeTakeFirst();
+  if (!(await insertSessionIfAbsent(trx, row))) return;
   // Throwing rolls the session row back with the transaction: a refused session leaves nothing.
-  if (Number(admitted.numUpdatedRows) !== 1) throw new HttpError(403, LIMIT_REACHED);
+  if (!(await admitOneSession(trx, campaign.id))) throw new HttpError(403, LIMIT_REACHED);
 }
 
-/** How far back a sweep looks for sessions that ended without human input. */
-const SWEEP_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** What a session that reached a cap answers from then on: the tracker stops for the tab. */
+export const SESSION_CLOSED_STATUS = 410;
+
+/** The reason a session is closed when this batch would take it past a cap, else null. */
+function capReached(row: { byte_count: number; event_count: number; batch_count: number }, batch: PackedBatch, caps: SessionCaps): string | null {
+  const mb = Math.round(caps.sessionMaxBytes / (1024 * 1024));
+  if (row.byte_count + batch.jsonBytes > caps.sessionMaxBytes) return `Session closed: it reached ${mb} MB of events`;
+  if (row.event_count + batch.eventCount > caps.sessionMaxEvents) return `Session closed: it reached ${caps.sessionMaxEvents} events`;
+  if (row.batch_count + 1 > caps.sessionMaxBatches) return `Session closed: it reached ${caps.sessionMaxBatches} batches`;
+  return null;
+}
 
 /**
- * Sessions that ended (30 idle minutes, so the tracker has moved on) without any human input
- * are bots. Run after a campaign admits a new session (outside its transaction, so the
- * admission never waits on other rows); the verdict index keeps it cheap.
+ * Closes a session at its cap: the reason goes on the row, and into the replay as a note at the
+ * end (a custom event in the one batch number above the tracker's range).
  */
-export async function markEndedSessionsWithoutInput(db: Db | Trx, campaignId: string, now = Date.now()): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({ is_bot: 1, bot_reason: BOT_REASONS.noInput })
-    .where('campaign_id', '=', campaignId)
-    .where('is_bot', '=', 0)
-    .where('started_at', '>', now - SWEEP_WINDOW_MS)
-    .where('has_human_input', '=', 0)
-    .where('last_activity_at', '<', now - SESSION_IDLE_MS)
-    .execute();
+async function closeSession(trx: Trx, campaignId: string, batch: PackedBatch, reason: string): Promise<void> {
+  await setClosedReason(trx, campaignId, batch.sessionId, reason);
+  const note = [{ type: EventType.Custom, data: { tag: 'tapedeck', payload: { stopped: reason } }, timestamp: batch.lastTs }];
+  await insertChunk(trx, {
+    campaignId,
+    sessionId: batch.sessionId,
+    seq: MAX_SEQ + 1,
+    firstTs: batch.lastTs,
+    lastTs: batch.lastTs,
+    eventCount: 1,
+    data: gzipSync(JSON.stringify(note)),
+  });
 }
 
-/** Keeps the row's list figures current, so listing sessions never reads chunks. */
-async function updateSession(trx: Trx, campaignId: string, batch: IngestBatch, now: number): Promise<void> {
-  const human = hasHumanInput(batch.events);
-  const row = await trx
-    .updateTable('sessions')
-    .set((eb) => ({
-      last_activity_at: now,
-      event_count: eb('event_count', '+', batch.events.length),
-      byte_count: eb('byte_count', '+', batch.bytes),
-      page_count: eb('page_count', '+', pageLoads(batch.events)),
-      ...(human ? { has_human_input: 1 } : {}),
-    }))
-    .where('campaign_id', '=', campaignId)
-    .where('id', '=', batch.sessionId)
-    .returning(['webdriver', 'user_agent', 'has_human_input', 'event_count', 'is_bot', 'bot_reason'])
-    .executeTakeFirstOrThrow();
+/** Keeps the bot verdict current as the row's facts change. */
+async function updateVerdict(trx: Trx, campaignId: string, sessionId: string, row: CountedSession): Promise<void> {
   const verdict = botVerdict({
     webdriver: row.webdriver === 1,
     userAgent: row.user_agent,
@@ -107,31 +93,47 @@ async function updateSession(trx: Trx, campaignId: string, batch: IngestBatch, n
     eventCount: row.event_count,
   });
   if ((verdict.isBot ? 1 : 0) !== row.is_bot || verdict.reason !== row.bot_reason) {
-    await trx
-      .updateTable('sessions')
-      .set({ is_bot: verdict.isBot ? 1 : 0, bot_reason: verdict.reason })
-      .where('campaign_id', '=', campaignId)
-      .where('id', '=', batch.sessionId)
-      .execute();
+    await setVerdict(trx, campaignId, sessionId, verdict);
   }
 }
 
+/** Thrown inside the transaction to undo the counters when the chunk was stored already. */
+const DUPLICATE = Symbol('duplicate batch');
+
+export interface StoreOutcome {
+  stored: boolean;
+  admitted: boolean;
+  /** Set when the session is (now) closed at a cap: the batch was not stored. */
+  closed?: string;
+}
+
 /**
- * Stores one checked batch in a single transaction: admit the session if it is new, append
- * the chunk (a retried (session, seq) is ignored), update the session row. Any refusal rolls
- * everything back. Returns whether the batch was newly stored.
+ * Stores one packed batch in a single transaction: admit the session if it is new, count the
+ * batch within the session's caps, append the chunk (a retried (session, seq) is ignored and
+ * counts nothing), keep the verdict current. Any refusal rolls everything back; reaching a cap
+ * closes the session instead of storing the batch.
  */
-export async function storeBatch(db: Db, campaign: Campaign, batch: IngestBatch, ip: string, now = Date.now()): Promise<{ stored: boolean; admitted: boolean }> {
-  return db.transaction().execute(async (trx) => {
-    const existing = await trx
-      .selectFrom('sessions')
-      .select('id')
-      .where('campaign_id', '=', campaign.id)
-      .where('id', '=', batch.sessionId)
-      .executeTakeFirst();
-    if (!existing) await admitSession(trx, campaign, batch, ip, now);
-    const stored = await appendChunk(trx, { campaignId: campaign.id, sessionId: batch.sessionId, seq: batch.seq, events: batch.events });
-    if (stored) await updateSession(trx, campaign.id, batch, now);
-    return { stored, admitted: !existing };
-  });
+export async function storeBatch(db: Db, campaign: Campaign, batch: PackedBatch, ip: string, caps: SessionCaps, now = Date.now()): Promise<StoreOutcome> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const existing = await sessionCounters(trx, campaign.id, batch.sessionId);
+      if (existing?.closed_reason) return { stored: false, admitted: false, closed: existing.closed_reason };
+      if (!existing) await admitSession(trx, campaign, batch, ip, now);
+      const row = await countBatch(trx, campaign.id, batch.sessionId, batch, caps, now);
+      if (!row) {
+        const latest = await sessionCounters(trx, campaign.id, batch.sessionId);
+        if (!latest) throw new Error('A session admitted in this transaction is gone');
+        const reason = latest.closed_reason ?? capReached(latest, batch, caps) ?? 'Session closed';
+        if (!latest.closed_reason) await closeSession(trx, campaign.id, batch, reason);
+        return { stored: false, admitted: !existing, closed: reason };
+      }
+      const stored = await insertChunk(trx, { campaignId: campaign.id, sessionId: batch.sessionId, seq: batch.seq, firstTs: batch.firstTs, lastTs: batch.lastTs, eventCount: batch.eventCount, data: batch.chunk });
+      if (!stored) throw DUPLICATE;
+      await updateVerdict(trx, campaign.id, batch.sessionId, row);
+      return { stored: true, admitted: !existing };
+    });
+  } catch (error) {
+    if (error === DUPLICATE) return { stored: false, admitted: false };
+    throw error;
+  }
 }

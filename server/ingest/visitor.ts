@@ -3,7 +3,6 @@ import { createRequire } from 'node:module';
 import { Reader, type Response } from 'mmdb-lib';
 import Bowser from 'bowser';
 import { isbot } from 'isbot';
-import type { ReplayEvent } from '../../src/api/types.js';
 
 // What the server derives about a visitor: country (offline database, never a third-party
 // call), browser/OS/device from the user agent, and the bot verdict with its reason.
@@ -55,16 +54,6 @@ export function softwareOf(userAgent: string): Software {
   return { browser, os, device: parsed.platform.type ?? null };
 }
 
-/** rrweb incremental sources only a person produces: mouse move 1, mouse interaction 2, touch move 6, drag 12. */
-const HUMAN_SOURCES = new Set([1, 2, 6, 12]);
-
-export function hasHumanInput(events: ReplayEvent[]): boolean {
-  return events.some((e) => e.type === 3 && HUMAN_SOURCES.has((e.data as { source?: number }).source ?? -1));
-}
-
-/** Full snapshots: one per page load. */
-export const pageLoads = (events: ReplayEvent[]) => events.filter((e) => e.type === 2).length;
-
 /** A session this long without any human input is a bot even before it ends. */
 export const NO_INPUT_EVENTS = 200;
 
@@ -83,7 +72,7 @@ export interface BotFacts {
   ended?: boolean;
 }
 
-/** The verdict with its reason; the webdriver flag first (spec §4), then user agent, then behaviour. */
+/** The verdict with its reason: a set webdriver flag always means bot; then a crawler user agent, then no human input. */
 export function botVerdict(facts: BotFacts): { isBot: boolean; reason: string | null } {
   if (facts.webdriver) return { isBot: true, reason: BOT_REASONS.webdriver };
   if (facts.userAgent && isbot(facts.userAgent)) return { isBot: true, reason: BOT_REASONS.userAgent };

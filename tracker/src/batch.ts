@@ -1,4 +1,4 @@
-import type { SessionInfo } from '../../src/api/types.js';
+import type { SessionInfo } from '../../common/api-types.js';
 
 /** What a batch is besides its events: which session, which number, the visit's details once. */
 export interface BatchHead {

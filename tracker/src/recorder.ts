@@ -1,10 +1,10 @@
 // The recorder bundle (/static/recorder.js): rrweb's record-only build, masking everything a
 // visitor types, batching into numbered gzip batches for ingest. It never throws into the page.
 import { record } from '@rrweb/record';
-import type { SessionInfo } from '../../src/api/types.js';
+import type { SessionInfo } from '../../common/api-types.js';
 import type { Batch } from './batch.js';
 import { note } from './batch.js';
-import { BATCH_BYTES, FLUSH_EVENTS, FLUSH_MS, MUTATION_BUDGET, SESSION_IDLE_MS, UNLOAD_BATCH_BYTES } from './limits.js';
+import { BATCH_BYTES, FLUSH_EVENTS, FLUSH_MS, MUTATION_BUDGET, SESSION_IDLE_MS, UNLOAD_BATCH_BYTES } from '../../common/limits.js';
 import { maskJson, packNow } from './pack.js';
 import { createPacker } from './packer.js';
 import { mutationCount, optedOut } from './privacy.js';
@@ -112,9 +112,9 @@ function start(settings: Settings): void {
     async post(body, keepalive) {
       try {
         const response = await fetch(url, { method: 'POST', body, keepalive, credentials: 'omit', headers: { 'content-type': 'text/plain' } });
-        return response.status;
+        return { status: response.status, retryAfter: Number(response.headers.get('retry-after')) || 0 };
       } catch {
-        return 0;
+        return { status: 0 };
       }
     },
     pack: (batch) => packer.pack({ sessionId: batch.sessionId, seq: batch.seq, info: batch.info }, batch.events),

@@ -1,11 +1,19 @@
 import { eventTime, note, type Batch } from './batch.js';
 import { BatchQueue } from './queue.js';
 import { retryDelay } from './backoff.js';
-import { FIRST_CONTACT_TRIES, QUEUE_BATCHES, QUEUE_BYTES, UNLOAD_BATCH_BYTES } from './limits.js';
+import { FIRST_CONTACT_TRIES, QUEUE_BATCHES, QUEUE_BYTES, UNLOAD_BATCH_BYTES } from '../../common/limits.js';
+
+/** Ingest's answer: the HTTP status (0 when the network or CORS failed) and its Retry-After in seconds. */
+export interface Answer {
+  status: number;
+  retryAfter?: number;
+}
+
+/** The longest a Retry-After is honoured for: a page rarely stays open longer. */
+const MAX_RETRY_AFTER_MS = 10 * 60 * 1000;
 
 export interface SenderDeps {
-  /** POSTs a body; resolves to the HTTP status, 0 when the network (or CORS) failed. */
-  post(body: BodyInit, keepalive: boolean): Promise<number>;
+  post(body: BodyInit, keepalive: boolean): Promise<Answer>;
   /** Makes a batch's body: masked and compressed, off the page's main thread where it can. */
   pack(batch: Batch): Promise<BodyInit>;
   /** Makes a batch's body at once, uncompressed: the page is unloading and cannot wait. */
@@ -19,8 +27,10 @@ export interface SenderDeps {
 
 /**
  * Sends batches one at a time, in order. Network errors, 408, 429 and 5xx are retried with
- * back-off; 413 replaces the events with a note saying what was too big; any other 4xx is a
- * refusal (campaign over, origin not allowed, limit reached) and stops sending.
+ * back-off, waiting at least what Retry-After asks (a rate limit, a busy or full server); the
+ * batches wait in the bounded queue meanwhile. 413 replaces the events with a note saying what
+ * was too big; any other 4xx is a refusal (campaign over, origin not allowed, limit reached,
+ * session full) and stops sending.
  */
 export class Sender {
   queue = new BatchQueue(QUEUE_BATCHES, QUEUE_BYTES);
@@ -29,6 +39,8 @@ export class Sender {
   private waiting = false;
   private attempts = 0;
   private delivered = false;
+  /** Ingest has answered at least once: a later silence is an outage, not a CORS refusal. */
+  private reached = false;
 
   constructor(private deps: SenderDeps) {}
 
@@ -55,8 +67,9 @@ export class Sender {
     if (!batch || this.inFlight || this.waiting || this.stopped) return;
     this.inFlight = batch;
     const body = await (batch.packing ?? this.prepare(batch));
-    const status = await this.deps.post(body, false);
+    const { status, retryAfter = 0 } = await this.deps.post(body, false);
     this.inFlight = null;
+    if (status !== 0) this.reached = true;
     if (status >= 200 && status < 300) {
       this.queue.remove(batch);
       this.attempts = 0;
@@ -70,12 +83,12 @@ export class Sender {
       this.prepare(batch);
     } else if (status === 0 || status === 408 || status === 429 || status >= 500) {
       this.attempts++;
-      if (!this.delivered && this.attempts >= FIRST_CONTACT_TRIES) return this.stop(`ingest unreachable (status ${status})`, false);
+      if (!this.reached && this.attempts >= FIRST_CONTACT_TRIES) return this.stop(`ingest unreachable (status ${status})`, false);
       this.waiting = true;
       this.deps.later(() => {
         this.waiting = false;
         this.pump().catch(() => undefined);
-      }, retryDelay(this.attempts, this.deps.random));
+      }, Math.max(retryDelay(this.attempts, this.deps.random), Math.min(retryAfter * 1000, MAX_RETRY_AFTER_MS)));
       return;
     } else {
       return this.stop(`refused by ingest (status ${status})`, true);

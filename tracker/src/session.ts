@@ -1,4 +1,4 @@
-import { SESSION_IDLE_MS } from './limits.js';
+import { SESSION_IDLE_MS } from '../../common/limits.js';
 
 /** The tab's session as kept in sessionStorage: it survives page loads, not the tab. */
 export interface SessionState {

@@ -1,0 +1,148 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
+import type { SessionInfo } from '../../common/api-types.js';
+import { MAX_EVENTS_PER_BATCH, MAX_INFLATED_BYTES, MAX_JSON_DEPTH } from '../../common/limits.js';
+import { batchFlaw, type BatchBody, type SessionInfoBody } from '../../common/ingest-batch.js';
+import { hasHumanInput, pageLoads } from './event-rules.js';
+
+// Everything ingest does to a batch's bytes before the database sees it: inflate, parse,
+// validate, sort, serialise and compress. It runs in a worker thread (pack-worker.ts), so a
+// flood of large batches costs the event loop nothing; it is plain code, so tests call it too.
+
+/** A batch checked and made ready to store: its chunk compressed, its facts derived. */
+export interface PackedBatch {
+  sessionId: string;
+  seq: number;
+  info: SessionInfo | null;
+  eventCount: number;
+  firstTs: number;
+  lastTs: number;
+  /** The events as stored, as JSON text: what the per-session cap counts. */
+  jsonBytes: number;
+  humanInput: boolean;
+  pageLoads: number;
+  /** The events in time order as a gzip-compressed JSON array. */
+  chunk: Uint8Array;
+}
+
+export type PackOutcome = { ok: true; batch: PackedBatch } | { ok: false; status: number; error: string };
+
+/** How far a batch's clock may be from the server's: stashed batches of a tab may be old. */
+export const TIMESTAMP_PAST_MS = 24 * 60 * 60 * 1000;
+export const TIMESTAMP_FUTURE_MS = 10 * 60 * 1000;
+
+class Refusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function inflate(raw: Uint8Array): string {
+  if (raw.length === 0) throw new Refusal(400, 'Empty body');
+  if (raw[0] !== 0x1f || raw[1] !== 0x8b) return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
+  try {
+    // A hard output cap: a decompression bomb stops here instead of filling memory.
+    return gunzipSync(raw, { maxOutputLength: MAX_INFLATED_BYTES }).toString('utf8');
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new Refusal(413, `Batch is larger than ${MAX_INFLATED_BYTES} bytes once decompressed`);
+    }
+    throw new Refusal(400, 'Body is not valid gzip');
+  }
+}
+
+/** Whether JSON text nests deeper than `limit`, found in one pass before it is parsed. */
+export function nestsDeeperThan(json: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+function parse(json: string): unknown {
+  if (nestsDeeperThan(json, MAX_JSON_DEPTH)) throw new Refusal(400, `The batch nests deeper than ${MAX_JSON_DEPTH} levels`);
+  try {
+    return JSON.parse(json);
+  } catch {
+    throw new Refusal(400, 'Malformed JSON body');
+  }
+}
+
+/** Lone surrogates and NUL characters: a text column of PostgreSQL refuses them. */
+const UNSTORABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const storable = (text: string | undefined, max: number) => (text ?? '').replace(UNSTORABLE, '').slice(0, max);
+
+/** The visitor's browser talking: checked by the schema, then trimmed to what the row keeps. */
+function sessionInfo(info: SessionInfoBody): SessionInfo {
+  return {
+    userAgent: storable(info.userAgent, 1000),
+    language: storable(info.language, 100),
+    timezone: storable(info.timezone, 100),
+    hardwareConcurrency: info.hardwareConcurrency,
+    webdriver: info.webdriver,
+    cookiesEnabled: info.cookiesEnabled,
+    hasFocus: info.hasFocus,
+    fullScreenEnabled: info.fullScreenEnabled,
+    screenWidth: info.screenWidth,
+    screenHeight: info.screenHeight,
+    referrer: storable(info.referrer, 2000),
+    url: storable(info.url, 2000),
+  };
+}
+
+function checkTimes(events: BatchBody['events'], now: number): void {
+  const earliest = now - TIMESTAMP_PAST_MS;
+  const latest = now + TIMESTAMP_FUTURE_MS;
+  events.forEach((event, i) => {
+    if (event.timestamp < earliest || event.timestamp > latest) {
+      throw new Refusal(400, `events[${i}].timestamp must be within 24 hours before and 10 minutes after the server's clock`);
+    }
+  });
+}
+
+function check(value: unknown, now: number): BatchBody {
+  const flaw = batchFlaw(value);
+  if (flaw) throw new Refusal(400, flaw);
+  const batch = value as BatchBody;
+  if (batch.events.length > MAX_EVENTS_PER_BATCH) throw new Refusal(413, `A batch holds at most ${MAX_EVENTS_PER_BATCH} events`);
+  checkTimes(batch.events, now);
+  return batch;
+}
+
+/** Inflates, parses, validates and compresses one batch's bytes, as received. */
+export function packBatch(raw: Uint8Array, now: number): PackOutcome {
+  try {
+    const batch = check(parse(inflate(raw)), now);
+    const events = batch.events.slice().sort((a, b) => a.timestamp - b.timestamp); // stable
+    const json = JSON.stringify(events);
+    return {
+      ok: true,
+      batch: {
+        sessionId: batch.sessionId,
+        seq: batch.seq,
+        info: batch.info ? sessionInfo(batch.info) : null,
+        eventCount: events.length,
+        firstTs: events[0].timestamp,
+        lastTs: events[events.length - 1].timestamp,
+        jsonBytes: Buffer.byteLength(json),
+        humanInput: hasHumanInput(events),
+        pageLoads: pageLoads(events),
+        chunk: gzipSync(json),
+      },
+    };
+  } catch (error) {
+    if (error instanceof Refusal) return { ok: false, status: error.status, error: error.message };
+    throw error;
+  }
+}

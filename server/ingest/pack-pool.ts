@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { Piscina } from 'piscina';
+import { HttpError } from '../http/errors.js';
+import type { PackedBatch, PackOutcome } from './pack-batch.js';
+
+/**
+ * Bytes of batches waiting for a worker or being packed: a burst of visitors waits its turn,
+ * a flood past this is told to come back (503), so the queue's memory stays bounded.
+ */
+const MAX_QUEUED_BYTES = 64 * 1024 * 1024;
+const MAX_QUEUED_BATCHES = 4096;
+/**
+ * One worker's heap: a batch at the inflate cap parses to a few times its size. Past this the
+ * worker dies, its batch is refused, and a fresh worker takes the next one.
+ */
+const WORKER_HEAP_MB = 512;
+
+export const BUSY = 'Ingest is busy; try again shortly';
+
+let script: Promise<string> | undefined;
+
+/**
+ * The worker's code as one plain JavaScript file, bundled from pack-worker.ts once per process
+ * (about 100 ms) into a temporary directory: a worker that loaded TypeScript through tsx took
+ * seconds to start, and a file built ahead of time could go stale beside its source.
+ */
+function workerScript(): Promise<string> {
+  script ??= (async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-ingest-'));
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    const outfile = path.join(dir, 'pack-worker.mjs');
+    await build({
+      entryPoints: [fileURLToPath(new URL('./pack-worker.ts', import.meta.url))],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      outfile,
+      logLevel: 'silent',
+    });
+    return outfile;
+  })();
+  return script;
+}
+
+/**
+ * The worker threads that pack ingest batches (pack-batch.ts). Warmed when the server gets
+ * ready, so the first visitor's batch (or one taken while shutting down) does not wait for the
+ * bundle and the threads to start.
+ */
+export class BatchPacker {
+  #pool: Promise<Piscina> | null = null;
+  #queuedBytes = 0;
+
+  constructor(private readonly workers: number) {}
+
+  #start(): Promise<Piscina> {
+    this.#pool ??= workerScript().then((filename) => new Piscina({
+      filename,
+      minThreads: this.workers,
+      maxThreads: this.workers,
+      maxQueue: MAX_QUEUED_BATCHES,
+      idleTimeout: 60_000,
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    }));
+    return this.#pool;
+  }
+
+  async warm(): Promise<void> {
+    await this.#start();
+  }
+
+  /** The packed batch, or an HttpError: the batch's flaw (4xx) or a full queue (503). */
+  async pack(raw: Buffer, now: number): Promise<PackedBatch> {
+    if (this.#queuedBytes + raw.length > MAX_QUEUED_BYTES) throw new HttpError(503, BUSY);
+    let outcome: PackOutcome;
+    this.#queuedBytes += raw.length;
+    try {
+      outcome = await (await this.#start()).run({ raw, now });
+    } catch (error) {
+      const message = (error as Error).message ?? '';
+      if (message.includes('queue is at limit')) throw new HttpError(503, BUSY);
+      // The worker ran out of its heap on this batch (or died): the batch is what is refused.
+      if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        throw new HttpError(413, 'Batch is too large to process');
+      }
+      throw error;
+    } finally {
+      this.#queuedBytes -= raw.length;
+    }
+    if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
+    return outcome.batch;
+  }
+
+  async close(): Promise<void> {
+    await (await this.#pool)?.destroy();
+    this.#pool = null;
+  }
+}
