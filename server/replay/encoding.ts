@@ -1,18 +1,7 @@
 import { pipeline, Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-
-/** Whether the caller takes gzip: listed (or "*") in Accept-Encoding without q=0. */
-export function acceptsGzip(request: FastifyRequest): boolean {
-  const header = request.headers['accept-encoding'];
-  if (typeof header !== 'string') return false;
-  return header.split(',').some((part) => {
-    const [coding, ...params] = part.trim().toLowerCase().split(';');
-    if (coding.trim() !== 'gzip' && coding.trim() !== '*') return false;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return q === undefined || Number(q.slice(2)) > 0;
-  });
-}
+import { acceptsGzip } from '../http/accept-encoding.js';
 
 /**
  * Sends a stream of JSON text, gzip-compressed on the wire when the caller accepts it. The body is

@@ -1,33 +1,54 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { DemoQuery, ReplayParams } from '../../common/api/replay.js';
+import { findSession } from '../sessions/repository.js';
 import type { AppContext } from '../context.js';
 import { requireUser } from '../auth/tokens.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { isSessionId } from '../storage/ids.js';
-import { acceptsGzip, sendJsonStream } from './encoding.js';
+import { sendJsonStream } from './encoding.js';
+import { acceptsGzip } from '../http/accept-encoding.js';
 import { demoBody } from './demo.js';
-import { replayStream } from './stream.js';
+import { chunksInOrder, replayStream } from './stream.js';
+import { HeavyGate } from './heavy-gate.js';
+import { listChunks, type ChunkInfo } from '../storage/chunks.js';
 
 export const SESSION_NOT_FOUND = 'Session not found';
+export const REPLAYS_BUSY = 'The server is busy preparing other large replays: try again in a few seconds';
 
-interface ReplayRoute {
-  Params: { campaignId: string; sessionId: string };
+/**
+ * A retrieval is heavy when its session stored more event JSON than this, or its chunks overlap
+ * in time (they are merged): only so many run at once, so a few of them cannot take the
+ * node's memory or CPU from everyone else.
+ */
+const HEAVY_REPLAY_BYTES = 8 * 1024 * 1024;
+/** Seconds a caller turned away is told to wait: a heavy retrieval takes a few seconds. */
+const RETRY_AFTER_SECONDS = 5;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The node's gate for heavy retrievals (tests read its counts). */
+    replayGate: HeavyGate;
+  }
 }
 
-interface DemoRoute {
-  Querystring: { isMobile?: 'true' | 'false' };
-}
+const isHeavy = (byteCount: number, chunks: ChunkInfo[]) => byteCount > HEAVY_REPLAY_BYTES || !chunksInOrder(chunks);
 
-const demoSchema = {
-  querystring: {
-    type: 'object',
-    properties: { isMobile: { type: 'string', enum: ['true', 'false'] } },
-  },
-} as const;
+// Both answers are sent as bytes (the demo pre-compressed, a replay streamed from its chunks):
+// their shapes are DemoResponse and ReplayResponse in common/api/replay.ts, and no response
+// schema is declared, since Fastify would not serialise them through one anyway.
+const demoSchema = { querystring: DemoQuery };
+const replaySchema = { params: ReplayParams };
 
 export async function registerReplay(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const heavyReplays = ctx.config.limits.heavyReplays;
+  const gate = new HeavyGate(heavyReplays, 2 * heavyReplays);
+  app.decorate('replayGate', gate);
+
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   // Public: the landing page's demo player. Registered before the per-session route.
-  app.get<DemoRoute>('/api/v1/replay/retrieve/demo', { schema: demoSchema }, async (request, reply) => {
+  api.get('/api/v1/replay/retrieve/demo', { schema: demoSchema }, async (request, reply) => {
     const body = await demoBody(request.query.isMobile === 'true' ? 'mobile' : 'desktop');
     reply
       .header('content-type', 'application/json; charset=utf-8')
@@ -37,22 +58,44 @@ export async function registerReplay(app: FastifyInstance, ctx: AppContext): Pro
     return reply.send(body.json);
   });
 
-  app.get<ReplayRoute>(
+  api.get(
     '/api/v1/replay/retrieve/:campaignId/:sessionId',
-    { preHandler: requireUser(ctx) },
-    async (request: FastifyRequest<ReplayRoute>, reply) => {
+    { preHandler: requireUser(ctx), schema: replaySchema },
+    async (request, reply) => {
       const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
       const { sessionId } = request.params;
       if (!isSessionId(sessionId)) throw badRequest('Invalid session id');
-      const session = await ctx.db
-        .selectFrom('sessions')
-        .selectAll()
-        .where('campaign_id', '=', campaign.id)
-        .where('id', '=', sessionId)
-        .executeTakeFirst();
+      const session = await findSession(ctx.db, campaign.id, sessionId);
       if (!session) throw notFound(SESSION_NOT_FOUND);
+      const chunks = await listChunks(ctx.db, campaign.id, sessionId);
+      let release: (() => void) | undefined;
+      if (isHeavy(Number(session.byte_count), chunks)) {
+        // A caller who leaves while waiting gives its place up.
+        const gone = new AbortController();
+        const leave = () => gone.abort();
+        reply.raw.once('close', leave);
+        release = (await gate.enter(gone.signal)) ?? undefined;
+        reply.raw.off('close', leave);
+        if (release && request.raw.socket.destroyed) {
+          release(); // the caller left before its close could be heard
+          release = undefined;
+        }
+        if (!release) {
+          return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ error: REPLAYS_BUSY });
+        }
+      }
+      const body = replayStream(ctx.db, session, Date.now(), { chunks });
+      if (release) {
+        // The slot is held until the answer is sent or the caller goes away, whichever comes first.
+        const done = release;
+        body.once('close', done);
+        reply.raw.once('close', () => {
+          body.destroy();
+          done();
+        });
+      }
       reply.header('cache-control', 'private, no-cache');
-      return sendJsonStream(request, reply, replayStream(ctx.db, session));
+      return sendJsonStream(request, reply, body);
     },
   );
 }

@@ -2,19 +2,25 @@ import { Readable } from 'node:stream';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { SessionsTable } from '../db/schema.js';
-import type { ReplayEvent, ReplayInit } from '../../src/api/types.js';
-import { listChunks, readChunks, readChunkTexts, type ChunkInfo } from '../storage/chunks.js';
-import { toSession } from '../sessions/queries.js';
+import type { ReplayEvent, ReplayInit } from '../../common/api-types.js';
+import { setImmediate as breathe } from 'node:timers/promises';
+import { inflateChunk, inflatedSize, listChunks, readChunkData, readChunkJson, readChunks, type ChunkInfo } from '../storage/chunks.js';
+import { eventSpans, sortedSpans, SPAN_BYTES, type EventSpans } from './spans.js';
+import { toSession } from '../sessions/repository.js';
+import { SESSION_IDLE_MS } from '../../common/limits.js';
 
-/** A session with no activity for this long is finished: its replay will not grow any more. */
-export const COMPLETE_AFTER_MS = 30 * 60 * 1000;
-/** Events per piece of JSON text when a replay must be sorted as a whole. */
-const SLICE = 1000;
+/**
+ * Decompressed JSON (plus 16 bytes an event for where each lies) that the open chunks of an
+ * out-of-order replay may hold at once. A real session has one or two chunks open at a time — a
+ * batch sent late overlaps its neighbours — so this holds dozens of full batches; a session built
+ * so that every chunk overlaps every other cannot make one retrieval hold more than this.
+ */
+export const MERGE_BUDGET_BYTES = 16 * 1024 * 1024;
 
 /** The session info a replay opens with: the same fields, mapped once, as the sessions list. */
 export function replayInit(row: Selectable<SessionsTable>): ReplayInit {
-  const { userAgent, remoteIpAddress, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled } = toSession(row);
-  return { userAgent, remoteIpAddress, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled };
+  const { userAgent, remoteIpAddress, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason } = toSession(row);
+  return { userAgent, remoteIpAddress, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason };
 }
 
 const byTime = (a: ReplayEvent, b: ReplayEvent) => a.timestamp - b.timestamp;
@@ -27,7 +33,7 @@ function sortedInPlace(events: ReplayEvent[]): ReplayEvent[] {
 }
 
 /** Whether the chunks, taken in seq order, never go back in time (the usual case). */
-function chunksInOrder(chunks: ChunkInfo[]): boolean {
+export function chunksInOrder(chunks: ChunkInfo[]): boolean {
   let latest = -Infinity;
   for (const chunk of chunks) {
     if (chunk.event_count === 0) continue;
@@ -37,52 +43,206 @@ function chunksInOrder(chunks: ChunkInfo[]): boolean {
   return true;
 }
 
+/** How an out-of-order merge went: tests and the bench read it. */
+export interface MergeStats {
+  /** The most decompressed JSON its open chunks held at once. */
+  peakOpenBytes: number;
+  /** Chunks it opened in all. */
+  opened: number;
+  /** Times the budget was full when a chunk was due, so events went out ahead of that chunk's. */
+  overflows: number;
+}
+
+export interface ReplayOptions {
+  /** The session's chunk list, when the caller has read it already. */
+  chunks?: ChunkInfo[];
+  /** The merge budget in bytes of decompressed JSON (MERGE_BUDGET_BYTES unless a test says). */
+  mergeBudget?: number;
+  stats?: MergeStats;
+}
+
+/** An open chunk in the merge: its stored JSON, where each event lies in it, and the next one due. */
+interface Cursor {
+  seq: number;
+  json: Buffer;
+  spans: EventSpans;
+  at: number;
+  bytes: number;
+}
+
+/** Earlier timestamp first; equal times in seq order (within a chunk, a cursor keeps position order). */
+const before = (a: Cursor, b: Cursor) =>
+  a.spans.times[a.at] < b.spans.times[b.at] || (a.spans.times[a.at] === b.spans.times[b.at] && a.seq < b.seq);
+
+/** A binary min-heap of open chunks, keyed by each one's next event. */
+class CursorHeap {
+  private items: Cursor[] = [];
+  get size(): number {
+    return this.items.length;
+  }
+  top(): Cursor {
+    return this.items[0];
+  }
+  push(cursor: Cursor): void {
+    const items = this.items;
+    items.push(cursor);
+    for (let i = items.length - 1; i > 0; ) {
+      const parent = (i - 1) >> 1;
+      if (!before(items[i], items[parent])) break;
+      [items[i], items[parent]] = [items[parent], items[i]];
+      i = parent;
+    }
+  }
+  /** Restores the order after the top cursor moved on (or removes it when it ran out). */
+  settleTop(): void {
+    const items = this.items;
+    if (items[0].at >= items[0].spans.times.length) {
+      const last = items.pop()!;
+      if (!items.length) return;
+      items[0] = last;
+    }
+    for (let i = 0; ; ) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let least = i;
+      if (left < items.length && before(items[left], items[least])) least = left;
+      if (right < items.length && before(items[right], items[least])) least = right;
+      if (least === i) return;
+      [items[i], items[least]] = [items[least], items[i]];
+      i = least;
+    }
+  }
+}
+
+/** A chunk's JSON and its events' spans in timestamp order; a chunk the scan cannot read is parsed and rewritten. */
+async function openChunk(data: Uint8Array, eventCount: number): Promise<{ json: Buffer; spans: EventSpans }> {
+  const json = await inflateChunk(data);
+  const spans = eventSpans(json, eventCount);
+  if (spans) return { json, spans: sortedSpans(spans) };
+  const events = sortedInPlace(JSON.parse(json.toString('utf8')) as ReplayEvent[]);
+  const rewritten = Buffer.from(JSON.stringify(events));
+  const again = eventSpans(rewritten, events.length);
+  if (!again) throw new Error('A stored chunk holds an event without a numeric timestamp');
+  return { json: rewritten, spans: again };
+}
+
+/** Bytes of event JSON per piece the merge hands on. */
+const PIECE_BYTES = 64 * 1024;
+
+/**
+ * The events of chunks that overlap in time, merged into timestamp order with memory bounded by
+ * the budget. Chunks are taken by their first timestamp and each is read, inflated and scanned
+ * only when the merge reaches that timestamp; the open chunk with the earliest next event gives
+ * the next event (its stored bytes, not re-serialised), and a chunk is dropped as soon as it runs
+ * out. When a due chunk would take the open chunks past the budget, the merge first goes on with
+ * the open chunks alone until enough of them have run out: those events come out ahead of the
+ * due chunk's earlier ones. A real session (a few late batches) never comes near the budget and
+ * comes out exactly sorted; a session built to overlap everywhere comes out as sorted runs, each
+ * bounded by the budget, every event once.
+ */
+async function* mergedPieces(db: Db, campaignId: string, sessionId: string, chunks: ChunkInfo[], budget: number, stats: MergeStats): AsyncGenerator<Buffer> {
+  const due = chunks.filter((c) => c.event_count > 0).sort((a, b) => a.first_ts - b.first_ts || a.seq - b.seq);
+  const open = new CursorHeap();
+  let openBytes = 0;
+  let held: Buffer[] = [];
+  let heldBytes = 0;
+  /** Hands on the earliest open event; a chunk that ran out frees its bytes. */
+  const take = () => {
+    const cursor = open.top();
+    const { starts, ends } = cursor.spans;
+    if (held.length) held.push(COMMA);
+    held.push(cursor.json.subarray(starts[cursor.at], ends[cursor.at]));
+    heldBytes += ends[cursor.at] - starts[cursor.at];
+    if (++cursor.at >= starts.length) openBytes -= cursor.bytes;
+    open.settleTop();
+  };
+  const piece = () => {
+    const joined = Buffer.concat(held);
+    held = [];
+    heldBytes = 0;
+    return joined;
+  };
+  for (let next = 0; next < due.length || open.size; ) {
+    while (next < due.length && (!open.size || due[next].first_ts <= open.top().spans.times[open.top().at])) {
+      const chunk = due[next++];
+      const data = await readChunkData(db, campaignId, sessionId, chunk.seq);
+      if (!data) continue;
+      const size = inflatedSize(data) + SPAN_BYTES * chunk.event_count;
+      if (open.size && openBytes + size > budget) stats.overflows++;
+      while (open.size && openBytes + size > budget) {
+        take();
+        if (heldBytes >= PIECE_BYTES) {
+          yield piece();
+          await breathe();
+        }
+      }
+      const { json, spans } = await openChunk(data, chunk.event_count);
+      const bytes = json.byteLength + SPAN_BYTES * spans.times.length;
+      openBytes += bytes;
+      stats.opened++;
+      stats.peakOpenBytes = Math.max(stats.peakOpenBytes, openBytes);
+      if (spans.times.length) open.push({ seq: chunk.seq, json, spans, at: 0, bytes });
+      else openBytes -= bytes;
+      await breathe(); // scanning a chunk held the event loop: let other requests in
+    }
+    if (open.size) take();
+    if (heldBytes >= PIECE_BYTES) {
+      yield piece();
+      await breathe();
+    }
+  }
+  if (held.length) yield piece();
+}
+
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']}');
+
 /** The events in timestamp order, as pieces of comma-separated JSON. */
-async function* eventPieces(db: Db, campaignId: string, sessionId: string): AsyncGenerator<string> {
-  const chunks = await listChunks(db, campaignId, sessionId);
+async function* eventPieces(db: Db, campaignId: string, sessionId: string, options: ReplayOptions): AsyncGenerator<Buffer> {
+  const chunks = options.chunks ?? (await listChunks(db, campaignId, sessionId));
   const inOrder = chunksInOrder(chunks);
   if (inOrder && chunks.every((chunk) => chunk.sorted === 1)) {
     // The usual case: the stored text already is the answer, less each array's brackets.
-    for await (const text of readChunkTexts(db, campaignId, sessionId, chunks)) if (text.length > 2) yield text.slice(1, -1);
+    for await (const json of readChunkJson(db, campaignId, sessionId, chunks)) if (json.length > 2) yield json.subarray(1, -1);
     return;
   }
   if (inOrder) {
     for await (const events of readChunks(db, campaignId, sessionId, chunks)) {
-      if (events.length) yield sortedInPlace(events).map((e) => JSON.stringify(e)).join(',');
+      if (events.length) yield Buffer.from(sortedInPlace(events).map((e) => JSON.stringify(e)).join(','));
     }
     return;
   }
-  // Chunks overlap in time (a batch sent late): only then is the whole replay sorted at once.
-  const all: ReplayEvent[] = [];
-  for await (const events of readChunks(db, campaignId, sessionId, chunks)) for (const e of events) all.push(e);
-  all.sort(byTime);
-  for (let i = 0; i < all.length; i += SLICE) yield all.slice(i, i + SLICE).map((e) => JSON.stringify(e)).join(',');
+  // Chunks overlap in time (a batch sent late): merge them, a few open at a time.
+  const stats = options.stats ?? { peakOpenBytes: 0, opened: 0, overflows: 0 };
+  yield* mergedPieces(db, campaignId, sessionId, chunks, options.mergeBudget ?? MERGE_BUDGET_BYTES, stats);
 }
 
 /** Text is handed on in pieces of about this size: zlib and the socket pay per write. */
 const WRITE_BYTES = 256 * 1024;
 
 /** The ReplayResponse {init, complete, events} as a stream of JSON text. */
-export function replayStream(db: Db, session: Selectable<SessionsTable>, now = Date.now()): Readable {
-  const complete = now - session.last_activity_at > COMPLETE_AFTER_MS;
+export function replayStream(db: Db, session: Selectable<SessionsTable>, now = Date.now(), options: ReplayOptions = {}): Readable {
+  // The tracker starts a new session after this long idle, so this one will not grow any more.
+  const complete = now - session.last_activity_at > SESSION_IDLE_MS;
   async function* json(): AsyncGenerator<Buffer> {
     // The head goes at once, so the first byte does not wait for the events.
     yield Buffer.from(`{"init":${JSON.stringify(replayInit(session))},"complete":${complete},"events":[`);
-    let held: string[] = [];
+    let held: Buffer[] = [];
     let size = 0;
-    let first = true;
-    for await (const piece of eventPieces(db, session.campaign_id, session.id)) {
+    let pieces = 0;
+    for await (const piece of eventPieces(db, session.campaign_id, session.id, options)) {
+      if (pieces++) held.push(COMMA);
       held.push(piece);
       size += piece.length;
       // The first events go at once too (the player can start on them); then in large pieces.
-      if (first || size >= WRITE_BYTES) {
-        first = false;
-        yield Buffer.from(held.join(','));
-        held = [''];
+      if (pieces === 1 || size >= WRITE_BYTES) {
+        yield Buffer.concat(held);
+        held = [];
         size = 0;
       }
     }
-    yield Buffer.from(held.join(',') + ']}');
+    held.push(CLOSE);
+    yield Buffer.concat(held);
   }
   return Readable.from(json(), { objectMode: false });
 }
