@@ -1,4 +1,4 @@
-/** The built-in provider's one page: a plain form asking for a name and an email. */
+/** The built-in provider's one page: a plain form asking for an email and a password (and a name the first time). */
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
@@ -8,9 +8,15 @@ export interface FormState {
   name?: string;
   email?: string;
   error?: string;
+  /** Whether a new email may make its account here (SIGNUP=open). */
+  signupOpen: boolean;
+  minPasswordLength: number;
 }
 
-export function signInForm({ action, name = '', email = '', error }: FormState): string {
+export function signInForm({ action, name = '', email = '', error, signupOpen, minPasswordLength }: FormState): string {
+  const hint = signupOpen
+    ? `First time here? Your name, email and a password of at least ${minPasswordLength} characters make your account.`
+    : 'Sign in with the account the administrator of this server made for you.';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -31,10 +37,11 @@ export function signInForm({ action, name = '', email = '', error }: FormState):
 <body>
 <form method="post" action="${escapeHtml(action)}">
   <h1>Sign in to Tapedeck</h1>
-  <p>Built-in sign-in for this server: enter the name and email to use.</p>
+  <p>${escapeHtml(hint)}</p>
   ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
-  <label>Name <input name="name" autocomplete="name" required maxlength="100" value="${escapeHtml(name)}" autofocus></label>
-  <label>Email <input name="email" type="email" autocomplete="email" required maxlength="254" value="${escapeHtml(email)}"></label>
+  ${signupOpen ? `<label>Name (first sign-in only) <input name="name" autocomplete="name" maxlength="100" value="${escapeHtml(name)}" autofocus></label>` : ''}
+  <label>Email <input name="email" type="email" autocomplete="email" required maxlength="254" value="${escapeHtml(email)}"${signupOpen ? '' : ' autofocus'}></label>
+  <label>Password <input name="password" type="password" autocomplete="current-password" required minlength="${minPasswordLength}" maxlength="1024"></label>
   <button type="submit">Sign in</button>
 </form>
 </body>

@@ -1,13 +1,16 @@
 import crypto from 'node:crypto';
 import type { default as Provider, Account } from 'oidc-provider';
 import type { Config } from '../config.js';
+import type { Db } from '../db/index.js';
 import { persistentJson, persistentSecret } from '../secrets.js';
+import { findAccountBySubject } from './local-accounts.js';
 
 /**
  * The built-in OpenID provider: the default sign-in when neither Google nor another OIDC issuer
  * is configured, so a fresh machine signs in through the real authorization-code flow with no
- * outside service. It asks only for a name and an email and trusts them — a dev/self-host
- * provider, refused in production unless ALLOW_LOCAL_SIGNIN=1 (config.ts).
+ * outside service. Accounts are an email and a password (local-accounts.ts), set at the first
+ * sign-in of that email or made by `npm run user`. Refused in production and on a non-loopback
+ * HOST unless ALLOW_LOCAL_SIGNIN=1 (config.ts).
  */
 export const LOCAL_MOUNT = '/oidc';
 export const LOCAL_CLIENT_ID = 'tapedeck';
@@ -16,19 +19,6 @@ export const localIssuer = (config: Config) => `${config.publicUrl}${LOCAL_MOUNT
 export const callbackUrl = (config: Config) => `${config.publicUrl}/auth/google/callback`;
 /** The client secret both sides share: generated once into DATA_DIR. */
 export const localClientSecret = (config: Config) => persistentSecret(config.dataDir, 'oidc-client');
-
-/** Bounds the memory anyone can make the form use; a forgotten person just signs in again. */
-const MAX_PEOPLE = 10_000;
-
-interface Person {
-  name: string;
-  email: string;
-}
-
-/** A stable subject per email address (case-insensitive), so signing in again finds the same user. */
-export function subjectForEmail(email: string): string {
-  return crypto.createHash('sha256').update(email.trim().toLowerCase()).digest('base64url').slice(0, 32);
-}
 
 function signingKeys(dataDir: string): { keys: Array<Record<string, unknown>> } {
   return persistentJson(dataDir, 'oidc-jwks', () => {
@@ -40,11 +30,12 @@ function signingKeys(dataDir: string): { keys: Array<Record<string, unknown>> } 
 }
 
 export class LocalProvider {
-  /** Name and email per subject, as typed into the form. Kept in memory like the provider's own state. */
-  readonly #people = new Map<string, Person>();
   #provider: Promise<Provider> | null = null;
 
-  constructor(private readonly config: Config) {}
+  constructor(
+    private readonly config: Config,
+    readonly db: Db,
+  ) {}
 
   /** Loaded and created on first use: most servers (and tests) never sign anyone in through it. */
   provider(): Promise<Provider> {
@@ -52,19 +43,10 @@ export class LocalProvider {
     return this.#provider;
   }
 
-  /** Records who signed in and returns their subject. */
-  remember(person: Person): string {
-    const sub = subjectForEmail(person.email);
-    this.#people.delete(sub); // re-inserted last: the map forgets the longest-unseen first
-    this.#people.set(sub, { name: person.name, email: person.email.trim() });
-    if (this.#people.size > MAX_PEOPLE) this.#people.delete(this.#people.keys().next().value as string);
-    return sub;
-  }
-
   #findAccount = async (_ctx: unknown, sub: string): Promise<Account | undefined> => {
-    const person = this.#people.get(sub);
-    if (!person) return undefined;
-    return { accountId: sub, claims: () => ({ sub, name: person.name, email: person.email, email_verified: false }) };
+    const account = await findAccountBySubject(this.db, sub);
+    if (!account) return undefined;
+    return { accountId: sub, claims: () => ({ sub, name: account.name, email: account.email, email_verified: false }) };
   };
 
   async #create(): Promise<Provider> {

@@ -1,8 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Interaction } from 'oidc-provider';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
+import { Type } from 'typebox';
+import { InteractionParams, SignInForm } from '../../common/api/auth.js';
 import { LOCAL_CLIENT_ID, LOCAL_MOUNT, type LocalProvider } from './local-provider.js';
 import { expiredPage, signInForm } from './local-form.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, createAccount, findAccount, renameAccount, verifyPassword } from './local-accounts.js';
+import { perMinute } from './rate.js';
 
 const PAGE_SECURITY = {
   'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
@@ -12,14 +17,13 @@ const PAGE_SECURITY = {
 
 const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
 
-interface FormBody {
-  name?: string;
-  email?: string;
-}
+
+export const WRONG_PASSWORD = 'Wrong email or password.';
+export const SIGNUP_CLOSED = 'New accounts are closed on this server. Ask its administrator.';
 
 /**
  * Mounts the built-in provider under /oidc: oidc-provider is a Koa app, so its routes are handed
- * the raw request and response. The interaction page (the name/email form) is ours.
+ * the raw request and response. The interaction page (the sign-in form) is ours.
  */
 export async function registerLocalProvider(app: FastifyInstance, config: Config, local: LocalProvider): Promise<void> {
   const publicUrl = new URL(config.publicUrl);
@@ -45,8 +49,12 @@ export async function registerLocalProvider(app: FastifyInstance, config: Config
       done(null, Object.fromEntries(new URLSearchParams(String(body))));
     });
     const path = `${LOCAL_MOUNT}/interaction/:uid`;
-    scope.get(path, (request, reply) => showForm(local, request, reply));
-    scope.post(path, (request, reply) => submitForm(local, request, reply));
+    const api = scope.withTypeProvider<TypeBoxTypeProvider>();
+    api.get(path, { schema: { params: InteractionParams } }, (request, reply) => showForm(config, local, request, reply));
+    // Every attempt counts, so guessing passwords costs a minute per RATE_SIGNIN_PER_IP tries.
+    api.post(path, { schema: { params: InteractionParams, body: Type.Union([SignInForm, Type.Null()]) }, config: { rateLimit: perMinute(config.rateLimits.signInPerIp) } }, (request, reply) =>
+      submitForm(config, local, request, reply),
+    );
   });
 }
 
@@ -77,22 +85,49 @@ async function finish(local: LocalProvider, request: FastifyRequest, reply: Fast
   return reply.redirect(returnTo, 303);
 }
 
-async function showForm(local: LocalProvider, request: FastifyRequest, reply: FastifyReply) {
+const formState = (config: Config, action: string) => ({ action, signupOpen: config.signup === 'open', minPasswordLength: MIN_PASSWORD_LENGTH });
+
+async function showForm(config: Config, local: LocalProvider, request: FastifyRequest, reply: FastifyReply) {
   const interaction = await interactionFor(local, request, reply);
   if (!interaction) return html(reply, 400, expiredPage());
   const accountId = interaction.session?.accountId;
   if (interaction.prompt.name !== 'login' && accountId) return finish(local, request, reply, interaction, accountId);
-  return html(reply, 200, signInForm({ action: request.url }));
+  return html(reply, 200, signInForm(formState(config, request.url)));
 }
 
-async function submitForm(local: LocalProvider, request: FastifyRequest, reply: FastifyReply) {
+/**
+ * The account for this email and password: an existing one whose password matches, or — while
+ * SIGNUP=open — a new one the password is set for. Returns its subject, or a message for the form.
+ */
+async function signInOrSignUp(config: Config, local: LocalProvider, form: { name: string; email: string; password: string }): Promise<{ subject: string } | { status: number; error: string }> {
+  const existing = await findAccount(local.db, form.email);
+  if (existing) {
+    if (!(await verifyPassword(form.password, existing.password_hash))) return { status: 401, error: WRONG_PASSWORD };
+    if (form.name && form.name !== existing.name) await renameAccount(local.db, form.email, form.name);
+    return { subject: existing.subject };
+  }
+  if (config.signup === 'closed') return { status: 403, error: SIGNUP_CLOSED };
+  if (!form.name) return { status: 400, error: 'Please enter your name.' };
+  if (form.password.length < MIN_PASSWORD_LENGTH) return { status: 400, error: `Please choose a password of at least ${MIN_PASSWORD_LENGTH} characters.` };
+  // Two first sign-ins of one email at once: the loser checks its password against the winner's.
+  const created = await createAccount(local.db, { ...form, madeBy: 'signup' });
+  const account = await findAccount(local.db, form.email);
+  if (!account) return { status: 500, error: 'The account could not be saved.' };
+  return created ? { subject: account.subject } : signInOrSignUp(config, local, form);
+}
+
+async function submitForm(config: Config, local: LocalProvider, request: FastifyRequest, reply: FastifyReply) {
   const interaction = await interactionFor(local, request, reply);
   if (!interaction) return html(reply, 400, expiredPage());
-  const body = (request.body ?? {}) as FormBody;
+  const body = (request.body ?? {}) as SignInForm;
   const name = String(body.name ?? '').trim().slice(0, 100);
   const email = String(body.email ?? '').trim().slice(0, 254);
-  const error = !name ? 'Please enter your name.' : !EMAIL.test(email) ? 'Please enter a valid email address.' : undefined;
-  if (error) return html(reply, 400, signInForm({ action: request.url, name, email, error }));
-  const accountId = local.remember({ name, email });
-  return finish(local, request, reply, interaction, accountId);
+  const password = String(body.password ?? '');
+  const again = (status: number, error: string) => html(reply, status, signInForm({ ...formState(config, request.url), name, email, error }));
+  if (!EMAIL.test(email)) return again(400, 'Please enter a valid email address.');
+  if (!password) return again(400, 'Please enter your password.');
+  if (password.length > MAX_PASSWORD_LENGTH) return again(400, `Passwords have at most ${MAX_PASSWORD_LENGTH} characters.`);
+  const outcome = await signInOrSignUp(config, local, { name, email, password });
+  if ('error' in outcome) return again(outcome.status, outcome.error);
+  return finish(local, request, reply, interaction, outcome.subject);
 }

@@ -1,7 +1,8 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { SignInResponse, User, ValidateTokenResponse } from '../../src/api/types.js';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { CallbackBody, LoginQuery, SignInResponse, User, ValidateTokenResponse } from '../../common/api/auth.js';
+import { Ok } from '../../common/api/shared.js';
 import type { AppContext } from '../context.js';
-import type { Db } from '../db/index.js';
 import { checkSameOrigin } from '../http/origin.js';
 import { badRequest, unauthorized } from '../http/errors.js';
 import { LocalProvider } from './local-provider.js';
@@ -9,51 +10,32 @@ import { registerLocalProvider } from './local-routes.js';
 import { SignInClient } from './signin-client.js';
 import { clearSignInCookie, readSignInCookie, safeReturnTo, setSignInCookie } from './signin-cookie.js';
 import { ACCESS_COOKIE, REFRESH_COOKIE, clearSessionCookies, issueSession, readAccessToken, revokeSession, rotateSession } from './tokens.js';
-import { upsertUser } from './users.js';
+import { findUser, upsertUser } from './users.js';
 import { emptyJsonIsNoBody } from '../http/json-body.js';
+import { perMinute } from './rate.js';
 
-interface CallbackBody {
-  code: string;
-  state?: string;
-  iss?: string;
-}
-
-const callbackSchema = {
-  body: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['code'],
-    properties: {
-      code: { type: 'string', minLength: 1, maxLength: 4096 },
-      state: { type: 'string', maxLength: 512 },
-      iss: { type: 'string', maxLength: 2048 },
-    },
-  },
-};
-
-const loginSchema = {
-  querystring: { type: 'object', properties: { returnTo: { type: 'string', maxLength: 2000 } } },
-};
-
-async function findUser(db: Db, id: string): Promise<User | undefined> {
-  return db.selectFrom('users').select(['id', 'name', 'email', 'picture']).where('id', '=', id).executeTakeFirst();
-}
+const loginSchema = { querystring: LoginQuery };
+const callbackSchema = { body: CallbackBody, response: { 200: SignInResponse } };
+const meSchema = { response: { 200: User } };
+const validateSchema = { response: { 200: ValidateTokenResponse } };
+const okSchema = { response: { 200: Ok } };
 
 /**
- * Sign-in (spec §7): the authorization-code flow with state, PKCE and nonce against Google,
+ * Sign-in: the authorization-code flow with state, PKCE and nonce against Google,
  * any OIDC issuer or the built-in provider; then session cookies (tokens.ts).
  */
 export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { config, db, keys } = ctx;
-  if (config.signIn.kind === 'local') await registerLocalProvider(app, config, new LocalProvider(config));
+  if (config.signIn.kind === 'local') await registerLocalProvider(app, config, new LocalProvider(config, db));
   const client = new SignInClient(config);
   const sameOrigin = checkSameOrigin(config.publicUrl);
 
-  await app.register(async (api) => {
-    emptyJsonIsNoBody(api);
+  await app.register(async (scope) => {
+    emptyJsonIsNoBody(scope);
+    const api = scope.withTypeProvider<TypeBoxTypeProvider>();
 
-    api.get('/api/v1/auth/google/login', { schema: loginSchema }, async (request, reply) => {
-      const { returnTo } = request.query as { returnTo?: string };
+    api.get('/api/v1/auth/google/login', { schema: loginSchema, config: { rateLimit: perMinute(config.rateLimits.signInPerIp) } }, async (request, reply) => {
+      const { returnTo } = request.query;
       let started;
       try {
         started = await client.start();
@@ -65,8 +47,8 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
       return reply.header('Cache-Control', 'no-store').redirect(started.url.href, 302);
     });
 
-    api.post('/api/v1/auth/google/callback', { schema: callbackSchema, preHandler: sameOrigin }, async (request, reply): Promise<SignInResponse> => {
-      const body = request.body as CallbackBody;
+    api.post('/api/v1/auth/google/callback', { schema: callbackSchema, preHandler: sameOrigin }, async (request, reply) => {
+      const body = request.body;
       const pending = await readSignInCookie(keys, request);
       clearSignInCookie(keys, reply); // one attempt per sign-in cookie
       if (!pending) throw badRequest('Sign-in expired or was started elsewhere; please sign in again');
@@ -85,14 +67,14 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
       return { user, returnTo: pending.returnTo };
     });
 
-    api.get('/api/v1/auth/me', async (request, reply) => {
+    api.get('/api/v1/auth/me', { schema: meSchema }, async (request, reply) => {
       const userId = await readAccessToken(db, keys, request);
       const user = userId ? await findUser(db, userId) : undefined;
       if (!user) throw unauthorized();
       return reply.header('Cache-Control', 'no-store').send(user);
     });
 
-    api.get('/api/v1/auth/validateToken', async (request, reply): Promise<ValidateTokenResponse> => {
+    api.get('/api/v1/auth/validateToken', { schema: validateSchema }, async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
       if (!request.cookies[ACCESS_COOKIE]) return { valid: false, error: 'No access token' };
       const userId = await readAccessToken(db, keys, request);
@@ -101,20 +83,20 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
       return { valid: true };
     });
 
-    api.post('/api/v1/auth/refresh', { preHandler: sameOrigin }, async (request: FastifyRequest, reply: FastifyReply) => {
+    api.post('/api/v1/auth/refresh', { schema: okSchema, preHandler: sameOrigin, config: { rateLimit: perMinute(config.rateLimits.refreshPerIp) } }, async (request, reply) => {
       const token = request.cookies[REFRESH_COOKIE];
       const userId = token ? await rotateSession(db, keys, reply, token) : null;
       if (!userId) {
         clearSessionCookies(keys, reply);
         throw unauthorized();
       }
-      return { ok: true };
+      return { ok: true as const };
     });
 
-    api.post('/api/v1/auth/logout', { preHandler: sameOrigin }, async (request, reply) => {
+    api.post('/api/v1/auth/logout', { schema: okSchema, preHandler: sameOrigin }, async (request, reply) => {
       await revokeSession(db, request.cookies[REFRESH_COOKIE]);
       clearSessionCookies(keys, reply);
-      return { ok: true };
+      return { ok: true as const };
     });
   });
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_RETURN_PATH, safeReturnPath } from '../../common/return-path.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import crypto from 'node:crypto';
 import { EncryptJWT, jwtDecrypt } from 'jose';
@@ -52,10 +53,5 @@ export function clearSignInCookie(keys: SessionKeys, reply: FastifyReply): void 
   reply.clearCookie(SIGNIN_COOKIE, options(keys));
 }
 
-/** Only paths of our own app: never another origin (no open redirect). */
-export function safeReturnTo(value: string | undefined): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.includes('\\') || /[\u0000-\u001f]/.test(value)) {
-    return '/dashboard';
-  }
-  return value.slice(0, 1000);
-}
+/** Where sign-in returns to: the shared rule (common/return-path.ts), else the dashboard. */
+export const safeReturnTo = (value: string | undefined): string => safeReturnPath(value) ?? DEFAULT_RETURN_PATH;

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Db } from '../db/index.js';
 import { unauthorized } from '../http/errors.js';
+import { claimToken, familyIsLive, findTokenByHash, findTokenById, insertRefreshToken, revokeFamily, rotatedSince } from './refresh-tokens.js';
 
 /** Session cookies: a short-lived signed access token and a rotating, revocable refresh token. */
 export const ACCESS_COOKIE = 'td_access';
@@ -50,13 +51,7 @@ export async function readAccessToken(db: Db, keys: SessionKeys, request: Fastif
     return null;
   }
   if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
-  const live = await db
-    .selectFrom('refresh_tokens')
-    .select('id')
-    .where('family_id', '=', payload.sid)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return live ? payload.sub : null;
+  return (await familyIsLive(db, payload.sid)) ? payload.sub : null;
 }
 
 function setCookies(keys: SessionKeys, reply: FastifyReply, access: string, refresh: string): void {
@@ -71,29 +66,26 @@ export function clearSessionCookies(keys: SessionKeys, reply: FastifyReply): voi
   reply.clearCookie(REFRESH_COOKIE, { ...base, path: REFRESH_PATH });
 }
 
-async function insertRefreshToken(db: Db, userId: string, familyId: string): Promise<string> {
+async function newRefreshToken(db: Db, userId: string, familyId: string): Promise<string> {
   const token = crypto.randomBytes(32).toString('base64url');
   const now = Date.now();
-  await db
-    .insertInto('refresh_tokens')
-    .values({
-      id: crypto.randomUUID(),
-      user_id: userId,
-      family_id: familyId,
-      token_hash: hash(token),
-      created_at: now,
-      expires_at: now + REFRESH_TTL_SECONDS * 1000,
-      rotated_at: null,
-      revoked_at: null,
-    })
-    .execute();
+  await insertRefreshToken(db, {
+    id: crypto.randomUUID(),
+    user_id: userId,
+    family_id: familyId,
+    token_hash: hash(token),
+    created_at: now,
+    expires_at: now + REFRESH_TTL_SECONDS * 1000,
+    rotated_at: null,
+    revoked_at: null,
+  });
   return token;
 }
 
 /** Mints a new session (a new refresh-token family) for a user. */
 export async function createSessionTokens(db: Db, keys: SessionKeys, userId: string): Promise<{ access: string; refresh: string }> {
   const familyId = crypto.randomUUID();
-  const refresh = await insertRefreshToken(db, userId, familyId);
+  const refresh = await newRefreshToken(db, userId, familyId);
   return { access: await signAccessToken(keys, userId, familyId), refresh };
 }
 
@@ -103,38 +95,40 @@ export async function issueSession(db: Db, keys: SessionKeys, reply: FastifyRepl
   setCookies(keys, reply, access, refresh);
 }
 
-async function revokeFamily(db: Db, familyId: string): Promise<void> {
-  await db
-    .updateTable('refresh_tokens')
-    .set({ revoked_at: Date.now() })
-    .where('family_id', '=', familyId)
-    .where('revoked_at', 'is', null)
-    .execute();
+/**
+ * How long a just-rotated refresh token still buys a new pair. Two tabs (or a retried request)
+ * refreshing at the same moment present the same token; the later one must not sign the owner out.
+ */
+export const REFRESH_GRACE_MS = 10_000;
+
+/**
+ * A rotated token presented again is forgiven only inside the grace window and while the family
+ * has not moved on (no token of it rotated since): that is a concurrent refresh, not a stolen copy.
+ */
+async function withinGrace(db: Db, row: { id: string; family_id: string; rotated_at: number | null }, now: number): Promise<boolean> {
+  if (row.rotated_at === null || now - row.rotated_at > REFRESH_GRACE_MS) return false;
+  return !(await rotatedSince(db, row.family_id, row.id, row.rotated_at));
 }
 
 /**
- * Exchanges a refresh token for a new pair. A token that was already rotated is a reuse:
- * someone else holds a copy, so the whole family is revoked. Returns the user id or null.
+ * Exchanges a refresh token for a new pair in the same family. A token that was already rotated
+ * is a reuse — someone else holds a copy — and revokes the whole family, unless it is a
+ * concurrent refresh inside the grace window. Returns the user id or null.
  */
 export async function rotateSession(db: Db, keys: SessionKeys, reply: FastifyReply, token: string): Promise<string | null> {
-  const row = await db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', hash(token)).executeTakeFirst();
-  if (!row || row.revoked_at !== null || row.expires_at < Date.now()) return null;
-  if (row.rotated_at !== null) {
-    await revokeFamily(db, row.family_id);
-    return null;
+  const now = Date.now();
+  const row = await findTokenByHash(db, hash(token));
+  if (!row || row.revoked_at !== null || row.expires_at < now) return null;
+  // Conditional update: of two concurrent rotations of the same token, only one claims it.
+  const claimed = row.rotated_at === null && (await claimToken(db, row.id, now));
+  if (!claimed) {
+    const current = await findTokenById(db, row.id);
+    if (!current || current.revoked_at !== null || !(await withinGrace(db, current, now))) {
+      await revokeFamily(db, row.family_id);
+      return null;
+    }
   }
-  // Conditional update: of two concurrent rotations of the same token, only one wins.
-  const claimed = await db
-    .updateTable('refresh_tokens')
-    .set({ rotated_at: Date.now() })
-    .where('id', '=', row.id)
-    .where('rotated_at', 'is', null)
-    .executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) !== 1) {
-    await revokeFamily(db, row.family_id);
-    return null;
-  }
-  const refresh = await insertRefreshToken(db, row.user_id, row.family_id);
+  const refresh = await newRefreshToken(db, row.user_id, row.family_id);
   setCookies(keys, reply, await signAccessToken(keys, row.user_id, row.family_id), refresh);
   return row.user_id;
 }
@@ -142,7 +136,7 @@ export async function rotateSession(db: Db, keys: SessionKeys, reply: FastifyRep
 /** Revokes the session family the presented refresh token belongs to. */
 export async function revokeSession(db: Db, token: string | undefined): Promise<void> {
   if (!token) return;
-  const row = await db.selectFrom('refresh_tokens').select('family_id').where('token_hash', '=', hash(token)).executeTakeFirst();
+  const row = await findTokenByHash(db, hash(token));
   if (row) await revokeFamily(db, row.family_id);
 }
 

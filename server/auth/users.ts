@@ -1,5 +1,8 @@
 import crypto from 'node:crypto';
-import type { Db } from '../db/index.js';
+import type { Executor } from '../db/executor.js';
+import type { User } from '../../common/api-types.js';
+
+/** The users table: every query on it, each taking the database or a transaction. */
 
 export interface Identity {
   /** issuer + "|" + subject */
@@ -10,7 +13,7 @@ export interface Identity {
 }
 
 /** Creates the user for an identity, or updates its name, email and picture. */
-export async function upsertUser(db: Db, identity: Identity): Promise<string> {
+export async function upsertUser(db: Executor, identity: Identity): Promise<string> {
   const now = Date.now();
   const existing = await db.selectFrom('users').select('id').where('subject', '=', identity.subject).executeTakeFirst();
   if (existing) {
@@ -29,4 +32,15 @@ export async function upsertUser(db: Db, identity: Identity): Promise<string> {
     .execute();
   const row = await db.selectFrom('users').select('id').where('subject', '=', identity.subject).executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** A user as the API shows them. */
+export function findUser(db: Executor, id: string): Promise<User | undefined> {
+  return db.selectFrom('users').select(['id', 'name', 'email', 'picture']).where('id', '=', id).executeTakeFirst();
+}
+
+/** The ids of users whose identity has this subject, whichever issuer it came from. */
+export async function usersWithSubject(db: Executor, subject: string): Promise<string[]> {
+  const candidates = await db.selectFrom('users').select(['id', 'subject']).where('subject', 'like', `%|${subject}`).execute();
+  return candidates.filter((user) => user.subject.endsWith(`|${subject}`)).map((user) => user.id);
 }
