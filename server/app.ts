@@ -1,9 +1,14 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
 import type { Config } from './config.js';
 import { openDb, migrate, type Db, type DbOptions } from './db/index.js';
 import { persistentSecret } from './secrets.js';
-import { installErrorHandler } from './http/errors.js';
+import { HttpError, installErrorHandler } from './http/errors.js';
+import { registerSecurity } from './http/security.js';
+import { DEFAULT_TIMEOUTS, timeoutOptions, type Timeouts } from './http/timeouts.js';
+import { checkDataDir } from './storage/data-dir.js';
+import { DiskGuard } from './storage/disk-guard.js';
 import type { AppContext } from './context.js';
 import { registerAuth } from './auth/routes.js';
 import { registerCampaigns } from './campaigns/routes.js';
@@ -15,22 +20,32 @@ import { registerWeb } from './web.js';
 export interface BuildOptions {
   /** Extra database settings (tests pass a per-run PostgreSQL schema). */
   db?: Partial<DbOptions>;
+  /** Shorter socket timeouts (tests of slow clients). */
+  timeouts?: Partial<Timeouts>;
+  /** Where the log goes (tests read it); stdout by default. */
+  logStream?: { write(line: string): void };
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
+    diskGuard: DiskGuard;
   }
 }
 
 /** The composition root: infrastructure, then the API areas, then the web app. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
+    ...timeoutOptions(timeouts),
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   });
+  // Stop at once, in one line, if DATA_DIR cannot hold what we will write there.
+  const keepsFiles = !config.databaseUrl || !config.sessionSecret || config.signIn.kind === 'local';
+  if (keepsFiles) checkDataDir(config.dataDir);
   const db: Db = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...options.db });
   app.addHook('onClose', async () => db.destroy());
   await migrate(db);
@@ -42,8 +57,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     keys: { key: new TextEncoder().encode(secret), secure: config.publicUrl.startsWith('https:') },
   };
   app.decorate('ctx', ctx);
+  app.decorate('diskGuard', new DiskGuard(config.dataDir, config.limits.diskMinFreeBytes, app.log));
   app.decorateRequest('userId', null);
+  await registerSecurity(app, config);
   await app.register(cookie);
+  // Limits are declared per route (config.rateLimits); 429 answers carry Retry-After.
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new HttpError(429, `Too many requests: try again in ${Math.ceil(context.ttl / 1000)} s`),
+  });
   installErrorHandler(app);
 
   await registerAuth(app, ctx);

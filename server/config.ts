@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 
 /** Typed server configuration, read once from the environment at start-up. */
@@ -18,9 +19,40 @@ export interface Config {
     | { kind: 'local' };
   /** Secret for signing access tokens; generated into dataDir when not given. */
   sessionSecret?: string;
-  logLevel: string;
+  logLevel: (typeof LOG_LEVELS)[number];
   /** Where the built PWA and tracker live (dist/ by default). */
   distDir: string;
+  /** Who may create an account with the built-in provider: anyone (open) or only `npm run user` (closed). */
+  signup: 'open' | 'closed';
+  limits: Limits;
+  rateLimits: RateLimits;
+}
+
+/** What one visitor, session or request may cost the server (README: "Limits and quotas"). */
+export interface Limits {
+  /** Event JSON one session may store; past it the session is closed with a note. */
+  sessionMaxBytes: number;
+  sessionMaxEvents: number;
+  /** Batches (chunks) one session may store. */
+  sessionMaxBatches: number;
+  /** Ingest answers 503 while the data directory's volume has less free space than this. */
+  diskMinFreeBytes: number;
+  /** Worker threads that inflate, parse, validate and compress ingest batches. */
+  ingestWorkers: number;
+  /** Retrievals of large or out-of-order sessions that run at once on this node. */
+  heavyReplays: number;
+  /** How long requests in flight (a long replay stream too) may finish after SIGTERM/SIGINT. */
+  shutdownGraceMs: number;
+}
+
+/** Requests per minute; 0 turns a limit off. */
+export interface RateLimits {
+  newSessionsPerIp: number;
+  newSessionsPerCampaign: number;
+  batchesPerSession: number;
+  batchesPerIp: number;
+  signInPerIp: number;
+  refreshPerIp: number;
 }
 
 export class ConfigError extends Error {}
@@ -77,6 +109,41 @@ function signIn(env: Env): Config['signIn'] {
   return { kind: 'local' };
 }
 
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${values.join(', ')} (got "${raw}")`);
+  return raw as T;
+}
+
+const MB = 1024 * 1024;
+/** pino's levels: anything else would stop the logger, not the configuration check. */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function limits(env: Env): Limits {
+  return {
+    sessionMaxBytes: int(env, 'SESSION_MAX_MB', 64, 1, 4096) * MB,
+    sessionMaxEvents: int(env, 'SESSION_MAX_EVENTS', 1_000_000, 1, 100_000_000),
+    sessionMaxBatches: int(env, 'SESSION_MAX_BATCHES', 20_000, 1, 1_000_000),
+    diskMinFreeBytes: int(env, 'DISK_MIN_FREE_MB', 256, 0, 10_000_000) * MB,
+    ingestWorkers: int(env, 'INGEST_WORKERS', Math.max(1, Math.min(4, os.availableParallelism() - 1)), 1, 64),
+    heavyReplays: int(env, 'HEAVY_REPLAYS', 2, 1, 64),
+    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+  };
+}
+
+function rateLimits(env: Env): RateLimits {
+  const perMinute = (name: string, fallback: number) => int(env, name, fallback, 0, 1_000_000);
+  return {
+    newSessionsPerIp: perMinute('RATE_NEW_SESSIONS_PER_IP', 120),
+    newSessionsPerCampaign: perMinute('RATE_NEW_SESSIONS_PER_CAMPAIGN', 3000),
+    batchesPerSession: perMinute('RATE_BATCHES_PER_SESSION', 120),
+    batchesPerIp: perMinute('RATE_BATCHES_PER_IP', 6000),
+    signInPerIp: perMinute('RATE_SIGNIN_PER_IP', 20),
+    refreshPerIp: perMinute('RATE_REFRESH_PER_IP', 120),
+  };
+}
+
 /** Reads and validates the environment; throws ConfigError naming the bad variable. */
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
@@ -94,8 +161,11 @@ export function loadConfig(env: Env = process.env): Config {
     allowLocalSignin: bool(env, 'ALLOW_LOCAL_SIGNIN'),
     signIn: signIn(env),
     sessionSecret: env.SESSION_SECRET || undefined,
-    logLevel: env.LOG_LEVEL || (production ? 'info' : 'warn'),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, production ? 'info' : 'warn'),
     distDir: path.resolve(env.DIST_DIR || './dist'),
+    signup: oneOf(env, 'SIGNUP', ['open', 'closed'] as const, 'open'),
+    limits: limits(env),
+    rateLimits: rateLimits(env),
   };
   if (config.sessionSecret !== undefined && config.sessionSecret.length < 32) {
     throw new ConfigError('SESSION_SECRET must be at least 32 characters');
@@ -105,5 +175,13 @@ export function loadConfig(env: Env = process.env): Config {
       'ALLOW_LOCAL_SIGNIN: the built-in sign-in provider is off when NODE_ENV=production; configure GOOGLE_CLIENT_ID or OIDC_ISSUER, or set ALLOW_LOCAL_SIGNIN=1',
     );
   }
+  if (config.signIn.kind === 'local' && !LOOPBACK.includes(host.toLowerCase()) && !config.allowLocalSignin) {
+    throw new ConfigError(
+      `ALLOW_LOCAL_SIGNIN: the built-in sign-in provider only listens on loopback (HOST=127.0.0.1, ::1 or localhost), not HOST=${host}; configure GOOGLE_CLIENT_ID or OIDC_ISSUER, or set ALLOW_LOCAL_SIGNIN=1`,
+    );
+  }
   return config;
 }
+
+/** Addresses only this machine can reach: the built-in provider may serve them without opting in. */
+const LOOPBACK = ['127.0.0.1', '::1', '[::1]', 'localhost'];

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import { ownerOnly } from './storage/data-dir.js';
 
 /**
  * Secrets that are not configured are generated once and kept in the data directory
@@ -10,7 +11,9 @@ export function persistentSecret(dataDir: string, name: string, bytes = 32): str
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, `${name}.secret`);
   try {
-    return fs.readFileSync(file, 'utf8').trim();
+    const value = fs.readFileSync(file, 'utf8').trim();
+    ownerOnly(file);
+    return value;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
@@ -24,7 +27,9 @@ export function persistentJson<T>(dataDir: string, name: string, create: () => T
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, `${name}.json`);
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
+    const value = JSON.parse(fs.readFileSync(file, 'utf8')) as T;
+    ownerOnly(file);
+    return value;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }

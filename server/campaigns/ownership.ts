@@ -5,6 +5,7 @@ import type { CampaignsTable } from '../db/schema.js';
 import { currentUserId } from '../auth/tokens.js';
 import { badRequest, forbidden, notFound } from '../http/errors.js';
 import { isCampaignId } from '../storage/ids.js';
+import { findCampaign } from './repository.js';
 
 export const CAMPAIGN_NOT_FOUND = 'Campaign not found';
 
@@ -15,7 +16,7 @@ export const CAMPAIGN_NOT_FOUND = 'Campaign not found';
 export async function ownedCampaign(db: Db, request: FastifyRequest, campaignId: string): Promise<Selectable<CampaignsTable>> {
   const userId = currentUserId(request);
   if (!isCampaignId(campaignId)) throw badRequest('Invalid campaign id');
-  const campaign = await db.selectFrom('campaigns').selectAll().where('id', '=', campaignId.toLowerCase()).executeTakeFirst();
+  const campaign = await findCampaign(db, campaignId.toLowerCase());
   if (!campaign) throw notFound(CAMPAIGN_NOT_FOUND);
   if (campaign.owner_id !== userId) throw forbidden();
   return campaign;

@@ -1,19 +1,23 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Insertable, Selectable } from 'kysely';
 import type { AppContext } from '../context.js';
-import type { Campaign, CampaignListResponse } from '../../src/api/types.js';
-import type { Insertable } from 'kysely';
+import type { Campaign } from '../../common/api-types.js';
+import { CampaignIdParams, CampaignListResponse, CampaignResponse, CreateCampaignPayload } from '../../common/api/campaigns.js';
+import { Ok } from '../../common/api/shared.js';
 import type { CampaignsTable } from '../db/schema.js';
 import { currentUserId, requireUser } from '../auth/tokens.js';
 import { checkSameOrigin } from '../http/origin.js';
-import { parseCreateCampaign } from './payload.js';
+import { createCampaignValidator } from './payload.js';
 import { ownedCampaign } from './ownership.js';
 import { emptyJsonIsNoBody } from '../http/json-body.js';
+import { deleteCampaign, insertCampaign, listCampaigns } from './repository.js';
 
 /** A create body is a few hundred bytes; anything near this is not a campaign. */
 const CREATE_BODY_LIMIT = 16 * 1024;
 
-export function toCampaign(row: Omit<Insertable<CampaignsTable>, 'session_count'>): Campaign {
+export function toCampaign(row: Insertable<CampaignsTable> | Selectable<CampaignsTable>): Campaign {
   return {
     id: row.id,
     name: row.name,
@@ -27,30 +31,30 @@ export function toCampaign(row: Omit<Insertable<CampaignsTable>, 'session_count'
 export async function registerCampaigns(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scope) => {
     emptyJsonIsNoBody(scope);
-    campaignRoutes(scope, ctx);
+    campaignRoutes(scope.withTypeProvider<TypeBoxTypeProvider>(), ctx);
   });
 }
 
 function campaignRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const signedIn = requireUser(ctx);
   const sameOrigin = checkSameOrigin(ctx.config.publicUrl);
 
-  app.get('/api/v1/campaign/getAll', { preHandler: signedIn }, async (request): Promise<CampaignListResponse> => {
-    const rows = await ctx.db
-      .selectFrom('campaigns')
-      .selectAll()
-      .where('owner_id', '=', currentUserId(request))
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .execute();
+  api.get('/api/v1/campaign/getAll', { preHandler: signedIn, schema: { response: { 200: CampaignListResponse } } }, async (request) => {
+    const rows = await listCampaigns(ctx.db, currentUserId(request));
     return { data: rows.map(toCampaign) };
   });
 
-  app.post(
+  api.post(
     '/api/v1/campaign/create',
-    { preHandler: [signedIn, sameOrigin], bodyLimit: CREATE_BODY_LIMIT },
+    {
+      preHandler: [signedIn, sameOrigin],
+      bodyLimit: CREATE_BODY_LIMIT,
+      schema: { body: CreateCampaignPayload, response: { 201: CampaignResponse } },
+      validatorCompiler: createCampaignValidator,
+    },
     async (request, reply) => {
-      const payload = parseCreateCampaign(request.body);
+      const payload = request.body;
       const row: Insertable<CampaignsTable> = {
         id: crypto.randomUUID(),
         owner_id: currentUserId(request),
@@ -61,23 +65,18 @@ function campaignRoutes(app: FastifyInstance, ctx: AppContext): void {
         end_date_time: payload.end_date_time,
         created_at: Date.now(),
       };
-      await ctx.db.insertInto('campaigns').values(row).execute();
+      await insertCampaign(ctx.db, row);
       return reply.status(201).send({ data: toCampaign(row) });
     },
   );
 
-  app.delete<{ Params: { id: string } }>(
+  api.delete(
     '/api/v1/campaign/delete/:id',
-    { preHandler: [signedIn, sameOrigin] },
+    { preHandler: [signedIn, sameOrigin], schema: { params: CampaignIdParams, response: { 200: Ok } } },
     async (request) => {
       const campaign = await ownedCampaign(ctx.db, request, request.params.id);
-      // Everything recorded under the campaign goes with it, or nothing does.
-      await ctx.db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('chunks').where('campaign_id', '=', campaign.id).execute();
-        await trx.deleteFrom('sessions').where('campaign_id', '=', campaign.id).execute();
-        await trx.deleteFrom('campaigns').where('id', '=', campaign.id).where('owner_id', '=', campaign.owner_id).execute();
-      });
-      return { ok: true };
+      await deleteCampaign(ctx.db, campaign);
+      return { ok: true as const };
     },
   );
 }

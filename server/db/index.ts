@@ -1,12 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type Migration } from 'kysely';
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type Migration } from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { StorageError, describeStorageError, ownerOnly } from '../storage/data-dir.js';
 import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_sessions_by_verdict.js';
 import * as m0003 from './migrations/0003_chunks_sorted.js';
+import * as m0004 from './migrations/0004_local_accounts.js';
+import * as m0005 from './migrations/0005_session_caps.js';
 
 export type Db = Kysely<Database>;
 export type { Database };
@@ -18,6 +21,8 @@ const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_sessions_by_verdict': m0002,
   '0003_chunks_sorted': m0003,
+  '0004_local_accounts': m0004,
+  '0005_session_caps': m0005,
 };
 
 export interface DbOptions {
@@ -35,12 +40,44 @@ export function openDb(options: DbOptions): Db {
   }
   // The data directory holds visitors' recordings and our secrets: owner-only.
   fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-  const database = new SQLite(path.join(options.dataDir, 'tapedeck.sqlite'));
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = NORMAL');
-  database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const file = path.join(options.dataDir, 'tapedeck.sqlite');
+  let database: SQLite.Database;
+  try {
+    // SQLite gives the -wal and -shm files the database file's mode: 0600 for all three.
+    ownerOnly(file, true);
+    database = new SQLite(file);
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = NORMAL');
+    database.pragma('foreign_keys = ON');
+    database.pragma('busy_timeout = 5000');
+    for (const suffix of ['-wal', '-shm']) ownerOnly(file + suffix);
+  } catch (error) {
+    throw new StorageError(`the database ${file} cannot be opened for writing: ${describeStorageError(error)}`);
+  }
+  return new Kysely<Database>({ dialect: new RollbackSafeSqliteDialect({ database }) });
+}
+
+/**
+ * SQLite itself rolls a transaction back when a statement fails with SQLITE_FULL or an I/O
+ * error; Kysely's own rollback then fails with "cannot rollback - no transaction is active",
+ * and that error replaces the real one. Roll back only a transaction that is still open.
+ */
+class RollbackSafeSqliteDialect extends SqliteDialect {
+  readonly #database: SQLite.Database;
+
+  constructor(config: { database: SQLite.Database }) {
+    super(config);
+    this.#database = config.database;
+  }
+
+  override createDriver(): Driver {
+    const database = this.#database;
+    return new (class extends SqliteDriver {
+      override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+        if (database.inTransaction) await super.rollbackTransaction(connection);
+      }
+    })({ database });
+  }
 }
 
 export function isPostgres(db: Db): boolean {

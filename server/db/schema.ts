@@ -67,7 +67,12 @@ export interface SessionsTable {
   last_activity_at: number;
   page_count: number;
   event_count: number;
+  /** Event JSON stored for the session (64-bit on both databases). */
   byte_count: number;
+  /** Batches stored; with the two counters above, what the per-session caps count. */
+  batch_count: number;
+  /** Set when the session reached a cap: no more batches are taken, and why. */
+  closed_reason: string | null;
 }
 
 /** Append-only batches of rrweb events, gzip-compressed JSON arrays. */
@@ -85,8 +90,23 @@ export interface ChunksTable {
   sorted: Generated<number>;
 }
 
+/** The built-in provider's accounts; email is stored lower-cased. */
+export interface LocalAccountsTable {
+  email: string;
+  /** The OpenID subject the provider announces for this email (stable across renames). */
+  subject: string;
+  name: string;
+  /** scrypt$N$r$p$salt$hash (base64url): never the password itself. */
+  password_hash: string;
+  /** 'signup' (the sign-in form) or 'command' (`npm run user`). */
+  made_by: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
+  local_accounts: LocalAccountsTable;
   refresh_tokens: RefreshTokensTable;
   campaigns: CampaignsTable;
   sessions: SessionsTable;

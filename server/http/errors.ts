@@ -15,6 +15,25 @@ export const unauthorized = () => new HttpError(401, 'Unauthorized');
 export const forbidden = () => new HttpError(403, 'Forbidden');
 export const notFound = (what = 'Not found') => new HttpError(404, what);
 
+export const STORAGE_FULL_MESSAGE = 'Server storage is full; try again later';
+export const STORAGE_READ_ONLY_MESSAGE = 'Server storage is not writable; try again later';
+/** The tracker keeps a batch refused with 503 and sends it again after this many seconds. */
+export const STORAGE_RETRY_AFTER_S = 300;
+
+/** Error codes of a full disk or quota (SQLite, Node, PostgreSQL) and of read-only storage. */
+const FULL = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT', '53100']);
+const READ_ONLY = new Set(['SQLITE_READONLY', 'EROFS']);
+
+/** The storage fault behind an error (its code, also through `cause`), if any. */
+export function storageFault(error: unknown): { code: string; message: string } | null {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (FULL.has(code) || code.startsWith('SQLITE_FULL')) return { code, message: STORAGE_FULL_MESSAGE };
+    if (READ_ONLY.has(code) || code.startsWith('SQLITE_READONLY')) return { code, message: STORAGE_READ_ONLY_MESSAGE };
+  }
+  return null;
+}
+
 /** One error handler: 4xx answers carry a reason in {error}; 5xx details stay in the log. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -37,6 +56,14 @@ export function installErrorHandler(app: FastifyInstance): void {
             ? 'Request body is too large'
             : error.message;
       return reply.status(status).send({ error: message });
+    }
+    // Our own 5xx answers (a busy queue) say why; the caller set any Retry-After.
+    if (error instanceof HttpError) return reply.status(error.statusCode).send({ error: error.message });
+    // A full or read-only disk is named in the log as itself, and the tracker is told to retry.
+    const fault = storageFault(error);
+    if (fault) {
+      request.log.error({ err: error }, `storage fault ${fault.code}: ${error.message}`);
+      return reply.status(503).header('Retry-After', String(STORAGE_RETRY_AFTER_S)).send({ error: fault.message });
     }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send({ error: 'Internal server error' });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from './errors.js';
 
 /**
  * The PWA sends Content-Type: application/json on every call, also on body-less POST/DELETE: in

@@ -1,8 +1,7 @@
 import { gzipSync, gunzip, gunzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { Db } from '../db/index.js';
-import type { SessionsTable } from '../db/schema.js';
-import type { ReplayEvent } from '../../src/api/types.js';
+import type { ReplayEvent } from '../../common/api-types.js';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -33,18 +32,40 @@ const byTime = (a: ReplayEvent, b: ReplayEvent) => a.timestamp - b.timestamp;
  */
 export async function appendChunk(db: Db, chunk: NewChunk): Promise<boolean> {
   const events = chunk.events.slice().sort(byTime); // stable: equal times keep their order
-  const first = events.length ? events[0].timestamp : 0;
-  const last = events.length ? events[events.length - 1].timestamp : 0;
-  const data = gzipSync(Buffer.from(JSON.stringify(events)));
+  return insertChunk(db, {
+    campaignId: chunk.campaignId,
+    sessionId: chunk.sessionId,
+    seq: chunk.seq,
+    firstTs: events.length ? events[0].timestamp : 0,
+    lastTs: events.length ? events[events.length - 1].timestamp : 0,
+    eventCount: events.length,
+    data: gzipSync(Buffer.from(JSON.stringify(events))),
+  });
+}
+
+/** A chunk already sorted and compressed (ingest's workers make them). */
+export interface PackedChunk {
+  campaignId: string;
+  sessionId: string;
+  seq: number;
+  firstTs: number;
+  lastTs: number;
+  eventCount: number;
+  data: Uint8Array;
+}
+
+/** Inserts a sorted, compressed chunk; a (campaign, session, seq) already stored is ignored. */
+export async function insertChunk(db: Db, chunk: PackedChunk): Promise<boolean> {
+  const data = Buffer.from(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength);
   const result = await db
     .insertInto('chunks')
     .values({
       campaign_id: chunk.campaignId,
       session_id: chunk.sessionId,
       seq: chunk.seq,
-      first_ts: first,
-      last_ts: last,
-      event_count: events.length,
+      first_ts: chunk.firstTs,
+      last_ts: chunk.lastTs,
+      event_count: chunk.eventCount,
       byte_size: data.byteLength,
       data,
       created_at: Date.now(),
@@ -77,11 +98,11 @@ export async function listChunks(db: Db, campaignId: string, sessionId: string):
 
 /** The decompressed event arrays of a session's chunks, in seq order; `listed` saves a query. */
 export async function* readChunks(db: Db, campaignId: string, sessionId: string, listed?: ChunkInfo[]): AsyncGenerator<ReplayEvent[]> {
-  for await (const text of readChunkTexts(db, campaignId, sessionId, listed)) yield JSON.parse(text) as ReplayEvent[];
+  for await (const json of readChunkJson(db, campaignId, sessionId, listed)) yield JSON.parse(json.toString('utf8')) as ReplayEvent[];
 }
 
-/** Each chunk's JSON array as stored (decompressed, not parsed), in seq order; `listed` saves a query. */
-export async function* readChunkTexts(db: Db, campaignId: string, sessionId: string, listed?: ChunkInfo[]): AsyncGenerator<string> {
+/** Each chunk's JSON array as stored (decompressed UTF-8, not parsed), in seq order; `listed` saves a query. */
+export async function* readChunkJson(db: Db, campaignId: string, sessionId: string, listed?: ChunkInfo[]): AsyncGenerator<Buffer> {
   const sizes = listed ?? (await listChunks(db, campaignId, sessionId));
   for (const [from, to] of pages(sizes)) {
     const rows = await db
@@ -93,11 +114,34 @@ export async function* readChunkTexts(db: Db, campaignId: string, sessionId: str
       .where('seq', '<=', to)
       .orderBy('seq')
       .execute();
-    for (const row of rows) {
-      const json = row.data.byteLength < INLINE_GUNZIP_BYTES ? gunzipSync(row.data) : await gunzipAsync(row.data);
-      yield json.toString('utf8');
-    }
+    for (const row of rows) yield await inflateChunk(row.data);
   }
+}
+
+/** One chunk's stored (gzip-compressed) data, or undefined when there is no such chunk. */
+export async function readChunkData(db: Db, campaignId: string, sessionId: string, seq: number): Promise<Uint8Array | undefined> {
+  const row = await db
+    .selectFrom('chunks')
+    .select('data')
+    .where('campaign_id', '=', campaignId)
+    .where('session_id', '=', sessionId)
+    .where('seq', '=', seq)
+    .executeTakeFirst();
+  return row?.data;
+}
+
+/**
+ * A stored chunk's JSON length before it is inflated: gzip's trailer records it (modulo 4 GB,
+ * far above any chunk), so a reader can judge the cost of inflating a chunk before paying it.
+ */
+export function inflatedSize(data: Uint8Array): number {
+  if (data.byteLength < 18) return 0;
+  return new DataView(data.buffer, data.byteOffset, data.byteLength).getUint32(data.byteLength - 4, true);
+}
+
+/** A chunk's JSON bytes; large chunks are inflated on the thread pool, off the event loop. */
+export async function inflateChunk(data: Uint8Array): Promise<Buffer> {
+  return data.byteLength < INLINE_GUNZIP_BYTES ? gunzipSync(data) : await gunzipAsync(data);
 }
 
 /** Seq ranges [from, to] of consecutive chunks within the page limits (exported for its tests). */
@@ -117,44 +161,4 @@ export function pages(sizes: { seq: number; byte_size: number }[]): [number, num
   }
   if (sizes.length) ranges.push([sizes[start].seq, sizes[sizes.length - 1].seq]);
   return ranges;
-}
-
-export type SessionRow = SessionsTable;
-
-const SESSION_DEFAULTS: Omit<SessionRow, 'campaign_id' | 'id' | 'started_at' | 'last_activity_at'> = {
-  remote_ip: null,
-  country: null,
-  language: null,
-  timezone: null,
-  hardware_concurrency: null,
-  webdriver: 0,
-  cookies_enabled: 0,
-  has_focus: 0,
-  full_screen_enabled: 0,
-  user_agent: null,
-  screen_width: null,
-  screen_height: null,
-  referrer: null,
-  entry_url: null,
-  browser: null,
-  os: null,
-  device: null,
-  is_bot: 0,
-  bot_reason: null,
-  has_human_input: 0,
-  page_count: 0,
-  event_count: 0,
-  byte_count: 0,
-};
-
-export type NewSession = Pick<SessionRow, 'campaign_id' | 'id' | 'started_at'> & Partial<SessionRow>;
-
-/** The full row a new session gets: unspecified fields take their schema defaults. */
-export function sessionRow(session: NewSession): SessionRow {
-  return { ...SESSION_DEFAULTS, last_activity_at: session.started_at, ...session };
-}
-
-/** Inserts a session row (tests use it; ingest may use it or its own admission query). */
-export async function insertSession(db: Db, session: NewSession): Promise<void> {
-  await db.insertInto('sessions').values(sessionRow(session)).execute();
 }

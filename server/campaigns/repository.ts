@@ -1,0 +1,44 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../db/index.js';
+import type { Executor } from '../db/executor.js';
+import type { CampaignsTable } from '../db/schema.js';
+
+/** The campaigns table: every query on it, each taking the database or a transaction. */
+
+export type CampaignRow = Selectable<CampaignsTable>;
+
+export function findCampaign(db: Executor, id: string): Promise<CampaignRow | undefined> {
+  return db.selectFrom('campaigns').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** An owner's campaigns, newest first. */
+export function listCampaigns(db: Executor, ownerId: string): Promise<CampaignRow[]> {
+  return db.selectFrom('campaigns').selectAll().where('owner_id', '=', ownerId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+}
+
+export async function insertCampaign(db: Executor, row: Insertable<CampaignsTable>): Promise<void> {
+  await db.insertInto('campaigns').values(row).execute();
+}
+
+/** Everything recorded under the campaign goes with it, or nothing does. */
+export async function deleteCampaign(db: Db, campaign: Pick<CampaignRow, 'id' | 'owner_id'>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('chunks').where('campaign_id', '=', campaign.id).execute();
+    await trx.deleteFrom('sessions').where('campaign_id', '=', campaign.id).execute();
+    await trx.deleteFrom('campaigns').where('id', '=', campaign.id).where('owner_id', '=', campaign.owner_id).execute();
+  });
+}
+
+/**
+ * Admits one more session within the campaign's limit (0 = none): one conditional UPDATE, so
+ * concurrent first batches can never admit more than the limit. Whether it was admitted.
+ */
+export async function admitOneSession(db: Executor, campaignId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('campaigns')
+    .set((eb) => ({ session_count: eb('session_count', '+', 1) }))
+    .where('id', '=', campaignId)
+    .where((eb) => eb.or([eb('session_limit', '=', 0), eb('session_count', '<', eb.ref('session_limit'))]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
