@@ -8,6 +8,7 @@ import { wireAuth } from './auth/wiring.js';
 import { auth } from './auth/index.js';
 import { setUpOffline } from './offline/setup.js';
 import { OfflineLayer } from './offline/OfflineLayer.js';
+import { UpdatePrompt } from './offline/UpdatePrompt.js';
 import './styles.css';
 
 // The offline layer first: it decides how a failed auth check is treated, and the first screen
@@ -20,6 +21,7 @@ void offlineReady.then(() =>
     <StrictMode>
       <QueryClientProvider client={queryClient}>
         <OfflineLayer />
+        <UpdatePrompt />
         <RouterProvider router={router} />
       </QueryClientProvider>
     </StrictMode>,

@@ -1,6 +1,7 @@
 import type { RouteHandlerCallbackOptions } from 'workbox-core';
 import { loadReplay, getSavedReplay } from '../src/offline/replayStore.js';
-import { keepReplay, PAGE_STORES_HEADER, replayIdsFromPath } from '../src/offline/keepReplay.js';
+import { keepReplay, PAGE_STORES_HEADER } from '../src/offline/keepReplay.js';
+import { replayIdsFromApiPath } from '../src/lib/replayUrls.js';
 import { OFFLINE_REPLAY_MESSAGE, SOURCE_HEADER } from '../src/offline/network.js';
 import { concatBytes } from '../src/offline/compress.js';
 
@@ -9,7 +10,7 @@ import { concatBytes } from '../src/offline/compress.js';
 // with no network, the saved copy (complete or not) answers.
 
 export function isReplayRequest({ url, request }: { url: URL; request: Request }): boolean {
-  return request.method === 'GET' && url.origin === self.location.origin && replayIdsFromPath(url.pathname) !== null;
+  return request.method === 'GET' && url.origin === self.location.origin && replayIdsFromApiPath(url.pathname) !== null;
 }
 
 async function fromDevice(campaignId: string, sessionId: string): Promise<Response | null> {
@@ -49,7 +50,7 @@ function streamAndKeep(response: Response, campaignId: string, sessionId: string
 }
 
 export async function handleReplay({ url, request, event }: RouteHandlerCallbackOptions): Promise<Response> {
-  const ids = replayIdsFromPath(url.pathname);
+  const ids = replayIdsFromApiPath(url.pathname);
   if (!ids) return fetch(request);
   const { campaignId, sessionId } = ids;
   const saved = await getSavedReplay(campaignId, sessionId).catch(() => undefined);

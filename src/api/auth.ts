@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api as defaultApi, type ApiClient } from './client.js';
 import { API_PATHS } from './paths.js';
-import type { SignInResponse, User, ValidateTokenResponse } from './types.js';
+import type { SignInResponse, User, ValidateTokenResponse } from '../../common/api-types.js';
 
 export const TOKEN_VALIDATION_COOLDOWN_MS = 1000;
 export const RATE_LIMITED = 'Rate limited';
@@ -32,7 +32,7 @@ export function googleLoginUrl(returnTo: string): string {
 }
 
 /**
- * Token validation of spec §4: a call within 1 s of the previous one is skipped with
+ * Token validation: a call within 1 s of the previous one is skipped with
  * {valid: false, error: 'Rate limited'}; a call while one is pending reuses it.
  */
 export function createTokenValidator(client: ApiClient = defaultApi, now: () => number = Date.now) {

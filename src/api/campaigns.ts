@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, HttpError, type ApiClient } from './client.js';
 import { API_PATHS } from './paths.js';
-import type { Campaign, CampaignListResponse, CreateCampaignPayload } from './types.js';
+import type { Campaign, CampaignListResponse, CreateCampaignPayload } from '../../common/api-types.js';
 import { OfflineWriteError } from '../offline/network.js';
 
 export const campaignKeys = {
@@ -9,16 +9,16 @@ export const campaignKeys = {
   list: () => [...campaignKeys.all, 'list'] as const,
 };
 
-/** getAll is retried once after a refresh on 401 (spec §7). */
+/** On 401 the client refreshes once and retries once, like every call; nothing here retries again. */
 export async function fetchCampaigns(client: ApiClient = api): Promise<Campaign[]> {
-  const body = await client.withRetry(() => client.get<CampaignListResponse>(API_PATHS.campaigns));
+  const body = await client.get<CampaignListResponse>(API_PATHS.campaigns);
   return Array.isArray(body?.data) ? body.data : [];
 }
 
 export const campaignsQueryOptions = () =>
   queryOptions({ queryKey: campaignKeys.list(), queryFn: () => fetchCampaigns() });
 
-/** Spec §8 create errors: the server's error field, else the status, else a generic text. */
+/** Create errors: the server's error field, else the status, else a generic text. */
 export function createErrorMessage(error: unknown): string {
   if (error instanceof OfflineWriteError) return error.message;
   if (error instanceof HttpError) return error.serverMessage ?? `Request failed with status ${error.status}`;
@@ -30,7 +30,7 @@ export async function createCampaign(payload: CreateCampaignPayload, client: Api
   return body.data;
 }
 
-/** Spec §8 delete errors: 'Error: {status} {statusText}' or 'Failed to delete campaign'. */
+/** Delete errors: 'Error: {status} {statusText}' or 'Failed to delete campaign'. */
 export function deleteErrorMessage(error: unknown): string {
   if (error instanceof OfflineWriteError) return error.message;
   if (error instanceof HttpError) return `Error: ${error.status} ${error.statusText}`.trim();
@@ -43,7 +43,7 @@ export async function deleteCampaign(campaignId: string, client: ApiClient = api
 
 export const loaderScriptKeys = { source: ['loaderScript'] as const };
 
-/** The static loader the dashboard turns into each campaign's script (spec §7). */
+/** The static loader the dashboard turns into each campaign's script (its id and base URL filled in). */
 export async function fetchLoaderScript(client: ApiClient = api): Promise<string> {
   const response = await client.request(API_PATHS.loaderScript, { headers: { Accept: 'application/javascript, text/javascript, */*' } });
   if (!response.ok) throw new HttpError(response.status, response.statusText, null);

@@ -1,9 +1,10 @@
 import { API_PATHS } from './paths.js';
 import { OfflineWriteError, assertOnlineForWrite, isNetworkError } from '../offline/network.js';
 
-// The fetch client of spec §7 and §8: cookies on every call, JSON bodies, 'HTTP error! status: {code}'
-// for any non-OK answer, and the 401 rule: one refresh (shared by every call that hit a 401 at the
-// same time), then one retry; a refresh that fails sends the user away and raises UNAUTHORIZED_MESSAGE.
+// The fetch client: cookies on every call, JSON bodies, 'HTTP error! status: {code}' for any non-OK
+// answer, and the 401 rule, kept in request() alone so no caller can add a second refresh: one
+// refresh (shared by every call, and every tab, that hit a 401 at the same time), then one retry; a
+// refresh that fails sends the user away and raises UNAUTHORIZED_MESSAGE.
 
 export const UNAUTHORIZED_MESSAGE = 'Unauthorized - please log in again';
 
@@ -42,6 +43,42 @@ export interface ApiClientOptions {
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
+
+/** Held by the tab that refreshes; the others wait, then find the cookies already fresh. */
+export const REFRESH_LOCK = 'tapedeck-refresh';
+/** When a tab of this origin last refreshed the session (epoch ms), for the tabs that waited on it. */
+export const REFRESHED_AT_KEY = 'tapedeck-refreshed-at';
+
+function lastRefresh(): number {
+  try {
+    return Number(localStorage.getItem(REFRESHED_AT_KEY)) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+function noteRefresh(): void {
+  try {
+    localStorage.setItem(REFRESHED_AT_KEY, String(Date.now()));
+  } catch {
+    // Storage off: other tabs then refresh once more, which the server's grace window allows.
+  }
+}
+
+/**
+ * Tabs share cookies, so one refresh serves them all: the refresh runs under a Web Lock, and a tab
+ * that waited behind another's refresh skips its own. Without Web Locks, every tab refreshes.
+ */
+async function refreshAcrossTabs(refreshNow: () => Promise<void>): Promise<void> {
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  if (!locks) return refreshNow();
+  const asked = Date.now();
+  await locks.request(REFRESH_LOCK, async () => {
+    if (lastRefresh() >= asked) return;
+    await refreshNow();
+    noteRefresh();
+  });
+}
 
 function defaultOnUnauthorized(): void {
   if (typeof window !== 'undefined' && window.location.pathname !== '/') window.location.assign('/');
@@ -87,12 +124,14 @@ export function createApiClient(options: ApiClientOptions = {}) {
     throw new UnauthorizedError();
   }
 
+  async function refreshNow(): Promise<void> {
+    const response = await doFetch(API_PATHS.refresh, { method: 'POST' });
+    if (!response.ok) throw new HttpError(response.status, response.statusText, await readBody(response));
+  }
+
   /** One refresh at a time: every caller that hit a 401 waits on the same one. */
   function refresh(): Promise<void> {
-    refreshInFlight ??= (async () => {
-      const response = await doFetch(API_PATHS.refresh, { method: 'POST' });
-      if (!response.ok) throw new HttpError(response.status, response.statusText, await readBody(response));
-    })().finally(() => {
+    refreshInFlight ??= refreshAcrossTabs(refreshNow).finally(() => {
       refreshInFlight = null;
     });
     return refreshInFlight;
@@ -132,16 +171,6 @@ export function createApiClient(options: ApiClientOptions = {}) {
     delete: <T>(path: string) => json<T>(path, { method: 'DELETE' }),
     setUnauthorizedHandler(handler: () => void) {
       onUnauthorized = handler;
-    },
-    /** Spec §7's retry helper: when the error message mentions 401, refresh and try once more. */
-    async withRetry<T>(call: () => Promise<T>): Promise<T> {
-      try {
-        return await call();
-      } catch (error) {
-        if (!(error instanceof Error) || !error.message.includes('401')) throw error;
-        await refresh().catch(() => unauthorized());
-        return call();
-      }
     },
   };
 }

@@ -1,4 +1,6 @@
-// The call paths of spec §7, held in one table.
+// The paths of every API call the PWA makes, held in one table.
+import { replayApiPath } from '../lib/replayUrls.js';
+
 export const API_PATHS = {
   me: '/api/v1/auth/me',
   validateToken: '/api/v1/auth/validateToken',
@@ -10,8 +12,7 @@ export const API_PATHS = {
   createCampaign: '/api/v1/campaign/create',
   deleteCampaign: (campaignId: string) => `/api/v1/campaign/delete/${encodeURIComponent(campaignId)}`,
   sessions: (campaignId: string) => `/api/v1/streaming/sessions/${encodeURIComponent(campaignId)}/`,
-  replay: (campaignId: string, sessionId: string) =>
-    `/api/v1/replay/retrieve/${encodeURIComponent(campaignId)}/${encodeURIComponent(sessionId)}`,
+  replay: replayApiPath,
   demoReplay: '/api/v1/replay/retrieve/demo',
   loaderScript: '/static/magicFormat.js',
 } as const;

@@ -1,7 +1,12 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, HttpError, type ApiClient } from './client.js';
 import { API_PATHS } from './paths.js';
-import type { ReplayEvent, ReplayResponse } from './types.js';
+import type { ReplayEvent, ReplayResponse } from '../../common/api-types.js';
+
+/** The server's demo answer. */
+interface DemoReplayResponse {
+  data: ReplayEvent[];
+}
 import { withLocalAssets } from '../offline/localAssets.js';
 import { keepReplay } from '../offline/keepReplay.js';
 
@@ -45,7 +50,7 @@ export const replayQueryOptions = (campaignId: string, sessionId: string) =>
     networkMode: 'always',
   });
 
-/** Spec §8 replay messages, by status. */
+/** The replay page's error text: one per status (401, 403, 404), else the error's own message. */
 export function replayErrorMessage(error: unknown): string {
   if (error instanceof HttpError) {
     if (error.status === 401) return 'Authentication failed. Please log in again.';
@@ -66,8 +71,7 @@ export function prefersMobileDemo(): boolean {
 export async function fetchDemoReplay(isMobile: boolean, client: ApiClient = api): Promise<ReplayEvent[]> {
   const response = await client.request(`${API_PATHS.demoReplay}?isMobile=${isMobile}`);
   if (!response.ok) throw new Error(`Failed to fetch demo replay (${response.status})`);
-  const body = (await response.json()) as ReplayEvent[] | { data?: ReplayEvent[] };
-  const events = Array.isArray(body) ? body : Array.isArray(body?.data) ? body.data : [];
+  const { data: events } = (await response.json()) as DemoReplayResponse;
   if (events.length === 0) throw new Error('No demo events available');
   return events;
 }

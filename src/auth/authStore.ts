@@ -1,6 +1,7 @@
-import type { User } from '../api/types.js';
+import type { User } from '../../common/api-types.js';
 
-// The auth state machine of spec §4, free of React so it can be tested and used by the router.
+// The auth state machine, free of React so it can be tested and used by the router: the user (or
+// none), isAuthenticated, and isLoading (true until the first check is done).
 
 export const AUTH_RECHECK_MS = 5 * 60 * 1000;
 

@@ -1,13 +1,10 @@
-// Remembers the page a signed-out user tried to open, so sign-in can return there (spec §2).
+// Remembers the login-required page a signed-out user tried to open, so that sign-in returns
+// there instead of to the dashboard.
+
+import { DEFAULT_RETURN_PATH, safeReturnPath } from '../../common/return-path.js';
 
 const KEY = 'tapedeck.returnTo';
-export const DEFAULT_AFTER_SIGN_IN = '/dashboard';
-
-const PROTECTED = [/^\/dashboard\/?$/, /^\/createCampaign\/?$/, /^\/campaign\/[^/]+(\/session\/[^/]+)?\/?$/];
-
-export function isProtectedPath(pathname: string): boolean {
-  return PROTECTED.some((pattern) => pattern.test(pathname));
-}
+export const DEFAULT_AFTER_SIGN_IN = DEFAULT_RETURN_PATH;
 
 export function rememberOrigin(href: string): void {
   try {
@@ -17,10 +14,8 @@ export function rememberOrigin(href: string): void {
   }
 }
 
-/** Only same-site paths are returned to, never another origin. */
-export function safePath(value: string | null | undefined): string | null {
-  return value && value.startsWith('/') && !value.startsWith('//') ? value : null;
-}
+/** Only paths of this app are returned to, never another origin (the rule the server applies too). */
+export const safePath = safeReturnPath;
 
 /** Whether a signed-out user was just sent here from a login-required page. */
 export function hasRememberedOrigin(): boolean {

@@ -3,18 +3,19 @@ import { validateToken, RATE_LIMITED } from '../api/auth.js';
 import { queryClient } from '../api/queryClient.js';
 import { router } from '../router.js';
 import { auth } from './index.js';
-import { isProtectedPath, rememberOrigin } from './returnTo.js';
+import { rememberOrigin } from './returnTo.js';
+import { isProtectedPath } from './protectedRoutes.js';
 
 /** Sends a signed-out user from a login-required page to /, remembering where they were. */
 function leaveProtectedPage(): void {
   const { pathname, href } = router.state.location;
-  if (!isProtectedPath(pathname)) return;
+  if (!isProtectedPath(router, pathname)) return;
   rememberOrigin(href);
   void router.navigate({ to: '/', replace: true });
 }
 
 /**
- * Connects the auth store, the API client and the router (spec §2, §4, §7):
+ * Connects the auth store, the API client and the router:
  * - a failed refresh and a failed auth check send the user to / from login-required pages
  *   (public pages — the callback, the 404 page — stay where they are);
  * - logging out empties the query cache;

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { User } from '../api/types.js';
+import type { User } from '../../common/api-types.js';
 
 /** The user's picture, or their initial when there is none (or it fails to load). */
 export function Avatar({ user }: { user: Pick<User, 'name' | 'picture'> }) {

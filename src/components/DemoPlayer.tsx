@@ -1,18 +1,18 @@
 import { useMemo, useState } from 'react';
+import { EventType } from '@rrweb/types';
 import { useQuery } from '@tanstack/react-query';
 import { demoReplayQueryOptions, prefersMobileDemo } from '../api/replay.js';
-import type { ReplayEvent } from '../api/types.js';
+import type { ReplayEvent } from '../../common/api-types.js';
 import { ReplayPlayer } from './ReplayPlayer.js';
 
-// The landing page's demo (spec §2, §5, §9): autoplay off, speeds 0.5–8, 70 px kept for the
+// The landing page's demo: autoplay off, speeds 0.5–8, 70 px kept for the
 // controller, size from the recording's meta event (1366×768 when it has none, at least 1).
 
 export const DEMO_SPEEDS = [0.5, 1, 2, 4, 8];
 export const DEMO_CONTROLLER_HEIGHT = 70;
-const META = 4;
 
 export function demoSize(events: ReplayEvent[]): { width: number; height: number } {
-  const meta = events.find((e) => e.type === META)?.data as { width?: unknown; height?: unknown } | undefined;
+  const meta = events.find((e) => e.type === EventType.Meta)?.data as { width?: unknown; height?: unknown } | undefined;
   const num = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) ? Math.max(1, value) : fallback);
   return { width: num(meta?.width, 1366), height: num(meta?.height, 768) };
 }

@@ -1,6 +1,19 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** Tab past the last control comes back to the first (and Shift+Tab the other way) instead of
+ * leaving for the browser's own toolbar, as it would from a modal dialog. */
+function wrapTab(event: KeyboardEvent<HTMLDialogElement>): void {
+  if (event.key !== 'Tab') return;
+  const items = Array.from(event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE));
+  if (items.length === 0) return;
+  const [head, tail] = [items[0], items[items.length - 1]];
+  if (event.shiftKey ? document.activeElement === head : document.activeElement === tail) {
+    event.preventDefault();
+    (event.shiftKey ? tail : head).focus();
+  }
+}
 
 interface ModalProps {
   title: string;
@@ -11,51 +24,44 @@ interface ModalProps {
   busy?: boolean;
 }
 
-/** A dialog that traps keyboard focus, closes on Escape, and gives focus back on close. */
+/**
+ * A native modal `<dialog>` opened with showModal(): the browser makes the rest of the page inert
+ * (also for screen readers) and keeps focus inside, wrapping at its ends; Escape, the close button and the backdrop
+ * close it, and focus goes back to where it was.
+ */
 export function Modal({ title, onClose, children, footer, busy = false }: ModalProps) {
-  const dialogRef = useRef<HTMLDivElement>(null);
+  const dialogRef = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  const onCloseRef = useRef(onClose);
-  onCloseRef.current = onClose;
-  const busyRef = useRef(busy);
-  busyRef.current = busy;
 
   useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
     const dialog = dialogRef.current;
-    const first = dialog?.querySelector<HTMLElement>(FOCUSABLE);
-    (first ?? dialog)?.focus();
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && !busyRef.current) {
-        event.preventDefault();
-        onCloseRef.current();
-        return;
-      }
-      if (event.key !== 'Tab' || !dialog) return;
-      const items = Array.from(dialog.querySelectorAll<HTMLElement>(FOCUSABLE));
-      if (items.length === 0) return;
-      const [head, tail] = [items[0], items[items.length - 1]];
-      if (event.shiftKey && (document.activeElement === head || !dialog.contains(document.activeElement))) {
-        event.preventDefault();
-        tail.focus();
-      } else if (!event.shiftKey && (document.activeElement === tail || !dialog.contains(document.activeElement))) {
-        event.preventDefault();
-        head.focus();
-      }
-    };
-    document.addEventListener('keydown', onKeyDown);
+    if (!dialog) return;
+    const previous = document.activeElement as HTMLElement | null;
+    if (!dialog.open) dialog.showModal();
     const overflow = document.body.style.overflow;
     document.body.style.overflow = 'hidden';
     return () => {
-      document.removeEventListener('keydown', onKeyDown);
+      if (dialog.open) dialog.close();
       document.body.style.overflow = overflow;
       previous?.focus?.();
     };
   }, []);
 
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && !busy && onClose()}>
-      <div className="modal" role="dialog" aria-modal="true" aria-labelledby={titleId} ref={dialogRef} tabIndex={-1}>
+    <dialog
+      ref={dialogRef}
+      className="modal-dialog"
+      aria-labelledby={titleId}
+      // Escape: the parent decides (it unmounts the modal), never the browser on its own.
+      onCancel={(event) => {
+        event.preventDefault();
+        if (!busy) onClose();
+      }}
+      // The dialog element itself is hit only outside its content: the backdrop.
+      onMouseDown={(event) => event.target === event.currentTarget && !busy && onClose()}
+      onKeyDown={wrapTab}
+    >
+      <div className="modal">
         <div className="modal-header">
           <h2 id={titleId}>{title}</h2>
           <button type="button" className="icon-button" aria-label="Close" onClick={onClose} disabled={busy}>
@@ -65,6 +71,6 @@ export function Modal({ title, onClose, children, footer, busy = false }: ModalP
         <div className="modal-body">{children}</div>
         {footer && <div className="modal-footer">{footer}</div>}
       </div>
-    </div>
+    </dialog>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ReplayEvent } from '../api/types.js';
+import type { ReplayEvent } from '../../common/api-types.js';
 
 // rrweb-player (a Svelte component) in a lazy chunk, sized to fit its container while keeping
 // the recording's aspect ratio. It is created `delayMs` after the events are ready and destroyed

@@ -1,14 +1,19 @@
 import type { ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
-import { isBotSession } from '../api/sessions.js';
-import type { Session } from '../api/types.js';
+import { sessionTypeLabel } from '../api/sessions.js';
+import type { Session } from '../../common/api-types.js';
 import { shortId } from '../lib/format.js';
+import { replayPageLink } from '../lib/replayUrls.js';
 
 export const countryLabel = (session: Pick<Session, 'country'>) => session.country || 'Unknown';
 
-export function SessionTypeBadge({ session }: { session: Session }) {
-  const bot = isBotSession(session);
-  return <span className={`badge ${bot ? 'badge-bot' : 'badge-human'}`}>{bot ? 'Bot Traffic' : 'Human User'}</span>;
+/** The server's verdict; its reason (webdriver, crawler user agent, no human input) as the tooltip. */
+export function SessionTypeBadge({ session }: { session: Pick<Session, 'isBot' | 'botReason'> }) {
+  return (
+    <span className={`badge ${session.isBot ? 'badge-bot' : 'badge-human'}`} title={(session.isBot && session.botReason) || undefined}>
+      {sessionTypeLabel(session.isBot)}
+    </span>
+  );
 }
 
 export function SessionChips({ session }: { session: Pick<Session, 'cookiesEnabled' | 'hasFocus' | 'fullScreenEnabled'> }) {
@@ -66,11 +71,7 @@ export function SessionCard({ campaignId, session, onDetails, actions }: Session
         <button type="button" className="button button-secondary button-small" onClick={() => onDetails(session)}>
           View Details
         </button>
-        <Link
-          to="/campaign/$campaignId/session/$sessionId"
-          params={{ campaignId, sessionId: session.sessionId }}
-          className="button button-primary button-small"
-        >
+        <Link {...replayPageLink(campaignId, session.sessionId)} className="button button-primary button-small">
           Watch Replay
         </Link>
         {actions}

@@ -1,6 +1,6 @@
-import type { Session } from '../api/types.js';
+import type { Session } from '../../common/api-types.js';
 import { formatBytes, formatDateTime, formatDurationMs } from '../lib/format.js';
-import { isBotSession } from '../api/sessions.js';
+import { sessionTypeLabel } from '../api/sessions.js';
 import { countryLabel } from './SessionCard.js';
 import { Modal } from './Modal.js';
 import { DetailsList } from './DetailsList.js';
@@ -8,11 +8,11 @@ import { DetailsList } from './DetailsList.js';
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 const text = (value: string | number | null | undefined) => (value === null || value === undefined || value === '' ? '—' : String(value));
 
-/** Every field of a session (spec §2), closing with the button or Escape. */
+/** Every field of a session, closing with the button or Escape. */
 export function SessionDetailsModal({ session, onClose }: { session: Session; onClose: () => void }) {
   const rows: [string, string][] = [
     ['Session ID', session.sessionId],
-    ['Session Type', isBotSession(session) ? 'Bot Traffic' : 'Human User'],
+    ['Session Type', sessionTypeLabel(session.isBot)],
     ['Bot Reason', text(session.botReason)],
     ['IP Address', text(session.remoteIpAddress)],
     ['Country', countryLabel(session)],

@@ -1,6 +1,7 @@
-import type { Campaign } from '../api/types.js';
+import type { Campaign } from '../../common/api-types.js';
 
-// Spec §4: status is computed from the current time, never stored.
+// A campaign's status is computed from the current time, never stored: Pending before its start,
+// Expired after its end, Active in between.
 
 export type CampaignStatus = 'Active' | 'Pending' | 'Expired';
 export const CAMPAIGN_STATUSES: CampaignStatus[] = ['Active', 'Pending', 'Expired'];

@@ -1,7 +1,7 @@
-import { normalizeDomains, validateCampaign } from './domains.js';
-import type { CreateCampaignPayload } from '../api/types.js';
+import { normalizeDomains, validateCampaign } from '../../common/domains.js';
+import type { CreateCampaignPayload } from '../../common/api-types.js';
 
-// The create-campaign form of spec §5. Messages and rules come from src/lib/domains.ts (shared
+// The create-campaign form: name, domains, dates and session limit. Messages and rules come from common/domains.ts (shared
 // with the server); each field is checked on its own so every field shows its own error.
 
 export const LIMIT_MIN = 1;
@@ -21,7 +21,7 @@ export interface CampaignForm {
 export type CampaignFormField = keyof CampaignForm;
 export type CampaignFormErrors = Partial<Record<CampaignFormField, string>>;
 
-/** Non-numeric input becomes 0 (spec §5); min/max are left to the input itself. */
+/** Non-numeric input becomes 0 (no limit); min/max are left to the input itself, not the submit check. */
 export function parseLimit(text: string): number {
   const n = Number.parseInt(text, 10);
   return Number.isFinite(n) ? n : 0;

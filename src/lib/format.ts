@@ -11,7 +11,7 @@ export function formatDuration(startMs: number, endMs: number): string {
   return `${formatShortDate(startMs)} - ${formatShortDate(endMs)}`;
 }
 
-/** 0 means no limit (spec §3). */
+/** A campaign's session limit; 0 means no limit. */
 export function formatSessionLimit(limit: number): string {
   return limit === 0 ? 'No limit' : `${limit} sessions`;
 }
@@ -29,10 +29,17 @@ export function formatDateTime(epochMs: number): string {
   return Number.isFinite(epochMs) ? new Date(epochMs).toLocaleString('en-US') : '—';
 }
 
+/** 512 B, 1.5 KB, 250 MB, 3.2 GB: one decimal under 10, whole numbers above. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
 }
 
 export function formatDurationMs(ms: number): string {

@@ -1,6 +1,6 @@
-import { fillLoader } from './loader-script.js';
+import { fillLoader } from '../../common/loader-script.js';
 
-// Script download and copy (spec §7): the static loader with this campaign's id and base URL,
+// Script download and copy: the static loader with this campaign's id and base URL,
 // minified in the browser by terser (a lazy chunk, loaded only here), or unminified when that fails.
 
 export const SCRIPT_NOT_LOADED = 'Script content is not loaded yet. Please try again in a moment.';

@@ -1,9 +1,8 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useOnline } from './useOnline.js';
 import { newestDataAt } from './queryPersister.js';
 import { timeAgo } from './timeAgo.js';
-import { acceptUpdate, dismissUpdate, isUpdateWaiting, onUpdateWaitingChange } from './registerServiceWorker.js';
 import { onOfflineChange } from './channel.js';
 import './offline.css';
 
@@ -31,25 +30,6 @@ export function OfflineBanner() {
   );
 }
 
-/** Offers a waiting new version; never reloads on its own (a replay may be playing). */
-export function UpdatePrompt() {
-  const waiting = useSyncExternalStore(onUpdateWaitingChange, isUpdateWaiting, () => false);
-  if (!waiting) return null;
-  return (
-    <div className="update-prompt" role="dialog" aria-live="polite" aria-label="Update available">
-      <p>A new version of Tapedeck is ready.</p>
-      <div className="actions">
-        <button type="button" className="button button-primary button-small" onClick={acceptUpdate}>
-          Reload to update
-        </button>
-        <button type="button" className="button button-secondary button-small" onClick={dismissUpdate}>
-          Later
-        </button>
-      </div>
-    </div>
-  );
-}
-
 /** Storage-full messages from the worker or a background save, shown instead of crashing. */
 export function QuotaMessage() {
   const [message, setMessage] = useState<string | null>(null);
@@ -71,7 +51,6 @@ export function OfflineLayer() {
     <>
       <OfflineBanner />
       <QuotaMessage />
-      <UpdatePrompt />
     </>
   );
 }

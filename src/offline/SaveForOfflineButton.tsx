@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { formatBytes } from './timeAgo.js';
+import { formatBytes } from '../lib/format.js';
 import { saveForOffline, type SaveProgress } from './saveForOffline.js';
 import { useSavedReplay } from './useSavedReplays.js';
 import './offline.css';

@@ -4,7 +4,9 @@ import type { SavedReplay } from './db.js';
 import { clearReplays, getBudget, removeReplay, setBudget, setPinned } from './replayStore.js';
 import { requestPersistentStorage, storageFigures, type StorageFigures } from './storage.js';
 import { useSavedReplays } from './useSavedReplays.js';
-import { formatBytes, timeAgo } from './timeAgo.js';
+import { timeAgo } from './timeAgo.js';
+import { formatBytes } from '../lib/format.js';
+import { replayPageLink } from '../lib/replayUrls.js';
 import { isQuotaError, QUOTA_MESSAGE } from './errors.js';
 import './offline.css';
 
@@ -97,11 +99,7 @@ function SavedItem({ replay, onMessage }: { replay: SavedReplay; onMessage: (mes
       <div className="actions">
         {replay.pinned && <span className="badge badge-offline">Pinned</span>}
         {!replay.complete && <span className="badge badge-pending">Still recording</span>}
-        <Link
-          to="/campaign/$campaignId/session/$sessionId"
-          params={{ campaignId: replay.campaignId, sessionId: replay.sessionId }}
-          className="button button-primary button-small"
-        >
+        <Link {...replayPageLink(replay.campaignId, replay.sessionId)} className="button button-primary button-small">
           Open
         </Link>
         <button type="button" className="button button-secondary button-small" onClick={() => void togglePin()} aria-pressed={replay.pinned}>

@@ -1,4 +1,4 @@
-import type { User } from '../api/types.js';
+import type { User } from '../../common/api-types.js';
 import { openOfflineDb } from './db.js';
 
 // Being offline is not being signed out: the last user the server confirmed is kept on the

@@ -1,4 +1,4 @@
-import type { ReplayEvent, ReplayResponse } from '../api/types.js';
+import type { ReplayEvent, ReplayResponse } from '../../common/api-types.js';
 import type { SavedReplay } from './db.js';
 import { recordReplayAssets, saveReplay } from './replayStore.js';
 import { cacheAssets, collectAssetUrls } from './replayAssets.js';
@@ -8,18 +8,6 @@ import { cacheAssets, collectAssetUrls } from './replayAssets.js';
 
 /** Header the page sets when it stores the answer itself, so the worker does not store it twice. */
 export const PAGE_STORES_HEADER = 'X-Tapedeck-Page-Stores';
-
-export const REPLAY_PATH = /^\/api\/v1\/replay\/retrieve\/([^/]+)\/([^/]+)$/;
-
-export function replayIdsFromPath(pathname: string): { campaignId: string; sessionId: string } | null {
-  const match = REPLAY_PATH.exec(pathname);
-  if (!match) return null;
-  return { campaignId: decodeURIComponent(match[1]), sessionId: decodeURIComponent(match[2]) };
-}
-
-export function replayPath(campaignId: string, sessionId: string): string {
-  return `/api/v1/replay/retrieve/${encodeURIComponent(campaignId)}/${encodeURIComponent(sessionId)}`;
-}
 
 /** Stores the answer's exact bytes, then keeps the assets its events reference. */
 export async function keepReplay(campaignId: string, sessionId: string, body: Uint8Array): Promise<SavedReplay> {

@@ -1,4 +1,4 @@
-import type { ReplayEvent } from '../api/types.js';
+import type { ReplayEvent } from '../../common/api-types.js';
 import { ASSET_CACHE, collectAssetUrls, CSS_URL } from './replayAssets.js';
 
 // The player draws the recording in an about:blank iframe, which Chromium does not put under

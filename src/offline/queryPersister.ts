@@ -1,5 +1,6 @@
 import { defaultShouldDehydrateQuery, type Query } from '@tanstack/react-query';
-import type { PersistedClient, Persister, PersistQueryClientOptions } from '@tanstack/react-query-persist-client';
+import type { AsyncStorage, PersistedClient, Persister, PersistQueryClientOptions } from '@tanstack/react-query-persist-client';
+import { createAsyncStoragePersister } from '@tanstack/query-async-storage-persister';
 import { openOfflineDb } from './db.js';
 import { isQuotaError } from './errors.js';
 import { notifyOfflineChange } from './channel.js';
@@ -18,55 +19,56 @@ export interface IdbPersisterOptions {
   throttleMs?: number;
 }
 
+const QUOTA_MESSAGE = 'Storage is full: the latest lists could not be saved for offline use.';
+
+/** The library's async storage, on the offline IndexedDB database's query-cache store. */
+const idbStorage: AsyncStorage<string> = {
+  async getItem(key) {
+    const value = (await (await openOfflineDb()).get('queryCache', key)) as unknown;
+    return typeof value === 'string' ? value : null;
+  },
+  async setItem(key, value) {
+    await (await openOfflineDb()).put('queryCache', value, key);
+  },
+  async removeItem(key) {
+    await (await openOfflineDb()).delete('queryCache', key);
+  },
+};
+
+/** A full device must not break the app: the cache simply is not saved this time. */
+function giveUpSaving(error: unknown): undefined {
+  if (isQuotaError(error)) notifyOfflineChange({ type: 'quota', message: QUOTA_MESSAGE });
+  else console.error('Saving the query cache failed', error);
+  return undefined;
+}
+
+/**
+ * TanStack's async-storage persister (throttled: the first change after a quiet spell is saved at
+ * once, a burst after it in one trailing save of the latest state), plus `flush()` to save the
+ * latest state now — before the page goes away, and as soon as new data arrives.
+ */
 export function createIdbPersister({ key = QUERY_CACHE_KEY, throttleMs = PERSIST_THROTTLE_MS }: IdbPersisterOptions = {}): Persister & {
   flush(): Promise<void>;
 } {
-  let pending: PersistedClient | null = null;
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  let lastWriteAt = Number.NEGATIVE_INFINITY;
-
-  async function write(): Promise<void> {
-    timer = null;
-    lastWriteAt = Date.now();
-    const client = pending;
-    pending = null;
-    if (!client) return;
-    try {
-      const db = await openOfflineDb();
-      await db.put('queryCache', client, key);
-    } catch (error) {
-      if (!isQuotaError(error)) throw error;
-      // A full device must not break the app: the cache simply is not saved this time.
-      notifyOfflineChange({ type: 'quota', message: 'Storage is full: the latest lists could not be saved for offline use.' });
-    }
-  }
-
+  const persister = createAsyncStoragePersister({ storage: idbStorage, key, throttleTime: throttleMs, retry: ({ error }) => giveUpSaving(error) });
+  let latest: PersistedClient | null = null;
   return {
     persistClient(client) {
-      pending = client;
-      // Leading edge: the first change after a quiet spell is saved at once; changes that
-      // follow within the window are coalesced into one trailing save.
-      if (!timer && Date.now() - lastWriteAt >= throttleMs) {
-        void write().catch((error: unknown) => console.error('Saving the query cache failed', error));
-        return;
-      }
-      timer ??= setTimeout(() => void write().catch((error: unknown) => console.error('Saving the query cache failed', error)), throttleMs);
+      latest = client;
+      return persister.persistClient(client);
     },
-    async restoreClient() {
-      const db = await openOfflineDb();
-      return (await db.get('queryCache', key)) as PersistedClient | undefined;
+    restoreClient: () => persister.restoreClient(),
+    removeClient() {
+      latest = null;
+      return persister.removeClient();
     },
-    async removeClient() {
-      if (timer) clearTimeout(timer);
-      timer = null;
-      pending = null;
-      const db = await openOfflineDb();
-      await db.delete('queryCache', key);
-    },
-    /** Writes a throttled save now (tests, and before the page goes away). */
     async flush() {
-      if (timer) clearTimeout(timer);
-      await write();
+      if (!latest) return;
+      try {
+        await idbStorage.setItem(key, JSON.stringify(latest));
+      } catch (error) {
+        giveUpSaving(error);
+      }
     },
   };
 }

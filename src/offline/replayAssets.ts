@@ -2,6 +2,8 @@
 // saved for offline would render unstyled without them. These helpers find those URLs in the
 // events and keep the files in one Cache Storage cache that the service worker answers from.
 
+import { EventType, IncrementalSource } from '@rrweb/types';
+
 export const ASSET_CACHE = 'tapedeck-replay-assets';
 /** Cap per replay: a page with thousands of images should not fill the device. */
 export const MAX_ASSETS_PER_REPLAY = 300;
@@ -20,10 +22,6 @@ interface LooseEvent {
 }
 
 export const CSS_URL = /url\(\s*(['"]?)([^'")]+)\1\s*\)/g;
-const EVENT_FULL_SNAPSHOT = 2;
-const EVENT_INCREMENTAL = 3;
-const EVENT_META = 4;
-const SOURCE_MUTATION = 0;
 
 function cssUrls(css: string, into: string[]): void {
   for (const match of css.matchAll(CSS_URL)) into.push(match[2]);
@@ -83,15 +81,16 @@ export function collectAssetUrls(events: LooseEvent[]): string[] {
     const data = event.data as Record<string, unknown> | undefined;
     if (!data) continue;
     const raw: string[] = [];
-    if (event.type === EVENT_META && typeof data.href === 'string') base = data.href;
-    else if (event.type === EVENT_FULL_SNAPSHOT) nodeUrls(data.node as SerializedNode, raw);
-    else if (event.type === EVENT_INCREMENTAL && data.source === SOURCE_MUTATION) {
+    if (event.type === EventType.Meta && typeof data.href === 'string') base = data.href;
+    else if (event.type === EventType.FullSnapshot) nodeUrls(data.node as SerializedNode, raw);
+    else if (event.type === EventType.IncrementalSnapshot && data.source === IncrementalSource.Mutation) {
       for (const add of (data.adds as { node?: SerializedNode }[] | undefined) ?? []) nodeUrls(add.node, raw);
       for (const change of (data.attributes as { attributes?: Record<string, unknown> }[] | undefined) ?? []) {
         attributeUrls(undefined, change.attributes ?? {}, raw);
       }
-    } else if (event.type === EVENT_INCREMENTAL) {
-      // Style sheet rule and adopted style sheet events carry CSS text.
+    } else if (event.type === EventType.IncrementalSnapshot) {
+      // Style sheet rule and adopted style sheet events (IncrementalSource.StyleSheetRule,
+      // AdoptedStyleSheet) carry CSS text.
       const texts: string[] = [];
       stringsOf(data.adds ?? data.styles ?? [], texts);
       texts.filter((text) => text.includes('url(')).forEach((text) => cssUrls(text, raw));

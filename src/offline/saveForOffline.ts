@@ -2,7 +2,8 @@ import { api, HttpError } from '../api/client.js';
 import { replayErrorMessage } from '../api/replay.js';
 import type { SavedReplay } from './db.js';
 import { concatBytes } from './compress.js';
-import { keepReplay, PAGE_STORES_HEADER, replayPath } from './keepReplay.js';
+import { keepReplay, PAGE_STORES_HEADER } from './keepReplay.js';
+import { replayApiPath } from '../lib/replayUrls.js';
 import { isOffline } from './network.js';
 
 // 'Save for offline' from the page: downloads the replay with progress, stores it (the service
@@ -55,7 +56,7 @@ export async function saveForOffline(campaignId: string, sessionId: string, opti
   warmPlayer();
   let response: Response;
   try {
-    response = await api.request(replayPath(campaignId, sessionId), { headers: { [PAGE_STORES_HEADER]: '1' } });
+    response = await api.request(replayApiPath(campaignId, sessionId), { headers: { [PAGE_STORES_HEADER]: '1' } });
   } catch (error) {
     if (error instanceof TypeError) throw new Error(SAVE_OFFLINE_MESSAGE);
     throw error;

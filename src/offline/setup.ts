@@ -6,11 +6,11 @@ import { cachedUser, forgetUser, rememberUser } from './cachedUser.js';
 import { isNetworkError } from './network.js';
 import { listSavedReplays } from './replayStore.js';
 import { saveForOffline } from './saveForOffline.js';
-import { registerServiceWorker } from './registerServiceWorker.js';
 import { wipeOfflineData } from './wipe.js';
 
 // Wires the offline layer into the app: the persisted query cache, the "offline is not signed
-// out" auth rule, the logout wipe, refreshing on reconnect, and the service worker.
+// out" auth rule, the logout wipe, and refreshing on reconnect (the service worker is registered by
+// UpdatePrompt, which offers its updates).
 
 const RESTORE_WAIT_MS = 2000;
 
@@ -70,7 +70,6 @@ export function setUpOffline(queryClient: QueryClient, auth: AuthStore): Promise
   const flush = () => void queryPersister.flush().catch(() => undefined);
   window.addEventListener('pagehide', flush);
   document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && flush());
-  registerServiceWorker();
   const [, persisting] = persistQueryClient({ queryClient, ...persistOptions });
   // Restored data is shown at once but counts as stale: with a network it is fetched again.
   const restored = persisting.then(() => queryClient.invalidateQueries({ refetchType: 'none' }));

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { completeGoogleSignIn } from '../api/auth.js';
-import type { SignInResponse } from '../api/types.js';
+import type { SignInResponse } from '../../common/api-types.js';
 import { auth } from '../auth/index.js';
 import { safePath, takeOrigin } from '../auth/returnTo.js';
 

@@ -3,7 +3,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { campaignKeys, deleteCampaign, deleteErrorMessage } from '../api/campaigns.js';
 import { sessionKeys, sessionsErrorMessage, sessionsQueryOptions, type SessionTypeFilter } from '../api/sessions.js';
-import type { Session } from '../api/types.js';
+import type { Session } from '../../common/api-types.js';
 import { useDebounced } from '../lib/useDebounced.js';
 import { ErrorBox } from '../components/ErrorBox.js';
 import { SessionCard } from '../components/SessionCard.js';

@@ -12,10 +12,10 @@ import {
   type CampaignFormErrors,
   type CampaignFormField,
 } from '../lib/createForm.js';
-import { MAX_DOMAINS_LENGTH, MAX_NAME_LENGTH } from '../lib/domains.js';
+import { MAX_DOMAINS_LENGTH, MAX_NAME_LENGTH } from '../../common/domains.js';
 import { toLocalInputValue } from '../lib/format.js';
 import { ErrorBox } from '../components/ErrorBox.js';
-import type { CreateCampaignPayload } from '../api/types.js';
+import type { CreateCampaignPayload } from '../../common/api-types.js';
 
 const initialForm = (): CampaignForm => ({
   name: '',

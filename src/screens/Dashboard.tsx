@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { campaignsQueryOptions, loaderScriptQueryOptions } from '../api/campaigns.js';
-import type { Campaign } from '../api/types.js';
+import type { Campaign } from '../../common/api-types.js';
 import { campaignStatus, countCampaigns, filterCampaigns, type StatusFilter } from '../lib/campaignStatus.js';
 import { formatDuration, formatSessionLimit } from '../lib/format.js';
 import { scriptTag } from '../lib/script.js';

@@ -2,11 +2,12 @@ import { useState, type ReactNode } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { replayErrorMessage, replayQueryOptions } from '../api/replay.js';
-import type { ReplayInit } from '../api/types.js';
+import { sessionTypeLabel } from '../api/sessions.js';
+import type { ReplayInit } from '../../common/api-types.js';
 import { ReplayPlayer } from '../components/ReplayPlayer.js';
 import { DetailsList } from '../components/DetailsList.js';
 
-// Spec §2 and §9: the player is 1024×768 (shrunk to fit narrower screens), speeds 1, 2, 4, 8,
+// The replay player is 1024×768 (shrunk to fit narrower screens), speeds 1, 2, 4, 8,
 // not auto-playing, created 100 ms after the data is ready.
 export const REPLAY_WIDTH = 1024;
 export const REPLAY_HEIGHT = 768;
@@ -94,13 +95,15 @@ export function SessionReplay({ campaignId, sessionId, actions }: SessionReplayP
   );
 }
 
-function SessionInfo({ init }: { init: ReplayInit }) {
+/** Session facts above the player; bot or human is the server's verdict, as in the sessions list. */
+export function SessionInfo({ init }: { init: ReplayInit }) {
   const rows: [string, string][] = [
     ['User Agent', init.userAgent ?? 'Unknown'],
     ['IP Address', init.remoteIpAddress ?? 'Unknown'],
     ['Language', init.language ?? 'Unknown'],
     ['Timezone', init.timezone ?? 'Unknown'],
-    ['Session Type', init.webdriver ? 'Bot Traffic' : 'Human User'],
+    ['Session Type', sessionTypeLabel(init.isBot)],
+    ...(init.isBot && init.botReason ? [['Bot Reason', init.botReason] as [string, string]] : []),
     ['Cookies', init.cookiesEnabled ? 'Enabled' : 'Disabled'],
     ['Focus', init.hasFocus ? 'Active' : 'None'],
     ['Fullscreen', init.fullScreenEnabled ? 'Fullscreen' : 'Windowed'],
