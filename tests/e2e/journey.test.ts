@@ -4,8 +4,11 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import type { Browser, Page } from 'playwright-core';
 import { hasChromium, launchChromium } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { TEST_PASSWORD } from '../helpers/signin.js';
 import { buildTracker } from '../../tracker/build.mjs';
-import type { Campaign, SessionsResponse } from '../../src/api/types.js';
+import type { Campaign, SessionsResponse } from '../../common/api-types.js';
+import type { BrowserContext, Locator } from 'playwright-core';
+import { step } from './step.js';
 import { PAGE_SECRETS, TYPED, recorderRunning, shopAtCheckout, startSite, type Site } from './tracker-site.js';
 
 // The whole product as a site owner uses it, with nothing inserted behind the app's back:
@@ -79,21 +82,30 @@ describe.skipIf(!hasChromium)('a site owner journey', () => {
 
   it('signs in, creates a campaign, installs its script, watches a visit, and replays it offline on a phone', async () => {
     const origin = server.config.publicUrl;
-
-    // 1. Desktop: sign in through the built-in provider.
-    const desktop = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    // Carried from step to step.
+    const desktop: BrowserContext = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
     const owner = await desktop.newPage();
     const ownerView = watch(owner, 'desktop');
+    let row!: Locator;
+    let campaign!: Campaign;
+    let script = '';
+    let sessionId = '';
+    let eventCount = 0;
+    let ownerState!: Awaited<ReturnType<BrowserContext['storageState']>>;
+
+    await step('1. Desktop: sign in through the built-in provider', async () => {
     await owner.goto(`${origin}/`);
     await owner.getByRole('button', { name: 'Sign in with Google' }).first().click();
     await owner.getByLabel('Name').fill('Olivia Owner');
     await owner.getByLabel('Email').fill('olivia@shop.example');
+    await owner.getByLabel('Password').fill(TEST_PASSWORD);
     await owner.getByRole('button', { name: 'Sign in', exact: true }).click();
     await owner.waitForURL(`${origin}/dashboard`);
     await ownerView.see('Campaign Dashboard');
     await ownerView.see('Olivia Owner');
+    });
 
-    // 2. Create a campaign for the site.
+    await step('2. Create a campaign for the site', async () => {
     await owner.getByRole('main').getByRole('link', { name: 'Create Campaign', exact: true }).click();
     await owner.waitForURL(`${origin}/createCampaign`);
     await owner.getByLabel('Campaign Name').fill('Checkout study');
@@ -104,18 +116,19 @@ describe.skipIf(!hasChromium)('a site owner journey', () => {
     await ownerView.shot('create');
     await owner.getByRole('button', { name: 'Create Campaign', exact: true }).last().click();
     await owner.waitForURL(`${origin}/dashboard`);
-    const row = owner.getByTestId('campaign-row').filter({ hasText: 'Checkout study' });
+    row = owner.getByTestId('campaign-row').filter({ hasText: 'Checkout study' });
     await row.waitFor();
     for (const text of ['Active', '10 sessions', `127.0.0.1:${site.port}`]) await row.getByText(text).first().waitFor();
     const listed = (await (await desktop.request.get(`${origin}/api/v1/campaign/getAll`)).json()) as { data: Campaign[] };
-    const campaign = listed.data[0];
+    campaign = listed.data[0];
     expect(campaign).toMatchObject({ name: 'Checkout study', domains: `127.0.0.1:${site.port}`, limit: 10 });
     await ownerView.shot('dashboard');
+    });
 
-    // 3. Download the script.
+    await step('3. Download the script', async () => {
     const [download] = await Promise.all([owner.waitForEvent('download'), row.getByRole('button', { name: 'Download' }).click()]);
     expect(download.suggestedFilename()).toBe(`magicFormat-${campaign.id}.js`);
-    const script = fs.readFileSync((await download.path())!, 'utf8');
+    script = fs.readFileSync((await download.path())!, 'utf8');
     const template = await (await fetch(`${server.url}/static/magicFormat.js`)).text();
     expect(script).toContain(`"${campaign.id}"`);
     expect(script).toContain(JSON.stringify(origin));
@@ -123,8 +136,9 @@ describe.skipIf(!hasChromium)('a site owner journey', () => {
     expect(script.length).toBeLessThan(template.length);
     expect(script.trim().split('\n')).toHaveLength(1);
     expect(script).not.toMatch(/\/\*|^\s*\/\//m);
+    });
 
-    // 4. The site installs the downloaded file; a visitor (their own browser) shops on it.
+    await step('4. The site installs the downloaded file; a visitor (their own browser) shops on it', async () => {
     const file = `/magicFormat-${campaign.id}.js`;
     site.install(`<script src="${file}"></script>`, { [file]: script });
     const visitorContext = await visitorBrowser.newContext({ viewport: { width: 1280, height: 720 } });
@@ -133,9 +147,10 @@ describe.skipIf(!hasChromium)('a site owner journey', () => {
     await recorderRunning(visitor);
     await shopAtCheckout(visitor, site.url);
     await recorderRunning(visitor);
-    // The visitor reads the page a moment: a scripted visit can otherwise last under a second,
-    // and a replay under a second never moves the player's clock off 00:00.
-    await visitor.waitForTimeout(1500);
+    // The visitor reads the page until 1.5 s have passed since the visit began: a scripted visit
+    // can otherwise last under a second, and a replay under a second never moves the player's
+    // clock off 00:00.
+    await visitor.waitForFunction(() => performance.now() >= 1500, undefined, { polling: 100 });
     await visitor.click('#done');
     // The visitor closes the tab: the recorder flushes on pagehide (keepalive outlives the tab).
     await visitor.close({ runBeforeUnload: true });
@@ -152,9 +167,10 @@ describe.skipIf(!hasChromium)('a site owner journey', () => {
       .toEqual([{ pages: 2, bot: false }]);
     await visitorContext.close();
     const { sessions } = (await (await desktop.request.get(sessionsUrl)).json()) as SessionsResponse;
-    const sessionId = sessions[0].sessionId;
+    sessionId = sessions[0].sessionId;
+    });
 
-    // 5. The owner watches it.
+    await step('5. The owner watches it', async () => {
     await row.getByRole('link', { name: 'View Recordings' }).click();
     await owner.waitForURL(`${origin}/campaign/${campaign.id}`);
     await ownerView.see('Campaign Sessions');
@@ -167,7 +183,7 @@ describe.skipIf(!hasChromium)('a site owner journey', () => {
     await owner.waitForURL(`${origin}/campaign/${campaign.id}/session/${sessionId}`);
     await ownerView.see('Session Replay');
     const replayBody = await (await replayAnswer).text();
-    const eventCount = (JSON.parse(replayBody) as { events: unknown[] }).events.length;
+    eventCount = (JSON.parse(replayBody) as { events: unknown[] }).events.length;
     expect(eventCount).toBeGreaterThan(0);
     await ownerView.see(`${eventCount} events recorded`);
     await owner.locator('.rr-player').waitFor();
@@ -179,14 +195,16 @@ describe.skipIf(!hasChromium)('a site owner journey', () => {
     expect(replayBody).toContain('Buy now');
     for (const secret of [...Object.values(TYPED), ...PAGE_SECRETS]) expect(replayBody).not.toContain(secret);
     expect(replayBody).not.toContain('SECRET');
-    const ownerState = await desktop.storageState();
+    ownerState = await desktop.storageState();
     expect(ownerView.errors).toEqual([]);
     await desktop.close();
+    });
 
-    // 6. Phone: the same owner opens the replay, so it is kept on the device; then offline.
+    // The phone's context, carried into the offline step.
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, storageState: ownerState });
     const mobile = await phone.newPage();
     const phoneView = watch(mobile, 'phone');
+    await step('6. Phone: the same owner opens the replay, so it is kept on the device', async () => {
     await mobile.goto(`${origin}/dashboard`);
     await phoneView.see('Campaign Dashboard');
     await mobile.getByTestId('campaign-row').filter({ hasText: 'Checkout study' }).getByRole('link', { name: 'View Recordings' }).click();
@@ -195,8 +213,13 @@ describe.skipIf(!hasChromium)('a site owner journey', () => {
     await phoneView.see(`${eventCount} events recorded`);
     await mobile.locator('.rr-player').waitFor();
     await mobile.getByTestId('offline-state').getByText('Available offline').waitFor();
+    // The app shell works offline only once its service worker has installed and claimed the
+    // page; on a slow machine that can finish after the replay is kept (CI went offline first).
+    await mobile.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
     await phoneView.shot('replay-online');
+    });
 
+    await step('7. Phone, offline: the replay still plays from /saved', async () => {
     await phone.setOffline(true);
     await mobile.reload();
     await phoneView.see(/^You're offline — showing data saved /);
@@ -218,5 +241,6 @@ describe.skipIf(!hasChromium)('a site owner journey', () => {
     await phoneView.shot('replay-offline');
     expect(phoneView.errors).toEqual([]);
     await phone.close();
+    });
   });
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import type { ReplayEvent } from '../../src/api/types.js';
+import type { ReplayEvent } from '../../common/api-types.js';
 
 // Fixtures of the offline journey: the committed demo recording, and a recorded "customer site"
 // on another origin whose stylesheet, image and background must survive going offline.

@@ -5,8 +5,10 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed, vi } from 'vit
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { chromiumPath, hasChromium, launchChromium } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { appendChunk, insertSession } from '../../server/storage/chunks.js';
-import type { Campaign } from '../../src/api/types.js';
+import { TEST_PASSWORD } from '../helpers/signin.js';
+import { appendChunk } from '../../server/storage/chunks.js';
+import { insertSession } from '../../server/sessions/repository.js';
+import type { Campaign } from '../../common/api-types.js';
 import { OFFLINE_WRITE_MESSAGE } from '../../src/offline/network.js';
 import { demoEvents, pixelDifference, startCustomerSite, styledRecording, type CustomerSite } from './offline-fixtures.js';
 
@@ -43,6 +45,7 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
     await page.getByRole('button', { name: 'Sign in with Google' }).click();
     await page.getByLabel('Name').fill('Grace Offline');
     await page.getByLabel('Email').fill('grace.offline@example.test');
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${origin}/dashboard`);
   }
@@ -260,7 +263,8 @@ function persistedQueries(page: Page): Promise<{ queryKey: unknown[]; state: { d
         open.onsuccess = () => {
           const all = open.result.transaction('queryCache').objectStore('queryCache').getAll();
           all.onsuccess = () => {
-            const clients = all.result as { clientState: { queries: { queryKey: unknown[]; state: { data?: unknown } }[] } }[];
+            // The persister stores each client as JSON text.
+            const clients = (all.result as string[]).map((text) => JSON.parse(text) as { clientState: { queries: { queryKey: unknown[]; state: { data?: unknown } }[] } });
             resolve(clients.flatMap((client) => client.clientState.queries));
             open.result.close();
           };

@@ -3,9 +3,9 @@ import type { Browser } from 'playwright-core';
 import { hasChromium, launchChromium } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { signIn } from '../helpers/signin.js';
-import { insertSession } from '../../server/storage/chunks.js';
+import { insertSession } from '../../server/sessions/repository.js';
 import { ACCESS_COOKIE, REFRESH_COOKIE } from '../../server/auth/tokens.js';
-import type { Campaign } from '../../src/api/types.js';
+import type { Campaign } from '../../common/api-types.js';
 
 // The sessions page on a campaign bigger than one page: the list pages on the server (cursor,
 // search, type) and the counters are the server's, not a count of the cards loaded.

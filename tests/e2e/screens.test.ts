@@ -5,11 +5,13 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { hasChromium, launchChromium } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { appendChunk, insertSession } from '../../server/storage/chunks.js';
-import type { Campaign, ReplayEvent } from '../../src/api/types.js';
+import { TEST_PASSWORD } from '../helpers/signin.js';
+import { appendChunk } from '../../server/storage/chunks.js';
+import { insertSession } from '../../server/sessions/repository.js';
+import type { Campaign, ReplayEvent } from '../../common/api-types.js';
 
-// The whole PWA journey in real Chromium against a real server: every screen of spec §2 and its
-// texts, at desktop size and on a phone. Screenshots go to test-results/screens/ (git-ignored).
+// The whole PWA journey in real Chromium against a real server: every screen (landing, dashboard,
+// create campaign, sessions, replay, saved, 404) and its texts, at desktop size and on a phone. Screenshots go to test-results/screens/ (git-ignored).
 
 const shots = path.resolve('test-results/screens');
 const demoEvents = JSON.parse(gunzipSync(fs.readFileSync(path.resolve('server/replay/demo/desktop.json.gz'))).toString('utf8')) as ReplayEvent[];
@@ -108,6 +110,7 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       const name = `Ada ${device.name}`;
       await page.getByLabel('Name').fill(name);
       await page.getByLabel('Email').fill(`ada.${device.name}@example.test`);
+      await page.getByLabel('Password').fill(TEST_PASSWORD);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.waitForURL(`${origin}/createCampaign`);
       await see('Domain to Accept Traffic From');
@@ -234,6 +237,8 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       await details.waitFor();
       for (const text of ['User Agent', 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140', 'Timezone']) await details.getByText(text).first().waitFor();
       await shot('session-details');
+      // A native modal dialog: the page behind it is inert, for the mouse, keyboard and screen readers.
+      expect(await details.evaluate((dialog) => dialog.matches(':modal'))).toBe(true);
       for (let i = 0; i < 5; i++) {
         await page.keyboard.press('Tab');
         expect(await details.evaluate((dialog) => dialog.contains(document.activeElement))).toBe(true);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { hasChromium, launchChromium } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { TEST_PASSWORD } from '../helpers/signin.js';
 
 /**
  * The whole sign-in journey in real Chromium against the real built PWA and the built-in
@@ -31,6 +32,7 @@ describe.skipIf(!hasChromium)('sign-in in the browser', () => {
       await page.getByRole('button', { name: 'Sign in with Google' }).first().click();
       await page.getByLabel('Name').fill(name);
       await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(TEST_PASSWORD);
       await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.waitForURL((url) => url.pathname === '/dashboard');
       await page.getByRole('heading', { name: 'Campaign Dashboard' }).waitFor();
@@ -51,6 +53,23 @@ describe.skipIf(!hasChromium)('sign-in in the browser', () => {
     await page.waitForURL((url) => url.pathname === '/');
     await signInAs('Grace Hopper', 'grace@example.test');
     expect(await page.getByText('Ada Lovelace', { exact: true }).count()).toBe(0);
+    await context.close();
+  });
+
+  it('a wrong password keeps the person on the form with the message, and the right one gets in', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(server.config.publicUrl + '/');
+    await page.getByRole('button', { name: 'Sign in with Google' }).first().click();
+    await page.getByLabel('Email').fill('ada@example.test');
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'Wrong email or password.' }).waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/oidc\/interaction\//);
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/dashboard');
+    await page.getByText('Ada Lovelace', { exact: true }).first().waitFor();
     await context.close();
   });
 });

@@ -9,8 +9,8 @@ import { hasChromium, launchChromium } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { buildTracker } from '../../tracker/build.mjs';
-import { fillLoader } from '../../src/lib/loader-script.js';
-import type { ReplayEvent, ReplayResponse, SessionsResponse } from '../../src/api/types.js';
+import { fillLoader } from '../../common/loader-script.js';
+import type { ReplayEvent, ReplayResponse, SessionsResponse } from '../../common/api-types.js';
 import { makeCampaign, storedCounts } from '../integration/ingest-support.js';
 import { PAGE_SECRETS, TYPED, flushRecorder, recorderRunning, shopAtCheckout, startSite, type Site } from './tracker-site.js';
 

@@ -5,7 +5,7 @@ import net from 'node:net';
 import crypto from 'node:crypto';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../server/app.js';
+import { buildApp, type BuildOptions } from '../../server/app.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import type { Db } from '../../server/db/index.js';
 
@@ -46,6 +46,8 @@ export interface StartOptions {
    * runs cannot pull hashed chunks from under its pages, and the test may change its copy.
    */
   privateDist?: boolean;
+  /** More buildApp options (short timeouts, a log stream). */
+  build?: Omit<BuildOptions, 'db'>;
 }
 
 /** `env` may depend on the port the server gets (e.g. a PUBLIC_URL on 127.0.0.1). */
@@ -82,7 +84,7 @@ export async function startServer(
     ...(typeof env === 'function' ? env(port) : env),
   });
   const pgOptions = { options: `-c search_path=${schema}`, max: options.poolMax ?? 5 };
-  const app = await buildApp(config, databaseUrl ? { db: { pgOptions } } : {});
+  const app = await buildApp(config, { ...options.build, ...(databaseUrl ? { db: { pgOptions } } : {}) });
   await options.beforeListen?.(app);
   await app.listen({ port, host: '127.0.0.1' });
   return {

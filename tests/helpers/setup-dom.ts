@@ -4,3 +4,18 @@ import 'fake-indexeddb/auto';
 if (typeof globalThis.structuredClone !== 'function') {
   globalThis.structuredClone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 }
+
+// jsdom has <dialog> but not its modal methods: open and close it as browsers do (the inert
+// background and focus containment are the browser's, checked in the e2e tests).
+if (typeof HTMLDialogElement !== 'undefined' && typeof HTMLDialogElement.prototype.showModal !== 'function') {
+  HTMLDialogElement.prototype.showModal = function showModal(this: HTMLDialogElement) {
+    this.setAttribute('open', '');
+    this.dataset.modal = 'true';
+    this.querySelector<HTMLElement>('button:not([disabled]), [href], input, select, textarea')?.focus();
+  };
+  HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
+    this.removeAttribute('open');
+    delete this.dataset.modal;
+    this.dispatchEvent(new Event('close'));
+  };
+}

@@ -1,4 +1,4 @@
-import type { User } from '../../src/api/types.js';
+import type { User } from '../../common/api-types.js';
 import type { TestServer } from './server.js';
 
 /**
@@ -63,6 +63,16 @@ export function browserFetch(server: TestServer, jar: CookieJar) {
   };
 }
 
+/** Who signs in through the built-in provider's form; the password is set at the first sign-in. */
+export interface Person {
+  name: string;
+  email: string;
+  password?: string;
+}
+
+/** The password test people use unless a test chooses one (at least 8 characters). */
+export const TEST_PASSWORD = 'correct horse battery';
+
 const isRedirect = (response: Response) => response.status >= 300 && response.status < 400;
 
 function formAction(html: string): string {
@@ -72,7 +82,7 @@ function formAction(html: string): string {
 }
 
 /** Follows redirects until the provider sends the browser back to the PWA's callback page. */
-async function followToCallback(go: ReturnType<typeof browserFetch>, response: Response, person: { name: string; email: string }): Promise<URL> {
+async function followToCallback(go: ReturnType<typeof browserFetch>, response: Response, person: Person): Promise<URL> {
   let submitted = false;
   for (let hops = 0; hops < 20; hops++) {
     if (isRedirect(response)) {
@@ -87,7 +97,7 @@ async function followToCallback(go: ReturnType<typeof browserFetch>, response: R
     response = await go(formAction(page), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(person).toString(),
+      body: new URLSearchParams({ password: TEST_PASSWORD, ...person }).toString(),
     });
   }
   throw new Error('too many redirects during sign-in');
@@ -101,7 +111,7 @@ export interface Authorized {
 }
 
 /** The first half of sign-in: Sign in → the provider's form → back at the callback page with a code. */
-export async function authorize(server: TestServer, person: { name: string; email: string }, login = '/api/v1/auth/google/login'): Promise<Authorized> {
+export async function authorize(server: TestServer, person: Person, login = '/api/v1/auth/google/login'): Promise<Authorized> {
   const jar = new CookieJar();
   const go = browserFetch(server, jar);
   const callback = await followToCallback(go, await go(login), person);
@@ -119,10 +129,10 @@ export async function postCallback(server: TestServer, { go, callback }: Authori
 
 /**
  * Signs a person in through the REAL flow over HTTP, as a browser would: Sign in → the
- * provider's form (name, email) → back to /auth/google/callback?code&state → the PWA's POST of
+ * provider's form (name, email, password) → back to /auth/google/callback?code&state → the PWA's POST of
  * {code, state} to the callback call. Needs the built-in provider (the default sign-in).
  */
-export async function signIn(server: TestServer, person: { name: string; email: string }): Promise<SignedIn> {
+export async function signIn(server: TestServer, person: Person): Promise<SignedIn> {
   const authorized = await authorize(server, person);
   const response = await postCallback(server, authorized);
   const answer = (await response.json()) as { user?: User; error?: string };
@@ -131,4 +141,20 @@ export async function signIn(server: TestServer, person: { name: string; email: 
   const cookie = ['td_access', 'td_refresh'].map((name) => `${name}=${jar.get(name)}`).join('; ');
   const origin = new URL(server.config.publicUrl).origin;
   return { user: answer.user, cookie, headers: { cookie, origin }, jar, setCookie: response.headers.getSetCookie() };
+}
+
+/**
+ * Opens the built-in provider's form and posts these fields once, as typed: the provider's answer
+ * (a 303 onwards when accepted, the form again with a message when not).
+ */
+export async function submitSignInForm(server: TestServer, fields: Record<string, string>): Promise<Response> {
+  const go = browserFetch(server, new CookieJar());
+  let response = await go('/api/v1/auth/google/login');
+  while (isRedirect(response)) response = await go(new URL(response.headers.get('location') ?? '', response.url).href);
+  const page = await response.text();
+  return go(formAction(page), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
 }

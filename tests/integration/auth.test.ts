@@ -69,6 +69,8 @@ describe('sign-in through the built-in provider', () => {
     expect((await (await postCallback(server, inside)).json()).returnTo).toBe('/campaign/abc');
     const outside = await authorize(server, { name: 'Lin', email: 'lin@example.test' }, '/api/v1/auth/google/login?returnTo=%2F%2Fevil.example');
     expect((await (await postCallback(server, outside)).json()).returnTo).toBe('/dashboard');
+    const backslash = await authorize(server, { name: 'Lin', email: 'lin@example.test' }, '/api/v1/auth/google/login?returnTo=%2F%5Cevil.example');
+    expect((await (await postCallback(server, backslash)).json()).returnTo).toBe('/dashboard');
   });
 
   it('answers 401 on /me and valid:false from validateToken without a valid access cookie', async () => {

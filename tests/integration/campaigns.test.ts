@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
-import { appendChunk, insertSession } from '../../server/storage/chunks.js';
-import { DOMAINS_INVALID } from '../../src/lib/domains.js';
-import type { Campaign } from '../../src/api/types.js';
+import { appendChunk } from '../../server/storage/chunks.js';
+import { insertSession } from '../../server/sessions/repository.js';
+import { DOMAINS_INVALID } from '../../common/domains.js';
+import type { Campaign } from '../../common/api-types.js';
 
 let server: TestServer;
 let owner: Awaited<ReturnType<typeof userSession>>;

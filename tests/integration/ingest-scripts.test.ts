@@ -2,11 +2,26 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { buildTracker } from '../../tracker/build.mjs';
-import { fillLoader } from '../../src/lib/loader-script.js';
+import { fillLoader } from '../../common/loader-script.js';
 import { makeCampaign, sessionId, info, pageEvents, postBatch } from './ingest-support.js';
+
+/** A raw GET, so the test sees the bytes on the wire (fetch would decompress them). */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (response) => {
+        const parts: Buffer[] = [];
+        response.on('data', (part: Buffer) => parts.push(part));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(parts) }));
+        response.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
 
 describe('serving the tracker files', () => {
   let server: TestServer;
@@ -47,6 +62,19 @@ describe('serving the tracker files', () => {
     expect((await fetch(`${server.url}/static/recorder.js`, { headers: { 'if-none-match': `W/${etag}` } })).status).toBe(304);
     expect((await fetch(`${server.url}/static/recorder.js`, { headers: { 'if-none-match': '"stale"' } })).status).toBe(200);
   });
+
+  it.each(['/static/recorder.js', '/static/magicFormat.js', '/t/5b0c1f8e-8d3a-4c57-9a4e-2f0c9d7b6a11.js'])(
+    'answers %s uncompressed to a caller that refuses gzip with q=0',
+    async (file) => {
+      const refused = await rawGet(server.url + file, { 'accept-encoding': 'gzip;q=0, identity' });
+      expect(refused.status).toBe(200);
+      expect(refused.headers['content-encoding']).toBeUndefined();
+      expect(refused.body.length).toBeGreaterThan(100);
+      const zipped = await rawGet(server.url + file, { 'accept-encoding': 'gzip;q=0.5' });
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(zlib.gunzipSync(zipped.body).equals(refused.body)).toBe(true);
+    },
+  );
 
   it('serves /t/{campaignId}.js as the loader filled in for that campaign', async () => {
     const campaignId = '5b0c1f8e-8d3a-4c57-9a4e-2f0c9d7b6a11';

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
-import { appendChunk, insertSession } from '../../server/storage/chunks.js';
-import type { Campaign } from '../../src/api/types.js';
+import { appendChunk } from '../../server/storage/chunks.js';
+import { insertSession } from '../../server/sessions/repository.js';
+import type { Campaign } from '../../common/api-types.js';
 
 // Every campaign, session and replay call: 401 without a session, 403 with no data for a campaign
 // someone else owns, 404 for an unknown campaign — and the owner's data is untouched afterwards.

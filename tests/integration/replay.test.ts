@@ -3,8 +3,9 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
-import { appendChunk, insertSession, readChunks } from '../../server/storage/chunks.js';
-import type { Campaign, ReplayEvent, ReplayResponse } from '../../src/api/types.js';
+import { appendChunk, readChunks } from '../../server/storage/chunks.js';
+import { insertSession } from '../../server/sessions/repository.js';
+import type { Campaign, ReplayEvent, ReplayResponse, Session } from '../../common/api-types.js';
 
 let server: TestServer;
 let owner: Awaited<ReturnType<typeof userSession>>;
@@ -81,11 +82,32 @@ describe('GET /api/v1/replay/retrieve/:campaignId/:sessionId', () => {
       cookiesEnabled: true,
       hasFocus: true,
       fullScreenEnabled: false,
+      isBot: false,
+      botReason: null,
     });
     expect(body.events.map((e) => e.timestamp)).toEqual([1000, 1001, 1200, 1300, 1500, 2000]);
     expect(body.events[5].data).toEqual({ text: 'naïve “quotes” \u2028 </script>' });
     expect(body.events[0].data).toEqual({ href: 'https://example.com/', width: 1280, height: 720 });
     expect(body.complete).toBe(false);
+  });
+
+  it('opens with the server’s bot verdict and its reason, the same as the sessions list', async () => {
+    // A crawler that does not set navigator.webdriver: the webdriver flag alone would call it human.
+    await insertSession(server.db, {
+      campaign_id: campaign.id,
+      id: 'replay-crawler-1',
+      started_at: Date.now() - 60_000,
+      user_agent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      webdriver: 0,
+      is_bot: 1,
+      bot_reason: 'crawler user agent',
+    });
+    await appendChunk(server.db, { campaignId: campaign.id, sessionId: 'replay-crawler-1', seq: 0, events: [event(4, 1000), event(2, 1001)] });
+    const body = (await (await replay('replay-crawler-1')).json()) as ReplayResponse;
+    expect(body.init).toMatchObject({ webdriver: false, isBot: true, botReason: 'crawler user agent' });
+    const list = await fetch(`${server.url}/api/v1/streaming/sessions/${campaign.id}/?search=replay-crawler-1`, { headers: owner.headers });
+    const [listed] = ((await list.json()) as { sessions: Session[] }).sessions;
+    expect([listed.isBot, listed.botReason]).toEqual([body.init.isBot, body.init.botReason]);
   });
 
   it('sorts a batch that arrived late into place', async () => {
@@ -250,6 +272,13 @@ describe('GET /api/v1/replay/retrieve/demo', () => {
     expect(data.some((e) => e.type === 2)).toBe(true);
     expect(data.filter((e) => e.type === 3).length).toBeGreaterThan(20);
     expect(data.every((e, i) => i === 0 || e.timestamp >= data[i - 1].timestamp)).toBe(true);
+  });
+
+  it('answers plain JSON to a caller that refuses gzip with q=0', async () => {
+    const refused = await rawGet('/api/v1/replay/retrieve/demo', { 'accept-encoding': 'gzip;q=0, deflate' });
+    expect(refused.status).toBe(200);
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect((JSON.parse(refused.body.toString('utf8')) as { data: ReplayEvent[] }).data.length).toBeGreaterThan(50);
   });
 
   it('answers plain JSON without gzip and defaults to the desktop recording', async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
-import { sessionRow, type NewSession } from '../../server/storage/chunks.js';
-import type { Campaign, Session, SessionsResponse } from '../../src/api/types.js';
+import { sessionRow, type NewSession } from '../../server/sessions/repository.js';
+import type { Campaign, Session, SessionsResponse } from '../../common/api-types.js';
 import { BOT_REASONS } from '../../server/ingest/visitor.js';
 
 let server: TestServer;

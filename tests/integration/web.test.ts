@@ -42,4 +42,14 @@ describe('compression of the app shell', () => {
     expect(res.headers.get('cache-control')).toContain('immutable');
     expect((await res.text()).length).toBeGreaterThan(100);
   });
+
+  it('sends built scripts uncompressed to a caller that refuses gzip with q=0', async () => {
+    const html = await (await fetch(server.url + '/', { headers: { accept: 'text/html' } })).text();
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeTruthy();
+    const res = await fetch(server.url + script, { headers: { 'accept-encoding': 'gzip;q=0' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-encoding')).toBeNull();
+    expect((await res.text()).length).toBeGreaterThan(100);
+  });
 });

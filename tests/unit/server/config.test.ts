@@ -22,6 +22,10 @@ describe('loadConfig', () => {
     [{ OIDC_ISSUER: 'https://id.example' }, /OIDC_CLIENT_ID/],
     [{ SESSION_SECRET: 'short' }, /^SESSION_SECRET /],
     [{ NODE_ENV: 'production' }, /^ALLOW_LOCAL_SIGNIN/],
+    [{ HOST: '0.0.0.0' }, /^ALLOW_LOCAL_SIGNIN.*HOST=0\.0\.0\.0/],
+    [{ HOST: '::' }, /^ALLOW_LOCAL_SIGNIN/],
+    [{ HOST: '192.168.1.20' }, /^ALLOW_LOCAL_SIGNIN/],
+    [{ LOG_LEVEL: 'verbose' }, /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent \(got "verbose"\)$/],
   ])('rejects %o naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -29,6 +33,15 @@ describe('loadConfig', () => {
 
   it('lets production use the built-in provider only when allowed', () => {
     expect(loadConfig({ NODE_ENV: 'production', ALLOW_LOCAL_SIGNIN: '1' }).signIn.kind).toBe('local');
+  });
+
+  it('serves the built-in provider on a non-loopback HOST only when allowed; other providers anywhere', () => {
+    for (const host of ['127.0.0.1', '::1', 'localhost']) expect(loadConfig({ HOST: host }).host).toBe(host);
+    expect(loadConfig({ HOST: '0.0.0.0', ALLOW_LOCAL_SIGNIN: '1' }).signIn.kind).toBe('local');
+    expect(loadConfig({ HOST: '0.0.0.0', GOOGLE_CLIENT_ID: 'a', GOOGLE_CLIENT_SECRET: 'b' }).signIn.kind).toBe('google');
+    expect(loadConfig({ HOST: '0.0.0.0', OIDC_ISSUER: 'https://id.example', OIDC_CLIENT_ID: 'a', OIDC_CLIENT_SECRET: 'b' }).signIn.kind).toBe('oidc');
+    // One line, so it reads as one sentence in the start-up error.
+    expect(() => loadConfig({ HOST: '0.0.0.0' })).toThrow(/^[^\n]+$/);
   });
 
   it('picks Google, then a generic OIDC issuer', () => {

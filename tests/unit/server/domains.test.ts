@@ -11,7 +11,7 @@ import {
   normalizeDomains,
   parseDomainList,
   validateCampaign,
-} from '../../../src/lib/domains.js';
+} from '../../../common/domains.js';
 
 describe('parseDomainList', () => {
   it('splits on commas, trims and drops empty entries', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createApiClient } from '../../../src/api/client.js';
 import { createTokenValidator, RATE_LIMITED } from '../../../src/api/auth.js';
 import { AUTH_RECHECK_MS, createAuthStore } from '../../../src/auth/authStore.js';
-import type { User } from '../../../src/api/types.js';
+import type { User } from '../../../common/api-types.js';
 
 const ada: User = { id: 'u1', name: 'Ada', email: 'ada@example.test', picture: null };
 
@@ -11,7 +11,7 @@ function clock(start = 1_000_000) {
   return { now: () => t, advance: (ms: number) => (t += ms) };
 }
 
-describe('auth store (spec §4)', () => {
+describe('auth store', () => {
   it('starts loading, then a successful check signs in and a failed one signs out', async () => {
     const store = createAuthStore({ me: async () => ada, logout: async () => {}, refresh: async () => {} });
     expect(store.getState()).toEqual({ user: null, isAuthenticated: false, isLoading: true });
@@ -70,7 +70,7 @@ describe('auth store (spec §4)', () => {
   });
 });
 
-describe('token validation (spec §4)', () => {
+describe('token validation', () => {
   it("skips calls within 1 s with 'Rate limited' and reuses a pending call", async () => {
     const time = clock();
     let answer!: (r: Response) => void;

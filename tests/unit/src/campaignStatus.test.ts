@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { campaignStatus, countCampaigns, filterCampaigns } from '../../../src/lib/campaignStatus.js';
 import { formatDuration, formatSessionLimit, shortId } from '../../../src/lib/format.js';
-import type { Campaign } from '../../../src/api/types.js';
+import type { Campaign } from '../../../common/api-types.js';
 
 const now = Date.UTC(2026, 10, 21, 12);
 const day = 24 * 3600 * 1000;
@@ -10,7 +10,7 @@ const active = campaign('a', 'Spring Sale', 'shop.example.com', now - day, now +
 const pending = campaign('p', 'Launch', 'launch.example.org, localhost:3000', now + day, now + 2 * day);
 const expired = campaign('e', 'Old Promo', 'old.test', now - 2 * day, now - day);
 
-describe('campaign status (spec §4)', () => {
+describe('campaign status', () => {
   it('is Pending before the start, Expired after the end, else Active', () => {
     expect(campaignStatus(active, now)).toBe('Active');
     expect(campaignStatus(pending, now)).toBe('Pending');

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createApiClient, HttpError, UNAUTHORIZED_MESSAGE } from '../../../src/api/client.js';
 import { API_PATHS } from '../../../src/api/paths.js';
+import { fetchCampaigns } from '../../../src/api/campaigns.js';
 
 // The network is the outside world here: a scripted fetch answers each call by path.
 type Handler = (path: string, init: RequestInit) => Response | Promise<Response>;
@@ -92,15 +93,23 @@ describe('API client', () => {
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
   });
 
-  it('the retry helper refreshes and retries once when the message contains 401', async () => {
-    const net = scriptedFetch(() => json(200, {}));
+  it('the campaign list refreshes once per 401: a second 401 after the retry is an error, not another refresh', async () => {
+    const onUnauthorized = vi.fn();
+    const net = scriptedFetch((path) => (path === API_PATHS.refresh ? json(200, {}) : json(401, {})));
+    const client = createApiClient({ fetch: net.fetch, onUnauthorized });
+    await expect(fetchCampaigns(client)).rejects.toThrow('HTTP error! status: 401');
+    expect(net.calls.map((c) => c.path)).toEqual([API_PATHS.campaigns, API_PATHS.refresh, API_PATHS.campaigns]);
+  });
+
+  it('the campaign list is retried once after a refresh on 401', async () => {
+    let listCalls = 0;
+    const net = scriptedFetch((path) => {
+      if (path === API_PATHS.refresh) return json(200, {});
+      listCalls += 1;
+      return listCalls === 1 ? json(401, {}) : json(200, { data: [{ id: 'c1' }] });
+    });
     const client = createApiClient({ fetch: net.fetch });
-    const call = vi.fn().mockRejectedValueOnce(new Error('HTTP error! status: 401')).mockResolvedValueOnce('ok');
-    await expect(client.withRetry(call)).resolves.toBe('ok');
-    expect(call).toHaveBeenCalledTimes(2);
-    expect(net.calls.map((c) => c.path)).toEqual([API_PATHS.refresh]);
-    const other = vi.fn().mockRejectedValue(new Error('HTTP error! status: 500'));
-    await expect(client.withRetry(other)).rejects.toThrow('status: 500');
-    expect(other).toHaveBeenCalledTimes(1);
+    await expect(fetchCampaigns(client)).resolves.toEqual([{ id: 'c1' }]);
+    expect(net.calls.filter((c) => c.path === API_PATHS.refresh)).toHaveLength(1);
   });
 });

@@ -9,28 +9,43 @@ import { DeleteCampaignModal } from '../../../src/components/SessionModals.js';
 afterEach(cleanup);
 
 describe('Modal', () => {
-  it('takes focus, traps Tab inside, and closes on Escape', () => {
+  it('opens as a native modal dialog, takes focus, closes on Escape and gives focus back', () => {
     const onClose = vi.fn();
-    render(
+    const Page = ({ open }: { open: boolean }) => (
       <>
         <button>outside</button>
-        <Modal title="Session Details" onClose={onClose} footer={<button>Done</button>}>
-          <p>body</p>
-        </Modal>
-      </>,
+        {open && (
+          <Modal title="Session Details" onClose={onClose} footer={<button>Done</button>}>
+            <p>body</p>
+          </Modal>
+        )}
+      </>
     );
-    const dialog = screen.getByRole('dialog', { name: 'Session Details' });
+    const { rerender } = render(<Page open={false} />);
+    const outside = screen.getByRole('button', { name: 'outside' });
+    outside.focus();
+    rerender(<Page open />);
+    const dialog = screen.getByRole('dialog', { name: 'Session Details' }) as HTMLDialogElement;
+    expect(dialog.tagName).toBe('DIALOG');
+    expect(dialog.open).toBe(true);
+    expect(dialog.dataset.modal).toBe('true');
     const close = screen.getByRole('button', { name: 'Close' });
-    const done = screen.getByRole('button', { name: 'Done' });
     expect(document.activeElement).toBe(close);
-    done.focus();
-    fireEvent.keyDown(document, { key: 'Tab' });
+    // Tab wraps at the dialog's ends instead of leaving it.
+    screen.getByRole('button', { name: 'Done' }).focus();
+    fireEvent.keyDown(dialog, { key: 'Tab' });
     expect(document.activeElement).toBe(close);
-    fireEvent.keyDown(document, { key: 'Tab', shiftKey: true });
-    expect(document.activeElement).toBe(done);
-    expect(dialog.contains(document.activeElement)).toBe(true);
-    fireEvent.keyDown(document, { key: 'Escape' });
+    fireEvent.keyDown(dialog, { key: 'Tab', shiftKey: true });
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Done' }));
+    // Escape is the dialog's cancel event; the modal leaves closing to its owner.
+    const cancel = new Event('cancel', { cancelable: true });
+    fireEvent(dialog, cancel);
+    expect(cancel.defaultPrevented).toBe(true);
     expect(onClose).toHaveBeenCalledTimes(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    expect(onClose).toHaveBeenCalledTimes(2);
+    rerender(<Page open={false} />);
+    expect(document.activeElement).toBe(outside);
   });
 
   it('the delete modal shows its texts and "Deleting..." while working, ignoring Escape', () => {
@@ -42,7 +57,7 @@ describe('Modal', () => {
     expect(screen.getByRole('button', { name: 'Delete Campaign' })).toBeTruthy();
     rerender(<DeleteCampaignModal sessionCount={12} deleting onCancel={onCancel} onConfirm={() => {}} />);
     expect(screen.getByRole('button', { name: 'Deleting...' })).toHaveProperty('disabled', true);
-    fireEvent.keyDown(document, { key: 'Escape' });
+    fireEvent(screen.getByRole('dialog', { name: 'Delete Campaign?' }), new Event('cancel', { cancelable: true }));
     expect(onCancel).not.toHaveBeenCalled();
   });
 });
@@ -75,7 +90,7 @@ describe('Copy Script', () => {
     vi.useRealTimers();
   });
 
-  it('reports the spec errors: not loaded yet, clipboard refused', async () => {
+  it('reports its errors: not loaded yet, clipboard refused', async () => {
     const onError = vi.fn();
     Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new Error('denied')) }, configurable: true });
     const { rerender } = render(<ScriptActions campaignId="c1" source={undefined} onError={onError} />);

@@ -6,7 +6,7 @@ import { buildCampaignScript, SCRIPT_NOT_LOADED, scriptFileName, scriptTag } fro
 // The real loader the server serves as /static/magicFormat.js.
 const loader = fs.readFileSync(path.resolve(process.cwd(), 'tracker/loader.js'), 'utf8');
 
-describe('campaign script builder (spec §7)', () => {
+describe('campaign script builder', () => {
   it('fills in the campaign id and base URL, then minifies with terser', async () => {
     const script = await buildCampaignScript(loader, 'camp_123', 'https://rec.example.com/');
     expect(script).toContain('"camp_123"');

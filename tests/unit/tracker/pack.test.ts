@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { maskJson, pack, packNow } from '../../../tracker/src/pack.js';
 import { createPacker } from '../../../tracker/src/packer.js';
 import type { BatchHead } from '../../../tracker/src/batch.js';
-import type { SessionInfo } from '../../../src/api/types.js';
+import type { SessionInfo } from '../../../common/api-types.js';
 
 const snapshot = JSON.stringify({ type: 2, data: { node: { childNodes: [{ attributes: { placeholder: 'ada@example.com' }, childNodes: [] }] } }, timestamp: 5 });
 const click = JSON.stringify({ type: 3, data: { source: 2, type: 2, id: 7 }, timestamp: 6 });

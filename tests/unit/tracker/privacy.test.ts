@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { maskEvent, mutationCount, optedOut } from '../../../tracker/src/privacy.js';
 import { resumeSession, newSessionId } from '../../../tracker/src/session.js';
-import { fillLoader } from '../../../src/lib/loader-script.js';
+import { fillLoader } from '../../../common/loader-script.js';
 import fs from 'node:fs';
 import path from 'node:path';
 

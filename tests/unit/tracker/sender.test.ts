@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Sender } from '../../../tracker/src/sender.js';
+import { Sender, type Answer } from '../../../tracker/src/sender.js';
 import type { Batch } from '../../../tracker/src/batch.js';
 import { packNow } from '../../../tracker/src/pack.js';
 
@@ -9,7 +9,7 @@ const packing = { pack: (b: Batch) => Promise.resolve(packNow(b, b.events)), pac
 const batch = (seq: number, events = ['{"type":3,"data":{},"timestamp":1}']): Batch => ({ sessionId: 'session-1', seq, events, bytes: events.join().length });
 
 /** A sender wired to a scripted ingest: answers are taken in order, timers run when asked. */
-function harness(answers: number[]) {
+function harness(answers: (number | Answer)[]) {
   const sent: { seq: number; keepalive: boolean; events: unknown[] }[] = [];
   const timers: { run: () => void; ms: number }[] = [];
   const stops: string[] = [];
@@ -19,7 +19,8 @@ function harness(answers: number[]) {
     async post(body, keepalive) {
       const parsed = JSON.parse(body as string) as { seq: number; events: unknown[] };
       sent.push({ seq: parsed.seq, keepalive, events: parsed.events });
-      return keepalive ? 200 : (answers.shift() ?? 200);
+      const answer = keepalive ? 200 : (answers.shift() ?? 200);
+      return typeof answer === 'number' ? { status: answer } : answer;
     },
     later: (run, ms) => timers.push({ run, ms }),
     onStop: (reason, refused) => stops.push(`${reason}${refused ? ' [refused]' : ''}`),
@@ -86,6 +87,33 @@ describe('the sender', () => {
     expect(h.stops).toEqual(['ingest unreachable (status 0)']);
   });
 
+  it('waits as long as Retry-After asks on 429 and 503, keeping the batches, and never gives up on a server that answered', async () => {
+    const h = harness([{ status: 429, retryAfter: 30 }, { status: 503, retryAfter: 5 }, { status: 429, retryAfter: 0 }, { status: 429 }, 200]);
+    h.sender.add(batch(0));
+    h.sender.add(batch(1));
+    for (let i = 0; i < 4; i++) {
+      await h.settle();
+      h.timers.shift()?.run();
+    }
+    await h.settle();
+    // Back-off (1 s doubling, with random() = 1) or Retry-After, whichever is longer.
+    expect(h.sent.map((s) => s.seq)).toEqual([0, 0, 0, 0, 0, 1]);
+    expect(h.delivered).toEqual([0, 1]);
+    expect(h.stops).toEqual([]);
+  });
+
+  it('waits what Retry-After asks, up to 10 minutes', async () => {
+    const h = harness([{ status: 429, retryAfter: 30 }, { status: 503, retryAfter: 5 }, { status: 429, retryAfter: 700 }]);
+    h.sender.add(batch(0));
+    const waits: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await h.settle();
+      waits.push(h.timers[0].ms);
+      h.timers.shift()?.run();
+    }
+    expect(waits).toEqual([30_000, 5_000, 600_000]);
+  });
+
   it('replaces a batch ingest finds too large by a note with the same seq', async () => {
     const h = harness([413]);
     h.sender.add(batch(5, ['{"type":2,"data":{"huge":true},"timestamp":1700000000123}']));
@@ -118,7 +146,7 @@ describe('the sender', () => {
       },
       post: (body, keepalive) => {
         posted.push({ body, keepalive });
-        return new Promise<number>(() => undefined); // the ordinary request never answers
+        return new Promise<Answer>(() => undefined); // the ordinary request never answers
       },
       later: () => undefined,
       onStop: () => undefined,
@@ -135,13 +163,13 @@ describe('the sender', () => {
   });
 
   it('hands the batch in flight to a keepalive request on unload too (the tab may be closing)', async () => {
-    let answer!: (status: number) => void;
+    let answer!: (answer: Answer) => void;
     const sent: [number, boolean][] = [];
     const sender = new Sender({
       ...packing,
       post(body, keepalive) {
         sent.push([(JSON.parse(body as string) as { seq: number }).seq, keepalive]);
-        return keepalive ? Promise.resolve(200) : new Promise<number>((resolve) => (answer = resolve));
+        return keepalive ? Promise.resolve({ status: 200 }) : new Promise<Answer>((resolve) => (answer = resolve));
       },
       later: () => undefined,
       onStop: () => undefined,
@@ -157,7 +185,7 @@ describe('the sender', () => {
       [1, true],
     ]);
     // The page survived after all (back/forward cache): the ordinary answer still settles cleanly.
-    answer(200);
+    answer({ status: 200 });
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(sender.queue.items).toEqual([]);
   });

@@ -3,9 +3,10 @@ import { createApiClient, UnauthorizedError } from '../../../../src/api/client.j
 import { createAuthStore } from '../../../../src/auth/authStore.js';
 import { OFFLINE_WRITE_MESSAGE, OfflineWriteError, isNetworkError } from '../../../../src/offline/network.js';
 import { offlineBannerText } from '../../../../src/offline/OfflineLayer.js';
-import { formatBytes, timeAgo } from '../../../../src/offline/timeAgo.js';
+import { timeAgo } from '../../../../src/offline/timeAgo.js';
+import { formatBytes } from '../../../../src/lib/format.js';
 import { cachedUser, forgetUser, rememberUser } from '../../../../src/offline/cachedUser.js';
-import type { User } from '../../../../src/api/types.js';
+import type { User } from '../../../../common/api-types.js';
 import { freshDevice } from './reset.js';
 
 const ada: User = { id: 'u1', name: 'Ada', email: 'ada@example.test', picture: null };

@@ -10,6 +10,7 @@ import {
 } from '../../../../src/offline/queryPersister.js';
 import { openOfflineDb } from '../../../../src/offline/db.js';
 import { freshDevice } from './reset.js';
+import { onOfflineChange } from '../../../../src/offline/channel.js';
 
 const campaigns = { data: [{ id: 'c1', name: 'Shop', domains: 'shop.example', limit: 0, start_date_time: 1, end_date_time: 2 }] };
 const replay = { init: {}, events: Array.from({ length: 50 }, (_, i) => ({ type: 3, data: {}, timestamp: i })), complete: true };
@@ -60,15 +61,27 @@ describe('query cache persister (IndexedDB)', () => {
       writes += 1;
       return put(...args);
     }) as typeof db.put;
-    for (let i = 0; i < 10; i += 1) {
-      await persister.persistClient({ timestamp: i, buster: 'b', clientState: { queries: [], mutations: [] } });
-    }
-    await persister.flush();
+    const saves = Array.from({ length: 10 }, (_, i) => persister.persistClient({ timestamp: i, buster: 'b', clientState: { queries: [], mutations: [] } }));
+    await Promise.all(saves);
     db.put = put;
     expect(writes).toBe(2);
     expect((await persister.restoreClient())?.timestamp).toBe(9);
     await persister.removeClient();
     expect(await persister.restoreClient()).toBeUndefined();
+  });
+
+  it('a full device is reported, not thrown, and the app goes on', async () => {
+    const persister = createIdbPersister({ throttleMs: 5 });
+    const db = await openOfflineDb();
+    const put = db.put.bind(db);
+    db.put = (() => Promise.reject(new DOMException('full', 'QuotaExceededError'))) as typeof db.put;
+    const messages: string[] = [];
+    const stop = onOfflineChange((change) => change.type === 'quota' && messages.push(change.message));
+    await persister.persistClient({ timestamp: 1, buster: 'b', clientState: { queries: [], mutations: [] } });
+    await persister.flush();
+    db.put = put;
+    stop();
+    expect(messages).toEqual(['Storage is full: the latest lists could not be saved for offline use.', 'Storage is full: the latest lists could not be saved for offline use.']);
   });
 
   it('persists only successful non-replay queries', () => {

@@ -1,0 +1,232 @@
+import http from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import type { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { userSession } from '../helpers/auth.js';
+import { storeWorstSession, type StoredSession, type WorstSession } from '../helpers/worst-session.js';
+import { appendChunk, readChunks } from '../../server/storage/chunks.js';
+import { insertSession } from '../../server/sessions/repository.js';
+import { MERGE_BUDGET_BYTES, replayStream, type MergeStats } from '../../server/replay/stream.js';
+import { REPLAYS_BUSY } from '../../server/replay/routes.js';
+import type { Campaign, ReplayEvent, ReplayResponse } from '../../common/api-types.js';
+
+type Owner = Awaited<ReturnType<typeof userSession>>;
+
+async function createCampaign(server: TestServer, owner: Owner): Promise<Campaign> {
+  const response = await fetch(`${server.url}/api/v1/campaign/create`, {
+    method: 'POST',
+    headers: { ...owner.headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Abuse', domains: 'example.com', limit: 0, start_date_time: 1, end_date_time: 2e12 }),
+  });
+  return ((await response.json()) as { data: Campaign }).data;
+}
+
+/** The events a whole-session sort would give: every stored chunk in seq order, stable-sorted by time. */
+async function referenceOrder(server: TestServer, campaignId: string, sessionId: string): Promise<ReplayEvent[]> {
+  const all: ReplayEvent[] = [];
+  for await (const events of readChunks(server.db, campaignId, sessionId)) all.push(...events);
+  return all.sort((a, b) => a.timestamp - b.timestamp);
+}
+
+const id = (e: ReplayEvent) => {
+  const { c, i } = e.data as { c: number; i: number };
+  return `${c}:${i}`;
+};
+
+async function text(stream: Readable): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const part of stream) parts.push(part as Buffer);
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/** The replay straight from the stream function, with a merge budget and its statistics. */
+async function streamed(server: TestServer, campaignId: string, sessionId: string, mergeBudget?: number) {
+  const session = await server.db.selectFrom('sessions').selectAll().where('campaign_id', '=', campaignId).where('id', '=', sessionId).executeTakeFirstOrThrow();
+  const stats: MergeStats = { peakOpenBytes: 0, opened: 0, overflows: 0 };
+  const body = JSON.parse(await text(replayStream(server.db, session, Date.now(), { mergeBudget, stats }))) as ReplayResponse;
+  return { events: body.events, stats };
+}
+
+/** A GET whose answer the test reads when it chooses (or never, holding the server's stream). */
+function openGet(url: string, headers: Record<string, string>) {
+  const request = http.get(url, { headers });
+  const response = new Promise<http.IncomingMessage>((resolve, reject) => {
+    request.once('response', (answer) => {
+      answer.on('error', () => undefined); // a request the test destroys ends here
+      resolve(answer);
+    });
+    request.on('error', reject);
+  });
+  response.catch(() => undefined);
+  const body = async () => {
+    const answer = await response;
+    const parts: Buffer[] = [];
+    for await (const part of answer) parts.push(part as Buffer);
+    const raw = Buffer.concat(parts);
+    return { status: answer.statusCode ?? 0, headers: answer.headers, body: answer.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw };
+  };
+  return { request, response, body };
+}
+
+/** Process RSS sampled every 20 ms (the server runs in this process). */
+function rssSampler() {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(peak, process.memoryUsage().rss);
+    },
+  };
+}
+
+const MB = 1024 * 1024;
+/** A test-sized maximum session: about 24 MB of event JSON in 96 chunks that all overlap. */
+const MAXIMUM: WorstSession = { chunks: 96, eventsPerChunk: 800, pad: 250, unsorted: 4 };
+
+describe('replay of a session whose chunks overlap everywhere', () => {
+  let server: TestServer;
+  let owner: Owner;
+  let campaign: Campaign;
+  const worst: WorstSession = { chunks: 40, eventsPerChunk: 300, pad: 20, unsorted: 3 };
+
+  beforeAll(async () => {
+    server = await startServer();
+    owner = await userSession(server, 'Abuse Owner');
+    campaign = await createCampaign(server, owner);
+    await storeWorstSession(server.db, campaign.id, 'worst-ordered-1', worst);
+  });
+  afterAll(async () => server?.close());
+
+  it('answers every event in exact timestamp order, equal times as a stable sort of the stored chunks gives them', async () => {
+    const response = await fetch(`${server.url}/api/v1/replay/retrieve/${campaign.id}/worst-ordered-1`, { headers: owner.headers });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as ReplayResponse;
+    const reference = await referenceOrder(server, campaign.id, 'worst-ordered-1');
+    expect(body.events).toHaveLength(worst.chunks * worst.eventsPerChunk);
+    expect(body.events.map(id)).toEqual(reference.map(id));
+    expect(body.events).toEqual(reference);
+  });
+
+  it('opens chunks as the merge reaches them and stays within its budget, giving up exact order only past it', async () => {
+    const reference = await referenceOrder(server, campaign.id, 'worst-ordered-1');
+    // Every chunk spans the whole session, so exact order needs them all open: about 1 MB here.
+    const roomy = await streamed(server, campaign.id, 'worst-ordered-1', 4 * MB);
+    expect(roomy.events.map(id)).toEqual(reference.map(id));
+    expect(roomy.stats).toMatchObject({ opened: worst.chunks, overflows: 0 });
+
+    const budget = 64 * 1024; // about two chunks of this session
+    const tight = await streamed(server, campaign.id, 'worst-ordered-1', budget);
+    expect(tight.stats.peakOpenBytes).toBeGreaterThan(0);
+    expect(tight.stats.peakOpenBytes).toBeLessThanOrEqual(budget);
+    expect(tight.stats.overflows).toBeGreaterThan(0);
+    expect(tight.stats.opened).toBe(worst.chunks);
+    expect(tight.events.map(id).sort()).toEqual(reference.map(id).sort()); // every event, once
+  });
+
+  it('keeps a real session with late batches exactly sorted, with one or two chunks open at a time', async () => {
+    const t0 = Date.UTC(2026, 0, 2);
+    const batch = (b: number) => Array.from({ length: 200 }, (_, i) => ({ type: 3, data: { c: b, i }, timestamp: t0 + b * 1000 + i * 5 }));
+    await insertSession(server.db, { campaign_id: campaign.id, id: 'late-batches-1', started_at: t0 });
+    // Batches 3 and 7 were sent late: stored after the ones that followed them.
+    const storedOrder = [0, 1, 2, 4, 5, 3, 6, 8, 9, 7, 10, 11];
+    for (const [seq, b] of storedOrder.entries()) await appendChunk(server.db, { campaignId: campaign.id, sessionId: 'late-batches-1', seq, events: batch(b) });
+    const { events, stats } = await streamed(server, campaign.id, 'late-batches-1');
+    expect(events.map(id)).toEqual((await referenceOrder(server, campaign.id, 'late-batches-1')).map(id));
+    expect(events.every((e, i) => i === 0 || e.timestamp >= events[i - 1].timestamp)).toBe(true);
+    const chunkBytes = Buffer.byteLength(JSON.stringify(batch(11)));
+    expect(stats).toMatchObject({ opened: storedOrder.length, overflows: 0 });
+    expect(stats.peakOpenBytes).toBeGreaterThanOrEqual(chunkBytes);
+    expect(stats.peakOpenBytes).toBeLessThanOrEqual(2 * chunkBytes);
+    expect(MERGE_BUDGET_BYTES).toBeGreaterThanOrEqual(16 * MB);
+  });
+
+  it('answers three concurrent retrievals of a maximum-size worst-ordered session in full, and answers other calls meanwhile', async () => {
+    const stored: StoredSession = await storeWorstSession(server.db, campaign.id, 'worst-maximum-1', MAXIMUM);
+    expect(stored.jsonBytes).toBeGreaterThan(20 * MB);
+    const idle = process.memoryUsage().rss;
+    const sampler = rssSampler();
+    let running = 3;
+    const url = `${server.url}/api/v1/replay/retrieve/${campaign.id}/worst-maximum-1`;
+    const retrievals = [0, 1, 2].map(() =>
+      openGet(url, { ...owner.headers, 'accept-encoding': 'gzip' })
+        .body()
+        .finally(() => running--),
+    );
+    // Owner-facing calls while the retrievals run: each must be answered, and some before they end.
+    const during: { status: number; ms: number; whileRunning: boolean }[] = [];
+    while (running > 0) {
+      const started = performance.now();
+      const me = await fetch(`${server.url}/api/v1/auth/me`, { headers: owner.headers });
+      await me.arrayBuffer();
+      during.push({ status: me.status, ms: performance.now() - started, whileRunning: running > 0 });
+    }
+    const answers = await Promise.all(retrievals);
+    const peak = sampler.stop();
+    console.log(
+      `three concurrent retrievals of a ${(stored.jsonBytes / MB).toFixed(1)} MB worst-ordered session: ` +
+        `peak RSS ${(peak / MB).toFixed(0)} MB (idle ${(idle / MB).toFixed(0)} MB, +${((peak - idle) / MB).toFixed(0)} MB); ` +
+        `GET /api/v1/auth/me answered ${during.length} times meanwhile, slowest ${Math.max(...during.map((d) => d.ms)).toFixed(0)} ms`,
+    );
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      const events = (JSON.parse(answer.body.toString('utf8')) as ReplayResponse).events;
+      expect(events).toHaveLength(stored.eventCount);
+      expect(new Set(events.map(id)).size).toBe(stored.eventCount);
+    }
+    expect(during.every((d) => d.status === 200)).toBe(true);
+    expect(during.some((d) => d.whileRunning)).toBe(true);
+  });
+});
+
+describe('heavy retrievals at once (HEAVY_REPLAYS=1)', () => {
+  let server: TestServer;
+  let owner: Owner;
+  let campaign: Campaign;
+  let stored: StoredSession;
+
+  beforeAll(async () => {
+    server = await startServer({ HEAVY_REPLAYS: '1' });
+    owner = await userSession(server, 'Gate Owner');
+    campaign = await createCampaign(server, owner);
+    stored = await storeWorstSession(server.db, campaign.id, 'worst-gated-1', MAXIMUM);
+    await storeWorstSession(server.db, campaign.id, 'ordered-light-1', { chunks: 4, eventsPerChunk: 50, pad: 10, inOrder: true });
+  });
+  afterAll(async () => server?.close());
+
+  const counts = () => server.app.replayGate.counts;
+  const until = (expected: { running: number; waiting: number }) =>
+    vi.waitFor(() => expect(counts()).toEqual(expected), { timeout: 20_000, interval: 10 });
+
+  it('runs one, queues two, turns the next away with 503 and Retry-After, and frees slots and places of callers who leave', async () => {
+    const url = `${server.url}/api/v1/replay/retrieve/${campaign.id}/worst-gated-1`;
+    // Plain JSON read by no one: far more than the sockets buffer, so the first retrieval holds its slot.
+    const first = openGet(url, owner.headers);
+    expect((await first.response).statusCode).toBe(200);
+    await until({ running: 1, waiting: 0 });
+    const second = openGet(url, { ...owner.headers, 'accept-encoding': 'gzip' });
+    await until({ running: 1, waiting: 1 });
+    const third = openGet(url, owner.headers);
+    await until({ running: 1, waiting: 2 });
+
+    const fourth = await openGet(url, owner.headers).body();
+    expect(fourth.status).toBe(503);
+    expect(fourth.headers['retry-after']).toBe('5');
+    expect(JSON.parse(fourth.body.toString('utf8'))).toEqual({ error: REPLAYS_BUSY });
+
+    // A light retrieval (a small session in order) does not queue behind heavy ones.
+    const light = await fetch(`${server.url}/api/v1/replay/retrieve/${campaign.id}/ordered-light-1`, { headers: owner.headers });
+    expect(light.status).toBe(200);
+    expect(((await light.json()) as ReplayResponse).events).toHaveLength(200);
+
+    // A caller who leaves the queue gives its place up; one who leaves mid-answer frees its slot.
+    third.request.destroy();
+    await until({ running: 1, waiting: 1 });
+    first.request.destroy();
+    const answer = await second.body();
+    expect(answer.status).toBe(200);
+    expect((JSON.parse(answer.body.toString('utf8')) as ReplayResponse).events).toHaveLength(stored.eventCount);
+    await until({ running: 0, waiting: 0 });
+  });
+});
