@@ -8,9 +8,9 @@ import { withServer, type BenchServer, type DatabaseKind } from '../support/serv
 import { createCampaign, createOwner } from '../support/seed.js';
 import { batchesOf, demoEvents } from '../support/recording.js';
 import { LoadGenerator, type LoadResult } from '../support/load.js';
-import type { ReplayEvent } from '../../src/api/types.js';
+import type { ReplayEvent } from '../../common/api-types.js';
 import { info as visitInfo } from '../../tests/integration/ingest-support.js';
-import { MAX_BODY_BYTES } from '../../tracker/src/limits.js';
+import { MAX_BODY_BYTES } from '../../common/limits.js';
 
 export const title = 'Ingest';
 
@@ -41,8 +41,10 @@ interface Prepared {
  * many more sessions than connections, each session's batches arrive in order, as one tab sends them.
  */
 function prepare(demo: ReplayEvent[], sessions: number, tag: string): Prepared {
+  // Recorded just now, one session a second: ingest takes times within a day of its clock.
+  const end = Date.now() - sessions * 1000;
   const perSession = Array.from({ length: sessions }, (_, i) => {
-    const shift = i * 1000;
+    const shift = end - demo[demo.length - 1].timestamp + i * 1000;
     return batchesOf(demo.map((e) => ({ ...e, timestamp: e.timestamp + shift })));
   });
   const prepared: Prepared = { bodies: [], events: [] };

@@ -10,7 +10,7 @@ import { createCampaign, createOwner, storeSession, type Owner } from '../suppor
 import { demoEvents, sessionOfSize } from '../support/recording.js';
 import { newContext, withBrowser } from '../support/browser.js';
 import { serveSite, siteTypes, type Site } from '../support/static-site.js';
-import type { ReplayEvent } from '../../src/api/types.js';
+import type { ReplayEvent } from '../../common/api-types.js';
 
 export const title = 'Opening a replay';
 

@@ -6,7 +6,7 @@ import { stats, type BenchOptions, type Row, type Stats } from '../lib.js';
 import { withServer } from '../support/server.js';
 import { createCampaign, createOwner, storeSession } from '../support/seed.js';
 import { demoEvents, minutesOf } from '../support/recording.js';
-import type { ReplayEvent } from '../../src/api/types.js';
+import type { ReplayEvent } from '../../common/api-types.js';
 
 export const title = 'Storage';
 

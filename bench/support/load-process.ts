@@ -7,8 +7,12 @@ export interface LoadJob {
   url: string;
   origin: string;
   connections: number;
-  /** Requests to send in all. */
-  amount: number;
+  /** Requests to send in all; or, with `seconds`, keep sending for that long. */
+  amount?: number;
+  seconds?: number;
+  /** POST (the default) sends the bodies; GET sends none. */
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
   bodies: Uint8Array[];
   /** Events in each body. */
   events: number[];
@@ -53,16 +57,21 @@ async function runJob(job: LoadJob): Promise<LoadResult> {
     url: job.url,
     connections: job.connections,
     pipelining: 1,
-    amount: job.amount,
+    ...(job.seconds ? { duration: job.seconds } : { amount: job.amount }),
     timeout: 30,
     // autocannon notices a finished run at its next sampling tick (1 s by default): a short tick
     // keeps small jobs from idling. Its sampled figures are not used; we time requests ourselves.
     sampleInt: 50,
-    headers: { 'content-type': 'text/plain;charset=UTF-8', origin: job.origin },
+    headers: { 'content-type': 'text/plain;charset=UTF-8', origin: job.origin, ...job.headers },
     requests: [
       {
-        method: 'POST',
+        method: job.method ?? 'POST',
         setupRequest: (request: Record<string, unknown>, context: Context) => {
+          if (job.method === 'GET') {
+            if (sent++ === 0) first = performance.now();
+            context.started = performance.now();
+            return request;
+          }
           const index = job.cycle ? next++ % job.bodies.length : next++;
           if (index >= job.bodies.length) throw new Error('the load generator ran out of prepared batches');
           if (sent++ === 0) first = performance.now();

@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { ReplayEvent } from '../../src/api/types.js';
-import { FLUSH_EVENTS, FLUSH_MS } from '../../tracker/src/limits.js';
+import type { ReplayEvent } from '../../common/api-types.js';
+import { FLUSH_EVENTS, FLUSH_MS } from '../../common/limits.js';
 
 const demoDir = path.resolve(import.meta.dirname, '..', '..', 'server', 'replay', 'demo');
 

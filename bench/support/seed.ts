@@ -6,7 +6,7 @@ import type { SessionsTable } from '../../server/db/schema.js';
 import { upsertUser } from '../../server/auth/users.js';
 import { createSessionTokens, ACCESS_COOKIE, REFRESH_COOKIE } from '../../server/auth/tokens.js';
 import { appendChunk } from '../../server/storage/chunks.js';
-import type { ReplayEvent } from '../../src/api/types.js';
+import type { ReplayEvent } from '../../common/api-types.js';
 import type { BenchServer } from './server.js';
 import { batchesOf } from './recording.js';
 
@@ -81,13 +81,15 @@ export function sessionRowFor(campaignId: string, i: number, start = Date.UTC(20
     page_count: 1 + (i % 5),
     event_count: 300 + (i % 900),
     byte_count: 40_000 + (i % 900) * 90,
+    batch_count: 4,
+    closed_reason: null,
   };
 }
 
 /** Inserts `count` session rows straight into the sessions table, in multi-row statements. */
 export async function insertSessions(db: Db, campaignId: string, count: number): Promise<SessionsTable[]> {
   const rows = Array.from({ length: count }, (_, i) => sessionRowFor(campaignId, i));
-  const perStatement = 500; // 28 columns × 500 rows stays under both databases' parameter limits
+  const perStatement = 500; // 30 columns × 500 rows stays under both databases' parameter limits
   for (let i = 0; i < rows.length; i += perStatement * 20) {
     await db.transaction().execute(async (trx) => {
       for (let j = i; j < Math.min(rows.length, i + perStatement * 20); j += perStatement) {

@@ -36,6 +36,11 @@ export async function startBenchServer(options: BenchServerOptions = {}): Promis
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
       SESSION_SECRET: crypto.randomBytes(32).toString('hex'),
       DIST_DIR: path.resolve(import.meta.dirname, '..', '..', 'dist'),
+      // The load comes from one address and measures throughput, not the limits on a sender.
+      RATE_NEW_SESSIONS_PER_IP: '0',
+      RATE_NEW_SESSIONS_PER_CAMPAIGN: '0',
+      RATE_BATCHES_PER_SESSION: '0',
+      RATE_BATCHES_PER_IP: '0',
     }),
     { databaseUrl: kind === 'PostgreSQL' ? postgresUrl : null, beforeListen: options.beforeListen, poolMax: 10 },
   );
