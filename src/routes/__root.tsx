@@ -1,12 +1,10 @@
 import { Outlet, createRootRouteWithContext } from '@tanstack/react-router';
 import type { QueryClient } from '@tanstack/react-query';
-import type { AuthStore } from '../auth/index.js';
 import { Navbar } from '../components/Navbar.js';
 import { NotFound } from '../screens/NotFound.js';
 
 export interface RouterContext {
   queryClient: QueryClient;
-  auth: AuthStore;
 }
 
 export const Route = createRootRouteWithContext<RouterContext>()({

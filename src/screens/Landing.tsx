@@ -1,7 +1,6 @@
-import { Link } from '@tanstack/react-router';
+import { Link, useSearch } from '@tanstack/react-router';
 import { useAuth } from '../auth/index.js';
 import { startSignIn } from '../auth/signIn.js';
-import { hasRememberedOrigin } from '../auth/returnTo.js';
 import { DemoPlayer } from '../components/DemoPlayer.js';
 
 const FEATURES = [
@@ -25,14 +24,15 @@ export function Landing() {
   const { user, isAuthenticated, isLoading } = useAuth();
   const signedIn = isAuthenticated && user;
   // Sent here from a login-required page (e.g. 'Get started free'): say why, offer the sign-in.
-  const signInNeeded = !signedIn && !isLoading && hasRememberedOrigin();
+  const { returnTo } = useSearch({ from: '/' });
+  const signInNeeded = !signedIn && !isLoading && returnTo !== undefined;
 
   return (
     <div className="landing">
       {signInNeeded && (
         <div className="notice" role="status">
           <span>Please sign in to continue.</span>
-          <button type="button" className="button button-primary button-small" onClick={startSignIn}>
+          <button type="button" className="button button-primary button-small" onClick={() => startSignIn(returnTo)}>
             Sign in with Google
           </button>
         </div>
@@ -119,7 +119,7 @@ export function Landing() {
                 Go to Dashboard
               </Link>
             ) : (
-              <button type="button" className="button button-primary" onClick={startSignIn}>
+              <button type="button" className="button button-primary" onClick={() => startSignIn()}>
                 Get started free
               </button>
             )}
