@@ -15,11 +15,27 @@ import { wipeOfflineData } from './wipe.js';
 const RESTORE_WAIT_MS = 2000;
 const ME_QUERY_HASH = hashKey(ME_QUERY_KEY);
 
-/** Saved replays of sessions that were still recording are fetched again. */
-export async function refreshIncompleteReplays(): Promise<void> {
-  const incomplete = (await listSavedReplays()).filter((replay) => !replay.complete);
-  for (const replay of incomplete) {
-    await saveForOffline(replay.campaignId, replay.sessionId).catch((error: unknown) => console.warn('Refreshing a saved replay failed', error));
+const REFRESH_TRIES = 4;
+const REFRESH_RETRY_MS = 1000;
+
+/**
+ * Saved replays of sessions that were still recording are fetched again. The network can come
+ * back in steps (the page hears 'online' before every request goes through), so a failed fetch
+ * is tried again a few times, waiting longer each time, while the browser stays online.
+ */
+export async function refreshIncompleteReplays(retryMs = REFRESH_RETRY_MS): Promise<void> {
+  let pending = (await listSavedReplays()).filter((replay) => !replay.complete);
+  for (let attempt = 1; pending.length > 0; attempt++) {
+    const failed: typeof pending = [];
+    for (const replay of pending) {
+      await saveForOffline(replay.campaignId, replay.sessionId).catch((error: unknown) => {
+        failed.push(replay);
+        if (attempt === REFRESH_TRIES) console.warn('Refreshing a saved replay failed', error);
+      });
+    }
+    if (failed.length === 0 || attempt === REFRESH_TRIES || !navigator.onLine) return;
+    await new Promise((resolve) => setTimeout(resolve, retryMs * 2 ** (attempt - 1)));
+    pending = failed;
   }
 }
 
