@@ -52,11 +52,13 @@ export class LocalProvider {
   async #create(): Promise<Provider> {
     const { config } = this;
     const { default: Provider } = await import('oidc-provider');
-    const { createMemoryAdapter } = await import('oidc-provider/lib/adapters/memory_adapter.js');
+    const { default: MemoryAdapter } = await import('oidc-provider/lib/adapters/memory_adapter.js');
     const provider = new Provider(localIssuer(config), {
       // oidc-provider's in-memory adapter (bounded LRU) holds codes, grants and interactions. Fine
       // for this dev/self-host provider: one process, and a restart only cancels sign-ins in flight.
-      adapter: createMemoryAdapter(),
+      // A subclass, because the library warns at start-up when handed its own class: that warning
+      // is for people who forgot to configure storage, and this choice is deliberate.
+      adapter: class InMemory extends MemoryAdapter {},
       clients: [
         {
           client_id: LOCAL_CLIENT_ID,

@@ -1,4 +1,4 @@
-// The parts of oidc-provider (v9, no bundled types) that the built-in sign-in provider uses.
+// The parts of oidc-provider (v8, no bundled types) that the built-in sign-in provider uses.
 declare module 'oidc-provider' {
   import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -62,5 +62,8 @@ declare module 'oidc-provider' {
 }
 
 declare module 'oidc-provider/lib/adapters/memory_adapter.js' {
-  export function createMemoryAdapter(clockTolerance?: number): unknown;
+  /** One instance per model name (Session, Grant, AuthorizationCode, …); storage is a bounded LRU. */
+  export default class MemoryAdapter {
+    constructor(model: string);
+  }
 }
