@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { EventType } from '@rrweb/types';
-import { MAX_EVENTS_PER_BATCH, MAX_SEQ } from './limits.js';
+import { MAX_SEQ } from './limits.js';
 
 // The one schema of an ingest batch as the tracker sends it. Each node may carry `reason`: the
 // text a refusal gives when that node is what failed, so the tracker's author reads a sentence,

@@ -12,6 +12,7 @@ export const MAX_RETURN_PATH_LENGTH = 1000;
  * parsing). Long paths are cut to MAX_RETURN_PATH_LENGTH.
  */
 export function safeReturnPath(value: string | null | undefined): string | null {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
   if (!value || !value.startsWith('/') || value.startsWith('//') || value.includes('\\') || /[\u0000-\u001f\u007f]/.test(value)) return null;
   return value.slice(0, MAX_RETURN_PATH_LENGTH);
 }

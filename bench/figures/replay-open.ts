@@ -98,7 +98,7 @@ async function onlineThenOffline(browser: Browser, server: BenchServer, owner: O
     try {
       offline = await firstFrame(offlinePage, url);
     } catch (error) {
-      throw new Error(`offline replay not available yet: ${String(error).split('\n')[0]}`);
+      throw new Error(`offline replay not available yet: ${String(error).split('\n')[0]}`, { cause: error });
     }
     return { online, offline };
   } finally {

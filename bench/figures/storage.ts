@@ -14,7 +14,7 @@ function xzBytes(json: Buffer): number {
   try {
     return execFileSync('xz', ['-9', '-e', '-c', '-T1'], { input: json, maxBuffer: 1 << 30 }).length;
   } catch (error) {
-    throw new Error(`xz -9 is needed for the storage floor (install xz-utils): ${String(error)}`);
+    throw new Error(`xz -9 is needed for the storage floor (install xz-utils): ${String(error)}`, { cause: error });
   }
 }
 

@@ -109,7 +109,6 @@ export async function storeSession(db: Db, campaignId: string, events: ReplayEve
   row.event_count = events.length;
   row.page_count = events.filter((e) => e.type === 4).length;
   await db.insertInto('sessions').values(row).execute();
-  let bytes = 0;
   for (let seq = 0; seq < batches.length; seq++) {
     await appendChunk(db, { campaignId, sessionId: row.id, seq, events: batches[seq] });
   }
@@ -119,7 +118,6 @@ export async function storeSession(db: Db, campaignId: string, events: ReplayEve
     .where('campaign_id', '=', campaignId)
     .where('session_id', '=', row.id)
     .executeTakeFirstOrThrow();
-  bytes = Number(stored.bytes);
-  await db.updateTable('sessions').set({ byte_count: bytes }).where('campaign_id', '=', campaignId).where('id', '=', row.id).execute();
+  await db.updateTable('sessions').set({ byte_count: Number(stored.bytes) }).where('campaign_id', '=', campaignId).where('id', '=', row.id).execute();
   return row.id;
 }

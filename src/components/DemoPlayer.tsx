@@ -18,7 +18,7 @@ export function demoSize(events: ReplayEvent[]): { width: number; height: number
 }
 
 export function DemoPlayer() {
-  const isMobile = useMemo(prefersMobileDemo, []);
+  const [isMobile] = useState(prefersMobileDemo);
   const demo = useQuery(demoReplayQueryOptions(isMobile));
   const [playerError, setPlayerError] = useState<string | null>(null);
   const size = useMemo(() => (demo.data ? demoSize(demo.data) : null), [demo.data]);

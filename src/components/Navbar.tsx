@@ -7,18 +7,20 @@ import { NAV_LINKS } from './navLinks.js';
 
 export function Navbar() {
   const { user, isAuthenticated } = useAuth();
-  const [open, setOpen] = useState(false);
   const navigate = useNavigate();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   // On the landing page after a login-required page sent the user there: sign-in returns to it.
   const returnTo = useRouterState({ select: (s) => (s.location.search as { returnTo?: string }).returnTo });
   const brand = window.location.hostname;
 
-  // The mobile menu closes on Escape and whenever the page changes.
-  useEffect(() => setOpen(false), [pathname]);
+  // The mobile menu belongs to the page it was opened on, so it closes whenever the page changes,
+  // and on Escape.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === pathname;
+  const setOpen = (value: boolean) => setOpenOn(value ? pathname : null);
   useEffect(() => {
     if (!open) return;
-    const onKeyDown = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);
+    const onKeyDown = (event: KeyboardEvent) => event.key === 'Escape' && setOpenOn(null);
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
   }, [open]);
@@ -42,7 +44,7 @@ export function Navbar() {
           aria-expanded={open}
           aria-controls="main-menu"
           aria-label="Toggle menu"
-          onClick={() => setOpen((v) => !v)}
+          onClick={() => setOpen(!open)}
         >
           <span aria-hidden="true">☰</span>
         </button>

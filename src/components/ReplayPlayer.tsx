@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import type { ReplayEvent } from '../../common/api-types.js';
 
 // rrweb-player (a Svelte component) in a lazy chunk, sized to fit its container while keeping
@@ -56,8 +56,7 @@ export function ReplayPlayer({ events, width, height, speedOption, controllerHei
   const hostRef = useRef<HTMLDivElement>(null);
   const playerRef = useRef<PlayerInstance | null>(null);
   const [size, setSize] = useState<{ width: number; height: number } | null>(null);
-  const onErrorRef = useRef(onError);
-  onErrorRef.current = onError;
+  const reportError = useEffectEvent((error: unknown) => onError?.(error));
 
   useEffect(() => {
     const host = hostRef.current;
@@ -86,7 +85,7 @@ export function ReplayPlayer({ events, width, height, speedOption, controllerHei
         // Start at normal speed when it is offered (the controller starts at the first option).
         if (speedOption[0] !== 1 && speedOption.includes(1)) playerRef.current.setSpeed(1);
       } catch (error) {
-        if (!signal.cancelled) onErrorRef.current?.(error);
+        if (!signal.cancelled) reportError(error);
       }
     };
     void (deferUntilVisible ? nearViewport(host, signal) : Promise.resolve()).then(() => {

@@ -12,16 +12,17 @@ export function offlineBannerText(savedAt: number | null, now = Date.now()): str
 
 /** "You're offline — showing data saved {time ago}" while the network is gone. */
 export function OfflineBanner() {
-  const online = useOnline();
+  return useOnline() ? null : <OfflineNotice />;
+}
+
+/** Mounted when the network goes, so its clock starts then; it ticks to keep "time ago" current. */
+function OfflineNotice() {
   const queryClient = useQueryClient();
   const [now, setNow] = useState(Date.now);
   useEffect(() => {
-    if (online) return;
-    setNow(Date.now());
     const timer = setInterval(() => setNow(Date.now()), 30_000);
     return () => clearInterval(timer);
-  }, [online]);
-  if (online) return null;
+  }, []);
   const savedAt = newestDataAt(queryClient.getQueryCache().getAll());
   return (
     <div className="offline-banner" role="status" data-testid="offline-banner">

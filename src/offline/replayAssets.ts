@@ -66,7 +66,6 @@ function stringsOf(value: unknown, into: string[]): void {
 
 /** Absolute http(s) URLs of the images, fonts and stylesheets the events reference. */
 export function collectAssetUrls(events: LooseEvent[]): string[] {
-  const found: string[] = [];
   let base = '';
   const resolve = (raw: string) => {
     try {

@@ -58,7 +58,7 @@ export async function saveForOffline(campaignId: string, sessionId: string, opti
   try {
     response = await api.request(replayApiPath(campaignId, sessionId), { headers: { [PAGE_STORES_HEADER]: '1' } });
   } catch (error) {
-    if (error instanceof TypeError) throw new Error(SAVE_OFFLINE_MESSAGE);
+    if (error instanceof TypeError) throw new Error(SAVE_OFFLINE_MESSAGE, { cause: error });
     throw error;
   }
   // The worker answers from the device when its own fetch failed: that is no new copy (the page

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { campaignKeys, deleteCampaign, deleteErrorMessage } from '../api/campaigns.js';
@@ -146,14 +146,13 @@ export function CampaignSessions({ campaignId, sessionActions }: CampaignSession
 /** 'Load more' button that also loads by itself when scrolled into view. */
 function LoadMore({ loading, onLoad }: { loading: boolean; onLoad: () => void }) {
   const ref = useRef<HTMLButtonElement>(null);
-  const onLoadRef = useRef(onLoad);
-  onLoadRef.current = () => {
+  const loadWhenIdle = useEffectEvent(() => {
     if (!loading) onLoad();
-  };
+  });
   useEffect(() => {
     const el = ref.current;
     if (!el || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && onLoadRef.current(), { rootMargin: '400px' });
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && loadWhenIdle(), { rootMargin: '400px' });
     observer.observe(el);
     return () => observer.disconnect();
   }, []);

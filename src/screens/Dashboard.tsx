@@ -18,7 +18,7 @@ export function Dashboard() {
   const [scriptError, setScriptError] = useState<string | null>(null);
   const navigate = useNavigate();
 
-  const all = campaigns.data ?? [];
+  const all = useMemo(() => campaigns.data ?? [], [campaigns.data]);
   const counters = useMemo(() => countCampaigns(all), [all]);
   const shown = useMemo(() => filterCampaigns(all, search, status), [all, search, status]);
   const filtering = search.trim() !== '' || status !== 'all';

@@ -69,7 +69,7 @@ export async function startServer(
     } catch (error) {
       fs.rmSync(dataDir, { recursive: true, force: true });
       if (distCopy) fs.rmSync(distCopy, { recursive: true, force: true });
-      throw new Error(`PostgreSQL at ${databaseUrl} is not reachable: ${String(error)}`);
+      throw new Error(`PostgreSQL at ${databaseUrl} is not reachable: ${String(error)}`, { cause: error });
     } finally {
       await client.end().catch(() => undefined);
     }
