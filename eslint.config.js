@@ -1,0 +1,65 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+/**
+ * Each program is a top-level folder: server/ (Node), src/ (the PWA), tracker/ (the loader and the
+ * recorder that run on visitors' pages), sw/ (the service worker). Code two programs need lives in
+ * common/, which imports none of them. Imports are relative, so a file `depth` folders down crosses
+ * into another program with exactly `depth` `../` followed by that program's folder.
+ */
+const programs = {
+  server: 'the server',
+  src: 'the PWA',
+  tracker: 'the tracker',
+  'tracker/src': "the tracker's recorder",
+  sw: 'the service worker',
+  common: 'common/',
+};
+const deepestFolder = 8;
+const capitalised = (text) => text[0].toUpperCase() + text.slice(1);
+
+/** `\x2F` is `/`: selectors end a regex at a plain slash. */
+const reaching = (folder, depth) => `^(\\.\\.\\x2F){${depth}}${folder.replace('/', '\\x2F')}(\\x2F|$)`;
+
+/** Forbid the program in `from` importing any of `folders`, statically or with `import()`. */
+function boundary(from, folders) {
+  const message = (folder) => `${capitalised(programs[from])} must not import ${programs[folder]} (${folder}/): move what both need to common/.`;
+  return Array.from({ length: deepestFolder }, (_, i) => i + 1).map((depth) => ({
+    files: [`${from}/${'*/'.repeat(depth - 1)}*.{ts,tsx,js,mjs}`],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: folders.map((folder) => ({ regex: reaching(folder, depth), message: message(folder) })) }],
+      'no-restricted-syntax': [
+        'error',
+        ...folders.map((folder) => ({ selector: `ImportExpression[source.value=/${reaching(folder, depth)}/]`, message: message(folder) })),
+      ],
+    },
+  }));
+}
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'bench/.tmp/**', 'src/routeTree.gen.ts', 'tests/fixtures/**'] },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // `_name` marks a parameter or binding kept for its position (callbacks, destructuring).
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+    },
+  },
+  {
+    files: ['src/**', 'tracker/src/**', 'tracker/loader.js', 'sw/**', 'tests/unit/src/**', 'tests/e2e/**', 'bench/**', 'scripts/**'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  { files: ['sw/**'], languageOptions: { globals: { ...globals.serviceworker } } },
+  { files: ['src/**/*.{ts,tsx}', 'tests/unit/src/**/*.{ts,tsx}'], ...reactHooks.configs.flat.recommended },
+
+  ...boundary('server', ['src', 'tracker', 'sw']),
+  ...boundary('src', ['server', 'tracker/src']),
+  ...boundary('tracker', ['server', 'src']),
+  ...boundary('sw', ['server']),
+  ...boundary('common', ['server', 'src', 'tracker', 'sw']),
+);
