@@ -1,9 +1,7 @@
 // The API's payload types, derived from the schemas the server validates and serialises with
 // (common/api/*), imported by the PWA, the server and the tracker.
 
-export type { ApiError, Ok } from './api/shared.js';
 export type { User, SignInResponse, ValidateTokenResponse } from './api/auth.js';
 export type { Campaign, CampaignListResponse, CreateCampaignPayload } from './api/campaigns.js';
 export type { SessionInfo, Session, SessionCounts, SessionsResponse } from './api/sessions.js';
-export type { ReplayEvent, ReplayInit, ReplayResponse, DemoResponse } from './api/replay.js';
-export type { IngestResponse } from './api/ingest.js';
+export type { ReplayEvent, ReplayInit, ReplayResponse } from './api/replay.js';

@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { EventType } from '@rrweb/types';
 import { MAX_SEQ } from './limits.js';
@@ -91,5 +91,3 @@ export function batchFlaw(value: unknown): string | null {
   const schemaPath = missing ? `${first.schemaPath}/properties/${missing}` : first.schemaPath;
   return `${fieldName(pointer)} ${reasonAt(schemaPath) ?? first.message}`;
 }
-
-export type { TSchema };

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
-import { logout, useAuth } from '../auth/index.js';
+import { logout, useAuth } from '../auth/session.js';
 import { startSignIn } from '../auth/signIn.js';
 import { Avatar } from './Avatar.js';
 import { NAV_LINKS } from './navLinks.js';

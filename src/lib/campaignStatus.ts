@@ -4,7 +4,6 @@ import type { Campaign } from '../../common/api-types.js';
 // Expired after its end, Active in between.
 
 export type CampaignStatus = 'Active' | 'Pending' | 'Expired';
-export const CAMPAIGN_STATUSES: CampaignStatus[] = ['Active', 'Pending', 'Expired'];
 
 export function campaignStatus(campaign: Pick<Campaign, 'start_date_time' | 'end_date_time'>, now = Date.now()): CampaignStatus {
   if (now < campaign.start_date_time) return 'Pending';

@@ -1,5 +1,5 @@
 import { Link, useSearch } from '@tanstack/react-router';
-import { useAuth } from '../auth/index.js';
+import { useAuth } from '../auth/session.js';
 import { startSignIn } from '../auth/signIn.js';
 import { DemoPlayer } from '../components/DemoPlayer.js';
 

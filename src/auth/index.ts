@@ -1,1 +1,0 @@
-export { useAuth, logout, onLogout, signedIn, signedOut, ensureSignedInUser, meQueryOptions, ME_QUERY_KEY, type AuthState } from './session.js';
