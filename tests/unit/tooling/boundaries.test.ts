@@ -12,9 +12,7 @@ const eslint = new ESLint({ cwd: root });
 /** The boundary errors ESLint reports for `source` as if it were the file at `file`. */
 async function boundaryErrors(file: string, source: string): Promise<string[]> {
   const [result] = await eslint.lintText(source, { filePath: path.join(root, file) });
-  return result.messages
-    .filter((m) => m.severity === 2 && (m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-syntax'))
-    .map((m) => m.message);
+  return result.messages.filter((m) => m.severity === 2 && (m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-syntax')).map((m) => m.message);
 }
 
 const staticImport = (target: string) => `import * as other from '${target}';\nexport { other };\n`;
