@@ -5,9 +5,8 @@ import { campaignsQueryOptions, loaderScriptQueryOptions } from '../api/campaign
 import type { Campaign } from '../../common/api-types.js';
 import { campaignStatus, countCampaigns, filterCampaigns, type StatusFilter } from '../lib/campaignStatus.js';
 import { formatDuration, formatSessionLimit } from '../lib/format.js';
-import { scriptTag } from '../lib/script.js';
 import { ErrorBox } from '../components/ErrorBox.js';
-import { ScriptActions } from '../components/ScriptActions.js';
+import { InstallTag, ScriptActions } from '../components/ScriptActions.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 
 export function Dashboard() {
@@ -142,10 +141,7 @@ function CampaignRow({ campaign, scriptSource, onScriptError }: { campaign: Camp
             </dd>
           </div>
         </dl>
-        <details className="install-tag">
-          <summary>One-line install tag</summary>
-          <code>{scriptTag(window.location.origin, campaign.id)}</code>
-        </details>
+        <InstallTag campaignId={campaign.id} onError={onScriptError} />
       </div>
       <div className="row-actions">
         <ScriptActions campaignId={campaign.id} source={scriptSource} onError={onScriptError} />
