@@ -3,6 +3,7 @@ import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useAuth } from '../auth/index.js';
 import { startSignIn } from '../auth/signIn.js';
 import { Avatar } from './Avatar.js';
+import { LogoMark, PRODUCT_NAME } from './Brand.js';
 import { NAV_LINKS } from './navLinks.js';
 
 export function Navbar() {
@@ -10,7 +11,6 @@ export function Navbar() {
   const [open, setOpen] = useState(false);
   const navigate = useNavigate();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
-  const brand = window.location.hostname;
 
   // The mobile menu closes on Escape and whenever the page changes.
   useEffect(() => setOpen(false), [pathname]);
@@ -31,8 +31,8 @@ export function Navbar() {
     <header className="navbar">
       <nav className="navbar-inner" aria-label="Main">
         <Link to="/" className="brand">
-          <span className="brand-mark" aria-hidden="true">●</span>
-          {brand}
+          <LogoMark />
+          {PRODUCT_NAME}
         </Link>
         <button
           type="button"
@@ -77,7 +77,7 @@ export function Navbar() {
                 </button>
               </>
             ) : (
-              <button type="button" className="button button-primary" onClick={startSignIn}>
+              <button type="button" className="button button-primary" onClick={() => startSignIn()}>
                 Sign in with Google
               </button>
             )}

@@ -1,8 +1,10 @@
-import { Outlet, createRootRouteWithContext } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { Outlet, createRootRouteWithContext, useRouterState } from '@tanstack/react-router';
 import type { QueryClient } from '@tanstack/react-query';
 import type { AuthStore } from '../auth/index.js';
 import { Navbar } from '../components/Navbar.js';
 import { NotFound } from '../screens/NotFound.js';
+import { documentTitle } from '../lib/documentTitle.js';
 
 export interface RouterContext {
   queryClient: QueryClient;
@@ -15,6 +17,12 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 });
 
 function RootLayout() {
+  const title = useRouterState({
+    select: (state) => documentTitle(state.matches[state.matches.length - 1]?.routeId, state.matches.some((match) => match.status === 'notFound')),
+  });
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
   return (
     <>
       <a className="skip-link" href="#main">
