@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { campaignsQueryOptions, loaderScriptQueryOptions } from '../api/campaigns.js';
 import type { Campaign } from '../../common/api-types.js';
@@ -16,6 +16,8 @@ export function Dashboard() {
   const [status, setStatus] = useState<StatusFilter>('all');
   const [scriptError, setScriptError] = useState<string | null>(null);
   const navigate = useNavigate();
+  const notice = useRouterState({ select: (state) => state.location.state.notice });
+  const [noticeDismissed, setNoticeDismissed] = useState(false);
 
   const all = campaigns.data ?? [];
   const counters = useMemo(() => countCampaigns(all), [all]);
@@ -30,6 +32,15 @@ export function Dashboard() {
           Create Campaign
         </Link>
       </div>
+
+      {notice && !noticeDismissed && (
+        <div className="page-notice" role="status">
+          <span>{notice}</span>
+          <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => setNoticeDismissed(true)}>
+            ×
+          </button>
+        </div>
+      )}
 
       <div className="stats" aria-label="Campaign counters">
         <Stat label="Total Campaigns" value={counters.total} />
