@@ -23,7 +23,7 @@ describe('document titles', () => {
   it('has a title for every route of the app', () => {
     const router = createRouter({ routeTree, context: {} as never });
     // The screens: routes with no children of their own.
-    const ids = Object.values(router.routesById as Record<string, { id: string; children?: unknown }>)
+    const ids = Object.values(router.routesById as unknown as Record<string, { id: string; children?: unknown }>)
       .filter((route) => !route.children || Object.keys(route.children).length === 0)
       .map((route) => route.id);
     expect(ids.length).toBeGreaterThan(8);
