@@ -5,11 +5,13 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { hasChromium, launchChromium } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { TEST_PASSWORD } from '../helpers/signin.js';
+import { signIn, TEST_PASSWORD } from '../helpers/signin.js';
+import { ACCESS_COOKIE, REFRESH_COOKIE } from '../../server/auth/tokens.js';
 import { appendChunk } from '../../server/storage/chunks.js';
 import { insertSession } from '../../server/sessions/repository.js';
-import type { Campaign, ReplayEvent } from '../../common/api-types.js';
+import type { Campaign, ReplayEvent, SessionsResponse } from '../../common/api-types.js';
 import { expectAccessible, focusRing } from './a11y.js';
+import { flushRecorder, recorderRunning, startSite, type Site } from './tracker-site.js';
 
 // The whole PWA journey in real Chromium against a real server: every screen (landing, dashboard,
 // create campaign, sessions, replay, saved, 404) and its texts, at desktop size and on a phone. Screenshots go to test-results/screens/ (git-ignored).
@@ -30,15 +32,18 @@ const viewports = [
 describe.skipIf(!hasChromium)('PWA screens journey', () => {
   let server: TestServer;
   let browser: Browser;
+  let site: Site;
 
   beforeAll(async () => {
     fs.mkdirSync(shots, { recursive: true });
     server = await startServer({ CONTACT_EMAIL }, { privateDist: true });
+    site = await startSite();
     browser = await launchChromium();
   });
 
   afterAll(async () => {
     await browser?.close();
+    await site?.close();
     await server?.close();
   });
 
@@ -415,4 +420,60 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       await context.close();
     });
   }
+
+  // What the dashboard's copy buttons put on the clipboard is HTML a site owner pastes into a page:
+  // pasted into a visitor's site, each records a session that the API then lists.
+  it('copied script and copied tag each record a session when pasted into a page', async () => {
+    const owner = await signIn(server, { name: 'Pat Paster', email: 'pat.paster@example.test' });
+    const origin = server.config.publicUrl;
+    const created = await fetch(`${server.url}/api/v1/campaign/create`, {
+      method: 'POST',
+      headers: { ...owner.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Paste test', domains: `127.0.0.1:${site.port}`, limit: 0, start_date_time: Date.now() - 1000, end_date_time: Date.now() + 86_400_000 }),
+    });
+    expect(created.status).toBe(201);
+    const campaign = ((await created.json()) as { data: Campaign }).data;
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    await context.addCookies([
+      { name: ACCESS_COOKIE, value: owner.jar.get(ACCESS_COOKIE)!, url: origin },
+      { name: REFRESH_COOKIE, value: owner.jar.get(REFRESH_COOKIE)!, domain: new URL(origin).hostname, path: '/api/v1/auth' },
+    ]);
+    const dashboard = await context.newPage();
+    await dashboard.goto(`${origin}/dashboard`);
+    await dashboard.getByTestId('campaign-row').waitFor();
+    const sessionIds = async () => {
+      const answer = (await dashboard.evaluate((path) => fetch(path).then((r) => r.json()), `/api/v1/streaming/sessions/${campaign.id}/`)) as SessionsResponse;
+      return answer.sessions.map((session) => session.sessionId).sort();
+    };
+
+    /** Pastes the clipboard into the site's page, visits it in a new tab, and returns the new session's id. */
+    const pasteAndVisit = async (button: string, shape: RegExp) => {
+      await dashboard.getByRole('button', { name: button }).click();
+      await dashboard.getByRole('button', { name: 'Copied!' }).waitFor();
+      const html = await dashboard.evaluate(() => navigator.clipboard.readText());
+      expect(html).toMatch(shape);
+      await dashboard.getByRole('button', { name: button }).waitFor();
+      const before = await sessionIds();
+      site.install(html);
+      const visitor = await context.newPage();
+      await visitor.goto(`${site.url}/checkout.html`);
+      // The pasted HTML is a script, not text on the page.
+      expect(await visitor.locator('body').innerText()).not.toContain(campaign.id);
+      await recorderRunning(visitor);
+      await visitor.click('#buy');
+      await flushRecorder(visitor);
+      let added: string[] = [];
+      await expect.poll(async () => (added = (await sessionIds()).filter((id) => !before.includes(id))).length, { timeout: 30_000 }).toBe(1);
+      await visitor.close();
+      return added[0];
+    };
+
+    const fromScript = await pasteAndVisit('Copy Script', /^<script>\n[^]+\n<\/script>$/);
+    const fromTag = await pasteAndVisit('Copy tag', /^<script async src="[^"]+\/t\/[^"]+\.js"><\/script>$/);
+    expect(fromScript).not.toBe(fromTag);
+    expect(await sessionIds()).toEqual([fromScript, fromTag].sort());
+    await context.close();
+  });
 });
