@@ -120,6 +120,16 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
         expect(answer.headers()['content-type'], icon).toMatch(/^image\/(png|svg\+xml)/);
       }
       expect(await page.locator('link[rel="apple-touch-icon"]').getAttribute('href')).toBe('/icons/apple-touch-icon-180.png');
+      // The manifest has an id and real screenshots, wide and narrow, of the sizes it declares.
+      const manifestUrl = new URL((await page.locator('link[rel="manifest"]').getAttribute('href'))!, origin).href;
+      const manifest = (await (await page.request.get(manifestUrl)).json()) as { id?: string; screenshots?: { src: string; sizes: string; form_factor?: string }[] };
+      expect(manifest.id).toBe('/');
+      expect(manifest.screenshots?.map((shot) => shot.form_factor).sort()).toEqual(['narrow', 'wide']);
+      for (const screenshot of manifest.screenshots!) {
+        const png = await (await page.request.get(new URL(screenshot.src, origin).href)).body();
+        expect(png.subarray(1, 4).toString('latin1'), screenshot.src).toBe('PNG');
+        expect(`${png.readUInt32BE(16)}x${png.readUInt32BE(20)}`, screenshot.src).toBe(screenshot.sizes);
+      }
 
       // Keyboard: the first Tab reaches 'Skip to content', focus is visible on every stop.
       await page.evaluate(() => window.scrollTo(0, 0));
