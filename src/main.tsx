@@ -5,7 +5,6 @@ import { RouterProvider } from '@tanstack/react-router';
 import { queryClient } from './api/queryClient.js';
 import { router } from './router.js';
 import { wireAuth } from './auth/wiring.js';
-import { auth } from './auth/index.js';
 import { setUpOffline } from './offline/setup.js';
 import { OfflineLayer } from './offline/OfflineLayer.js';
 import { UpdatePrompt } from './offline/UpdatePrompt.js';
@@ -13,7 +12,7 @@ import './styles.css';
 
 // The offline layer first: it decides how a failed auth check is treated, and the first screen
 // renders from the restored query cache (persisted in IndexedDB) when there is no network.
-const offlineReady = setUpOffline(queryClient, auth);
+const offlineReady = setUpOffline(queryClient);
 wireAuth();
 
 void offlineReady.then(() =>

@@ -1,14 +1,13 @@
 import { createRouter } from '@tanstack/react-router';
 import { routeTree } from './routeTree.gen.js';
 import { queryClient } from './api/queryClient.js';
-import { auth } from './auth/index.js';
 import { Spinner } from './components/Spinner.js';
 import { NotFound } from './screens/NotFound.js';
 import { createElement } from 'react';
 
 export const router = createRouter({
   routeTree,
-  context: { queryClient, auth },
+  context: { queryClient },
   // Query owns caching; the router always runs loaders (which only prefetch).
   defaultPreloadStaleTime: 0,
   defaultPreload: 'intent',

@@ -1,4 +1,3 @@
-import { queryOptions } from '@tanstack/react-query';
 import { api as defaultApi, type ApiClient } from './client.js';
 import { API_PATHS } from './paths.js';
 import type { SignInResponse, User, ValidateTokenResponse } from '../../common/api-types.js';
@@ -6,16 +5,9 @@ import type { SignInResponse, User, ValidateTokenResponse } from '../../common/a
 export const TOKEN_VALIDATION_COOLDOWN_MS = 1000;
 export const RATE_LIMITED = 'Rate limited';
 
-export const authKeys = {
-  all: ['auth'] as const,
-  me: () => [...authKeys.all, 'me'] as const,
-};
-
 export function fetchMe(client: ApiClient = defaultApi): Promise<User> {
   return client.get<User>(API_PATHS.me);
 }
-
-export const meQueryOptions = () => queryOptions({ queryKey: authKeys.me(), queryFn: () => fetchMe() });
 
 export async function logoutCall(client: ApiClient = defaultApi): Promise<void> {
   await client.post(API_PATHS.logout);

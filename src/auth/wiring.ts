@@ -2,47 +2,47 @@ import { api } from '../api/client.js';
 import { validateToken, RATE_LIMITED } from '../api/auth.js';
 import { queryClient } from '../api/queryClient.js';
 import { router } from '../router.js';
-import { auth } from './index.js';
-import { rememberOrigin } from './returnTo.js';
+import { ME_QUERY_KEY, signedOut } from './session.js';
 import { isProtectedPath } from './protectedRoutes.js';
 
-/** Sends a signed-out user from a login-required page to /, remembering where they were. */
+/** Sends a signed-out user from a login-required page to /, carrying where they were in the URL. */
 function leaveProtectedPage(): void {
   const { pathname, href } = router.state.location;
   if (!isProtectedPath(router, pathname)) return;
-  rememberOrigin(href);
-  void router.navigate({ to: '/', replace: true });
+  void router.navigate({ to: '/', search: { returnTo: href }, replace: true });
 }
 
+const isMeQuery = (key: readonly unknown[]) => key.length === ME_QUERY_KEY.length && key.every((part, i) => part === ME_QUERY_KEY[i]);
+
 /**
- * Connects the auth store, the API client and the router:
- * - a failed refresh and a failed auth check send the user to / from login-required pages
- *   (public pages — the callback, the 404 page — stay where they are);
- * - logging out empties the query cache;
+ * Connects the signed-in query, the API client and the router:
+ * - a failed refresh, or the server answering that nobody is signed in, sends the user to / from
+ *   login-required pages (public pages — the callback, the 404 page — stay where they are);
  * - when the tab comes back, the token is validated (at most once a second) and refreshed if stale.
  */
 export function wireAuth(): void {
   api.setUnauthorizedHandler(() => {
-    auth.clear();
+    signedOut();
     leaveProtectedPage();
   });
-  auth.configure({
-    onCheckFailed: () => {
-      // A check that failed for lack of network keeps the user signed in (offline layer).
-      if (!auth.getState().isAuthenticated) leaveProtectedPage();
-    },
+  queryClient.getQueryCache().subscribe((event) => {
+    // A re-check that found nobody (set by hand — sign-in, logout — is handled where it happens).
+    if (event.type !== 'updated' || event.action.type !== 'success' || event.action.manual) return;
+    if (isMeQuery(event.query.queryKey) && event.query.state.data === null) leaveProtectedPage();
   });
-  auth.onLogout(() => queryClient.clear());
   document.addEventListener('visibilitychange', async () => {
     // Offline is not signed out: with no network there is nothing to validate.
-    if (document.visibilityState !== 'visible' || !auth.getState().isAuthenticated || !navigator.onLine) return;
+    const signedIn = Boolean(queryClient.getQueryData(ME_QUERY_KEY));
+    if (document.visibilityState !== 'visible' || !signedIn || !navigator.onLine) return;
     const result = await validateToken();
     if (result.valid || result.error === RATE_LIMITED) return;
-    if (!(await auth.refreshToken())) {
-      auth.clear();
+    try {
+      await api.refresh();
+    } catch {
+      signedOut();
       leaveProtectedPage();
+      return;
     }
+    void queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY });
   });
-  // The callback page signs the user in itself; everywhere else, check once on start.
-  if (!window.location.pathname.startsWith('/auth/google/callback')) void auth.checkAuth();
 }

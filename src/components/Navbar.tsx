@@ -1,16 +1,18 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
-import { useAuth } from '../auth/index.js';
+import { logout, useAuth } from '../auth/index.js';
 import { startSignIn } from '../auth/signIn.js';
 import { Avatar } from './Avatar.js';
 import { LogoMark, PRODUCT_NAME } from './Brand.js';
 import { NAV_LINKS } from './navLinks.js';
 
 export function Navbar() {
-  const { user, isAuthenticated, logout } = useAuth();
+  const { user, isAuthenticated } = useAuth();
   const [open, setOpen] = useState(false);
   const navigate = useNavigate();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
+  // On the landing page after a login-required page sent the user there: sign-in returns to it.
+  const returnTo = useRouterState({ select: (s) => (s.location.search as { returnTo?: string }).returnTo });
 
   // The mobile menu closes on Escape and whenever the page changes.
   useEffect(() => setOpen(false), [pathname]);
@@ -77,7 +79,7 @@ export function Navbar() {
                 </button>
               </>
             ) : (
-              <button type="button" className="button button-primary" onClick={() => startSignIn()}>
+              <button type="button" className="button button-primary" onClick={() => startSignIn(returnTo)}>
                 Sign in with Google
               </button>
             )}

@@ -78,8 +78,10 @@ export function holdsReplayEvents(data: unknown): boolean {
   return typeof data === 'object' && data !== null && Array.isArray((data as { events?: unknown }).events);
 }
 
+/** Who is signed in is asked of the server at each start (the device keeps its own copy for offline). */
 export function shouldPersistQuery(query: Query): boolean {
-  return defaultShouldDehydrateQuery(query) && query.queryKey[0] !== 'replay' && !holdsReplayEvents(query.state.data);
+  const key = query.queryKey[0];
+  return defaultShouldDehydrateQuery(query) && key !== 'replay' && key !== 'auth' && !holdsReplayEvents(query.state.data);
 }
 
 /** Build id: a new build discards caches written by an old one. */

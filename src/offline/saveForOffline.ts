@@ -4,7 +4,7 @@ import type { SavedReplay } from './db.js';
 import { concatBytes } from './compress.js';
 import { keepReplay, PAGE_STORES_HEADER } from './keepReplay.js';
 import { replayApiPath } from '../lib/replayUrls.js';
-import { isOffline } from './network.js';
+import { isOffline, SOURCE_HEADER } from './network.js';
 
 // 'Save for offline' from the page: downloads the replay with progress, stores it (the service
 // worker is told not to store it twice), keeps the assets its events reference, and loads the
@@ -61,6 +61,9 @@ export async function saveForOffline(campaignId: string, sessionId: string, opti
     if (error instanceof TypeError) throw new Error(SAVE_OFFLINE_MESSAGE);
     throw error;
   }
+  // The worker answers from the device when its own fetch failed: that is no new copy (the page
+  // can hear 'online' before the worker's network is back).
+  if (response.headers.get(SOURCE_HEADER) === 'device') throw new Error(SAVE_OFFLINE_MESSAGE);
   if (!response.ok) {
     const body = (await response.json().catch(() => null)) as unknown;
     throw new Error(replayErrorMessage(new HttpError(response.status, response.statusText, body)));

@@ -1,9 +1,9 @@
-import { onlineManager, type QueryClient } from '@tanstack/react-query';
+import { hashKey, onlineManager, type QueryClient } from '@tanstack/react-query';
 import { persistQueryClient } from '@tanstack/react-query-persist-client';
-import type { AuthStore } from '../auth/index.js';
+import type { User } from '../../common/api-types.js';
+import { ME_QUERY_KEY, onLogout } from '../auth/session.js';
 import { PERSIST_MAX_AGE_MS, persistOptions, queryPersister } from './queryPersister.js';
-import { cachedUser, forgetUser, rememberUser } from './cachedUser.js';
-import { isNetworkError } from './network.js';
+import { forgetUser, rememberUser } from './cachedUser.js';
 import { listSavedReplays } from './replayStore.js';
 import { saveForOffline } from './saveForOffline.js';
 import { wipeOfflineData } from './wipe.js';
@@ -13,28 +13,44 @@ import { wipeOfflineData } from './wipe.js';
 // UpdatePrompt, which offers its updates).
 
 const RESTORE_WAIT_MS = 2000;
+const ME_QUERY_HASH = hashKey(ME_QUERY_KEY);
 
-/** Saved replays of sessions that were still recording are fetched again. */
-export async function refreshIncompleteReplays(): Promise<void> {
-  const incomplete = (await listSavedReplays()).filter((replay) => !replay.complete);
-  for (const replay of incomplete) {
-    await saveForOffline(replay.campaignId, replay.sessionId).catch((error: unknown) => console.warn('Refreshing a saved replay failed', error));
+const REFRESH_TRIES = 4;
+const REFRESH_RETRY_MS = 1000;
+
+/**
+ * Saved replays of sessions that were still recording are fetched again. The network can come
+ * back in steps (the page hears 'online' before every request goes through), so a failed fetch
+ * is tried again a few times, waiting longer each time, while the browser stays online.
+ */
+export async function refreshIncompleteReplays(retryMs = REFRESH_RETRY_MS): Promise<void> {
+  let pending = (await listSavedReplays()).filter((replay) => !replay.complete);
+  for (let attempt = 1; pending.length > 0; attempt++) {
+    const failed: typeof pending = [];
+    for (const replay of pending) {
+      await saveForOffline(replay.campaignId, replay.sessionId).catch((error: unknown) => {
+        failed.push(replay);
+        if (attempt === REFRESH_TRIES) console.warn('Refreshing a saved replay failed', error);
+      });
+    }
+    if (failed.length === 0 || attempt === REFRESH_TRIES || !navigator.onLine) return;
+    await new Promise((resolve) => setTimeout(resolve, retryMs * 2 ** (attempt - 1)));
+    pending = failed;
   }
 }
 
-function wireOfflineAuth(auth: AuthStore, queryClient: QueryClient): void {
-  // A network error keeps the user (or the one this device remembers); only a 401 signs out.
-  auth.configure({ signsOut: (error) => !isNetworkError(error), offlineUser: cachedUser });
-  let remembered: string | null = null;
-  auth.subscribe(() => {
-    const { user, isAuthenticated, isLoading } = auth.getState();
-    if (isLoading) return;
-    const fingerprint = user && isAuthenticated ? JSON.stringify(user) : null;
+/** The device remembers the last user the server confirmed, for starting offline (see auth/session). */
+function wireOfflineAuth(queryClient: QueryClient): void {
+  let remembered: string | null | undefined;
+  queryClient.getQueryCache().subscribe((event) => {
+    if (event.type !== 'updated' || event.action.type !== 'success' || event.query.queryHash !== ME_QUERY_HASH) return;
+    const user = event.query.state.data as User | null;
+    const fingerprint = user ? JSON.stringify(user) : null;
     if (fingerprint === remembered) return;
     remembered = fingerprint;
-    void (user && isAuthenticated ? rememberUser(user) : forgetUser()).catch(() => undefined);
+    void (user ? rememberUser(user) : forgetUser()).catch(() => undefined);
   });
-  auth.onLogout(async () => {
+  onLogout(async () => {
     // Empty the memory cache first so the persister cannot write the user's data back.
     queryClient.clear();
     await wipeOfflineData();
@@ -45,7 +61,7 @@ function wireOfflineAuth(auth: AuthStore, queryClient: QueryClient): void {
  * Call before the auth check starts. Resolves once the persisted query cache is restored (or
  * after a short wait), so the first screen renders from it when offline.
  */
-export function setUpOffline(queryClient: QueryClient, auth: AuthStore): Promise<void> {
+export function setUpOffline(queryClient: QueryClient): Promise<void> {
   const defaults = queryClient.getDefaultOptions();
   queryClient.setDefaultOptions({
     ...defaults,
@@ -57,7 +73,7 @@ export function setUpOffline(queryClient: QueryClient, auth: AuthStore): Promise
   // Query's online manager only hears later 'online'/'offline' events: tell it how the app
   // starts, so queries pause (and keep their cached data) when it starts with no network.
   onlineManager.setOnline(navigator.onLine);
-  wireOfflineAuth(auth, queryClient);
+  wireOfflineAuth(queryClient);
   window.addEventListener('online', () => {
     void queryClient.invalidateQueries();
     void refreshIncompleteReplays();

@@ -1,14 +1,12 @@
 import { useEffect } from 'react';
 import { Outlet, createRootRouteWithContext, useRouterState } from '@tanstack/react-router';
 import type { QueryClient } from '@tanstack/react-query';
-import type { AuthStore } from '../auth/index.js';
 import { Navbar } from '../components/Navbar.js';
 import { NotFound } from '../screens/NotFound.js';
 import { documentTitle } from '../lib/documentTitle.js';
 
 export interface RouterContext {
   queryClient: QueryClient;
-  auth: AuthStore;
 }
 
 export const Route = createRootRouteWithContext<RouterContext>()({

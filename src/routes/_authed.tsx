@@ -1,17 +1,14 @@
 import { Outlet, createFileRoute, redirect } from '@tanstack/react-router';
-import { rememberOrigin } from '../auth/returnTo.js';
+import { ensureSignedInUser } from '../auth/session.js';
 import { Spinner } from '../components/Spinner.js';
 
-// Every login-required screen lives under this pathless layout: it waits for the auth check
-// (showing 'Loading...'), then sends signed-out users to / remembering where they were going.
+// Every login-required screen lives under this pathless layout: it waits for the signed-in user
+// (showing 'Loading...'), then sends signed-out users to / with where they were going in the URL.
 export const Route = createFileRoute('/_authed')({
   beforeLoad: async ({ context, location }) => {
-    // checkAuth skips itself while a check runs or when a signed-in check is under 5 minutes old.
-    const state = await context.auth.checkAuth();
-    if (!state.isAuthenticated) {
-      rememberOrigin(location.href);
-      throw redirect({ to: '/', replace: true });
-    }
+    // A known answer is used at once; one older than 5 minutes is re-checked behind it.
+    const user = await ensureSignedInUser(context.queryClient);
+    if (!user) throw redirect({ to: '/', search: { returnTo: location.href }, replace: true });
   },
   pendingComponent: () => <Spinner label="Loading..." />,
   pendingMs: 0,

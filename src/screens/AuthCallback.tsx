@@ -2,8 +2,8 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { completeGoogleSignIn } from '../api/auth.js';
 import type { SignInResponse } from '../../common/api-types.js';
-import { auth } from '../auth/index.js';
-import { safePath, takeOrigin } from '../auth/returnTo.js';
+import { signedIn } from '../auth/session.js';
+import { DEFAULT_AFTER_SIGN_IN, safePath } from '../auth/returnTo.js';
 
 export const NO_CODE = 'No authorization code received.';
 export const SIGN_IN_FAILED = 'Authentication failed. Please try again.';
@@ -39,10 +39,9 @@ export function AuthCallback({ code, state }: { code?: string; state?: string })
     exchange(code, state ?? null).then(
       async ({ user, returnTo }) => {
         if (!active) return;
-        auth.login(user);
-        // The page the user was going to: kept by the server through the sign-in, else by this tab.
-        const remembered = takeOrigin();
-        await navigate({ to: safePath(returnTo) ?? remembered, replace: true });
+        await signedIn(user);
+        // The page the user was going to, kept by the server through the sign-in.
+        await navigate({ to: safePath(returnTo) ?? DEFAULT_AFTER_SIGN_IN, replace: true });
       },
       (e: unknown) => active && setError(e instanceof Error ? e.message : SIGN_IN_FAILED),
     );

@@ -1,7 +1,7 @@
-import { Link } from '@tanstack/react-router';
+import { Link, useSearch } from '@tanstack/react-router';
 import { useAuth } from '../auth/index.js';
 import { startSignIn } from '../auth/signIn.js';
-import { DEFAULT_AFTER_SIGN_IN, hasRememberedOrigin } from '../auth/returnTo.js';
+import { DEFAULT_AFTER_SIGN_IN } from '../auth/returnTo.js';
 import { DemoPlayer } from '../components/DemoPlayer.js';
 import { Footer } from '../components/Footer.js';
 
@@ -44,15 +44,16 @@ function GetStartedFree({ signedIn }: { signedIn: boolean }) {
 export function Landing() {
   const { user, isAuthenticated, isLoading } = useAuth();
   const signedIn = isAuthenticated && user;
-  // Sent here from a login-required page (e.g. 'Get started free'): say why, offer the sign-in.
-  const signInNeeded = !signedIn && !isLoading && hasRememberedOrigin();
+  // Sent here from a login-required page: say why, offer the sign-in.
+  const { returnTo } = useSearch({ from: '/' });
+  const signInNeeded = !signedIn && !isLoading && returnTo !== undefined;
 
   return (
     <div className="landing">
       {signInNeeded && (
         <div className="notice" role="status">
           <span>Please sign in to continue.</span>
-          <button type="button" className="button button-primary button-small" onClick={() => startSignIn()}>
+          <button type="button" className="button button-primary button-small" onClick={() => startSignIn(returnTo)}>
             Sign in with Google
           </button>
         </div>

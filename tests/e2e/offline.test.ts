@@ -10,6 +10,7 @@ import { appendChunk } from '../../server/storage/chunks.js';
 import { insertSession } from '../../server/sessions/repository.js';
 import type { Campaign } from '../../common/api-types.js';
 import { OFFLINE_WRITE_MESSAGE } from '../../src/offline/network.js';
+import { step } from './step.js';
 import { demoEvents, pixelDifference, startCustomerSite, styledRecording, type CustomerSite } from './offline-fixtures.js';
 
 // The offline journey in real Chromium against a real server and the built app: install
@@ -21,7 +22,7 @@ const shots = path.resolve('test-results/offline');
 const HOUR = 60 * 60 * 1000;
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-// The whole offline journey in one test: generous, since every step may wait on a service worker.
+// The whole offline journey in one test, in named steps: generous, since every step may wait on a service worker.
 vi.setConfig({ testTimeout: 240_000 });
 
 describe.skipIf(!hasChromium)('offline replay library', () => {
@@ -116,13 +117,20 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
     });
     const see = (text: string | RegExp) => page.getByText(text).first().waitFor();
 
-    await signIn(page, origin);
-    await controlledByServiceWorker(page);
-
-    // A real recorded session (the committed demo recording) and a styled one on another origin.
-    const campaign = await createCampaign(context, origin, 'Offline Shop');
+    // A real recorded session (the committed demo recording), a styled one on another origin,
+    // and one still recording (saved incomplete, refreshed when the network returns).
     const demoId = 'demo-session-0001';
     const styledId = 'styled-session-0001';
+    const liveId = 'live-session-0001';
+    const firstPart = demoEvents.slice(0, 60);
+    const saved = page.getByTestId('saved-replay');
+    let campaign!: Campaign;
+    let online!: Buffer;
+
+    await step('1. Sign in; the worker installs; sessions are on the server', async () => {
+    await signIn(page, origin);
+    await controlledByServiceWorker(page);
+    campaign = await createCampaign(context, origin, 'Offline Shop');
     const start = Date.now() - 2 * HOUR;
     await insertSession(server.db, { campaign_id: campaign.id, id: demoId, started_at: start, last_activity_at: start + 60_000, has_human_input: 1, language: 'en-GB', event_count: demoEvents.length });
     await appendChunk(server.db, { campaignId: campaign.id, sessionId: demoId, seq: 0, events: demoEvents });
@@ -130,12 +138,11 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
     await insertSession(server.db, { campaign_id: campaign.id, id: styledId, started_at: start + 1, last_activity_at: start + 5_000, has_human_input: 1, language: 'de-DE', event_count: styled.length });
     await appendChunk(server.db, { campaignId: campaign.id, sessionId: styledId, seq: 0, events: styled });
 
-    // A session still recording: saved incomplete, refreshed when the network returns.
-    const liveId = 'live-session-0001';
-    const firstPart = demoEvents.slice(0, 60);
     await insertSession(server.db, { campaign_id: campaign.id, id: liveId, started_at: start + 2, last_activity_at: Date.now(), has_human_input: 1, language: 'fr-FR', event_count: firstPart.length });
     await appendChunk(server.db, { campaignId: campaign.id, sessionId: liveId, seq: 0, events: firstPart });
+    });
 
+    await step('2. Online: the lists are kept, a card is saved for offline', async () => {
     // Online: dashboard and sessions list (persisted), 'Save for offline' on a card.
     await page.goto(`${origin}/dashboard`);
     await see('1 of 1 campaigns');
@@ -147,6 +154,9 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
     await styledCard.getByText('Available offline').waitFor();
     await expect.poll(async () => JSON.stringify(await persistedQueries(page))).toContain(liveId);
 
+    });
+
+    await step('3. Online: replays watched are kept by the worker', async () => {
     // Watch the demo replay online: the worker keeps it.
     await page.goto(`${origin}/campaign/${campaign.id}/session/${demoId}`);
     await see(`${demoEvents.length} events recorded`);
@@ -160,9 +170,11 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
     // The styled replay online: its stylesheet and image render; screenshot the first frame.
     await page.goto(`${origin}/campaign/${campaign.id}/session/${styledId}`);
     await replayRendered(page);
-    const online = await frameShot(page);
+    online = await frameShot(page);
     fs.writeFileSync(path.join(shots, 'styled-online.png'), online);
+    });
 
+    await step('4. Offline: a reload keeps the user and draws the replay as online', async () => {
     // Offline, reload: the shell comes from the worker, the user stays signed in.
     await context.setOffline(true);
     await page.reload();
@@ -173,6 +185,9 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
     await see(/^You're offline — showing data saved /);
     await see('Grace Offline');
 
+    });
+
+    await step('5. Offline: every route of the app opens', async () => {
     // Every route of the app opens offline through the navigation fallback.
     for (const route of ['/', '/dashboard', '/createCampaign', `/campaign/${campaign.id}`, '/auth/google/callback', '/saved', '/no-such-page']) {
       const response = await page.goto(`${origin}${route}`);
@@ -180,10 +195,11 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
       await page.locator('header.navbar').waitFor();
     }
 
-    // /saved lists them; open the demo and see it play.
+    });
+
+    await step('6. Offline: /saved lists the replays and one plays', async () => {
     await page.getByRole('link', { name: 'Saved replays' }).click();
     await page.waitForURL(`${origin}/saved`);
-    const saved = page.getByTestId('saved-replay');
     await expect.poll(() => saved.count()).toBe(3);
     await saved.filter({ hasText: liveId }).getByText('Still recording').waitFor();
     const demoItem = saved.filter({ hasText: demoId });
@@ -199,11 +215,17 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
       return time !== '00:00';
     });
 
+    });
+
+    await step('7. Offline: pinning asks for persistent storage', async () => {
     // Pinning asks for persistent storage and survives a tiny budget.
     await page.goto(`${origin}/saved`);
     await saved.filter({ hasText: demoId }).getByRole('button', { name: 'Pin' }).click();
     await saved.filter({ hasText: demoId }).getByText('Pinned').waitFor();
 
+    });
+
+    await step('8. Offline: the dashboard renders from the device; writes are refused', async () => {
     // The dashboard renders from the persisted cache with the banner; writes are refused.
     await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
     await page.getByTestId('campaign-row').filter({ hasText: 'Offline Shop' }).waitFor();
@@ -215,6 +237,9 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Delete Campaign' }).click();
     await see(OFFLINE_WRITE_MESSAGE);
 
+    });
+
+    await step('9. Back online: the lists and the still-recording replay refresh', async () => {
     // Meanwhile the live session records more and another campaign appears on the server;
     // back online the lists and the incomplete replay refresh.
     await appendChunk(server.db, { campaignId: campaign.id, sessionId: liveId, seq: 1, events: demoEvents.slice(60) });
@@ -228,6 +253,9 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
     await page.getByRole('link', { name: 'Saved replays' }).click();
     await saved.filter({ hasText: liveId }).getByText(String(demoEvents.length), { exact: true }).waitFor();
 
+    });
+
+    await step('10. Logout wipes the device', async () => {
     // Logout wipes the device: no saved replays, no asset cache, no persisted query cache.
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL(`${origin}/`);
@@ -235,6 +263,7 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
     await page.getByTestId('saved-empty').waitFor();
     expect(await page.evaluate(() => caches.has('tapedeck-replay-assets'))).toBe(false);
     expect((await persistedQueries(page)).map((query) => query.queryKey[0])).toEqual([]);
+    });
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -174,9 +174,9 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
         await page.waitForURL(`${origin}/`);
       }
 
-      // A protected page sends a signed-out visitor to / and remembers where they were going.
+      // A protected page sends a signed-out visitor to /, carrying where they were going in the URL.
       await page.goto(`${origin}/createCampaign`);
-      await page.waitForURL(`${origin}/`);
+      await page.waitForURL((url) => url.pathname === '/' && url.searchParams.get('returnTo') === '/createCampaign');
       await see('No credit card required • 14-day free trial');
 
       // Sign in through the real flow (built-in provider: Name, Email, 'Sign in').

@@ -1,7 +1,8 @@
-import { describe, expect, it, vi } from 'vitest';
-import { createApiClient } from '../../../src/api/client.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
+import { createApiClient, UnauthorizedError } from '../../../src/api/client.js';
 import { createTokenValidator, RATE_LIMITED } from '../../../src/api/auth.js';
-import { AUTH_RECHECK_MS, createAuthStore } from '../../../src/auth/authStore.js';
+import { ME_QUERY_KEY, SIGNED_IN_RECHECK_MS, ensureSignedInUser, logout, onLogout, signedIn, type SignedInCalls } from '../../../src/auth/session.js';
 import type { User } from '../../../common/api-types.js';
 
 const ada: User = { id: 'u1', name: 'Ada', email: 'ada@example.test', picture: null };
@@ -11,62 +12,64 @@ function clock(start = 1_000_000) {
   return { now: () => t, advance: (ms: number) => (t += ms) };
 }
 
-describe('auth store', () => {
-  it('starts loading, then a successful check signs in and a failed one signs out', async () => {
-    const store = createAuthStore({ me: async () => ada, logout: async () => {}, refresh: async () => {} });
-    expect(store.getState()).toEqual({ user: null, isAuthenticated: false, isLoading: true });
-    await store.checkAuth();
-    expect(store.getState()).toEqual({ user: ada, isAuthenticated: true, isLoading: false });
+const nobody = () => Promise.reject(new UnauthorizedError());
+const calls = (me: () => Promise<User>, offlineUser: () => Promise<User | null> = async () => null): SignedInCalls => ({ me, offlineUser });
+const freshClient = () => new QueryClient({ defaultOptions: { queries: { retry: false } } });
 
-    const failing = createAuthStore({ me: () => Promise.reject(new Error('HTTP error! status: 401')), logout: async () => {}, refresh: async () => {} });
-    const onCheckFailed = vi.fn();
-    failing.configure({ onCheckFailed });
-    await failing.checkAuth();
-    expect(failing.getState()).toEqual({ user: null, isAuthenticated: false, isLoading: false });
-    expect(onCheckFailed).toHaveBeenCalledTimes(1);
+describe('who is signed in (the auth/me query)', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('is the server\'s user, or nobody when the server refuses the session', async () => {
+    expect(await ensureSignedInUser(freshClient(), calls(async () => ada))).toEqual(ada);
+    expect(await ensureSignedInUser(freshClient(), calls(nobody))).toBeNull();
   });
 
-  it('skips a check while one is in progress, and within 5 minutes when signed in', async () => {
-    const time = clock();
+  it('asks the server once for checks made together, and again only after 5 minutes signed in', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const client = freshClient();
     const me = vi.fn(async () => ada);
-    const store = createAuthStore({ me, logout: async () => {}, refresh: async () => {} }, { now: time.now });
-    await Promise.all([store.checkAuth(), store.checkAuth(), store.checkAuth()]);
+    await Promise.all([ensureSignedInUser(client, calls(me)), ensureSignedInUser(client, calls(me)), ensureSignedInUser(client, calls(me))]);
     expect(me).toHaveBeenCalledTimes(1);
-    time.advance(AUTH_RECHECK_MS - 1);
-    await store.checkAuth();
+    vi.setSystemTime(Date.now() + SIGNED_IN_RECHECK_MS - 1);
+    expect(await ensureSignedInUser(client, calls(me))).toEqual(ada);
     expect(me).toHaveBeenCalledTimes(1);
-    time.advance(1);
-    await store.checkAuth();
+    vi.setSystemTime(Date.now() + 2);
+    // A stale user is used at once and checked behind it.
+    expect(await ensureSignedInUser(client, calls(me))).toEqual(ada);
+    await vi.waitFor(() => expect(me).toHaveBeenCalledTimes(2));
+  });
+
+  it('asks again at once when the last answer was nobody (someone may have signed in since)', async () => {
+    const client = freshClient();
+    const me = vi.fn<() => Promise<User>>().mockRejectedValueOnce(new UnauthorizedError()).mockResolvedValueOnce(ada);
+    expect(await ensureSignedInUser(client, calls(me))).toBeNull();
+    expect(await ensureSignedInUser(client, calls(me))).toEqual(ada);
     expect(me).toHaveBeenCalledTimes(2);
   });
 
-  it('checks again at once when the last check left the user signed out', async () => {
-    const me = vi.fn().mockRejectedValueOnce(new Error('401')).mockResolvedValueOnce(ada);
-    const store = createAuthStore({ me, logout: async () => {}, refresh: async () => {} });
-    await store.checkAuth();
-    await store.checkAuth();
-    expect(me).toHaveBeenCalledTimes(2);
-    expect(store.getState().user).toEqual(ada);
+  it('the sign-in callback\'s user wins over a check that was still running', async () => {
+    const client = freshClient();
+    let answer!: (user: User) => void;
+    const me = () => new Promise<User>((_, reject) => (answer = () => reject(new UnauthorizedError())));
+    const running = ensureSignedInUser(client, calls(me)).catch(() => undefined);
+    await signedIn(ada, client);
+    answer(ada);
+    await running;
+    expect(client.getQueryData(ME_QUERY_KEY)).toEqual(ada);
   });
 
-  it('logout clears the user even when the server call fails (only logged)', async () => {
+  it('logout forgets the user even when the server call fails (only logged), and runs the cleanup with that user', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const cleanup = vi.fn();
-    const store = createAuthStore({ me: async () => ada, logout: () => Promise.reject(new Error('offline')), refresh: async () => {} });
-    store.onLogout(cleanup);
-    store.login(ada);
-    await store.logout();
-    expect(store.getState()).toEqual({ user: null, isAuthenticated: false, isLoading: false });
+    const client = freshClient();
+    await signedIn(ada, client);
+    const cleanup = vi.fn(() => client.clear());
+    const stop = onLogout(cleanup);
+    await logout(client, () => Promise.reject(new Error('offline')));
+    stop();
+    expect(client.getQueryData(ME_QUERY_KEY)).toBeNull();
     expect(error).toHaveBeenCalled();
     expect(cleanup).toHaveBeenCalledWith(ada);
     error.mockRestore();
-  });
-
-  it('a refresh that works reports success even when re-fetching the user fails', async () => {
-    const store = createAuthStore({ me: () => Promise.reject(new Error('boom')), logout: async () => {}, refresh: async () => {} });
-    await expect(store.refreshToken()).resolves.toBe(true);
-    const failing = createAuthStore({ me: async () => ada, logout: async () => {}, refresh: () => Promise.reject(new Error('401')) });
-    await expect(failing.refreshToken()).resolves.toBe(false);
   });
 });
 

@@ -3,7 +3,17 @@ import { DEFAULT_RETURN_PATH, safeReturnPath } from '../../../common/return-path
 import { createMemoryHistory, createRouter } from '@tanstack/react-router';
 import { routeTree } from '../../../src/routeTree.gen.js';
 import { isProtectedPath } from '../../../src/auth/protectedRoutes.js';
+import { validateLandingSearch } from '../../../src/auth/returnTo.js';
 import { replayApiPath, replayIdsFromApiPath, replayPageLink } from '../../../src/lib/replayUrls.js';
+
+describe('the landing page carries where a signed-out user was going', () => {
+  it('keeps a path of this app in ?returnTo and drops anything else', () => {
+    expect(validateLandingSearch({ returnTo: '/campaign/c1?tab=2' })).toEqual({ returnTo: '/campaign/c1?tab=2' });
+    for (const returnTo of ['//evil.example', 'https://evil.example/', '/\\evil.example', 42, undefined]) {
+      expect(validateLandingSearch({ returnTo }), String(returnTo)).toEqual({});
+    }
+  });
+});
 
 describe('safe return path after sign-in', () => {
   it('keeps paths of this app, with their search and hash', () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient, UnauthorizedError } from '../../../../src/api/client.js';
-import { createAuthStore } from '../../../../src/auth/authStore.js';
-import { OFFLINE_WRITE_MESSAGE, OfflineWriteError, isNetworkError } from '../../../../src/offline/network.js';
+import { signedInUser } from '../../../../src/auth/session.js';
+import { OFFLINE_WRITE_MESSAGE, OfflineWriteError } from '../../../../src/offline/network.js';
 import { offlineBannerText } from '../../../../src/offline/OfflineLayer.js';
 import { timeAgo } from '../../../../src/offline/timeAgo.js';
 import { formatBytes } from '../../../../src/lib/format.js';
@@ -36,28 +36,26 @@ describe('writes while offline', () => {
 });
 
 describe('offline is not signed out', () => {
-  const store = (me: () => Promise<User>) => {
-    const auth = createAuthStore({ me, logout: async () => {}, refresh: async () => {} });
-    auth.configure({ signsOut: (error) => !isNetworkError(error), offlineUser: cachedUser });
-    return auth;
-  };
+  const check = (me: () => Promise<User>) => signedInUser({ me, offlineUser: cachedUser }, undefined);
 
   it('a network error keeps the user this device remembers', async () => {
     await rememberUser(ada);
-    const auth = store(() => Promise.reject(new TypeError('Failed to fetch')));
-    expect(await auth.checkAuth()).toEqual({ user: ada, isAuthenticated: true, isLoading: false });
+    expect(await check(() => Promise.reject(new TypeError('Failed to fetch')))).toEqual(ada);
+  });
+
+  it('a network error keeps the user already known in this tab', async () => {
+    await forgetUser();
+    expect(await signedInUser({ me: () => Promise.reject(new TypeError('Failed to fetch')), offlineUser: cachedUser }, ada)).toEqual(ada);
   });
 
   it('a network error with no remembered user leaves nobody signed in', async () => {
     await forgetUser();
-    const auth = store(() => Promise.reject(new TypeError('Failed to fetch')));
-    expect(await auth.checkAuth()).toMatchObject({ user: null, isAuthenticated: false });
+    expect(await check(() => Promise.reject(new TypeError('Failed to fetch')))).toBeNull();
   });
 
   it('a 401 signs out even with a remembered user', async () => {
     await rememberUser(ada);
-    const auth = store(() => Promise.reject(new UnauthorizedError()));
-    expect(await auth.checkAuth()).toMatchObject({ user: null, isAuthenticated: false });
+    expect(await check(() => Promise.reject(new UnauthorizedError()))).toBeNull();
   });
 });
 
