@@ -19,7 +19,7 @@ const pwa = VitePWA({
   filename: 'sw.ts',
   registerType: 'prompt',
   injectRegister: false, // registered by src/offline/UpdatePrompt.tsx (virtual:pwa-register/react)
-  includeAssets: ['icons/favicon-32.png', 'icons/apple-touch-icon-180.png'],
+  includeAssets: ['icons/icon.svg', 'icons/favicon-32.png', 'icons/apple-touch-icon-180.png'],
   manifest: {
     id: '/',
     name: 'Tapedeck — session recording and replay',
@@ -35,6 +35,11 @@ const pwa = VitePWA({
       { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
       { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
     ],
+    // The richer install dialog (Chrome): the real app, rendered by scripts/manifest-screenshots.ts.
+    screenshots: [
+      { src: '/screenshots/dashboard-wide.png', sizes: '1280x800', type: 'image/png', form_factor: 'wide', label: 'Campaign dashboard with the one-line install tag' },
+      { src: '/screenshots/sessions-narrow.png', sizes: '390x844', type: 'image/png', form_factor: 'narrow', label: 'Recorded sessions of a campaign on a phone' },
+    ],
     shortcuts: [
       { name: 'Dashboard', url: '/dashboard', icons: [{ src: '/icons/shortcut-96.png', sizes: '96x96', type: 'image/png' }] },
       { name: 'Create Campaign', url: '/createCampaign', icons: [{ src: '/icons/shortcut-96.png', sizes: '96x96', type: 'image/png' }] },
@@ -43,7 +48,8 @@ const pwa = VitePWA({
   },
   injectManifest: {
     globPatterns: ['**/*.{js,css,html,png,svg,ico,webmanifest,woff2}'],
-    globIgnores: ['**/static/**', '**/t/**', '**/recorder*.js', '**/magicFormat*.js', '**/rrweb-player-*.js', '**/terser-*.js'],
+    // Screenshots are for the install dialog only: never precached.
+    globIgnores: ['**/screenshots/**', '**/static/**', '**/t/**', '**/recorder*.js', '**/magicFormat*.js', '**/rrweb-player-*.js', '**/terser-*.js'],
   },
 });
 

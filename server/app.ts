@@ -15,6 +15,7 @@ import { registerCampaigns } from './campaigns/routes.js';
 import { registerSessions } from './sessions/routes.js';
 import { registerReplay } from './replay/routes.js';
 import { registerIngest } from './ingest/routes.js';
+import { registerSite } from './site/routes.js';
 import { registerWeb } from './web.js';
 
 export interface BuildOptions {
@@ -74,6 +75,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerSessions(app, ctx);
   await registerReplay(app, ctx);
   await registerIngest(app, ctx);
+  await registerSite(app, ctx);
   await registerWeb(app, ctx);
   return app;
 }

@@ -24,6 +24,8 @@ export interface Config {
   distDir: string;
   /** Who may create an account with the built-in provider: anyone (open) or only `npm run user` (closed). */
   signup: 'open' | 'closed';
+  /** The owner's contact address shown in the app's footer (CONTACT_EMAIL); none when unset. */
+  contactEmail?: string;
   limits: Limits;
   rateLimits: RateLimits;
 }
@@ -109,6 +111,16 @@ function signIn(env: Env): Config['signIn'] {
   return { kind: 'local' };
 }
 
+/** One plain address (no name, no list): it is shown in the app and put in a mailto: link. */
+const EMAIL = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+\.[^\s@<>()",;:]+$/;
+
+function email(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  if (raw.length > 254 || !EMAIL.test(raw)) throw new ConfigError(`${name} must be one email address such as hello@example.com (got "${env[name]}")`);
+  return raw;
+}
+
 function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -164,6 +176,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, production ? 'info' : 'warn'),
     distDir: path.resolve(env.DIST_DIR || './dist'),
     signup: oneOf(env, 'SIGNUP', ['open', 'closed'] as const, 'open'),
+    contactEmail: email(env, 'CONTACT_EMAIL'),
     limits: limits(env),
     rateLimits: rateLimits(env),
   };

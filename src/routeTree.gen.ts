@@ -11,7 +11,9 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AuthedRouteImport } from './routes/_authed'
+import { Route as PrivacyRouteImport } from './routes/privacy'
 import { Route as SavedRouteImport } from './routes/saved'
+import { Route as TermsRouteImport } from './routes/terms'
 import { Route as AuthedCreateCampaignRouteImport } from './routes/_authed/createCampaign'
 import { Route as AuthedDashboardRouteImport } from './routes/_authed/dashboard'
 import { Route as AuthGoogleCallbackRouteImport } from './routes/auth/google/callback'
@@ -27,9 +29,19 @@ const AuthedRoute = AuthedRouteImport.update({
   id: '/_authed',
   getParentRoute: () => rootRouteImport,
 } as any)
+const PrivacyRoute = PrivacyRouteImport.update({
+  id: '/privacy',
+  path: '/privacy',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const SavedRoute = SavedRouteImport.update({
   id: '/saved',
   path: '/saved',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const TermsRoute = TermsRouteImport.update({
+  id: '/terms',
+  path: '/terms',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AuthedCreateCampaignRoute = AuthedCreateCampaignRouteImport.update({
@@ -62,7 +74,9 @@ const AuthedCampaignCampaignIdSessionSessionIdRoute =
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/privacy': typeof PrivacyRoute
   '/saved': typeof SavedRoute
+  '/terms': typeof TermsRoute
   '/createCampaign': typeof AuthedCreateCampaignRoute
   '/dashboard': typeof AuthedDashboardRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
@@ -71,7 +85,9 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/privacy': typeof PrivacyRoute
   '/saved': typeof SavedRoute
+  '/terms': typeof TermsRoute
   '/createCampaign': typeof AuthedCreateCampaignRoute
   '/dashboard': typeof AuthedDashboardRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
@@ -82,7 +98,9 @@ export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
   '/_authed': typeof AuthedRouteWithChildren
+  '/privacy': typeof PrivacyRoute
   '/saved': typeof SavedRoute
+  '/terms': typeof TermsRoute
   '/_authed/createCampaign': typeof AuthedCreateCampaignRoute
   '/_authed/dashboard': typeof AuthedDashboardRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
@@ -93,7 +111,9 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/privacy'
     | '/saved'
+    | '/terms'
     | '/createCampaign'
     | '/dashboard'
     | '/auth/google/callback'
@@ -102,7 +122,9 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/privacy'
     | '/saved'
+    | '/terms'
     | '/createCampaign'
     | '/dashboard'
     | '/auth/google/callback'
@@ -112,7 +134,9 @@ export interface FileRouteTypes {
     | '__root__'
     | '/'
     | '/_authed'
+    | '/privacy'
     | '/saved'
+    | '/terms'
     | '/_authed/createCampaign'
     | '/_authed/dashboard'
     | '/auth/google/callback'
@@ -123,7 +147,9 @@ export interface FileRouteTypes {
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   AuthedRoute: typeof AuthedRouteWithChildren
+  PrivacyRoute: typeof PrivacyRoute
   SavedRoute: typeof SavedRoute
+  TermsRoute: typeof TermsRoute
   AuthGoogleCallbackRoute: typeof AuthGoogleCallbackRoute
 }
 
@@ -143,11 +169,25 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/privacy': {
+      id: '/privacy'
+      path: '/privacy'
+      fullPath: '/privacy'
+      preLoaderRoute: typeof PrivacyRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/saved': {
       id: '/saved'
       path: '/saved'
       fullPath: '/saved'
       preLoaderRoute: typeof SavedRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/terms': {
+      id: '/terms'
+      path: '/terms'
+      fullPath: '/terms'
+      preLoaderRoute: typeof TermsRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/_authed/createCampaign': {
@@ -209,7 +249,9 @@ const AuthedRouteWithChildren =
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   AuthedRoute: AuthedRouteWithChildren,
+  PrivacyRoute: PrivacyRoute,
   SavedRoute: SavedRoute,
+  TermsRoute: TermsRoute,
   AuthGoogleCallbackRoute: AuthGoogleCallbackRoute,
 }
 export const routeTree = rootRouteImport

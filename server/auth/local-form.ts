@@ -24,17 +24,22 @@ export function signInForm({ action, name = '', email = '', error, signupOpen, m
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Sign in to Tapedeck</title>
 <style>
-  body { font-family: system-ui, sans-serif; background: #f4f4f5; color: #18181b; display: grid; place-items: center; min-height: 100vh; margin: 0; }
-  form { background: #fff; padding: 2rem; border-radius: 12px; box-shadow: 0 1px 4px rgb(0 0 0 / 0.1); width: min(22rem, 90vw); display: grid; gap: 0.75rem; }
+  * { box-sizing: border-box; }
+  body { font-family: system-ui, sans-serif; background: #f4f4f5; color: #18181b; margin: 0; }
+  /* The card fits any screen from 320 px up: its width includes its padding, and the page keeps a margin. */
+  main { display: grid; place-items: center; min-height: 100vh; padding: 1rem; }
+  form { background: #fff; padding: clamp(1.25rem, 5vw, 2rem); border-radius: 12px; box-shadow: 0 1px 4px rgb(0 0 0 / 0.1); width: 100%; max-width: 24rem; display: grid; gap: 0.75rem; }
   h1 { font-size: 1.25rem; margin: 0 0 0.25rem; }
   p { margin: 0; color: #52525b; font-size: 0.9rem; }
   label { display: grid; gap: 0.25rem; font-weight: 600; font-size: 0.9rem; }
-  input { font: inherit; font-weight: 400; padding: 0.5rem; border: 1px solid #d4d4d8; border-radius: 6px; }
-  button { font: inherit; font-weight: 600; padding: 0.6rem; border: 0; border-radius: 6px; background: #2563eb; color: #fff; cursor: pointer; }
+  input { font: inherit; font-weight: 400; padding: 0.5rem; border: 1px solid #8a8a94; border-radius: 6px; width: 100%; min-height: 44px; }
+  button { font: inherit; font-weight: 600; padding: 0.6rem; border: 0; border-radius: 6px; background: #2563eb; color: #fff; cursor: pointer; min-height: 44px; }
+  :focus-visible { outline: 3px solid #b45309; outline-offset: 2px; }
   .error { color: #b91c1c; }
 </style>
 </head>
 <body>
+<main>
 <form method="post" action="${escapeHtml(action)}">
   <h1>Sign in to Tapedeck</h1>
   <p>${escapeHtml(hint)}</p>
@@ -44,6 +49,7 @@ export function signInForm({ action, name = '', email = '', error, signupOpen, m
   <label>Password <input name="password" type="password" autocomplete="current-password" required minlength="${minPasswordLength}" maxlength="1024"></label>
   <button type="submit">Sign in</button>
 </form>
+</main>
 </body>
 </html>`;
 }
@@ -51,5 +57,5 @@ export function signInForm({ action, name = '', email = '', error, signupOpen, m
 export function expiredPage(): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Sign-in expired</title></head>
-<body><p>This sign-in has expired or was already used. Go back to Tapedeck and sign in again.</p></body></html>`;
+<body><main><p>This sign-in has expired or was already used. Go back to Tapedeck and sign in again.</p></main></body></html>`;
 }

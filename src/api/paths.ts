@@ -15,4 +15,5 @@ export const API_PATHS = {
   replay: replayApiPath,
   demoReplay: '/api/v1/replay/retrieve/demo',
   loaderScript: '/static/magicFormat.js',
+  siteConfig: '/api/v1/config',
 } as const;

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -13,6 +13,25 @@ function wrapTab(event: KeyboardEvent<HTMLDialogElement>): void {
     event.preventDefault();
     (event.shiftKey ? tail : head).focus();
   }
+}
+
+/**
+ * Whether the element's content overflows it (the details list on a phone). A scrolling region
+ * must be reachable by keyboard, so the body then takes focus (and arrow keys scroll it).
+ */
+function useScrolls(ref: RefObject<HTMLElement | null>): boolean {
+  const [scrolls, setScrolls] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const measure = () => setScrolls(element.scrollHeight > element.clientHeight + 1);
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return scrolls;
 }
 
 interface ModalProps {
@@ -32,6 +51,8 @@ interface ModalProps {
 export function Modal({ title, onClose, children, footer, busy = false }: ModalProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const bodyScrolls = useScrolls(bodyRef);
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -68,7 +89,9 @@ export function Modal({ title, onClose, children, footer, busy = false }: ModalP
             ×
           </button>
         </div>
-        <div className="modal-body">{children}</div>
+        <div ref={bodyRef} className="modal-body" tabIndex={bodyScrolls ? 0 : undefined} role={bodyScrolls ? 'region' : undefined} aria-labelledby={bodyScrolls ? titleId : undefined}>
+          {children}
+        </div>
         {footer && <div className="modal-footer">{footer}</div>}
       </div>
     </dialog>

@@ -3,6 +3,7 @@ import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import { logout, useAuth } from '../auth/session.js';
 import { startSignIn } from '../auth/signIn.js';
 import { Avatar } from './Avatar.js';
+import { LogoMark, PRODUCT_NAME } from './Brand.js';
 import { NAV_LINKS } from './navLinks.js';
 
 export function Navbar() {
@@ -11,7 +12,6 @@ export function Navbar() {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   // On the landing page after a login-required page sent the user there: sign-in returns to it.
   const returnTo = useRouterState({ select: (s) => (s.location.search as { returnTo?: string }).returnTo });
-  const brand = window.location.hostname;
 
   // The mobile menu belongs to the page it was opened on, so it closes whenever the page changes,
   // and on Escape.
@@ -35,8 +35,8 @@ export function Navbar() {
     <header className="navbar">
       <nav className="navbar-inner" aria-label="Main">
         <Link to="/" className="brand">
-          <span className="brand-mark" aria-hidden="true">●</span>
-          {brand}
+          <LogoMark />
+          {PRODUCT_NAME}
         </Link>
         <button
           type="button"

@@ -29,6 +29,12 @@ export async function buildCampaignScript(source: string | undefined, campaignId
 
 export const scriptFileName = (campaignId: string) => `magicFormat-${campaignId}.js`;
 
+/**
+ * The campaign's script as an inline element, ready to paste into a page's HTML. A `</script`
+ * inside the code (none today; a future loader might) is escaped so it cannot end the element early.
+ */
+export const inlineScriptElement = (code: string) => `<script>\n${code.trim().replace(/<\/(script)/gi, '<\\/$1')}\n</script>`;
+
 /** The one-line tag for the hosted loader. */
 export const scriptTag = (origin: string, campaignId: string) => `<script async src="${origin}/t/${campaignId}.js"></script>`;
 

@@ -1,7 +1,9 @@
-import { Outlet, createRootRouteWithContext } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { Outlet, createRootRouteWithContext, useRouterState } from '@tanstack/react-router';
 import type { QueryClient } from '@tanstack/react-query';
 import { Navbar } from '../components/Navbar.js';
 import { NotFound } from '../screens/NotFound.js';
+import { documentTitle } from '../lib/documentTitle.js';
 
 export interface RouterContext {
   queryClient: QueryClient;
@@ -13,6 +15,12 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 });
 
 function RootLayout() {
+  const title = useRouterState({
+    select: (state) => documentTitle(state.matches[state.matches.length - 1]?.routeId, state.matches.some((match) => match.status === 'notFound')),
+  });
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
   return (
     <>
       <a className="skip-link" href="#main">

@@ -5,6 +5,7 @@ import { campaignKeys, deleteCampaign, deleteErrorMessage } from '../api/campaig
 import { sessionKeys, sessionsErrorMessage, sessionsQueryOptions, type SessionTypeFilter } from '../api/sessions.js';
 import type { Session } from '../../common/api-types.js';
 import { useDebounced } from '../lib/useDebounced.js';
+import { CAMPAIGN_DELETED } from '../lib/pageNotice.js';
 import { ErrorBox } from '../components/ErrorBox.js';
 import { SessionCard } from '../components/SessionCard.js';
 import { DeleteCampaignModal, SessionDetailsModal } from '../components/SessionModals.js';
@@ -33,7 +34,7 @@ export function CampaignSessions({ campaignId, sessionActions }: CampaignSession
     onSuccess: async () => {
       queryClient.removeQueries({ queryKey: sessionKeys.campaign(campaignId) });
       await queryClient.invalidateQueries({ queryKey: campaignKeys.all });
-      await navigate({ to: '/dashboard' });
+      await navigate({ to: '/dashboard', state: { notice: CAMPAIGN_DELETED } });
     },
     onError: (error) => {
       setConfirmDelete(false);

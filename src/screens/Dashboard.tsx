@@ -1,13 +1,12 @@
 import { useMemo, useState } from 'react';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { campaignsQueryOptions, loaderScriptQueryOptions } from '../api/campaigns.js';
 import type { Campaign } from '../../common/api-types.js';
 import { campaignStatus, countCampaigns, filterCampaigns, type StatusFilter } from '../lib/campaignStatus.js';
 import { formatDuration, formatSessionLimit } from '../lib/format.js';
-import { scriptTag } from '../lib/script.js';
 import { ErrorBox } from '../components/ErrorBox.js';
-import { ScriptActions } from '../components/ScriptActions.js';
+import { InstallTag, ScriptActions } from '../components/ScriptActions.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 
 export function Dashboard() {
@@ -17,6 +16,8 @@ export function Dashboard() {
   const [status, setStatus] = useState<StatusFilter>('all');
   const [scriptError, setScriptError] = useState<string | null>(null);
   const navigate = useNavigate();
+  const notice = useRouterState({ select: (state) => state.location.state.notice });
+  const [noticeDismissed, setNoticeDismissed] = useState(false);
 
   const all = useMemo(() => campaigns.data ?? [], [campaigns.data]);
   const counters = useMemo(() => countCampaigns(all), [all]);
@@ -31,6 +32,15 @@ export function Dashboard() {
           Create Campaign
         </Link>
       </div>
+
+      {notice && !noticeDismissed && (
+        <div className="page-notice" role="status">
+          <span>{notice}</span>
+          <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => setNoticeDismissed(true)}>
+            ×
+          </button>
+        </div>
+      )}
 
       <div className="stats" aria-label="Campaign counters">
         <Stat label="Total Campaigns" value={counters.total} />
@@ -142,10 +152,7 @@ function CampaignRow({ campaign, scriptSource, onScriptError }: { campaign: Camp
             </dd>
           </div>
         </dl>
-        <details className="install-tag">
-          <summary>One-line install tag</summary>
-          <code>{scriptTag(window.location.origin, campaign.id)}</code>
-        </details>
+        <InstallTag campaignId={campaign.id} onError={onScriptError} />
       </div>
       <div className="row-actions">
         <ScriptActions campaignId={campaign.id} source={scriptSource} onError={onScriptError} />

@@ -1,7 +1,9 @@
 import { Link, useSearch } from '@tanstack/react-router';
 import { useAuth } from '../auth/session.js';
 import { startSignIn } from '../auth/signIn.js';
+import { DEFAULT_AFTER_SIGN_IN } from '../auth/returnTo.js';
 import { DemoPlayer } from '../components/DemoPlayer.js';
+import { Footer } from '../components/Footer.js';
 
 const FEATURES = [
   { title: 'Session Recording', text: 'Capture every click, scroll and page change your visitors make, then replay it like a video.' },
@@ -18,12 +20,31 @@ const STEPS = [
   { title: 'Analyze', text: 'Watch replays, find friction, and improve your conversion.' },
 ];
 
-const contactEmail = (import.meta.env.VITE_CONTACT_EMAIL as string | undefined) ?? `contact@${window.location.hostname}`;
+/**
+ * 'Get started free' stays a link to /dashboard; a signed-out visitor's click goes straight to
+ * sign-in (as the Starter plan's button does) and comes back to the dashboard, instead of
+ * bouncing off the login-required page.
+ */
+function GetStartedFree({ signedIn }: { signedIn: boolean }) {
+  return (
+    <Link
+      to="/dashboard"
+      className="button button-primary button-large"
+      onClick={(event) => {
+        if (signedIn || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return;
+        event.preventDefault();
+        startSignIn(DEFAULT_AFTER_SIGN_IN);
+      }}
+    >
+      Get started free
+    </Link>
+  );
+}
 
 export function Landing() {
   const { user, isAuthenticated, isLoading } = useAuth();
   const signedIn = isAuthenticated && user;
-  // Sent here from a login-required page (e.g. 'Get started free'): say why, offer the sign-in.
+  // Sent here from a login-required page: say why, offer the sign-in.
   const { returnTo } = useSearch({ from: '/' });
   const signInNeeded = !signedIn && !isLoading && returnTo !== undefined;
 
@@ -58,9 +79,7 @@ export function Landing() {
             <h1>Track and replay every visitor session</h1>
             <p className="lead">See exactly how people use your website. Record sessions, replay them, and fix what stops them from converting.</p>
             <div className="actions">
-              <Link to="/dashboard" className="button button-primary button-large">
-                Get started free
-              </Link>
+              <GetStartedFree signedIn={Boolean(signedIn)} />
               <a href="#features" className="button button-secondary button-large">
                 See features
               </a>
@@ -156,9 +175,7 @@ export function Landing() {
           <>
             <h2 id="cta-title">Start recording today</h2>
             <div className="actions">
-              <Link to="/dashboard" className="button button-primary button-large">
-                Get started free
-              </Link>
+              <GetStartedFree signedIn={Boolean(signedIn)} />
             </div>
             <p>
               <a href="#contact">Have questions? Contact us</a>
@@ -167,18 +184,7 @@ export function Landing() {
         )}
       </section>
 
-      <footer id="contact" className="footer">
-        <p>© {new Date().getFullYear()} {window.location.hostname}</p>
-        <nav aria-label="Legal" className="footer-links">
-          <a href="#" onClick={(e) => e.preventDefault()}>
-            Privacy
-          </a>
-          <a href="#" onClick={(e) => e.preventDefault()}>
-            Terms
-          </a>
-          <a href={`mailto:${contactEmail}`}>{contactEmail}</a>
-        </nav>
-      </footer>
+      <Footer />
     </div>
   );
 }

@@ -5,16 +5,24 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import type { Browser, BrowserContext } from 'playwright-core';
 import { hasChromium, launchChromium } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { TEST_PASSWORD } from '../helpers/signin.js';
+import { signIn, TEST_PASSWORD } from '../helpers/signin.js';
+import { ACCESS_COOKIE, REFRESH_COOKIE } from '../../server/auth/tokens.js';
 import { appendChunk } from '../../server/storage/chunks.js';
 import { insertSession } from '../../server/sessions/repository.js';
-import type { Campaign, ReplayEvent } from '../../common/api-types.js';
+import type { Campaign, ReplayEvent, SessionsResponse } from '../../common/api-types.js';
+import { expectAccessible, focusRing } from './a11y.js';
+import { flushRecorder, recorderRunning, startSite, type Site } from './tracker-site.js';
 
 // The whole PWA journey in real Chromium against a real server: every screen (landing, dashboard,
 // create campaign, sessions, replay, saved, 404) and its texts, at desktop size and on a phone. Screenshots go to test-results/screens/ (git-ignored).
+// On every screen (modals open, the replay loaded) axe-core must find no critical or serious violation.
 
 const shots = path.resolve('test-results/screens');
 const demoEvents = JSON.parse(gunzipSync(fs.readFileSync(path.resolve('server/replay/demo/desktop.json.gz'))).toString('utf8')) as ReplayEvent[];
+
+const CONTACT_EMAIL = 'hello@tapedeck.test';
+/** The replay player (rrweb-player and its controls) is checked by the replay page's own test. */
+const PLAYER = '.player-frame';
 
 const viewports = [
   { name: 'desktop', viewport: { width: 1280, height: 800 }, isMobile: false },
@@ -24,15 +32,18 @@ const viewports = [
 describe.skipIf(!hasChromium)('PWA screens journey', () => {
   let server: TestServer;
   let browser: Browser;
+  let site: Site;
 
   beforeAll(async () => {
     fs.mkdirSync(shots, { recursive: true });
-    server = await startServer({}, { privateDist: true });
+    server = await startServer({ CONTACT_EMAIL }, { privateDist: true });
+    site = await startSite();
     browser = await launchChromium();
   });
 
   afterAll(async () => {
     await browser?.close();
+    await site?.close();
     await server?.close();
   });
 
@@ -64,6 +75,8 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
         await page.screenshot({ path: path.join(shots, `${device.name}-${name}.png`), fullPage: true });
       };
       const see = (text: string | RegExp) => page.getByText(text).first().waitFor();
+      const titled = (title: string) => expect.poll(() => page.title()).toBe(title);
+      const accessible = (name: string, exclude: string[] = []) => expectAccessible(page, `${name} (${device.name})`, exclude);
       const openMenu = async () => {
         if (device.isMobile) await page.getByRole('button', { name: 'Toggle menu' }).click();
       };
@@ -87,6 +100,36 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       expect(await speeds('.demo-card')).toEqual(['0.5x', '1x', '2x', '4x', '8x']);
       expect(await page.locator('.demo-card .rr-controller__btns button.active').textContent()).toBe('1x');
       await shot('landing');
+      await titled('Tapedeck — session recording and replay');
+      // the replay page's own test covers the player (the demo is the same player component)
+      await accessible('landing', [PLAYER]);
+
+      // Branding: the product's name and mark, never the server's host name; the owner's contact address.
+      const brand = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tapedeck' });
+      expect(await brand.locator('svg.logo-mark').count()).toBe(1);
+      const footer = page.locator('footer#contact');
+      expect(await footer.textContent()).toContain(`© ${new Date().getFullYear()} Tapedeck`);
+      expect(await footer.getByRole('link', { name: CONTACT_EMAIL }).getAttribute('href')).toBe(`mailto:${CONTACT_EMAIL}`);
+      expect(await page.locator('body').innerText()).not.toContain(new URL(origin).hostname);
+      // Favicon and apple-touch-icon are real images.
+      const icons = await page.locator('link[rel="icon"], link[rel="apple-touch-icon"]').evaluateAll((links) => links.map((l) => (l as HTMLLinkElement).href));
+      expect(icons.length).toBe(3);
+      for (const icon of icons) {
+        const answer = await page.request.get(icon);
+        expect(answer.status(), icon).toBe(200);
+        expect(answer.headers()['content-type'], icon).toMatch(/^image\/(png|svg\+xml)/);
+      }
+      expect(await page.locator('link[rel="apple-touch-icon"]').getAttribute('href')).toBe('/icons/apple-touch-icon-180.png');
+      // The manifest has an id and real screenshots, wide and narrow, of the sizes it declares.
+      const manifestUrl = new URL((await page.locator('link[rel="manifest"]').getAttribute('href'))!, origin).href;
+      const manifest = (await (await page.request.get(manifestUrl)).json()) as { id?: string; screenshots?: { src: string; sizes: string; form_factor?: string }[] };
+      expect(manifest.id).toBe('/');
+      expect(manifest.screenshots?.map((shot) => shot.form_factor).sort()).toEqual(['narrow', 'wide']);
+      for (const screenshot of manifest.screenshots!) {
+        const png = await (await page.request.get(new URL(screenshot.src, origin).href)).body();
+        expect(png.subarray(1, 4).toString('latin1'), screenshot.src).toBe('PNG');
+        expect(`${png.readUInt32BE(16)}x${png.readUInt32BE(20)}`, screenshot.src).toBe(screenshot.sizes);
+      }
 
       // Keyboard: the first Tab reaches 'Skip to content', focus is visible on every stop.
       await page.evaluate(() => window.scrollTo(0, 0));
@@ -95,7 +138,40 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
       for (let i = 0; i < 4; i++) {
         await page.keyboard.press('Tab');
-        expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).not.toBe('none');
+        // A visible ring, at least 3:1 against the background it is drawn on.
+        const ring = await focusRing(page);
+        expect(ring.style, ring.element).not.toBe('none');
+        expect(ring.width, ring.element).toBeGreaterThanOrEqual(2);
+        expect(ring.ratio, ring.element).toBeGreaterThanOrEqual(3);
+      }
+
+      // 'Get started free', signed out, goes straight to sign-in (never through /dashboard and back).
+      const visited: string[] = [];
+      const onNavigated = (frame: { url(): string }) => frame === page.mainFrame() && visited.push(new URL(frame.url()).pathname);
+      page.on('framenavigated', onNavigated);
+      await page.locator('.hero').getByRole('link', { name: 'Get started free' }).click();
+      await page.getByLabel('Password').waitFor();
+      page.off('framenavigated', onNavigated);
+      expect(new URL(page.url()).pathname).toMatch(/^\/oidc\//);
+      expect(visited).not.toContain('/dashboard');
+      // The sign-in form: fits the screen, has a main landmark, passes axe.
+      expect(await page.getByRole('main').count()).toBe(1);
+      await shot('signin');
+      await accessible('sign-in form');
+      await page.goBack();
+      await page.waitForURL(`${origin}/`);
+
+      // Privacy and Terms are pages of their own.
+      for (const [link, heading] of [['Privacy', 'Privacy'], ['Terms', 'Terms']]) {
+        await footer.getByRole('link', { name: link }).click();
+        await page.waitForURL(`${origin}/${link.toLowerCase()}`);
+        await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+        await titled(`${heading} — Tapedeck`);
+        await page.getByRole('link', { name: CONTACT_EMAIL }).waitFor();
+        await shot(link.toLowerCase());
+        await accessible(link);
+        await page.goBack();
+        await page.waitForURL(`${origin}/`);
       }
 
       // A protected page sends a signed-out visitor to /, carrying where they were going in the URL.
@@ -138,6 +214,8 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       await page.getByRole('link', { name: 'Dashboard', exact: true }).and(page.locator('[aria-current="page"]')).waitFor();
       await openMenu();
       await shot('dashboard-empty');
+      await titled('Campaign Dashboard — Tapedeck');
+      await accessible('empty dashboard');
 
       // Create-campaign form: every validation message, errors clearing on edit.
       await page.getByRole('button', { name: 'Create Your First Campaign' }).click();
@@ -147,6 +225,8 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       await page.getByRole('button', { name: 'Create Campaign', exact: true }).last().click();
       for (const text of ['Campaign name is required', 'At least one domain is required', 'End date is required']) await see(text);
       await shot('create-errors');
+      await titled('Create Campaign — Tapedeck');
+      await accessible('create-campaign form with errors');
       await page.getByLabel('Campaign Name').fill('Spring Sale');
       expect(await page.getByText('Campaign name is required').count()).toBe(0);
       await page.getByLabel('Domain to Accept Traffic From').fill('shop.example.com, not a domain');
@@ -186,8 +266,14 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       await page.getByLabel('Status').selectOption('all');
       const campaigns = (await page.evaluate(() => fetch('/api/v1/campaign/getAll').then((r) => r.json()))) as { data: Campaign[] };
       const campaignId = campaigns.data[0].id;
-      await page.getByText('One-line install tag').click();
-      await see(`<script async src="${origin}/t/${campaignId}.js"></script>`);
+      // The one-line tag is in sight with its own copy button (the recommended install).
+      const tag = `<script async src="${origin}/t/${campaignId}.js"></script>`;
+      await see(tag);
+      await see('Recommended:');
+      await page.getByRole('button', { name: 'Copy tag' }).click();
+      await page.getByRole('button', { name: 'Copied!' }).waitFor();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(tag);
+      await page.getByRole('button', { name: 'Copy tag' }).waitFor();
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download' }).click()]);
       expect(download.suggestedFilename()).toBe(`magicFormat-${campaignId}.js`);
       const script = fs.readFileSync((await download.path())!, 'utf8');
@@ -195,8 +281,12 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       expect(script).toContain(JSON.stringify(origin));
       await page.getByRole('button', { name: 'Copy Script' }).click();
       await page.getByRole('button', { name: 'Copied!' }).waitFor();
-      expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(`"${campaignId}"`);
+      // Pasted into HTML it is a script element, not text (the copy-and-record test runs it on a site).
+      const copied = await page.evaluate(() => navigator.clipboard.readText());
+      expect(copied).toMatch(/^<script>\n[^]*\n<\/script>$/);
+      expect(copied).toContain(`"${campaignId}"`);
       await shot('dashboard');
+      await accessible('dashboard');
 
       // Two recorded sessions: a human one with a real recording and a bot.
       const now = Date.now();
@@ -217,6 +307,9 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       expect(await counter('Bot Traffic')).toBe('1');
       for (const text of [human.slice(0, 8), human, 'Human User', 'Bot Traffic', '203.0.113.7', 'France', 'Unknown', 'fr-FR', '8 cores', 'Europe/Paris', 'Cookies enabled', 'Focus active', 'Windowed']) await see(text);
       await shot('sessions');
+      await titled('Campaign Sessions — Tapedeck');
+      // 'Bot Traffic' and 'Human User' badges are on screen: their contrast is checked here.
+      await accessible('sessions');
       await page.getByLabel('Session type').selectOption('bot');
       await page.locator('.session-card', { hasText: 'Human User' }).waitFor({ state: 'detached' });
       await page.locator('.session-card', { hasText: 'Bot Traffic' }).waitFor();
@@ -230,6 +323,10 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       await page.getByPlaceholder('Search by session ID, IP address, or language...').fill('');
       await page.getByTestId('session-card').nth(1).waitFor();
       await page.getByRole('button', { name: 'Refresh' }).click();
+      // Kept on the device for the saved-replays screen below ('Still recording': it is not complete).
+      const humanCard = page.locator('.session-card', { hasText: 'Human User' });
+      await humanCard.getByRole('button', { name: 'Save for offline' }).click();
+      await humanCard.getByText('Available offline').waitFor();
 
       // Details modal: every field, closes on Escape.
       await page.locator('.session-card', { hasText: 'Human User' }).getByRole('button', { name: 'View Details' }).click();
@@ -237,6 +334,11 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       await details.waitFor();
       for (const text of ['User Agent', 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140', 'Timezone']) await details.getByText(text).first().waitFor();
       await shot('session-details');
+      await accessible('session details modal');
+      // A body that scrolls (on a phone) is reachable by keyboard.
+      const body = details.locator('.modal-body');
+      const scrolls = await body.evaluate((el) => el.scrollHeight > el.clientHeight + 1);
+      expect(await body.getAttribute('tabindex')).toBe(scrolls ? '0' : null);
       // A native modal dialog: the page behind it is inert, for the mouse, keyboard and screen readers.
       expect(await details.evaluate((dialog) => dialog.matches(':modal'))).toBe(true);
       for (let i = 0; i < 5; i++) {
@@ -258,6 +360,17 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       await page.locator('.rr-controller__btns button', { hasText: '8x' }).waitFor();
       expect(await speeds('.player-card')).toEqual(['1x', '2x', '4x', '8x']);
       await shot('replay');
+      await titled('Session Replay — Tapedeck');
+      // the replay page's own test covers the player
+      await accessible('replay page with the player loaded', [PLAYER]);
+
+      // Saved replays: the 'Still recording' badge is on screen, its contrast checked.
+      await page.goto(`${origin}/saved`);
+      await page.getByRole('heading', { name: 'Saved replays' }).waitFor();
+      await page.locator('.badge', { hasText: 'Still recording' }).waitFor();
+      await titled('Saved replays — Tapedeck');
+      await shot('saved');
+      await accessible('saved replays');
 
       // Replay errors: unknown session → 404 text, 'Go Back' to the campaign.
       await page.goto(`${origin}/campaign/${campaignId}/session/doesnotexist123`);
@@ -265,6 +378,7 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       await see('Session not found. It may have been deleted or does not exist.');
       await page.getByRole('button', { name: 'Try Again' }).waitFor();
       await shot('replay-error');
+      await accessible('replay error');
       await page.getByRole('button', { name: 'Go Back' }).click();
       await page.waitForURL(`${origin}/campaign/${campaignId}`);
 
@@ -273,9 +387,13 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       const confirm = page.getByRole('dialog', { name: 'Delete Campaign?' });
       await confirm.getByText('All sessions (2)').waitFor();
       await shot('delete-modal');
+      await accessible('delete modal');
       await confirm.getByRole('button', { name: 'Delete Campaign' }).click();
       await page.waitForURL(`${origin}/dashboard`);
       await see('No campaigns yet');
+      await page.getByRole('status').filter({ hasText: 'Campaign deleted' }).waitFor();
+      await shot('campaign-deleted');
+      await accessible('dashboard after deleting');
 
       // 404 page.
       await page.goto(`${origin}/no/such/page`);
@@ -283,12 +401,16 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       await page.getByRole('button', { name: 'Go Back' }).waitFor();
       await page.getByRole('navigation', { name: 'Helpful links' }).getByRole('link', { name: 'Create Campaign' }).waitFor();
       await shot('not-found');
+      await titled('Page not found — Tapedeck');
+      await accessible('404');
       await page.getByRole('button', { name: 'Go Home' }).click();
       await page.waitForURL(`${origin}/`);
       await see('Ready to continue optimizing?');
       await see(`Welcome back, ${name}!`);
       await see('Ready to optimize more?');
       await shot('landing-signed-in');
+      // the replay page's own test covers the player (the demo is the same player component)
+      await accessible('landing signed in', [PLAYER]);
 
       // Logout, then the callback page without a code.
       await openMenu();
@@ -298,6 +420,8 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       expect(await page.getByText('Please sign in to continue.').count()).toBe(0);
       await page.goto(`${origin}/auth/google/callback`);
       await see('No authorization code received.');
+      await titled('Signing in — Tapedeck');
+      await accessible('sign-in callback error');
       await page.getByRole('button', { name: 'Return to Home' }).click();
       await page.waitForURL(`${origin}/`);
       await shot('signed-out');
@@ -306,4 +430,60 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       await context.close();
     });
   }
+
+  // What the dashboard's copy buttons put on the clipboard is HTML a site owner pastes into a page:
+  // pasted into a visitor's site, each records a session that the API then lists.
+  it('copied script and copied tag each record a session when pasted into a page', async () => {
+    const owner = await signIn(server, { name: 'Pat Paster', email: 'pat.paster@example.test' });
+    const origin = server.config.publicUrl;
+    const created = await fetch(`${server.url}/api/v1/campaign/create`, {
+      method: 'POST',
+      headers: { ...owner.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Paste test', domains: `127.0.0.1:${site.port}`, limit: 0, start_date_time: Date.now() - 1000, end_date_time: Date.now() + 86_400_000 }),
+    });
+    expect(created.status).toBe(201);
+    const campaign = ((await created.json()) as { data: Campaign }).data;
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    await context.addCookies([
+      { name: ACCESS_COOKIE, value: owner.jar.get(ACCESS_COOKIE)!, url: origin },
+      { name: REFRESH_COOKIE, value: owner.jar.get(REFRESH_COOKIE)!, domain: new URL(origin).hostname, path: '/api/v1/auth' },
+    ]);
+    const dashboard = await context.newPage();
+    await dashboard.goto(`${origin}/dashboard`);
+    await dashboard.getByTestId('campaign-row').waitFor();
+    const sessionIds = async () => {
+      const answer = (await dashboard.evaluate((path) => fetch(path).then((r) => r.json()), `/api/v1/streaming/sessions/${campaign.id}/`)) as SessionsResponse;
+      return answer.sessions.map((session) => session.sessionId).sort();
+    };
+
+    /** Pastes the clipboard into the site's page, visits it in a new tab, and returns the new session's id. */
+    const pasteAndVisit = async (button: string, shape: RegExp) => {
+      await dashboard.getByRole('button', { name: button }).click();
+      await dashboard.getByRole('button', { name: 'Copied!' }).waitFor();
+      const html = await dashboard.evaluate(() => navigator.clipboard.readText());
+      expect(html).toMatch(shape);
+      await dashboard.getByRole('button', { name: button }).waitFor();
+      const before = await sessionIds();
+      site.install(html);
+      const visitor = await context.newPage();
+      await visitor.goto(`${site.url}/checkout.html`);
+      // The pasted HTML is a script, not text on the page.
+      expect(await visitor.locator('body').innerText()).not.toContain(campaign.id);
+      await recorderRunning(visitor);
+      await visitor.click('#buy');
+      await flushRecorder(visitor);
+      let added: string[] = [];
+      await expect.poll(async () => (added = (await sessionIds()).filter((id) => !before.includes(id))).length, { timeout: 30_000 }).toBe(1);
+      await visitor.close();
+      return added[0];
+    };
+
+    const fromScript = await pasteAndVisit('Copy Script', /^<script>\n[^]+\n<\/script>$/);
+    const fromTag = await pasteAndVisit('Copy tag', /^<script async src="[^"]+\/t\/[^"]+\.js"><\/script>$/);
+    expect(fromScript).not.toBe(fromTag);
+    expect(await sessionIds()).toEqual([fromScript, fromTag].sort());
+    await context.close();
+  });
 });

@@ -25,10 +25,19 @@ describe('loadConfig', () => {
     [{ HOST: '0.0.0.0' }, /^ALLOW_LOCAL_SIGNIN.*HOST=0\.0\.0\.0/],
     [{ HOST: '::' }, /^ALLOW_LOCAL_SIGNIN/],
     [{ HOST: '192.168.1.20' }, /^ALLOW_LOCAL_SIGNIN/],
+    [{ CONTACT_EMAIL: 'not an address' }, /^CONTACT_EMAIL must be one email address/],
+    [{ CONTACT_EMAIL: 'a@example.com, b@example.com' }, /^CONTACT_EMAIL /],
+    [{ CONTACT_EMAIL: 'Ada <ada@example.com>' }, /^CONTACT_EMAIL /],
     [{ LOG_LEVEL: 'verbose' }, /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent \(got "verbose"\)$/],
   ])('rejects %o naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('takes the contact address from CONTACT_EMAIL, none when unset', () => {
+    expect(loadConfig({}).contactEmail).toBeUndefined();
+    expect(loadConfig({ CONTACT_EMAIL: '' }).contactEmail).toBeUndefined();
+    expect(loadConfig({ CONTACT_EMAIL: ' hello@shop.example ' }).contactEmail).toBe('hello@shop.example');
   });
 
   it('lets production use the built-in provider only when allowed', () => {

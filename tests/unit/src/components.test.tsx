@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { Modal } from '../../../src/components/Modal.js';
-import { ScriptActions } from '../../../src/components/ScriptActions.js';
+import { InstallTag, ScriptActions } from '../../../src/components/ScriptActions.js';
 import { DeleteCampaignModal } from '../../../src/components/SessionModals.js';
 
 afterEach(cleanup);
@@ -78,7 +78,8 @@ describe('Copy Script', () => {
       await act(() => new Promise<void>((resolve) => setImmediate(resolve)));
     }
     expect(screen.getByRole('button', { name: 'Copied!' })).toBeTruthy();
-    expect(writeText.mock.calls[0][0]).toContain('"c42"');
+    // Wrapped in a <script> element, so it works when pasted into a page's HTML.
+    expect(writeText.mock.calls[0][0]).toMatch(/^<script>\n[^]*"c42"[^]*\n<\/script>$/);
     await act(async () => {
       vi.advanceTimersByTime(2499);
     });
@@ -103,5 +104,36 @@ describe('Copy Script', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Copy Script' }));
     });
     await vi.waitFor(() => expect(onError).toHaveBeenLastCalledWith('Failed to copy script. Please try downloading it instead.'));
+  });
+});
+
+describe('Copy tag', () => {
+  it("copies the one-line tag and shows 'Copied!' for 2.5 seconds", async () => {
+    const writeText = vi.fn(async (_text: string) => {});
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    render(<InstallTag campaignId="c42" onError={() => {}} />);
+    expect(screen.getByText(`<script async src="${window.location.origin}/t/c42.js"></script>`)).toBeTruthy();
+    expect(screen.getByText('Recommended:')).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Copy tag' }));
+    });
+    expect(writeText).toHaveBeenCalledWith(`<script async src="${window.location.origin}/t/c42.js"></script>`);
+    expect(screen.getByRole('button', { name: 'Copied!' })).toBeTruthy();
+    await act(async () => {
+      vi.advanceTimersByTime(2500);
+    });
+    expect(screen.getByRole('button', { name: 'Copy tag' })).toBeTruthy();
+    vi.useRealTimers();
+  });
+
+  it('reports a refused clipboard', async () => {
+    const onError = vi.fn();
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new Error('denied')) }, configurable: true });
+    render(<InstallTag campaignId="c1" onError={onError} />);
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Copy tag' }));
+    });
+    expect(onError).toHaveBeenLastCalledWith('Failed to copy script. Please try downloading it instead.');
   });
 });

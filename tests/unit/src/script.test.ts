@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { buildCampaignScript, SCRIPT_NOT_LOADED, scriptFileName, scriptTag } from '../../../src/lib/script.js';
+import { buildCampaignScript, inlineScriptElement, SCRIPT_NOT_LOADED, scriptFileName, scriptTag } from '../../../src/lib/script.js';
 
 // The real loader the server serves as /static/magicFormat.js.
 const loader = fs.readFileSync(path.resolve(process.cwd(), 'tracker/loader.js'), 'utf8');
@@ -38,5 +38,30 @@ describe('campaign script builder', () => {
   it('names the file and builds the one-line tag', () => {
     expect(scriptFileName('c1')).toBe('magicFormat-c1.js');
     expect(scriptTag('https://app.example.com', 'c1')).toBe('<script async src="https://app.example.com/t/c1.js"></script>');
+  });
+
+  it('wraps the script in one <script> element that HTML parses back to the same code', async () => {
+    const code = await buildCampaignScript(loader, 'camp_7', 'https://rec.example.com');
+    const html = inlineScriptElement(code);
+    expect(html.startsWith('<script>\n')).toBe(true);
+    expect(html.endsWith('\n</script>')).toBe(true);
+    const doc = new DOMParser().parseFromString(`<!doctype html><body>${html}<p id="after">after</p></body>`, 'text/html');
+    const scripts = doc.querySelectorAll('script');
+    expect(scripts).toHaveLength(1);
+    expect(scripts[0].textContent!.trim()).toBe(code.trim());
+    // Nothing of the script shows as page text.
+    const visible = doc.body.cloneNode(true) as HTMLElement;
+    visible.querySelectorAll('script').forEach((script) => script.remove());
+    expect(visible.textContent!.trim()).toBe('after');
+  });
+
+  it('keeps a "</script" inside the code from closing the element early', () => {
+    const code = 'var note = "</script><b>x</b>"; window.done = note.length;';
+    const doc = new DOMParser().parseFromString(inlineScriptElement(code), 'text/html');
+    expect(doc.querySelectorAll('script')).toHaveLength(1);
+    expect(doc.querySelector('b')).toBeNull();
+    const win: Record<string, unknown> = {};
+    new Function('window', doc.querySelector('script')!.textContent!)(win);
+    expect(win.done).toBe('</script><b>x</b>'.length);
   });
 });

@@ -1,0 +1,29 @@
+// The browser tab's (and the installed app's window) title for each screen: "{screen} — Tapedeck",
+// so tabs, history and bookmarks say which screen they hold.
+
+const PRODUCT = 'Tapedeck';
+
+/** Screen names by route id (the deepest matched route); ids are the generated route tree's. */
+const SCREENS: Record<string, string> = {
+  '/_authed/dashboard': 'Campaign Dashboard',
+  '/_authed/createCampaign': 'Create Campaign',
+  '/_authed/campaign/$campaignId/': 'Campaign Sessions',
+  '/_authed/campaign/$campaignId/session/$sessionId': 'Session Replay',
+  '/saved': 'Saved replays',
+  '/auth/google/callback': 'Signing in',
+  '/privacy': 'Privacy',
+  '/terms': 'Terms',
+};
+
+export const HOME_TITLE = `${PRODUCT} — session recording and replay`;
+
+/**
+ * The title for the deepest matched route: the landing page's own, a screen's name, or
+ * 'Page not found' when nothing matched (only the root route, '__root__', is left) or a match
+ * ended not found.
+ */
+export function documentTitle(routeId: string | undefined, notFound = false): string {
+  if (routeId === '/' && !notFound) return HOME_TITLE;
+  const screen = notFound || !routeId ? undefined : SCREENS[routeId];
+  return `${screen ?? 'Page not found'} — ${PRODUCT}`;
+}
