@@ -1,4 +1,5 @@
-// Spec §5 campaign rules as pure functions, shared by the create-campaign form and the server.
+// The campaign rules (name, accepted domains, dates, limit) as pure functions, shared by the
+// create-campaign form and the server, with the messages both show word for word.
 
 export const NAME_REQUIRED = 'Campaign name is required';
 export const DOMAINS_REQUIRED = 'At least one domain is required';

@@ -1,11 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { maskEvent, mutationCount, optedOut } from '../../../tracker/src/privacy.js';
+import { EventType, IncrementalSource } from '@rrweb/types';
+import { FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, MUTATION, maskEvent, mutationCount, optedOut } from '../../../tracker/src/privacy.js';
 import { resumeSession, newSessionId } from '../../../tracker/src/session.js';
 import { fillLoader } from '../../../common/loader-script.js';
 import fs from 'node:fs';
 import path from 'node:path';
 
 const nav = (fields: Record<string, unknown>) => fields as unknown as Navigator;
+
+describe('event kinds', () => {
+  it("are rrweb's own numbers", () => {
+    expect(FULL_SNAPSHOT).toBe(EventType.FullSnapshot);
+    expect(INCREMENTAL_SNAPSHOT).toBe(EventType.IncrementalSnapshot);
+    expect(MUTATION).toBe(IncrementalSource.Mutation);
+  });
+});
 
 describe('the visitor’s choice', () => {
   it('honours Global Privacy Control and Do-Not-Track', () => {
