@@ -8,6 +8,8 @@ import { userSession } from '../helpers/auth.js';
 import { info, makeCampaign, postBatch, sessionId } from '../integration/ingest-support.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import { step } from './step.js';
+import { OFFLINE_REPLAY_MESSAGE, OFFLINE_WRITE_MESSAGE } from '../../src/offline/network.js';
+import { MISSING_ASSETS_MESSAGE } from '../../src/offline/localAssets.js';
 import { desktopRecording, IPHONE_USER_AGENT, linkedRecording, phoneRecording, recordedAgo, startSiteWithoutCors } from './replay-fixtures.js';
 
 // The replay page in real Chromium at 1280×800 and on a 390×844 phone: the recording and its
@@ -268,4 +270,77 @@ describe.skipIf(!hasChromium)('the replay page', () => {
       await context.close();
     });
   }
+
+  it('offline: an unsaved replay says it is not on this device, a saved one says once that its images could not be kept, and the offline notices go when the network returns', async () => {
+    const origin = server.config.publicUrl;
+    const context = await ownerContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    onTestFailed(async () => {
+      await page.screenshot({ path: path.resolve('test-results/replay-page-offline-FAILED.png'), fullPage: true }).catch(() => undefined);
+    });
+
+    await step('1. Online: the campaign page shows its name; the linked replay is kept on the device', async () => {
+      await page.goto(`${origin}/campaign/${campaignId}`);
+      await page.getByRole('heading', { name: 'Campaign Sessions' }).waitFor();
+      await page.getByText('Ingest test', { exact: true }).waitFor();
+      // The app works offline once its service worker controls the page.
+      await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+      if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload();
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+      await openReplay(page, sessions.linked);
+      await page.getByTestId('offline-state').getByText('Available offline').waitFor();
+      // The site sends no CORS headers: only an opaque copy of its image can be kept.
+      const logo = `${site.origin}/logo.png`;
+      await expect
+        .poll(() => page.evaluate((url) => caches.open('tapedeck-replay-assets').then((cache) => cache.match(url)).then((kept) => kept?.type ?? null), logo), { timeout: 20_000 })
+        .toBe('opaque');
+      expect(await page.getByTestId('missing-assets').count()).toBe(0);
+    });
+
+    await step('2. /saved shows the campaign name with the saved replay', async () => {
+      await page.goto(`${origin}/saved`);
+      const saved = page.getByTestId('saved-replay').filter({ hasText: sessions.linked });
+      await saved.getByText('Ingest test').waitFor();
+    });
+
+    await step('3. Offline, the saved replay plays and says once, under the player, that its images are missing', async () => {
+      await context.setOffline(true);
+      await openReplay(page, sessions.linked);
+      await page.getByTestId('missing-assets').waitFor();
+      expect(await page.getByText(MISSING_ASSETS_MESSAGE).count()).toBe(1);
+      const note = (await page.getByTestId('missing-assets').boundingBox())!;
+      const player = (await page.locator('.player-controls').boundingBox())!;
+      expect(note.y).toBeGreaterThanOrEqual(player.y + player.height);
+    });
+
+    await step('4. Offline, a replay never opened here says it is not saved on this device, with no Save button', async () => {
+      await page.goto(replayUrl(sessions.desktop));
+      await page.getByText('Error Loading Session').waitFor();
+      await page.getByText(OFFLINE_REPLAY_MESSAGE).waitFor();
+      expect(await page.getByText(/HTTP error/).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Save for offline' }).count()).toBe(0);
+      // Back online, it loads by itself.
+      await context.setOffline(false);
+      await page.getByText(`${desktopRecording.length} events recorded`).waitFor();
+      await page.getByRole('button', { name: 'Save for offline' }).or(page.getByText('Available offline')).first().waitFor();
+    });
+
+    await step("5. \"You're offline. Nothing was sent\" goes away when the network returns", async () => {
+      await page.goto(`${origin}/campaign/${campaignId}`);
+      await page.getByRole('heading', { name: 'Campaign Sessions' }).waitFor();
+      await context.setOffline(true);
+      await page.getByRole('button', { name: 'Delete Campaign' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete Campaign' }).click();
+      await page.getByText(OFFLINE_WRITE_MESSAGE).waitFor();
+      await context.setOffline(false);
+      await page.getByText(OFFLINE_WRITE_MESSAGE).waitFor({ state: 'detached' });
+      // Nothing was deleted.
+      await page.getByText('Ingest test', { exact: true }).waitFor();
+    });
+
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
