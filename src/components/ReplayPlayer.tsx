@@ -48,8 +48,16 @@ const DEMO_HEIGHT_SHARE = 0.75;
 const BOTTOM_GAP = 16;
 /** Never smaller than this, even on a very short screen. */
 const MIN_HEIGHT = 160;
-/** A screen this short (a phone held sideways) gives the player its whole height: the page scrolls the header away. */
+/** A screen this short (a phone held sideways) gives the player its whole height, less a sticky header: the page scrolls the rest away. */
 const SHORT_SCREEN = 500;
+
+/** The page header's height when it stays on screen while scrolling (sticky or fixed), else 0. */
+function stickyHeaderHeight(): number {
+  const header = document.querySelector('header');
+  if (!header) return 0;
+  const { position } = getComputedStyle(header);
+  return position === 'sticky' || position === 'fixed' ? header.offsetHeight : 0;
+}
 
 /** Resolves when the element comes within a screen of the viewport (at once without IntersectionObserver). */
 function nearViewport(element: Element, signal: { cancelled: boolean }): Promise<void> {
@@ -149,7 +157,7 @@ export function ReplayPlayer({
     if (fullscreen.active) {
       roomHeight = container.clientHeight - controls;
     } else if (fitToViewport) {
-      const top = window.innerHeight < SHORT_SCREEN ? 0 : stage.getBoundingClientRect().top + window.scrollY;
+      const top = window.innerHeight < SHORT_SCREEN ? stickyHeaderHeight() : stage.getBoundingClientRect().top + window.scrollY;
       roomHeight = Math.max(MIN_HEIGHT, window.innerHeight - top - controls - BOTTOM_GAP);
     } else {
       roomHeight = Math.max(MIN_HEIGHT, window.innerHeight * DEMO_HEIGHT_SHARE);

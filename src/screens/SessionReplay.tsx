@@ -1,11 +1,11 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { replayErrorMessage, replayQueryOptions } from '../api/replay.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import { ReplayPlayer } from '../components/ReplayPlayer.js';
 import { SessionInfo } from '../components/SessionInfo.js';
-import { useOnline, useWhenBackOnline } from '../offline/useOnline.js';
+import { useOnline } from '../offline/useOnline.js';
 import { useSavedReplay } from '../offline/useSavedReplays.js';
 import { useCampaignName } from '../offline/useCampaignName.js';
 import { isReplayNotSavedOffline, replayPageMessage } from '../offline/offlineReplay.js';
@@ -21,6 +21,8 @@ export const REPLAY_WIDTH = 1024;
 export const REPLAY_HEIGHT = 768;
 export const REPLAY_SPEEDS = [0.5, 1, 2, 4, 8];
 export const PLAYER_INIT_DELAY_MS = 100;
+const RECONNECT_RETRIES = 5;
+const RECONNECT_RETRY_MS = 1000;
 
 interface SessionReplayProps {
   campaignId: string;
@@ -37,8 +39,20 @@ export function SessionReplay({ campaignId, sessionId, actions }: SessionReplayP
   const navigate = useNavigate();
   const backToCampaign = () => void navigate({ to: '/campaign/$campaignId', params: { campaignId } });
 
-  // Not on the device while offline: try again by itself once the network is back.
-  useWhenBackOnline(replay.isError && isReplayNotSavedOffline(replay.error), () => void replay.refetch());
+  // Not on the device while offline: try again by itself once the network is back (a few
+  // times: the first try may leave while the connection is still coming up).
+  const online = useOnline();
+  const notSavedOffline = replay.isError && isReplayNotSavedOffline(replay.error);
+  const retries = useRef(0);
+  useEffect(() => {
+    if (!online) retries.current = 0;
+    if (!online || !notSavedOffline || retries.current >= RECONNECT_RETRIES) return;
+    const timer = window.setTimeout(() => void replay.refetch(), retries.current * RECONNECT_RETRY_MS);
+    retries.current += 1;
+    return () => window.clearTimeout(timer);
+    // errorUpdatedAt: each failed try schedules the next one.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [online, notSavedOffline, replay.errorUpdatedAt]);
 
   const missingIds = !campaignId || !sessionId;
   const error = missingIds ? 'Campaign ID and Session ID are required' : replay.isError ? replayPageMessage(replay.error, replayErrorMessage) : playerError;

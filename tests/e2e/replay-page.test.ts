@@ -262,6 +262,27 @@ describe.skipIf(!hasChromium)('the replay page', () => {
         await page.getByRole('button', { name: 'Fullscreen' }).waitFor();
       });
 
+      await step('8. A phone held sideways: scrolled to the player, recording and controls fill the screen below the header', async () => {
+        if (!device.isMobile) return;
+        await page.setViewportSize({ width: device.viewport.height, height: device.viewport.width });
+        await openReplay(page, sessions.desktop);
+        const header = (await page.locator('header.navbar').boundingBox())!;
+        await page.evaluate((covered) => {
+          const player = document.querySelector('.player')!;
+          window.scrollTo(0, player.getBoundingClientRect().top + window.scrollY - covered);
+        }, header.height);
+        await expect.poll(async () => (await page.locator('.player').boundingBox())!.y).toBeCloseTo(header.height, 0);
+        const landscape = { width: device.viewport.height, height: device.viewport.width };
+        for (const control of playerControls(page)) {
+          const box = (await control.boundingBox())!;
+          expect(box.y + box.height, String(control)).toBeLessThanOrEqual(landscape.height + 0.5);
+        }
+        const recording = (await page.locator('.player-host').boundingBox())!;
+        expect(recording.y).toBeGreaterThanOrEqual(header.height - 1);
+        expect(recording.height).toBeGreaterThanOrEqual((landscape.height - header.height) / 2);
+        await page.setViewportSize(device.viewport);
+      });
+
       if (process.env.REPLAY_SCREENSHOTS === '1') {
         await openReplay(page, device.isMobile ? sessions.phone : sessions.desktop);
         await page.screenshot({ path: `/tmp/replay-${device.name}.png` });
