@@ -248,7 +248,6 @@ export function ReplayPlayer({
       setCurrentTime(0);
     };
     // measure is read once at creation; later fits go through the size effect.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [events, width, height, speedOption, delayMs, deferUntilVisible, label]);
 
   const changeSpeed = (next: number) => {

@@ -51,7 +51,6 @@ export function SessionReplay({ campaignId, sessionId, actions }: SessionReplayP
     retries.current += 1;
     return () => window.clearTimeout(timer);
     // errorUpdatedAt: each failed try schedules the next one.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [online, notSavedOffline, replay.errorUpdatedAt]);
 
   const missingIds = !campaignId || !sessionId;
