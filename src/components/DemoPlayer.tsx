@@ -5,11 +5,11 @@ import { demoReplayQueryOptions, prefersMobileDemo } from '../api/replay.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import { ReplayPlayer } from './ReplayPlayer.js';
 
-// The landing page's demo: autoplay off, speeds 0.5–8, 70 px kept for the
-// controller, size from the recording's meta event (1366×768 when it has none, at least 1).
+// The landing page's demo: autoplay off, speeds 0.5–8, the player's own controls under the
+// recording (they take their own height, so no fixed 70 px is kept), size from the recording's
+// meta event (1366×768 when it has none, at least 1), never enlarged.
 
 export const DEMO_SPEEDS = [0.5, 1, 2, 4, 8];
-export const DEMO_CONTROLLER_HEIGHT = 70;
 
 export function demoSize(events: ReplayEvent[]): { width: number; height: number } {
   const meta = events.find((e) => e.type === EventType.Meta)?.data as { width?: unknown; height?: unknown } | undefined;
@@ -47,7 +47,7 @@ export function DemoPlayer() {
       width={size.width}
       height={size.height}
       speedOption={DEMO_SPEEDS}
-      controllerHeight={DEMO_CONTROLLER_HEIGHT}
+      maxScale={1}
       label="Demo replay"
       deferUntilVisible
       onError={(error) => setPlayerError(error instanceof Error ? error.message : 'Failed to load demo')}

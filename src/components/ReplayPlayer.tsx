@@ -1,38 +1,62 @@
-import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useRef, useState } from 'react';
 import type { ReplayEvent } from '../../common/api-types.js';
+import { PlayerControls } from './player/PlayerControls.js';
+import { fitRecording, recordingSize, type Size } from './player/playerMath.js';
+import { useFullscreen } from './player/useFullscreen.js';
 
-// rrweb-player (a Svelte component) in a lazy chunk, sized to fit its container while keeping
-// the recording's aspect ratio. It is created `delayMs` after the events are ready and destroyed
-// (Replayer and component) on unmount — StrictMode's double mount included.
+// rrweb-player (a Svelte component, in a lazy chunk) draws the recording; its own controller is
+// off and PlayerControls drives it instead. The recording is scaled to the largest size that
+// fits: the container's width and, with fitToViewport, the screen below the page's header with
+// the controls still in view; in fullscreen, the whole screen. The recorded page is inert: no
+// focus, no link activation inside it. The player is created `delayMs` after the events are ready
+// and destroyed (Replayer and component) on unmount — StrictMode's double mount included.
 
-type PlayerInstance = {
+type RrwebPlayer = {
   $destroy(): void;
   $set(props: Record<string, unknown>): void;
   triggerResize(): void;
   setSpeed(speed: number): void;
-  getReplayer(): { destroy?: () => void; pause?: () => void };
+  toggle(): void;
+  goto(timeOffset: number, play?: boolean): void;
+  toggleSkipInactive(): void;
+  getMetaData(): { totalTime: number };
+  addEventListener(event: string, handler: (detail: unknown) => unknown): void;
+  getReplayer(): { destroy?: () => void; pause?: () => void; iframe?: HTMLIFrameElement };
 };
 
 export interface ReplayPlayerProps {
   events: ReplayEvent[];
-  /** The largest size; on narrow screens the player shrinks to the container width. */
+  /** The recording's size when its meta event has none. */
   width: number;
   height: number;
   speedOption: number[];
-  /** Extra height kept for the controller (the demo keeps 70 px). */
-  controllerHeight?: number;
   delayMs?: number;
   onError?: (error: unknown) => void;
+  /** The player region's name; the recorded page's frame is titled after it. */
   label?: string;
   /** Load the player chunk only once the player is near the screen (the landing page's demo). */
   deferUntilVisible?: boolean;
+  /** Keep the recording and the controls within the screen's height, below what comes before them. */
+  fitToViewport?: boolean;
+  /** At most this many times the recorded size (the landing demo keeps 1). */
+  maxScale?: number;
 }
 
-const CONTROLLER_HEIGHT = 80;
+/** The screen's share the demo may take when it does not fit to the viewport. */
+const DEMO_HEIGHT_SHARE = 0.75;
+/** Room kept under the controls (the card's padding). */
+const BOTTOM_GAP = 16;
+/** Never smaller than this, even on a very short screen. */
+const MIN_HEIGHT = 160;
+/** A screen this short (a phone held sideways) gives the player its whole height, less a sticky header: the page scrolls the rest away. */
+const SHORT_SCREEN = 500;
 
-function fit(containerWidth: number, width: number, height: number) {
-  const w = Math.max(1, Math.min(width, Math.floor(containerWidth)));
-  return { width: w, height: Math.max(1, Math.round((height * w) / width)) };
+/** The page header's height when it stays on screen while scrolling (sticky or fixed), else 0. */
+function stickyHeaderHeight(): number {
+  const header = document.querySelector('header');
+  if (!header) return 0;
+  const { position } = getComputedStyle(header);
+  return position === 'sticky' || position === 'fixed' ? header.offsetHeight : 0;
 }
 
 /** Resolves when the element comes within a screen of the viewport (at once without IntersectionObserver). */
@@ -52,38 +76,160 @@ function nearViewport(element: Element, signal: { cancelled: boolean }): Promise
   });
 }
 
-export function ReplayPlayer({ events, width, height, speedOption, controllerHeight = CONTROLLER_HEIGHT, delayMs = 0, onError, label = 'Session replay', deferUntilVisible = false }: ReplayPlayerProps) {
+function destroyPlayer(player: RrwebPlayer) {
+  try {
+    player.getReplayer().pause?.();
+    player.getReplayer().destroy?.();
+  } catch {
+    // already torn down
+  }
+  player.$destroy();
+}
+
+/**
+ * inert keeps Tab, the pointer and assistive technology out of the recorded page, but Chromium
+ * still lets a script focus an element inside the frame, and a key pressed then would reach it
+ * (Enter on a recorded link loads the live site in the player). Focus that lands in the frame
+ * is sent back to the player itself (focusable by script only, and Enter there does nothing).
+ */
+function guardFocus(frame: HTMLIFrameElement, fallback: () => HTMLElement | null | undefined): () => void {
+  let timer: number | undefined;
+  const sendBack = () => {
+    if (document.activeElement !== frame) return;
+    const target = fallback();
+    if (target) target.focus();
+    else frame.blur();
+  };
+  // Once the focus change is over: moved back while it is under way, it stays in the frame.
+  const later = () => {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(sendBack, 0);
+  };
+  window.addEventListener('blur', later);
+  frame.addEventListener('focus', later);
+  return () => {
+    window.clearTimeout(timer);
+    window.removeEventListener('blur', later);
+    frame.removeEventListener('focus', later);
+  };
+}
+
+const sameSize = (a: Size | null, b: Size) => a !== null && a.width === b.width && a.height === b.height;
+
+export function ReplayPlayer({
+  events,
+  width,
+  height,
+  speedOption,
+  delayMs = 0,
+  onError,
+  label = 'Session replay',
+  deferUntilVisible = false,
+  fitToViewport = false,
+  maxScale,
+}: ReplayPlayerProps) {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const stageRef = useRef<HTMLDivElement>(null);
   const hostRef = useRef<HTMLDivElement>(null);
-  const playerRef = useRef<PlayerInstance | null>(null);
-  const [size, setSize] = useState<{ width: number; height: number } | null>(null);
+  const controlsRef = useRef<HTMLDivElement>(null);
+  const playerRef = useRef<RrwebPlayer | null>(null);
   const reportError = useEffectEvent((error: unknown) => onError?.(error));
+
+  const initialSpeed = speedOption.includes(1) ? 1 : speedOption[0];
+  const [ready, setReady] = useState(false);
+  const [playing, setPlaying] = useState(false);
+  const [currentTime, setCurrentTime] = useState(0);
+  const [totalTime, setTotalTime] = useState(0);
+  const [speed, setSpeed] = useState(initialSpeed);
+  const [skipInactive, setSkipInactive] = useState(true);
+  const [size, setSize] = useState<Size | null>(null);
+  const fullscreen = useFullscreen(containerRef);
+
+  /** The largest size the recording fits in now. */
+  const measure = useCallback((): Size | null => {
+    const container = containerRef.current;
+    const stage = stageRef.current;
+    if (!container || !stage) return null;
+    const recording = recordingSize(events, { width, height });
+    const controls = controlsRef.current?.offsetHeight ?? 0;
+    let roomHeight: number;
+    if (fullscreen.active) {
+      roomHeight = container.clientHeight - controls;
+    } else if (fitToViewport) {
+      const top = window.innerHeight < SHORT_SCREEN ? stickyHeaderHeight() : stage.getBoundingClientRect().top + window.scrollY;
+      roomHeight = Math.max(MIN_HEIGHT, window.innerHeight - top - controls - BOTTOM_GAP);
+    } else {
+      roomHeight = Math.max(MIN_HEIGHT, window.innerHeight * DEMO_HEIGHT_SHARE);
+    }
+    return fitRecording(recording, { width: stage.clientWidth || recording.width, height: roomHeight }, fullscreen.active ? undefined : maxScale);
+  }, [events, width, height, fitToViewport, maxScale, fullscreen.active]);
+
+  const refit = useCallback(() => {
+    const next = measure();
+    if (next) setSize((previous) => (sameSize(previous, next) ? previous : next));
+  }, [measure]);
+
+  // Fit before the first paint, and again whenever the container, the window or fullscreen changes.
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- measuring the laid-out DOM before paint is what a layout effect is for
+  useLayoutEffect(refit, [refit]);
+  /** The size a new player starts at (later fits go through the size effect). */
+  const firstFit = useEffectEvent(() => measure() ?? recordingSize(events, { width, height }));
+  useEffect(() => {
+    const container = containerRef.current;
+    window.addEventListener('resize', refit);
+    const observer = typeof ResizeObserver === 'undefined' || !container ? null : new ResizeObserver(refit);
+    if (container) observer?.observe(container);
+    return () => {
+      window.removeEventListener('resize', refit);
+      observer?.disconnect();
+    };
+  }, [refit]);
+
+  // The player follows the fitted size.
+  useEffect(() => {
+    const player = playerRef.current;
+    if (!player || !size) return;
+    player.$set({ ...size });
+    player.triggerResize();
+  }, [size]);
 
   useEffect(() => {
     const host = hostRef.current;
     if (!host) return;
     const signal = { cancelled: false };
     let timer: number | undefined;
-    const frameWidth = () => host.parentElement?.clientWidth || width;
-    const initial = fit(frameWidth(), width, height);
-    setSize(initial);
+    let stopGuard = () => {};
     const create = async () => {
       try {
         const [{ default: RrwebPlayer }] = await Promise.all([import('rrweb-player'), import('rrweb-player/dist/style.css')]);
         if (signal.cancelled) return;
-        const current = fit(frameWidth(), width, height);
-        playerRef.current = new RrwebPlayer({
+        const fitted = firstFit();
+        const player = new RrwebPlayer({
           target: host,
           props: {
             events: events as never,
-            width: current.width,
-            height: current.height,
+            ...fitted,
+            // Scaled by our own fit (which may enlarge a small recording), not capped at 1.
+            maxScale: 0,
             autoPlay: false,
-            showController: true,
+            showController: false,
+            skipInactive: true,
             speedOption,
+            speed: initialSpeed,
           },
-        }) as unknown as PlayerInstance;
-        // Start at normal speed when it is offered (the controller starts at the first option).
-        if (speedOption[0] !== 1 && speedOption.includes(1)) playerRef.current.setSpeed(1);
+        }) as unknown as RrwebPlayer;
+        playerRef.current = player;
+        const frame = player.getReplayer().iframe;
+        if (frame) {
+          frame.title = `${label}: the recorded page`;
+          frame.tabIndex = -1;
+          stopGuard = guardFocus(frame, () => containerRef.current);
+        }
+        player.addEventListener('ui-update-current-time', (detail) => setCurrentTime((detail as { payload: number }).payload));
+        player.addEventListener('ui-update-player-state', (detail) => setPlaying((detail as { payload: string }).payload === 'playing'));
+        setTotalTime(player.getMetaData().totalTime);
+        setSize(fitted);
+        setReady(true);
       } catch (error) {
         if (!signal.cancelled) reportError(error);
       }
@@ -94,45 +240,53 @@ export function ReplayPlayer({ events, width, height, speedOption, controllerHei
     return () => {
       signal.cancelled = true;
       window.clearTimeout(timer);
+      stopGuard();
       const player = playerRef.current;
       playerRef.current = null;
-      if (player) {
-        try {
-          player.getReplayer().pause?.();
-          player.getReplayer().destroy?.();
-        } catch {
-          // already torn down
-        }
-        player.$destroy();
-      }
+      if (player) destroyPlayer(player);
       host.replaceChildren();
+      setReady(false);
+      setPlaying(false);
+      setCurrentTime(0);
     };
-  }, [events, width, height, speedOption, delayMs, deferUntilVisible]);
+  }, [events, width, height, speedOption, initialSpeed, delayMs, deferUntilVisible, label]);
 
-  // Keep fitting the container when the window (or phone orientation) changes.
-  useEffect(() => {
-    const host = hostRef.current?.parentElement;
-    if (!host || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => {
-      const next = fit(host.clientWidth, width, height);
-      setSize((prev) => (prev && prev.width === next.width ? prev : next));
-      const player = playerRef.current;
-      if (player) {
-        player.$set(next);
-        player.triggerResize();
-      }
-    });
-    observer.observe(host);
-    return () => observer.disconnect();
-  }, [width, height]);
+  const changeSpeed = (next: number) => {
+    playerRef.current?.setSpeed(next);
+    setSpeed(next);
+  };
+  const changeSkipInactive = (on: boolean) => {
+    if (on !== skipInactive) playerRef.current?.toggleSkipInactive();
+    setSkipInactive(on);
+  };
+  const seek = (ms: number) => {
+    playerRef.current?.goto(ms);
+    setCurrentTime(ms);
+  };
 
   return (
-    <div className="player-frame" aria-label={label} role="region">
-      <div
-        ref={hostRef}
-        className="player-host"
-        style={size ? { width: size.width, minHeight: size.height + controllerHeight } : undefined}
-      />
+    <div ref={containerRef} className={`player${fullscreen.active ? ' player-fullscreen-on' : ''}${fullscreen.emulated ? ' player-expanded' : ''}`} role="region" aria-label={label} tabIndex={-1}>
+      <div ref={stageRef} className="player-stage" style={size ? { minHeight: size.height } : undefined}>
+        {/* inert: the recorded page takes no focus and no clicks; its links cannot navigate. */}
+        <div ref={hostRef} className="player-host" inert style={size ? { width: size.width, height: size.height } : undefined} />
+      </div>
+      <div ref={controlsRef}>
+        <PlayerControls
+          ready={ready}
+          playing={playing}
+          currentTime={currentTime}
+          totalTime={totalTime}
+          speed={speed}
+          speedOption={speedOption}
+          skipInactive={skipInactive}
+          fullscreen={fullscreen.active}
+          onTogglePlay={() => playerRef.current?.toggle()}
+          onSeek={seek}
+          onSpeed={changeSpeed}
+          onSkipInactive={changeSkipInactive}
+          onToggleFullscreen={fullscreen.toggle}
+        />
+      </div>
     </div>
   );
 }

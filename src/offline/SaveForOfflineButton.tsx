@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { formatBytes } from '../lib/format.js';
 import { saveForOffline, type SaveProgress } from './saveForOffline.js';
 import { useSavedReplay } from './useSavedReplays.js';
+import { useOnline } from './useOnline.js';
 import './offline.css';
 
 interface Props {
@@ -21,6 +22,7 @@ export function SaveForOfflineButton({ campaignId, sessionId, expectedBytes }: P
   const saved = useSavedReplay(campaignId, sessionId);
   const [progress, setProgress] = useState<SaveProgress | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const online = useOnline();
 
   const save = async () => {
     setError(null);
@@ -44,6 +46,8 @@ export function SaveForOfflineButton({ campaignId, sessionId, expectedBytes }: P
       </span>
     );
   }
+  // Offline a save cannot work: no button that only fails.
+  if (!online && !progress && !error) return null;
   return (
     <span className="offline-save" data-testid="offline-state">
       {progress ? (

@@ -77,7 +77,10 @@ function SavedItem({ replay, onMessage }: { replay: SavedReplay; onMessage: (mes
       <dl>
         <div>
           <dt>Campaign</dt>
-          <dd className="mono small">{replay.campaignId}</dd>
+          <dd>
+            {replay.campaignName && <span className="saved-campaign-name">{replay.campaignName} </span>}
+            <span className="mono small">{replay.campaignId}</span>
+          </dd>
         </div>
         <div>
           <dt>Session</dt>

@@ -11,6 +11,8 @@ export interface SavedReplay {
   /** `${campaignId}/${sessionId}` */
   key: string;
   campaignId: string;
+  /** The campaign's name when the page knew it (the service worker saves replays without it). */
+  campaignName?: string;
   sessionId: string;
   /** Compressed bytes on the device (what the budget counts). */
   size: number;

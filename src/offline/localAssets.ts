@@ -47,3 +47,21 @@ export async function withLocalAssets(events: ReplayEvent[]): Promise<ReplayEven
   for (const [url, local] of swaps) text = text.replace(new RegExp(escapeRegExp(url) + URL_END, 'g'), local);
   return JSON.parse(text) as ReplayEvent[];
 }
+
+export const MISSING_ASSETS_MESSAGE =
+  'Some images of this recording could not be saved on this device (the recorded site does not allow copies, or did not answer), so they are missing while offline.';
+
+/** How many of the files the events reference have no copy on the device the page can use. */
+export async function countAssetsNotKept(events: ReplayEvent[]): Promise<number> {
+  const urls = collectAssetUrls(events);
+  if (urls.length === 0) return 0;
+  if (typeof caches === 'undefined') return urls.length;
+  const cache = await caches.open(ASSET_CACHE);
+  const usable = await Promise.all(
+    urls.map(async (url) => {
+      const kept = await cache.match(url, { ignoreVary: true });
+      return kept !== undefined && kept.type !== 'opaque';
+    }),
+  );
+  return usable.filter((ok) => !ok).length;
+}

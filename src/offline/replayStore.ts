@@ -19,6 +19,7 @@ export interface ReplayToSave {
   complete: boolean;
   eventCount: number;
   assets?: string[];
+  campaignName?: string;
 }
 
 export async function getBudget(): Promise<number> {
@@ -129,6 +130,7 @@ export async function saveReplay(input: ReplayToSave, now = Date.now()): Promise
   const replay: SavedReplay = {
     key,
     campaignId: input.campaignId,
+    campaignName: input.campaignName ?? previous?.campaignName,
     sessionId: input.sessionId,
     size: compressed.byteLength,
     rawSize: input.body.byteLength,
@@ -155,6 +157,16 @@ export async function saveReplay(input: ReplayToSave, now = Date.now()): Promise
   }
   notifyOfflineChange({ type: 'replays' });
   return replay;
+}
+
+/** Keeps the campaign's name with its saved replays, so /saved and the replay page show it offline. */
+export async function rememberCampaignName(campaignId: string, campaignName: string): Promise<void> {
+  const db = await openOfflineDb();
+  const tx = db.transaction('replays', 'readwrite');
+  const stale = (await tx.store.getAll()).filter((replay) => replay.campaignId === campaignId && replay.campaignName !== campaignName);
+  await Promise.all(stale.map((replay) => tx.store.put({ ...replay, campaignName })));
+  await tx.done;
+  if (stale.length > 0) notifyOfflineChange({ type: 'replays' });
 }
 
 /** Adds asset URLs to a saved replay (after the service worker cached them). */

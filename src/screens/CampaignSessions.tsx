@@ -10,6 +10,9 @@ import { ErrorBox } from '../components/ErrorBox.js';
 import { SessionCard } from '../components/SessionCard.js';
 import { DeleteCampaignModal, SessionDetailsModal } from '../components/SessionModals.js';
 import { Spinner } from '../components/Spinner.js';
+import { useCampaignName } from '../offline/useCampaignName.js';
+import { useWhenBackOnline } from '../offline/useOnline.js';
+import { OFFLINE_WRITE_MESSAGE } from '../offline/network.js';
 
 interface CampaignSessionsProps {
   campaignId: string;
@@ -28,6 +31,8 @@ export function CampaignSessions({ campaignId, sessionActions }: CampaignSession
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const campaignName = useCampaignName(campaignId);
+  useWhenBackOnline(deleteError === OFFLINE_WRITE_MESSAGE, () => setDeleteError(null));
 
   const remove = useMutation({
     mutationFn: () => deleteCampaign(campaignId),
@@ -51,6 +56,7 @@ export function CampaignSessions({ campaignId, sessionActions }: CampaignSession
       <div className="page-header">
         <div>
           <h1>Campaign Sessions</h1>
+          {campaignName && <p className="campaign-name">{campaignName}</p>}
           <p className="mono small muted break">Campaign ID: {campaignId}</p>
         </div>
         <div className="actions">

@@ -15,6 +15,8 @@ import {
 import { MAX_DOMAINS_LENGTH, MAX_NAME_LENGTH } from '../../common/domains.js';
 import { toLocalInputValue } from '../lib/format.js';
 import { ErrorBox } from '../components/ErrorBox.js';
+import { useWhenBackOnline } from '../offline/useOnline.js';
+import { OfflineWriteError } from '../offline/network.js';
 import type { CreateCampaignPayload } from '../../common/api-types.js';
 
 const initialForm = (): CampaignForm => ({
@@ -38,6 +40,7 @@ export function CreateCampaign() {
     },
   });
   const sending = create.isPending;
+  useWhenBackOnline(create.error instanceof OfflineWriteError, create.reset);
 
   const edit = (field: CampaignFormField) => (value: string) => {
     setForm((f) => ({ ...f, [field]: value }));

@@ -1,18 +1,28 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { replayErrorMessage, replayQueryOptions } from '../api/replay.js';
-import { sessionTypeLabel } from '../api/sessions.js';
-import type { ReplayInit } from '../../common/api-types.js';
+import type { ReplayEvent } from '../../common/api-types.js';
 import { ReplayPlayer } from '../components/ReplayPlayer.js';
-import { DetailsList } from '../components/DetailsList.js';
+import { SessionInfo } from '../components/SessionInfo.js';
+import { useOnline } from '../offline/useOnline.js';
+import { useSavedReplay } from '../offline/useSavedReplays.js';
+import { useCampaignName } from '../offline/useCampaignName.js';
+import { isReplayNotSavedOffline, replayPageMessage } from '../offline/offlineReplay.js';
+import { countAssetsNotKept, MISSING_ASSETS_MESSAGE } from '../offline/localAssets.js';
 
-// The replay player is 1024×768 (shrunk to fit narrower screens), speeds 1, 2, 4, 8,
-// not auto-playing, created 100 ms after the data is ready.
+export { SessionInfo };
+
+// The replay first: a compact title, the player (recording and controls within the screen),
+// then the session's facts. The recording's own size comes from its meta event; 1024×768 when
+// it has none. Speeds 0.5–8 as on the landing demo, not auto-playing, created 100 ms after the
+// data is ready.
 export const REPLAY_WIDTH = 1024;
 export const REPLAY_HEIGHT = 768;
-export const REPLAY_SPEEDS = [1, 2, 4, 8];
+export const REPLAY_SPEEDS = [0.5, 1, 2, 4, 8];
 export const PLAYER_INIT_DELAY_MS = 100;
+const RECONNECT_RETRIES = 5;
+const RECONNECT_RETRY_MS = 1000;
 
 interface SessionReplayProps {
   campaignId: string;
@@ -24,25 +34,49 @@ interface SessionReplayProps {
 export function SessionReplay({ campaignId, sessionId, actions }: SessionReplayProps) {
   const replay = useQuery({ ...replayQueryOptions(campaignId, sessionId), enabled: Boolean(campaignId && sessionId) });
   const [playerError, setPlayerError] = useState<string | null>(null);
+  const saved = useSavedReplay(campaignId, sessionId);
+  const campaignName = useCampaignName(campaignId, saved);
   const navigate = useNavigate();
   const backToCampaign = () => void navigate({ to: '/campaign/$campaignId', params: { campaignId } });
 
+  // Not on the device while offline: try again by itself once the network is back (a few
+  // times: the first try may leave while the connection is still coming up).
+  const online = useOnline();
+  const notSavedOffline = replay.isError && isReplayNotSavedOffline(replay.error);
+  const retries = useRef(0);
+  const { refetch, errorUpdatedAt } = replay;
+  useEffect(() => {
+    if (!online) retries.current = 0;
+    if (!online || !notSavedOffline || retries.current >= RECONNECT_RETRIES) return;
+    const timer = window.setTimeout(() => void refetch(), retries.current * RECONNECT_RETRY_MS);
+    retries.current += 1;
+    return () => window.clearTimeout(timer);
+    // errorUpdatedAt: each failed try schedules the next one.
+  }, [online, notSavedOffline, errorUpdatedAt, refetch]);
+
   const missingIds = !campaignId || !sessionId;
-  const error = missingIds ? 'Campaign ID and Session ID are required' : replay.isError ? replayErrorMessage(replay.error) : playerError;
+  const error = missingIds ? 'Campaign ID and Session ID are required' : replay.isError ? replayPageMessage(replay.error, replayErrorMessage) : playerError;
 
   return (
-    <div className="page">
-      <div className="page-header">
-        <div>
+    <div className="page replay-page">
+      <div className="replay-header">
+        <div className="replay-title-row">
           <h1>Session Replay</h1>
-          <p className="mono small muted break">Session: {sessionId}</p>
-          <p className="mono small muted break">Campaign: {campaignId}</p>
-        </div>
-        <div className="actions">
-          {actions}
           <button type="button" className="button button-secondary" onClick={backToCampaign}>
             Back to Campaign
           </button>
+        </div>
+        <div className="replay-subtitle">
+          <p className="replay-ids">
+            {campaignName && <span className="replay-campaign-name">{campaignName}</span>}
+            <span className="mono small muted" title={sessionId}>
+              Session: {sessionId}
+            </span>
+            <span className="mono small muted" title={campaignId}>
+              Campaign: {campaignId}
+            </span>
+          </p>
+          {actions && <div className="replay-actions">{actions}</div>}
         </div>
       </div>
 
@@ -72,7 +106,6 @@ export function SessionReplay({ campaignId, sessionId, actions }: SessionReplayP
         </div>
       ) : (
         <>
-          <SessionInfo init={replay.data.init} />
           <section className="card player-card" aria-labelledby="player-title">
             <h2 id="player-title" className="player-title">
               {replay.data.events.length} events recorded
@@ -83,35 +116,39 @@ export function SessionReplay({ campaignId, sessionId, actions }: SessionReplayP
               height={REPLAY_HEIGHT}
               speedOption={REPLAY_SPEEDS}
               delayMs={PLAYER_INIT_DELAY_MS}
+              fitToViewport
               onError={(e) => {
                 console.error(e);
                 setPlayerError('Failed to initialize replay player');
               }}
             />
+            <MissingAssetsNote events={replay.data.events} />
           </section>
+          <SessionInfo init={replay.data.init} />
         </>
       )}
     </div>
   );
 }
 
-/** Session facts above the player; bot or human is the server's verdict, as in the sessions list. */
-export function SessionInfo({ init }: { init: ReplayInit }) {
-  const rows: [string, string][] = [
-    ['User Agent', init.userAgent ?? 'Unknown'],
-    ['IP Address', init.remoteIpAddress ?? 'Unknown'],
-    ['Language', init.language ?? 'Unknown'],
-    ['Timezone', init.timezone ?? 'Unknown'],
-    ['Session Type', sessionTypeLabel(init.isBot)],
-    ...(init.isBot && init.botReason ? [['Bot Reason', init.botReason] as [string, string]] : []),
-    ['Cookies', init.cookiesEnabled ? 'Enabled' : 'Disabled'],
-    ['Focus', init.hasFocus ? 'Active' : 'None'],
-    ['Fullscreen', init.fullScreenEnabled ? 'Fullscreen' : 'Windowed'],
-  ];
+/** Offline, one line under the player when files the recording shows could not be kept. */
+function MissingAssetsNote({ events }: { events: ReplayEvent[] }) {
+  const online = useOnline();
+  const [missing, setMissing] = useState(0);
+  useEffect(() => {
+    if (online) return;
+    let live = true;
+    void countAssetsNotKept(events)
+      .then((count) => live && setMissing(count))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [events, online]);
+  if (online || missing === 0) return null;
   return (
-    <section className="card info-panel" aria-labelledby="info-title">
-      <h2 id="info-title">Session Information</h2>
-      <DetailsList rows={rows} />
-    </section>
+    <p className="player-note" role="note" data-testid="missing-assets">
+      {MISSING_ASSETS_MESSAGE}
+    </p>
   );
 }

@@ -124,8 +124,8 @@ describe.skipIf(!hasChromium)('the app under its Content Security Policy', () =>
     expect(looks).toEqual({ color: 'rgb(1, 2, 3)', background: 'rgb(4, 5, 6)' });
 
     // It plays: press play and the clock moves.
-    await page.locator('.rr-controller__btns button').first().click();
-    await page.waitForFunction(() => (document.querySelector('.rr-timeline__time')?.textContent ?? '00:00') !== '00:00');
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await page.waitForFunction(() => (document.querySelector('[data-testid="player-time"]')?.textContent ?? '00:00') !== '00:00');
 
     // The recorded onerror handler is in the replayed page (rrweb turns <script> into <noscript>),
     // and the browser refused to run it when the image failed.

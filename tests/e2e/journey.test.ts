@@ -72,10 +72,10 @@ describe.skipIf(!hasChromium)('a site owner journey', () => {
 
   /** The player plays: press play, the time shown moves off 00:00, and it reaches the second page. */
   async function seePlaying(page: Page) {
-    const time = page.locator('.rr-timeline__time').first();
+    const time = page.getByTestId('player-time');
     expect(await time.textContent()).toBe('00:00');
-    await page.locator('.rr-controller__btns button').first().click();
-    await page.waitForFunction(() => (document.querySelector('.rr-timeline__time')?.textContent ?? '00:00') !== '00:00');
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await page.waitForFunction(() => (document.querySelector('[data-testid="player-time"]')?.textContent ?? '00:00') !== '00:00');
     // Played through to the visitor's second page.
     await seeRecordedPage(page, 'Thank you');
   }

@@ -102,7 +102,9 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
 
   it('keeps replays watchable offline, refreshes on reconnect and forgets them on logout', async () => {
     const origin = server.config.publicUrl;
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    // Tall enough that the player's width, not the screen's height, sets the recording's size:
+    // the offline banner above it must not change the size the two frame shots are compared at.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1400 } });
     // Service-worker installs and reconnect refreshes are slow on a loaded 2-core machine:
     // wait longer than Playwright's 30 s before calling a step failed.
     context.setDefaultTimeout(60_000);
@@ -209,9 +211,9 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
     await demoItem.getByRole('link', { name: 'Open' }).click();
     await page.waitForURL(`${origin}/campaign/${campaign.id}/session/${demoId}`);
     await see(`${demoEvents.length} events recorded`);
-    await page.locator('.rr-controller__btns button').first().click();
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
     await page.waitForFunction(() => {
-      const time = document.querySelector('.rr-timeline__time')?.textContent ?? '00:00';
+      const time = document.querySelector('[data-testid="player-time"]')?.textContent ?? '00:00';
       return time !== '00:00';
     });
 

@@ -94,11 +94,11 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       await page.locator('.rr-player').waitFor();
       const player = await page.locator('.rr-player').boundingBox();
       expect(player!.width).toBeLessThanOrEqual(device.viewport.width);
-      await page.locator('.rr-controller').first().waitFor();
+      await page.locator('.player-controls').first().waitFor();
       const speeds = async (scope: string) =>
-        (await page.locator(`${scope} .rr-controller__btns button`).allTextContents()).map((t) => t.trim()).filter((t) => /^[\d.]+x$/.test(t));
+        (await page.locator(`${scope} .player-speeds button`).allTextContents()).map((t) => t.trim()).filter((t) => /^[\d.]+x$/.test(t));
       expect(await speeds('.demo-card')).toEqual(['0.5x', '1x', '2x', '4x', '8x']);
-      expect(await page.locator('.demo-card .rr-controller__btns button.active').textContent()).toBe('1x');
+      expect(await page.locator('.demo-card .player-speeds button[aria-pressed="true"]').textContent()).toBe('1x');
       await shot('landing');
       await titled('Tapedeck — session recording and replay');
       // the replay page's own test covers the player (the demo is the same player component)
@@ -357,8 +357,8 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       await page.locator('.rr-player').waitFor();
       const replayBox = await page.locator('.rr-player').boundingBox();
       expect(replayBox!.width).toBeLessThanOrEqual(Math.min(1024 + 40, device.viewport.width));
-      await page.locator('.rr-controller__btns button', { hasText: '8x' }).waitFor();
-      expect(await speeds('.player-card')).toEqual(['1x', '2x', '4x', '8x']);
+      await page.locator('.player-speeds button', { hasText: '8x' }).waitFor();
+      expect(await speeds('.player-card')).toEqual(['0.5x', '1x', '2x', '4x', '8x']);
       await shot('replay');
       await titled('Session Replay — Tapedeck');
       // the replay page's own test covers the player

@@ -66,7 +66,8 @@ describe('bot verdict on every screen', () => {
     };
     render(<SessionInfo init={init} />);
     const panel = screen.getByRole('region', { name: 'Session Information' });
-    expect(within(panel).getByText('Bot Traffic')).toBeTruthy();
+    // In the strip and in the full details.
+    expect(within(panel).getAllByText('Bot Traffic')).toHaveLength(2);
     expect(within(panel).queryByText('Human User')).toBeNull();
     expect(within(panel).getByText('Crawler user agent')).toBeTruthy();
   });

@@ -12,6 +12,7 @@ import {
   saveReplay,
   setBudget,
   setPinned,
+  rememberCampaignName,
 } from '../../../../src/offline/replayStore.js';
 import { gzip, gunzip } from '../../../../src/offline/compress.js';
 import { openOfflineDb } from '../../../../src/offline/db.js';
@@ -156,5 +157,25 @@ describe('eviction past the budget', () => {
     expect(await getBudget()).toBe(50 * 1024 * 1024);
     await expect(setBudget(0)).rejects.toThrow('positive');
     expect(await enforceBudget()).toEqual([]);
+  });
+});
+
+describe('campaign names kept with saved replays', () => {
+  beforeEach(freshDevice);
+
+  it('keeps the name for every saved replay of the campaign, and a refresh keeps it', async () => {
+    const body = new TextEncoder().encode(JSON.stringify({ init: {}, events: [], complete: true }));
+    await saveReplay({ campaignId: 'c1', sessionId: 's1', body, complete: true, eventCount: 0 });
+    await saveReplay({ campaignId: 'c1', sessionId: 's2', body, complete: true, eventCount: 0 });
+    await saveReplay({ campaignId: 'c2', sessionId: 's3', body, complete: true, eventCount: 0 });
+    await rememberCampaignName('c1', 'Spring Sale');
+    expect((await listSavedReplays()).map((r) => [r.sessionId, r.campaignName]).sort()).toEqual([
+      ['s1', 'Spring Sale'],
+      ['s2', 'Spring Sale'],
+      ['s3', undefined],
+    ]);
+    // The service worker refreshes a replay without knowing the name: it stays.
+    await saveReplay({ campaignId: 'c1', sessionId: 's1', body, complete: true, eventCount: 0 });
+    expect((await getSavedReplay('c1', 's1'))?.campaignName).toBe('Spring Sale');
   });
 });

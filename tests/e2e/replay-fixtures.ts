@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import type { AddressInfo } from 'node:net';
+import type { ReplayEvent } from '../../common/api-types.js';
+
+// Recordings for the replay page's tests: the committed demo recordings (a desktop and a phone
+// visit) and a small page with a link, a button and an image from a site that sends no CORS headers.
+
+const demo = (name: string) => JSON.parse(gunzipSync(fs.readFileSync(path.resolve(`server/replay/demo/${name}.json.gz`))).toString('utf8')) as ReplayEvent[];
+export const desktopRecording = demo('desktop');
+export const phoneRecording = demo('mobile');
+
+/** The recording moved to have started `ago` ms before now (ingest takes recent events only). */
+export function recordedAgo(events: ReplayEvent[], ago: number): ReplayEvent[] {
+  const shift = Date.now() - ago - events[0].timestamp;
+  return events.map((event) => ({ ...event, timestamp: event.timestamp + shift }));
+}
+
+export const IPHONE_USER_AGENT =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+
+/** A site like many: its image answers without CORS headers, so the device keeps only an opaque copy. */
+export async function startSiteWithoutCors(): Promise<{ origin: string; close(): Promise<void> }> {
+  const logo = fs.readFileSync(path.resolve('public/icons/icon-192.png'));
+  const server = http.createServer((request, response) => {
+    if (request.url === '/logo.png') return response.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'no-store' }).end(logo);
+    response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { origin: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/**
+ * A 1280×720 page with a link to `linkTarget` (which must never load in the player), a button
+ * and the site's image, then a few seconds of mouse moves.
+ */
+export function linkedRecording(site: string, linkTarget: string, start: number): ReplayEvent[] {
+  const el = (id: number, tagName: string, attributes: Record<string, string>, childNodes: unknown[] = []) => ({ type: 2, id, tagName, attributes, childNodes });
+  const text = (id: number, textContent: string) => ({ type: 3, id, textContent });
+  const node = {
+    type: 0,
+    id: 1,
+    childNodes: [
+      { type: 1, id: 2, name: 'html', publicId: '', systemId: '' },
+      el(3, 'html', {}, [
+        el(4, 'head', {}, [el(5, 'style', {}, [{ type: 3, id: 6, textContent: 'body{margin:0;font:24px sans-serif}a{display:block;padding:20px}', isStyle: true }])]),
+        el(7, 'body', {}, [
+          el(8, 'h1', {}, [text(9, 'Recorded shop')]),
+          el(10, 'a', { id: 'recorded-link', href: linkTarget }, [text(11, 'Go to the other page')]),
+          el(12, 'button', {}, [text(13, 'Recorded button')]),
+          el(14, 'img', { src: `${site}/logo.png`, width: '96', height: '96', alt: 'logo' }),
+        ]),
+      ]),
+    ],
+  };
+  const moves = Array.from({ length: 40 }, (_, i) => ({
+    type: 3,
+    data: { source: 1, positions: [{ x: 20 + i * 10, y: 40 + i * 5, id: 7, timeOffset: 0 }] },
+    timestamp: start + 200 + i * 100,
+  }));
+  return [
+    { type: 4, data: { href: `${site}/`, width: 1280, height: 720 }, timestamp: start },
+    { type: 2, data: { node, initialOffset: { left: 0, top: 0 } }, timestamp: start + 10 },
+    ...moves,
+  ];
+}
