@@ -1,0 +1,43 @@
+// What the tracker captures beside rrweb's own events — errors, console messages, failed
+// requests — as rrweb custom events. Shared by the tracker (which masks and trims before
+// anything leaves the page), the ingest schema (which bounds them) and the session facts.
+
+export const CAPTURED_TAGS = {
+  error: 'tapedeck/error',
+  console: 'tapedeck/console',
+  request: 'tapedeck/request',
+} as const;
+
+/** Messages and URLs are cut to this many characters; stacks to STACK_MAX. */
+export const MESSAGE_MAX = 500;
+export const STACK_MAX = 2000;
+
+/** An uncaught error or unhandled rejection. */
+export interface CapturedError {
+  message: string;
+  /** "file:line" where the page reported it; empty for rejections. */
+  source: string;
+  stack: string;
+}
+
+/** The first argument of a console.error or console.warn call. */
+export interface CapturedConsole {
+  level: 'error' | 'warn';
+  message: string;
+}
+
+/** A fetch or XMLHttpRequest that failed (status 0) or answered 400 or more: never bodies or headers. */
+export interface CapturedRequest {
+  method: string;
+  /** Without query string and fragment. */
+  url: string;
+  status: number;
+  durationMs: number;
+}
+
+/**
+ * Visitor data hidden in captured text: runs of 6 or more digits (card, phone, account numbers,
+ * also when spaced or hyphenated) and e-mail-like strings. The tracker applies it before sending.
+ */
+export const maskText = (text: string): string =>
+  text.replace(/[^\s@"'<>()[\]]+@[^\s@"'<>()[\]]+\.[^\s@"'<>()[\]]+/g, '[email]').replace(/\d(?:[ -]?\d){5,}/g, (run) => run.replace(/\d/g, '#'));
