@@ -128,18 +128,18 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
   const schema = { params: IngestParams, response: { 200: IngestResponse } };
   app.withTypeProvider<TypeBoxTypeProvider>().post(INGEST_PATH, { bodyLimit: MAX_BODY_BYTES, schema, onRequest: app.diskGuard.hook }, async (request, reply) => {
     if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Empty body');
-    const batch = await packer.pack(request.body, Date.now()).catch((error: unknown) => {
+    const campaign = request.ingest?.campaign as Campaign;
+    const batch = await packer.pack(request.body, Date.now(), { captureConsole: campaign.capture_console !== 0 }).catch((error: unknown) => {
       if (error instanceof HttpError && error.statusCode === 503) reply.header('retry-after', 2);
       throw error;
     });
-    const campaign = request.ingest?.campaign as Campaign;
     await checkSession(request, reply, campaign, batch);
     const outcome = await storeBatch(ctx.db, campaign, batch, clientIp(request.ip), ctx.config.limits);
     if (outcome.closed) throw new HttpError(SESSION_CLOSED_STATUS, outcome.closed);
     if (outcome.admitted) {
       await markEndedSessionsWithoutInput(ctx.db, campaign.id).catch((error: unknown) => request.log.warn({ err: error }, 'bot sweep failed'));
     }
-    return { stored: outcome.stored };
+    return campaign.capture_console === 0 ? { stored: outcome.stored, console: false as const } : { stored: outcome.stored };
   });
 }
 
