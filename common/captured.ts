@@ -40,4 +40,4 @@ export interface CapturedRequest {
  * also when spaced or hyphenated) and e-mail-like strings. The tracker applies it before sending.
  */
 export const maskText = (text: string): string =>
-  text.replace(/[\w.+%-]+@[\w-]+(?:\.[\w-]+)+/g, '[email]').replace(/\d(?:[ -]?\d){5,}/g, (run) => run.replace(/\d/g, '#'));
+  text.replace(/\S+@\S+\.\w+/g, '[email]').replace(/\d(?:[ -]?\d){5,}/g, (run) => run.replace(/\d/g, '#'));

@@ -125,7 +125,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
   });
 
   // The body is raw bytes, checked in a worker (common/ingest-batch.ts) with a reason per field.
-  const schema = { params: IngestParams, response: { 200: IngestResponse } };
+  const schema = { params: IngestParams, response: { 200: IngestResponse, 202: IngestResponse } };
   app.withTypeProvider<TypeBoxTypeProvider>().post(INGEST_PATH, { bodyLimit: MAX_BODY_BYTES, schema, onRequest: app.diskGuard.hook }, async (request, reply) => {
     if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Empty body');
     const campaign = request.ingest?.campaign as Campaign;
@@ -139,7 +139,9 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     if (outcome.admitted) {
       await markEndedSessionsWithoutInput(ctx.db, campaign.id).catch((error: unknown) => request.log.warn({ err: error }, 'bot sweep failed'));
     }
-    return campaign.capture_console === 0 ? { stored: outcome.stored, console: false as const } : { stored: outcome.stored };
+    // 202 tells the tracker, at the cost of reading a status, to stop capturing console messages.
+    if (campaign.capture_console === 0) return reply.status(202).send({ stored: outcome.stored, console: false as const });
+    return { stored: outcome.stored };
   });
 }
 

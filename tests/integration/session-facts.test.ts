@@ -90,9 +90,10 @@ describe('facts derived at ingest', () => {
     const t = Date.now() - 5000;
     const events = [full(t), custom(t + 1, 'tapedeck/console', { level: 'error', message: 'secret state' }), custom(t + 2, 'tapedeck/error', { message: 'boom', source: '', stack: '' })];
     const response = await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events });
+    expect(response.status).toBe(202);
     expect(await response.json()).toEqual({ stored: true, console: false });
     const onlyConsole = await postBatch(server, campaignId, { sessionId: id, seq: 1, events: [custom(t + 3, 'tapedeck/console', { level: 'warn', message: 'more' })] });
-    expect(onlyConsole.status).toBe(200);
+    expect(onlyConsole.status).toBe(202);
     const stored = await storedEvents(campaignId, id);
     expect(stored).not.toContain('secret state');
     expect(stored).not.toContain('tapedeck/console');
@@ -139,7 +140,7 @@ describe('filters and sorts', () => {
   });
 
   const ids = async (query: string, limit = 3) => {
-    const found: string[] = [];
+    const found: number[] = [];
     let cursor: string | null = null;
     do {
       const params = new URLSearchParams(query);
