@@ -1,6 +1,7 @@
 // The API's payload types, derived from the schemas the server validates and serialises with
 // (common/api/*), imported by the PWA, the server and the tracker.
 
+export type { Ok } from './api/shared.js';
 export type { User, SignInResponse, ValidateTokenResponse } from './api/auth.js';
 export type { Campaign, CampaignListResponse, CreateCampaignPayload } from './api/campaigns.js';
 export type { SessionInfo, Session, SessionCounts, SessionsResponse } from './api/sessions.js';

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { EventType } from '@rrweb/types';
 import { MAX_SEQ } from './limits.js';
+import { CAPTURED_TAGS, MESSAGE_MAX, STACK_MAX } from './captured.js';
 
 // The one schema of an ingest batch as the tracker sends it. Each node may carry `reason`: the
 // text a refusal gives when that node is what failed, so the tracker's author reads a sentence,
@@ -52,6 +53,32 @@ export const BatchSchema = Type.Object(
   { reason: 'must be a JSON object' },
 );
 
+/**
+ * What the tracker captures (common/captured.ts) travels as rrweb custom events; each tag's
+ * payload is bounded, so an error or a request cannot carry a page's worth of data.
+ */
+const CAPTURED_PAYLOADS = {
+  [CAPTURED_TAGS.error]: Type.Object({ message: text(MESSAGE_MAX), source: text(MESSAGE_MAX), stack: text(STACK_MAX) }, { additionalProperties: false }),
+  [CAPTURED_TAGS.console]: Type.Object({ level: Type.Union([Type.Literal('error'), Type.Literal('warn')]), message: text(MESSAGE_MAX) }, { additionalProperties: false }),
+  [CAPTURED_TAGS.request]: Type.Object(
+    { method: text(20), url: text(MESSAGE_MAX), status: whole(999), durationMs: whole(MAX_SEQ) },
+    { additionalProperties: false },
+  ),
+};
+const capturedCheckers = Object.fromEntries(Object.entries(CAPTURED_PAYLOADS).map(([tag, schema]) => [tag, Compile(schema)]));
+const CUSTOM = EventType.Custom;
+
+/** Null when every captured event's payload has its tag's shape, else which one does not. */
+function capturedFlaw(events: { type: number; data: object }[]): string | null {
+  for (let i = 0; i < events.length; i++) {
+    if (events[i].type !== CUSTOM) continue;
+    const data = events[i].data as { tag?: unknown; payload?: unknown };
+    const checker = typeof data.tag === 'string' && Object.hasOwn(capturedCheckers, data.tag) ? capturedCheckers[data.tag] : undefined;
+    if (checker && !checker.Check(data.payload)) return `events[${i}].data.payload is not a well-formed ${data.tag} event`;
+  }
+  return null;
+}
+
 export type BatchBody = Static<typeof BatchSchema>;
 export type SessionInfoBody = Static<typeof SessionInfoSchema>;
 
@@ -81,7 +108,7 @@ function reasonAt(schemaPath: string): string | undefined {
  * the field ("events[0].type must be an rrweb event type (0 to 8)").
  */
 export function batchFlaw(value: unknown): string | null {
-  if (checker.Check(value)) return null;
+  if (checker.Check(value)) return capturedFlaw((value as BatchBody).events);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'The batch must be a JSON object';
   const [first] = [...checker.Errors(value)];
   if (!first) return 'The batch is not well formed';

@@ -83,13 +83,26 @@ export function sessionRowFor(campaignId: string, i: number, start = Date.UTC(20
     byte_count: 40_000 + (i % 900) * 90,
     batch_count: 4,
     closed_reason: null,
+    // The derived facts, spread like a real site's: a few sessions with errors, rage or dead clicks.
+    duration_ms: 45_000 + (i % 600) * 1000,
+    active_ms: 20_000 + (i % 300) * 1000,
+    click_count: i % 40,
+    rage_click_count: i % 50 === 0 ? 1 : 0,
+    dead_click_count: i % 20 === 0 ? 1 : 0,
+    error_count: i % 25 === 0 ? 1 + (i % 3) : 0,
+    failed_request_count: i % 30 === 0 ? 1 : 0,
+    pages: `/products/${i % 500}\n/cart`,
+    exit_url: '/cart',
+    facts_carry: null,
+    country_code: 'DE',
+    browser_name: 'chrome',
   };
 }
 
 /** Inserts `count` session rows straight into the sessions table, in multi-row statements. */
 export async function insertSessions(db: Db, campaignId: string, count: number): Promise<SessionsTable[]> {
   const rows = Array.from({ length: count }, (_, i) => sessionRowFor(campaignId, i));
-  const perStatement = 500; // 30 columns × 500 rows stays under both databases' parameter limits
+  const perStatement = 500; // 42 columns × 500 rows stays under both databases' parameter limits
   for (let i = 0; i < rows.length; i += perStatement * 20) {
     await db.transaction().execute(async (trx) => {
       for (let j = i; j < Math.min(rows.length, i + perStatement * 20); j += perStatement) {

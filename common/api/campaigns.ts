@@ -14,6 +14,11 @@ export const Campaign = Type.Object({
   /** Epoch milliseconds. */
   start_date_time: Type.Integer(),
   end_date_time: Type.Integer(),
+  /**
+   * Whether the tracker captures console.error/warn messages (errors and failed requests always).
+   * The server always answers it; optional so campaigns cached by older builds still read.
+   */
+  captureConsole: Type.Optional(Type.Boolean()),
 });
 export type Campaign = Static<typeof Campaign>;
 
@@ -38,6 +43,8 @@ export const CreateCampaignPayload = Type.Object(
     limit: Type.Integer({ minimum: 0, maximum: MAX_LIMIT }),
     start_date_time: Type.Integer({ minimum: 0, maximum: MAX_TIME }),
     end_date_time: Type.Integer({ minimum: 0, maximum: MAX_TIME }),
+    /** Optional, true when left out. */
+    captureConsole: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

@@ -4,7 +4,8 @@ import { Type, type Static } from 'typebox';
 export const IngestParams = Type.Object({ campaignId: Type.String() });
 
 /** false: the batch was stored before (a retry), so nothing was written. */
-export const IngestResponse = Type.Object({ stored: Type.Boolean() });
+/** `console: false` (with status 202) tells the tracker the campaign does not capture console messages. */
+export const IngestResponse = Type.Object({ stored: Type.Boolean(), console: Type.Optional(Type.Literal(false)) });
 export type IngestResponse = Static<typeof IngestResponse>;
 
 /** GET /t/{campaignId}.js: the hosted one-line install. */

@@ -44,10 +44,30 @@ export const Session = Type.Object({
   entryUrl: Nullable(Type.String()),
   startedAt: Type.Number(),
   lastActivityAt: Type.Number(),
+  /** From the session's first batch to its last (the server's clock). */
   durationMs: Type.Number(),
+  /** Page loads (one full snapshot each). */
   pageCount: Type.Number(),
   eventCount: Type.Number(),
   byteCount: Type.Number(),
+  /** ISO 3166 code of `country` ("US"), for its flag and the country filter. */
+  countryCode: Nullable(Type.String()),
+  // Derived from the events as batches arrive, by the rules of common/session-facts.ts.
+  /** Time with user input, by rrweb's inactivity rule (gaps over 10 s do not count). */
+  activeMs: Type.Number(),
+  /** Paths of the pages loaded, in order, at most 50. */
+  pages: Type.Array(Type.String()),
+  clickCount: Type.Number(),
+  /** Bursts of 3 or more clicks within 1 s within 30 px. */
+  rageClickCount: Type.Number(),
+  /** Clicks the page did not answer (no DOM change, navigation, scroll or input) within 1 s. */
+  deadClickCount: Type.Number(),
+  /** Uncaught errors, unhandled rejections and console.error calls. */
+  errorCount: Type.Number(),
+  /** Requests that failed or answered 400 or more. */
+  failedRequestCount: Type.Number(),
+  /** The path of the last page loaded. */
+  exitUrl: Nullable(Type.String()),
 });
 export type Session = Static<typeof Session>;
 
@@ -58,13 +78,41 @@ export const MAX_PAGE = 200;
 
 export const SessionsParams = Type.Object({ campaignId: Type.String({ maxLength: 64 }) });
 
-/** GET /api/v1/streaming/sessions/{campaignId}/?cursor&limit&search&type */
+/** DELETE /api/v1/streaming/sessions/{campaignId}/{sessionId} */
+export const SessionParams = Type.Object({ campaignId: Type.String({ maxLength: 64 }), sessionId: Type.String({ maxLength: 64 }) });
+
+export const SESSION_SORTS = ['newest', 'longest', 'active', 'errors'] as const;
+export type SessionSort = (typeof SESSION_SORTS)[number];
+export const DEVICES = ['desktop', 'mobile', 'tablet'] as const;
+
+const MAX_TIME = 8_640_000_000_000_000;
+const time = () => Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TIME }));
+const yes = () => Type.Optional(Type.Literal('true'));
+
+/** GET /api/v1/streaming/sessions/{campaignId}/?cursor&limit&search&type&from&to&…&sort */
 export const SessionsQuery = Type.Object(
   {
     cursor: Type.Optional(Type.String({ maxLength: 200 })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE })),
     search: Type.Optional(Type.String({ maxLength: 100 })),
     type: Type.Optional(Type.Union([Type.Literal('human'), Type.Literal('bot')])),
+    /** Started at or after / before (epoch ms). */
+    from: time(),
+    to: time(),
+    /** Duration at least / at most (ms). */
+    minDuration: time(),
+    maxDuration: time(),
+    /** A case-insensitive substring of a page path the session visited. */
+    url: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    /** ISO 3166 code, any case. */
+    country: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$' })),
+    device: Type.Optional(Type.Union(DEVICES.map((d) => Type.Literal(d)))),
+    /** The browser's name without version ("Chrome", "Firefox"), any case. */
+    browser: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
+    hasErrors: yes(),
+    hasRageClicks: yes(),
+    hasDeadClicks: yes(),
+    sort: Type.Optional(Type.Union(SESSION_SORTS.map((s) => Type.Literal(s)))),
   },
   { additionalProperties: false },
 );

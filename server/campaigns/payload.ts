@@ -3,7 +3,7 @@ import { MAX_LIMIT, MAX_TIME, type CreateCampaignPayload } from '../../common/ap
 import { MAX_DOMAINS_LENGTH, MAX_NAME_LENGTH, normalizeDomains, validateCampaign } from '../../common/domains.js';
 import { badRequest, type HttpError } from '../http/errors.js';
 
-const FIELDS = ['name', 'domains', 'limit', 'start_date_time', 'end_date_time'] as const;
+const FIELDS = ['name', 'domains', 'limit', 'start_date_time', 'end_date_time', 'captureConsole'] as const;
 
 function optionalString(body: Record<string, unknown>, field: string, max: number): string | undefined {
   const value = body[field];
@@ -48,6 +48,8 @@ export function parseCreateCampaign(body: unknown): CreateCampaignPayload {
     start_date_time: optionalTime(record, 'start_date_time'),
     end_date_time: optionalTime(record, 'end_date_time'),
   };
+  const captureConsole = record.captureConsole ?? true;
+  if (typeof captureConsole !== 'boolean') throw badRequest('captureConsole must be true or false');
   const problem = validateCampaign(draft);
   if (problem) throw badRequest(problem);
   return {
@@ -56,6 +58,7 @@ export function parseCreateCampaign(body: unknown): CreateCampaignPayload {
     limit: draft.limit,
     start_date_time: draft.start_date_time as number,
     end_date_time: draft.end_date_time as number,
+    captureConsole,
   };
 }
 

@@ -25,6 +25,7 @@ export function toCampaign(row: Insertable<CampaignsTable> | Selectable<Campaign
     limit: row.session_limit,
     start_date_time: row.start_date_time,
     end_date_time: row.end_date_time,
+    captureConsole: row.capture_console !== 0,
   };
 }
 
@@ -64,6 +65,7 @@ function campaignRoutes(app: FastifyInstance, ctx: AppContext): void {
         start_date_time: payload.start_date_time,
         end_date_time: payload.end_date_time,
         created_at: Date.now(),
+        capture_console: payload.captureConsole === false ? 0 : 1,
       };
       await insertCampaign(ctx.db, row);
       return reply.status(201).send({ data: toCampaign(row) });

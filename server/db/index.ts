@@ -10,6 +10,7 @@ import * as m0002 from './migrations/0002_sessions_by_verdict.js';
 import * as m0003 from './migrations/0003_chunks_sorted.js';
 import * as m0004 from './migrations/0004_local_accounts.js';
 import * as m0005 from './migrations/0005_session_caps.js';
+import * as m0006 from './migrations/0006_session_facts.js';
 
 export type Db = Kysely<Database>;
 export type { Database };
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0003_chunks_sorted': m0003,
   '0004_local_accounts': m0004,
   '0005_session_caps': m0005,
+  '0006_session_facts': m0006,
 };
 
 export interface DbOptions {

@@ -38,6 +38,8 @@ export interface CampaignsTable {
   created_at: number;
   /** Sessions admitted so far; incremented atomically against session_limit at ingest. */
   session_count: Generated<number>;
+  /** 1: the tracker captures console.error/warn; 0: it does not, and ingest drops any it gets. */
+  capture_console: Generated<number>;
 }
 
 export interface SessionsTable {
@@ -73,6 +75,23 @@ export interface SessionsTable {
   batch_count: number;
   /** Set when the session reached a cap: no more batches are taken, and why. */
   closed_reason: string | null;
+  /** Derived from the events as batches arrive (common/session-facts.ts). */
+  duration_ms: number;
+  active_ms: number;
+  click_count: number;
+  rage_click_count: number;
+  dead_click_count: number;
+  error_count: number;
+  failed_request_count: number;
+  /** Page paths in visit order, one a line (at most 50). */
+  pages: string | null;
+  exit_url: string | null;
+  /** JSON: what the rules carry to the next batch (last input, the last second's clicks). */
+  facts_carry: string | null;
+  /** ISO 3166 code beside the English name in `country`. */
+  country_code: string | null;
+  /** Lower-case browser name without version ("chrome"), for the browser filter. */
+  browser_name: string | null;
 }
 
 /** Append-only batches of rrweb events, gzip-compressed JSON arrays. */

@@ -3,6 +3,8 @@ import type { SessionInfo } from '../../common/api-types.js';
 import { MAX_EVENTS_PER_BATCH, MAX_INFLATED_BYTES, MAX_JSON_DEPTH } from '../../common/limits.js';
 import { batchFlaw, type BatchBody, type SessionInfoBody } from '../../common/ingest-batch.js';
 import { hasHumanInput, pageLoads } from './event-rules.js';
+import { factMoments, type Moment } from '../../common/session-facts.js';
+import { CAPTURED_TAGS, maskText } from '../../common/captured.js';
 
 // Everything ingest does to a batch's bytes before the database sees it: inflate, parse,
 // validate, sort, serialise and compress. It runs in a worker thread (pack-worker.ts), so a
@@ -20,8 +22,16 @@ export interface PackedBatch {
   jsonBytes: number;
   humanInput: boolean;
   pageLoads: number;
+  /** What the session-facts rules look at in this batch, folded into the row when it is stored. */
+  moments: Moment[];
   /** The events in time order as a gzip-compressed JSON array. */
   chunk: Uint8Array;
+}
+
+/** What the campaign decides about a batch's contents. */
+export interface PackOptions {
+  /** false: console messages are dropped, whatever the tracker sent. */
+  captureConsole: boolean;
 }
 
 export type PackOutcome = { ok: true; batch: PackedBatch } | { ok: false; status: number; error: string };
@@ -120,11 +130,32 @@ function check(value: unknown, now: number): BatchBody {
   return batch;
 }
 
+type Event = BatchBody['events'][number];
+const CAPTURED = new Set<unknown>(Object.values(CAPTURED_TAGS));
+
+/**
+ * Captured errors, console messages and requests masked again here (the tracker masks them
+ * before sending; an old or home-made sender may not), and console messages dropped when the
+ * campaign turned their capture off.
+ */
+function captured(events: Event[], options: PackOptions): Event[] {
+  const kept = options.captureConsole ? events : events.filter((e) => !(e.type === 5 && (e.data as { tag?: unknown }).tag === CAPTURED_TAGS.console));
+  for (const event of kept) {
+    const data = event.data as { tag?: unknown; payload?: Record<string, unknown> };
+    if (event.type !== 5 || !CAPTURED.has(data.tag) || !data.payload) continue;
+    for (const [key, value] of Object.entries(data.payload)) if (typeof value === 'string') data.payload[key] = maskText(value);
+  }
+  return kept;
+}
+
 /** Inflates, parses, validates and compresses one batch's bytes, as received. */
-export function packBatch(raw: Uint8Array, now: number): PackOutcome {
+export function packBatch(raw: Uint8Array, now: number, options: PackOptions = { captureConsole: true }): PackOutcome {
   try {
     const batch = check(parse(inflate(raw)), now);
-    const events = batch.events.slice().sort((a, b) => a.timestamp - b.timestamp); // stable
+    const kept = captured(batch.events, options);
+    // A batch of nothing but dropped console messages is still a batch of the session (its seq counts).
+    if (!kept.length) kept.push({ type: 5, data: { tag: 'tapedeck', payload: { dropped: 'console messages' } }, timestamp: batch.events[0].timestamp });
+    const events = kept.sort((a, b) => a.timestamp - b.timestamp); // stable
     const json = JSON.stringify(events);
     return {
       ok: true,
@@ -138,6 +169,7 @@ export function packBatch(raw: Uint8Array, now: number): PackOutcome {
         jsonBytes: Buffer.byteLength(json),
         humanInput: hasHumanInput(events),
         pageLoads: pageLoads(events),
+        moments: factMoments(events),
         chunk: gzipSync(json),
       },
     };

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { Piscina } from 'piscina';
 import { HttpError } from '../http/errors.js';
-import type { PackedBatch, PackOutcome } from './pack-batch.js';
+import type { PackedBatch, PackOptions, PackOutcome } from './pack-batch.js';
 
 /**
  * Bytes of batches waiting for a worker or being packed: a burst of visitors waits its turn,
@@ -75,12 +75,12 @@ export class BatchPacker {
   }
 
   /** The packed batch, or an HttpError: the batch's flaw (4xx) or a full queue (503). */
-  async pack(raw: Buffer, now: number): Promise<PackedBatch> {
+  async pack(raw: Buffer, now: number, options?: PackOptions): Promise<PackedBatch> {
     if (this.#queuedBytes + raw.length > MAX_QUEUED_BYTES) throw new HttpError(503, BUSY);
     let outcome: PackOutcome;
     this.#queuedBytes += raw.length;
     try {
-      outcome = await (await this.#start()).run({ raw, now });
+      outcome = await (await this.#start()).run({ raw, now, options });
     } catch (error) {
       const message = (error as Error).message ?? '';
       if (message.includes('queue is at limit')) throw new HttpError(503, BUSY);

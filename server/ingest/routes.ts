@@ -125,20 +125,22 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
   });
 
   // The body is raw bytes, checked in a worker (common/ingest-batch.ts) with a reason per field.
-  const schema = { params: IngestParams, response: { 200: IngestResponse } };
+  const schema = { params: IngestParams, response: { 200: IngestResponse, 202: IngestResponse } };
   app.withTypeProvider<TypeBoxTypeProvider>().post(INGEST_PATH, { bodyLimit: MAX_BODY_BYTES, schema, onRequest: app.diskGuard.hook }, async (request, reply) => {
     if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Empty body');
-    const batch = await packer.pack(request.body, Date.now()).catch((error: unknown) => {
+    const campaign = request.ingest?.campaign as Campaign;
+    const batch = await packer.pack(request.body, Date.now(), { captureConsole: campaign.capture_console !== 0 }).catch((error: unknown) => {
       if (error instanceof HttpError && error.statusCode === 503) reply.header('retry-after', 2);
       throw error;
     });
-    const campaign = request.ingest?.campaign as Campaign;
     await checkSession(request, reply, campaign, batch);
     const outcome = await storeBatch(ctx.db, campaign, batch, clientIp(request.ip), ctx.config.limits);
     if (outcome.closed) throw new HttpError(SESSION_CLOSED_STATUS, outcome.closed);
     if (outcome.admitted) {
       await markEndedSessionsWithoutInput(ctx.db, campaign.id).catch((error: unknown) => request.log.warn({ err: error }, 'bot sweep failed'));
     }
+    // 202 tells the tracker, at the cost of reading a status, to stop capturing console messages.
+    if (campaign.capture_console === 0) return reply.status(202).send({ stored: outcome.stored, console: false as const });
     return { stored: outcome.stored };
   });
 }

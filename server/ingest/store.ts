@@ -7,10 +7,11 @@ import type { CampaignsTable } from '../db/schema.js';
 import { HttpError, badRequest } from '../http/errors.js';
 import { insertChunk } from '../storage/chunks.js';
 import type { PackedBatch } from './pack-batch.js';
-import { botVerdict, countryOf, softwareOf } from './visitor.js';
+import { botVerdict, browserName, countryCodeOf, countryName, softwareOf } from './visitor.js';
+import { foldFacts } from '../../common/session-facts.js';
 import { MAX_SEQ } from '../../common/limits.js';
 import { admitOneSession } from '../campaigns/repository.js';
-import { countBatch, insertSessionIfAbsent, sessionRow, sessionCounters, setClosedReason, setVerdict, type CountedSession, type SessionCaps } from '../sessions/repository.js';
+import { countBatch, factsOfRow, setFacts, insertSessionIfAbsent, sessionRow, sessionCounters, setClosedReason, setVerdict, type CountedSession, type SessionCaps } from '../sessions/repository.js';
 
 type Campaign = Selectable<CampaignsTable>;
 
@@ -27,6 +28,7 @@ async function admitSession(trx: Trx, campaign: Campaign, batch: PackedBatch, ip
   if (!info) throw badRequest(INFO_REQUIRED);
   const span = batch.lastTs - batch.firstTs;
   const software = softwareOf(info.userAgent);
+  const countryCode = countryCodeOf(ip);
   const row = sessionRow({
     campaign_id: campaign.id,
     id: batch.sessionId,
@@ -34,7 +36,9 @@ async function admitSession(trx: Trx, campaign: Campaign, batch: PackedBatch, ip
     started_at: now - span,
     last_activity_at: now,
     remote_ip: ip,
-    country: countryOf(ip),
+    country: countryCode ? countryName(countryCode) : null,
+    country_code: countryCode,
+    browser_name: browserName(software.browser),
     language: info.language || null,
     timezone: info.timezone || null,
     hardware_concurrency: info.hardwareConcurrency,
@@ -130,6 +134,7 @@ export async function storeBatch(db: Db, campaign: Campaign, batch: PackedBatch,
       const stored = await insertChunk(trx, { campaignId: campaign.id, sessionId: batch.sessionId, seq: batch.seq, firstTs: batch.firstTs, lastTs: batch.lastTs, eventCount: batch.eventCount, data: batch.chunk });
       if (!stored) throw DUPLICATE;
       await updateVerdict(trx, campaign.id, batch.sessionId, row);
+      if (batch.moments.length) await setFacts(trx, campaign.id, batch.sessionId, foldFacts(factsOfRow(row), batch.moments));
       return { stored: true, admitted: !existing };
     });
   } catch (error) {

@@ -28,16 +28,22 @@ function countryReader(): Reader<Response> | null {
 /** The client address without the IPv4-mapped IPv6 prefix Node reports on dual-stack sockets. */
 export const clientIp = (ip: string) => ip.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
 
-/** English country name ("United States"), or null for private, local and unknown addresses. */
-export function countryOf(ip: string): string | null {
+/** ISO 3166 code ("US"), or null for private, local and unknown addresses. */
+export function countryCodeOf(ip: string): string | null {
   try {
     // This database's records are {country_code}, not MaxMind's shape.
     const code = (countryReader()?.get(ip) as { country_code?: string } | null)?.country_code;
-    return code ? (regionNames.of(code) ?? code) : null;
+    return code ? code.toUpperCase() : null;
   } catch {
     return null;
   }
 }
+
+/** English name of a country code ("United States"). */
+export const countryName = (code: string): string => regionNames.of(code) ?? code;
+
+/** The browser's name without its version, lower-case ("chrome"): what the browser filter takes. */
+export const browserName = (browser: string | null): string | null => (browser ? browser.replace(/[\d.\s]+$/, '').toLowerCase() || null : null);
 
 export interface Software {
   browser: string | null;

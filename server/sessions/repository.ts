@@ -1,8 +1,10 @@
-import { sql, type Expression, type Insertable, type Selectable, type SqlBool, type ExpressionBuilder } from 'kysely';
-import type { Database } from '../db/index.js';
+import { sql, type Expression, type Insertable, type Selectable, type SelectQueryBuilder, type SqlBool, type ExpressionBuilder } from 'kysely';
+import type { Database, Db } from '../db/index.js';
+import { carriedFacts, readCarried, type SessionFacts } from '../../common/session-facts.js';
 import type { Executor } from '../db/executor.js';
 import type { SessionsTable } from '../db/schema.js';
 import type { Session, SessionCounts } from '../../common/api-types.js';
+import type { SessionSort } from '../../common/api/sessions.js';
 import { badRequest } from '../http/errors.js';
 import { BOT_REASONS } from '../ingest/visitor.js';
 import { SESSION_IDLE_MS } from '../../common/limits.js';
@@ -11,29 +13,55 @@ import { SESSION_IDLE_MS } from '../../common/limits.js';
 
 export type SessionRow = Selectable<SessionsTable>;
 
-export interface SessionQuery {
-  cursor?: string;
-  limit: number;
+export interface SessionFilters {
   search?: string;
   type?: 'human' | 'bot';
+  from?: number;
+  to?: number;
+  minDuration?: number;
+  maxDuration?: number;
+  url?: string;
+  country?: string;
+  device?: string;
+  browser?: string;
+  hasErrors?: boolean;
+  hasRageClicks?: boolean;
+  hasDeadClicks?: boolean;
 }
 
-interface Cursor {
-  startedAt: number;
-  id: string;
+export interface SessionQuery extends SessionFilters {
+  cursor?: string;
+  limit: number;
+  sort?: SessionSort;
 }
 
-/** The cursor is opaque to clients: the last row's (started_at, id), base64url JSON. */
-export function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify([cursor.startedAt, cursor.id])).toString('base64url');
+/**
+ * The keyset of each sort, most significant first, id last: every page is one index range
+ * (campaign_id, …keys) however deep the caller pages.
+ */
+const SORT_KEYS = {
+  newest: ['started_at', 'id'],
+  longest: ['duration_ms', 'id'],
+  active: ['active_ms', 'id'],
+  errors: ['error_count', 'started_at', 'id'],
+} as const satisfies Record<SessionSort, readonly (keyof SessionRow)[]>;
+
+type Cursor = (number | string)[];
+
+/** The cursor is opaque to clients: the last row's sort keys, base64url JSON. */
+export function encodeCursor(keys: Cursor): string {
+  return Buffer.from(JSON.stringify(keys)).toString('base64url');
 }
 
-export function decodeCursor(text: string): Cursor {
+export function decodeCursor(text: string, sort: SessionSort = 'newest'): Cursor {
+  const columns = SORT_KEYS[sort];
   try {
     const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && typeof value[1] === 'string') {
-      return { startedAt: value[0] as number, id: value[1] };
-    }
+    const valid =
+      Array.isArray(value) &&
+      value.length === columns.length &&
+      value.every((v, i) => (columns[i] === 'id' ? typeof v === 'string' : Number.isSafeInteger(v)));
+    if (valid) return value as Cursor;
   } catch {
     // falls through to the 400 below
   }
@@ -47,6 +75,28 @@ function searchFilter(eb: ExpressionBuilder<Database, 'sessions'>, search: strin
   const pattern = like(search);
   const column = (name: 'id' | 'remote_ip' | 'language') => sql<SqlBool>`lower(${sql.ref(name)}) like ${pattern} escape '\\'`;
   return eb.or([column('id'), column('remote_ip'), column('language')]);
+}
+
+/**
+ * The filters as SQL. The "has" filters are written with a literal 0, as the partial indexes
+ * sessions_campaign_with_* are, so both databases can pick those indexes.
+ */
+function filtered<Q extends SelectQueryBuilder<Database, 'sessions', object>>(qb: Q, f: SessionFilters): Q {
+  let q = qb as SelectQueryBuilder<Database, 'sessions', object>;
+  if (f.type !== undefined) q = q.where('is_bot', '=', f.type === 'bot' ? 1 : 0);
+  if (f.search) q = q.where((eb) => searchFilter(eb, f.search as string));
+  if (f.from !== undefined) q = q.where('started_at', '>=', f.from);
+  if (f.to !== undefined) q = q.where('started_at', '<', f.to);
+  if (f.minDuration !== undefined) q = q.where('duration_ms', '>=', f.minDuration);
+  if (f.maxDuration !== undefined) q = q.where('duration_ms', '<=', f.maxDuration);
+  if (f.url) q = q.where(sql<SqlBool>`lower(${sql.ref('pages')}) like ${like(f.url)} escape '\\'`);
+  if (f.country) q = q.where('country_code', '=', f.country.toUpperCase());
+  if (f.device) q = q.where('device', '=', f.device);
+  if (f.browser) q = q.where('browser_name', '=', f.browser.trim().toLowerCase());
+  if (f.hasErrors) q = q.where(sql<SqlBool>`error_count > 0`);
+  if (f.hasRageClicks) q = q.where(sql<SqlBool>`rage_click_count > 0`);
+  if (f.hasDeadClicks) q = q.where(sql<SqlBool>`dead_click_count > 0`);
+  return q as Q;
 }
 
 export function toSession(row: SessionRow): Session {
@@ -73,40 +123,38 @@ export function toSession(row: SessionRow): Session {
     entryUrl: row.entry_url,
     startedAt: row.started_at,
     lastActivityAt: row.last_activity_at,
-    durationMs: Math.max(0, row.last_activity_at - row.started_at),
+    durationMs: Math.max(0, row.duration_ms),
     pageCount: row.page_count,
     eventCount: row.event_count,
     byteCount: row.byte_count,
+    countryCode: row.country_code,
+    activeMs: row.active_ms,
+    pages: row.pages ? row.pages.split('\n') : [],
+    clickCount: row.click_count,
+    rageClickCount: row.rage_click_count,
+    deadClickCount: row.dead_click_count,
+    errorCount: row.error_count,
+    failedRequestCount: row.failed_request_count,
+    exitUrl: row.exit_url,
   };
 }
 
 /**
- * One page of a campaign's sessions, newest first, by keyset on (started_at, id) so every page
- * costs the same on the (campaign_id, started_at, id) index however deep the caller pages.
+ * One page of a campaign's sessions in the asked order (newest first by default), by keyset on
+ * the sort's columns and the id, so every page costs the same however deep the caller pages.
  */
 export async function pageSessions(db: Executor, campaignId: string, query: SessionQuery): Promise<{ sessions: Session[]; nextCursor: string | null }> {
-  const after = query.cursor ? decodeCursor(query.cursor) : null;
-  const rows = await db
-    .selectFrom('sessions')
-    .selectAll()
-    .where('campaign_id', '=', campaignId)
-    .$if(after !== null, (qb) =>
-      qb.where((eb) =>
-        eb.or([
-          eb('started_at', '<', after!.startedAt),
-          eb.and([eb('started_at', '=', after!.startedAt), eb('id', '<', after!.id)]),
-        ]),
-      ),
-    )
-    .$if(query.type !== undefined, (qb) => qb.where('is_bot', '=', query.type === 'bot' ? 1 : 0))
-    .$if(Boolean(query.search), (qb) => qb.where((eb) => searchFilter(eb, query.search as string)))
-    .orderBy('started_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(query.limit + 1)
-    .execute();
+  const sort = query.sort ?? 'newest';
+  const keys = SORT_KEYS[sort];
+  const after = query.cursor ? decodeCursor(query.cursor, sort) : null;
+  let qb = filtered(db.selectFrom('sessions').selectAll().where('campaign_id', '=', campaignId), query);
+  // Row values: (a, b, id) < (x, y, z) is one index range on both databases.
+  if (after) qb = qb.where((eb) => eb(eb.refTuple(...(keys as unknown as [keyof SessionRow, keyof SessionRow])), '<', eb.tuple(...(after as [never, never]))));
+  for (const key of keys) qb = qb.orderBy(key, 'desc');
+  const rows = await qb.limit(query.limit + 1).execute();
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
-  const nextCursor = rows.length > query.limit && last ? encodeCursor({ startedAt: last.started_at, id: last.id }) : null;
+  const nextCursor = rows.length > query.limit && last ? encodeCursor(keys.map((key) => (key === 'id' ? last.id : Number(last[key])))) : null;
   return { sessions: page.map(toSession), nextCursor };
 }
 
@@ -178,6 +226,7 @@ export function countBatch(db: Executor, campaignId: string, sessionId: string, 
     .updateTable('sessions')
     .set((eb) => ({
       last_activity_at: now,
+      duration_ms: sql<number>`${now} - ${sql.ref('started_at')}`,
       event_count: eb('event_count', '+', batch.eventCount),
       byte_count: eb('byte_count', '+', batch.jsonBytes),
       batch_count: eb('batch_count', '+', 1),
@@ -190,11 +239,66 @@ export function countBatch(db: Executor, campaignId: string, sessionId: string, 
     .where((eb) => eb('byte_count', '<=', caps.sessionMaxBytes - batch.jsonBytes))
     .where((eb) => eb('event_count', '<=', caps.sessionMaxEvents - batch.eventCount))
     .where((eb) => eb('batch_count', '<', caps.sessionMaxBatches))
-    .returning(['webdriver', 'user_agent', 'has_human_input', 'event_count', 'is_bot', 'bot_reason'])
+    .returning(['webdriver', 'user_agent', 'has_human_input', 'event_count', 'is_bot', 'bot_reason', ...FACT_COLUMNS])
     .executeTakeFirst();
 }
 
 export type CountedSession = NonNullable<Awaited<ReturnType<typeof countBatch>>>;
+
+/** The columns the session-facts rules keep (common/session-facts.ts). */
+const FACT_COLUMNS = ['active_ms', 'click_count', 'rage_click_count', 'dead_click_count', 'error_count', 'failed_request_count', 'pages', 'exit_url', 'facts_carry'] as const;
+
+export type FactColumns = Pick<SessionRow, (typeof FACT_COLUMNS)[number]>;
+
+/** The row's facts as the rules see them. */
+export function factsOfRow(row: FactColumns & { entry_url?: string | null }): SessionFacts {
+  return {
+    ...readCarried(row.facts_carry),
+    activeMs: Number(row.active_ms),
+    clickCount: row.click_count,
+    rageClickCount: row.rage_click_count,
+    deadClickCount: row.dead_click_count,
+    errorCount: row.error_count,
+    failedRequestCount: row.failed_request_count,
+    pages: row.pages ? row.pages.split('\n') : [],
+    entryUrl: null,
+    exitUrl: row.exit_url,
+  };
+}
+
+/** Stores the facts a batch's moments changed (the row is locked by countBatch in the same transaction). */
+export async function setFacts(db: Executor, campaignId: string, sessionId: string, facts: SessionFacts): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({
+      active_ms: facts.activeMs,
+      click_count: facts.clickCount,
+      rage_click_count: facts.rageClickCount,
+      dead_click_count: facts.deadClickCount,
+      error_count: facts.errorCount,
+      failed_request_count: facts.failedRequestCount,
+      pages: facts.pages.length ? facts.pages.join('\n') : null,
+      exit_url: facts.exitUrl,
+      facts_carry: carriedFacts(facts),
+      // The page the tracker reported first stays the entry; the first page seen fills a gap.
+      ...(facts.entryUrl ? { entry_url: sql<string>`coalesce(${sql.ref('entry_url')}, ${facts.entryUrl})` } : {}),
+    })
+    .where('campaign_id', '=', campaignId)
+    .where('id', '=', sessionId)
+    .execute();
+}
+
+/**
+ * Deletes one session and its stored chunks in one transaction (a visitor's erasure request).
+ * The campaign's admitted-session counter, which the session limit counts, is left as it is.
+ */
+export async function deleteSession(db: Db, campaignId: string, sessionId: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('chunks').where('campaign_id', '=', campaignId).where('session_id', '=', sessionId).execute();
+    const deleted = await trx.deleteFrom('sessions').where('campaign_id', '=', campaignId).where('id', '=', sessionId).executeTakeFirst();
+    return Number(deleted.numDeletedRows) === 1;
+  });
+}
 
 export async function setVerdict(db: Executor, campaignId: string, sessionId: string, verdict: { isBot: boolean; reason: string | null }): Promise<void> {
   await db
@@ -256,13 +360,26 @@ const SESSION_DEFAULTS: Omit<SessionRow, 'campaign_id' | 'id' | 'started_at' | '
   byte_count: 0,
   batch_count: 0,
   closed_reason: null,
+  duration_ms: 0,
+  active_ms: 0,
+  click_count: 0,
+  rage_click_count: 0,
+  dead_click_count: 0,
+  error_count: 0,
+  failed_request_count: 0,
+  pages: null,
+  exit_url: null,
+  facts_carry: null,
+  country_code: null,
+  browser_name: null,
 };
 
 export type NewSession = Pick<SessionRow, 'campaign_id' | 'id' | 'started_at'> & Partial<SessionRow>;
 
 /** The full row a new session gets: unspecified fields take their schema defaults. */
 export function sessionRow(session: NewSession): SessionRow {
-  return { ...SESSION_DEFAULTS, last_activity_at: session.started_at, ...session };
+  const lastActivity = session.last_activity_at ?? session.started_at;
+  return { ...SESSION_DEFAULTS, last_activity_at: lastActivity, duration_ms: Math.max(0, lastActivity - session.started_at), ...session };
 }
 
 /** Inserts a session row (tests and the bench seed sessions with it). */

@@ -1,10 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
-import { SessionsParams, SessionsQuery, SessionsResponse } from '../../common/api/sessions.js';
+import { SessionParams, SessionsParams, SessionsQuery, SessionsResponse } from '../../common/api/sessions.js';
+import { Ok } from '../../common/api/shared.js';
 import { requireUser } from '../auth/tokens.js';
+import { checkSameOrigin } from '../http/origin.js';
+import { notFound } from '../http/errors.js';
+import { isSessionId } from '../storage/ids.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
-import { countSessions, markEndedSessionsWithoutInput, pageSessions } from './repository.js';
+import { SESSION_NOT_FOUND } from '../replay/routes.js';
+import { countSessions, deleteSession, markEndedSessionsWithoutInput, pageSessions } from './repository.js';
 
 export const DEFAULT_PAGE = 50;
 
@@ -19,14 +24,29 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
         const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
         // Sessions that ended with no human input become bots now, not when the next visitor arrives.
         await markEndedSessionsWithoutInput(ctx.db, campaign.id);
-        const { cursor, limit = DEFAULT_PAGE, type } = request.query;
+        const { limit = DEFAULT_PAGE, hasErrors, hasRageClicks, hasDeadClicks, ...rest } = request.query;
         const search = request.query.search?.trim() || undefined;
-        const [page, counts] = await Promise.all([
-          pageSessions(ctx.db, campaign.id, { cursor, limit, search, type }),
-          countSessions(ctx.db, campaign.id),
-        ]);
+        const url = request.query.url?.trim() || undefined;
+        const query = { ...rest, limit, search, url, hasErrors: hasErrors === 'true', hasRageClicks: hasRageClicks === 'true', hasDeadClicks: hasDeadClicks === 'true' };
+        // The counts cover the whole campaign, whatever the filters.
+        const [page, counts] = await Promise.all([pageSessions(ctx.db, campaign.id, query), countSessions(ctx.db, campaign.id)]);
         return { ...page, counts };
       });
     }
+
+    // One session and its stored events, e.g. for a visitor's erasure request. Another owner's
+    // campaign answers like an unknown session, so ids cannot be probed.
+    api.delete(
+      '/api/v1/streaming/sessions/:campaignId/:sessionId',
+      { preHandler: [requireUser(ctx), checkSameOrigin(ctx.config.publicUrl)], schema: { params: SessionParams, response: { 200: Ok } } },
+      async (request) => {
+        const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId).catch((error: unknown) => {
+          if ((error as { statusCode?: number }).statusCode === 403) throw notFound(SESSION_NOT_FOUND);
+          throw error;
+        });
+        if (!isSessionId(request.params.sessionId) || !(await deleteSession(ctx.db, campaign.id, request.params.sessionId))) throw notFound(SESSION_NOT_FOUND);
+        return { ok: true as const };
+      },
+    );
   });
 }

@@ -12,6 +12,7 @@ export const API_PATHS = {
   createCampaign: '/api/v1/campaign/create',
   deleteCampaign: (campaignId: string) => `/api/v1/campaign/delete/${encodeURIComponent(campaignId)}`,
   sessions: (campaignId: string) => `/api/v1/streaming/sessions/${encodeURIComponent(campaignId)}/`,
+  session: (campaignId: string, sessionId: string) => `/api/v1/streaming/sessions/${encodeURIComponent(campaignId)}/${encodeURIComponent(sessionId)}`,
   replay: replayApiPath,
   demoReplay: '/api/v1/replay/retrieve/demo',
   loaderScript: '/static/magicFormat.js',

@@ -1,13 +1,17 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import { api, HttpError, type ApiClient } from './client.js';
 import { API_PATHS } from './paths.js';
-import type { SessionsResponse } from '../../common/api-types.js';
+import type { Ok, SessionsResponse } from '../../common/api-types.js';
+import { filterParams, type SessionFilters } from '../lib/sessionFilters.js';
+import { OfflineWriteError } from '../offline/network.js';
 
 export type SessionTypeFilter = 'all' | 'human' | 'bot';
 
 export interface SessionsQuery {
   search: string;
   type: SessionTypeFilter;
+  /** The filters and sort from the page's URL. */
+  filters?: SessionFilters;
 }
 
 export const SESSIONS_PAGE_SIZE = 50;
@@ -32,6 +36,7 @@ export async function fetchSessionsPage(
   if (cursor) params.set('cursor', cursor);
   if (query.search.trim()) params.set('search', query.search.trim());
   if (query.type !== 'all') params.set('type', query.type);
+  if (query.filters) filterParams(query.filters, params);
   return client.get<SessionsResponse>(`${API_PATHS.sessions(campaignId)}?${params}`);
 }
 
@@ -48,4 +53,15 @@ export function sessionsErrorMessage(error: unknown): string {
   if (error instanceof HttpError) return `Error: ${error.status} ${error.statusText}`.trim();
   if (error instanceof Error && error.message === 'Campaign ID is required') return error.message;
   return 'Failed to fetch sessions';
+}
+
+/** Deletes one session and its recording (owner only). */
+export async function deleteSession(campaignId: string, sessionId: string, client: ApiClient = api): Promise<void> {
+  await client.delete<Ok>(API_PATHS.session(campaignId, sessionId));
+}
+
+export function deleteSessionErrorMessage(error: unknown): string {
+  if (error instanceof OfflineWriteError) return error.message;
+  if (error instanceof HttpError) return `Error: ${error.status} ${error.statusText}`.trim();
+  return 'Failed to delete session';
 }

@@ -4,6 +4,7 @@ import { sessionTypeLabel } from '../api/sessions.js';
 import type { Session } from '../../common/api-types.js';
 import { shortId } from '../lib/format.js';
 import { replayPageLink } from '../lib/replayUrls.js';
+import { ProblemBadges, SessionSummary } from './SessionFacts.js';
 
 export const countryLabel = (session: Pick<Session, 'country'>) => session.country || 'Unknown';
 
@@ -30,11 +31,13 @@ interface SessionCardProps {
   campaignId: string;
   session: Session;
   onDetails: (session: Session) => void;
+  /** Asks to delete the session (the page confirms first); no button without it. */
+  onDelete?: (session: Session) => void;
   /** Extra buttons (e.g. 'Save for offline'). */
   actions?: ReactNode;
 }
 
-export function SessionCard({ campaignId, session, onDetails, actions }: SessionCardProps) {
+export function SessionCard({ campaignId, session, onDetails, onDelete, actions }: SessionCardProps) {
   return (
     <li className="card session-card" data-testid="session-card">
       <div className="session-card-head">
@@ -44,6 +47,8 @@ export function SessionCard({ campaignId, session, onDetails, actions }: Session
         </div>
         <SessionTypeBadge session={session} />
       </div>
+      <ProblemBadges session={session} />
+      <SessionSummary session={session} />
       <dl className="session-facts">
         <div>
           <dt>IP Address</dt>
@@ -75,6 +80,11 @@ export function SessionCard({ campaignId, session, onDetails, actions }: Session
           Watch Replay
         </Link>
         {actions}
+        {onDelete && (
+          <button type="button" className="button button-danger button-small" onClick={() => onDelete(session)}>
+            Delete
+          </button>
+        )}
       </div>
     </li>
   );

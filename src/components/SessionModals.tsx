@@ -85,3 +85,27 @@ export function DeleteCampaignModal({ sessionCount, deleting, onCancel, onConfir
     </Modal>
   );
 }
+
+/** Confirms deleting one session and its recording, e.g. for a visitor's erasure request. */
+export function DeleteSessionModal({ sessionId, deleting, onCancel, onConfirm }: { sessionId: string; deleting: boolean; onCancel: () => void; onConfirm: () => void }) {
+  return (
+    <Modal
+      title="Delete Session?"
+      onClose={onCancel}
+      busy={deleting}
+      footer={
+        <>
+          <button type="button" className="button button-secondary" onClick={onCancel} disabled={deleting}>
+            Cancel
+          </button>
+          <button type="button" className="button button-danger" onClick={onConfirm} disabled={deleting}>
+            {deleting ? 'Deleting...' : 'Delete Session'}
+          </button>
+        </>
+      }
+    >
+      <p className="warning">This action cannot be undone. The session and its recording are deleted permanently:</p>
+      <p className="mono small break">{sessionId}</p>
+    </Modal>
+  );
+}

@@ -2,13 +2,15 @@ import { useEffect, useEffectEvent, useRef, useState, type ReactNode } from 'rea
 import { useNavigate } from '@tanstack/react-router';
 import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { campaignKeys, deleteCampaign, deleteErrorMessage } from '../api/campaigns.js';
-import { sessionKeys, sessionsErrorMessage, sessionsQueryOptions, type SessionTypeFilter } from '../api/sessions.js';
+import { deleteSession, deleteSessionErrorMessage, sessionKeys, sessionsErrorMessage, sessionsQueryOptions, type SessionTypeFilter } from '../api/sessions.js';
 import type { Session } from '../../common/api-types.js';
 import { useDebounced } from '../lib/useDebounced.js';
 import { CAMPAIGN_DELETED } from '../lib/pageNotice.js';
 import { ErrorBox } from '../components/ErrorBox.js';
 import { SessionCard } from '../components/SessionCard.js';
-import { DeleteCampaignModal, SessionDetailsModal } from '../components/SessionModals.js';
+import { DeleteCampaignModal, DeleteSessionModal, SessionDetailsModal } from '../components/SessionModals.js';
+import { SessionFilterBar } from '../components/SessionFilterBar.js';
+import { hasFilters, type SessionFilters } from '../lib/sessionFilters.js';
 import { Spinner } from '../components/Spinner.js';
 import { useCampaignName } from '../offline/useCampaignName.js';
 import { useWhenBackOnline } from '../offline/useOnline.js';
@@ -18,12 +20,15 @@ interface CampaignSessionsProps {
   campaignId: string;
   /** Extra buttons per session card (e.g. 'Save for offline'). */
   sessionActions?: (session: Session) => ReactNode;
+  /** Filters and sort, kept in the page's URL by the route. */
+  filters?: SessionFilters;
+  onFilters?: (filters: SessionFilters) => void;
 }
 
-export function CampaignSessions({ campaignId, sessionActions }: CampaignSessionsProps) {
+export function CampaignSessions({ campaignId, sessionActions, filters = {}, onFilters }: CampaignSessionsProps) {
   const [search, setSearch] = useState('');
   const [type, setType] = useState<SessionTypeFilter>('all');
-  const query = { search: useDebounced(search, 300), type };
+  const query = { search: useDebounced(search, 300), type, filters };
   // The previous list stays on screen while a new search or filter loads.
   const sessions = useInfiniteQuery({ ...sessionsQueryOptions(campaignId, query), enabled: Boolean(campaignId), placeholderData: keepPreviousData });
   const [details, setDetails] = useState<Session | null>(null);
@@ -33,6 +38,19 @@ export function CampaignSessions({ campaignId, sessionActions }: CampaignSession
   const queryClient = useQueryClient();
   const campaignName = useCampaignName(campaignId);
   useWhenBackOnline(deleteError === OFFLINE_WRITE_MESSAGE, () => setDeleteError(null));
+
+  const [toDelete, setToDelete] = useState<Session | null>(null);
+  const removeSession = useMutation({
+    mutationFn: (session: Session) => deleteSession(campaignId, session.sessionId),
+    onSuccess: async () => {
+      setToDelete(null);
+      await queryClient.invalidateQueries({ queryKey: sessionKeys.campaign(campaignId) });
+    },
+    onError: (error) => {
+      setToDelete(null);
+      setDeleteError(deleteSessionErrorMessage(error));
+    },
+  });
 
   const remove = useMutation({
     mutationFn: () => deleteCampaign(campaignId),
@@ -111,6 +129,7 @@ export function CampaignSessions({ campaignId, sessionActions }: CampaignSession
           Refresh
         </button>
       </div>
+      {onFilters && <SessionFilterBar filters={filters} onChange={onFilters} />}
 
       {sessions.isError && <ErrorBox title="Error loading sessions" message={sessionsErrorMessage(sessions.error)} />}
 
@@ -120,14 +139,21 @@ export function CampaignSessions({ campaignId, sessionActions }: CampaignSession
         <div className="empty-state">
           <h2>No sessions found</h2>
           <p className="muted">
-            {search || type !== 'all' ? 'Try another search or filter.' : 'Install the campaign script on your site; sessions appear here as visitors arrive.'}
+            {search || type !== 'all' || hasFilters(filters) ? 'Try another search or filter.' : 'Install the campaign script on your site; sessions appear here as visitors arrive.'}
           </p>
         </div>
       ) : (
         <>
           <ul className="session-grid">
             {list.map((session) => (
-              <SessionCard key={session.sessionId} campaignId={campaignId} session={session} onDetails={setDetails} actions={sessionActions?.(session)} />
+              <SessionCard
+                key={session.sessionId}
+                campaignId={campaignId}
+                session={session}
+                onDetails={setDetails}
+                onDelete={setToDelete}
+                actions={sessionActions?.(session)}
+              />
             ))}
           </ul>
           {sessions.hasNextPage && <LoadMore loading={sessions.isFetchingNextPage} onLoad={() => void sessions.fetchNextPage()} />}
@@ -135,6 +161,17 @@ export function CampaignSessions({ campaignId, sessionActions }: CampaignSession
       )}
 
       {details && <SessionDetailsModal session={details} onClose={() => setDetails(null)} />}
+      {toDelete && (
+        <DeleteSessionModal
+          sessionId={toDelete.sessionId}
+          deleting={removeSession.isPending}
+          onCancel={() => setToDelete(null)}
+          onConfirm={() => {
+            setDeleteError(null);
+            removeSession.mutate(toDelete);
+          }}
+        />
+      )}
       {confirmDelete && (
         <DeleteCampaignModal
           sessionCount={counts.total}

@@ -30,6 +30,7 @@ const initialForm = (): CampaignForm => ({
 export function CreateCampaign() {
   const [form, setForm] = useState<CampaignForm>(initialForm);
   const [errors, setErrors] = useState<CampaignFormErrors>({});
+  const [captureConsole, setCaptureConsole] = useState(true);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const create = useMutation({
@@ -55,7 +56,7 @@ export function CreateCampaign() {
       document.getElementById(`campaign-${Object.keys(found)[0]}`)?.focus();
       return;
     }
-    create.mutate(toCreatePayload(form));
+    create.mutate({ ...toCreatePayload(form), captureConsole });
   };
 
   return (
@@ -82,6 +83,13 @@ export function CreateCampaign() {
         <Field id="campaign-limit" label="Session Limit" help={`How many sessions to record, from ${LIMIT_MIN} to ${LIMIT_MAX}.`} error={errors.limit}>
           <input id="campaign-limit" className="input" type="number" min={LIMIT_MIN} max={LIMIT_MAX} value={form.limit} disabled={sending} onChange={(e) => edit('limit')(e.target.value)} />
         </Field>
+        <div className="field">
+          <label className="checkbox" htmlFor="campaign-captureConsole">
+            <input id="campaign-captureConsole" type="checkbox" aria-describedby="campaign-captureConsole-help" checked={captureConsole} disabled={sending} onChange={(e) => setCaptureConsole(e.target.checked)} />{' '}
+            Capture console messages
+          </label>
+          <p className="help" id="campaign-captureConsole-help">console.error and console.warn calls on the site, with e-mails and long numbers masked. Errors and failed requests are always captured.</p>
+        </div>
         <div className="form-row">
           <Field id="campaign-startDate" label="Start Date" help="Recording starts at this date and time (your local time)." error={errors.startDate}>
             <input id="campaign-startDate" className="input" type="datetime-local" value={form.startDate} disabled={sending} onChange={(e) => edit('startDate')(e.target.value)} />

@@ -43,8 +43,19 @@ describe('POST /api/v1/campaign/create', () => {
     const response = await create({ ...valid, name: '  Spring sale  ', domains: ' example.com ,, shop.example.com ' });
     expect(response.status).toBe(201);
     const { data } = (await response.json()) as { data: Campaign };
-    expect(data).toEqual({ ...valid, id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(data).toEqual({ ...valid, captureConsole: true, id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(await listCampaigns()).toContainEqual(data);
+  });
+
+  it('keeps the console-capture setting, on unless turned off', async () => {
+    const response = await create({ ...valid, captureConsole: false });
+    expect(response.status).toBe(201);
+    const { data } = (await response.json()) as { data: Campaign };
+    expect(data.captureConsole).toBe(false);
+    expect((await listCampaigns()).find((c) => c.id === data.id)?.captureConsole).toBe(false);
+    const wrong = await create({ ...valid, captureConsole: 'no' });
+    expect(wrong.status).toBe(400);
+    expect(((await wrong.json()) as { error: string }).error).toBe('captureConsole must be true or false');
   });
 
   it('defaults a missing limit to 0 (no limit)', async () => {
@@ -127,7 +138,7 @@ describe('GET /api/v1/campaign/getAll', () => {
     for (const name of names) expect((await create({ ...valid, name }, other.headers)).status).toBe(201);
     const list = await listCampaigns(other.headers);
     expect(list.map((c) => c.name)).toEqual([...names].reverse());
-    expect(Object.keys(list[0]).sort()).toEqual(['domains', 'end_date_time', 'id', 'limit', 'name', 'start_date_time']);
+    expect(Object.keys(list[0]).sort()).toEqual(['captureConsole', 'domains', 'end_date_time', 'id', 'limit', 'name', 'start_date_time']);
     const stranger = await userSession(server, 'Nobody Yet');
     expect(await listCampaigns(stranger.headers)).toEqual([]);
   });

@@ -11,6 +11,8 @@ export interface CampaignOptions {
   limit?: number;
   start?: number;
   end?: number;
+  /** The campaign's console-capture setting (on unless told otherwise). */
+  captureConsole?: boolean;
 }
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -30,6 +32,7 @@ export async function makeCampaign(server: TestServer, options: CampaignOptions 
       start_date_time: options.start ?? Date.now() - DAY,
       end_date_time: options.end ?? Date.now() + DAY,
       created_at: Date.now(),
+      ...(options.captureConsole === false ? { capture_console: 0 } : {}),
     })
     .execute();
   return id;

@@ -11,6 +11,7 @@ import { mutationCount, optedOut } from './privacy.js';
 import { Sender } from './sender.js';
 import { freshSession, resumeSession, type SessionState } from './session.js';
 import { splitEvents } from './split.js';
+import { capture } from './capture.js';
 
 /** The pack worker's bundled source: tracker/build.mjs builds tracker/src/pack-worker.ts first. */
 declare const PACK_WORKER_SOURCE: string | undefined;
@@ -25,31 +26,17 @@ interface Settings {
 }
 
 const w = window as Window & { tapedeck?: Settings };
+// The page's own fetch, before capture() wraps it: ingest's answers are not the site's requests.
+const send = fetch;
 const STATE_KEY = 'tapedeck';
 const STASH_KEY = 'tapedeck:unsent';
 
 // Every input is masked whatever its type — hidden, textarea, select, and a password field a
-// "show password" toggle turned into type=text — because rrweb also checks the tag name
-// ("input"). maskAllInputs must stay off: it would replace this list with one by type only.
-const maskInputOptions = {
-  input: true,
-  textarea: true,
-  select: true,
-  password: true,
-  text: true,
-  email: true,
-  tel: true,
-  number: true,
-  search: true,
-  url: true,
-  date: true,
-  'datetime-local': true,
-  month: true,
-  week: true,
-  time: true,
-  color: true,
-  range: true,
-} as RecordOptions['maskInputOptions'];
+// "show password" toggle turned into type=text — because rrweb checks the tag name ("input")
+// before the type wherever it masks (@rrweb/record 2.1.6), so the three tags cover every type
+// (tests/e2e/tracker.test.ts types into each kind of field). maskAllInputs must stay off: it
+// would replace this list with one by type only.
+const maskInputOptions = { input: true, textarea: true, select: true } as RecordOptions['maskInputOptions'];
 
 function storage(key: string, value?: string | null): string | null {
   try {
@@ -111,7 +98,9 @@ function start(settings: Settings): void {
   const sender = new Sender({
     async post(body, keepalive) {
       try {
-        const response = await fetch(url, { method: 'POST', body, keepalive, credentials: 'omit', headers: { 'content-type': 'text/plain' } });
+        const response = await send(url, { method: 'POST', body, keepalive, credentials: 'omit', headers: { 'content-type': 'text/plain' } });
+        // 202: stored, but the campaign does not want console messages (none for the rest of the session).
+        if (response.status === 202) session.quiet = 1;
         return { status: response.status, retryAfter: Number(response.headers.get('retry-after')) || 0 };
       } catch {
         return { status: 0 };
@@ -205,6 +194,7 @@ function start(settings: Settings): void {
     slimDOMOptions: 'all',
     sampling: { input: 'last', scroll: 150 },
   });
+  capture(() => !session.quiet);
   timer = setInterval(safe(() => flush()), FLUSH_MS) as unknown as number;
 
   addEventListener('visibilitychange', safe(() => document.visibilityState === 'hidden' && flush()));

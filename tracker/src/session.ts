@@ -11,6 +11,8 @@ export interface SessionState {
   sent?: 1;
   /** 1 after ingest refused this session (limit reached, campaign over, origin not allowed). */
   off?: 1;
+  /** 1 when the campaign does not capture console messages. */
+  quiet?: 1;
 }
 
 /** 32 hex characters from the browser's CSPRNG (randomUUID needs a secure context). */

@@ -1,0 +1,26 @@
+// What the tracker captures beside rrweb's own events — errors, console messages, failed
+// requests — as rrweb custom events. Shared by the tracker (which masks and trims before
+// anything leaves the page), the ingest schema (which bounds them) and the session facts.
+
+export const CAPTURED_TAGS = {
+  error: 'tapedeck/error',
+  console: 'tapedeck/console',
+  request: 'tapedeck/request',
+} as const;
+
+/** Messages and URLs are cut to this many characters; stacks to STACK_MAX. */
+export const MESSAGE_MAX = 500;
+export const STACK_MAX = 2000;
+
+// Their payloads (the schema in ingest-batch.ts bounds each):
+// - error: {message, source: "file:line" where the page reported it (empty for rejections), stack};
+// - console: {level: 'error' | 'warn', message: the call's first argument};
+// - request: {method, url without query string and fragment, status (0 when it failed), durationMs}
+//   — never bodies or headers.
+
+/**
+ * Visitor data hidden in captured text: runs of 6 or more digits (card, phone, account numbers,
+ * also when spaced or hyphenated) and e-mail-like strings. The tracker applies it before sending.
+ */
+export const maskText = (text: string): string =>
+  text.replace(/\S+@\S+\.\w+/g, '[email]').replace(/\d(?:[ -]?\d){5,}/g, (run) => run.replace(/\d/g, '#'));

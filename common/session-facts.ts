@@ -1,0 +1,235 @@
+// The facts a session's events tell — active time, pages, clicks, rage clicks, dead clicks,
+// errors, failed requests — by one set of rules, used where ingest stores them on the session
+// row (a batch at a time, with a small carried state) and where the replay page marks its
+// timeline (all events at once).
+//
+// Two steps, so ingest can run the heavy one where the batch is parsed (a worker thread):
+// factMoments() reduces a batch's events to the few moments the rules look at, and
+// foldFacts() folds moments into the carried state, in time order, batch after batch.
+
+import { CAPTURED_TAGS } from './captured.js';
+
+/** rrweb's event types and incremental sources the rules read (numbers as rrweb defines them). */
+const FULL_SNAPSHOT = 2;
+const INCREMENTAL = 3;
+const META = 4;
+const CUSTOM = 5;
+const MUTATION = 0;
+const MOUSE_INTERACTION = 2;
+const SCROLL = 3;
+const INPUT = 5;
+const CLICK = 2;
+
+/** rrweb's inactivity rule: a gap of more than 10 s between user inputs is inactive time. */
+export const INACTIVITY_MS = 10_000;
+/** Rage clicks: at least RAGE_CLICKS clicks within RAGE_WINDOW_MS, each within RAGE_RADIUS_PX of the last. */
+export const RAGE_CLICKS = 3;
+export const RAGE_WINDOW_MS = 1000;
+export const RAGE_RADIUS_PX = 30;
+/** Dead click: no DOM change, navigation, scroll or input within this long after the click. */
+export const DEAD_CLICK_MS = 1000;
+/** Pages kept on the session row (the count goes on). */
+export const MAX_PAGES = 50;
+const MAX_PAGE_CHARS = 300;
+/** Clicks the carried state keeps for the rage and dead rules: bounded whatever a page does. */
+const MAX_RECENT_CLICKS = 20;
+
+/** A moment the rules look at, from one event (an event may give two: a click is also input). */
+export type Moment =
+  | { kind: 'input'; t: number }
+  | { kind: 'click'; t: number; x: number; y: number }
+  | { kind: 'response'; t: number }
+  | { kind: 'page'; t: number; path: string }
+  | { kind: 'error'; t: number }
+  | { kind: 'request'; t: number };
+
+interface EventLike {
+  type: number;
+  data: unknown;
+  timestamp: number;
+}
+
+/** A URL's path, without origin, query string and fragment. */
+export function pathOf(href: string): string {
+  try {
+    return new URL(href).pathname.slice(0, MAX_PAGE_CHARS);
+  } catch {
+    return href.split(/[?#]/)[0].slice(0, MAX_PAGE_CHARS);
+  }
+}
+
+function momentsOf(event: EventLike): Moment[] {
+  const t = event.timestamp;
+  const data = (event.data ?? {}) as { source?: number; type?: number; x?: number; y?: number; href?: unknown; tag?: unknown; payload?: { level?: unknown; status?: unknown } };
+  switch (event.type) {
+    case META:
+      return typeof data.href === 'string' ? [{ kind: 'page', t, path: pathOf(data.href) }, { kind: 'response', t }] : [{ kind: 'response', t }];
+    case FULL_SNAPSHOT:
+      return [{ kind: 'response', t }];
+    case CUSTOM:
+      if (data.tag === CAPTURED_TAGS.error || (data.tag === CAPTURED_TAGS.console && data.payload?.level === 'error')) return [{ kind: 'error', t }];
+      if (data.tag === CAPTURED_TAGS.request) return [{ kind: 'request', t }];
+      return [];
+    case INCREMENTAL: {
+      const source = data.source ?? -1;
+      const moments: Moment[] = [];
+      // rrweb's own rule for user interaction: mouse moves, clicks, scrolls, resizes, inputs.
+      if (source > MUTATION && source <= INPUT) moments.push({ kind: 'input', t });
+      // A value typed after a click also shows the page took it (a field got the focus).
+      if (source === MUTATION || source === SCROLL || source === INPUT) moments.push({ kind: 'response', t });
+      if (source === MOUSE_INTERACTION && data.type === CLICK) moments.push({ kind: 'click', t, x: Number(data.x) || 0, y: Number(data.y) || 0 });
+      return moments;
+    }
+    default:
+      return [];
+  }
+}
+
+/** The moments of a batch's events, in the events' order (ingest sorts a batch by time). */
+export function factMoments(events: EventLike[]): Moment[] {
+  return events.flatMap(momentsOf);
+}
+
+/** The facts of a session so far, and what the rules need to carry to the next batch. */
+export interface SessionFacts {
+  activeMs: number;
+  clickCount: number;
+  rageClickCount: number;
+  deadClickCount: number;
+  errorCount: number;
+  failedRequestCount: number;
+  /** Page paths in visit order, at most MAX_PAGES. */
+  pages: string[];
+  entryUrl: string | null;
+  exitUrl: string | null;
+  /** Carried: the last user input's time, for active time. */
+  lastInputAt: number | null;
+  /** Carried: clicks of the last second as [time, x, y, part of a rage click 0|1]. */
+  recentClicks: [number, number, number, number][];
+  /** Carried: times of clicks still waiting a second for the page to respond. */
+  pendingClicks: number[];
+}
+
+export const emptyFacts = (): SessionFacts => ({
+  activeMs: 0,
+  clickCount: 0,
+  rageClickCount: 0,
+  deadClickCount: 0,
+  errorCount: 0,
+  failedRequestCount: 0,
+  pages: [],
+  entryUrl: null,
+  exitUrl: null,
+  lastInputAt: null,
+  recentClicks: [],
+  pendingClicks: [],
+});
+
+/** What the replay page draws on its timeline; ingest only counts. */
+export type FactMark = 'click' | 'rage' | 'dead' | 'error' | 'request' | 'page';
+
+const near = (a: [number, number, number, number], x: number, y: number) => Math.hypot(a[1] - x, a[2] - y) <= RAGE_RADIUS_PX;
+
+/** A click: counted, checked for rage (once per burst), and left waiting for a response. */
+function click(facts: SessionFacts, t: number, x: number, y: number, mark?: (kind: FactMark, t: number) => void): void {
+  facts.clickCount++;
+  mark?.('click', t);
+  const recent = facts.recentClicks.filter((c) => t - c[0] <= RAGE_WINDOW_MS && t >= c[0]);
+  const around = recent.filter((c) => near(c, x, y));
+  const rage = around.length >= RAGE_CLICKS - 1;
+  if (rage && !around.some((c) => c[3] === 1)) {
+    facts.rageClickCount++;
+    mark?.('rage', t);
+  }
+  recent.push([t, x, y, rage ? 1 : 0]);
+  facts.recentClicks = recent.slice(-MAX_RECENT_CLICKS);
+  facts.pendingClicks = [...facts.pendingClicks, t].slice(-MAX_RECENT_CLICKS);
+}
+
+/** Clicks a second old with no response are dead; a response clears the ones before it. */
+function settle(facts: SessionFacts, moment: Moment, mark?: (kind: FactMark, t: number) => void): void {
+  if (!facts.pendingClicks.length) return;
+  facts.pendingClicks = facts.pendingClicks.filter((at) => {
+    if (moment.t - at > DEAD_CLICK_MS) {
+      facts.deadClickCount++;
+      mark?.('dead', at);
+      return false;
+    }
+    return !(moment.kind === 'response' && moment.t >= at);
+  });
+}
+
+function input(facts: SessionFacts, t: number): void {
+  const last = facts.lastInputAt;
+  if (last !== null && t > last && t - last <= INACTIVITY_MS) facts.activeMs += t - last;
+  if (last === null || t > last) facts.lastInputAt = t;
+}
+
+function page(facts: SessionFacts, path: string): void {
+  facts.entryUrl ??= path;
+  facts.exitUrl = path;
+  if (facts.pages.length < MAX_PAGES) facts.pages = [...facts.pages, path];
+}
+
+/**
+ * Folds moments (in time order) into the facts: a new object, the old one untouched. `mark`
+ * hears each click, rage click, dead click, error, failed request and page as it is found.
+ */
+export function foldFacts(previous: SessionFacts, moments: Moment[], mark?: (kind: FactMark, t: number) => void): SessionFacts {
+  const facts: SessionFacts = { ...previous };
+  for (const moment of moments) {
+    settle(facts, moment, mark);
+    switch (moment.kind) {
+      case 'input':
+        input(facts, moment.t);
+        break;
+      case 'click':
+        click(facts, moment.t, moment.x, moment.y, mark);
+        break;
+      case 'page':
+        page(facts, moment.path);
+        mark?.('page', moment.t);
+        break;
+      case 'error':
+        facts.errorCount++;
+        mark?.('error', moment.t);
+        break;
+      case 'request':
+        facts.failedRequestCount++;
+        mark?.('request', moment.t);
+        break;
+      case 'response':
+        break;
+    }
+  }
+  return facts;
+}
+
+/** The facts of a whole recording, with each mark's time: what the replay page shows. */
+export function sessionFacts(events: EventLike[]): { facts: SessionFacts; marks: { kind: FactMark; t: number }[] } {
+  const marks: { kind: FactMark; t: number }[] = [];
+  const sorted = events.slice().sort((a, b) => a.timestamp - b.timestamp);
+  const facts = foldFacts(emptyFacts(), factMoments(sorted), (kind, t) => marks.push({ kind, t }));
+  return { facts, marks };
+}
+
+/** What a session carries from one batch to the next beside its counts: bounded, stored as JSON. */
+export type CarriedFacts = Pick<SessionFacts, 'lastInputAt' | 'recentClicks' | 'pendingClicks'>;
+
+export const carriedFacts = ({ lastInputAt, recentClicks, pendingClicks }: SessionFacts): string => JSON.stringify({ lastInputAt, recentClicks, pendingClicks });
+
+/** The carried state as stored, read back defensively: a bad value starts afresh. */
+export function readCarried(json: string | null | undefined): CarriedFacts {
+  const empty = { lastInputAt: null, recentClicks: [], pendingClicks: [] };
+  if (!json) return empty;
+  try {
+    const value = JSON.parse(json) as Partial<CarriedFacts>;
+    return {
+      lastInputAt: typeof value.lastInputAt === 'number' ? value.lastInputAt : null,
+      recentClicks: Array.isArray(value.recentClicks) ? value.recentClicks.slice(-MAX_RECENT_CLICKS) : [],
+      pendingClicks: Array.isArray(value.pendingClicks) ? value.pendingClicks.slice(-MAX_RECENT_CLICKS) : [],
+    };
+  } catch {
+    return empty;
+  }
+}

@@ -1,0 +1,57 @@
+// The sessions list's filters and sort as they live in the page's URL (bookmarkable, shareable)
+// and as they go to GET /api/v1/streaming/sessions/{campaignId}/. Anything in the URL that is
+// not a valid filter is dropped, so a hand-edited link still opens the list.
+import { DEVICES, SESSION_SORTS, type SessionSort } from '../../common/api/sessions.js';
+
+export interface SessionFilters {
+  from?: number;
+  to?: number;
+  minDuration?: number;
+  maxDuration?: number;
+  url?: string;
+  country?: string;
+  device?: (typeof DEVICES)[number];
+  browser?: string;
+  hasErrors?: true;
+  hasRageClicks?: true;
+  hasDeadClicks?: true;
+  sort?: Exclude<SessionSort, 'newest'>;
+}
+
+const NUMBERS = ['from', 'to', 'minDuration', 'maxDuration'] as const;
+const FLAGS = ['hasErrors', 'hasRageClicks', 'hasDeadClicks'] as const;
+
+const text = (value: unknown, max: number) => (typeof value === 'string' || typeof value === 'number' ? String(value).trim().slice(0, max) || undefined : undefined);
+
+/** TanStack Router's validateSearch for the campaign sessions page. */
+export function validateSessionFilters(search: Record<string, unknown>): SessionFilters {
+  const filters: SessionFilters = {};
+  for (const key of NUMBERS) {
+    const n = Number(search[key]);
+    if (search[key] !== undefined && search[key] !== '' && Number.isSafeInteger(n) && n >= 0) filters[key] = n;
+  }
+  for (const key of FLAGS) if (search[key] === true || search[key] === 'true') filters[key] = true;
+  const url = text(search.url, 200);
+  if (url) filters.url = url;
+  const country = text(search.country, 3);
+  if (country && /^[A-Za-z]{2}$/.test(country)) filters.country = country.toUpperCase();
+  if ((DEVICES as readonly unknown[]).includes(search.device)) filters.device = search.device as SessionFilters['device'];
+  const browser = text(search.browser, 50);
+  if (browser) filters.browser = browser;
+  if (SESSION_SORTS.includes(search.sort as SessionSort) && search.sort !== 'newest') filters.sort = search.sort as SessionFilters['sort'];
+  return filters;
+}
+
+/** The filters as the API's query parameters. */
+export function filterParams(filters: SessionFilters, params = new URLSearchParams()): URLSearchParams {
+  for (const [key, value] of Object.entries(filters)) if (value !== undefined) params.set(key, String(value));
+  return params;
+}
+
+export const hasFilters = (filters: SessionFilters) => Object.values(filters).some((v) => v !== undefined);
+
+/** Regional-indicator letters for an ISO 3166 code: "DE" → 🇩🇪. */
+export function countryFlag(code: string | null | undefined): string {
+  if (!code || !/^[A-Za-z]{2}$/.test(code)) return '';
+  return String.fromCodePoint(...[...code.toUpperCase()].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
+}

@@ -1,0 +1,124 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchChromium } from '../helpers/browser.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { userSession } from '../helpers/auth.js';
+import { buildTracker } from '../../tracker/build.mjs';
+import type { Session, SessionsResponse } from '../../common/api-types.js';
+import { makeCampaign } from '../integration/ingest-support.js';
+import { flushRecorder, recorderRunning } from './tracker-site.js';
+
+// A visitor who meets trouble: an uncaught error, a failed fetch, three rapid clicks on one spot
+// and a click on something that does nothing. The stored session must say so, and nothing the
+// visitor typed or owned may leak through the captured messages.
+
+const SECRET_EMAIL = 'jane.visitor@mail.example.com';
+const SECRET_DIGITS = '4111222233334444';
+
+const page = (loader: string) => `<!doctype html><html><head><meta charset="utf-8"><title>Trouble</title>${loader}</head><body>
+<h1>Trouble shop</h1>
+<button id="broken" type="button" style="position:absolute;left:20px;top:80px">Pay</button>
+<button id="load" type="button" style="position:absolute;left:20px;top:140px">Load offers</button>
+<button id="rage" type="button" style="position:absolute;left:20px;top:200px">Apply coupon</button>
+<p id="dead" style="position:absolute;left:20px;top:260px">Free shipping (looks like a link)</p>
+<p id="out"></p>
+<script>
+  document.getElementById('broken').addEventListener('click', () => { throw new Error('payment failed for ${SECRET_EMAIL} card ${SECRET_DIGITS}'); });
+  document.getElementById('load').addEventListener('click', () => {
+    console.error('offers down for ${SECRET_EMAIL}');
+    fetch('/api/offers/${SECRET_DIGITS}?email=${SECRET_EMAIL}#x').catch(() => {});
+  });
+  // The coupon button reacts (the rage is about it being slow), so its clicks are not dead.
+  document.getElementById('rage').addEventListener('click', () => { document.getElementById('out').textContent += '.'; });
+</script></body></html>`;
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, tries = 150): Promise<T> {
+  for (let i = 0; i < tries; i++) {
+    const value = await probe();
+    if (value) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+describe.skipIf(!hasChromium)('captured trouble, derived at ingest', () => {
+  let server: TestServer;
+  let site: http.Server;
+  let siteUrl = '';
+  let browser: Browser;
+  let distDir: string;
+  let loaderTag = '';
+
+  beforeAll(async () => {
+    distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-e2e-facts-'));
+    await buildTracker(path.join(distDir, 'tracker'));
+    server = await startServer({ DIST_DIR: distDir });
+    site = http.createServer((request, response) => {
+      if ((request.url ?? '/').startsWith('/api/')) return void response.writeHead(404).end('no offers');
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(loaderTag));
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve()));
+    await server?.close();
+    fs.rmSync(distDir, { recursive: true, force: true });
+  });
+
+  it('stores errors, failed requests, rage and dead clicks on the session, masked', async () => {
+    const owner = await userSession(server, 'Trouble Owner');
+    const campaignId = await makeCampaign(server, { ownerId: owner.userId, domains: `127.0.0.1:${new URL(siteUrl).port}` });
+    loaderTag = `<script async src="${server.url}/t/${campaignId}.js"></script>`;
+    const context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
+    const tab = await context.newPage();
+    await tab.goto(`${siteUrl}/`);
+    await recorderRunning(tab);
+
+    await tab.click('#broken');
+    await Promise.all([tab.waitForResponse((r) => r.url().includes('/api/offers/')), tab.click('#load')]);
+    for (let i = 0; i < 3; i++) await tab.click('#rage', { delay: 10 });
+    await tab.click('#dead');
+
+    // A dead click is known once a second has passed with no answer: keep the visitor moving
+    // (each move is a later event) until the stored session shows it.
+    const listed = await until('the session to show its trouble', async () => {
+      await tab.mouse.move(500 + Math.round(Math.random() * 100), 500);
+      await flushRecorder(tab);
+      const response = await fetch(`${server.url}/api/v1/streaming/sessions/${campaignId}/`, { headers: owner.headers });
+      const [session] = ((await response.json()) as SessionsResponse).sessions;
+      return session && session.errorCount >= 1 && session.failedRequestCount >= 1 && session.rageClickCount >= 1 && session.deadClickCount >= 1 && session;
+    });
+    await context.close();
+
+    const session: Session = listed;
+    expect(session.errorCount).toBe(2); // the uncaught error and console.error
+    expect(session.failedRequestCount).toBe(1);
+    expect(session.rageClickCount).toBe(1);
+    expect(session.deadClickCount).toBeGreaterThanOrEqual(1);
+    expect(session.clickCount).toBeGreaterThanOrEqual(6);
+    expect(session.pages).toEqual(['/']);
+
+    const rows = await server.db.selectFrom('chunks').select('data').where('campaign_id', '=', campaignId).execute();
+    const raw = rows.map((row) => gunzipSync(row.data).toString('utf8')).join('\n');
+    const captured = raw.match(/"tag":"tapedeck\/[a-z]+","payload":\{[^}]*\}/g) ?? [];
+    expect(captured.some((c) => c.includes('tapedeck/error') && c.includes('payment failed for [email] card ################'))).toBe(true);
+    expect(captured.some((c) => c.includes('tapedeck/console') && c.includes('offers down for [email]'))).toBe(true);
+    const request = captured.find((c) => c.includes('tapedeck/request'));
+    // As the page asked for it, without its query string and fragment, the digit run masked.
+    expect(request).toContain(`"url":"/api/offers/################"`);
+    expect(request).toContain('"status":404');
+    expect(request).toContain('"method":"GET"');
+    // Nothing of the visitor's leaks anywhere in what was stored.
+    expect(raw).not.toContain(SECRET_EMAIL);
+    expect(raw).not.toContain(SECRET_DIGITS);
+  });
+});

@@ -1,0 +1,149 @@
+import { gunzipSync } from 'node:zlib';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { carriedFacts, emptyFacts, factMoments, foldFacts, pathOf, readCarried, sessionFacts, type SessionFacts } from '../../../common/session-facts.js';
+import { maskText } from '../../../common/captured.js';
+
+// Fixtures in rrweb's own event shapes, as the tracker records them.
+const T = 1_750_000_000_000;
+const meta = (t: number, href: string) => ({ type: 4, data: { href, width: 1280, height: 800 }, timestamp: T + t });
+const full = (t: number) => ({ type: 2, data: { node: { type: 0, childNodes: [] } }, timestamp: T + t });
+const move = (t: number) => ({ type: 3, data: { source: 1, positions: [{ x: 1, y: 1, id: 1, timeOffset: 0 }] }, timestamp: T + t });
+const click = (t: number, x = 100, y = 100, id = 7) => ({ type: 3, data: { source: 2, type: 2, id, x, y }, timestamp: T + t });
+const mutation = (t: number) => ({ type: 3, data: { source: 0, adds: [], removes: [], texts: [], attributes: [] }, timestamp: T + t });
+const scroll = (t: number) => ({ type: 3, data: { source: 3, id: 1, x: 0, y: 200 }, timestamp: T + t });
+const custom = (t: number, tag: string, payload: object) => ({ type: 5, data: { tag, payload }, timestamp: T + t });
+
+const facts = (events: ReturnType<typeof move>[] | object[]) => sessionFacts(events as never).facts;
+
+/** The same events folded a batch at a time, carrying only what the session row carries. */
+function inBatches(events: { timestamp: number }[], size: number): SessionFacts {
+  let state = emptyFacts();
+  for (let i = 0; i < events.length; i += size) {
+    const carried = readCarried(carriedFacts(state));
+    state = foldFacts({ ...state, ...carried }, factMoments(events.slice(i, i + size) as never));
+  }
+  return state;
+}
+
+describe('active time (rrweb inactivity rule)', () => {
+  it('adds the gaps between inputs of 10 s or less, and skips longer ones', () => {
+    expect(facts([move(0), move(4000), move(9000), move(30_000), move(31_000)]).activeMs).toBe(10_000);
+  });
+  it('counts nothing for a session without input', () => {
+    expect(facts([meta(0, 'https://shop.example/'), full(1), mutation(5000)]).activeMs).toBe(0);
+  });
+});
+
+describe('pages', () => {
+  it('lists each page load as a path, without query string or fragment, with entry and exit', () => {
+    const result = facts([meta(0, 'https://shop.example/?utm=1'), full(1), meta(5000, 'https://shop.example/cart#top'), full(5001), meta(9000, 'https://shop.example/pay?card=1')]);
+    expect(result.pages).toEqual(['/', '/cart', '/pay']);
+    expect(result.entryUrl).toBe('/');
+    expect(result.exitUrl).toBe('/pay');
+  });
+  it('keeps at most 50 pages, while the exit keeps up', () => {
+    const result = facts(Array.from({ length: 60 }, (_, i) => meta(i * 1000, `https://shop.example/p${i}`)));
+    expect(result.pages).toHaveLength(50);
+    expect(result.exitUrl).toBe('/p59');
+  });
+  it('takes the path of a relative or odd href', () => {
+    expect(pathOf('/a/b?x=1')).toBe('/a/b');
+  });
+});
+
+describe('rage clicks', () => {
+  it('three clicks within 1 s within 30 px are one rage click', () => {
+    const result = facts([click(0), mutation(10), click(300, 110, 105), mutation(310), click(600, 95, 100), mutation(610)]);
+    expect(result.clickCount).toBe(3);
+    expect(result.rageClickCount).toBe(1);
+  });
+  it('a longer burst on one spot still counts once', () => {
+    expect(facts([0, 150, 300, 450, 600, 750].flatMap((t) => [click(t), mutation(t + 5)])).rageClickCount).toBe(1);
+  });
+  it('clicks spread over more than 1 s, or far apart, are not rage', () => {
+    expect(facts([click(0), mutation(1), click(600), mutation(601), click(1200), mutation(1201)]).rageClickCount).toBe(0);
+    expect(facts([click(0, 0, 0), mutation(1), click(100, 100, 0), mutation(101), click(200, 200, 0), mutation(201)]).rageClickCount).toBe(0);
+  });
+  it('two bursts a while apart count twice', () => {
+    const burst = (t: number) => [click(t), click(t + 100), click(t + 200), mutation(t + 210)];
+    expect(facts([...burst(0), ...burst(5000)]).rageClickCount).toBe(2);
+  });
+  it('is found across batches', () => {
+    expect(inBatches([click(0), click(300), click(600), mutation(610)], 1).rageClickCount).toBe(1);
+  });
+});
+
+describe('dead clicks', () => {
+  it('a click followed by nothing the page does for 1 s is dead', () => {
+    expect(facts([click(0), move(400), move(1500)]).deadClickCount).toBe(1);
+  });
+  it('a DOM change, a scroll, a navigation or typing within 1 s answers the click', () => {
+    expect(facts([click(0), mutation(200), move(1500)]).deadClickCount).toBe(0);
+    expect(facts([click(0), scroll(900), move(1500)]).deadClickCount).toBe(0);
+    expect(facts([click(0), meta(500, 'https://shop.example/next'), full(501), move(1500)]).deadClickCount).toBe(0);
+    expect(facts([click(0), { type: 3, data: { source: 5, id: 3, text: '***', isChecked: false }, timestamp: T + 300 }, move(1500)]).deadClickCount).toBe(0);
+  });
+  it('a response later than 1 s comes too late', () => {
+    expect(facts([click(0), mutation(1200)]).deadClickCount).toBe(1);
+  });
+  it('stays undecided until a later event says so, also across batches', () => {
+    expect(facts([click(0), move(500)]).deadClickCount).toBe(0);
+    expect(inBatches([click(0), move(500), move(2000)], 2).deadClickCount).toBe(1);
+    expect(inBatches([click(0), move(500), mutation(800), move(2000)], 2).deadClickCount).toBe(0);
+  });
+});
+
+describe('errors and failed requests', () => {
+  it('counts uncaught errors, console.error calls (not warnings) and failed requests', () => {
+    const result = facts([
+      custom(0, 'tapedeck/error', { message: 'x is not defined', source: 'app.js:3', stack: '' }),
+      custom(10, 'tapedeck/console', { level: 'error', message: 'boom' }),
+      custom(20, 'tapedeck/console', { level: 'warn', message: 'careful' }),
+      custom(30, 'tapedeck/request', { method: 'GET', url: '/api/missing', status: 404, durationMs: 12 }),
+      custom(40, 'tapedeck', { stopped: 'mutation budget' }),
+    ]);
+    expect(result.errorCount).toBe(2);
+    expect(result.failedRequestCount).toBe(1);
+  });
+});
+
+describe('batches', () => {
+  it('folding batch by batch gives the facts of the whole recording', () => {
+    const events = [meta(0, 'https://shop.example/'), full(1), move(100), click(200), click(400), click(600), mutation(650), move(3000), click(4000), move(6000), custom(6100, 'tapedeck/error', { message: 'e', source: '', stack: '' }), meta(7000, 'https://shop.example/b'), full(7001), move(8000)];
+    const whole = facts(events);
+    for (const size of [1, 3, 5]) {
+      const folded = inBatches(events, size);
+      expect({ ...folded, recentClicks: [], pendingClicks: [] }).toEqual({ ...whole, recentClicks: [], pendingClicks: [] });
+    }
+    expect(whole).toMatchObject({ clickCount: 4, rageClickCount: 1, deadClickCount: 1, errorCount: 1, pages: ['/', '/b'] });
+  });
+  it('the carried state stays bounded however many clicks a page makes', () => {
+    const state = facts(Array.from({ length: 5000 }, (_, i) => click(i)));
+    expect(state.recentClicks.length).toBeLessThanOrEqual(20);
+    expect(state.pendingClicks.length).toBeLessThanOrEqual(20);
+    expect(carriedFacts(state).length).toBeLessThan(2000);
+  });
+  it('reads a damaged carried state as a fresh one', () => {
+    expect(readCarried('{oops')).toEqual({ lastInputAt: null, recentClicks: [], pendingClicks: [] });
+  });
+});
+
+describe('a recorded session (the demo recording)', () => {
+  it('has its clicks, pages and active time, and no false rage or dead clicks', () => {
+    const events = JSON.parse(gunzipSync(fs.readFileSync(path.resolve('server/replay/demo/desktop.json.gz'))).toString('utf8')) as never[];
+    const { facts: result, marks } = sessionFacts(events);
+    expect(result).toMatchObject({ clickCount: 6, rageClickCount: 0, deadClickCount: 0, errorCount: 0, pages: ['/'], entryUrl: '/', exitUrl: '/' });
+    expect(result.activeMs).toBeGreaterThan(10_000);
+    expect(marks.filter((m) => m.kind === 'click')).toHaveLength(6);
+  });
+});
+
+describe('masking captured text', () => {
+  it('hides e-mail-like strings and runs of 6 or more digits, spaced or not', () => {
+    expect(maskText('user jane.doe+x@mail.example.com failed')).toBe('user [email] failed');
+    expect(maskText('card 4111 1111 1111 1111 and id 1234567, order 12345')).toBe('card #### #### #### #### and id #######, order 12345');
+    expect(maskText('call +44-20-7946-0958')).toBe('call +##-##-####-####');
+  });
+});

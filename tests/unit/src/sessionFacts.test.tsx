@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { countryFlag, filterParams, validateSessionFilters } from '../../../src/lib/sessionFilters.js';
+import { ProblemBadges, SessionSummary } from '../../../src/components/SessionFacts.js';
+import { SessionFilterBar } from '../../../src/components/SessionFilterBar.js';
+import { DeleteSessionModal } from '../../../src/components/SessionModals.js';
+import type { Session } from '../../../common/api-types.js';
+
+afterEach(cleanup);
+
+const session = (overrides: Partial<Session> = {}): Session => ({
+  sessionId: 'abcdef1234567890',
+  remoteIpAddress: '203.0.113.9',
+  language: 'de-DE',
+  timezone: 'Europe/Berlin',
+  hardwareConcurrency: 8,
+  webdriver: false,
+  cookiesEnabled: true,
+  hasFocus: true,
+  fullScreenEnabled: false,
+  userAgent: 'UA',
+  country: 'Germany',
+  countryCode: 'DE',
+  isBot: false,
+  botReason: null,
+  browser: 'Chrome 131',
+  os: 'Linux',
+  device: 'mobile',
+  screenWidth: 390,
+  screenHeight: 844,
+  referrer: null,
+  entryUrl: 'https://shop.example/landing',
+  startedAt: Date.UTC(2026, 0, 1, 10, 0),
+  lastActivityAt: Date.UTC(2026, 0, 1, 10, 2),
+  durationMs: 125_000,
+  pageCount: 3,
+  eventCount: 100,
+  byteCount: 1000,
+  activeMs: 60_000,
+  pages: ['/landing', '/cart', '/pay'],
+  clickCount: 9,
+  rageClickCount: 1,
+  deadClickCount: 2,
+  errorCount: 0,
+  failedRequestCount: 1,
+  exitUrl: '/pay',
+  ...overrides,
+});
+
+describe('filters in the URL', () => {
+  it('keeps valid filters and drops the rest, so a hand-edited link still opens', () => {
+    expect(
+      validateSessionFilters({ from: '1000', to: 2000, minDuration: '-5', url: ' /cart ', country: 'de', device: 'watch', browser: 'Firefox', hasErrors: 'true', hasRageClicks: 'no', hasDeadClicks: true, sort: 'longest', junk: 1 }),
+    ).toEqual({ from: 1000, to: 2000, url: '/cart', country: 'DE', browser: 'Firefox', hasErrors: true, hasDeadClicks: true, sort: 'longest' });
+    expect(validateSessionFilters({ sort: 'newest', country: 'Germany' })).toEqual({});
+  });
+  it('become the API query parameters', () => {
+    expect(filterParams({ hasErrors: true, sort: 'errors', minDuration: 5000 }).toString()).toBe('hasErrors=true&sort=errors&minDuration=5000');
+  });
+  it('the filter bar reports each change', () => {
+    const onChange = vi.fn();
+    render(<SessionFilterBar filters={{ sort: 'errors' }} onChange={onChange} />);
+    fireEvent.click(screen.getByLabelText('Has rage clicks'));
+    expect(onChange).toHaveBeenLastCalledWith({ sort: 'errors', hasRageClicks: true });
+    fireEvent.change(screen.getByLabelText('Device'), { target: { value: 'tablet' } });
+    expect(onChange).toHaveBeenLastCalledWith({ sort: 'errors', device: 'tablet' });
+    const url = screen.getByLabelText('Visited page');
+    fireEvent.change(url, { target: { value: '/checkout' } });
+    fireEvent.keyDown(url, { key: 'Enter' });
+    expect(onChange).toHaveBeenLastCalledWith({ sort: 'errors', url: '/checkout' });
+    fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
+    expect(onChange).toHaveBeenLastCalledWith({});
+  });
+});
+
+describe('the session card facts', () => {
+  it('shows a country flag from regional-indicator letters', () => {
+    expect(countryFlag('de')).toBe('🇩🇪');
+    expect(countryFlag(null)).toBe('');
+  });
+  it('shows start time, duration, pages, browser/OS/device, country with flag and entry page', () => {
+    render(<SessionSummary session={session()} now={Date.UTC(2026, 0, 1, 12, 0)} />);
+    expect(screen.getByText('2 hours ago')).toBeTruthy();
+    expect(screen.getByText('2m 5s')).toBeTruthy();
+    expect(screen.getByText('Chrome 131 · Linux', { exact: false })).toBeTruthy();
+    expect(screen.getByRole('img', { name: 'DE' }).textContent).toContain('🇩🇪');
+    expect(screen.getByText('https://shop.example/landing')).toBeTruthy();
+  });
+  it('badges only the problems the session has', () => {
+    render(<ProblemBadges session={session()} />);
+    const badges = within(screen.getByRole('list', { name: 'Problems' })).getAllByRole('listitem').map((li) => li.textContent);
+    expect(badges).toEqual(['1 failed request', '1 rage click', '2 dead clicks']);
+  });
+  it('asks before deleting a session', () => {
+    const onConfirm = vi.fn();
+    render(<DeleteSessionModal sessionId="abcdef1234567890" deleting={false} onCancel={() => undefined} onConfirm={onConfirm} />);
+    const dialog = screen.getByRole('dialog', { name: 'Delete Session?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete Session' }));
+    expect(onConfirm).toHaveBeenCalledOnce();
+  });
+});
