@@ -24,7 +24,7 @@ export async function oneNodeAtATime(db: Db, name: string, job: (db: Executor) =
 }
 
 /** Records that can no longer be used: the built-in provider's expired ones, ended rate windows. */
-async function housekeeping(db: Executor): Promise<void> {
+export async function housekeeping(db: Executor): Promise<void> {
   await db.deleteFrom('oidc_models').where('expires_at', '<', Date.now()).execute();
   if (isPostgres(db)) await deleteEndedWindows(db);
 }
