@@ -11,6 +11,10 @@ import { freePort, usingPostgres } from '../helpers/server.js';
 import { spawnServer, type ServerProcess } from './spawn-server.js';
 import { signIn, type SignedIn } from '../helpers/signin.js';
 import { info, pageEvents, sessionId } from './ingest-support.js';
+import type { Browser } from 'playwright-core';
+import { hasChromium, launchChromium } from '../helpers/browser.js';
+import { buildTracker } from '../../tracker/build.mjs';
+import { flushRecorder, recorderRunning, startSite, type Site } from '../e2e/tracker-site.js';
 
 // A deployment of two server processes on one fresh PostgreSQL database, behind a plain
 // round-robin proxy, with nothing shared but DATABASE_URL: every step must work whichever node
@@ -59,6 +63,9 @@ describe.skipIf(!usingPostgres())('two servers on one PostgreSQL behind a round-
   let proxy: ReturnType<typeof roundRobin>;
   let site: { url: string; config: { publicUrl: string } };
   let owner: SignedIn;
+  let distDir: string;
+  let visitorSite: Site | undefined;
+  let browser: Browser | undefined;
 
   beforeAll(async () => {
     const client = admin();
@@ -68,6 +75,9 @@ describe.skipIf(!usingPostgres())('two servers on one PostgreSQL behind a round-
     const databaseUrl = new URL(process.env.TEST_DATABASE_URL as string);
     databaseUrl.pathname = `/${database}`;
 
+    // The nodes serve the tracker (the one-line install and the recorder) from their dist.
+    distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-cluster-dist-'));
+    await buildTracker(path.join(distDir, 'tracker'));
     const ports = [await freePort(), await freePort()];
     proxy = roundRobin(ports);
     await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
@@ -84,6 +94,7 @@ describe.skipIf(!usingPostgres())('two servers on one PostgreSQL behind a round-
           PORT: String(port),
           DATA_DIR: dataDir,
           DATABASE_URL: databaseUrl.href,
+          DIST_DIR: distDir,
           PUBLIC_URL: publicUrl,
           RATE_BATCHES_PER_SESSION: String(BATCHES_PER_SESSION),
         }),
@@ -93,10 +104,12 @@ describe.skipIf(!usingPostgres())('two servers on one PostgreSQL behind a round-
   }, 120_000);
 
   afterAll(async () => {
+    await browser?.close();
+    await visitorSite?.close();
     for (const node of nodes) node.child.kill('SIGTERM');
     await Promise.all(nodes.map((node) => node.exited));
     await new Promise((resolve) => proxy?.server.close(resolve));
-    for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
+    for (const dir of [...dataDirs, distDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
     const client = admin();
     await client.connect();
     await client.query(`drop database if exists ${database} with (force)`);
@@ -106,10 +119,10 @@ describe.skipIf(!usingPostgres())('two servers on one PostgreSQL behind a round-
   const call = (url: string, init: RequestInit = {}) =>
     fetch(url, { ...init, headers: { ...owner.headers, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
 
-  async function createCampaign(name: string, limit: number): Promise<string> {
+  async function createCampaign(name: string, limit: number, domains = 'shop.example.com'): Promise<string> {
     const response = await call(`${site.url}/api/v1/campaign/create`, {
       method: 'POST',
-      body: JSON.stringify({ name, domains: 'shop.example.com', limit, start_date_time: Date.now() - DAY, end_date_time: Date.now() + DAY }),
+      body: JSON.stringify({ name, domains, limit, start_date_time: Date.now() - DAY, end_date_time: Date.now() + DAY }),
     });
     expect(response.status).toBe(201);
     return ((await response.json()) as { data: { id: string } }).data.id;
@@ -168,6 +181,52 @@ describe.skipIf(!usingPostgres())('two servers on one PostgreSQL behind a round-
     // The per-session limit is counted for the whole site, not per node.
     const extra = await Promise.all([0, 1, 2, 3].map((i) => postBatch(campaignId, { sessionId: id, seq: BATCHES_PER_SESSION + i, events: pageEvents(start) })));
     expect(extra.map((r) => r.status)).toEqual([429, 429, 429, 429]);
+  });
+
+  it.skipIf(!hasChromium)('records a visitor in Chromium whose batches land on both nodes, then lists and replays the visit through the proxy', async () => {
+    visitorSite = await startSite();
+    const campaignId = await createCampaign('Visitors', 0, `127.0.0.1:${visitorSite.port}`);
+    visitorSite.install(`<script async src="${site.url}/t/${campaignId}.js"></script>`);
+    browser = await launchChromium();
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 720 } })).newPage();
+    const before = proxy.served.length;
+    const ingestNodes = () => nodesServing(proxy.served.slice(before), `/api/v1/ingest/${campaignId}`);
+
+    await page.goto(`${visitorSite.url}/checkout.html`);
+    await recorderRunning(page);
+    await flushRecorder(page);
+    await page.click('#buy');
+    await flushRecorder(page);
+    await page.click('#next');
+    await page.waitForURL(`${visitorSite.url}/thanks.html`);
+    await recorderRunning(page);
+    await page.click('#done');
+    await flushRecorder(page);
+
+    type Listed = { sessions: Array<{ sessionId: string }> };
+    type Replayed = { events: Array<{ type: number; data: { source?: number; type?: number } }> };
+    const visitAt = async (base: string) => {
+      const { sessions } = (await (await call(`${base}/api/v1/streaming/sessions/${campaignId}/`)).json()) as Listed;
+      if (sessions.length !== 1) return undefined;
+      const { events } = (await (await call(`${base}/api/v1/replay/retrieve/${campaignId}/${sessions[0].sessionId}`)).json()) as Replayed;
+      const snapshots = events.filter((e) => e.type === 2).length;
+      const clicks = events.filter((e) => e.type === 3 && e.data.source === 2 && e.data.type === 2).length;
+      return { snapshots, clicks };
+    };
+    // The recorder sends on its own schedule: wait for the whole visit, asking one node directly
+    // so that only the visitor's requests go through the proxy (its batches take turns there).
+    const stored = async () => {
+      const visit = await visitAt(nodeUrls[0]);
+      return visit && visit.snapshots === 2 && visit.clicks >= 2 && ingestNodes().size === 2;
+    };
+    for (let tries = 0; tries < 100 && !(await stored()); tries++) {
+      if (tries % 10 === 9) await flushRecorder(page).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(ingestNodes()).toEqual(new Set([0, 1]));
+    const throughProxy = await visitAt(site.url);
+    expect(throughProxy?.snapshots).toBe(2); // one full snapshot per page
+    expect(throughProxy?.clicks).toBeGreaterThanOrEqual(2);
   });
 
   it('admits exactly 5 of 50 visitors arriving at once on a limit-5 campaign, split across both nodes', async () => {
