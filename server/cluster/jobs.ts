@@ -33,8 +33,7 @@ const HOUSEKEEPING_EVERY_MS = 10 * 60 * 1000;
 
 /** Starts the periodic jobs; they stop when the server closes. */
 export function startJobs(app: FastifyInstance, db: Db): void {
-  const run = () =>
-    oneNodeAtATime(db, 'housekeeping', housekeeping).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
+  const run = () => oneNodeAtATime(db, 'housekeeping', housekeeping).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
   const timer = setInterval(run, HOUSEKEEPING_EVERY_MS);
   timer.unref();
   app.addHook('onClose', async () => clearInterval(timer));
