@@ -19,7 +19,7 @@ import { registerSite } from './site/routes.js';
 import { registerWeb } from './web.js';
 import { registerHealth } from './cluster/health.js';
 import { startJobs } from './cluster/jobs.js';
-import { sharedRateLimitStore } from './cluster/rate-limit-store.js';
+import { rateLimitStorage } from './cluster/rate-limit-store.js';
 
 export interface BuildOptions {
   /** Extra database settings (tests pass a per-run PostgreSQL schema). */
@@ -67,10 +67,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerSecurity(app, config);
   await app.register(cookie);
   // Limits are declared per route (config.rateLimits); 429 answers carry Retry-After. Several
-  // nodes on one PostgreSQL count in the database, so a limit holds for the whole site.
+  // nodes count in Redis or PostgreSQL, so a limit holds for the whole site.
   await app.register(rateLimit, {
     global: false,
-    ...(config.databaseUrl ? { store: sharedRateLimitStore(db) } : {}),
+    ...(await rateLimitStorage(app, config, db)),
     errorResponseBuilder: (_request, context) =>
       new HttpError(429, `Too many requests: try again in ${Math.ceil(context.ttl / 1000)} s`),
   });

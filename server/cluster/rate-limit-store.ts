@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
-import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor, RateLimitPluginOptions } from '@fastify/rate-limit';
+import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import type { Executor } from '../db/executor.js';
 
@@ -71,4 +73,23 @@ export function sharedRateLimitStore(db: Db): FastifyRateLimitStoreCtor {
 export async function deleteEndedWindows(db: Executor): Promise<number> {
   const result = await sql`delete from rate_limit_hits where reset_at <= ${dbNow}`.execute(db);
   return Number(result.numAffectedRows ?? 0);
+}
+
+/**
+ * Where @fastify/rate-limit counts: Redis when REDIS_URL is set (the library's own Redis store),
+ * else the database on PostgreSQL (several nodes may share it), else the process's memory (SQLite:
+ * one server). Either shared store failing makes the limited request fail rather than go unlimited.
+ */
+export async function rateLimitStorage(app: FastifyInstance, config: Pick<Config, 'redisUrl' | 'databaseUrl'>, db: Db): Promise<Partial<RateLimitPluginOptions>> {
+  if (config.redisUrl) {
+    const { Redis } = await import('ioredis');
+    const redis = new Redis(config.redisUrl, { connectTimeout: 5_000, maxRetriesPerRequest: 1 });
+    redis.on('error', (error: Error) => app.log.warn({ err: error }, 'Redis (rate limits) is unreachable'));
+    app.addHook('onClose', async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    });
+    return { redis, nameSpace: 'tapedeck-rate:' };
+  }
+  if (config.databaseUrl) return { store: sharedRateLimitStore(db) };
+  return {};
 }
