@@ -3,7 +3,7 @@ import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import type { Config } from './config.js';
 import { openDb, migrate, type Db, type DbOptions } from './db/index.js';
-import { persistentSecret } from './secrets.js';
+import { secretStore } from './secrets.js';
 import { HttpError, installErrorHandler } from './http/errors.js';
 import { registerSecurity } from './http/security.js';
 import { DEFAULT_TIMEOUTS, timeoutOptions, type Timeouts } from './http/timeouts.js';
@@ -17,6 +17,9 @@ import { registerReplay } from './replay/routes.js';
 import { registerIngest } from './ingest/routes.js';
 import { registerSite } from './site/routes.js';
 import { registerWeb } from './web.js';
+import { registerHealth } from './cluster/health.js';
+import { startJobs } from './cluster/jobs.js';
+import { rateLimitStorage } from './cluster/rate-limit-store.js';
 
 export interface BuildOptions {
   /** Extra database settings (tests pass a per-run PostgreSQL schema). */
@@ -44,14 +47,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bodyLimit: 64 * 1024,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   });
-  // Stop at once, in one line, if DATA_DIR cannot hold what we will write there.
-  const keepsFiles = !config.databaseUrl || !config.sessionSecret || config.signIn.kind === 'local';
-  if (keepsFiles) checkDataDir(config.dataDir);
+  // Stop at once, in one line, if DATA_DIR cannot hold what we will write there (on PostgreSQL
+  // nothing is: generated secrets and keys live in the database, shared by every node).
+  if (!config.databaseUrl) checkDataDir(config.dataDir);
   const db: Db = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...options.db });
   app.addHook('onClose', async () => db.destroy());
   await migrate(db);
 
-  const secret = config.sessionSecret ?? persistentSecret(config.dataDir, 'session');
+  const secrets = secretStore(db, config);
+  const secret = config.sessionSecret ?? (await secrets.secret('session'));
   const ctx: AppContext = {
     config,
     db,
@@ -62,13 +66,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorateRequest('userId', null);
   await registerSecurity(app, config);
   await app.register(cookie);
-  // Limits are declared per route (config.rateLimits); 429 answers carry Retry-After.
+  // Limits are declared per route (config.rateLimits); 429 answers carry Retry-After. Several
+  // nodes count in Redis or PostgreSQL, so a limit holds for the whole site.
   await app.register(rateLimit, {
     global: false,
+    ...(await rateLimitStorage(app, config, db)),
     errorResponseBuilder: (_request, context) =>
       new HttpError(429, `Too many requests: try again in ${Math.ceil(context.ttl / 1000)} s`),
   });
   installErrorHandler(app);
+  await registerHealth(app, db, app.diskGuard);
+  startJobs(app, db);
 
   await registerAuth(app, ctx);
   await registerCampaigns(app, ctx);

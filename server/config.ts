@@ -8,6 +8,8 @@ export interface Config {
   dataDir: string;
   /** postgres://… switches to PostgreSQL; undefined means SQLite under dataDir. */
   databaseUrl?: string;
+  /** redis://… keeps rate-limit counters in Redis, shared by every node (else PostgreSQL or memory). */
+  redisUrl?: string;
   /** The origin users and trackers reach, without a trailing slash. */
   publicUrl: string;
   trustProxy: boolean;
@@ -167,6 +169,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     publicUrl,
     trustProxy: bool(env, 'TRUST_PROXY'),
     production,

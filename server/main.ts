@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, ConfigError } from './config.js';
 import { buildApp } from './app.js';
 import { StorageError } from './storage/data-dir.js';
+import { startDraining } from './cluster/health.js';
 
 /** Stops accepting, lets requests in flight finish (ended after the grace period), then exits. */
 function stopOnSignals(app: FastifyInstance, graceMs: number): void {
@@ -12,6 +13,7 @@ function stopOnSignals(app: FastifyInstance, graceMs: number): void {
       process.exit(1);
     }
     stopping = true;
+    startDraining(app);
     console.log(`${signal}: finishing requests in flight (at most ${graceMs / 1000} s), then stopping`);
     const force = setTimeout(() => {
       console.warn(`requests still running after ${graceMs / 1000} s: ending them`);

@@ -2,8 +2,9 @@ import crypto from 'node:crypto';
 import type { default as Provider, Account } from 'oidc-provider';
 import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
-import { persistentJson, persistentSecret } from '../secrets.js';
+import { secretStore, type SecretStore } from '../secrets.js';
 import { findAccountBySubject } from './local-accounts.js';
+import { databaseAdapter } from './oidc-adapter.js';
 
 /**
  * The built-in OpenID provider: the default sign-in when neither Google nor another OIDC issuer
@@ -17,11 +18,10 @@ export const LOCAL_CLIENT_ID = 'tapedeck';
 
 export const localIssuer = (config: Config) => `${config.publicUrl}${LOCAL_MOUNT}`;
 export const callbackUrl = (config: Config) => `${config.publicUrl}/auth/google/callback`;
-/** The client secret both sides share: generated once into DATA_DIR. */
-export const localClientSecret = (config: Config) => persistentSecret(config.dataDir, 'oidc-client');
+type KeySet = { keys: Array<Record<string, unknown>> };
 
-function signingKeys(dataDir: string): { keys: Array<Record<string, unknown>> } {
-  return persistentJson(dataDir, 'oidc-jwks', () => {
+function signingKeys(secrets: SecretStore): Promise<KeySet> {
+  return secrets.json<KeySet>('oidc-jwks', () => {
     // ES256: generated instantly, supported by every OIDC client library.
     const { privateKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const jwk = privateKey.export({ format: 'jwk' });
@@ -31,11 +31,22 @@ function signingKeys(dataDir: string): { keys: Array<Record<string, unknown>> } 
 
 export class LocalProvider {
   #provider: Promise<Provider> | null = null;
+  readonly #secrets: SecretStore;
 
   constructor(
     private readonly config: Config,
     readonly db: Db,
-  ) {}
+  ) {
+    this.#secrets = secretStore(db, config);
+  }
+
+  /**
+   * The client secret both sides share (the provider and our sign-in client): generated once,
+   * into DATA_DIR on SQLite, into the database when several servers share PostgreSQL.
+   */
+  clientSecret(): Promise<string> {
+    return this.#secrets.secret('oidc-client');
+  }
 
   /** Loaded and created on first use: most servers (and tests) never sign anyone in through it. */
   provider(): Promise<Provider> {
@@ -52,17 +63,14 @@ export class LocalProvider {
   async #create(): Promise<Provider> {
     const { config } = this;
     const { default: Provider } = await import('oidc-provider');
-    const { default: MemoryAdapter } = await import('oidc-provider/lib/adapters/memory_adapter.js');
     const provider = new Provider(localIssuer(config), {
-      // oidc-provider's in-memory adapter (bounded LRU) holds codes, grants and interactions. Fine
-      // for this dev/self-host provider: one process, and a restart only cancels sign-ins in flight.
-      // A subclass, because the library warns at start-up when handed its own class: that warning
-      // is for people who forgot to configure storage, and this choice is deliberate.
-      adapter: class InMemory extends MemoryAdapter {},
+      // Codes, grants and sign-ins in flight live in our database, so a sign-in may start on one
+      // server and finish on another, and a restart cancels none.
+      adapter: databaseAdapter(this.db),
       clients: [
         {
           client_id: LOCAL_CLIENT_ID,
-          client_secret: localClientSecret(config),
+          client_secret: await this.clientSecret(),
           redirect_uris: [callbackUrl(config)],
           grant_types: ['authorization_code'],
           response_types: ['code'],
@@ -70,8 +78,8 @@ export class LocalProvider {
           id_token_signed_response_alg: 'ES256',
         },
       ],
-      jwks: signingKeys(config.dataDir),
-      cookies: { keys: [persistentSecret(config.dataDir, 'oidc-cookies')] },
+      jwks: await signingKeys(this.#secrets),
+      cookies: { keys: [await this.#secrets.secret('oidc-cookies')] },
       claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
       // Put name and email into the ID token itself, as Google does.
       conformIdTokenClaims: false,

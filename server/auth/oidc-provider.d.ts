@@ -60,10 +60,3 @@ declare module 'oidc-provider' {
     on(event: string, listener: (...args: unknown[]) => void): this;
   }
 }
-
-declare module 'oidc-provider/lib/adapters/memory_adapter.js' {
-  /** One instance per model name (Session, Grant, AuthorizationCode, …); storage is a bounded LRU. */
-  export default class MemoryAdapter {
-    constructor(model: string);
-  }
-}

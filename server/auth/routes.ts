@@ -26,8 +26,12 @@ const okSchema = { response: { 200: Ok } };
  */
 export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { config, db, keys } = ctx;
-  if (config.signIn.kind === 'local') await registerLocalProvider(app, config, new LocalProvider(config, db));
-  const client = new SignInClient(config);
+  const local = config.signIn.kind === 'local' ? new LocalProvider(config, db) : null;
+  if (local) {
+    await local.clientSecret(); // made at start-up, so the owner can hand it to another client
+    await registerLocalProvider(app, config, local);
+  }
+  const client = new SignInClient(config, local);
   const sameOrigin = checkSameOrigin(config.publicUrl);
 
   await app.register(async (scope) => {

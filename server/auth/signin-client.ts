@@ -1,13 +1,14 @@
 import * as oidc from 'openid-client';
 import type { Config } from '../config.js';
 import type { Identity } from './users.js';
-import { LOCAL_CLIENT_ID, callbackUrl, localClientSecret, localIssuer } from './local-provider.js';
+import { LOCAL_CLIENT_ID, callbackUrl, localIssuer, type LocalProvider } from './local-provider.js';
 
 /** What the server needs to know about the configured identity provider. */
 interface ProviderSettings {
   issuer: string;
   clientId: string;
-  clientSecret: string;
+  /** The built-in provider's is generated on first use, so it is asked for when needed. */
+  clientSecret: () => Promise<string>;
   /** The built-in provider is reached over loopback (see loopbackFetch). */
   fetch?: oidc.CustomFetch;
   /** Extra authorization parameters. */
@@ -43,18 +44,20 @@ function loopbackFetch(config: Config): oidc.CustomFetch {
   };
 }
 
-function settingsFor(config: Config): ProviderSettings {
+function settingsFor(config: Config, local: LocalProvider | null): ProviderSettings {
   const { signIn } = config;
+  const given = (secret: string) => async () => secret;
   switch (signIn.kind) {
     case 'google':
-      return { issuer: 'https://accounts.google.com', clientId: signIn.clientId, clientSecret: signIn.clientSecret, extra: {} };
+      return { issuer: 'https://accounts.google.com', clientId: signIn.clientId, clientSecret: given(signIn.clientSecret), extra: {} };
     case 'oidc':
-      return { issuer: signIn.issuer, clientId: signIn.clientId, clientSecret: signIn.clientSecret, extra: {} };
+      return { issuer: signIn.issuer, clientId: signIn.clientId, clientSecret: given(signIn.clientSecret), extra: {} };
     case 'local':
+      if (!local) throw new Error('the built-in sign-in provider is not mounted');
       return {
         issuer: localIssuer(config),
         clientId: LOCAL_CLIENT_ID,
-        clientSecret: localClientSecret(config),
+        clientSecret: () => local.clientSecret(),
         fetch: loopbackFetch(config),
         // Always show the name/email form, so another person can sign in on the same browser.
         extra: { prompt: 'login' },
@@ -70,8 +73,8 @@ export class SignInClient {
   readonly #redirectUri: string;
   #discovered: Promise<oidc.Configuration> | null = null;
 
-  constructor(config: Config) {
-    this.#settings = settingsFor(config);
+  constructor(config: Config, local: LocalProvider | null) {
+    this.#settings = settingsFor(config, local);
     this.#redirectUri = callbackUrl(config);
   }
 
@@ -82,7 +85,7 @@ export class SignInClient {
       const options: oidc.DiscoveryRequestOptions = {};
       if (issuer.startsWith('http:')) options.execute = [oidc.allowInsecureRequests];
       if (fetch) options[oidc.customFetch] = fetch;
-      this.#discovered = oidc.discovery(new URL(issuer), clientId, clientSecret, undefined, options);
+      this.#discovered = clientSecret().then((secret) => oidc.discovery(new URL(issuer), clientId, secret, undefined, options));
       this.#discovered.catch(() => {
         this.#discovered = null;
       });

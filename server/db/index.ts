@@ -11,6 +11,7 @@ import * as m0003 from './migrations/0003_chunks_sorted.js';
 import * as m0004 from './migrations/0004_local_accounts.js';
 import * as m0005 from './migrations/0005_session_caps.js';
 import * as m0006 from './migrations/0006_session_facts.js';
+import * as m0007 from './migrations/0007_shared_node_state.js';
 
 export type Db = Kysely<Database>;
 export type { Database };
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0004_local_accounts': m0004,
   '0005_session_caps': m0005,
   '0006_session_facts': m0006,
+  '0007_shared_node_state': m0007,
 };
 
 export interface DbOptions {
@@ -86,17 +88,26 @@ export function isPostgres(db: Db): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
-/** Brings the schema up to date; Kysely's migrator takes a lock, so nodes may start together. */
-export async function migrate(db: Db): Promise<void> {
+async function migratorFor(db: Db): Promise<Migrator> {
   // Kysely looks for its own tables in every schema unless told which one: name ours, so a second
   // database schema on the same server (tests, other tenants) cannot hide missing tables.
   const migrationTableSchema = isPostgres(db)
     ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
     : undefined;
-  const migrator = new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => migrations } });
-  const { error, results } = await migrator.migrateToLatest();
+  return new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => migrations } });
+}
+
+/** Brings the schema up to date; Kysely's migrator takes a lock, so nodes may start together. */
+export async function migrate(db: Db): Promise<void> {
+  const { error, results } = await (await migratorFor(db)).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
   }
+}
+
+/** Names of this version's migrations the database has not run (readiness checks it). */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const known = await (await migratorFor(db)).getMigrations();
+  return known.filter((migration) => migration.executedAt === undefined).map((migration) => migration.name);
 }

@@ -48,8 +48,11 @@ export interface SignedIn {
   setCookie: string[];
 }
 
+/** Where a browser reaches the app (a test server, or a proxy in front of several) and the PUBLIC_URL it was given. */
+export type Reachable = Pick<TestServer, 'url'> & { config: Pick<TestServer['config'], 'publicUrl'> };
+
 /** A browser-ish client: PUBLIC_URL (which may say localhost) is reached at the test server's address. */
-export function browserFetch(server: TestServer, jar: CookieJar) {
+export function browserFetch(server: Reachable, jar: CookieJar) {
   const publicOrigin = new URL(server.config.publicUrl).origin;
   return async (url: string, init: RequestInit = {}): Promise<Response> => {
     const absolute = new URL(url, server.config.publicUrl);
@@ -111,7 +114,7 @@ export interface Authorized {
 }
 
 /** The first half of sign-in: Sign in → the provider's form → back at the callback page with a code. */
-export async function authorize(server: TestServer, person: Person, login = '/api/v1/auth/google/login'): Promise<Authorized> {
+export async function authorize(server: Reachable, person: Person, login = '/api/v1/auth/google/login'): Promise<Authorized> {
   const jar = new CookieJar();
   const go = browserFetch(server, jar);
   const callback = await followToCallback(go, await go(login), person);
@@ -119,7 +122,7 @@ export async function authorize(server: TestServer, person: Person, login = '/ap
 }
 
 /** The second half: what the PWA's callback page sends. */
-export async function postCallback(server: TestServer, { go, callback }: Authorized, body: Record<string, unknown> = { code: callback.searchParams.get('code'), state: callback.searchParams.get('state') }) {
+export async function postCallback(server: Reachable, { go, callback }: Authorized, body: Record<string, unknown> = { code: callback.searchParams.get('code'), state: callback.searchParams.get('state') }) {
   return go('/api/v1/auth/google/callback', {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: new URL(server.config.publicUrl).origin },
@@ -132,7 +135,7 @@ export async function postCallback(server: TestServer, { go, callback }: Authori
  * provider's form (name, email, password) → back to /auth/google/callback?code&state → the PWA's POST of
  * {code, state} to the callback call. Needs the built-in provider (the default sign-in).
  */
-export async function signIn(server: TestServer, person: Person): Promise<SignedIn> {
+export async function signIn(server: Reachable, person: Person): Promise<SignedIn> {
   const authorized = await authorize(server, person);
   const response = await postCallback(server, authorized);
   const answer = (await response.json()) as { user?: User; error?: string };
@@ -147,7 +150,7 @@ export async function signIn(server: TestServer, person: Person): Promise<Signed
  * Opens the built-in provider's form and posts these fields once, as typed: the provider's answer
  * (a 303 onwards when accepted, the form again with a message when not).
  */
-export async function submitSignInForm(server: TestServer, fields: Record<string, string>): Promise<Response> {
+export async function submitSignInForm(server: Reachable, fields: Record<string, string>): Promise<Response> {
   const go = browserFetch(server, new CookieJar());
   let response = await go('/api/v1/auth/google/login');
   while (isRedirect(response)) response = await go(new URL(response.headers.get('location') ?? '', response.url).href);

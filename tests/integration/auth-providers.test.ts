@@ -2,8 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.js';
-import { startServer } from '../helpers/server.js';
+import { startServer, usingPostgres, type TestServer } from '../helpers/server.js';
 import { signIn } from '../helpers/signin.js';
+
+/** A generated secret as the server kept it: a file in DATA_DIR on SQLite, a row on PostgreSQL (shared by every node). */
+async function kept(server: TestServer, file: string): Promise<string> {
+  if (!usingPostgres()) return fs.readFileSync(path.join(server.config.dataDir, file), 'utf8').trim();
+  const name = file.replace(/\.(secret|json)$/, '');
+  const row = await server.db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+  expect(fs.existsSync(path.join(server.config.dataDir, file))).toBe(false);
+  return row.value;
+}
 
 describe('sign-in providers', () => {
   it('the built-in provider refuses to start in production unless ALLOW_LOCAL_SIGNIN=1', async () => {
@@ -20,7 +29,7 @@ describe('sign-in providers', () => {
     }
   });
 
-  it('announces its endpoints under PUBLIC_URL and keeps its keys and client secret in DATA_DIR', async () => {
+  it('announces its endpoints under PUBLIC_URL and keeps its keys and client secret (DATA_DIR on SQLite, the database on PostgreSQL)', async () => {
     const server = await startServer({ PUBLIC_URL: 'https://tapedeck.example' });
     try {
       const metadata = await (await fetch(`${server.url}/oidc/.well-known/openid-configuration`)).json();
@@ -29,11 +38,11 @@ describe('sign-in providers', () => {
       expect(metadata.token_endpoint).toBe('https://tapedeck.example/oidc/token');
       expect(metadata.code_challenge_methods_supported).toEqual(['S256']);
       const jwks = await (await fetch(`${server.url}/oidc/jwks`)).json();
-      const saved = JSON.parse(fs.readFileSync(path.join(server.config.dataDir, 'oidc-jwks.json'), 'utf8'));
+      const saved = JSON.parse(await kept(server, 'oidc-jwks.json'));
       expect(jwks.keys[0].kid).toBe(saved.keys[0].kid);
       expect(jwks.keys[0].d).toBeUndefined(); // only the public half is published
-      const mode = fs.statSync(path.join(server.config.dataDir, 'oidc-client.secret')).mode & 0o777;
-      expect(mode).toBe(0o600);
+      expect((await kept(server, 'oidc-client.secret')).length).toBeGreaterThanOrEqual(40);
+      if (!usingPostgres()) expect(fs.statSync(path.join(server.config.dataDir, 'oidc-client.secret')).mode & 0o777).toBe(0o600);
     } finally {
       await server.close();
     }
@@ -53,7 +62,7 @@ describe('sign-in providers', () => {
 
   it('with another OIDC issuer configured, sends the browser there and mounts no built-in provider', async () => {
     const issuer = await startServer();
-    const secret = fs.readFileSync(path.join(issuer.config.dataDir, 'oidc-client.secret'), 'utf8').trim();
+    const secret = await kept(issuer, 'oidc-client.secret');
     const server = await startServer({ OIDC_ISSUER: `${issuer.config.publicUrl}/oidc`, OIDC_CLIENT_ID: 'tapedeck', OIDC_CLIENT_SECRET: secret });
     try {
       const login = await fetch(`${server.url}/api/v1/auth/google/login`, { redirect: 'manual' });

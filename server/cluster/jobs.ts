@@ -1,0 +1,40 @@
+import { sql } from 'kysely';
+import type { FastifyInstance } from 'fastify';
+import { isPostgres, type Db } from '../db/index.js';
+import type { Executor } from '../db/executor.js';
+import { deleteEndedWindows } from './rate-limit-store.js';
+
+/**
+ * Runs `job` unless another server on the same PostgreSQL is running the job of that name right
+ * now (a transaction-scoped advisory lock, released when the job's transaction ends, however it
+ * ends). On SQLite there is one server: it always runs. Answers whether this node ran it.
+ */
+export async function oneNodeAtATime(db: Db, name: string, job: (db: Executor) => Promise<void>): Promise<boolean> {
+  if (!isPostgres(db)) {
+    await job(db);
+    return true;
+  }
+  return db.transaction().execute(async (trx) => {
+    // Keyed by schema too: several deployments (or test runs) may share one database.
+    const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(hashtext(current_schema() || ':' || ${name})) as locked`.execute(trx);
+    if (!rows[0]?.locked) return false;
+    await job(trx);
+    return true;
+  });
+}
+
+/** Records that can no longer be used: the built-in provider's expired ones, ended rate windows. */
+export async function housekeeping(db: Executor): Promise<void> {
+  await db.deleteFrom('oidc_models').where('expires_at', '<', Date.now()).execute();
+  if (isPostgres(db)) await deleteEndedWindows(db);
+}
+
+const HOUSEKEEPING_EVERY_MS = 10 * 60 * 1000;
+
+/** Starts the periodic jobs; they stop when the server closes. */
+export function startJobs(app: FastifyInstance, db: Db): void {
+  const run = () => oneNodeAtATime(db, 'housekeeping', housekeeping).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
+  const timer = setInterval(run, HOUSEKEEPING_EVERY_MS);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+}

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, usingPostgres, type TestServer } from '../helpers/server.js';
+import { housekeeping, oneNodeAtATime } from '../../server/cluster/jobs.js';
+
+// Periodic jobs (housekeeping) run on one node at a time when several share PostgreSQL.
+describe('background jobs', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => server?.close());
+
+  it('runs a job and says so', async () => {
+    let runs = 0;
+    expect(await oneNodeAtATime(server.db, 'count', async () => void runs++)).toBe(true);
+    expect(runs).toBe(1);
+  });
+
+  it.skipIf(!usingPostgres())('on PostgreSQL, skips a job another connection (another node) is running, and runs it again once that one ended', async () => {
+    let release = () => {};
+    let started = () => {};
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const first = oneNodeAtATime(server.db, 'sweep', () => {
+      started();
+      return new Promise<void>((resolve) => (release = resolve));
+    });
+    await running;
+    let ranTwice = false;
+    expect(await oneNodeAtATime(server.db, 'sweep', async () => void (ranTwice = true))).toBe(false);
+    expect(ranTwice).toBe(false);
+    // Another job's lock is another lock.
+    expect(await oneNodeAtATime(server.db, 'other job', async () => undefined)).toBe(true);
+    release();
+    expect(await first).toBe(true);
+    expect(await oneNodeAtATime(server.db, 'sweep', async () => void (ranTwice = true))).toBe(true);
+    expect(ranTwice).toBe(true);
+  });
+
+  it("housekeeping removes the built-in provider's expired records (and, on PostgreSQL, ended rate-limit windows), and keeps the rest", async () => {
+    const record = (id: string, expiresAt: number | null) => ({
+      model: 'Interaction',
+      id,
+      payload: '{}',
+      uid: null,
+      grant_id: null,
+      user_code: null,
+      expires_at: expiresAt,
+      consumed_at: null,
+    });
+    await server.db
+      .insertInto('oidc_models')
+      .values([record('old', Date.now() - 1000), record('fresh', Date.now() + 60_000), record('forever', null)])
+      .execute();
+    await server.db
+      .insertInto('rate_limit_hits')
+      .values([
+        { key: 'ended', hits: 3, reset_at: Date.now() - 1000 },
+        { key: 'running', hits: 1, reset_at: Date.now() + 60_000 },
+      ])
+      .execute();
+    await housekeeping(server.db);
+    const left = await server.db.selectFrom('oidc_models').select('id').orderBy('id').execute();
+    expect(left.map((r) => r.id)).toEqual(['forever', 'fresh']);
+    const windows = await server.db.selectFrom('rate_limit_hits').select('key').orderBy('key').execute();
+    expect(windows.map((r) => r.key)).toEqual(usingPostgres() ? ['running'] : ['ended', 'running']);
+  });
+});
