@@ -19,13 +19,6 @@ interface MutationData {
   attributes?: { attributes: Record<string, unknown> }[];
 }
 
-// rrweb's EventType.FullSnapshot, EventType.IncrementalSnapshot and IncrementalSource.Mutation,
-// as plain numbers the minifier inlines: importing @rrweb/types' enum objects would add their
-// bytes to every recorded page (tests/unit/tracker/privacy.test.ts checks they match).
-export const FULL_SNAPSHOT = 2;
-export const INCREMENTAL_SNAPSHOT = 3;
-export const MUTATION = 0;
-
 const stars = (value: unknown) => (typeof value === 'string' ? '*'.repeat(value.length) : value);
 
 function maskNode(node: SerializedNode): void {
@@ -36,12 +29,14 @@ function maskNode(node: SerializedNode): void {
 
 /**
  * Masks `placeholder` attributes (often prefilled with the visitor's own data) in full
- * snapshots and DOM mutations. Values are masked by rrweb.
+ * snapshots (rrweb's EventType.FullSnapshot, 2) and DOM mutations (EventType.IncrementalSnapshot, 3,
+ * with IncrementalSource.Mutation, 0). Values are masked by rrweb. Plain numbers: importing
+ * @rrweb/types' enum objects costs every recorded page their bytes (the tests build events with them).
  */
 export function maskEvent(event: { type: number; data: unknown }): void {
-  if (event.type === FULL_SNAPSHOT) maskNode((event.data as { node: SerializedNode }).node);
+  if (event.type === 2) maskNode((event.data as { node: SerializedNode }).node);
   const data = event.data as MutationData;
-  if (event.type !== INCREMENTAL_SNAPSHOT || data.source !== MUTATION) return;
+  if (event.type !== 3 || data.source !== 0) return;
   data.adds?.forEach((add) => maskNode(add.node));
   data.attributes?.forEach((change) => {
     if ('placeholder' in change.attributes) change.attributes.placeholder = stars(change.attributes.placeholder);
@@ -51,6 +46,6 @@ export function maskEvent(event: { type: number; data: unknown }): void {
 /** DOM changes a mutation event carries, for the mutation budget. */
 export function mutationCount(event: { type: number; data: unknown }): number {
   const data = event.data as MutationData & { removes?: unknown[]; texts?: unknown[] };
-  if (event.type !== INCREMENTAL_SNAPSHOT || data.source !== MUTATION) return 0;
+  if (event.type !== 3 || data.source !== 0) return 0;
   return (data.adds?.length ?? 0) + (data.removes?.length ?? 0) + (data.attributes?.length ?? 0) + (data.texts?.length ?? 0);
 }

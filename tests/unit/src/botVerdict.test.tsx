@@ -14,6 +14,7 @@ afterEach(cleanup);
 
 const crawler = {
   sessionId: 'a1b2c3d4e5f6',
+  startedAt: Date.UTC(2026, 10, 20, 9),
   webdriver: false,
   isBot: true,
   botReason: 'Crawler user agent',
