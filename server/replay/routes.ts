@@ -35,7 +35,7 @@ declare module 'fastify' {
   }
 }
 
-const isHeavy = (byteCount: number, chunks: ChunkInfo[]) => byteCount > HEAVY_REPLAY_BYTES || !chunksInOrder(chunks);
+export const isHeavy = (byteCount: number, chunks: ChunkInfo[]) => byteCount > HEAVY_REPLAY_BYTES || !chunksInOrder(chunks);
 
 // Both answers are sent as bytes (the demo pre-compressed, a replay streamed from its chunks):
 // their shapes are DemoResponse and ReplayResponse in common/api/replay.ts, and no response
@@ -70,46 +70,13 @@ export async function registerReplay(app: FastifyInstance, ctx: AppContext): Pro
     return { session, chunks: await listChunks(ctx.db, campaign.id, sessionId) };
   }
 
-  /**
-   * Streams a body built from a session's chunks, holding a heavy-replay slot (when it is heavy)
-   * until the answer is sent or the caller goes away; 503 when no slot frees up in time.
-   */
-  async function sendGated(request: FastifyRequest, reply: FastifyReply, heavy: boolean, body: () => Readable, send: (body: Readable) => FastifyReply) {
-    let release: (() => void) | undefined;
-    if (heavy) {
-      // A caller who leaves while waiting gives its place up.
-      const gone = new AbortController();
-      const leave = () => gone.abort();
-      reply.raw.once('close', leave);
-      release = (await gate.enter(gone.signal)) ?? undefined;
-      reply.raw.off('close', leave);
-      if (release && request.raw.socket.destroyed) {
-        release(); // the caller left before its close could be heard
-        release = undefined;
-      }
-      if (!release) {
-        return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ error: REPLAYS_BUSY });
-      }
-    }
-    const stream = body();
-    if (release) {
-      const done = release;
-      stream.once('close', done);
-      reply.raw.once('close', () => {
-        stream.destroy();
-        done();
-      });
-    }
-    return send(stream);
-  }
-
   api.get(
     '/api/v1/replay/retrieve/:campaignId/:sessionId',
     { preHandler: requireUser(ctx), schema: replaySchema },
     async (request, reply) => {
       const { session, chunks } = await ownedSession(request, request.params);
       const heavy = isHeavy(Number(session.byte_count), chunks);
-      return sendGated(request, reply, heavy, () => replayStream(ctx.db, session, Date.now(), { chunks }), (body) => {
+      return sendGated(gate, request, reply, heavy, () => replayStream(ctx.db, session, Date.now(), { chunks }), (body) => {
         reply.header('cache-control', 'private, no-cache');
         return sendJsonStream(request, reply, body);
       });
@@ -123,7 +90,7 @@ export async function registerReplay(app: FastifyInstance, ctx: AppContext): Pro
     async (request, reply) => {
       const { session, chunks } = await ownedSession(request, request.params);
       const heavy = isHeavy(Number(session.byte_count), chunks);
-      return sendGated(request, reply, heavy, () => recordingStream(ctx.db, session, { chunks }), (body) => {
+      return sendGated(gate, request, reply, heavy, () => recordingStream(ctx.db, session, { chunks }), (body) => {
         const gzip = createGzip();
         pipeline(body, gzip, (error) => {
           if (error) request.log.warn({ err: error }, 'recording export ended early');
@@ -140,3 +107,43 @@ export async function registerReplay(app: FastifyInstance, ctx: AppContext): Pro
 
 /** The name a downloaded recording is saved under. */
 export const recordingFileName = (sessionId: string) => `tapedeck-${sessionId}.json.gz`;
+
+/**
+ * Streams a body built from a session's chunks, holding a heavy-replay slot (when it is heavy)
+ * until the answer is sent or the caller goes away; 503 when no slot frees up in time.
+ */
+export async function sendGated(
+  gate: HeavyGate,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  heavy: boolean,
+  body: () => Readable,
+  send: (body: Readable) => FastifyReply,
+) {
+  let release: (() => void) | undefined;
+  if (heavy) {
+    // A caller who leaves while waiting gives its place up.
+    const gone = new AbortController();
+    const leave = () => gone.abort();
+    reply.raw.once('close', leave);
+    release = (await gate.enter(gone.signal)) ?? undefined;
+    reply.raw.off('close', leave);
+    if (release && request.raw.socket.destroyed) {
+      release(); // the caller left before its close could be heard
+      release = undefined;
+    }
+    if (!release) {
+      return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ error: REPLAYS_BUSY });
+    }
+  }
+  const stream = body();
+  if (release) {
+    const done = release;
+    stream.once('close', done);
+    reply.raw.once('close', () => {
+      stream.destroy();
+      done();
+    });
+  }
+  return send(stream);
+}

@@ -238,6 +238,11 @@ export function recordingStream(db: Db, session: Selectable<SessionsTable>, opti
   return Readable.from(withEvents(db, session, head, options), { objectMode: false });
 }
 
+/** A JSON object whose last field is `"events":[`, given as its head, streamed with its events. */
+export function objectWithEvents(db: Db, session: Selectable<SessionsTable>, head: string, options: ReplayOptions = {}): Readable {
+  return Readable.from(withEvents(db, session, head, options), { objectMode: false });
+}
+
 /** The head, then the events in timestamp order, then the array's and object's close. */
 async function* withEvents(db: Db, session: Selectable<SessionsTable>, head: string, options: ReplayOptions): AsyncGenerator<Buffer> {
   // The head goes at once, so the first byte does not wait for the events.
