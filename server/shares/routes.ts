@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ReplayParams } from '../../common/api/replay.js';
@@ -20,6 +22,30 @@ import { createShare, findLiveShare, isShareToken, listShares, revokeShare, shar
 /** What an expired, revoked or unknown link answers (the same for all three: a guess learns nothing). */
 export const LINK_GONE = 'This link no longer works';
 export const SHARE_NOT_FOUND = 'Share link not found';
+
+/**
+ * The shared page's policy: the app's own scripts only, no fetch but our API (the recorded site's
+ * files still show, as images, styles and fonts), no form, no base, no framing. No Referer
+ * either: the token in the address must not reach the recorded site with its images.
+ */
+export const SHARED_PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "script-src-attr 'none'",
+  "style-src 'self' 'unsafe-inline' blob: https: http:",
+  "img-src 'self' data: blob: https: http:",
+  "font-src 'self' data: blob: https: http:",
+  "media-src 'self' data: blob: https: http:",
+  "connect-src 'self'",
+  "frame-src 'self'",
+  "child-src 'self'",
+  "worker-src 'self'",
+  "manifest-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 /** Links one address may create, and shared replays it may open, per minute. */
 const CREATES_PER_IP = 30;
@@ -71,6 +97,19 @@ export async function registerShares(app: FastifyInstance, ctx: AppContext): Pro
       return { ok: true as const };
     },
   );
+
+  // The page itself: the app shell, under the stricter policy above and never indexed.
+  const indexFile = path.join(ctx.config.distDir, 'app', 'index.html');
+  app.get('/shared/:token', (_request, reply) => {
+    if (!fs.existsSync(indexFile)) return reply.status(404).send({ error: 'Not found' });
+    return reply
+      .header('content-security-policy', SHARED_PAGE_CSP)
+      .header('x-robots-tag', 'noindex, nofollow')
+      .header('referrer-policy', 'no-referrer')
+      .header('cache-control', 'no-cache')
+      .type('text/html')
+      .send(fs.createReadStream(indexFile));
+  });
 
   // Public: no cookies read. Only that replay's events, and its details when the owner chose so.
   api.get('/api/v1/shared/:token', { schema: { params: ShareTokenParams } }, async (request, reply) => {

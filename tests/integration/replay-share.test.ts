@@ -167,6 +167,21 @@ describe('share links', () => {
     expect(await server.db.selectFrom('share_links').select('token_hash').where('session_id', '=', 'shared-session-gone').execute()).toEqual([]);
   });
 
+  it('serves the shared page under its own strict policy, never indexed, with no Referer', async () => {
+    const link = await created({ expiresIn: '1h' });
+    const page = await fetch(link.url.replace(server.config.publicUrl, server.url), { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self';");
+    expect(csp).toContain("form-action 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('x-robots-tag')).toContain('noindex');
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+
   // Last: it spends this address's opens for the minute.
   it('limits the opens one address makes in a minute: 429 with Retry-After', async () => {
     const link = await created({ expiresIn: '1h' });
