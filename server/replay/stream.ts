@@ -232,9 +232,9 @@ export function replayStream(db: Db, session: Selectable<SessionsTable>, now = D
 export const RECORDING_FORMAT = 'tapedeck-recording';
 export const RECORDING_VERSION = 1;
 
-/** A recording file {format, version, session, events} as a stream of JSON text (not yet compressed). */
+/** A recording file {format, version, campaignId, session, events} as a stream of JSON text (not yet compressed). */
 export function recordingStream(db: Db, session: Selectable<SessionsTable>, options: ReplayOptions = {}): Readable {
-  const head = `{"format":"${RECORDING_FORMAT}","version":${RECORDING_VERSION},"session":${JSON.stringify(toSession(session))},"events":[`;
+  const head = `{"format":"${RECORDING_FORMAT}","version":${RECORDING_VERSION},"campaignId":${JSON.stringify(session.campaign_id)},"session":${JSON.stringify(toSession(session))},"events":[`;
   return Readable.from(withEvents(db, session, head, options), { objectMode: false });
 }
 

@@ -16,6 +16,7 @@ const event = (type: number, timestamp: number, data: unknown = {}): ReplayEvent
 interface RecordingFile {
   format: string;
   version: number;
+  campaignId: string;
   session: Session;
   events: ReplayEvent[];
 }
@@ -77,6 +78,7 @@ describe('GET /api/v1/replay/export/:campaignId/:sessionId', () => {
     const file = JSON.parse(gunzipSync(response.body).toString('utf8')) as RecordingFile;
     expect(file.format).toBe('tapedeck-recording');
     expect(file.version).toBe(1);
+    expect(file.campaignId).toBe(campaign.id);
     expect(file.session).toMatchObject({
       sessionId: 'export-session-1',
       userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130',
