@@ -69,7 +69,6 @@ export function OpenRecordingFile() {
   return (
     <section
       className={`card open-recording${dragging ? ' dragging' : ''}`}
-      aria-labelledby="open-recording-title"
       onDragOver={(event) => {
         event.preventDefault();
         setDragging(true);
@@ -78,7 +77,7 @@ export function OpenRecordingFile() {
       onDrop={drop}
       data-testid="open-recording"
     >
-      <h2 id="open-recording-title">Open a recording file</h2>
+      <h2>Open a recording file</h2>
       <p className="small muted">A downloaded recording (.json.gz) plays here with no network and no sign-in. Or drop it on this box.</p>
       <label>
         Open a recording file <input type="file" accept=".gz,.json,application/gzip,application/json" onChange={(event) => void open(event.target.files?.[0])} />
