@@ -14,9 +14,9 @@ export const NEWER_RECORDING = 'This recording was made by a newer Tapedeck: upd
 
 /** The file's text: gunzipped when it starts with gzip's magic bytes (a browser may have unpacked it already). */
 async function fileText(file: Blob): Promise<string> {
-  const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
-  if (head[0] !== 0x1f || head[1] !== 0x8b) return file.text();
-  return new Response(file.stream().pipeThrough(new DecompressionStream('gzip'))).text();
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return new TextDecoder().decode(bytes);
+  return new Response(new Response(bytes).body!.pipeThrough(new DecompressionStream('gzip'))).text();
 }
 
 /** Reads a recording file, entirely on the device: no network, no sign-in. */
