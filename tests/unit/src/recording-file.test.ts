@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { NEWER_RECORDING, NOT_A_RECORDING, readRecordingFile } from '../../../src/offline/recordingFile.js';
 
 const recording = { format: 'tapedeck-recording', version: 1, campaignId: 'c', session: { sessionId: 'abcdefgh' }, events: [{ type: 4, data: {}, timestamp: 1 }] };
-const blob = (bytes: Uint8Array | string) => new Blob([bytes]);
+const blob = (bytes: Uint8Array | string) => new Blob([typeof bytes === 'string' ? bytes : Uint8Array.from(bytes)]);
 
 describe('readRecordingFile', () => {
   it('reads a gzip recording, and one a browser already unpacked', async () => {
