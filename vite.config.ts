@@ -45,6 +45,9 @@ const pwa = VitePWA({
       { name: 'Create Campaign', url: '/createCampaign', icons: [{ src: '/icons/shortcut-96.png', sizes: '96x96', type: 'image/png' }] },
       { name: 'Saved replays', url: '/saved', icons: [{ src: '/icons/shortcut-96.png', sizes: '96x96', type: 'image/png' }] },
     ],
+    // The installed app opens downloaded recordings (Chromium); /saved reads them from window.launchQueue.
+    file_handlers: [{ action: '/saved', accept: { 'application/gzip': ['.gz'], 'application/json': ['.json'] } }],
+    launch_handler: { client_mode: 'focus-existing' },
   },
   injectManifest: {
     globPatterns: ['**/*.{js,css,html,png,svg,ico,webmanifest,woff2}'],

@@ -14,6 +14,7 @@ import { registerAuth } from './auth/routes.js';
 import { registerCampaigns } from './campaigns/routes.js';
 import { registerSessions } from './sessions/routes.js';
 import { registerReplay } from './replay/routes.js';
+import { registerShares } from './shares/routes.js';
 import { registerIngest } from './ingest/routes.js';
 import { registerSite } from './site/routes.js';
 import { registerWeb } from './web.js';
@@ -82,6 +83,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerCampaigns(app, ctx);
   await registerSessions(app, ctx);
   await registerReplay(app, ctx);
+  await registerShares(app, ctx);
   await registerIngest(app, ctx);
   await registerSite(app, ctx);
   await registerWeb(app, ctx);

@@ -16,6 +16,7 @@ import { Route as SavedRouteImport } from './routes/saved'
 import { Route as TermsRouteImport } from './routes/terms'
 import { Route as AuthedCreateCampaignRouteImport } from './routes/_authed/createCampaign'
 import { Route as AuthedDashboardRouteImport } from './routes/_authed/dashboard'
+import { Route as SharedTokenRouteImport } from './routes/shared.$token'
 import { Route as AuthGoogleCallbackRouteImport } from './routes/auth/google/callback'
 import { Route as AuthedCampaignCampaignIdIndexRouteImport } from './routes/_authed/campaign/$campaignId/index'
 import { Route as AuthedCampaignCampaignIdSessionSessionIdRouteImport } from './routes/_authed/campaign/$campaignId/session/$sessionId'
@@ -54,6 +55,11 @@ const AuthedDashboardRoute = AuthedDashboardRouteImport.update({
   path: '/dashboard',
   getParentRoute: () => AuthedRoute,
 } as any)
+const SharedTokenRoute = SharedTokenRouteImport.update({
+  id: '/shared/$token',
+  path: '/shared/$token',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AuthGoogleCallbackRoute = AuthGoogleCallbackRouteImport.update({
   id: '/auth/google/callback',
   path: '/auth/google/callback',
@@ -79,6 +85,7 @@ export interface FileRoutesByFullPath {
   '/terms': typeof TermsRoute
   '/createCampaign': typeof AuthedCreateCampaignRoute
   '/dashboard': typeof AuthedDashboardRoute
+  '/shared/$token': typeof SharedTokenRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
   '/campaign/$campaignId/': typeof AuthedCampaignCampaignIdIndexRoute
   '/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
@@ -90,6 +97,7 @@ export interface FileRoutesByTo {
   '/terms': typeof TermsRoute
   '/createCampaign': typeof AuthedCreateCampaignRoute
   '/dashboard': typeof AuthedDashboardRoute
+  '/shared/$token': typeof SharedTokenRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
   '/campaign/$campaignId': typeof AuthedCampaignCampaignIdIndexRoute
   '/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
@@ -103,6 +111,7 @@ export interface FileRoutesById {
   '/terms': typeof TermsRoute
   '/_authed/createCampaign': typeof AuthedCreateCampaignRoute
   '/_authed/dashboard': typeof AuthedDashboardRoute
+  '/shared/$token': typeof SharedTokenRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
   '/_authed/campaign/$campaignId/': typeof AuthedCampaignCampaignIdIndexRoute
   '/_authed/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
@@ -116,6 +125,7 @@ export interface FileRouteTypes {
     | '/terms'
     | '/createCampaign'
     | '/dashboard'
+    | '/shared/$token'
     | '/auth/google/callback'
     | '/campaign/$campaignId/'
     | '/campaign/$campaignId/session/$sessionId'
@@ -127,6 +137,7 @@ export interface FileRouteTypes {
     | '/terms'
     | '/createCampaign'
     | '/dashboard'
+    | '/shared/$token'
     | '/auth/google/callback'
     | '/campaign/$campaignId'
     | '/campaign/$campaignId/session/$sessionId'
@@ -139,6 +150,7 @@ export interface FileRouteTypes {
     | '/terms'
     | '/_authed/createCampaign'
     | '/_authed/dashboard'
+    | '/shared/$token'
     | '/auth/google/callback'
     | '/_authed/campaign/$campaignId/'
     | '/_authed/campaign/$campaignId/session/$sessionId'
@@ -150,6 +162,7 @@ export interface RootRouteChildren {
   PrivacyRoute: typeof PrivacyRoute
   SavedRoute: typeof SavedRoute
   TermsRoute: typeof TermsRoute
+  SharedTokenRoute: typeof SharedTokenRoute
   AuthGoogleCallbackRoute: typeof AuthGoogleCallbackRoute
 }
 
@@ -204,6 +217,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedDashboardRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/shared/$token': {
+      id: '/shared/$token'
+      path: '/shared/$token'
+      fullPath: '/shared/$token'
+      preLoaderRoute: typeof SharedTokenRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/auth/google/callback': {
       id: '/auth/google/callback'
       path: '/auth/google/callback'
@@ -252,6 +272,7 @@ const rootRouteChildren: RootRouteChildren = {
   PrivacyRoute: PrivacyRoute,
   SavedRoute: SavedRoute,
   TermsRoute: TermsRoute,
+  SharedTokenRoute: SharedTokenRoute,
   AuthGoogleCallbackRoute: AuthGoogleCallbackRoute,
 }
 export const routeTree = rootRouteImport

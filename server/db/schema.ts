@@ -162,4 +162,17 @@ export interface Database {
   server_secrets: ServerSecretsTable;
   oidc_models: OidcModelsTable;
   rate_limit_hits: RateLimitHitsTable;
+  share_links: ShareLinksTable;
+}
+
+/** A read-only link to one replay; the token itself is never stored, only its SHA-256. */
+export interface ShareLinksTable {
+  token_hash: string;
+  campaign_id: string;
+  session_id: string;
+  /** 1: the link shows the session's details (IP, browser, pages…); 0: the player only. */
+  include_details: Generated<number>;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
 }

@@ -1,4 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import { pipeline, type Readable } from 'node:stream';
+import { createGzip } from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DemoQuery, ReplayParams } from '../../common/api/replay.js';
 import { findSession } from '../sessions/repository.js';
@@ -10,7 +12,7 @@ import { isSessionId } from '../storage/ids.js';
 import { sendJsonStream } from './encoding.js';
 import { acceptsGzip } from '../http/accept-encoding.js';
 import { demoBody } from './demo.js';
-import { chunksInOrder, replayStream } from './stream.js';
+import { chunksInOrder, recordingStream, replayStream } from './stream.js';
 import { HeavyGate } from './heavy-gate.js';
 import { listChunks, type ChunkInfo } from '../storage/chunks.js';
 
@@ -33,7 +35,7 @@ declare module 'fastify' {
   }
 }
 
-const isHeavy = (byteCount: number, chunks: ChunkInfo[]) => byteCount > HEAVY_REPLAY_BYTES || !chunksInOrder(chunks);
+export const isHeavy = (byteCount: number, chunks: ChunkInfo[]) => byteCount > HEAVY_REPLAY_BYTES || !chunksInOrder(chunks);
 
 // Both answers are sent as bytes (the demo pre-compressed, a replay streamed from its chunks):
 // their shapes are DemoResponse and ReplayResponse in common/api/replay.ts, and no response
@@ -58,44 +60,90 @@ export async function registerReplay(app: FastifyInstance, ctx: AppContext): Pro
     return reply.send(body.json);
   });
 
+  /** The caller's session and its chunk list: 404 when the campaign has no such session. */
+  async function ownedSession(request: FastifyRequest, params: { campaignId: string; sessionId: string }) {
+    const campaign = await ownedCampaign(ctx.db, request, params.campaignId);
+    const { sessionId } = params;
+    if (!isSessionId(sessionId)) throw badRequest('Invalid session id');
+    const session = await findSession(ctx.db, campaign.id, sessionId);
+    if (!session) throw notFound(SESSION_NOT_FOUND);
+    return { session, chunks: await listChunks(ctx.db, campaign.id, sessionId) };
+  }
+
   api.get(
     '/api/v1/replay/retrieve/:campaignId/:sessionId',
     { preHandler: requireUser(ctx), schema: replaySchema },
     async (request, reply) => {
-      const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
-      const { sessionId } = request.params;
-      if (!isSessionId(sessionId)) throw badRequest('Invalid session id');
-      const session = await findSession(ctx.db, campaign.id, sessionId);
-      if (!session) throw notFound(SESSION_NOT_FOUND);
-      const chunks = await listChunks(ctx.db, campaign.id, sessionId);
-      let release: (() => void) | undefined;
-      if (isHeavy(Number(session.byte_count), chunks)) {
-        // A caller who leaves while waiting gives its place up.
-        const gone = new AbortController();
-        const leave = () => gone.abort();
-        reply.raw.once('close', leave);
-        release = (await gate.enter(gone.signal)) ?? undefined;
-        reply.raw.off('close', leave);
-        if (release && request.raw.socket.destroyed) {
-          release(); // the caller left before its close could be heard
-          release = undefined;
-        }
-        if (!release) {
-          return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ error: REPLAYS_BUSY });
-        }
-      }
-      const body = replayStream(ctx.db, session, Date.now(), { chunks });
-      if (release) {
-        // The slot is held until the answer is sent or the caller goes away, whichever comes first.
-        const done = release;
-        body.once('close', done);
-        reply.raw.once('close', () => {
-          body.destroy();
-          done();
-        });
-      }
-      reply.header('cache-control', 'private, no-cache');
-      return sendJsonStream(request, reply, body);
+      const { session, chunks } = await ownedSession(request, request.params);
+      const heavy = isHeavy(Number(session.byte_count), chunks);
+      return sendGated(gate, request, reply, heavy, () => replayStream(ctx.db, session, Date.now(), { chunks }), (body) => {
+        reply.header('cache-control', 'private, no-cache');
+        return sendJsonStream(request, reply, body);
+      });
     },
   );
+
+  // One file to keep or pass on: always gzip (the name says .json.gz), whatever the caller accepts.
+  api.get(
+    '/api/v1/replay/export/:campaignId/:sessionId',
+    { preHandler: requireUser(ctx), schema: replaySchema },
+    async (request, reply) => {
+      const { session, chunks } = await ownedSession(request, request.params);
+      const heavy = isHeavy(Number(session.byte_count), chunks);
+      return sendGated(gate, request, reply, heavy, () => recordingStream(ctx.db, session, { chunks }), (body) => {
+        const gzip = createGzip();
+        pipeline(body, gzip, (error) => {
+          if (error) request.log.warn({ err: error }, 'recording export ended early');
+        });
+        return reply
+          .header('content-type', 'application/gzip')
+          .header('content-disposition', `attachment; filename="${recordingFileName(session.id)}"`)
+          .header('cache-control', 'private, no-store')
+          .send(gzip);
+      });
+    },
+  );
+}
+
+/** The name a downloaded recording is saved under. */
+export const recordingFileName = (sessionId: string) => `tapedeck-${sessionId}.json.gz`;
+
+/**
+ * Streams a body built from a session's chunks, holding a heavy-replay slot (when it is heavy)
+ * until the answer is sent or the caller goes away; 503 when no slot frees up in time.
+ */
+export async function sendGated(
+  gate: HeavyGate,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  heavy: boolean,
+  body: () => Readable,
+  send: (body: Readable) => FastifyReply,
+) {
+  let release: (() => void) | undefined;
+  if (heavy) {
+    // A caller who leaves while waiting gives its place up.
+    const gone = new AbortController();
+    const leave = () => gone.abort();
+    reply.raw.once('close', leave);
+    release = (await gate.enter(gone.signal)) ?? undefined;
+    reply.raw.off('close', leave);
+    if (release && request.raw.socket.destroyed) {
+      release(); // the caller left before its close could be heard
+      release = undefined;
+    }
+    if (!release) {
+      return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ error: REPLAYS_BUSY });
+    }
+  }
+  const stream = body();
+  if (release) {
+    const done = release;
+    stream.once('close', done);
+    reply.raw.once('close', () => {
+      stream.destroy();
+      done();
+    });
+  }
+  return send(stream);
 }

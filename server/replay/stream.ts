@@ -224,25 +224,43 @@ const WRITE_BYTES = 256 * 1024;
 export function replayStream(db: Db, session: Selectable<SessionsTable>, now = Date.now(), options: ReplayOptions = {}): Readable {
   // The tracker starts a new session after this long idle, so this one will not grow any more.
   const complete = now - session.last_activity_at > SESSION_IDLE_MS;
-  async function* json(): AsyncGenerator<Buffer> {
-    // The head goes at once, so the first byte does not wait for the events.
-    yield Buffer.from(`{"init":${JSON.stringify(replayInit(session))},"complete":${complete},"events":[`);
-    let held: Buffer[] = [];
-    let size = 0;
-    let pieces = 0;
-    for await (const piece of eventPieces(db, session.campaign_id, session.id, options)) {
-      if (pieces++) held.push(COMMA);
-      held.push(piece);
-      size += piece.length;
-      // The first events go at once too (the player can start on them); then in large pieces.
-      if (pieces === 1 || size >= WRITE_BYTES) {
-        yield Buffer.concat(held);
-        held = [];
-        size = 0;
-      }
+  const head = `{"init":${JSON.stringify(replayInit(session))},"complete":${complete},"events":[`;
+  return Readable.from(withEvents(db, session, head, options), { objectMode: false });
+}
+
+/** A recording file's format name and version: a reader checks both before playing one. */
+export const RECORDING_FORMAT = 'tapedeck-recording';
+export const RECORDING_VERSION = 1;
+
+/** A recording file {format, version, campaignId, session, events} as a stream of JSON text (not yet compressed). */
+export function recordingStream(db: Db, session: Selectable<SessionsTable>, options: ReplayOptions = {}): Readable {
+  const head = `{"format":"${RECORDING_FORMAT}","version":${RECORDING_VERSION},"campaignId":${JSON.stringify(session.campaign_id)},"session":${JSON.stringify(toSession(session))},"events":[`;
+  return Readable.from(withEvents(db, session, head, options), { objectMode: false });
+}
+
+/** A JSON object whose last field is `"events":[`, given as its head, streamed with its events. */
+export function objectWithEvents(db: Db, session: Selectable<SessionsTable>, head: string, options: ReplayOptions = {}): Readable {
+  return Readable.from(withEvents(db, session, head, options), { objectMode: false });
+}
+
+/** The head, then the events in timestamp order, then the array's and object's close. */
+async function* withEvents(db: Db, session: Selectable<SessionsTable>, head: string, options: ReplayOptions): AsyncGenerator<Buffer> {
+  // The head goes at once, so the first byte does not wait for the events.
+  yield Buffer.from(head);
+  let held: Buffer[] = [];
+  let size = 0;
+  let pieces = 0;
+  for await (const piece of eventPieces(db, session.campaign_id, session.id, options)) {
+    if (pieces++) held.push(COMMA);
+    held.push(piece);
+    size += piece.length;
+    // The first events go at once too (the player can start on them); then in large pieces.
+    if (pieces === 1 || size >= WRITE_BYTES) {
+      yield Buffer.concat(held);
+      held = [];
+      size = 0;
     }
-    held.push(CLOSE);
-    yield Buffer.concat(held);
   }
-  return Readable.from(json(), { objectMode: false });
+  held.push(CLOSE);
+  yield Buffer.concat(held);
 }

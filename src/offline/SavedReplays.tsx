@@ -8,6 +8,7 @@ import { timeAgo } from './timeAgo.js';
 import { formatBytes } from '../lib/format.js';
 import { replayPageLink } from '../lib/replayUrls.js';
 import { isQuotaError, QUOTA_MESSAGE } from './errors.js';
+import { OpenRecordingFile } from './OpenRecordingFile.js';
 import './offline.css';
 
 const MB = 1024 * 1024;
@@ -140,6 +141,7 @@ export function SavedReplays() {
           </button>
         </div>
       </div>
+      <OpenRecordingFile />
       {message && (
         <p className="card small" role="alert">
           {message}

@@ -5,6 +5,7 @@ import { replayErrorMessage, replayQueryOptions } from '../api/replay.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import { ReplayPlayer } from '../components/ReplayPlayer.js';
 import { SessionInfo } from '../components/SessionInfo.js';
+import { ReplayActions } from '../components/replay/ReplayActions.js';
 import { useOnline } from '../offline/useOnline.js';
 import { useSavedReplay } from '../offline/useSavedReplays.js';
 import { useCampaignName } from '../offline/useCampaignName.js';
@@ -76,7 +77,10 @@ export function SessionReplay({ campaignId, sessionId, actions }: SessionReplayP
               Campaign: {campaignId}
             </span>
           </p>
-          {actions && <div className="replay-actions">{actions}</div>}
+          <div className="replay-actions">
+            {actions}
+            <ReplayActions campaignId={campaignId} sessionId={sessionId} />
+          </div>
         </div>
       </div>
 

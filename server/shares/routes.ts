@@ -1,0 +1,130 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ReplayParams } from '../../common/api/replay.js';
+import { CreatedShare, CreateShareBody, ShareList, ShareTokenParams } from '../../common/api/shares.js';
+import { Ok } from '../../common/api/shared.js';
+import type { AppContext } from '../context.js';
+import { currentUserId, requireUser } from '../auth/tokens.js';
+import { ownedCampaign } from '../campaigns/ownership.js';
+import { badRequest, notFound } from '../http/errors.js';
+import { minuteLimit } from '../http/rate-limit.js';
+import { isSessionId } from '../storage/ids.js';
+import { findSession, toSession } from '../sessions/repository.js';
+import { listChunks } from '../storage/chunks.js';
+import { objectWithEvents } from '../replay/stream.js';
+import { isHeavy, SESSION_NOT_FOUND, sendGated } from '../replay/routes.js';
+import { sendJsonStream } from '../replay/encoding.js';
+import { SESSION_IDLE_MS } from '../../common/limits.js';
+import { createShare, findLiveShare, isShareToken, listShares, revokeShare, shareHashOf } from './repository.js';
+
+/** What an expired, revoked or unknown link answers (the same for all three: a guess learns nothing). */
+export const LINK_GONE = 'This link no longer works';
+export const SHARE_NOT_FOUND = 'Share link not found';
+
+/**
+ * The shared page's policy: the app's own scripts only, no fetch but our API (the recorded site's
+ * files still show, as images, styles and fonts), no form, no base, no framing. No Referer
+ * either: the token in the address must not reach the recorded site with its images.
+ */
+export const SHARED_PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "script-src-attr 'none'",
+  "style-src 'self' 'unsafe-inline' blob: https: http:",
+  "img-src 'self' data: blob: https: http:",
+  "font-src 'self' data: blob: https: http:",
+  "media-src 'self' data: blob: https: http:",
+  "connect-src 'self'",
+  "frame-src 'self'",
+  "child-src 'self'",
+  "worker-src 'self'",
+  "manifest-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Links one address may create, and shared replays it may open, per minute. */
+const CREATES_PER_IP = 30;
+const OPENS_PER_IP = 60;
+
+export async function registerShares(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const createLimit = minuteLimit(app, 'share-create-ip', CREATES_PER_IP);
+  const openLimit = minuteLimit(app, 'share-open-ip', OPENS_PER_IP);
+
+  /** The caller's session, checked the way the replay calls check it. */
+  async function ownedSession(request: Parameters<typeof ownedCampaign>[1], params: { campaignId: string; sessionId: string }) {
+    const campaign = await ownedCampaign(ctx.db, request, params.campaignId);
+    if (!isSessionId(params.sessionId)) throw badRequest('Invalid session id');
+    const session = await findSession(ctx.db, campaign.id, params.sessionId);
+    if (!session) throw notFound(SESSION_NOT_FOUND);
+    return session;
+  }
+
+  api.post(
+    '/api/v1/replay/share/:campaignId/:sessionId',
+    { preHandler: requireUser(ctx), schema: { params: ReplayParams, body: CreateShareBody, response: { 201: CreatedShare } } },
+    async (request, reply) => {
+      await createLimit(request, reply, request.ip);
+      const session = await ownedSession(request, request.params);
+      const { expiresIn, includeDetails = false } = request.body;
+      const { token, expiresAt } = await createShare(ctx.db, { campaignId: session.campaign_id, sessionId: session.id, expiresIn, includeDetails });
+      return reply.status(201).send({ url: `${ctx.config.publicUrl}/shared/${token}`, token, expiresAt });
+    },
+  );
+
+  api.get(
+    '/api/v1/replay/share/:campaignId/:sessionId',
+    { preHandler: requireUser(ctx), schema: { params: ReplayParams, response: { 200: ShareList } } },
+    async (request, reply) => {
+      const session = await ownedSession(request, request.params);
+      reply.header('cache-control', 'private, no-cache');
+      return { links: await listShares(ctx.db, session.campaign_id, session.id) };
+    },
+  );
+
+  // Takes the token, or a listed link's id (the owner's list never shows tokens).
+  api.delete(
+    '/api/v1/replay/share/:token',
+    { preHandler: requireUser(ctx), schema: { params: ShareTokenParams, response: { 200: Ok } } },
+    async (request) => {
+      const hash = shareHashOf(request.params.token);
+      if (!hash || !(await revokeShare(ctx.db, currentUserId(request), hash))) throw notFound(SHARE_NOT_FOUND);
+      return { ok: true as const };
+    },
+  );
+
+  // The page itself: the app shell, under the stricter policy above and never indexed.
+  const indexFile = path.join(ctx.config.distDir, 'app', 'index.html');
+  app.get('/shared/:token', (_request, reply) => {
+    if (!fs.existsSync(indexFile)) return reply.status(404).send({ error: 'Not found' });
+    return reply
+      .header('content-security-policy', SHARED_PAGE_CSP)
+      .header('x-robots-tag', 'noindex, nofollow')
+      .header('referrer-policy', 'no-referrer')
+      .header('cache-control', 'no-cache')
+      .type('text/html')
+      .send(fs.createReadStream(indexFile));
+  });
+
+  // Public: no cookies read. Only that replay's events, and its details when the owner chose so.
+  api.get('/api/v1/shared/:token', { schema: { params: ShareTokenParams } }, async (request, reply) => {
+    await openLimit(request, reply, request.ip);
+    reply.header('x-robots-tag', 'noindex, nofollow').header('cache-control', 'private, no-store').header('referrer-policy', 'no-referrer');
+    const { token } = request.params;
+    const share = isShareToken(token) ? await findLiveShare(ctx.db, token) : undefined;
+    const session = share && (await findSession(ctx.db, share.campaign_id, share.session_id));
+    if (!share || !session) throw notFound(LINK_GONE);
+    const chunks = await listChunks(ctx.db, session.campaign_id, session.id);
+    const complete = Date.now() - session.last_activity_at > SESSION_IDLE_MS;
+    const details = share.include_details === 1 ? toSession(session) : null;
+    const head = `{"expiresAt":${share.expires_at},"complete":${complete},"details":${JSON.stringify(details)},"events":[`;
+    return sendGated(app.replayGate, request, reply, isHeavy(Number(session.byte_count), chunks), () => objectWithEvents(ctx.db, session, head, { chunks }), (body) =>
+      sendJsonStream(request, reply, body),
+    );
+  });
+}

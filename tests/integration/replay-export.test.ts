@@ -1,0 +1,113 @@
+import http from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { userSession } from '../helpers/auth.js';
+import { appendChunk } from '../../server/storage/chunks.js';
+import { insertSession } from '../../server/sessions/repository.js';
+import type { Campaign, ReplayEvent, Session } from '../../common/api-types.js';
+
+let server: TestServer;
+let owner: Awaited<ReturnType<typeof userSession>>;
+let campaign: Campaign;
+
+const event = (type: number, timestamp: number, data: unknown = {}): ReplayEvent => ({ type, data, timestamp });
+
+interface RecordingFile {
+  format: string;
+  version: number;
+  campaignId: string;
+  session: Session;
+  events: ReplayEvent[];
+}
+
+/** A raw GET: the file's bytes as sent, whatever the caller's Accept-Encoding. */
+function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${server.url}${path}`, { headers }, (response) => {
+        const parts: Buffer[] = [];
+        response.on('data', (part: Buffer) => parts.push(part));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(parts) }));
+        response.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+async function createCampaign(headers: Record<string, string>, name: string): Promise<Campaign> {
+  const response = await fetch(`${server.url}/api/v1/campaign/create`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ name, domains: 'example.com', limit: 0, start_date_time: 1, end_date_time: 2e12 }),
+  });
+  return ((await response.json()) as { data: Campaign }).data;
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  owner = await userSession(server, 'Export Owner');
+  campaign = await createCampaign(owner.headers, 'Exports');
+  await insertSession(server.db, {
+    campaign_id: campaign.id,
+    id: 'export-session-1',
+    started_at: 1_000,
+    last_activity_at: 61_000,
+    user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130',
+    remote_ip: '198.51.100.7',
+    language: 'en-GB',
+    timezone: 'Europe/London',
+    click_count: 3,
+    pages: 'https://example.com/\nhttps://example.com/pricing',
+  });
+  const chunks = [
+    [event(4, 1000, { href: 'https://example.com/' }), event(2, 1001, { node: { id: 1 } })],
+    [event(3, 1500, { text: 'naïve “quotes” </script>' }), event(3, 1200)],
+  ];
+  for (const [seq, events] of chunks.entries()) await appendChunk(server.db, { campaignId: campaign.id, sessionId: 'export-session-1', seq, events });
+});
+afterAll(async () => server?.close());
+
+describe('GET /api/v1/replay/export/:campaignId/:sessionId', () => {
+  it('answers one gzip file to save: the format, its version, the session with its derived fields, the events in order', async () => {
+    const response = await rawGet(`/api/v1/replay/export/${campaign.id}/export-session-1`, { ...owner.headers, 'accept-encoding': 'identity' });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('application/gzip');
+    expect(response.headers['content-disposition']).toBe('attachment; filename="tapedeck-export-session-1.json.gz"');
+    expect(response.headers['content-encoding']).toBeUndefined();
+    const file = JSON.parse(gunzipSync(response.body).toString('utf8')) as RecordingFile;
+    expect(file.format).toBe('tapedeck-recording');
+    expect(file.version).toBe(1);
+    expect(file.campaignId).toBe(campaign.id);
+    expect(file.session).toMatchObject({
+      sessionId: 'export-session-1',
+      userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130',
+      remoteIpAddress: '198.51.100.7',
+      startedAt: 1_000,
+      lastActivityAt: 61_000,
+      clickCount: 3,
+      pages: ['https://example.com/', 'https://example.com/pricing'],
+    });
+    expect(file.events.map((e) => e.timestamp)).toEqual([1000, 1001, 1200, 1500]);
+    expect(file.events[3].data).toEqual({ text: 'naïve “quotes” </script>' });
+  });
+
+  it('answers 404 for an unknown session, 400 for a malformed id, 401 without a session', async () => {
+    const unknown = await fetch(`${server.url}/api/v1/replay/export/${campaign.id}/no-such-session`, { headers: owner.headers });
+    expect([unknown.status, await unknown.json()]).toEqual([404, { error: 'Session not found' }]);
+    const malformed = await fetch(`${server.url}/api/v1/replay/export/${campaign.id}/bad!id`, { headers: owner.headers });
+    expect(malformed.status).toBe(400);
+    const anonymous = await fetch(`${server.url}/api/v1/replay/export/${campaign.id}/export-session-1`);
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('gives another owner nothing of the recording, and no session through another campaign', async () => {
+    const stranger = await userSession(server, 'Export Stranger');
+    const theirs = await fetch(`${server.url}/api/v1/replay/export/${campaign.id}/export-session-1`, { headers: stranger.headers });
+    expect(theirs.status).toBe(403);
+    expect(await theirs.text()).not.toContain('198.51.100.7');
+    const other = await createCampaign(owner.headers, 'Other exports');
+    const crossed = await fetch(`${server.url}/api/v1/replay/export/${other.id}/export-session-1`, { headers: owner.headers });
+    expect(crossed.status).toBe(404);
+  });
+});

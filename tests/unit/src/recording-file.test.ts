@@ -1,0 +1,19 @@
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { NEWER_RECORDING, NOT_A_RECORDING, readRecordingFile } from '../../../src/offline/recordingFile.js';
+
+const recording = { format: 'tapedeck-recording', version: 1, campaignId: 'c', session: { sessionId: 'abcdefgh' }, events: [{ type: 4, data: {}, timestamp: 1 }] };
+const blob = (bytes: Uint8Array | string) => new Blob([typeof bytes === 'string' ? bytes : Uint8Array.from(bytes)]);
+
+describe('readRecordingFile', () => {
+  it('reads a gzip recording, and one a browser already unpacked', async () => {
+    expect(await readRecordingFile(blob(gzipSync(JSON.stringify(recording))))).toEqual(recording);
+    expect(await readRecordingFile(blob(JSON.stringify(recording)))).toEqual(recording);
+  });
+
+  it('refuses what is not a recording, and a version it does not know', async () => {
+    await expect(readRecordingFile(blob('not json'))).rejects.toThrow(NOT_A_RECORDING);
+    await expect(readRecordingFile(blob(JSON.stringify({ format: 'other', events: [] })))).rejects.toThrow(NOT_A_RECORDING);
+    await expect(readRecordingFile(blob(JSON.stringify({ ...recording, version: 2 })))).rejects.toThrow(NEWER_RECORDING);
+  });
+});
