@@ -16,10 +16,11 @@ declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: str
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
-// Every route of the app opens offline: navigations get the precached shell.
+// Every route of the app opens offline: navigations get the precached shell. A shared replay
+// (/shared/{token}) always comes from the server, with its own strict CSP and noindex headers.
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL('index.html'), {
-    denylist: [/^\/api\//, /^\/oidc(\/|$)/, /^\/static\//, /^\/t\//],
+    denylist: [/^\/api\//, /^\/oidc(\/|$)/, /^\/static\//, /^\/t\//, /^\/shared\//],
   }),
 );
 

@@ -88,6 +88,14 @@ describe.skipIf(!hasChromium)('share links', () => {
       await visitorPage.getByRole('heading', { name: 'This link no longer works' }).waitFor();
       expect(await visitorPage.locator('.replayer-wrapper iframe').count()).toBe(0);
     });
+
+    await step('5. Where the app\'s worker is installed, the link still comes from the server, with its strict headers', async () => {
+      await ownerPage.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
+      const response = await ownerPage.goto(url);
+      expect(response?.fromServiceWorker()).toBe(false);
+      expect(response?.headers()['content-security-policy']).toContain("default-src 'none'");
+      await ownerPage.getByRole('heading', { name: 'This link no longer works' }).waitFor();
+    });
     await visitor.close();
     await ownerSide.close();
   });
