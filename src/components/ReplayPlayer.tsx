@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { ReplayEvent } from '../../common/api-types.js';
 import { PlayerControls } from './player/PlayerControls.js';
 import { fitRecording, recordingSize, type Size } from './player/playerMath.js';
@@ -24,6 +24,13 @@ type RrwebPlayer = {
   getReplayer(): { destroy?: () => void; pause?: () => void; iframe?: HTMLIFrameElement };
 };
 
+/** What a timeline or list drawn with the player reads and drives. */
+export interface PlayerView {
+  currentTime: number;
+  totalTime: number;
+  seek(ms: number): void;
+}
+
 export interface ReplayPlayerProps {
   events: ReplayEvent[];
   /** The recording's size when its meta event has none. */
@@ -40,6 +47,10 @@ export interface ReplayPlayerProps {
   fitToViewport?: boolean;
   /** At most this many times the recorded size (the landing demo keeps 1). */
   maxScale?: number;
+  /** Drawn under the controls, inside the player (its height counts in the fit). */
+  underControls?: (view: PlayerView) => ReactNode;
+  /** Drawn after the player (may be below the fold). */
+  afterPlayer?: (view: PlayerView) => ReactNode;
 }
 
 /** The screen's share the demo may take when it does not fit to the viewport. */
@@ -114,6 +125,11 @@ function guardFocus(frame: HTMLIFrameElement, fallback: () => HTMLElement | null
   };
 }
 
+/** Draws what a caller passed for the player's view (a component, so its callbacks are not render-time reads). */
+function ViewSlot({ render, view }: { render: (view: PlayerView) => ReactNode; view: PlayerView }) {
+  return render(view);
+}
+
 const sameSize = (a: Size | null, b: Size) => a !== null && a.width === b.width && a.height === b.height;
 
 export function ReplayPlayer({
@@ -127,6 +143,8 @@ export function ReplayPlayer({
   deferUntilVisible = false,
   fitToViewport = false,
   maxScale,
+  underControls,
+  afterPlayer,
 }: ReplayPlayerProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const stageRef = useRef<HTMLDivElement>(null);
@@ -263,30 +281,41 @@ export function ReplayPlayer({
     playerRef.current?.goto(ms);
     setCurrentTime(ms);
   };
+  const view: PlayerView = { currentTime, totalTime, seek };
 
   return (
-    <div ref={containerRef} className={`player${fullscreen.active ? ' player-fullscreen-on' : ''}${fullscreen.emulated ? ' player-expanded' : ''}`} role="region" aria-label={label} tabIndex={-1}>
-      <div ref={stageRef} className="player-stage" style={size ? { minHeight: size.height } : undefined}>
-        {/* inert: the recorded page takes no focus and no clicks; its links cannot navigate. */}
-        <div ref={hostRef} className="player-host" inert style={size ? { width: size.width, height: size.height } : undefined} />
+    <>
+      <div
+        ref={containerRef}
+        className={`player${fullscreen.active ? ' player-fullscreen-on' : ''}${fullscreen.emulated ? ' player-expanded' : ''}`}
+        role="region"
+        aria-label={label}
+        tabIndex={-1}
+      >
+        <div ref={stageRef} className="player-stage" style={size ? { minHeight: size.height } : undefined}>
+          {/* inert: the recorded page takes no focus and no clicks; its links cannot navigate. */}
+          <div ref={hostRef} className="player-host" inert style={size ? { width: size.width, height: size.height } : undefined} />
+        </div>
+        <div ref={controlsRef}>
+          <PlayerControls
+            ready={ready}
+            playing={playing}
+            currentTime={currentTime}
+            totalTime={totalTime}
+            speed={speed}
+            speedOption={speedOption}
+            skipInactive={skipInactive}
+            fullscreen={fullscreen.active}
+            onTogglePlay={() => playerRef.current?.toggle()}
+            onSeek={seek}
+            onSpeed={changeSpeed}
+            onSkipInactive={changeSkipInactive}
+            onToggleFullscreen={fullscreen.toggle}
+          />
+          {ready && underControls && <ViewSlot render={underControls} view={view} />}
+        </div>
       </div>
-      <div ref={controlsRef}>
-        <PlayerControls
-          ready={ready}
-          playing={playing}
-          currentTime={currentTime}
-          totalTime={totalTime}
-          speed={speed}
-          speedOption={speedOption}
-          skipInactive={skipInactive}
-          fullscreen={fullscreen.active}
-          onTogglePlay={() => playerRef.current?.toggle()}
-          onSeek={seek}
-          onSpeed={changeSpeed}
-          onSkipInactive={changeSkipInactive}
-          onToggleFullscreen={fullscreen.toggle}
-        />
-      </div>
-    </div>
+      {ready && afterPlayer && <ViewSlot render={afterPlayer} view={view} />}
+    </>
   );
 }

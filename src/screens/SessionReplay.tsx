@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { replayErrorMessage, replayQueryOptions } from '../api/replay.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import { ReplayPlayer } from '../components/ReplayPlayer.js';
+import { ActivityMarkers, ActivityPanel, useActivityItems } from '../components/replay/ActivityTimeline.js';
 import { SessionInfo } from '../components/SessionInfo.js';
 import { useOnline } from '../offline/useOnline.js';
 import { useSavedReplay } from '../offline/useSavedReplays.js';
@@ -22,6 +23,7 @@ export const REPLAY_HEIGHT = 768;
 export const REPLAY_SPEEDS = [0.5, 1, 2, 4, 8];
 export const PLAYER_INIT_DELAY_MS = 100;
 const RECONNECT_RETRIES = 5;
+const NO_EVENTS: ReplayEvent[] = [];
 const RECONNECT_RETRY_MS = 1000;
 
 interface SessionReplayProps {
@@ -53,6 +55,9 @@ export function SessionReplay({ campaignId, sessionId, actions }: SessionReplayP
     return () => window.clearTimeout(timer);
     // errorUpdatedAt: each failed try schedules the next one.
   }, [online, notSavedOffline, errorUpdatedAt, refetch]);
+
+  const events = replay.data?.events ?? NO_EVENTS;
+  const activity = useActivityItems(events);
 
   const missingIds = !campaignId || !sessionId;
   const error = missingIds ? 'Campaign ID and Session ID are required' : replay.isError ? replayPageMessage(replay.error, replayErrorMessage) : playerError;
@@ -112,6 +117,8 @@ export function SessionReplay({ campaignId, sessionId, actions }: SessionReplayP
             </h2>
             <ReplayPlayer
               events={replay.data.events}
+              underControls={(view) => <ActivityMarkers items={activity} totalTime={view.totalTime} onSeek={view.seek} />}
+              afterPlayer={(view) => <ActivityPanel events={events} items={activity} currentTime={view.currentTime} onSeek={view.seek} />}
               width={REPLAY_WIDTH}
               height={REPLAY_HEIGHT}
               speedOption={REPLAY_SPEEDS}

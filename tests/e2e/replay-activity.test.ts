@@ -1,0 +1,131 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { hasChromium, launchChromium } from '../helpers/browser.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { userSession } from '../helpers/auth.js';
+import type { SessionsResponse } from '../../common/api-types.js';
+import { makeCampaign } from '../integration/ingest-support.js';
+import { flushRecorder, recorderRunning } from './tracker-site.js';
+import { expectAccessible } from './a11y.js';
+
+// A visitor who meets trouble (an error, a failed fetch, a rage click, a dead click), recorded by
+// the real tracker; the owner finds the session by its problems and sees each one on the replay
+// page's timeline and in its Activity list, and a marker takes the player to its moment.
+
+vi.setConfig({ testTimeout: 120_000 });
+
+const page = (loader: string) => `<!doctype html><html><head><meta charset="utf-8"><title>Trouble</title>${loader}</head><body>
+<h1>Trouble shop</h1>
+<button id="broken" type="button" style="position:absolute;left:20px;top:80px">Pay</button>
+<button id="load" type="button" style="position:absolute;left:20px;top:140px">Load offers</button>
+<button id="rage" type="button" style="position:absolute;left:20px;top:200px">Apply coupon</button>
+<p id="dead" style="position:absolute;left:20px;top:260px">Free shipping</p>
+<p id="out"></p>
+<script>
+  document.getElementById('broken').addEventListener('click', () => { throw new Error('payment failed'); });
+  document.getElementById('load').addEventListener('click', () => { fetch('/api/offers').catch(() => {}); });
+  document.getElementById('rage').addEventListener('click', () => { document.getElementById('out').textContent += '.'; });
+</script></body></html>`;
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, tries = 150): Promise<T> {
+  for (let i = 0; i < tries; i++) {
+    const value = await probe();
+    if (value) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+/** The player's position in seconds, as its slider says. */
+const playerSeconds = async (tab: Page) => Number(await tab.getByRole('slider', { name: 'Playback position' }).inputValue()) / 1000;
+
+describe.skipIf(!hasChromium)('the replay page’s activity timeline', () => {
+  let server: TestServer;
+  let site: http.Server;
+  let siteUrl = '';
+  let browser: Browser;
+  let loaderTag = '';
+
+  beforeAll(async () => {
+    server = await startServer({}, { privateDist: true });
+    site = http.createServer((request, response) => {
+      if ((request.url ?? '/').startsWith('/api/')) return void response.writeHead(404).end('no offers');
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(loaderTag));
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve()));
+    await server?.close();
+  });
+
+  it('finds the session by its problems, shows each on the timeline and in the Activity list, and a marker seeks there', async () => {
+    const owner = await userSession(server, 'Timeline Owner');
+    const campaignId = await makeCampaign(server, { ownerId: owner.userId, domains: `127.0.0.1:${new URL(siteUrl).port}` });
+    loaderTag = `<script async src="${server.url}/t/${campaignId}.js"></script>`;
+    const visitor = await browser.newContext({ viewport: { width: 1000, height: 700 } });
+    const tab = await visitor.newPage();
+    await tab.goto(`${siteUrl}/`);
+    await recorderRunning(tab);
+    await tab.click('#broken');
+    await Promise.all([tab.waitForResponse((r) => r.url().includes('/api/offers')), tab.click('#load')]);
+    for (let i = 0; i < 3; i++) await tab.click('#rage', { delay: 10 });
+    await tab.click('#dead');
+    const sessionId = await until('the session to show its trouble', async () => {
+      await tab.mouse.move(500 + Math.round(Math.random() * 100), 500);
+      await flushRecorder(tab);
+      const response = await fetch(`${server.url}/api/v1/streaming/sessions/${campaignId}/`, { headers: owner.headers });
+      const [session] = ((await response.json()) as SessionsResponse).sessions;
+      return session && session.errorCount >= 1 && session.failedRequestCount >= 1 && session.rageClickCount >= 1 && session.deadClickCount >= 1 && session.sessionId;
+    });
+    await visitor.close();
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addCookies(
+      owner.cookie.split('; ').map((pair) => {
+        const eq = pair.indexOf('=');
+        return { name: pair.slice(0, eq), value: pair.slice(eq + 1), url: server.config.publicUrl };
+      }),
+    );
+    const app = await context.newPage();
+    await app.goto(`${server.config.publicUrl}/campaign/${campaignId}`);
+    await app.getByRole('checkbox', { name: 'Has errors' }).check();
+    await app.getByRole('checkbox', { name: 'Has rage clicks' }).check();
+    const problems = app.getByRole('list', { name: 'Problems' }).first();
+    await problems.waitFor();
+    for (const badge of [/\d+ errors?$/, /1 failed request$/, /1 rage click$/, /\d+ dead clicks?$/]) await expect.poll(() => problems.getByText(badge).count()).toBeGreaterThan(0);
+
+    await app.goto(`${server.config.publicUrl}/campaign/${campaignId}/session/${sessionId}`);
+    const timeline = app.getByRole('group', { name: 'Activity timeline' });
+    await timeline.waitFor();
+    const activity = app.getByRole('region', { name: 'Session activity' });
+    for (const kind of ['Navigation', 'Click', 'Rage click', 'Dead click', 'Error', 'Failed request']) {
+      expect(await timeline.getByRole('button', { name: new RegExp(`^${kind} at \\d\\d:\\d\\d$`) }).count(), kind).toBeGreaterThan(0);
+      expect(await activity.getByRole('button', { name: new RegExp(`^\\d\\d:\\d\\d ${kind}`) }).count(), kind).toBeGreaterThan(0);
+    }
+
+    // The rage-click marker takes the player to that moment (its name says the second).
+    const rage = timeline.getByRole('button', { name: /^Rage click at / }).first();
+    const [, mm, ss] = /at (\d\d):(\d\d)$/.exec((await rage.getAttribute('aria-label')) ?? '')!;
+    await app.getByRole('slider', { name: 'Playback position' }).evaluate((el: HTMLInputElement) => el.scrollIntoView());
+    await rage.click();
+    const target = Number(mm) * 60 + Number(ss);
+    await expect.poll(() => playerSeconds(app)).toBeGreaterThanOrEqual(target - 1);
+    expect(await playerSeconds(app)).toBeLessThanOrEqual(target + 1);
+
+    // Filtering the list by kind keeps only that kind; the Console and Network tabs list the captured entries.
+    await activity.getByRole('combobox', { name: 'Kind' }).selectOption('rage');
+    await expect.poll(() => activity.getByRole('listitem').count()).toBe(1);
+    await activity.getByRole('button', { name: 'Console' }).click();
+    await activity.getByText(/Error: .*payment failed/).waitFor();
+    await activity.getByRole('button', { name: 'Network' }).click();
+    await activity.getByText(/GET \/api\/offers — 404/).waitFor();
+    await expectAccessible(app, 'the replay page with its activity');
+    await context.close();
+  });
+});
