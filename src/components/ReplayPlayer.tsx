@@ -3,6 +3,8 @@ import type { ReplayEvent } from '../../common/api-types.js';
 import { PlayerControls } from './player/PlayerControls.js';
 import { fitRecording, recordingSize, type Size } from './player/playerMath.js';
 import { useFullscreen } from './player/useFullscreen.js';
+import { isActivationTarget, isTypingTarget, shortcutFor } from './player/shortcuts.js';
+import { ShortcutsHelp } from './player/ShortcutsHelp.js';
 
 // rrweb-player (a Svelte component, in a lazy chunk) draws the recording; its own controller is
 // off and PlayerControls drives it instead. The recording is scaled to the largest size that
@@ -51,6 +53,8 @@ export interface ReplayPlayerProps {
   underControls?: (view: PlayerView) => ReactNode;
   /** Drawn after the player (may be below the fold). */
   afterPlayer?: (view: PlayerView) => ReactNode;
+  /** The page's keyboard shortcuts (Space, arrows, speeds, F, ?) drive this player. */
+  shortcuts?: boolean;
 }
 
 /** The screen's share the demo may take when it does not fit to the viewport. */
@@ -145,6 +149,7 @@ export function ReplayPlayer({
   maxScale,
   underControls,
   afterPlayer,
+  shortcuts = false,
 }: ReplayPlayerProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const stageRef = useRef<HTMLDivElement>(null);
@@ -283,6 +288,26 @@ export function ReplayPlayer({
   };
   const view: PlayerView = { currentTime, totalTime, seek };
 
+  const helpRef = useRef<HTMLDialogElement>(null);
+  const onShortcut = useEffectEvent((event: globalThis.KeyboardEvent) => {
+    if (event.defaultPrevented || isTypingTarget(event.target) || helpRef.current?.open) return;
+    const action = shortcutFor(event, speedOption);
+    if (!action || (action.kind === 'toggle-play' && isActivationTarget(event.target))) return;
+    if (!ready && action.kind !== 'help') return;
+    event.preventDefault();
+    if (action.kind === 'toggle-play') playerRef.current?.toggle();
+    else if (action.kind === 'step') seek(Math.max(0, Math.min(totalTime, currentTime + action.ms)));
+    else if (action.kind === 'speed') changeSpeed(action.speed);
+    else if (action.kind === 'fullscreen') fullscreen.toggle();
+    else helpRef.current?.showModal();
+  });
+  useEffect(() => {
+    if (!shortcuts) return;
+    const listener = (event: globalThis.KeyboardEvent) => onShortcut(event);
+    window.addEventListener('keydown', listener);
+    return () => window.removeEventListener('keydown', listener);
+  }, [shortcuts]);
+
   return (
     <>
       <div
@@ -316,6 +341,7 @@ export function ReplayPlayer({
         </div>
       </div>
       {ready && afterPlayer && <ViewSlot render={afterPlayer} view={view} />}
+      {shortcuts && <ShortcutsHelp ref={helpRef} />}
     </>
   );
 }

@@ -124,6 +124,7 @@ export function SessionReplay({ campaignId, sessionId, actions }: SessionReplayP
               speedOption={REPLAY_SPEEDS}
               delayMs={PLAYER_INIT_DELAY_MS}
               fitToViewport
+              shortcuts
               onError={(e) => {
                 console.error(e);
                 setPlayerError('Failed to initialize replay player');

@@ -126,6 +126,31 @@ describe.skipIf(!hasChromium)('the replay page’s activity timeline', () => {
     await activity.getByRole('button', { name: 'Network' }).click();
     await activity.getByText(/GET \/api\/offers — 404/).waitFor();
     await expectAccessible(app, 'the replay page with its activity');
+
+    // Keyboard shortcuts, with the focus on the page rather than in a field.
+    await app.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await app.keyboard.press('?');
+    const help = app.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.waitFor();
+    for (const what of ['Play or pause', 'Back 5 seconds', 'Forward 5 seconds', 'Fullscreen']) expect(await help.getByText(what).count(), what).toBe(1);
+    await expectAccessible(app, 'the shortcuts overlay');
+    await app.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+    await app.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await app.keyboard.press('2');
+    await expect.poll(() => app.getByRole('button', { name: '2x', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    const before = await playerSeconds(app);
+    await app.keyboard.press('ArrowLeft');
+    await expect.poll(() => playerSeconds(app)).toBeCloseTo(Math.max(0, before - 5), 0);
+    await app.keyboard.press(' ');
+    await app.getByRole('button', { name: 'Pause' }).waitFor();
+    await app.keyboard.press(' ');
+    await app.getByRole('button', { name: 'Play' }).waitFor();
+    // In a field, keys are the field's own.
+    await app.getByRole('button', { name: 'Activity', exact: true }).click();
+    await activity.getByRole('combobox', { name: 'Kind' }).focus();
+    await app.keyboard.press('4');
+    expect(await app.getByRole('button', { name: '4x', exact: true }).getAttribute('aria-pressed')).toBe('false');
     await context.close();
   });
 });
