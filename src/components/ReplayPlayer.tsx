@@ -55,6 +55,8 @@ export interface ReplayPlayerProps {
   afterPlayer?: (view: PlayerView) => ReactNode;
   /** The page's keyboard shortcuts (Space, arrows, speeds, F, ?) drive this player. */
   shortcuts?: boolean;
+  /** Where the recording opens, paused (a link to a moment). */
+  startAtMs?: number;
 }
 
 /** The screen's share the demo may take when it does not fit to the viewport. */
@@ -150,6 +152,7 @@ export function ReplayPlayer({
   underControls,
   afterPlayer,
   shortcuts = false,
+  startAtMs,
 }: ReplayPlayerProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const stageRef = useRef<HTMLDivElement>(null);
@@ -195,6 +198,8 @@ export function ReplayPlayer({
   // Fit before the first paint, and again whenever the container, the window or fullscreen changes.
   // eslint-disable-next-line react-hooks/set-state-in-effect -- measuring the laid-out DOM before paint is what a layout effect is for
   useLayoutEffect(refit, [refit]);
+  /** The moment a new player opens at (read once, when it is created). */
+  const startAtFor = useEffectEvent(() => startAtMs ?? 0);
   /** The size a new player starts at (later fits go through the size effect). */
   const firstFit = useEffectEvent(() => measure() ?? recordingSize(events, { width, height }));
   useEffect(() => {
@@ -227,6 +232,7 @@ export function ReplayPlayer({
         const [{ default: RrwebPlayer }] = await Promise.all([import('rrweb-player'), import('rrweb-player/dist/style.css')]);
         if (signal.cancelled) return;
         const fitted = firstFit();
+        const startAt = startAtFor();
         const player = new RrwebPlayer({
           target: host,
           props: {
@@ -250,7 +256,12 @@ export function ReplayPlayer({
         }
         player.addEventListener('ui-update-current-time', (detail) => setCurrentTime((detail as { payload: number }).payload));
         player.addEventListener('ui-update-player-state', (detail) => setPlaying((detail as { payload: string }).payload === 'playing'));
-        setTotalTime(player.getMetaData().totalTime);
+        const total = player.getMetaData().totalTime;
+        setTotalTime(total);
+        if (startAt > 0) {
+          player.goto(Math.min(startAt, total), false);
+          setCurrentTime(Math.min(startAt, total));
+        }
         setSize(fitted);
         setReady(true);
       } catch (error) {

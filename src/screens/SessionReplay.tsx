@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { replayErrorMessage, replayQueryOptions } from '../api/replay.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import { ReplayPlayer } from '../components/ReplayPlayer.js';
+import { DeleteSessionButton } from '../components/replay/DeleteSessionButton.js';
 import { ActivityMarkers, ActivityPanel, useActivityItems } from '../components/replay/ActivityTimeline.js';
 import { SessionInfo } from '../components/SessionInfo.js';
 import { useOnline } from '../offline/useOnline.js';
@@ -31,9 +32,11 @@ interface SessionReplayProps {
   sessionId: string;
   /** Extra buttons (e.g. 'Save for offline'). */
   actions?: ReactNode;
+  /** Open the recording at this second (a link to a moment). */
+  startAtSeconds?: number;
 }
 
-export function SessionReplay({ campaignId, sessionId, actions }: SessionReplayProps) {
+export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }: SessionReplayProps) {
   const replay = useQuery({ ...replayQueryOptions(campaignId, sessionId), enabled: Boolean(campaignId && sessionId) });
   const [playerError, setPlayerError] = useState<string | null>(null);
   const saved = useSavedReplay(campaignId, sessionId);
@@ -81,7 +84,10 @@ export function SessionReplay({ campaignId, sessionId, actions }: SessionReplayP
               Campaign: {campaignId}
             </span>
           </p>
-          {actions && <div className="replay-actions">{actions}</div>}
+          <div className="replay-actions">
+            {actions}
+            {!missingIds && <DeleteSessionButton campaignId={campaignId} sessionId={sessionId} />}
+          </div>
         </div>
       </div>
 
@@ -125,6 +131,7 @@ export function SessionReplay({ campaignId, sessionId, actions }: SessionReplayP
               delayMs={PLAYER_INIT_DELAY_MS}
               fitToViewport
               shortcuts
+              startAtMs={startAtSeconds === undefined ? undefined : startAtSeconds * 1000}
               onError={(e) => {
                 console.error(e);
                 setPlayerError('Failed to initialize replay player');

@@ -151,6 +151,25 @@ describe.skipIf(!hasChromium)('the replay page’s activity timeline', () => {
     await activity.getByRole('combobox', { name: 'Kind' }).focus();
     await app.keyboard.press('4');
     expect(await app.getByRole('button', { name: '4x', exact: true }).getAttribute('aria-pressed')).toBe('false');
+
+    // A link to this moment: copied with the player's second, and opened there.
+    await app.getByRole('button', { name: 'Copy link to this moment' }).click();
+    const second = Math.floor(await playerSeconds(app));
+    await expect.poll(() => app.getByRole('status').filter({ hasText: '?t=' }).textContent()).toContain(`/session/${sessionId}?t=${second}`);
+    await app.goto(`${server.config.publicUrl}/campaign/${campaignId}/session/${sessionId}?t=${target}`);
+    await timeline.waitFor();
+    await expect.poll(() => playerSeconds(app)).toBeGreaterThanOrEqual(target - 1);
+    expect(await playerSeconds(app)).toBeLessThanOrEqual(target + 1);
+    await app.getByRole('button', { name: 'Play' }).waitFor();
+
+    // Delete this session from its replay: confirmed, then back to the sessions page without it.
+    await app.getByRole('button', { name: 'Delete Session' }).click();
+    const confirm = app.getByRole('dialog', { name: 'Delete Session?' });
+    await confirm.getByText(sessionId).waitFor();
+    await confirm.getByRole('button', { name: 'Delete Session' }).click();
+    await app.waitForURL(`${server.config.publicUrl}/campaign/${campaignId}`);
+    const left = await fetch(`${server.url}/api/v1/streaming/sessions/${campaignId}/`, { headers: owner.headers });
+    expect(((await left.json()) as SessionsResponse).sessions).toEqual([]);
     await context.close();
   });
 });

@@ -184,7 +184,7 @@ describe.skipIf(!hasChromium)('the replay page', () => {
         // And back: Shift+Tab from the first control leaves the player upwards, not into the frame.
         await playButton(page).focus();
         await page.keyboard.press('Shift+Tab');
-        expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Back to Campaign');
+        expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Delete Session');
       });
 
       await step('4. A keyboard "click" (and a tap) on a recorded link does nothing', async () => {

@@ -1,6 +1,7 @@
 import { useMemo, useState, type KeyboardEvent } from 'react';
 import type { ReplayEvent } from '../../../common/api-types.js';
 import { formatPlayerTime } from '../player/playerMath.js';
+import { momentLink } from './moment.js';
 import {
   ACTIVITY_KINDS,
   ACTIVITY_NAMES,
@@ -90,6 +91,7 @@ export function ActivityPanel({ events, items, currentTime, onSeek }: ActivityPa
 
   return (
     <section className="card activity-panel" aria-label="Session activity">
+      <CopyMomentLink currentTime={currentTime} />
       <div className="activity-tabs" role="group" aria-label="Show">
         {tabs.map(([id, name]) => (
           <button key={id} type="button" className="player-button activity-tab" aria-pressed={tab === id} onClick={() => setTab(id)}>
@@ -135,6 +137,30 @@ export function ActivityPanel({ events, items, currentTime, onSeek }: ActivityPa
       )}
       {tab !== 'activity' && <CapturedList title={tab === 'console' ? 'Console' : 'Network'} entries={captured[tab]} onSeek={onSeek} />}
     </section>
+  );
+}
+
+/** Puts this page's address with `?t=` at the player's second on the clipboard. */
+function CopyMomentLink({ currentTime }: { currentTime: number }) {
+  const [status, setStatus] = useState('');
+  const copy = async () => {
+    const link = momentLink(window.location.href, currentTime);
+    try {
+      await navigator.clipboard.writeText(link);
+      setStatus(`Link copied: ${link}`);
+    } catch {
+      setStatus(`Copy this link: ${link}`);
+    }
+  };
+  return (
+    <div className="activity-copy">
+      <button type="button" className="button button-secondary" onClick={() => void copy()}>
+        Copy link to this moment
+      </button>
+      <span className="small muted activity-copy-status" role="status">
+        {status}
+      </span>
+    </div>
   );
 }
 
