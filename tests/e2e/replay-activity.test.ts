@@ -125,6 +125,9 @@ describe.skipIf(!hasChromium)('the replay page’s activity timeline', () => {
     await activity.getByText(/Error: .*payment failed/).waitFor();
     await activity.getByRole('button', { name: 'Network' }).click();
     await activity.getByText(/GET \/api\/offers — 404/).waitFor();
+    await activity.getByRole('button', { name: 'Pages' }).click();
+    await activity.getByRole('heading', { name: 'Pages visited' }).waitFor();
+    expect(await activity.getByRole('listitem').allTextContents()).toEqual(['00:00 /']);
     await expectAccessible(app, 'the replay page with its activity');
 
     // Keyboard shortcuts, with the focus on the page rather than in a field.

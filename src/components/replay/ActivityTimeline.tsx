@@ -67,7 +67,7 @@ export function ActivityMarkers({ items, totalTime, onSeek }: TimelineProps) {
   );
 }
 
-type Tab = 'activity' | 'console' | 'network';
+type Tab = 'activity' | 'pages' | 'console' | 'network';
 
 export interface ActivityPanelProps {
   events: ReplayEvent[];
@@ -87,6 +87,7 @@ export function ActivityPanel({ events, items, currentTime, onSeek }: ActivityPa
     ['activity', 'Activity'],
     ['console', 'Console'],
     ['network', 'Network'],
+    ['pages', 'Pages'],
   ];
 
   return (
@@ -135,7 +136,8 @@ export function ActivityPanel({ events, items, currentTime, onSeek }: ActivityPa
           )}
         </>
       )}
-      {tab !== 'activity' && <CapturedList title={tab === 'console' ? 'Console' : 'Network'} entries={captured[tab]} onSeek={onSeek} />}
+      {(tab === 'console' || tab === 'network') && <CapturedList title={tab === 'console' ? 'Console' : 'Network'} entries={captured[tab]} onSeek={onSeek} />}
+      {tab === 'pages' && <CapturedList title="Pages visited" entries={pagesVisited(items)} onSeek={onSeek} />}
     </section>
   );
 }
@@ -163,6 +165,9 @@ function CopyMomentLink({ currentTime }: { currentTime: number }) {
     </div>
   );
 }
+
+/** The pages the visitor went through, in order, each a jump to its arrival. */
+const pagesVisited = (items: ActivityItem[]) => items.filter((item) => item.kind === 'navigation').map((item) => ({ at: item.at, text: item.detail ?? '' }));
 
 function CapturedList({ title, entries, onSeek }: { title: string; entries: { at: number; text: string }[]; onSeek(ms: number): void }) {
   return (
