@@ -1,8 +1,10 @@
-import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { ReplayEvent } from '../../common/api-types.js';
 import { PlayerControls } from './player/PlayerControls.js';
 import { fitRecording, recordingSize, type Size } from './player/playerMath.js';
 import { useFullscreen } from './player/useFullscreen.js';
+import { isActivationTarget, isTypingTarget, shortcutFor } from './player/shortcuts.js';
+import { ShortcutsHelp } from './player/ShortcutsHelp.js';
 
 // rrweb-player (a Svelte component, in a lazy chunk) draws the recording; its own controller is
 // off and PlayerControls drives it instead. The recording is scaled to the largest size that
@@ -24,6 +26,13 @@ type RrwebPlayer = {
   getReplayer(): { destroy?: () => void; pause?: () => void; iframe?: HTMLIFrameElement };
 };
 
+/** What a timeline or list drawn with the player reads and drives. */
+export interface PlayerView {
+  currentTime: number;
+  totalTime: number;
+  seek(ms: number): void;
+}
+
 export interface ReplayPlayerProps {
   events: ReplayEvent[];
   /** The recording's size when its meta event has none. */
@@ -40,6 +49,14 @@ export interface ReplayPlayerProps {
   fitToViewport?: boolean;
   /** At most this many times the recorded size (the landing demo keeps 1). */
   maxScale?: number;
+  /** Drawn under the controls, inside the player (its height counts in the fit). */
+  underControls?: (view: PlayerView) => ReactNode;
+  /** Drawn after the player (may be below the fold). */
+  afterPlayer?: (view: PlayerView) => ReactNode;
+  /** The page's keyboard shortcuts (Space, arrows, speeds, F, ?) drive this player. */
+  shortcuts?: boolean;
+  /** Where the recording opens, paused (a link to a moment). */
+  startAtMs?: number;
 }
 
 /** The screen's share the demo may take when it does not fit to the viewport. */
@@ -114,6 +131,11 @@ function guardFocus(frame: HTMLIFrameElement, fallback: () => HTMLElement | null
   };
 }
 
+/** Draws what a caller passed for the player's view (a component, so its callbacks are not render-time reads). */
+function ViewSlot({ render, view }: { render: (view: PlayerView) => ReactNode; view: PlayerView }) {
+  return render(view);
+}
+
 const sameSize = (a: Size | null, b: Size) => a !== null && a.width === b.width && a.height === b.height;
 
 export function ReplayPlayer({
@@ -127,6 +149,10 @@ export function ReplayPlayer({
   deferUntilVisible = false,
   fitToViewport = false,
   maxScale,
+  underControls,
+  afterPlayer,
+  shortcuts = false,
+  startAtMs,
 }: ReplayPlayerProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const stageRef = useRef<HTMLDivElement>(null);
@@ -172,6 +198,8 @@ export function ReplayPlayer({
   // Fit before the first paint, and again whenever the container, the window or fullscreen changes.
   // eslint-disable-next-line react-hooks/set-state-in-effect -- measuring the laid-out DOM before paint is what a layout effect is for
   useLayoutEffect(refit, [refit]);
+  /** The moment a new player opens at (read once, when it is created). */
+  const startAtFor = useEffectEvent(() => startAtMs ?? 0);
   /** The size a new player starts at (later fits go through the size effect). */
   const firstFit = useEffectEvent(() => measure() ?? recordingSize(events, { width, height }));
   useEffect(() => {
@@ -204,6 +232,7 @@ export function ReplayPlayer({
         const [{ default: RrwebPlayer }] = await Promise.all([import('rrweb-player'), import('rrweb-player/dist/style.css')]);
         if (signal.cancelled) return;
         const fitted = firstFit();
+        const startAt = startAtFor();
         const player = new RrwebPlayer({
           target: host,
           props: {
@@ -227,7 +256,12 @@ export function ReplayPlayer({
         }
         player.addEventListener('ui-update-current-time', (detail) => setCurrentTime((detail as { payload: number }).payload));
         player.addEventListener('ui-update-player-state', (detail) => setPlaying((detail as { payload: string }).payload === 'playing'));
-        setTotalTime(player.getMetaData().totalTime);
+        const total = player.getMetaData().totalTime;
+        setTotalTime(total);
+        if (startAt > 0) {
+          player.goto(Math.min(startAt, total), false);
+          setCurrentTime(Math.min(startAt, total));
+        }
         setSize(fitted);
         setReady(true);
       } catch (error) {
@@ -263,30 +297,62 @@ export function ReplayPlayer({
     playerRef.current?.goto(ms);
     setCurrentTime(ms);
   };
+  const view: PlayerView = { currentTime, totalTime, seek };
+
+  const helpRef = useRef<HTMLDialogElement>(null);
+  const onShortcut = useEffectEvent((event: globalThis.KeyboardEvent) => {
+    if (event.defaultPrevented || isTypingTarget(event.target) || helpRef.current?.open) return;
+    const action = shortcutFor(event, speedOption);
+    if (!action || (action.kind === 'toggle-play' && isActivationTarget(event.target))) return;
+    if (!ready && action.kind !== 'help') return;
+    event.preventDefault();
+    if (action.kind === 'toggle-play') playerRef.current?.toggle();
+    else if (action.kind === 'step') seek(Math.max(0, Math.min(totalTime, currentTime + action.ms)));
+    else if (action.kind === 'speed') changeSpeed(action.speed);
+    else if (action.kind === 'fullscreen') fullscreen.toggle();
+    else helpRef.current?.showModal();
+  });
+  useEffect(() => {
+    if (!shortcuts) return;
+    const listener = (event: globalThis.KeyboardEvent) => onShortcut(event);
+    window.addEventListener('keydown', listener);
+    return () => window.removeEventListener('keydown', listener);
+  }, [shortcuts]);
 
   return (
-    <div ref={containerRef} className={`player${fullscreen.active ? ' player-fullscreen-on' : ''}${fullscreen.emulated ? ' player-expanded' : ''}`} role="region" aria-label={label} tabIndex={-1}>
-      <div ref={stageRef} className="player-stage" style={size ? { minHeight: size.height } : undefined}>
-        {/* inert: the recorded page takes no focus and no clicks; its links cannot navigate. */}
-        <div ref={hostRef} className="player-host" inert style={size ? { width: size.width, height: size.height } : undefined} />
+    <>
+      <div
+        ref={containerRef}
+        className={`player${fullscreen.active ? ' player-fullscreen-on' : ''}${fullscreen.emulated ? ' player-expanded' : ''}`}
+        role="region"
+        aria-label={label}
+        tabIndex={-1}
+      >
+        <div ref={stageRef} className="player-stage" style={size ? { minHeight: size.height } : undefined}>
+          {/* inert: the recorded page takes no focus and no clicks; its links cannot navigate. */}
+          <div ref={hostRef} className="player-host" inert style={size ? { width: size.width, height: size.height } : undefined} />
+        </div>
+        <div ref={controlsRef}>
+          <PlayerControls
+            ready={ready}
+            playing={playing}
+            currentTime={currentTime}
+            totalTime={totalTime}
+            speed={speed}
+            speedOption={speedOption}
+            skipInactive={skipInactive}
+            fullscreen={fullscreen.active}
+            onTogglePlay={() => playerRef.current?.toggle()}
+            onSeek={seek}
+            onSpeed={changeSpeed}
+            onSkipInactive={changeSkipInactive}
+            onToggleFullscreen={fullscreen.toggle}
+          />
+          {ready && underControls && <ViewSlot render={underControls} view={view} />}
+        </div>
       </div>
-      <div ref={controlsRef}>
-        <PlayerControls
-          ready={ready}
-          playing={playing}
-          currentTime={currentTime}
-          totalTime={totalTime}
-          speed={speed}
-          speedOption={speedOption}
-          skipInactive={skipInactive}
-          fullscreen={fullscreen.active}
-          onTogglePlay={() => playerRef.current?.toggle()}
-          onSeek={seek}
-          onSpeed={changeSpeed}
-          onSkipInactive={changeSkipInactive}
-          onToggleFullscreen={fullscreen.toggle}
-        />
-      </div>
-    </div>
+      {ready && afterPlayer && <ViewSlot render={afterPlayer} view={view} />}
+      {shortcuts && <ShortcutsHelp ref={helpRef} />}
+    </>
   );
 }

@@ -4,6 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { replayErrorMessage, replayQueryOptions } from '../api/replay.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import { ReplayPlayer } from '../components/ReplayPlayer.js';
+import { DeleteSessionButton } from '../components/replay/DeleteSessionButton.js';
+import { ActivityMarkers, ActivityPanel, useActivityItems } from '../components/replay/ActivityTimeline.js';
 import { SessionInfo } from '../components/SessionInfo.js';
 import { ReplayActions } from '../components/replay/ReplayActions.js';
 import { useOnline } from '../offline/useOnline.js';
@@ -23,6 +25,7 @@ export const REPLAY_HEIGHT = 768;
 export const REPLAY_SPEEDS = [0.5, 1, 2, 4, 8];
 export const PLAYER_INIT_DELAY_MS = 100;
 const RECONNECT_RETRIES = 5;
+const NO_EVENTS: ReplayEvent[] = [];
 const RECONNECT_RETRY_MS = 1000;
 
 interface SessionReplayProps {
@@ -30,9 +33,11 @@ interface SessionReplayProps {
   sessionId: string;
   /** Extra buttons (e.g. 'Save for offline'). */
   actions?: ReactNode;
+  /** Open the recording at this second (a link to a moment). */
+  startAtSeconds?: number;
 }
 
-export function SessionReplay({ campaignId, sessionId, actions }: SessionReplayProps) {
+export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }: SessionReplayProps) {
   const replay = useQuery({ ...replayQueryOptions(campaignId, sessionId), enabled: Boolean(campaignId && sessionId) });
   const [playerError, setPlayerError] = useState<string | null>(null);
   const saved = useSavedReplay(campaignId, sessionId);
@@ -54,6 +59,9 @@ export function SessionReplay({ campaignId, sessionId, actions }: SessionReplayP
     return () => window.clearTimeout(timer);
     // errorUpdatedAt: each failed try schedules the next one.
   }, [online, notSavedOffline, errorUpdatedAt, refetch]);
+
+  const events = replay.data?.events ?? NO_EVENTS;
+  const activity = useActivityItems(events);
 
   const missingIds = !campaignId || !sessionId;
   const error = missingIds ? 'Campaign ID and Session ID are required' : replay.isError ? replayPageMessage(replay.error, replayErrorMessage) : playerError;
@@ -80,6 +88,7 @@ export function SessionReplay({ campaignId, sessionId, actions }: SessionReplayP
           <div className="replay-actions">
             {actions}
             <ReplayActions campaignId={campaignId} sessionId={sessionId} />
+            {!missingIds && <DeleteSessionButton campaignId={campaignId} sessionId={sessionId} />}
           </div>
         </div>
       </div>
@@ -116,11 +125,15 @@ export function SessionReplay({ campaignId, sessionId, actions }: SessionReplayP
             </h2>
             <ReplayPlayer
               events={replay.data.events}
+              underControls={(view) => <ActivityMarkers items={activity} totalTime={view.totalTime} onSeek={view.seek} />}
+              afterPlayer={(view) => <ActivityPanel events={events} items={activity} currentTime={view.currentTime} onSeek={view.seek} />}
               width={REPLAY_WIDTH}
               height={REPLAY_HEIGHT}
               speedOption={REPLAY_SPEEDS}
               delayMs={PLAYER_INIT_DELAY_MS}
               fitToViewport
+              shortcuts
+              startAtMs={startAtSeconds === undefined ? undefined : startAtSeconds * 1000}
               onError={(e) => {
                 console.error(e);
                 setPlayerError('Failed to initialize replay player');

@@ -165,7 +165,7 @@ describe.skipIf(!hasChromium)('the replay page', () => {
       await step('3. Tab goes from the last player control to the next control of the page, never into the recording', async () => {
         await playButton(page).focus();
         const stops: string[] = [];
-        for (let i = 0; i < 12; i++) {
+        for (let i = 0; i < 40; i++) {
           await page.keyboard.press('Tab');
           const stop = await page.evaluate(() => {
             const active = document.activeElement;
@@ -177,12 +177,15 @@ describe.skipIf(!hasChromium)('the replay page', () => {
         expect(stops).not.toContain('IFRAME');
         const fullscreenAt = stops.indexOf('BUTTON:Fullscreen');
         expect(fullscreenAt, stops.join(' → ')).toBeGreaterThan(0);
-        expect(stops[fullscreenAt + 1]).toBe('SUMMARY:All session details');
+        // Then the activity timeline, one stop for all its markers, and on to the page below.
+        expect(stops[fullscreenAt + 1]).toMatch(/^BUTTON:[A-Z][a-z ]+ at \d\d:\d\d$/);
+        expect(stops[fullscreenAt + 2]).not.toMatch(/ at \d\d:\d\d$/);
+        expect(stops.at(-1)).toBe('SUMMARY:All session details');
         // And back: Shift+Tab from the first control leaves the player upwards, not into the frame.
         await playButton(page).focus();
         await page.keyboard.press('Shift+Tab');
-        // The header's last control (the replay actions) comes just before the player.
-        expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Share');
+        // The header's last control (Delete Session, after the replay actions) comes just before the player.
+        expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Delete Session');
       });
 
       await step('4. A keyboard "click" (and a tap) on a recorded link does nothing', async () => {

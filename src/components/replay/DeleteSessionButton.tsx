@@ -1,0 +1,49 @@
+import { useState } from 'react';
+import { useNavigate } from '@tanstack/react-router';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { deleteSession, deleteSessionErrorMessage, sessionKeys } from '../../api/sessions.js';
+import { DeleteSessionModal } from '../SessionModals.js';
+
+/** Deletes the session being replayed, after the same confirmation as the sessions list; then back to its sessions. */
+export function DeleteSessionButton({ campaignId, sessionId }: { campaignId: string; sessionId: string }) {
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const remove = useMutation({
+    mutationFn: () => deleteSession(campaignId, sessionId),
+    onSuccess: async () => {
+      setConfirming(false);
+      await queryClient.invalidateQueries({ queryKey: sessionKeys.campaign(campaignId) });
+      await navigate({ to: '/campaign/$campaignId', params: { campaignId } });
+    },
+    onError: (failure) => {
+      setConfirming(false);
+      setError(deleteSessionErrorMessage(failure));
+    },
+  });
+
+  return (
+    <>
+      <button type="button" className="button button-danger" onClick={() => setConfirming(true)}>
+        Delete Session
+      </button>
+      {error && (
+        <p className="player-note" role="alert">
+          {error}
+        </p>
+      )}
+      {confirming && (
+        <DeleteSessionModal
+          sessionId={sessionId}
+          deleting={remove.isPending}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setError(null);
+            remove.mutate();
+          }}
+        />
+      )}
+    </>
+  );
+}

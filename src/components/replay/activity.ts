@@ -1,0 +1,112 @@
+// What happened in a recording, as the replay page lists it: the session facts' marked moments
+// (navigations, clicks, rage and dead clicks, errors, failed requests) plus the stretches with no
+// user input, each at its offset from the recording's start (the player's clock), and the
+// captured console messages and requests for the Console and Network tabs.
+
+import type { ReplayEvent } from '../../../common/api-types.js';
+import { CAPTURED_TAGS } from '../../../common/captured.js';
+import { INACTIVITY_MS, pathOf, sessionFacts, type FactMark } from '../../../common/session-facts.js';
+import { formatPlayerTime } from '../player/playerMath.js';
+
+export type ActivityKind = 'navigation' | 'click' | 'rage' | 'dead' | 'error' | 'request' | 'inactivity';
+
+export const ACTIVITY_KINDS: ActivityKind[] = ['navigation', 'click', 'rage', 'dead', 'error', 'request', 'inactivity'];
+
+export const ACTIVITY_NAMES: Record<ActivityKind, string> = {
+  navigation: 'Navigation',
+  click: 'Click',
+  rage: 'Rage click',
+  dead: 'Dead click',
+  error: 'Error',
+  request: 'Failed request',
+  inactivity: 'Inactivity',
+};
+
+export interface ActivityItem {
+  kind: ActivityKind;
+  /** Milliseconds from the recording's start. */
+  at: number;
+  /** How long, for an inactivity stretch. */
+  durationMs?: number;
+  /** The page's path, for a navigation. */
+  detail?: string;
+}
+
+export interface CapturedEntry {
+  at: number;
+  text: string;
+}
+
+const FACT_KIND: Record<FactMark, ActivityKind> = { page: 'navigation', click: 'click', rage: 'rage', dead: 'dead', error: 'error', request: 'request' };
+const META = 4;
+const INCREMENTAL = 3;
+const CUSTOM = 5;
+/** rrweb's user-input sources (mouse move to input), as its own inactivity rule counts them. */
+const isUserInput = (event: ReplayEvent) => {
+  const source = (event.data as { source?: number } | null)?.source ?? -1;
+  return event.type === INCREMENTAL && source > 0 && source <= 5;
+};
+
+/** The player's clock starts at the earliest event. */
+export const recordingStart = (events: ReplayEvent[]): number => events.reduce((min, e) => Math.min(min, e.timestamp), Number.POSITIVE_INFINITY);
+
+/** Gaps of more than INACTIVITY_MS between user inputs, from the recording's start. */
+function inactivity(events: ReplayEvent[], start: number): ActivityItem[] {
+  const inputs = events
+    .filter(isUserInput)
+    .map((e) => e.timestamp)
+    .sort((a, b) => a - b);
+  const stretches: ActivityItem[] = [];
+  for (let i = 1; i < inputs.length; i++) {
+    const gap = inputs[i] - inputs[i - 1];
+    if (gap > INACTIVITY_MS) stretches.push({ kind: 'inactivity', at: inputs[i - 1] - start, durationMs: gap });
+  }
+  return stretches;
+}
+
+/** Every activity item of a recording, in time order. */
+export function activityItems(events: ReplayEvent[]): ActivityItem[] {
+  if (!events.length) return [];
+  const start = recordingStart(events);
+  const pages = events
+    .filter((e) => e.type === META && typeof (e.data as { href?: unknown } | null)?.href === 'string')
+    .sort((a, b) => a.timestamp - b.timestamp)
+    .map((e) => pathOf((e.data as { href: string }).href));
+  let page = 0;
+  const marked = sessionFacts(events).marks.map(({ kind, t }): ActivityItem => {
+    const item: ActivityItem = { kind: FACT_KIND[kind], at: Math.max(0, t - start) };
+    if (kind === 'page') item.detail = pages[page++];
+    return item;
+  });
+  return [...marked, ...inactivity(events, start)].sort((a, b) => a.at - b.at);
+}
+
+/** "Rage click at 00:12" — a marker's accessible name. */
+export const activityLabel = (item: ActivityItem): string => `${ACTIVITY_NAMES[item.kind]} at ${formatPlayerTime(item.at)}`;
+
+/** The item being played: the last one at or before the player's time. */
+export function currentItemIndex(items: ActivityItem[], currentMs: number): number {
+  let index = -1;
+  for (let i = 0; i < items.length && items[i].at <= currentMs; i++) index = i;
+  return index;
+}
+
+type Payload = { level?: unknown; message?: unknown; method?: unknown; url?: unknown; status?: unknown; source?: unknown };
+
+/** Captured console messages and errors (Console) and failed requests (Network). */
+export function capturedEntries(events: ReplayEvent[]): { console: CapturedEntry[]; network: CapturedEntry[] } {
+  const start = recordingStart(events);
+  const out = { console: [] as CapturedEntry[], network: [] as CapturedEntry[] };
+  const sorted = events.filter((e) => e.type === CUSTOM).sort((a, b) => a.timestamp - b.timestamp);
+  for (const event of sorted) {
+    const { tag, payload = {} } = (event.data ?? {}) as { tag?: unknown; payload?: Payload };
+    const at = event.timestamp - start;
+    if (tag === CAPTURED_TAGS.error) out.console.push({ at, text: `Error: ${String(payload.message ?? '')}` });
+    else if (tag === CAPTURED_TAGS.console) out.console.push({ at, text: `console.${String(payload.level ?? 'log')}: ${String(payload.message ?? '')}` });
+    else if (tag === CAPTURED_TAGS.request) {
+      const status = Number(payload.status) || 0;
+      out.network.push({ at, text: `${String(payload.method ?? 'GET')} ${String(payload.url ?? '')} — ${status ? status : 'failed'}` });
+    }
+  }
+  return out;
+}

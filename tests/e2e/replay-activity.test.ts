@@ -1,0 +1,178 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { hasChromium, launchChromium } from '../helpers/browser.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { userSession } from '../helpers/auth.js';
+import type { SessionsResponse } from '../../common/api-types.js';
+import { makeCampaign } from '../integration/ingest-support.js';
+import { flushRecorder, recorderRunning } from './tracker-site.js';
+import { expectAccessible } from './a11y.js';
+
+// A visitor who meets trouble (an error, a failed fetch, a rage click, a dead click), recorded by
+// the real tracker; the owner finds the session by its problems and sees each one on the replay
+// page's timeline and in its Activity list, and a marker takes the player to its moment.
+
+vi.setConfig({ testTimeout: 120_000 });
+
+const page = (loader: string) => `<!doctype html><html><head><meta charset="utf-8"><title>Trouble</title>${loader}</head><body>
+<h1>Trouble shop</h1>
+<button id="broken" type="button" style="position:absolute;left:20px;top:80px">Pay</button>
+<button id="load" type="button" style="position:absolute;left:20px;top:140px">Load offers</button>
+<button id="rage" type="button" style="position:absolute;left:20px;top:200px">Apply coupon</button>
+<p id="dead" style="position:absolute;left:20px;top:260px">Free shipping</p>
+<p id="out"></p>
+<script>
+  document.getElementById('broken').addEventListener('click', () => { throw new Error('payment failed'); });
+  document.getElementById('load').addEventListener('click', () => { fetch('/api/offers').catch(() => {}); });
+  document.getElementById('rage').addEventListener('click', () => { document.getElementById('out').textContent += '.'; });
+</script></body></html>`;
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, tries = 150): Promise<T> {
+  for (let i = 0; i < tries; i++) {
+    const value = await probe();
+    if (value) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+/** The player's position in seconds, as its slider says. */
+const playerSeconds = async (tab: Page) => Number(await tab.getByRole('slider', { name: 'Playback position' }).inputValue()) / 1000;
+
+describe.skipIf(!hasChromium)('the replay page’s activity timeline', () => {
+  let server: TestServer;
+  let site: http.Server;
+  let siteUrl = '';
+  let browser: Browser;
+  let loaderTag = '';
+
+  beforeAll(async () => {
+    server = await startServer({}, { privateDist: true });
+    site = http.createServer((request, response) => {
+      if ((request.url ?? '/').startsWith('/api/')) return void response.writeHead(404).end('no offers');
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(loaderTag));
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve()));
+    await server?.close();
+  });
+
+  it('finds the session by its problems, shows each on the timeline and in the Activity list, and a marker seeks there', async () => {
+    const owner = await userSession(server, 'Timeline Owner');
+    const campaignId = await makeCampaign(server, { ownerId: owner.userId, domains: `127.0.0.1:${new URL(siteUrl).port}` });
+    loaderTag = `<script async src="${server.url}/t/${campaignId}.js"></script>`;
+    const visitor = await browser.newContext({ viewport: { width: 1000, height: 700 } });
+    const tab = await visitor.newPage();
+    await tab.goto(`${siteUrl}/`);
+    await recorderRunning(tab);
+    await tab.click('#broken');
+    await Promise.all([tab.waitForResponse((r) => r.url().includes('/api/offers')), tab.click('#load')]);
+    for (let i = 0; i < 3; i++) await tab.click('#rage', { delay: 10 });
+    await tab.click('#dead');
+    const sessionId = await until('the session to show its trouble', async () => {
+      await tab.mouse.move(500 + Math.round(Math.random() * 100), 500);
+      await flushRecorder(tab);
+      const response = await fetch(`${server.url}/api/v1/streaming/sessions/${campaignId}/`, { headers: owner.headers });
+      const [session] = ((await response.json()) as SessionsResponse).sessions;
+      return session && session.errorCount >= 1 && session.failedRequestCount >= 1 && session.rageClickCount >= 1 && session.deadClickCount >= 1 && session.sessionId;
+    });
+    await visitor.close();
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addCookies(
+      owner.cookie.split('; ').map((pair) => {
+        const eq = pair.indexOf('=');
+        return { name: pair.slice(0, eq), value: pair.slice(eq + 1), url: server.config.publicUrl };
+      }),
+    );
+    const app = await context.newPage();
+    await app.goto(`${server.config.publicUrl}/campaign/${campaignId}`);
+    await app.getByRole('checkbox', { name: 'Has errors' }).check();
+    await app.getByRole('checkbox', { name: 'Has rage clicks' }).check();
+    const problems = app.getByRole('list', { name: 'Problems' }).first();
+    await problems.waitFor();
+    for (const badge of [/\d+ errors?$/, /1 failed request$/, /1 rage click$/, /\d+ dead clicks?$/]) await expect.poll(() => problems.getByText(badge).count()).toBeGreaterThan(0);
+
+    await app.goto(`${server.config.publicUrl}/campaign/${campaignId}/session/${sessionId}`);
+    const timeline = app.getByRole('group', { name: 'Activity timeline' });
+    await timeline.waitFor();
+    const activity = app.getByRole('region', { name: 'Session activity' });
+    for (const kind of ['Navigation', 'Click', 'Rage click', 'Dead click', 'Error', 'Failed request']) {
+      expect(await timeline.getByRole('button', { name: new RegExp(`^${kind} at \\d\\d:\\d\\d$`) }).count(), kind).toBeGreaterThan(0);
+      expect(await activity.getByRole('button', { name: new RegExp(`^\\d\\d:\\d\\d ${kind}`) }).count(), kind).toBeGreaterThan(0);
+    }
+
+    // The rage-click marker takes the player to that moment (its name says the second).
+    const rage = timeline.getByRole('button', { name: /^Rage click at / }).first();
+    const [, mm, ss] = /at (\d\d):(\d\d)$/.exec((await rage.getAttribute('aria-label')) ?? '')!;
+    await app.getByRole('slider', { name: 'Playback position' }).evaluate((el: HTMLInputElement) => el.scrollIntoView());
+    await rage.click();
+    const target = Number(mm) * 60 + Number(ss);
+    await expect.poll(() => playerSeconds(app)).toBeGreaterThanOrEqual(target - 1);
+    expect(await playerSeconds(app)).toBeLessThanOrEqual(target + 1);
+
+    // Filtering the list by kind keeps only that kind; the Console and Network tabs list the captured entries.
+    await activity.getByRole('combobox', { name: 'Kind' }).selectOption('rage');
+    await expect.poll(() => activity.getByRole('listitem').count()).toBe(1);
+    await activity.getByRole('button', { name: 'Console' }).click();
+    await activity.getByText(/Error: .*payment failed/).waitFor();
+    await activity.getByRole('button', { name: 'Network' }).click();
+    await activity.getByText(/GET \/api\/offers — 404/).waitFor();
+    await activity.getByRole('button', { name: 'Pages' }).click();
+    await activity.getByRole('heading', { name: 'Pages visited' }).waitFor();
+    expect(await activity.getByRole('listitem').allTextContents()).toEqual(['00:00 /']);
+    await expectAccessible(app, 'the replay page with its activity');
+
+    // Keyboard shortcuts, with the focus on the page rather than in a field.
+    await app.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await app.keyboard.press('?');
+    const help = app.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.waitFor();
+    for (const what of ['Play or pause', 'Back 5 seconds', 'Forward 5 seconds', 'Fullscreen']) expect(await help.getByText(what).count(), what).toBe(1);
+    await expectAccessible(app, 'the shortcuts overlay');
+    await app.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+    await app.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await app.keyboard.press('2');
+    await expect.poll(() => app.getByRole('button', { name: '2x', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    const before = await playerSeconds(app);
+    await app.keyboard.press('ArrowLeft');
+    await expect.poll(() => playerSeconds(app)).toBeCloseTo(Math.max(0, before - 5), 0);
+    await app.keyboard.press(' ');
+    await app.getByRole('button', { name: 'Pause' }).waitFor();
+    await app.keyboard.press(' ');
+    await app.getByRole('button', { name: 'Play' }).waitFor();
+    // In a field, keys are the field's own.
+    await app.getByRole('button', { name: 'Activity', exact: true }).click();
+    await activity.getByRole('combobox', { name: 'Kind' }).focus();
+    await app.keyboard.press('4');
+    expect(await app.getByRole('button', { name: '4x', exact: true }).getAttribute('aria-pressed')).toBe('false');
+
+    // A link to this moment: copied with the player's second, and opened there.
+    await app.getByRole('button', { name: 'Copy link to this moment' }).click();
+    const second = Math.floor(await playerSeconds(app));
+    await expect.poll(() => app.getByRole('status').filter({ hasText: '?t=' }).textContent()).toContain(`/session/${sessionId}?t=${second}`);
+    await app.goto(`${server.config.publicUrl}/campaign/${campaignId}/session/${sessionId}?t=${target}`);
+    await timeline.waitFor();
+    await expect.poll(() => playerSeconds(app)).toBeGreaterThanOrEqual(target - 1);
+    expect(await playerSeconds(app)).toBeLessThanOrEqual(target + 1);
+    await app.getByRole('button', { name: 'Play' }).waitFor();
+
+    // Delete this session from its replay: confirmed, then back to the sessions page without it.
+    await app.getByRole('button', { name: 'Delete Session' }).click();
+    const confirm = app.getByRole('dialog', { name: 'Delete Session?' });
+    await confirm.getByText(sessionId).waitFor();
+    await confirm.getByRole('button', { name: 'Delete Session' }).click();
+    await app.waitForURL(`${server.config.publicUrl}/campaign/${campaignId}`);
+    const left = await fetch(`${server.url}/api/v1/streaming/sessions/${campaignId}/`, { headers: owner.headers });
+    expect(((await left.json()) as SessionsResponse).sessions).toEqual([]);
+    await context.close();
+  });
+});

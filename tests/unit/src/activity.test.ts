@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { activityItems, activityLabel, capturedEntries, currentItemIndex } from '../../../src/components/replay/activity.js';
+import { CAPTURED_TAGS } from '../../../common/captured.js';
+
+const T0 = 1_700_000_000_000;
+const meta = (t: number, href: string) => ({ type: 4, timestamp: T0 + t, data: { href, width: 800, height: 600 } });
+const snapshot = (t: number) => ({ type: 2, timestamp: T0 + t, data: {} });
+const click = (t: number, x = 10, y = 10) => ({ type: 3, timestamp: T0 + t, data: { source: 2, type: 2, x, y } });
+const move = (t: number) => ({ type: 3, timestamp: T0 + t, data: { source: 1, positions: [] } });
+const mutation = (t: number) => ({ type: 3, timestamp: T0 + t, data: { source: 0 } });
+const custom = (t: number, tag: string, payload: object) => ({ type: 5, timestamp: T0 + t, data: { tag, payload } });
+
+describe('activity items', () => {
+  const events = [
+    meta(0, 'https://shop.example/cart?x=1'),
+    snapshot(1),
+    click(1000),
+    mutation(1100),
+    click(12_000),
+    click(12_200),
+    click(12_400),
+    mutation(12_500),
+    custom(13_000, CAPTURED_TAGS.error, { message: 'boom', source: 'a.js:1', stack: '' }),
+    custom(14_000, CAPTURED_TAGS.request, { method: 'POST', url: '/api/pay', status: 500, durationMs: 20 }),
+    custom(14_500, CAPTURED_TAGS.console, { level: 'warn', message: 'careful' }),
+    move(30_000),
+  ];
+
+  it('lists navigations, clicks, rage clicks, errors, failed requests and inactivity at their offsets', () => {
+    const items = activityItems(events);
+    expect(items.map((i) => [i.kind, i.at])).toEqual([
+      ['navigation', 0],
+      ['click', 1000],
+      ['inactivity', 1000],
+      ['click', 12_000],
+      ['click', 12_200],
+      ['click', 12_400],
+      ['rage', 12_400],
+      ['error', 13_000],
+      ['request', 14_000],
+      ['inactivity', 12_400],
+    ].sort((a, b) => (a[1] as number) - (b[1] as number)));
+    expect(items.find((i) => i.kind === 'navigation')?.detail).toBe('/cart');
+    expect(items.filter((i) => i.kind === 'inactivity').map((i) => i.durationMs)).toEqual([11_000, 17_600]);
+  });
+
+  it('names a marker by kind and time', () => {
+    expect(activityLabel({ kind: 'rage', at: 12_400 })).toBe('Rage click at 00:12');
+  });
+
+  it('finds the item being played', () => {
+    const items = activityItems(events);
+    expect(currentItemIndex(items, 0)).toBe(0);
+    expect(items[currentItemIndex(items, 13_500)].kind).toBe('error');
+    expect(currentItemIndex([], 5000)).toBe(-1);
+  });
+
+  it('splits captured entries into console and network', () => {
+    const { console, network } = capturedEntries(events);
+    expect(console).toEqual([
+      { at: 13_000, text: 'Error: boom' },
+      { at: 14_500, text: 'console.warn: careful' },
+    ]);
+    expect(network).toEqual([{ at: 14_000, text: 'POST /api/pay — 500' }]);
+  });
+
+  it('has nothing for an empty recording', () => {
+    expect(activityItems([])).toEqual([]);
+  });
+});
