@@ -150,7 +150,17 @@ describe('GET /api/v1/campaign/getAll', () => {
     for (const name of names) expect((await create({ ...valid, name }, other.headers)).status).toBe(201);
     const list = await listCampaigns(other.headers);
     expect(list.map((c) => c.name)).toEqual([...names].reverse());
-    expect(Object.keys(list[0]).sort()).toEqual(['captureConsole', 'domains', 'end_date_time', 'id', 'ip_mode', 'limit', 'name', 'retention_days', 'start_date_time']);
+    expect(Object.keys(list[0]).sort()).toEqual([
+      'captureConsole',
+      'domains',
+      'end_date_time',
+      'id',
+      'ip_mode',
+      'limit',
+      'name',
+      'retention_days',
+      'start_date_time',
+    ]);
     const stranger = await userSession(server, 'Nobody Yet');
     expect(await listCampaigns(stranger.headers)).toEqual([]);
   });
@@ -178,7 +188,11 @@ describe('DELETE /api/v1/campaign/delete/:id', () => {
 
   const rows = async (table: 'campaigns' | 'sessions' | 'chunks', campaignId: string) => {
     const column = table === 'campaigns' ? 'id' : 'campaign_id';
-    const row = await server.db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).where(column, '=', campaignId).executeTakeFirstOrThrow();
+    const row = await server.db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where(column, '=', campaignId)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   };
 
@@ -235,7 +249,16 @@ describe('PATCH /api/v1/campaign/update/:id', () => {
 
   it('changes every create field at once', async () => {
     const before = await campaign();
-    const changes = { name: 'Autumn sale', domains: 'autumn.example', limit: 0, start_date_time: 1_750_000_000_000, end_date_time: 1_760_000_000_000, captureConsole: false, retention_days: 7, ip_mode: 'none' };
+    const changes = {
+      name: 'Autumn sale',
+      domains: 'autumn.example',
+      limit: 0,
+      start_date_time: 1_750_000_000_000,
+      end_date_time: 1_760_000_000_000,
+      captureConsole: false,
+      retention_days: 7,
+      ip_mode: 'none',
+    };
     const { data } = (await (await update(before.id, changes)).json()) as { data: Campaign };
     expect(data).toEqual({ id: before.id, ...changes });
   });
