@@ -7,6 +7,14 @@ export const DOMAINS_INVALID = 'Please enter valid domains (e.g., example.com, l
 export const START_REQUIRED = 'Start date is required';
 export const END_REQUIRED = 'End date is required';
 export const END_BEFORE_START = 'End date must be after start date';
+export const LIMIT_INVALID = 'Session limit must be a whole number from 1 to 20, or 0 for no limit';
+
+/** The form offers 1 to 20 sessions; 0 on a campaign means no limit. */
+export const MAX_SESSION_LIMIT = 20;
+
+/** Whether a session limit is one the form offers (a whole number 1–20) or 0, no limit. */
+export const isSessionLimit = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_SESSION_LIMIT;
 
 /** Caps the server enforces (the form may use them as maxLength). */
 export const MAX_NAME_LENGTH = 200;

@@ -19,6 +19,10 @@ export const Campaign = Type.Object({
    * The server always answers it; optional so campaigns cached by older builds still read.
    */
   captureConsole: Type.Optional(Type.Boolean()),
+  /** Days recordings are kept (7, 30, 90, 365), or 0 for forever. Optional for cached campaigns. */
+  retention_days: Type.Optional(Type.Integer()),
+  /** How much of a visitor's IP address is stored. Optional for cached campaigns. */
+  ip_mode: Type.Optional(Type.String()),
 });
 export type Campaign = Static<typeof Campaign>;
 
@@ -30,6 +34,16 @@ export const CampaignResponse = Type.Object({ data: Campaign });
 /** The largest JavaScript date (epoch ms); anything beyond is not a date. */
 export const MAX_TIME = 8_640_000_000_000_000;
 export const MAX_LIMIT = 2_147_483_647;
+
+/** How long recordings may be kept, in days; 0 keeps them forever. */
+export const RETENTION_DAYS = [7, 30, 90, 365, 0] as const;
+export type RetentionDays = (typeof RETENTION_DAYS)[number];
+export const DEFAULT_RETENTION_DAYS: RetentionDays = 90;
+
+/** full: the address as seen; truncated: IPv4 last octet and IPv6 last 80 bits zeroed; none: no address. */
+export const IP_MODES = ['full', 'truncated', 'none'] as const;
+export type IpMode = (typeof IP_MODES)[number];
+export const DEFAULT_IP_MODE: IpMode = 'truncated';
 
 /**
  * POST /api/v1/campaign/create, once checked: name and domains trimmed and normalised, a
@@ -45,7 +59,15 @@ export const CreateCampaignPayload = Type.Object(
     end_date_time: Type.Integer({ minimum: 0, maximum: MAX_TIME }),
     /** Optional, true when left out. */
     captureConsole: Type.Optional(Type.Boolean()),
+    /** Optional, DEFAULT_RETENTION_DAYS when left out. */
+    retention_days: Type.Optional(Type.Union([Type.Literal(7), Type.Literal(30), Type.Literal(90), Type.Literal(365), Type.Literal(0)])),
+    /** Optional, DEFAULT_IP_MODE when left out. */
+    ip_mode: Type.Optional(Type.Union([Type.Literal('full'), Type.Literal('truncated'), Type.Literal('none')])),
   },
   { additionalProperties: false },
 );
 export type CreateCampaignPayload = Static<typeof CreateCampaignPayload>;
+
+/** PATCH /api/v1/campaign/update/{id}: any of the create fields, checked by the same rules. */
+export const UpdateCampaignPayload = Type.Partial(CreateCampaignPayload, { additionalProperties: false });
+export type UpdateCampaignPayload = Static<typeof UpdateCampaignPayload>;

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { Executor } from '../db/executor.js';
 import type { CampaignsTable } from '../db/schema.js';
@@ -18,6 +18,11 @@ export function listCampaigns(db: Executor, ownerId: string): Promise<CampaignRo
 
 export async function insertCampaign(db: Executor, row: Insertable<CampaignsTable>): Promise<void> {
   await db.insertInto('campaigns').values(row).execute();
+}
+
+/** Stores an owner's changes to their campaign; sessions already admitted stay whatever the new limit. */
+export async function updateCampaign(db: Executor, campaign: Pick<CampaignRow, 'id' | 'owner_id'>, changes: Updateable<CampaignsTable>): Promise<void> {
+  await db.updateTable('campaigns').set(changes).where('id', '=', campaign.id).where('owner_id', '=', campaign.owner_id).execute();
 }
 
 /** Everything recorded under the campaign goes with it, or nothing does. */

@@ -9,10 +9,10 @@ import { Ok } from '../../common/api/shared.js';
 import type { CampaignsTable } from '../db/schema.js';
 import { currentUserId, requireUser } from '../auth/tokens.js';
 import { checkSameOrigin } from '../http/origin.js';
-import { createCampaignValidator } from './payload.js';
+import { createCampaignValidator, parseUpdateCampaign } from './payload.js';
 import { ownedCampaign } from './ownership.js';
 import { emptyJsonIsNoBody } from '../http/json-body.js';
-import { deleteCampaign, insertCampaign, listCampaigns } from './repository.js';
+import { deleteCampaign, insertCampaign, listCampaigns, updateCampaign } from './repository.js';
 
 /** A create body is a few hundred bytes; anything near this is not a campaign. */
 const CREATE_BODY_LIMIT = 16 * 1024;
@@ -26,6 +26,36 @@ export function toCampaign(row: Insertable<CampaignsTable> | Selectable<Campaign
     start_date_time: row.start_date_time,
     end_date_time: row.end_date_time,
     captureConsole: row.capture_console !== 0,
+    retention_days: row.retention_days ?? 0,
+    ip_mode: row.ip_mode ?? 'full',
+  };
+}
+
+/** The stored campaign in the create body's shape, for an update to change. */
+function editableFields(row: Selectable<CampaignsTable>): CreateCampaignPayload {
+  return {
+    name: row.name,
+    domains: row.domains,
+    limit: row.session_limit,
+    start_date_time: row.start_date_time,
+    end_date_time: row.end_date_time,
+    captureConsole: row.capture_console !== 0,
+    retention_days: row.retention_days as CreateCampaignPayload['retention_days'],
+    ip_mode: row.ip_mode as CreateCampaignPayload['ip_mode'],
+  };
+}
+
+/** The row's columns for a checked create or update body. */
+function columnsOf(payload: CreateCampaignPayload) {
+  return {
+    name: payload.name,
+    domains: payload.domains,
+    session_limit: payload.limit,
+    start_date_time: payload.start_date_time,
+    end_date_time: payload.end_date_time,
+    capture_console: payload.captureConsole === false ? 0 : 1,
+    retention_days: payload.retention_days,
+    ip_mode: payload.ip_mode,
   };
 }
 
@@ -59,16 +89,22 @@ function campaignRoutes(app: FastifyInstance, ctx: AppContext): void {
       const row: Insertable<CampaignsTable> = {
         id: crypto.randomUUID(),
         owner_id: currentUserId(request),
-        name: payload.name,
-        domains: payload.domains,
-        session_limit: payload.limit,
-        start_date_time: payload.start_date_time,
-        end_date_time: payload.end_date_time,
         created_at: Date.now(),
-        capture_console: payload.captureConsole === false ? 0 : 1,
+        ...columnsOf(payload),
       };
       await insertCampaign(ctx.db, row);
       return reply.status(201).send({ data: toCampaign(row) });
+    },
+  );
+
+  api.patch(
+    '/api/v1/campaign/update/:id',
+    { preHandler: [signedIn, sameOrigin], bodyLimit: CREATE_BODY_LIMIT, schema: { params: CampaignIdParams, response: { 200: CampaignResponse } } },
+    async (request) => {
+      const campaign = await ownedCampaign(ctx.db, request, request.params.id);
+      const changed = parseUpdateCampaign(request.body, editableFields(campaign));
+      await updateCampaign(ctx.db, campaign, columnsOf(changed));
+      return { data: toCampaign({ ...campaign, ...columnsOf(changed) }) };
     },
   );
 

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { isPostgres, type Db } from '../db/index.js';
 import type { Executor } from '../db/executor.js';
 import { deleteEndedWindows } from './rate-limit-store.js';
+import { sweepExpiredRecordings } from '../campaigns/retention.js';
 
 /**
  * Runs `job` unless another server on the same PostgreSQL is running the job of that name right
@@ -31,9 +32,20 @@ export async function housekeeping(db: Executor): Promise<void> {
 
 const HOUSEKEEPING_EVERY_MS = 10 * 60 * 1000;
 
+/**
+ * Deletes recordings past their campaign's retention, one node at a time. The lock's transaction
+ * only holds the lock: the sweep deletes in its own short transactions so ingest is never blocked.
+ */
+export function sweepRecordings(db: Db, now?: number): Promise<boolean> {
+  return oneNodeAtATime(db, 'retention', async () => void (await sweepExpiredRecordings(db, { now })));
+}
+
 /** Starts the periodic jobs; they stop when the server closes. */
 export function startJobs(app: FastifyInstance, db: Db): void {
-  const run = () => oneNodeAtATime(db, 'housekeeping', housekeeping).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
+  const run = async () => {
+    await oneNodeAtATime(db, 'housekeeping', housekeeping).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
+    await sweepRecordings(db).catch((error: unknown) => app.log.warn({ err: error }, 'retention sweep failed'));
+  };
   const timer = setInterval(run, HOUSEKEEPING_EVERY_MS);
   timer.unref();
   app.addHook('onClose', async () => clearInterval(timer));

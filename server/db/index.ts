@@ -12,6 +12,7 @@ import * as m0004 from './migrations/0004_local_accounts.js';
 import * as m0005 from './migrations/0005_session_caps.js';
 import * as m0006 from './migrations/0006_session_facts.js';
 import * as m0007 from './migrations/0007_shared_node_state.js';
+import * as m0008 from './migrations/0008_campaign_retention_and_ip_mode.js';
 import * as m0009 from './migrations/0009_share_links.js';
 
 export type Db = Kysely<Database>;
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0005_session_caps': m0005,
   '0006_session_facts': m0006,
   '0007_shared_node_state': m0007,
+  '0008_campaign_retention_and_ip_mode': m0008,
   '0009_share_links': m0009,
 };
 

@@ -40,6 +40,10 @@ export interface CampaignsTable {
   session_count: Generated<number>;
   /** 1: the tracker captures console.error/warn; 0: it does not, and ingest drops any it gets. */
   capture_console: Generated<number>;
+  /** Days recordings are kept before the sweeper deletes them; 0 keeps them forever. */
+  retention_days: Generated<number>;
+  /** How much of a visitor's address is stored: 'full', 'truncated' or 'none'. */
+  ip_mode: Generated<string>;
 }
 
 export interface SessionsTable {

@@ -7,7 +7,7 @@ import type { CampaignsTable } from '../db/schema.js';
 import { HttpError, badRequest } from '../http/errors.js';
 import { insertChunk } from '../storage/chunks.js';
 import type { PackedBatch } from './pack-batch.js';
-import { botVerdict, browserName, countryCodeOf, countryName, softwareOf } from './visitor.js';
+import { botVerdict, browserName, countryCodeOf, countryName, softwareOf, storedIp } from './visitor.js';
 import { foldFacts } from '../../common/session-facts.js';
 import { MAX_SEQ } from '../../common/limits.js';
 import { admitOneSession } from '../campaigns/repository.js';
@@ -28,6 +28,7 @@ async function admitSession(trx: Trx, campaign: Campaign, batch: PackedBatch, ip
   if (!info) throw badRequest(INFO_REQUIRED);
   const span = batch.lastTs - batch.firstTs;
   const software = softwareOf(info.userAgent);
+  // The country comes from the full address; only what the campaign allows is stored.
   const countryCode = countryCodeOf(ip);
   const row = sessionRow({
     campaign_id: campaign.id,
@@ -35,7 +36,7 @@ async function admitSession(trx: Trx, campaign: Campaign, batch: PackedBatch, ip
     // The server's clock: the batch left the page just after its last event.
     started_at: now - span,
     last_activity_at: now,
-    remote_ip: ip,
+    remote_ip: storedIp(ip, campaign.ip_mode),
     country: countryCode ? countryName(countryCode) : null,
     country_code: countryCode,
     browser_name: browserName(software.browser),

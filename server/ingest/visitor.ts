@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { isIP } from 'node:net';
 import { createRequire } from 'node:module';
 import { Reader, type Response } from 'mmdb-lib';
 import Bowser from 'bowser';
@@ -27,6 +28,37 @@ function countryReader(): Reader<Response> | null {
 
 /** The client address without the IPv4-mapped IPv6 prefix Node reports on dual-stack sockets. */
 export const clientIp = (ip: string) => ip.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+
+/** The address as a campaign stores it: as seen, with its host part zeroed, or not at all. */
+export function storedIp(ip: string, mode: string): string | null {
+  if (mode === 'none') return null;
+  if (mode === 'full') return ip;
+  return truncatedIp(ip);
+}
+
+/** IPv4 with its last octet zeroed, IPv6 with its last 80 bits zeroed (the first 48 kept). */
+export function truncatedIp(ip: string): string | null {
+  if (isIP(ip) === 4) return ip.replace(/\.\d+$/, '.0');
+  if (isIP(ip) !== 6) return null;
+  const groups = ipv6Groups(ip);
+  return groups ? `${groups.slice(0, 3).map((g) => g.toString(16)).join(':')}::` : null;
+}
+
+/** The eight 16-bit groups of an IPv6 address (a zone index dropped, an embedded IPv4 tail read). */
+function ipv6Groups(ip: string): number[] | null {
+  let text = ip.replace(/%.*$/, '');
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number);
+    text = text.slice(0, v4.index) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::');
+  const part = (s: string | undefined) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
+  const front = part(head);
+  const back = part(tail);
+  const groups = tail === undefined ? front : [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
+  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : null;
+}
 
 /** ISO 3166 code ("US"), or null for private, local and unknown addresses. */
 export function countryCodeOf(ip: string): string | null {

@@ -1,7 +1,7 @@
 import { useEffect, useEffectEvent, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from '@tanstack/react-router';
-import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { campaignKeys, deleteCampaign, deleteErrorMessage } from '../api/campaigns.js';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { campaignKeys, campaignsQueryOptions, deleteCampaign, deleteErrorMessage } from '../api/campaigns.js';
 import { deleteSession, deleteSessionErrorMessage, sessionKeys, sessionsErrorMessage, sessionsQueryOptions, type SessionTypeFilter } from '../api/sessions.js';
 import type { Session } from '../../common/api-types.js';
 import { useDebounced } from '../lib/useDebounced.js';
@@ -37,6 +37,11 @@ export function CampaignSessions({ campaignId, sessionActions, filters = {}, onF
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const campaignName = useCampaignName(campaignId);
+  const { data: retentionDays } = useQuery({
+    ...campaignsQueryOptions(),
+    enabled: Boolean(campaignId),
+    select: (campaigns) => campaigns.find((campaign) => campaign.id === campaignId)?.retention_days,
+  });
   useWhenBackOnline(deleteError === OFFLINE_WRITE_MESSAGE, () => setDeleteError(null));
 
   const [toDelete, setToDelete] = useState<Session | null>(null);
@@ -76,6 +81,9 @@ export function CampaignSessions({ campaignId, sessionActions, filters = {}, onF
           <h1>Campaign Sessions</h1>
           {campaignName && <p className="campaign-name">{campaignName}</p>}
           <p className="mono small muted break">Campaign ID: {campaignId}</p>
+          {retentionDays !== undefined && (
+            <p className="small muted">{retentionDays === 0 ? 'Recordings are kept forever' : `Recordings are kept for ${retentionDays} days`}</p>
+          )}
         </div>
         <div className="actions">
           <button type="button" className="button button-danger" onClick={() => setConfirmDelete(true)}>
@@ -139,7 +147,9 @@ export function CampaignSessions({ campaignId, sessionActions, filters = {}, onF
         <div className="empty-state">
           <h2>No sessions found</h2>
           <p className="muted">
-            {search || type !== 'all' || hasFilters(filters) ? 'Try another search or filter.' : 'Install the campaign script on your site; sessions appear here as visitors arrive.'}
+            {search || type !== 'all' || hasFilters(filters)
+              ? 'Try another search or filter.'
+              : 'Install the campaign script on your site; sessions appear here as visitors arrive.'}
           </p>
         </div>
       ) : (

@@ -3,7 +3,7 @@ import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { appendChunk } from '../../server/storage/chunks.js';
 import { insertSession } from '../../server/sessions/repository.js';
-import { DOMAINS_INVALID } from '../../common/domains.js';
+import { DOMAINS_INVALID, LIMIT_INVALID } from '../../common/domains.js';
 import type { Campaign } from '../../common/api-types.js';
 
 let server: TestServer;
@@ -43,7 +43,7 @@ describe('POST /api/v1/campaign/create', () => {
     const response = await create({ ...valid, name: '  Spring sale  ', domains: ' example.com ,, shop.example.com ' });
     expect(response.status).toBe(201);
     const { data } = (await response.json()) as { data: Campaign };
-    expect(data).toEqual({ ...valid, captureConsole: true, id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(data).toEqual({ ...valid, captureConsole: true, retention_days: 90, ip_mode: 'truncated', id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(await listCampaigns()).toContainEqual(data);
   });
 
@@ -56,6 +56,14 @@ describe('POST /api/v1/campaign/create', () => {
     const wrong = await create({ ...valid, captureConsole: 'no' });
     expect(wrong.status).toBe(400);
     expect(((await wrong.json()) as { error: string }).error).toBe('captureConsole must be true or false');
+  });
+
+  it('keeps the chosen retention and IP handling', async () => {
+    const response = await create({ ...valid, retention_days: 0, ip_mode: 'none' });
+    expect(response.status).toBe(201);
+    const { data } = (await response.json()) as { data: Campaign };
+    expect([data.retention_days, data.ip_mode]).toEqual([0, 'none']);
+    expect((await listCampaigns()).find((c) => c.id === data.id)).toEqual(data);
   });
 
   it('defaults a missing limit to 0 (no limit)', async () => {
@@ -86,7 +94,11 @@ describe('POST /api/v1/campaign/create', () => {
     [{ ...valid, domains: ['example.com'] }, /domains must be a string/],
     [{ ...valid, limit: -1 }, /limit/],
     [{ ...valid, limit: 2.5 }, /limit/],
-    [{ ...valid, limit: '5' }, /limit/],
+    [{ ...valid, limit: '5' }, LIMIT_INVALID],
+    [{ ...valid, limit: 'abc' }, LIMIT_INVALID],
+    [{ ...valid, limit: 21 }, LIMIT_INVALID],
+    [{ ...valid, retention_days: 14 }, /retention_days must be one of 7, 30, 90, 365, 0/],
+    [{ ...valid, ip_mode: 'partial' }, /ip_mode must be one of full, truncated, none/],
     [{ ...valid, start_date_time: '2025-01-01' }, /start_date_time/],
     [{ ...valid, end_date_time: 1.5 }, /end_date_time/],
     [{ ...valid, end_date_time: 1e20 }, /end_date_time/],
@@ -138,7 +150,17 @@ describe('GET /api/v1/campaign/getAll', () => {
     for (const name of names) expect((await create({ ...valid, name }, other.headers)).status).toBe(201);
     const list = await listCampaigns(other.headers);
     expect(list.map((c) => c.name)).toEqual([...names].reverse());
-    expect(Object.keys(list[0]).sort()).toEqual(['captureConsole', 'domains', 'end_date_time', 'id', 'limit', 'name', 'start_date_time']);
+    expect(Object.keys(list[0]).sort()).toEqual([
+      'captureConsole',
+      'domains',
+      'end_date_time',
+      'id',
+      'ip_mode',
+      'limit',
+      'name',
+      'retention_days',
+      'start_date_time',
+    ]);
     const stranger = await userSession(server, 'Nobody Yet');
     expect(await listCampaigns(stranger.headers)).toEqual([]);
   });
@@ -166,7 +188,11 @@ describe('DELETE /api/v1/campaign/delete/:id', () => {
 
   const rows = async (table: 'campaigns' | 'sessions' | 'chunks', campaignId: string) => {
     const column = table === 'campaigns' ? 'id' : 'campaign_id';
-    const row = await server.db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).where(column, '=', campaignId).executeTakeFirstOrThrow();
+    const row = await server.db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where(column, '=', campaignId)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   };
 
@@ -197,5 +223,91 @@ describe('DELETE /api/v1/campaign/delete/:id', () => {
     await expectError(await remove(campaign.id, { origin: server.config.publicUrl }), 401, 'Unauthorized');
     await expectError(await remove(campaign.id, { ...owner.headers, origin: 'https://evil.example' }), 403, 'Forbidden');
     expect(await rows('sessions', campaign.id)).toBe(2);
+  });
+});
+
+describe('PATCH /api/v1/campaign/update/:id', () => {
+  const update = (id: string, body: unknown, headers: Record<string, string> = owner.headers) =>
+    fetch(`${server.url}/api/v1/campaign/update/${id}`, {
+      method: 'PATCH',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+
+  async function campaign(body: Record<string, unknown> = valid): Promise<Campaign> {
+    return ((await (await create(body)).json()) as { data: Campaign }).data;
+  }
+
+  it('changes only the fields sent and answers the whole campaign', async () => {
+    const before = await campaign();
+    const response = await update(before.id, { domains: ' new.example.com ,, example.com ', retention_days: 30, ip_mode: 'full' });
+    expect(response.status).toBe(200);
+    const { data } = (await response.json()) as { data: Campaign };
+    expect(data).toEqual({ ...before, domains: 'new.example.com, example.com', retention_days: 30, ip_mode: 'full' });
+    expect((await listCampaigns()).find((c) => c.id === before.id)).toEqual(data);
+  });
+
+  it('changes every create field at once', async () => {
+    const before = await campaign();
+    const changes = {
+      name: 'Autumn sale',
+      domains: 'autumn.example',
+      limit: 0,
+      start_date_time: 1_750_000_000_000,
+      end_date_time: 1_760_000_000_000,
+      captureConsole: false,
+      retention_days: 7,
+      ip_mode: 'none',
+    };
+    const { data } = (await (await update(before.id, changes)).json()) as { data: Campaign };
+    expect(data).toEqual({ id: before.id, ...changes });
+  });
+
+  it.each([
+    [{ name: '  ' }, 'Campaign name is required'],
+    [{ domains: '' }, 'At least one domain is required'],
+    [{ domains: 'example.com, not a domain' }, DOMAINS_INVALID],
+    [{ start_date_time: null }, 'Start date is required'],
+    [{ end_date_time: null }, 'End date is required'],
+    [{ end_date_time: valid.start_date_time }, 'End date must be after start date'],
+    [{ start_date_time: valid.end_date_time + 1 }, 'End date must be after start date'],
+    [{ limit: 'abc' }, LIMIT_INVALID],
+    [{ limit: 21 }, LIMIT_INVALID],
+    [{ limit: -1 }, LIMIT_INVALID],
+    [{ limit: 2.5 }, LIMIT_INVALID],
+    [{ retention_days: 1 }, /retention_days must be one of/],
+    [{ ip_mode: 'FULL' }, /ip_mode must be one of/],
+    [{ owner_id: 'someone' }, 'body unknown field "owner_id"'],
+    [{ id: crypto.randomUUID() }, 'body unknown field "id"'],
+    [[], 'Request body must be a JSON object'],
+  ])('answers 400 with the create message and changes nothing (%#)', async (body, message) => {
+    const before = await campaign();
+    await expectError(await update(before.id, body), 400, message);
+    expect((await listCampaigns()).find((c) => c.id === before.id)).toEqual(before);
+  });
+
+  it('answers 400 for an empty body, 404 for an unknown campaign, 403 for another owner, 401 without a session, 403 cross-origin', async () => {
+    const mine = await campaign();
+    await expectError(await update(mine.id, ''), 400, 'Request body must be a JSON object');
+    await expectError(await update('not-a-uuid', { name: 'x' }), 400, 'Invalid campaign id');
+    await expectError(await update(crypto.randomUUID(), { name: 'x' }), 404, 'Campaign not found');
+    const stranger = await userSession(server, 'Campaign Editor');
+    await expectError(await update(mine.id, { name: 'Taken over' }, stranger.headers), 403, 'Forbidden');
+    await expectError(await update(mine.id, { name: 'x' }, { origin: server.config.publicUrl }), 401, 'Unauthorized');
+    await expectError(await update(mine.id, { name: 'x' }, { ...owner.headers, origin: 'https://evil.example' }), 403, 'Forbidden');
+    expect((await listCampaigns()).find((c) => c.id === mine.id)).toEqual(mine);
+  });
+
+  it('lowering the limit below the count keeps the sessions and the count', async () => {
+    const mine = await campaign({ ...valid, limit: 5 });
+    for (const id of ['session-low-0001', 'session-low-0002', 'session-low-0003']) {
+      await insertSession(server.db, { campaign_id: mine.id, id, started_at: Date.now() });
+    }
+    await server.db.updateTable('campaigns').set({ session_count: 3 }).where('id', '=', mine.id).execute();
+    expect((await update(mine.id, { limit: 1 })).status).toBe(200);
+    const row = await server.db.selectFrom('campaigns').select(['session_limit', 'session_count']).where('id', '=', mine.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ session_limit: 1, session_count: 3 });
+    const sessions = await server.db.selectFrom('sessions').select('id').where('campaign_id', '=', mine.id).execute();
+    expect(sessions).toHaveLength(3);
   });
 });

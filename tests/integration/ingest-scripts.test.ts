@@ -99,12 +99,12 @@ describe('the visitor address and country', () => {
   const servers: TestServer[] = [];
   afterAll(async () => Promise.all(servers.map((s) => s.close())));
 
-  async function ingestFrom(env: Record<string, string>) {
+  async function ingestFrom(env: Record<string, string>, ipMode?: 'full' | 'truncated' | 'none', address = '8.8.8.8') {
     const server = await startServer(env);
     servers.push(server);
-    const campaignId = await makeCampaign(server);
+    const campaignId = await makeCampaign(server, { ipMode });
     const id = sessionId();
-    const res = await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events: pageEvents() }, { headers: { 'x-forwarded-for': '8.8.8.8' } });
+    const res = await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events: pageEvents() }, { headers: { 'x-forwarded-for': address } });
     expect(res.status).toBe(200);
     return server.db.selectFrom('sessions').select(['remote_ip', 'country']).where('id', '=', id).executeTakeFirstOrThrow();
   }
@@ -115,5 +115,11 @@ describe('the visitor address and country', () => {
 
   it('takes the address from X-Forwarded-For behind a trusted proxy and looks up its country offline', async () => {
     expect(await ingestFrom({ TRUST_PROXY: '1' })).toEqual({ remote_ip: '8.8.8.8', country: 'United States' });
+  });
+
+  it('stores a truncated address or none as the campaign says, the country still from the full one', async () => {
+    expect(await ingestFrom({ TRUST_PROXY: '1' }, 'truncated')).toEqual({ remote_ip: '8.8.8.0', country: 'United States' });
+    expect(await ingestFrom({ TRUST_PROXY: '1' }, 'truncated', '2001:4860:4860::8888')).toEqual({ remote_ip: '2001:4860:4860::', country: 'United States' });
+    expect(await ingestFrom({ TRUST_PROXY: '1' }, 'none')).toEqual({ remote_ip: null, country: 'United States' });
   });
 });

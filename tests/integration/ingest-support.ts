@@ -13,6 +13,8 @@ export interface CampaignOptions {
   end?: number;
   /** The campaign's console-capture setting (on unless told otherwise). */
   captureConsole?: boolean;
+  /** How much of the visitor's address is stored; the column's default (full) when not given. */
+  ipMode?: 'full' | 'truncated' | 'none';
 }
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -33,6 +35,7 @@ export async function makeCampaign(server: TestServer, options: CampaignOptions 
       end_date_time: options.end ?? Date.now() + DAY,
       created_at: Date.now(),
       ...(options.captureConsole === false ? { capture_console: 0 } : {}),
+      ...(options.ipMode ? { ip_mode: options.ipMode } : {}),
     })
     .execute();
   return id;

@@ -34,6 +34,7 @@ const calls = (campaignId: string) => [
   { name: 'sessions (no slash)', method: 'GET', path: `/api/v1/streaming/sessions/${campaignId}?search=192` },
   { name: 'replay', method: 'GET', path: `/api/v1/replay/retrieve/${campaignId}/${SESSION}` },
   { name: 'replay of an unknown session', method: 'GET', path: `/api/v1/replay/retrieve/${campaignId}/unknown-session-1` },
+  { name: 'update', method: 'PATCH', path: `/api/v1/campaign/update/${campaignId}` },
   { name: 'delete', method: 'DELETE', path: `/api/v1/campaign/delete/${campaignId}` },
 ];
 
