@@ -13,6 +13,7 @@ const SCREENS: Record<string, string> = {
   '/auth/google/callback': 'Signing in',
   '/privacy': 'Privacy',
   '/terms': 'Terms',
+  '/shared/$token': 'Shared Session Replay',
 };
 
 export const HOME_TITLE = `${PRODUCT} — session recording and replay`;
