@@ -4,7 +4,7 @@ import { carriedFacts, readCarried, type SessionFacts } from '../../common/sessi
 import type { Executor } from '../db/executor.js';
 import type { SessionsTable } from '../db/schema.js';
 import type { Session, SessionCounts } from '../../common/api-types.js';
-import type { SessionSort } from '../../common/api/sessions.js';
+import type { SessionSort } from '../../common/session-list.js';
 import { badRequest } from '../http/errors.js';
 import { BOT_REASONS } from '../ingest/visitor.js';
 import { SESSION_IDLE_MS } from '../../common/limits.js';

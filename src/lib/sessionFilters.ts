@@ -1,7 +1,7 @@
 // The sessions list's filters and sort as they live in the page's URL (bookmarkable, shareable)
 // and as they go to GET /api/v1/streaming/sessions/{campaignId}/. Anything in the URL that is
 // not a valid filter is dropped, so a hand-edited link still opens the list.
-import { DEVICES, SESSION_SORTS, type SessionSort } from '../../common/api/sessions.js';
+import { DEVICES, SESSION_SORTS, type SessionSort } from '../../common/session-list.js';
 
 export interface SessionFilters {
   from?: number;
