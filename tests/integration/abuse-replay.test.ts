@@ -10,6 +10,7 @@ import { insertSession } from '../../server/sessions/repository.js';
 import { MERGE_BUDGET_BYTES, replayStream, type MergeStats } from '../../server/replay/stream.js';
 import { REPLAYS_BUSY } from '../../server/replay/routes.js';
 import type { Campaign, ReplayEvent, ReplayResponse } from '../../common/api-types.js';
+import type { CreatedShare } from '../../common/api/shares.js';
 
 type Owner = Awaited<ReturnType<typeof userSession>>;
 
@@ -199,7 +200,7 @@ describe('heavy retrievals at once (HEAVY_REPLAYS=1)', () => {
   const until = (expected: { running: number; waiting: number }) =>
     vi.waitFor(() => expect(counts()).toEqual(expected), { timeout: 20_000, interval: 10 });
 
-  it('runs one, queues two, turns the next away with 503 and Retry-After, and frees slots and places of callers who leave', async () => {
+  it('runs one, queues two, turns the next away with 503 and Retry-After (shared links and exports too), and frees slots and places of callers who leave', async () => {
     const url = `${server.url}/api/v1/replay/retrieve/${campaign.id}/worst-gated-1`;
     // Plain JSON read by no one: far more than the sockets buffer, so the first retrieval holds its slot.
     const first = openGet(url, owner.headers);
@@ -214,6 +215,25 @@ describe('heavy retrievals at once (HEAVY_REPLAYS=1)', () => {
     expect(fourth.status).toBe(503);
     expect(fourth.headers['retry-after']).toBe('5');
     expect(JSON.parse(fourth.body.toString('utf8'))).toEqual({ error: REPLAYS_BUSY });
+
+    // The public share link and the export take their turn at the same gate: a link posted
+    // anywhere cannot open heavy replays past it.
+    const created = await fetch(`${server.url}/api/v1/replay/share/${campaign.id}/worst-gated-1`, {
+      method: 'POST',
+      headers: { ...owner.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ expiresIn: '1h' }),
+    });
+    const { token } = (await created.json()) as CreatedShare;
+    for (const [url, headers] of [
+      [`${server.url}/api/v1/shared/${token}`, {}],
+      [`${server.url}/api/v1/replay/export/${campaign.id}/worst-gated-1`, owner.headers],
+    ] as const) {
+      const turnedAway = await openGet(url, headers).body();
+      expect(turnedAway.status).toBe(503);
+      expect(turnedAway.headers['retry-after']).toBe('5');
+      expect(JSON.parse(turnedAway.body.toString('utf8'))).toEqual({ error: REPLAYS_BUSY });
+    }
+    expect(counts()).toEqual({ running: 1, waiting: 2 });
 
     // A light retrieval (a small session in order) does not queue behind heavy ones.
     const light = await fetch(`${server.url}/api/v1/replay/retrieve/${campaign.id}/ordered-light-1`, { headers: owner.headers });
