@@ -86,6 +86,7 @@ describe('share links', () => {
     const body = JSON.parse(text) as SharedReplay;
     expect(body.details).toBeNull();
     expect(body.expiresAt).toBe(link.expiresAt);
+    expect(body.complete).toBe(false); // the session was active a moment ago
     expect(body.events.map((e) => e.timestamp)).toEqual([1000, 1001, 1200]);
   });
 
@@ -94,6 +95,16 @@ describe('share links', () => {
     const body = (await (await open(link.token)).json()) as SharedReplay;
     expect(body.details).toMatchObject({ sessionId: SESSION, remoteIpAddress: '198.51.100.7', language: 'en-GB' });
     expect(link.expiresAt - Date.now()).toBeLessThanOrEqual(3_600_000);
+  });
+
+  it('says the shared replay is complete once its session has been idle 30 minutes', async () => {
+    const idle = 'shared-idle-1';
+    await insertSession(server.db, { campaign_id: campaign.id, id: idle, started_at: Date.now() - 40 * 60_000, last_activity_at: Date.now() - 31 * 60_000 });
+    await appendChunk(server.db, { campaignId: campaign.id, sessionId: idle, seq: 0, events: [event(2, 1000)] });
+    const response = await share({ expiresIn: '1h' }, owner.headers, campaign.id, idle);
+    const { token } = (await response.json()) as CreatedShare;
+    const body = (await (await open(token)).json()) as SharedReplay;
+    expect(body.complete).toBe(true);
   });
 
   it('lists the session’s links for its owner, never their tokens', async () => {
