@@ -220,12 +220,13 @@ async function* eventPieces(db: Db, campaignId: string, sessionId: string, optio
 /** Text is handed on in pieces of about this size: zlib and the socket pay per write. */
 const WRITE_BYTES = 256 * 1024;
 
+/** Whether a session will not grow any more: the tracker starts a new one after this long idle. */
+export const sessionComplete = (session: Selectable<SessionsTable>, now: number) => now - session.last_activity_at > SESSION_IDLE_MS;
+
 /** The ReplayResponse {init, complete, events} as a stream of JSON text. */
 export function replayStream(db: Db, session: Selectable<SessionsTable>, now = Date.now(), options: ReplayOptions = {}): Readable {
-  // The tracker starts a new session after this long idle, so this one will not grow any more.
-  const complete = now - session.last_activity_at > SESSION_IDLE_MS;
-  const head = `{"init":${JSON.stringify(replayInit(session))},"complete":${complete},"events":[`;
-  return Readable.from(withEvents(db, session, head, options), { objectMode: false });
+  const head = `{"init":${JSON.stringify(replayInit(session))},"complete":${sessionComplete(session, now)},"events":[`;
+  return objectWithEvents(db, session, head, options);
 }
 
 /** A recording file's format name and version: a reader checks both before playing one. */
@@ -235,7 +236,7 @@ export const RECORDING_VERSION = 1;
 /** A recording file {format, version, campaignId, session, events} as a stream of JSON text (not yet compressed). */
 export function recordingStream(db: Db, session: Selectable<SessionsTable>, options: ReplayOptions = {}): Readable {
   const head = `{"format":"${RECORDING_FORMAT}","version":${RECORDING_VERSION},"campaignId":${JSON.stringify(session.campaign_id)},"session":${JSON.stringify(toSession(session))},"events":[`;
-  return Readable.from(withEvents(db, session, head, options), { objectMode: false });
+  return objectWithEvents(db, session, head, options);
 }
 
 /** A JSON object whose last field is `"events":[`, given as its head, streamed with its events. */

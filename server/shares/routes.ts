@@ -13,10 +13,9 @@ import { minuteLimit } from '../http/rate-limit.js';
 import { isSessionId } from '../storage/ids.js';
 import { findSession, toSession } from '../sessions/repository.js';
 import { listChunks } from '../storage/chunks.js';
-import { objectWithEvents } from '../replay/stream.js';
+import { objectWithEvents, sessionComplete } from '../replay/stream.js';
 import { isHeavy, SESSION_NOT_FOUND, sendGated } from '../replay/routes.js';
 import { sendJsonStream } from '../replay/encoding.js';
-import { SESSION_IDLE_MS } from '../../common/limits.js';
 import { createShare, findLiveShare, isShareToken, listShares, revokeShare, shareHashOf } from './repository.js';
 
 /** What an expired, revoked or unknown link answers (the same for all three: a guess learns nothing). */
@@ -120,9 +119,8 @@ export async function registerShares(app: FastifyInstance, ctx: AppContext): Pro
     const session = share && (await findSession(ctx.db, share.campaign_id, share.session_id));
     if (!share || !session) throw notFound(LINK_GONE);
     const chunks = await listChunks(ctx.db, session.campaign_id, session.id);
-    const complete = Date.now() - session.last_activity_at > SESSION_IDLE_MS;
     const details = share.include_details === 1 ? toSession(session) : null;
-    const head = `{"expiresAt":${share.expires_at},"complete":${complete},"details":${JSON.stringify(details)},"events":[`;
+    const head = `{"expiresAt":${share.expires_at},"complete":${sessionComplete(session, Date.now())},"details":${JSON.stringify(details)},"events":[`;
     return sendGated(app.replayGate, request, reply, isHeavy(Number(session.byte_count), chunks), () => objectWithEvents(ctx.db, session, head, { chunks }), (body) =>
       sendJsonStream(request, reply, body),
     );
