@@ -7,18 +7,8 @@
 // factMoments() reduces a batch's events to the few moments the rules look at, and
 // foldFacts() folds moments into the carried state, in time order, batch after batch.
 
+import { EventType, IncrementalSource, MouseInteractions } from '@rrweb/types';
 import { CAPTURED_TAGS } from './captured.js';
-
-/** rrweb's event types and incremental sources the rules read (numbers as rrweb defines them). */
-const FULL_SNAPSHOT = 2;
-const INCREMENTAL = 3;
-const META = 4;
-const CUSTOM = 5;
-const MUTATION = 0;
-const MOUSE_INTERACTION = 2;
-const SCROLL = 3;
-const INPUT = 5;
-const CLICK = 2;
 
 /** rrweb's inactivity rule: a gap of more than 10 s between user inputs is inactive time. */
 export const INACTIVITY_MS = 10_000;
@@ -62,22 +52,22 @@ function momentsOf(event: EventLike): Moment[] {
   const t = event.timestamp;
   const data = (event.data ?? {}) as { source?: number; type?: number; x?: number; y?: number; href?: unknown; tag?: unknown; payload?: { level?: unknown; status?: unknown } };
   switch (event.type) {
-    case META:
+    case EventType.Meta:
       return typeof data.href === 'string' ? [{ kind: 'page', t, path: pathOf(data.href) }, { kind: 'response', t }] : [{ kind: 'response', t }];
-    case FULL_SNAPSHOT:
+    case EventType.FullSnapshot:
       return [{ kind: 'response', t }];
-    case CUSTOM:
+    case EventType.Custom:
       if (data.tag === CAPTURED_TAGS.error || (data.tag === CAPTURED_TAGS.console && data.payload?.level === 'error')) return [{ kind: 'error', t }];
       if (data.tag === CAPTURED_TAGS.request) return [{ kind: 'request', t }];
       return [];
-    case INCREMENTAL: {
+    case EventType.IncrementalSnapshot: {
       const source = data.source ?? -1;
       const moments: Moment[] = [];
       // rrweb's own rule for user interaction: mouse moves, clicks, scrolls, resizes, inputs.
-      if (source > MUTATION && source <= INPUT) moments.push({ kind: 'input', t });
+      if (source > IncrementalSource.Mutation && source <= IncrementalSource.Input) moments.push({ kind: 'input', t });
       // A value typed after a click also shows the page took it (a field got the focus).
-      if (source === MUTATION || source === SCROLL || source === INPUT) moments.push({ kind: 'response', t });
-      if (source === MOUSE_INTERACTION && data.type === CLICK) moments.push({ kind: 'click', t, x: Number(data.x) || 0, y: Number(data.y) || 0 });
+      if (source === IncrementalSource.Mutation || source === IncrementalSource.Scroll || source === IncrementalSource.Input) moments.push({ kind: 'response', t });
+      if (source === IncrementalSource.MouseInteraction && data.type === MouseInteractions.Click) moments.push({ kind: 'click', t, x: Number(data.x) || 0, y: Number(data.y) || 0 });
       return moments;
     }
     default:

@@ -1,4 +1,5 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { EventType } from '@rrweb/types';
 import type { SessionInfo } from '../../common/api-types.js';
 import { MAX_EVENTS_PER_BATCH, MAX_INFLATED_BYTES, MAX_JSON_DEPTH } from '../../common/limits.js';
 import { batchFlaw, type BatchBody, type SessionInfoBody } from '../../common/ingest-batch.js';
@@ -139,10 +140,10 @@ const CAPTURED = new Set<unknown>(Object.values(CAPTURED_TAGS));
  * campaign turned their capture off.
  */
 function captured(events: Event[], options: PackOptions): Event[] {
-  const kept = options.captureConsole ? events : events.filter((e) => !(e.type === 5 && (e.data as { tag?: unknown }).tag === CAPTURED_TAGS.console));
+  const kept = options.captureConsole ? events : events.filter((e) => !(e.type === EventType.Custom && (e.data as { tag?: unknown }).tag === CAPTURED_TAGS.console));
   for (const event of kept) {
     const data = event.data as { tag?: unknown; payload?: Record<string, unknown> };
-    if (event.type !== 5 || !CAPTURED.has(data.tag) || !data.payload) continue;
+    if (event.type !== EventType.Custom || !CAPTURED.has(data.tag) || !data.payload) continue;
     for (const [key, value] of Object.entries(data.payload)) if (typeof value === 'string') data.payload[key] = maskText(value);
   }
   return kept;
@@ -154,7 +155,7 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
     const batch = check(parse(inflate(raw)), now);
     const kept = captured(batch.events, options);
     // A batch of nothing but dropped console messages is still a batch of the session (its seq counts).
-    if (!kept.length) kept.push({ type: 5, data: { tag: 'tapedeck', payload: { dropped: 'console messages' } }, timestamp: batch.events[0].timestamp });
+    if (!kept.length) kept.push({ type: EventType.Custom, data: { tag: 'tapedeck', payload: { dropped: 'console messages' } }, timestamp: batch.events[0].timestamp });
     const events = kept.sort((a, b) => a.timestamp - b.timestamp); // stable
     const json = JSON.stringify(events);
     return {
