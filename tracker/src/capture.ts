@@ -2,12 +2,12 @@
 // Masked and trimmed here, before anything leaves the page; never bodies or headers. Written
 // tightly: every byte counts against the tracker's weight budget.
 import { record } from '@rrweb/record';
-import { maskText } from '../../common/captured.js';
+import { maskText, MESSAGE_MAX, STACK_MAX } from '../../common/captured.js';
 
 type Loose = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Text masked, then cut to `max` characters. */
-const trim = (value: unknown, max = 500) => maskText(String(value ?? '')).slice(0, max);
+const trim = (value: unknown, max = MESSAGE_MAX) => maskText(String(value ?? '')).slice(0, max);
 
 const add = (tag: string, payload: object) => {
   try {
@@ -20,7 +20,7 @@ const add = (tag: string, payload: object) => {
 /** Starts capturing; `consoleOn` says whether the campaign wants console messages. */
 export function capture(consoleOn: () => unknown): void {
   const w = window as Loose;
-  const error = (message: unknown, source: string, stack: unknown) => add('error', { message: trim(message), source: trim(source), stack: trim(stack, 2000) });
+  const error = (message: unknown, source: string, stack: unknown) => add('error', { message: trim(message), source: trim(source), stack: trim(stack, STACK_MAX) });
   // Failed (status 0) or answered 400 or more: method, URL without query or fragment, status, time.
   const request = (method: unknown, url: unknown, status: number, start: number) =>
     (!status || status > 399) && add('request', { method: trim(method, 20).toUpperCase(), url: trim(String(url).split(/[?#]/)[0]), status, durationMs: Date.now() - start });
