@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DemoQuery, ReplayParams } from '../../common/api/replay.js';
 import { findSession } from '../sessions/repository.js';
 import type { AppContext } from '../context.js';
+import type { Db } from '../db/index.js';
 import { requireUser } from '../auth/tokens.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { badRequest, notFound } from '../http/errors.js';
@@ -60,21 +61,17 @@ export async function registerReplay(app: FastifyInstance, ctx: AppContext): Pro
     return reply.send(body.json);
   });
 
-  /** The caller's session and its chunk list: 404 when the campaign has no such session. */
-  async function ownedSession(request: FastifyRequest, params: { campaignId: string; sessionId: string }) {
-    const campaign = await ownedCampaign(ctx.db, request, params.campaignId);
-    const { sessionId } = params;
-    if (!isSessionId(sessionId)) throw badRequest('Invalid session id');
-    const session = await findSession(ctx.db, campaign.id, sessionId);
-    if (!session) throw notFound(SESSION_NOT_FOUND);
-    return { session, chunks: await listChunks(ctx.db, campaign.id, sessionId) };
+  /** The caller's session and its chunk list. */
+  async function sessionAndChunks(request: FastifyRequest, params: { campaignId: string; sessionId: string }) {
+    const session = await ownedSession(ctx.db, request, params);
+    return { session, chunks: await listChunks(ctx.db, session.campaign_id, session.id) };
   }
 
   api.get(
     '/api/v1/replay/retrieve/:campaignId/:sessionId',
     { preHandler: requireUser(ctx), schema: replaySchema },
     async (request, reply) => {
-      const { session, chunks } = await ownedSession(request, request.params);
+      const { session, chunks } = await sessionAndChunks(request, request.params);
       const heavy = isHeavy(Number(session.byte_count), chunks);
       return sendGated(gate, request, reply, heavy, () => replayStream(ctx.db, session, Date.now(), { chunks }), (body) => {
         reply.header('cache-control', 'private, no-cache');
@@ -88,7 +85,7 @@ export async function registerReplay(app: FastifyInstance, ctx: AppContext): Pro
     '/api/v1/replay/export/:campaignId/:sessionId',
     { preHandler: requireUser(ctx), schema: replaySchema },
     async (request, reply) => {
-      const { session, chunks } = await ownedSession(request, request.params);
+      const { session, chunks } = await sessionAndChunks(request, request.params);
       const heavy = isHeavy(Number(session.byte_count), chunks);
       return sendGated(gate, request, reply, heavy, () => recordingStream(ctx.db, session, { chunks }), (body) => {
         const gzip = createGzip();
@@ -103,6 +100,15 @@ export async function registerReplay(app: FastifyInstance, ctx: AppContext): Pro
       });
     },
   );
+}
+
+/** The caller's session (the replay, export and share calls): 400 for a malformed id, 404 when their campaign has no such session. */
+export async function ownedSession(db: Db, request: FastifyRequest, params: { campaignId: string; sessionId: string }) {
+  const campaign = await ownedCampaign(db, request, params.campaignId);
+  if (!isSessionId(params.sessionId)) throw badRequest('Invalid session id');
+  const session = await findSession(db, campaign.id, params.sessionId);
+  if (!session) throw notFound(SESSION_NOT_FOUND);
+  return session;
 }
 
 /** The name a downloaded recording is saved under. */

@@ -7,14 +7,12 @@ import { CreatedShare, CreateShareBody, ShareList, ShareTokenParams } from '../.
 import { Ok } from '../../common/api/shared.js';
 import type { AppContext } from '../context.js';
 import { currentUserId, requireUser } from '../auth/tokens.js';
-import { ownedCampaign } from '../campaigns/ownership.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { notFound } from '../http/errors.js';
 import { minuteLimit } from '../http/rate-limit.js';
-import { isSessionId } from '../storage/ids.js';
 import { findSession, toSession } from '../sessions/repository.js';
 import { listChunks } from '../storage/chunks.js';
 import { objectWithEvents, sessionComplete } from '../replay/stream.js';
-import { isHeavy, SESSION_NOT_FOUND, sendGated } from '../replay/routes.js';
+import { isHeavy, ownedSession, sendGated } from '../replay/routes.js';
 import { sendJsonStream } from '../replay/encoding.js';
 import { createShare, findLiveShare, isShareToken, listShares, revokeShare, shareHashOf } from './repository.js';
 
@@ -55,21 +53,12 @@ export async function registerShares(app: FastifyInstance, ctx: AppContext): Pro
   const createLimit = minuteLimit(app, 'share-create-ip', CREATES_PER_IP);
   const openLimit = minuteLimit(app, 'share-open-ip', OPENS_PER_IP);
 
-  /** The caller's session, checked the way the replay calls check it. */
-  async function ownedSession(request: Parameters<typeof ownedCampaign>[1], params: { campaignId: string; sessionId: string }) {
-    const campaign = await ownedCampaign(ctx.db, request, params.campaignId);
-    if (!isSessionId(params.sessionId)) throw badRequest('Invalid session id');
-    const session = await findSession(ctx.db, campaign.id, params.sessionId);
-    if (!session) throw notFound(SESSION_NOT_FOUND);
-    return session;
-  }
-
   api.post(
     '/api/v1/replay/share/:campaignId/:sessionId',
     { preHandler: requireUser(ctx), schema: { params: ReplayParams, body: CreateShareBody, response: { 201: CreatedShare } } },
     async (request, reply) => {
       await createLimit(request, reply, request.ip);
-      const session = await ownedSession(request, request.params);
+      const session = await ownedSession(ctx.db, request, request.params);
       const { expiresIn, includeDetails = false } = request.body;
       const { token, expiresAt } = await createShare(ctx.db, { campaignId: session.campaign_id, sessionId: session.id, expiresIn, includeDetails });
       return reply.status(201).send({ url: `${ctx.config.publicUrl}/shared/${token}`, token, expiresAt });
@@ -80,7 +69,7 @@ export async function registerShares(app: FastifyInstance, ctx: AppContext): Pro
     '/api/v1/replay/share/:campaignId/:sessionId',
     { preHandler: requireUser(ctx), schema: { params: ReplayParams, response: { 200: ShareList } } },
     async (request, reply) => {
-      const session = await ownedSession(request, request.params);
+      const session = await ownedSession(ctx.db, request, request.params);
       reply.header('cache-control', 'private, no-cache');
       return { links: await listShares(ctx.db, session.campaign_id, session.id) };
     },
