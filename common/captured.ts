@@ -8,6 +8,9 @@ export const CAPTURED_TAGS = {
   request: 'tapedeck/request',
 } as const;
 
+/** The tag of Tapedeck's own notes in a replay (why recording stopped, what was dropped), from the tracker or the server. */
+export const NOTE_TAG = 'tapedeck';
+
 /** Messages and URLs are cut to this many characters; stacks to STACK_MAX. */
 export const MESSAGE_MAX = 500;
 export const STACK_MAX = 2000;

@@ -5,7 +5,7 @@ import { MAX_EVENTS_PER_BATCH, MAX_INFLATED_BYTES, MAX_JSON_DEPTH } from '../../
 import { batchFlaw, type BatchBody, type SessionInfoBody } from '../../common/ingest-batch.js';
 import { hasHumanInput, pageLoads } from './event-rules.js';
 import { factMoments, type Moment } from '../../common/session-facts.js';
-import { CAPTURED_TAGS, maskText } from '../../common/captured.js';
+import { CAPTURED_TAGS, maskText, NOTE_TAG } from '../../common/captured.js';
 
 // Everything ingest does to a batch's bytes before the database sees it: inflate, parse,
 // validate, sort, serialise and compress. It runs in a worker thread (pack-worker.ts), so a
@@ -155,7 +155,7 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
     const batch = check(parse(inflate(raw)), now);
     const kept = captured(batch.events, options);
     // A batch of nothing but dropped console messages is still a batch of the session (its seq counts).
-    if (!kept.length) kept.push({ type: EventType.Custom, data: { tag: 'tapedeck', payload: { dropped: 'console messages' } }, timestamp: batch.events[0].timestamp });
+    if (!kept.length) kept.push({ type: EventType.Custom, data: { tag: NOTE_TAG, payload: { dropped: 'console messages' } }, timestamp: batch.events[0].timestamp });
     const events = kept.sort((a, b) => a.timestamp - b.timestamp); // stable
     const json = JSON.stringify(events);
     return {

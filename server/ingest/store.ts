@@ -10,6 +10,7 @@ import type { PackedBatch } from './pack-batch.js';
 import { botVerdict, browserName, countryCodeOf, countryName, softwareOf, storedIp } from './visitor.js';
 import { foldFacts } from '../../common/session-facts.js';
 import { MAX_SEQ } from '../../common/limits.js';
+import { NOTE_TAG } from '../../common/captured.js';
 import { admitOneSession } from '../campaigns/repository.js';
 import { countBatch, factsOfRow, setFacts, insertSessionIfAbsent, sessionRow, sessionCounters, setClosedReason, setVerdict, type CountedSession, type SessionCaps } from '../sessions/repository.js';
 
@@ -77,7 +78,7 @@ function capReached(row: { byte_count: number; event_count: number; batch_count:
  */
 async function closeSession(trx: Trx, campaignId: string, batch: PackedBatch, reason: string): Promise<void> {
   await setClosedReason(trx, campaignId, batch.sessionId, reason);
-  const note = [{ type: EventType.Custom, data: { tag: 'tapedeck', payload: { stopped: reason } }, timestamp: batch.lastTs }];
+  const note = [{ type: EventType.Custom, data: { tag: NOTE_TAG, payload: { stopped: reason } }, timestamp: batch.lastTs }];
   await insertChunk(trx, {
     campaignId,
     sessionId: batch.sessionId,

@@ -23,7 +23,11 @@ export function batchBody(head: BatchHead, events: string[]): string {
   return '{"sessionId":' + JSON.stringify(head.sessionId) + ',"seq":' + head.seq + info + ',"events":[' + events.join(',') + ']}';
 }
 
-/** A custom rrweb event (type 5) carrying the tracker's own notes into the replay. */
+/**
+ * A custom rrweb event (type 5) carrying the tracker's own notes into the replay. The tag is
+ * common/captured.ts's NOTE_TAG written out (an import costs every recorded page bytes); the
+ * sender's test holds the two together.
+ */
 export const note = (payload: Record<string, unknown>, timestamp = Date.now()): string =>
   JSON.stringify({ type: 5, data: { tag: 'tapedeck', payload }, timestamp });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Sender, type Answer } from '../../../tracker/src/sender.js';
 import type { Batch } from '../../../tracker/src/batch.js';
 import { packNow } from '../../../tracker/src/pack.js';
+import { NOTE_TAG } from '../../../common/captured.js';
 
 /** Packing as the recorder does it, without compression so the test can read the bodies. */
 const packing = { pack: (b: Batch) => Promise.resolve(packNow(b, b.events)), packNow: (b: Batch) => packNow(b, b.events) };
@@ -119,7 +120,7 @@ describe('the sender', () => {
     h.sender.add(batch(5, ['{"type":2,"data":{"huge":true},"timestamp":1700000000123}']));
     await h.settle();
     expect(h.sent.map((s) => s.seq)).toEqual([5, 5]);
-    expect(h.sent[1].events).toEqual([{ type: 5, data: { tag: 'tapedeck', payload: { tooLarge: 57, events: 1 } }, timestamp: 1700000000123 }]);
+    expect(h.sent[1].events).toEqual([{ type: 5, data: { tag: NOTE_TAG, payload: { tooLarge: 57, events: 1 } }, timestamp: 1700000000123 }]);
     expect(h.delivered).toEqual([5]);
   });
 
