@@ -98,6 +98,17 @@ describe('sign-in and refresh attempts are limited per IP', () => {
     await expectTooMany(await login());
   });
 
+  it('finishing sign-in (POST /api/v1/auth/google/callback) is limited the same way, so a kept sign-in cookie cannot drive code exchanges without end', async () => {
+    const callback = () =>
+      fetch(`${server.url}/api/v1/auth/google/callback`, {
+        method: 'POST',
+        headers: { origin: server.config.publicUrl, 'content-type': 'application/json' },
+        body: JSON.stringify({ code: 'not-a-code', state: 'not-a-state' }),
+      });
+    for (let i = 0; i < 3; i++) expect((await callback()).status).toBe(400);
+    await expectTooMany(await callback());
+  });
+
   it('refresh: past RATE_REFRESH_PER_IP a minute, 429 with Retry-After, and the session is untouched', async () => {
     const token = (await userSession(server)).cookie.split('td_refresh=')[1] ?? '';
     const refresh = (value: string) =>
