@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { MAX_DOMAINS_LENGTH, MAX_NAME_LENGTH } from '../domains.js';
+import { MAX_DOMAINS_LENGTH, MAX_NAME_LENGTH, MAX_SESSION_LIMIT } from '../domains.js';
 
 /** Campaign ids are UUIDs: ownership.ts answers 400 for any other shape. */
 export const CampaignIdParams = Type.Object({ id: Type.String() });
@@ -33,7 +33,6 @@ export const CampaignResponse = Type.Object({ data: Campaign });
 
 /** The largest JavaScript date (epoch ms); anything beyond is not a date. */
 export const MAX_TIME = 8_640_000_000_000_000;
-export const MAX_LIMIT = 2_147_483_647;
 
 /** How long recordings may be kept, in days; 0 keeps them forever. */
 export const RETENTION_DAYS = [7, 30, 90, 365, 0] as const;
@@ -54,7 +53,7 @@ export const CreateCampaignPayload = Type.Object(
   {
     name: Type.String({ maxLength: MAX_NAME_LENGTH }),
     domains: Type.String({ maxLength: MAX_DOMAINS_LENGTH }),
-    limit: Type.Integer({ minimum: 0, maximum: MAX_LIMIT }),
+    limit: Type.Integer({ minimum: 0, maximum: MAX_SESSION_LIMIT }),
     start_date_time: Type.Integer({ minimum: 0, maximum: MAX_TIME }),
     end_date_time: Type.Integer({ minimum: 0, maximum: MAX_TIME }),
     /** Optional, true when left out. */
