@@ -31,7 +31,7 @@ export async function registerLocalProvider(app: FastifyInstance, config: Config
     // The provider reads request bodies itself: Fastify must leave the stream alone.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
-    scope.all(`${LOCAL_MOUNT}/*`, async (request, reply) => {
+    const handOver = async (request: FastifyRequest, reply: FastifyReply) => {
       const provider = await local.provider();
       reply.hijack();
       const raw = request.raw as typeof request.raw & { originalUrl?: string };
@@ -41,7 +41,12 @@ export async function registerLocalProvider(app: FastifyInstance, config: Config
       raw.headers['x-forwarded-host'] = publicUrl.host;
       raw.headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
       await provider.callback()(raw, reply.raw);
-    });
+    };
+    // Each visit of the authorization endpoint stores a sign-in in flight in the database, so it
+    // is limited like sign-in's start. The rest is left alone: the server itself calls the token
+    // and key endpoints over loopback for every sign-in.
+    scope.route({ method: ['GET', 'POST'], url: `${LOCAL_MOUNT}/auth`, config: { rateLimit: perMinute(config.rateLimits.signInPerIp) }, handler: handOver });
+    scope.all(`${LOCAL_MOUNT}/*`, handOver);
   });
 
   await app.register(async (scope) => {

@@ -126,3 +126,33 @@ describe('sign-in and refresh attempts are limited per IP', () => {
     expect(revoked).toEqual([]);
   });
 });
+
+describe("the built-in provider's authorization endpoint is limited per IP", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ RATE_SIGNIN_PER_IP: '2' });
+  });
+  afterAll(() => server?.close());
+
+  it('each visit of /oidc/auth stores a sign-in in flight, so past RATE_SIGNIN_PER_IP a minute it answers 429 and stores nothing', async () => {
+    const query = new URLSearchParams({
+      client_id: 'tapedeck',
+      response_type: 'code',
+      scope: 'openid email profile',
+      redirect_uri: `${server.config.publicUrl}/auth/google/callback`,
+      state: 'state',
+      nonce: 'nonce',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    });
+    const visit = () => fetch(`${server.url}/oidc/auth?${query}`, { redirect: 'manual' });
+    const stored = async () => (await server.db.selectFrom('oidc_models').select('id').execute()).length;
+    for (let i = 0; i < 2; i++) expect((await visit()).status).toBe(303);
+    const before = await stored();
+    expect(before).toBeGreaterThan(0);
+    const limited = await visit();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await stored()).toBe(before);
+  });
+});
