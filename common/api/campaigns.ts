@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { MAX_DOMAINS_LENGTH, MAX_NAME_LENGTH, MAX_SESSION_LIMIT } from '../domains.js';
+import { MAX_TIME } from './shared.js';
 
 /** Campaign ids are UUIDs: ownership.ts answers 400 for any other shape. */
 export const CampaignIdParams = Type.Object({ id: Type.String() });
@@ -31,8 +32,6 @@ export type CampaignListResponse = Static<typeof CampaignListResponse>;
 
 export const CampaignResponse = Type.Object({ data: Campaign });
 
-/** The largest JavaScript date (epoch ms); anything beyond is not a date. */
-export const MAX_TIME = 8_640_000_000_000_000;
 
 /** How long recordings may be kept, in days; 0 keeps them forever. */
 export const RETENTION_DAYS = [7, 30, 90, 365, 0] as const;
