@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import { InteractionParams, SignInForm } from '../../common/api/auth.js';
 import { LOCAL_CLIENT_ID, LOCAL_MOUNT, type LocalProvider } from './local-provider.js';
 import { expiredPage, signInForm } from './local-form.js';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, createAccount, findAccount, renameAccount, verifyPassword } from './local-accounts.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, createAccount, findAccount, renameAccount, subjectForEmail, verifyPassword } from './local-accounts.js';
 import { perMinute } from './rate.js';
 
 const PAGE_SECURITY = {
@@ -16,7 +16,6 @@ const PAGE_SECURITY = {
 };
 
 const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
-
 
 export const WRONG_PASSWORD = 'Wrong email or password.';
 export const SIGNUP_CLOSED = 'New accounts are closed on this server. Ask its administrator.';
@@ -115,10 +114,8 @@ async function signInOrSignUp(config: Config, local: LocalProvider, form: { name
   if (!form.name) return { status: 400, error: 'Please enter your name.' };
   if (form.password.length < MIN_PASSWORD_LENGTH) return { status: 400, error: `Please choose a password of at least ${MIN_PASSWORD_LENGTH} characters.` };
   // Two first sign-ins of one email at once: the loser checks its password against the winner's.
-  const created = await createAccount(local.db, { ...form, madeBy: 'signup' });
-  const account = await findAccount(local.db, form.email);
-  if (!account) return { status: 500, error: 'The account could not be saved.' };
-  return created ? { subject: account.subject } : signInOrSignUp(config, local, form);
+  if (!(await createAccount(local.db, { ...form, madeBy: 'signup' }))) return signInOrSignUp(config, local, form);
+  return { subject: subjectForEmail(form.email) };
 }
 
 async function submitForm(config: Config, local: LocalProvider, request: FastifyRequest, reply: FastifyReply) {
