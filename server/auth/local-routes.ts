@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import { InteractionParams, SignInForm } from '../../common/api/auth.js';
 import { LOCAL_CLIENT_ID, LOCAL_MOUNT, type LocalProvider } from './local-provider.js';
 import { expiredPage, signInForm } from './local-form.js';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, createAccount, findAccount, renameAccount, subjectForEmail, verifyPassword } from './local-accounts.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, createAccount, findAccount, isAccountEmail, renameAccount, subjectForEmail, verifyPassword } from './local-accounts.js';
 import { perMinute } from './rate.js';
 
 const PAGE_SECURITY = {
@@ -14,8 +14,6 @@ const PAGE_SECURITY = {
   'Cache-Control': 'no-store',
   'X-Frame-Options': 'DENY',
 };
-
-const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
 
 export const WRONG_PASSWORD = 'Wrong email or password.';
 export const SIGNUP_CLOSED = 'New accounts are closed on this server. Ask its administrator.';
@@ -126,7 +124,7 @@ async function submitForm(config: Config, local: LocalProvider, request: Fastify
   const email = String(body.email ?? '').trim().slice(0, 254);
   const password = String(body.password ?? '');
   const again = (status: number, error: string) => html(reply, status, signInForm({ ...formState(config, request.url), name, email, error }));
-  if (!EMAIL.test(email)) return again(400, 'Please enter a valid email address.');
+  if (!isAccountEmail(email)) return again(400, 'Please enter a valid email address.');
   if (!password) return again(400, 'Please enter your password.');
   if (password.length > MAX_PASSWORD_LENGTH) return again(400, `Passwords have at most ${MAX_PASSWORD_LENGTH} characters.`);
   const outcome = await signInOrSignUp(config, local, { name, email, password });
