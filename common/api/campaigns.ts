@@ -58,9 +58,9 @@ export const CreateCampaignPayload = Type.Object(
     /** Optional, true when left out. */
     captureConsole: Type.Optional(Type.Boolean()),
     /** Optional, DEFAULT_RETENTION_DAYS when left out. */
-    retention_days: Type.Optional(Type.Union([Type.Literal(7), Type.Literal(30), Type.Literal(90), Type.Literal(365), Type.Literal(0)])),
+    retention_days: Type.Optional(Type.Enum(RETENTION_DAYS)),
     /** Optional, DEFAULT_IP_MODE when left out. */
-    ip_mode: Type.Optional(Type.Union([Type.Literal('full'), Type.Literal('truncated'), Type.Literal('none')])),
+    ip_mode: Type.Optional(Type.Enum(IP_MODES)),
   },
   { additionalProperties: false },
 );
