@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { MAX_DOMAINS_LENGTH, MAX_NAME_LENGTH } from '../domains.js';
+import { MAX_DOMAINS_LENGTH, MAX_NAME_LENGTH, MAX_SESSION_LIMIT } from '../domains.js';
+import { MAX_TIME } from './shared.js';
 
 /** Campaign ids are UUIDs: ownership.ts answers 400 for any other shape. */
 export const CampaignIdParams = Type.Object({ id: Type.String() });
@@ -31,9 +32,6 @@ export type CampaignListResponse = Static<typeof CampaignListResponse>;
 
 export const CampaignResponse = Type.Object({ data: Campaign });
 
-/** The largest JavaScript date (epoch ms); anything beyond is not a date. */
-export const MAX_TIME = 8_640_000_000_000_000;
-export const MAX_LIMIT = 2_147_483_647;
 
 /** How long recordings may be kept, in days; 0 keeps them forever. */
 export const RETENTION_DAYS = [7, 30, 90, 365, 0] as const;
@@ -54,15 +52,15 @@ export const CreateCampaignPayload = Type.Object(
   {
     name: Type.String({ maxLength: MAX_NAME_LENGTH }),
     domains: Type.String({ maxLength: MAX_DOMAINS_LENGTH }),
-    limit: Type.Integer({ minimum: 0, maximum: MAX_LIMIT }),
+    limit: Type.Integer({ minimum: 0, maximum: MAX_SESSION_LIMIT }),
     start_date_time: Type.Integer({ minimum: 0, maximum: MAX_TIME }),
     end_date_time: Type.Integer({ minimum: 0, maximum: MAX_TIME }),
     /** Optional, true when left out. */
     captureConsole: Type.Optional(Type.Boolean()),
     /** Optional, DEFAULT_RETENTION_DAYS when left out. */
-    retention_days: Type.Optional(Type.Union([Type.Literal(7), Type.Literal(30), Type.Literal(90), Type.Literal(365), Type.Literal(0)])),
+    retention_days: Type.Optional(Type.Enum(RETENTION_DAYS)),
     /** Optional, DEFAULT_IP_MODE when left out. */
-    ip_mode: Type.Optional(Type.Union([Type.Literal('full'), Type.Literal('truncated'), Type.Literal('none')])),
+    ip_mode: Type.Optional(Type.Enum(IP_MODES)),
   },
   { additionalProperties: false },
 );

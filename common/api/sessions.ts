@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Nullable } from './shared.js';
+import { MAX_TIME, Nullable } from './shared.js';
 import { DEVICES, SESSION_SORTS } from '../session-list.js';
 
 /** Session info the tracker reports with the first batch (the visit's details, screen, referrer, URL). */
@@ -82,8 +82,6 @@ export const SessionsParams = Type.Object({ campaignId: Type.String({ maxLength:
 /** DELETE /api/v1/streaming/sessions/{campaignId}/{sessionId} */
 export const SessionParams = Type.Object({ campaignId: Type.String({ maxLength: 64 }), sessionId: Type.String({ maxLength: 64 }) });
 
-
-const MAX_TIME = 8_640_000_000_000_000;
 const time = () => Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TIME }));
 const yes = () => Type.Optional(Type.Literal('true'));
 

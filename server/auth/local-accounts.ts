@@ -45,6 +45,9 @@ export async function verifyPassword(password: string, stored: string): Promise<
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
+/** What an account's email must look like, on the sign-in form and for `npm run user` alike. */
+export const isAccountEmail = (email: string) => /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(email.trim());
+
 /** A stable subject per email address (case-insensitive), so signing in again finds the same user. */
 export function subjectForEmail(email: string): string {
   return crypto.createHash('sha256').update(normalizeEmail(email)).digest('base64url').slice(0, 32);

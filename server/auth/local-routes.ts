@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import { InteractionParams, SignInForm } from '../../common/api/auth.js';
 import { LOCAL_CLIENT_ID, LOCAL_MOUNT, type LocalProvider } from './local-provider.js';
 import { expiredPage, signInForm } from './local-form.js';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, createAccount, findAccount, renameAccount, verifyPassword } from './local-accounts.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, createAccount, findAccount, isAccountEmail, renameAccount, subjectForEmail, verifyPassword } from './local-accounts.js';
 import { perMinute } from './rate.js';
 
 const PAGE_SECURITY = {
@@ -14,9 +14,6 @@ const PAGE_SECURITY = {
   'Cache-Control': 'no-store',
   'X-Frame-Options': 'DENY',
 };
-
-const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
-
 
 export const WRONG_PASSWORD = 'Wrong email or password.';
 export const SIGNUP_CLOSED = 'New accounts are closed on this server. Ask its administrator.';
@@ -31,7 +28,7 @@ export async function registerLocalProvider(app: FastifyInstance, config: Config
     // The provider reads request bodies itself: Fastify must leave the stream alone.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
-    scope.all(`${LOCAL_MOUNT}/*`, async (request, reply) => {
+    const handOver = async (request: FastifyRequest, reply: FastifyReply) => {
       const provider = await local.provider();
       reply.hijack();
       const raw = request.raw as typeof request.raw & { originalUrl?: string };
@@ -41,7 +38,12 @@ export async function registerLocalProvider(app: FastifyInstance, config: Config
       raw.headers['x-forwarded-host'] = publicUrl.host;
       raw.headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
       await provider.callback()(raw, reply.raw);
-    });
+    };
+    // Each visit of the authorization endpoint stores a sign-in in flight in the database, so it
+    // is limited like sign-in's start. The rest is left alone: the server itself calls the token
+    // and key endpoints over loopback for every sign-in.
+    scope.route({ method: ['GET', 'POST'], url: `${LOCAL_MOUNT}/auth`, config: { rateLimit: perMinute(config.rateLimits.signInPerIp) }, handler: handOver });
+    scope.all(`${LOCAL_MOUNT}/*`, handOver);
   });
 
   await app.register(async (scope) => {
@@ -110,10 +112,8 @@ async function signInOrSignUp(config: Config, local: LocalProvider, form: { name
   if (!form.name) return { status: 400, error: 'Please enter your name.' };
   if (form.password.length < MIN_PASSWORD_LENGTH) return { status: 400, error: `Please choose a password of at least ${MIN_PASSWORD_LENGTH} characters.` };
   // Two first sign-ins of one email at once: the loser checks its password against the winner's.
-  const created = await createAccount(local.db, { ...form, madeBy: 'signup' });
-  const account = await findAccount(local.db, form.email);
-  if (!account) return { status: 500, error: 'The account could not be saved.' };
-  return created ? { subject: account.subject } : signInOrSignUp(config, local, form);
+  if (!(await createAccount(local.db, { ...form, madeBy: 'signup' }))) return signInOrSignUp(config, local, form);
+  return { subject: subjectForEmail(form.email) };
 }
 
 async function submitForm(config: Config, local: LocalProvider, request: FastifyRequest, reply: FastifyReply) {
@@ -124,7 +124,7 @@ async function submitForm(config: Config, local: LocalProvider, request: Fastify
   const email = String(body.email ?? '').trim().slice(0, 254);
   const password = String(body.password ?? '');
   const again = (status: number, error: string) => html(reply, status, signInForm({ ...formState(config, request.url), name, email, error }));
-  if (!EMAIL.test(email)) return again(400, 'Please enter a valid email address.');
+  if (!isAccountEmail(email)) return again(400, 'Please enter a valid email address.');
   if (!password) return again(400, 'Please enter your password.');
   if (password.length > MAX_PASSWORD_LENGTH) return again(400, `Passwords have at most ${MAX_PASSWORD_LENGTH} characters.`);
   const outcome = await signInOrSignUp(config, local, { name, email, password });

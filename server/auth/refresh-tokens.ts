@@ -50,3 +50,12 @@ export async function revokeFamily(db: Executor, familyId: string, now = Date.no
 export async function revokeUsersTokens(db: Executor, userIds: string[], now = Date.now()): Promise<void> {
   if (userIds.length) await db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', 'in', userIds).where('revoked_at', 'is', null).execute();
 }
+
+/**
+ * Removes tokens past their expiry: they can no longer be exchanged (rotateSession refuses them
+ * before any reuse check), and an access token outlives none of them, so nothing needs them.
+ */
+export async function deleteExpiredTokens(db: Executor, now = Date.now()): Promise<number> {
+  const result = await db.deleteFrom('refresh_tokens').where('expires_at', '<', now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -33,12 +33,15 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
   }
   const client = new SignInClient(config, local);
   const sameOrigin = checkSameOrigin(config.publicUrl);
+  // Starting and finishing sign-in are each limited: a kept sign-in cookie (valid ten minutes)
+  // must not drive code exchanges with the provider without end.
+  const signInRate = { rateLimit: perMinute(config.rateLimits.signInPerIp) };
 
   await app.register(async (scope) => {
     emptyJsonIsNoBody(scope);
     const api = scope.withTypeProvider<TypeBoxTypeProvider>();
 
-    api.get('/api/v1/auth/google/login', { schema: loginSchema, config: { rateLimit: perMinute(config.rateLimits.signInPerIp) } }, async (request, reply) => {
+    api.get('/api/v1/auth/google/login', { schema: loginSchema, config: signInRate }, async (request, reply) => {
       const { returnTo } = request.query;
       let started;
       try {
@@ -51,7 +54,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
       return reply.header('Cache-Control', 'no-store').redirect(started.url.href, 302);
     });
 
-    api.post('/api/v1/auth/google/callback', { schema: callbackSchema, preHandler: sameOrigin }, async (request, reply) => {
+    api.post('/api/v1/auth/google/callback', { schema: callbackSchema, preHandler: sameOrigin, config: signInRate }, async (request, reply) => {
       const body = request.body;
       const pending = await readSignInCookie(keys, request);
       clearSignInCookie(keys, reply); // one attempt per sign-in cookie

@@ -3,13 +3,13 @@ import {
   DEFAULT_IP_MODE,
   DEFAULT_RETENTION_DAYS,
   IP_MODES,
-  MAX_TIME,
   RETENTION_DAYS,
   type CreateCampaignPayload,
   type IpMode,
   type RetentionDays,
   type UpdateCampaignPayload,
 } from '../../common/api/campaigns.js';
+import { MAX_TIME } from '../../common/api/shared.js';
 import { LIMIT_INVALID, MAX_DOMAINS_LENGTH, MAX_NAME_LENGTH, isSessionLimit, normalizeDomains, validateCampaign } from '../../common/domains.js';
 import { badRequest, type HttpError } from '../http/errors.js';
 

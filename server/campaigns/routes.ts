@@ -31,18 +31,11 @@ export function toCampaign(row: Insertable<CampaignsTable> | Selectable<Campaign
   };
 }
 
-/** The stored campaign in the create body's shape, for an update to change. */
+/** The stored campaign in the create body's shape (the API's campaign without its id), for an update to change. */
 function editableFields(row: Selectable<CampaignsTable>): CreateCampaignPayload {
-  return {
-    name: row.name,
-    domains: row.domains,
-    limit: row.session_limit,
-    start_date_time: row.start_date_time,
-    end_date_time: row.end_date_time,
-    captureConsole: row.capture_console !== 0,
-    retention_days: row.retention_days as CreateCampaignPayload['retention_days'],
-    ip_mode: row.ip_mode as CreateCampaignPayload['ip_mode'],
-  };
+  const { id: _id, ...fields } = toCampaign(row);
+  // Stored values passed the create rules when they were written.
+  return fields as CreateCampaignPayload;
 }
 
 /** The row's columns for a checked create or update body. */

@@ -3,7 +3,7 @@ import { ConfigError, loadConfig, type Config } from '../config.js';
 import { migrate, openDb, type Db } from '../db/index.js';
 import { usersWithSubject } from '../auth/users.js';
 import { revokeUsersTokens } from '../auth/refresh-tokens.js';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, createAccount, findAccount, normalizeEmail, resetPassword } from '../auth/local-accounts.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, createAccount, findAccount, isAccountEmail, normalizeEmail, resetPassword } from '../auth/local-accounts.js';
 
 /**
  * Accounts of the built-in sign-in provider, for the server's administrator:
@@ -19,8 +19,6 @@ const USAGE = `Usage:
 The password is read from stdin when piped, asked for on a terminal, or generated with --generate.`;
 
 class UsageError extends Error {}
-
-const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
 
 async function readPiped(): Promise<string> {
   let text = '';
@@ -76,7 +74,7 @@ async function askPassword(generate: boolean): Promise<string> {
 }
 
 function checkEmail(email: string | undefined): string {
-  if (!email || !EMAIL.test(email.trim())) throw new UsageError(`a valid email address is needed\n${USAGE}`);
+  if (!email || !isAccountEmail(email)) throw new UsageError(`a valid email address is needed\n${USAGE}`);
   return normalizeEmail(email);
 }
 

@@ -98,6 +98,17 @@ describe('sign-in and refresh attempts are limited per IP', () => {
     await expectTooMany(await login());
   });
 
+  it('finishing sign-in (POST /api/v1/auth/google/callback) is limited the same way, so a kept sign-in cookie cannot drive code exchanges without end', async () => {
+    const callback = () =>
+      fetch(`${server.url}/api/v1/auth/google/callback`, {
+        method: 'POST',
+        headers: { origin: server.config.publicUrl, 'content-type': 'application/json' },
+        body: JSON.stringify({ code: 'not-a-code', state: 'not-a-state' }),
+      });
+    for (let i = 0; i < 3; i++) expect((await callback()).status).toBe(400);
+    await expectTooMany(await callback());
+  });
+
   it('refresh: past RATE_REFRESH_PER_IP a minute, 429 with Retry-After, and the session is untouched', async () => {
     const token = (await userSession(server)).cookie.split('td_refresh=')[1] ?? '';
     const refresh = (value: string) =>
@@ -113,5 +124,35 @@ describe('sign-in and refresh attempts are limited per IP', () => {
     await expectTooMany(limited);
     const revoked = await server.db.selectFrom('refresh_tokens').select('id').where('revoked_at', 'is not', null).execute();
     expect(revoked).toEqual([]);
+  });
+});
+
+describe("the built-in provider's authorization endpoint is limited per IP", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ RATE_SIGNIN_PER_IP: '2' });
+  });
+  afterAll(() => server?.close());
+
+  it('each visit of /oidc/auth stores a sign-in in flight, so past RATE_SIGNIN_PER_IP a minute it answers 429 and stores nothing', async () => {
+    const query = new URLSearchParams({
+      client_id: 'tapedeck',
+      response_type: 'code',
+      scope: 'openid email profile',
+      redirect_uri: `${server.config.publicUrl}/auth/google/callback`,
+      state: 'state',
+      nonce: 'nonce',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    });
+    const visit = () => fetch(`${server.url}/oidc/auth?${query}`, { redirect: 'manual' });
+    const stored = async () => (await server.db.selectFrom('oidc_models').select('id').execute()).length;
+    for (let i = 0; i < 2; i++) expect((await visit()).status).toBe(303);
+    const before = await stored();
+    expect(before).toBeGreaterThan(0);
+    const limited = await visit();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await stored()).toBe(before);
   });
 });

@@ -64,4 +64,29 @@ describe('background jobs', () => {
     const windows = await server.db.selectFrom('rate_limit_hits').select('key').orderBy('key').execute();
     expect(windows.map((r) => r.key)).toEqual(usingPostgres() ? ['running'] : ['ended', 'running']);
   });
+
+  it('housekeeping removes expired refresh tokens, which can no longer buy a session, and keeps the rest', async () => {
+    const user = await server.db
+      .insertInto('users')
+      .values({ id: 'housekept-user', subject: 'test|housekept', name: 'Kept', email: null, picture: null, created_at: Date.now(), updated_at: Date.now() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const token = (id: string, expiresAt: number, rotatedAt: number | null) => ({
+      id,
+      user_id: user.id,
+      family_id: 'housekept-family',
+      token_hash: `hash-${id}`,
+      created_at: expiresAt - 30 * 24 * 60 * 60 * 1000,
+      expires_at: expiresAt,
+      rotated_at: rotatedAt,
+      revoked_at: null,
+    });
+    await server.db
+      .insertInto('refresh_tokens')
+      .values([token('expired', Date.now() - 1000, Date.now() - 2000), token('current', Date.now() + 60_000, null)])
+      .execute();
+    await housekeeping(server.db);
+    const left = await server.db.selectFrom('refresh_tokens').select('id').where('family_id', '=', 'housekept-family').execute();
+    expect(left.map((r) => r.id)).toEqual(['current']);
+  });
 });
