@@ -15,8 +15,6 @@ import { useCampaignName } from '../offline/useCampaignName.js';
 import { isReplayNotSavedOffline, replayPageMessage } from '../offline/offlineReplay.js';
 import { countAssetsNotKept, MISSING_ASSETS_MESSAGE } from '../offline/localAssets.js';
 
-export { SessionInfo };
-
 // The replay first: a compact title, the player (recording and controls within the screen),
 // then the session's facts. Size and speeds as every replay (replaySettings), not auto-playing,
 // created 100 ms after the data is ready.
