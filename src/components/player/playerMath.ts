@@ -1,4 +1,3 @@
-import { EventType } from '@rrweb/types';
 import type { ReplayEvent } from '../../../common/api-types.js';
 
 // The player's arithmetic, kept free of the DOM so it can be tested alone: how big the
@@ -9,9 +8,12 @@ export interface Size {
   height: number;
 }
 
-/** The recorded viewport's size from the first meta event (rrweb's), else `fallback`. */
+/** rrweb's meta event (type 4) carries the recorded viewport's size. */
+const META_EVENT = 4;
+
+/** The recorded viewport's size from the first meta event, else `fallback`. */
 export function recordingSize(events: ReplayEvent[], fallback: Size): Size {
-  const meta = events.find((event) => event.type === EventType.Meta)?.data as { width?: unknown; height?: unknown } | undefined;
+  const meta = events.find((event) => event.type === META_EVENT)?.data as { width?: unknown; height?: unknown } | undefined;
   const dimension = (value: unknown, otherwise: number) => (typeof value === 'number' && Number.isFinite(value) && value >= 1 ? value : otherwise);
   return { width: dimension(meta?.width, fallback.width), height: dimension(meta?.height, fallback.height) };
 }
