@@ -56,7 +56,8 @@ export async function readRecordingFile(file: Blob, maxBytes = MAX_RECORDING_BYT
   } catch {
     throw new Error(NOT_A_RECORDING);
   }
-  if (parsed?.format !== 'tapedeck-recording' || !Array.isArray(parsed.events) || !parsed.session) throw new Error(NOT_A_RECORDING);
+  const filed = typeof parsed?.campaignId === 'string' && typeof parsed.session?.sessionId === 'string';
+  if (parsed?.format !== 'tapedeck-recording' || !Array.isArray(parsed.events) || !filed) throw new Error(NOT_A_RECORDING);
   if (parsed.version !== 1) throw new Error(NEWER_RECORDING);
   return parsed as RecordingFile;
 }

@@ -15,6 +15,9 @@ describe('readRecordingFile', () => {
     await expect(readRecordingFile(blob('not json'))).rejects.toThrow(NOT_A_RECORDING);
     await expect(readRecordingFile(blob(JSON.stringify({ format: 'other', events: [] })))).rejects.toThrow(NOT_A_RECORDING);
     await expect(readRecordingFile(blob(JSON.stringify({ ...recording, version: 2 })))).rejects.toThrow(NEWER_RECORDING);
+    // Without the ids, "Keep in saved replays" would file it under "undefined".
+    await expect(readRecordingFile(blob(JSON.stringify({ ...recording, campaignId: undefined })))).rejects.toThrow(NOT_A_RECORDING);
+    await expect(readRecordingFile(blob(JSON.stringify({ ...recording, session: { sessionId: 7 } })))).rejects.toThrow(NOT_A_RECORDING);
   });
 
   it('refuses a file that unpacks past the bound instead of filling memory (a gzip bomb, or a huge plain file)', async () => {
