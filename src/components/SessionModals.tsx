@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { Session } from '../../common/api-types.js';
 import { formatBytes, formatDateTime, formatDurationMs } from '../lib/format.js';
 import { sessionTypeLabel } from '../api/sessions.js';
@@ -52,17 +53,11 @@ export function SessionDetailsModal({ session, onClose }: { session: Session; on
   );
 }
 
-interface DeleteModalProps {
-  sessionCount: number;
-  deleting: boolean;
-  onCancel: () => void;
-  onConfirm: () => void;
-}
-
-export function DeleteCampaignModal({ sessionCount, deleting, onCancel, onConfirm }: DeleteModalProps) {
+/** A delete confirmation: Cancel, and the danger button that reads 'Deleting...' while it works. */
+function ConfirmDeleteModal({ title, confirmLabel, deleting, onCancel, onConfirm, children }: { title: string; confirmLabel: string; deleting: boolean; onCancel: () => void; onConfirm: () => void; children: ReactNode }) {
   return (
     <Modal
-      title="Delete Campaign?"
+      title={title}
       onClose={onCancel}
       busy={deleting}
       footer={
@@ -71,41 +66,41 @@ export function DeleteCampaignModal({ sessionCount, deleting, onCancel, onConfir
             Cancel
           </button>
           <button type="button" className="button button-danger" onClick={onConfirm} disabled={deleting}>
-            {deleting ? 'Deleting...' : 'Delete Campaign'}
+            {deleting ? 'Deleting...' : confirmLabel}
           </button>
         </>
       }
     >
+      {children}
+    </Modal>
+  );
+}
+
+interface DeleteModalProps {
+  deleting: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+}
+
+export function DeleteCampaignModal({ sessionCount, ...confirm }: DeleteModalProps & { sessionCount: number }) {
+  return (
+    <ConfirmDeleteModal title="Delete Campaign?" confirmLabel="Delete Campaign" {...confirm}>
       <p className="warning">This action cannot be undone. This will permanently delete:</p>
       <ul className="delete-list">
         <li>All sessions ({sessionCount})</li>
         <li>All recordings and data</li>
         <li>The campaign configuration</li>
       </ul>
-    </Modal>
+    </ConfirmDeleteModal>
   );
 }
 
 /** Confirms deleting one session and its recording, e.g. for a visitor's erasure request. */
-export function DeleteSessionModal({ sessionId, deleting, onCancel, onConfirm }: { sessionId: string; deleting: boolean; onCancel: () => void; onConfirm: () => void }) {
+export function DeleteSessionModal({ sessionId, ...confirm }: DeleteModalProps & { sessionId: string }) {
   return (
-    <Modal
-      title="Delete Session?"
-      onClose={onCancel}
-      busy={deleting}
-      footer={
-        <>
-          <button type="button" className="button button-secondary" onClick={onCancel} disabled={deleting}>
-            Cancel
-          </button>
-          <button type="button" className="button button-danger" onClick={onConfirm} disabled={deleting}>
-            {deleting ? 'Deleting...' : 'Delete Session'}
-          </button>
-        </>
-      }
-    >
+    <ConfirmDeleteModal title="Delete Session?" confirmLabel="Delete Session" {...confirm}>
       <p className="warning">This action cannot be undone. The session and its recording are deleted permanently:</p>
       <p className="mono small break">{sessionId}</p>
-    </Modal>
+    </ConfirmDeleteModal>
   );
 }

@@ -4,10 +4,7 @@ import { SessionInfo } from '../components/SessionInfo.js';
 import { readRecordingFile, type RecordingFile } from './recordingFile.js';
 import { saveReplay } from './replayStore.js';
 import { SESSION_IDLE_MS } from '../../common/limits.js';
-
-const REPLAY_WIDTH = 1024;
-const REPLAY_HEIGHT = 768;
-const REPLAY_SPEEDS = [0.5, 1, 2, 4, 8];
+import { REPLAY_HEIGHT, REPLAY_SPEEDS, REPLAY_WIDTH } from '../components/replay/replaySettings.js';
 
 /** Files the installed app was opened with (file_handlers), where the browser has a launch queue. */
 interface LaunchParams {

@@ -8,21 +8,16 @@ import { DeleteSessionButton } from '../components/replay/DeleteSessionButton.js
 import { ActivityMarkers, ActivityPanel, useActivityItems } from '../components/replay/ActivityTimeline.js';
 import { SessionInfo } from '../components/SessionInfo.js';
 import { ReplayActions } from '../components/replay/ReplayActions.js';
+import { REPLAY_HEIGHT, REPLAY_SPEEDS, REPLAY_WIDTH } from '../components/replay/replaySettings.js';
 import { useOnline } from '../offline/useOnline.js';
 import { useSavedReplay } from '../offline/useSavedReplays.js';
 import { useCampaignName } from '../offline/useCampaignName.js';
 import { isReplayNotSavedOffline, replayPageMessage } from '../offline/offlineReplay.js';
 import { countAssetsNotKept, MISSING_ASSETS_MESSAGE } from '../offline/localAssets.js';
 
-export { SessionInfo };
-
 // The replay first: a compact title, the player (recording and controls within the screen),
-// then the session's facts. The recording's own size comes from its meta event; 1024×768 when
-// it has none. Speeds 0.5–8 as on the landing demo, not auto-playing, created 100 ms after the
-// data is ready.
-export const REPLAY_WIDTH = 1024;
-export const REPLAY_HEIGHT = 768;
-export const REPLAY_SPEEDS = [0.5, 1, 2, 4, 8];
+// then the session's facts. Size and speeds as every replay (replaySettings), not auto-playing,
+// created 100 ms after the data is ready.
 export const PLAYER_INIT_DELAY_MS = 100;
 const RECONNECT_RETRIES = 5;
 const NO_EVENTS: ReplayEvent[] = [];

@@ -3,12 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import type { SharedReplay as SharedReplayData } from '../../../common/api/shares.js';
 import { ReplayPlayer } from '../ReplayPlayer.js';
 import { SessionInfo } from '../SessionInfo.js';
+import { REPLAY_HEIGHT, REPLAY_SPEEDS, REPLAY_WIDTH } from './replaySettings.js';
 
 export const LINK_GONE_TITLE = 'This link no longer works';
-
-const REPLAY_WIDTH = 1024;
-const REPLAY_HEIGHT = 768;
-const REPLAY_SPEEDS = [0.5, 1, 2, 4, 8];
 
 /** A link that answers 404 expired, was revoked, or never existed: the page says so. */
 class LinkGoneError extends Error {}

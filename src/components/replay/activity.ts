@@ -3,9 +3,10 @@
 // user input, each at its offset from the recording's start (the player's clock), and the
 // captured console messages and requests for the Console and Network tabs.
 
+import { EventType } from '@rrweb/types';
 import type { ReplayEvent } from '../../../common/api-types.js';
 import { CAPTURED_TAGS } from '../../../common/captured.js';
-import { INACTIVITY_MS, pathOf, sessionFacts, type FactMark } from '../../../common/session-facts.js';
+import { emptyFacts, factMoments, foldFacts, INACTIVITY_MS, type FactMark } from '../../../common/session-facts.js';
 import { formatPlayerTime } from '../player/playerMath.js';
 
 export type ActivityKind = 'navigation' | 'click' | 'rage' | 'dead' | 'error' | 'request' | 'inactivity';
@@ -38,24 +39,12 @@ export interface CapturedEntry {
 }
 
 const FACT_KIND: Record<FactMark, ActivityKind> = { page: 'navigation', click: 'click', rage: 'rage', dead: 'dead', error: 'error', request: 'request' };
-const META = 4;
-const INCREMENTAL = 3;
-const CUSTOM = 5;
-/** rrweb's user-input sources (mouse move to input), as its own inactivity rule counts them. */
-const isUserInput = (event: ReplayEvent) => {
-  const source = (event.data as { source?: number } | null)?.source ?? -1;
-  return event.type === INCREMENTAL && source > 0 && source <= 5;
-};
 
 /** The player's clock starts at the earliest event. */
 export const recordingStart = (events: ReplayEvent[]): number => events.reduce((min, e) => Math.min(min, e.timestamp), Number.POSITIVE_INFINITY);
 
-/** Gaps of more than INACTIVITY_MS between user inputs, from the recording's start. */
-function inactivity(events: ReplayEvent[], start: number): ActivityItem[] {
-  const inputs = events
-    .filter(isUserInput)
-    .map((e) => e.timestamp)
-    .sort((a, b) => a - b);
+/** Gaps of more than INACTIVITY_MS between user inputs (times in order), from the recording's start. */
+function inactivity(inputs: number[], start: number): ActivityItem[] {
   const stretches: ActivityItem[] = [];
   for (let i = 1; i < inputs.length; i++) {
     const gap = inputs[i] - inputs[i - 1];
@@ -64,21 +53,22 @@ function inactivity(events: ReplayEvent[], start: number): ActivityItem[] {
   return stretches;
 }
 
-/** Every activity item of a recording, in time order. */
+/**
+ * Every activity item of a recording, in time order. The session facts' own rules read the
+ * events (what counts as user input, a page, a rage or dead click), as at ingest.
+ */
 export function activityItems(events: ReplayEvent[]): ActivityItem[] {
   if (!events.length) return [];
   const start = recordingStart(events);
-  const pages = events
-    .filter((e) => e.type === META && typeof (e.data as { href?: unknown } | null)?.href === 'string')
-    .sort((a, b) => a.timestamp - b.timestamp)
-    .map((e) => pathOf((e.data as { href: string }).href));
+  const moments = factMoments(events.slice().sort((a, b) => a.timestamp - b.timestamp));
+  const marked: ActivityItem[] = [];
+  foldFacts(emptyFacts(), moments, (kind, t) => marked.push({ kind: FACT_KIND[kind], at: Math.max(0, t - start) }));
+  // Pages are marked in visit order: each navigation takes the next page's path.
+  const pages = moments.flatMap((moment) => (moment.kind === 'page' ? [moment.path] : []));
   let page = 0;
-  const marked = sessionFacts(events).marks.map(({ kind, t }): ActivityItem => {
-    const item: ActivityItem = { kind: FACT_KIND[kind], at: Math.max(0, t - start) };
-    if (kind === 'page') item.detail = pages[page++];
-    return item;
-  });
-  return [...marked, ...inactivity(events, start)].sort((a, b) => a.at - b.at);
+  for (const item of marked) if (item.kind === 'navigation') item.detail = pages[page++];
+  const inputs = moments.flatMap((moment) => (moment.kind === 'input' ? [moment.t] : []));
+  return [...marked, ...inactivity(inputs, start)].sort((a, b) => a.at - b.at);
 }
 
 /** "Rage click at 00:12" — a marker's accessible name. */
@@ -97,7 +87,7 @@ type Payload = { level?: unknown; message?: unknown; method?: unknown; url?: unk
 export function capturedEntries(events: ReplayEvent[]): { console: CapturedEntry[]; network: CapturedEntry[] } {
   const start = recordingStart(events);
   const out = { console: [] as CapturedEntry[], network: [] as CapturedEntry[] };
-  const sorted = events.filter((e) => e.type === CUSTOM).sort((a, b) => a.timestamp - b.timestamp);
+  const sorted = events.filter((e) => e.type === EventType.Custom).sort((a, b) => a.timestamp - b.timestamp);
   for (const event of sorted) {
     const { tag, payload = {} } = (event.data ?? {}) as { tag?: unknown; payload?: Payload };
     const at = event.timestamp - start;

@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import type { ReplayInit, Session } from '../../../common/api-types.js';
 import { SessionCard } from '../../../src/components/SessionCard.js';
 import { SessionDetailsModal } from '../../../src/components/SessionModals.js';
-import { SessionInfo } from '../../../src/screens/SessionReplay.js';
+import { SessionInfo } from '../../../src/components/SessionInfo.js';
 
 // Bot or human is the server's one verdict (webdriver, crawler user agent or no human input):
 // every screen shows it, whatever the webdriver flag says on its own.
