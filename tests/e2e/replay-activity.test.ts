@@ -8,6 +8,7 @@ import { userSession } from '../helpers/auth.js';
 import type { SessionsResponse } from '../../common/api-types.js';
 import { makeCampaign } from '../integration/ingest-support.js';
 import { flushRecorder, recorderRunning } from './tracker-site.js';
+import { until } from './step.js';
 import { expectAccessible } from './a11y.js';
 
 // A visitor who meets trouble (an error, a failed fetch, a rage click, a dead click), recorded by
@@ -28,15 +29,6 @@ const page = (loader: string) => `<!doctype html><html><head><meta charset="utf-
   document.getElementById('load').addEventListener('click', () => { fetch('/api/offers').catch(() => {}); });
   document.getElementById('rage').addEventListener('click', () => { document.getElementById('out').textContent += '.'; });
 </script></body></html>`;
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, tries = 150): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const value = await probe();
-    if (value) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
 
 /** The player's position in seconds, as its slider says. */
 const playerSeconds = async (tab: Page) => Number(await tab.getByRole('slider', { name: 'Playback position' }).inputValue()) / 1000;

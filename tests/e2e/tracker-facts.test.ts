@@ -13,6 +13,7 @@ import { buildTracker } from '../../tracker/build.mjs';
 import type { Session, SessionsResponse } from '../../common/api-types.js';
 import { makeCampaign } from '../integration/ingest-support.js';
 import { flushRecorder, recorderRunning } from './tracker-site.js';
+import { until } from './step.js';
 
 // A visitor who meets trouble: an uncaught error, a failed fetch, three rapid clicks on one spot
 // and a click on something that does nothing. The stored session must say so, and nothing the
@@ -37,15 +38,6 @@ const page = (loader: string) => `<!doctype html><html><head><meta charset="utf-
   // The coupon button reacts (the rage is about it being slow), so its clicks are not dead.
   document.getElementById('rage').addEventListener('click', () => { document.getElementById('out').textContent += '.'; });
 </script></body></html>`;
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, tries = 150): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const value = await probe();
-    if (value) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
 
 describe.skipIf(!hasChromium)('captured trouble, derived at ingest', () => {
   let server: TestServer;
