@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { hasChromium, launchChromium } from '../helpers/browser.js';
+import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { makeCampaign, info, postBatch, sessionId } from '../integration/ingest-support.js';
@@ -90,12 +90,8 @@ describe.skipIf(!hasChromium)('the app under its Content Security Policy', () =>
     const stored = await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events: hostileRecording(site.origin, Date.now() - 60_000) });
     expect(await stored.json()).toEqual({ stored: true });
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const origin = server.config.publicUrl;
-    await context.addCookies(owner.cookie.split('; ').map((pair) => {
-      const eq = pair.indexOf('=');
-      return { name: pair.slice(0, eq), value: pair.slice(eq + 1), url: origin };
-    }));
+    const context = await signedInContext(browser, origin, owner, { viewport: { width: 1280, height: 900 } });
     // Every violation in the app's own document, from its first script on.
     await context.addInitScript(() => {
       window.__violations = [];

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { hasChromium, launchChromium } from '../helpers/browser.js';
+import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import type { SessionsResponse } from '../../common/api-types.js';
@@ -68,13 +68,7 @@ describe.skipIf(!hasChromium)('the replay page’s activity timeline', () => {
     });
     await visitor.close();
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.addCookies(
-      owner.cookie.split('; ').map((pair) => {
-        const eq = pair.indexOf('=');
-        return { name: pair.slice(0, eq), value: pair.slice(eq + 1), url: server.config.publicUrl };
-      }),
-    );
+    const context = await signedInContext(browser, server.config.publicUrl, owner, { viewport: { width: 1280, height: 800 } });
     const app = await context.newPage();
     await app.goto(`${server.config.publicUrl}/campaign/${campaignId}`);
     await app.getByRole('checkbox', { name: 'Has errors' }).check();

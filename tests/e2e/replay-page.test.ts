@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed, vi } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
-import { hasChromium, launchChromium } from '../helpers/browser.js';
+import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { info, makeCampaign, postBatch, sessionId } from '../integration/ingest-support.js';
@@ -56,15 +56,7 @@ describe.skipIf(!hasChromium)('the replay page', () => {
   });
 
   async function ownerContext(options: Parameters<Browser['newContext']>[0]): Promise<BrowserContext> {
-    const context = await browser.newContext(options);
-    const origin = server.config.publicUrl;
-    await context.addCookies(
-      owner.cookie.split('; ').map((pair) => {
-        const eq = pair.indexOf('=');
-        return { name: pair.slice(0, eq), value: pair.slice(eq + 1), url: origin };
-      }),
-    );
-    return context;
+    return signedInContext(browser, server.config.publicUrl, owner, options);
   }
 
   const replayUrl = (id: string) => `${server.config.publicUrl}/campaign/${campaignId}/session/${id}`;
