@@ -5,6 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import type { ReplayEvent } from '../../common/api-types.js';
+import { recordedPage } from './replay-fixtures.js';
 
 // Fixtures of the offline journey: the committed demo recording, and a recorded "customer site"
 // on another origin whose stylesheet, image and background must survive going offline.
@@ -53,16 +54,7 @@ export function styledRecording(site: string, start: number): ReplayEvent[] {
       ]),
     ],
   };
-  const moves = Array.from({ length: 30 }, (_, i) => ({
-    type: 3,
-    data: { source: 1, positions: [{ x: 20 + i * 10, y: 40 + i * 5, id: 6, timeOffset: 0 }] },
-    timestamp: start + 200 + i * 100,
-  }));
-  return [
-    { type: 4, data: { href: `${site}/`, width: 800, height: 600 }, timestamp: start },
-    { type: 2, data: { node, initialOffset: { left: 0, top: 0 } }, timestamp: start + 10 },
-    ...moves,
-  ];
+  return recordedPage(site, node, start, { width: 800, height: 600, moves: 30, movesOver: 6 });
 }
 
 /** Share of pixels that differ between two PNG screenshots, compared in the browser's canvas. */

@@ -34,6 +34,23 @@ export async function startSiteWithoutCors(): Promise<{ origin: string; close():
 }
 
 /**
+ * A recording of one page of `site`: its Meta and full snapshot (`node`) at `start`, then `moves`
+ * mouse moves 100 ms apart over the node with id `movesOver`.
+ */
+export function recordedPage(site: string, node: unknown, start: number, { width, height, moves, movesOver }: { width: number; height: number; moves: number; movesOver: number }): ReplayEvent[] {
+  const mouse = Array.from({ length: moves }, (_, i) => ({
+    type: 3,
+    data: { source: 1, positions: [{ x: 20 + i * 10, y: 40 + i * 5, id: movesOver, timeOffset: 0 }] },
+    timestamp: start + 200 + i * 100,
+  }));
+  return [
+    { type: 4, data: { href: `${site}/`, width, height }, timestamp: start },
+    { type: 2, data: { node, initialOffset: { left: 0, top: 0 } }, timestamp: start + 10 },
+    ...mouse,
+  ];
+}
+
+/**
  * A 1280×720 page with a link to `linkTarget` (which must never load in the player), a button
  * and the site's image, then a few seconds of mouse moves.
  */
@@ -56,14 +73,5 @@ export function linkedRecording(site: string, linkTarget: string, start: number)
       ]),
     ],
   };
-  const moves = Array.from({ length: 40 }, (_, i) => ({
-    type: 3,
-    data: { source: 1, positions: [{ x: 20 + i * 10, y: 40 + i * 5, id: 7, timeOffset: 0 }] },
-    timestamp: start + 200 + i * 100,
-  }));
-  return [
-    { type: 4, data: { href: `${site}/`, width: 1280, height: 720 }, timestamp: start },
-    { type: 2, data: { node, initialOffset: { left: 0, top: 0 } }, timestamp: start + 10 },
-    ...moves,
-  ];
+  return recordedPage(site, node, start, { width: 1280, height: 720, moves: 40, movesOver: 7 });
 }
