@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import type { ReplayEvent } from '../../common/api-types.js';
@@ -10,7 +9,7 @@ import { recordedPage } from './replay-fixtures.js';
 // Fixtures of the offline journey: the committed demo recording, and a recorded "customer site"
 // on another origin whose stylesheet, image and background must survive going offline.
 
-export const demoEvents = JSON.parse(gunzipSync(fs.readFileSync(path.resolve('server/replay/demo/desktop.json.gz'))).toString('utf8')) as ReplayEvent[];
+export { desktopRecording as demoEvents } from './replay-fixtures.js';
 
 export interface CustomerSite {
   origin: string;
