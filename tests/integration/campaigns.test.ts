@@ -299,6 +299,16 @@ describe('PATCH /api/v1/campaign/update/:id', () => {
     expect((await listCampaigns()).find((c) => c.id === mine.id)).toEqual(mine);
   });
 
+  it('records visitors of the new domains at once, and no longer those of a domain taken out', async () => {
+    const mine = await campaign({ ...valid, limit: 0, domains: 'shop.example.com' });
+    const visit = (origin: string) => postBatch(server, mine.id, { sessionId: sessionId(), seq: 0, info: info(), events: pageEvents() }, { origin });
+    expect((await visit('https://new.example.org')).status).toBe(403);
+    expect((await update(mine.id, { domains: 'new.example.org' })).status).toBe(200);
+    expect((await visit('https://new.example.org')).status).toBe(200);
+    const refused = await visit('https://shop.example.com');
+    expect([refused.status, await refused.json()]).toEqual([403, { error: 'Origin not allowed for this campaign' }]);
+  });
+
   it('lowering the limit below the count keeps the sessions and the count, and stops new sessions', async () => {
     const mine = await campaign({ ...valid, limit: 5 });
     for (const id of ['session-low-0001', 'session-low-0002', 'session-low-0003']) {
