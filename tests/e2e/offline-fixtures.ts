@@ -16,15 +16,18 @@ export interface CustomerSite {
   close(): Promise<void>;
 }
 
-/** The recorded site: a stylesheet (with a background image) and a logo. */
-export async function startCustomerSite(): Promise<CustomerSite> {
+/**
+ * The recorded site: a stylesheet (with a background image) and a logo. With `cors: false` it is
+ * a site like many, whose files the device can keep only as opaque copies.
+ */
+export async function startCustomerSite({ cors = true } = {}): Promise<CustomerSite> {
   const logo = fs.readFileSync(path.resolve('public/icons/icon-192.png'));
   const background = fs.readFileSync(path.resolve('public/icons/maskable-512.png'));
   const css = 'body{margin:0;background:#fde68a;font:24px sans-serif;color:#7c2d12}.hero{width:300px;height:120px;background:url(/bg.png) center/cover}h1{color:#be123c}';
   const server = http.createServer((request, response) => {
     // CORS like a CDN: the page can read the kept copies (an opaque copy cannot be replayed offline).
     const send = (type: string, body: string | Buffer) =>
-      response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store', 'access-control-allow-origin': '*' }).end(body);
+      response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store', ...(cors ? { 'access-control-allow-origin': '*' } : {}) }).end(body);
     if (request.url === '/site.css') return send('text/css', css);
     if (request.url === '/logo.png') return send('image/png', logo);
     if (request.url === '/bg.png') return send('image/png', background);

@@ -10,7 +10,8 @@ import type { ReplayEvent } from '../../common/api-types.js';
 import { step } from './step.js';
 import { OFFLINE_REPLAY_MESSAGE, OFFLINE_WRITE_MESSAGE } from '../../src/offline/network.js';
 import { MISSING_ASSETS_MESSAGE } from '../../src/offline/localAssets.js';
-import { desktopRecording, IPHONE_USER_AGENT, linkedRecording, phoneRecording, recordedAgo, startSiteWithoutCors } from './replay-fixtures.js';
+import { desktopRecording, IPHONE_USER_AGENT, linkedRecording, phoneRecording, recordedAgo } from './replay-fixtures.js';
+import { startCustomerSite, type CustomerSite } from './offline-fixtures.js';
 
 // The replay page in real Chromium at 1280×800 and on a 390×844 phone: the recording and its
 // controls fit the screen below the header, the recorded page is inert (no focus, no navigation),
@@ -27,7 +28,7 @@ const devices = [
 describe.skipIf(!hasChromium)('the replay page', () => {
   let server: TestServer;
   let browser: Browser;
-  let site: Awaited<ReturnType<typeof startSiteWithoutCors>>;
+  let site: CustomerSite;
   let owner: Awaited<ReturnType<typeof userSession>>;
   let campaignId = '';
   const sessions = { desktop: '', phone: '', linked: '' };
@@ -41,7 +42,7 @@ describe.skipIf(!hasChromium)('the replay page', () => {
   }
 
   beforeAll(async () => {
-    [server, browser, site] = await Promise.all([startServer({}, { privateDist: true }), launchChromium(), startSiteWithoutCors()]);
+    [server, browser, site] = await Promise.all([startServer({}, { privateDist: true }), launchChromium(), startCustomerSite({ cors: false })]);
     owner = await userSession(server, 'Rita Replay');
     campaignId = await makeCampaign(server, { ownerId: owner.userId });
     sessions.desktop = await record(recordedAgo(desktopRecording, 120_000));
