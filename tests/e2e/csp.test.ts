@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { hasChromium, launchChromium } from '../helpers/browser.js';
+import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { makeCampaign, info, postBatch, sessionId } from '../integration/ingest-support.js';
 import { startCustomerSite, type CustomerSite } from './offline-fixtures.js';
+import { recordedPage } from './replay-fixtures.js';
 
 // The app shell's Content Security Policy in real Chromium: the replay player still shows a
 // recorded page (its <style>, inline styles, stylesheet and images from the recorded site) with
@@ -47,16 +48,7 @@ function hostileRecording(site: string, start: number) {
       ]),
     ],
   };
-  const moves = Array.from({ length: 30 }, (_, i) => ({
-    type: 3,
-    data: { source: 1, positions: [{ x: 20 + i * 10, y: 40 + i * 5, id: 6, timeOffset: 0 }] },
-    timestamp: start + 200 + i * 100,
-  }));
-  return [
-    { type: 4, data: { href: `${site}/`, width: 800, height: 600 }, timestamp: start },
-    { type: 2, data: { node, initialOffset: { left: 0, top: 0 } }, timestamp: start + 10 },
-    ...moves,
-  ];
+  return recordedPage(site, node, start, { width: 800, height: 600, moves: 30, movesOver: 6 });
 }
 
 describe.skipIf(!hasChromium)('the app under its Content Security Policy', () => {
@@ -90,12 +82,8 @@ describe.skipIf(!hasChromium)('the app under its Content Security Policy', () =>
     const stored = await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events: hostileRecording(site.origin, Date.now() - 60_000) });
     expect(await stored.json()).toEqual({ stored: true });
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const origin = server.config.publicUrl;
-    await context.addCookies(owner.cookie.split('; ').map((pair) => {
-      const eq = pair.indexOf('=');
-      return { name: pair.slice(0, eq), value: pair.slice(eq + 1), url: origin };
-    }));
+    const context = await signedInContext(browser, origin, owner, { viewport: { width: 1280, height: 900 } });
     // Every violation in the app's own document, from its first script on.
     await context.addInitScript(() => {
       window.__violations = [];

@@ -73,4 +73,10 @@ describe('web app manifest', () => {
       ['Saved replays', '/saved'],
     ]);
   });
+
+  it('lets the installed app open a downloaded recording file (tapedeck-{id}.json.gz) on /saved', () => {
+    const handlers = manifest.file_handlers as { action: string; accept: Record<string, string[]> }[];
+    const saved = handlers.find((handler) => handler.action === '/saved');
+    expect(Object.values(saved?.accept ?? {}).flat()).toEqual(expect.arrayContaining(['.gz', '.json']));
+  });
 });

@@ -1,30 +1,33 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import type { ReplayEvent } from '../../common/api-types.js';
+import { recordedPage } from './replay-fixtures.js';
 
 // Fixtures of the offline journey: the committed demo recording, and a recorded "customer site"
 // on another origin whose stylesheet, image and background must survive going offline.
 
-export const demoEvents = JSON.parse(gunzipSync(fs.readFileSync(path.resolve('server/replay/demo/desktop.json.gz'))).toString('utf8')) as ReplayEvent[];
+export { desktopRecording as demoEvents } from './replay-fixtures.js';
 
 export interface CustomerSite {
   origin: string;
   close(): Promise<void>;
 }
 
-/** The recorded site: a stylesheet (with a background image) and a logo. */
-export async function startCustomerSite(): Promise<CustomerSite> {
+/**
+ * The recorded site: a stylesheet (with a background image) and a logo. With `cors: false` it is
+ * a site like many, whose files the device can keep only as opaque copies.
+ */
+export async function startCustomerSite({ cors = true } = {}): Promise<CustomerSite> {
   const logo = fs.readFileSync(path.resolve('public/icons/icon-192.png'));
   const background = fs.readFileSync(path.resolve('public/icons/maskable-512.png'));
   const css = 'body{margin:0;background:#fde68a;font:24px sans-serif;color:#7c2d12}.hero{width:300px;height:120px;background:url(/bg.png) center/cover}h1{color:#be123c}';
   const server = http.createServer((request, response) => {
     // CORS like a CDN: the page can read the kept copies (an opaque copy cannot be replayed offline).
     const send = (type: string, body: string | Buffer) =>
-      response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store', 'access-control-allow-origin': '*' }).end(body);
+      response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store', ...(cors ? { 'access-control-allow-origin': '*' } : {}) }).end(body);
     if (request.url === '/site.css') return send('text/css', css);
     if (request.url === '/logo.png') return send('image/png', logo);
     if (request.url === '/bg.png') return send('image/png', background);
@@ -53,16 +56,7 @@ export function styledRecording(site: string, start: number): ReplayEvent[] {
       ]),
     ],
   };
-  const moves = Array.from({ length: 30 }, (_, i) => ({
-    type: 3,
-    data: { source: 1, positions: [{ x: 20 + i * 10, y: 40 + i * 5, id: 6, timeOffset: 0 }] },
-    timestamp: start + 200 + i * 100,
-  }));
-  return [
-    { type: 4, data: { href: `${site}/`, width: 800, height: 600 }, timestamp: start },
-    { type: 2, data: { node, initialOffset: { left: 0, top: 0 } }, timestamp: start + 10 },
-    ...moves,
-  ];
+  return recordedPage(site, node, start, { width: 800, height: 600, moves: 30, movesOver: 6 });
 }
 
 /** Share of pixels that differ between two PNG screenshots, compared in the browser's canvas. */

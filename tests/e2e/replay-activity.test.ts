@@ -1,13 +1,12 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { hasChromium, launchChromium } from '../helpers/browser.js';
+import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import type { SessionsResponse } from '../../common/api-types.js';
 import { makeCampaign } from '../integration/ingest-support.js';
-import { flushRecorder, recorderRunning } from './tracker-site.js';
+import { flushRecorder, recorderRunning, startSite, type Site } from './tracker-site.js';
+import { until } from './step.js';
 import { expectAccessible } from './a11y.js';
 
 // A visitor who meets trouble (an error, a failed fetch, a rage click, a dead click), recorded by
@@ -29,48 +28,32 @@ const page = (loader: string) => `<!doctype html><html><head><meta charset="utf-
   document.getElementById('rage').addEventListener('click', () => { document.getElementById('out').textContent += '.'; });
 </script></body></html>`;
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, tries = 150): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const value = await probe();
-    if (value) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
-
 /** The player's position in seconds, as its slider says. */
 const playerSeconds = async (tab: Page) => Number(await tab.getByRole('slider', { name: 'Playback position' }).inputValue()) / 1000;
 
 describe.skipIf(!hasChromium)('the replay page’s activity timeline', () => {
   let server: TestServer;
-  let site: http.Server;
-  let siteUrl = '';
+  let site: Site;
   let browser: Browser;
-  let loaderTag = '';
 
   beforeAll(async () => {
     server = await startServer({}, { privateDist: true });
-    site = http.createServer((request, response) => {
-      if ((request.url ?? '/').startsWith('/api/')) return void response.writeHead(404).end('no offers');
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(loaderTag));
-    });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    site = await startSite({ '/': page }); // its /api/offers answers 404, as any unknown path
     browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
-    await new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve()));
+    await site?.close();
     await server?.close();
   });
 
   it('finds the session by its problems, shows each on the timeline and in the Activity list, and a marker seeks there', async () => {
     const owner = await userSession(server, 'Timeline Owner');
-    const campaignId = await makeCampaign(server, { ownerId: owner.userId, domains: `127.0.0.1:${new URL(siteUrl).port}` });
-    loaderTag = `<script async src="${server.url}/t/${campaignId}.js"></script>`;
+    const campaignId = await makeCampaign(server, { ownerId: owner.userId, domains: `127.0.0.1:${site.port}` });
+    site.install(`<script async src="${server.url}/t/${campaignId}.js"></script>`);
     const visitor = await browser.newContext({ viewport: { width: 1000, height: 700 } });
     const tab = await visitor.newPage();
-    await tab.goto(`${siteUrl}/`);
+    await tab.goto(`${site.url}/`);
     await recorderRunning(tab);
     await tab.click('#broken');
     await Promise.all([tab.waitForResponse((r) => r.url().includes('/api/offers')), tab.click('#load')]);
@@ -85,13 +68,7 @@ describe.skipIf(!hasChromium)('the replay page’s activity timeline', () => {
     });
     await visitor.close();
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.addCookies(
-      owner.cookie.split('; ').map((pair) => {
-        const eq = pair.indexOf('=');
-        return { name: pair.slice(0, eq), value: pair.slice(eq + 1), url: server.config.publicUrl };
-      }),
-    );
+    const context = await signedInContext(browser, server.config.publicUrl, owner, { viewport: { width: 1280, height: 800 } });
     const app = await context.newPage();
     await app.goto(`${server.config.publicUrl}/campaign/${campaignId}`);
     await app.getByRole('checkbox', { name: 'Has errors' }).check();

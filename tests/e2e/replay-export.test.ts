@@ -4,7 +4,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { hasChromium, launchChromium } from '../helpers/browser.js';
+import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { info, makeCampaign, postBatch, sessionId } from '../integration/ingest-support.js';
@@ -42,13 +42,7 @@ describe.skipIf(!hasChromium)('recording files', () => {
   const playButton = (page: Page) => page.getByRole('button', { name: /^(Play|Pause)$/ });
 
   it('downloads a recording, and after signing out, offline, opens the file and plays it', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-    await context.addCookies(
-      owner.cookie.split('; ').map((pair) => {
-        const eq = pair.indexOf('=');
-        return { name: pair.slice(0, eq), value: pair.slice(eq + 1), url: server.config.publicUrl };
-      }),
-    );
+    const context = await signedInContext(browser, server.config.publicUrl, owner, { viewport: { width: 1280, height: 800 }, acceptDownloads: true });
     const page = await context.newPage();
     const origin = server.config.publicUrl;
 

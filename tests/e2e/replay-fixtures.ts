@@ -1,12 +1,10 @@
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import type { AddressInfo } from 'node:net';
 import type { ReplayEvent } from '../../common/api-types.js';
 
 // Recordings for the replay page's tests: the committed demo recordings (a desktop and a phone
-// visit) and a small page with a link, a button and an image from a site that sends no CORS headers.
+// visit) and a small page with a link, a button and an image from the recorded site.
 
 const demo = (name: string) => JSON.parse(gunzipSync(fs.readFileSync(path.resolve(`server/replay/demo/${name}.json.gz`))).toString('utf8')) as ReplayEvent[];
 export const desktopRecording = demo('desktop');
@@ -21,16 +19,21 @@ export function recordedAgo(events: ReplayEvent[], ago: number): ReplayEvent[] {
 export const IPHONE_USER_AGENT =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 
-/** A site like many: its image answers without CORS headers, so the device keeps only an opaque copy. */
-export async function startSiteWithoutCors(): Promise<{ origin: string; close(): Promise<void> }> {
-  const logo = fs.readFileSync(path.resolve('public/icons/icon-192.png'));
-  const server = http.createServer((request, response) => {
-    if (request.url === '/logo.png') return response.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'no-store' }).end(logo);
-    response.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { origin: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+/**
+ * A recording of one page of `site`: its Meta and full snapshot (`node`) at `start`, then `moves`
+ * mouse moves 100 ms apart over the node with id `movesOver`.
+ */
+export function recordedPage(site: string, node: unknown, start: number, { width, height, moves, movesOver }: { width: number; height: number; moves: number; movesOver: number }): ReplayEvent[] {
+  const mouse = Array.from({ length: moves }, (_, i) => ({
+    type: 3,
+    data: { source: 1, positions: [{ x: 20 + i * 10, y: 40 + i * 5, id: movesOver, timeOffset: 0 }] },
+    timestamp: start + 200 + i * 100,
+  }));
+  return [
+    { type: 4, data: { href: `${site}/`, width, height }, timestamp: start },
+    { type: 2, data: { node, initialOffset: { left: 0, top: 0 } }, timestamp: start + 10 },
+    ...mouse,
+  ];
 }
 
 /**
@@ -56,14 +59,5 @@ export function linkedRecording(site: string, linkTarget: string, start: number)
       ]),
     ],
   };
-  const moves = Array.from({ length: 40 }, (_, i) => ({
-    type: 3,
-    data: { source: 1, positions: [{ x: 20 + i * 10, y: 40 + i * 5, id: 7, timeOffset: 0 }] },
-    timestamp: start + 200 + i * 100,
-  }));
-  return [
-    { type: 4, data: { href: `${site}/`, width: 1280, height: 720 }, timestamp: start },
-    { type: 2, data: { node, initialOffset: { left: 0, top: 0 } }, timestamp: start + 10 },
-    ...moves,
-  ];
+  return recordedPage(site, node, start, { width: 1280, height: 720, moves: 40, movesOver: 7 });
 }

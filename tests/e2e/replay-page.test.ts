@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed, vi } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
-import { hasChromium, launchChromium } from '../helpers/browser.js';
+import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { info, makeCampaign, postBatch, sessionId } from '../integration/ingest-support.js';
@@ -10,7 +10,8 @@ import type { ReplayEvent } from '../../common/api-types.js';
 import { step } from './step.js';
 import { OFFLINE_REPLAY_MESSAGE, OFFLINE_WRITE_MESSAGE } from '../../src/offline/network.js';
 import { MISSING_ASSETS_MESSAGE } from '../../src/offline/localAssets.js';
-import { desktopRecording, IPHONE_USER_AGENT, linkedRecording, phoneRecording, recordedAgo, startSiteWithoutCors } from './replay-fixtures.js';
+import { desktopRecording, IPHONE_USER_AGENT, linkedRecording, phoneRecording, recordedAgo } from './replay-fixtures.js';
+import { startCustomerSite, type CustomerSite } from './offline-fixtures.js';
 
 // The replay page in real Chromium at 1280×800 and on a 390×844 phone: the recording and its
 // controls fit the screen below the header, the recorded page is inert (no focus, no navigation),
@@ -27,7 +28,7 @@ const devices = [
 describe.skipIf(!hasChromium)('the replay page', () => {
   let server: TestServer;
   let browser: Browser;
-  let site: Awaited<ReturnType<typeof startSiteWithoutCors>>;
+  let site: CustomerSite;
   let owner: Awaited<ReturnType<typeof userSession>>;
   let campaignId = '';
   const sessions = { desktop: '', phone: '', linked: '' };
@@ -41,7 +42,7 @@ describe.skipIf(!hasChromium)('the replay page', () => {
   }
 
   beforeAll(async () => {
-    [server, browser, site] = await Promise.all([startServer({}, { privateDist: true }), launchChromium(), startSiteWithoutCors()]);
+    [server, browser, site] = await Promise.all([startServer({}, { privateDist: true }), launchChromium(), startCustomerSite({ cors: false })]);
     owner = await userSession(server, 'Rita Replay');
     campaignId = await makeCampaign(server, { ownerId: owner.userId });
     sessions.desktop = await record(recordedAgo(desktopRecording, 120_000));
@@ -56,15 +57,7 @@ describe.skipIf(!hasChromium)('the replay page', () => {
   });
 
   async function ownerContext(options: Parameters<Browser['newContext']>[0]): Promise<BrowserContext> {
-    const context = await browser.newContext(options);
-    const origin = server.config.publicUrl;
-    await context.addCookies(
-      owner.cookie.split('; ').map((pair) => {
-        const eq = pair.indexOf('=');
-        return { name: pair.slice(0, eq), value: pair.slice(eq + 1), url: origin };
-      }),
-    );
-    return context;
+    return signedInContext(browser, server.config.publicUrl, owner, options);
   }
 
   const replayUrl = (id: string) => `${server.config.publicUrl}/campaign/${campaignId}/session/${id}`;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { hasChromium, launchChromium } from '../helpers/browser.js';
+import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { info, makeCampaign, postBatch, sessionId } from '../integration/ingest-support.js';
@@ -34,14 +34,7 @@ describe.skipIf(!hasChromium)('share links', () => {
   });
 
   async function ownerContext(): Promise<BrowserContext> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.addCookies(
-      owner.cookie.split('; ').map((pair) => {
-        const eq = pair.indexOf('=');
-        return { name: pair.slice(0, eq), value: pair.slice(eq + 1), url: server.config.publicUrl };
-      }),
-    );
-    return context;
+    return signedInContext(browser, server.config.publicUrl, owner, { viewport: { width: 1280, height: 800 } });
   }
 
   const playButton = (page: Page) => page.getByRole('button', { name: /^(Play|Pause)$/ });

@@ -10,3 +10,16 @@ export async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
     throw error;
   }
 }
+
+/**
+ * Polls `probe` until it gives a truthy value and returns that value; gives up after `tries`
+ * rounds 200 ms apart with an error naming what it waited for. A wait on a condition, not a sleep.
+ */
+export async function until<T>(what: string, probe: () => Promise<T | undefined | false>, tries = 150): Promise<T> {
+  for (let i = 0; i < tries; i++) {
+    const value = await probe();
+    if (value) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}

@@ -1,8 +1,6 @@
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +10,8 @@ import { userSession } from '../helpers/auth.js';
 import { buildTracker } from '../../tracker/build.mjs';
 import type { Session, SessionsResponse } from '../../common/api-types.js';
 import { makeCampaign } from '../integration/ingest-support.js';
-import { flushRecorder, recorderRunning } from './tracker-site.js';
+import { flushRecorder, recorderRunning, startSite, type Site } from './tracker-site.js';
+import { until } from './step.js';
 
 // A visitor who meets trouble: an uncaught error, a failed fetch, three rapid clicks on one spot
 // and a click on something that does nothing. The stored session must say so, and nothing the
@@ -38,49 +37,33 @@ const page = (loader: string) => `<!doctype html><html><head><meta charset="utf-
   document.getElementById('rage').addEventListener('click', () => { document.getElementById('out').textContent += '.'; });
 </script></body></html>`;
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, tries = 150): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const value = await probe();
-    if (value) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
-
 describe.skipIf(!hasChromium)('captured trouble, derived at ingest', () => {
   let server: TestServer;
-  let site: http.Server;
-  let siteUrl = '';
+  let site: Site;
   let browser: Browser;
   let distDir: string;
-  let loaderTag = '';
 
   beforeAll(async () => {
     distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-e2e-facts-'));
     await buildTracker(path.join(distDir, 'tracker'));
     server = await startServer({ DIST_DIR: distDir });
-    site = http.createServer((request, response) => {
-      if ((request.url ?? '/').startsWith('/api/')) return void response.writeHead(404).end('no offers');
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(loaderTag));
-    });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    site = await startSite({ '/': page }); // its /api/offers answers 404, as any unknown path
     browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
-    await new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve()));
+    await site?.close();
     await server?.close();
     fs.rmSync(distDir, { recursive: true, force: true });
   });
 
   it('stores errors, failed requests, rage and dead clicks on the session, masked', async () => {
     const owner = await userSession(server, 'Trouble Owner');
-    const campaignId = await makeCampaign(server, { ownerId: owner.userId, domains: `127.0.0.1:${new URL(siteUrl).port}` });
-    loaderTag = `<script async src="${server.url}/t/${campaignId}.js"></script>`;
+    const campaignId = await makeCampaign(server, { ownerId: owner.userId, domains: `127.0.0.1:${site.port}` });
+    site.install(`<script async src="${server.url}/t/${campaignId}.js"></script>`);
     const context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
     const tab = await context.newPage();
-    await tab.goto(`${siteUrl}/`);
+    await tab.goto(`${site.url}/`);
     await recorderRunning(tab);
 
     await tab.click('#broken');

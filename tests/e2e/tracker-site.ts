@@ -74,13 +74,14 @@ export interface Site {
   close(): Promise<void>;
 }
 
-export async function startSite(): Promise<Site> {
+/** The shop's pages, plus `extraPages` (by path, each given the installed tag) a test needs of its own. */
+export async function startSite(extraPages: Record<string, (tag: string) => string> = {}): Promise<Site> {
   let tag = '';
   let files: Record<string, string> = {};
   let pageHeaders: Record<string, string> = {};
   const server = http.createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
-    const pages: Record<string, (tag: string) => string> = { '/': checkout, '/checkout.html': checkout, '/thanks.html': thanks, '/storm.html': storm, '/big.html': big };
+    const pages: Record<string, (tag: string) => string> = { '/': checkout, '/checkout.html': checkout, '/thanks.html': thanks, '/storm.html': storm, '/big.html': big, ...extraPages };
     const page = pages[path]?.(tag) ?? null;
     if (page !== null) {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...pageHeaders }).end(page);

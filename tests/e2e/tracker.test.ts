@@ -13,6 +13,7 @@ import { fillLoader } from '../../common/loader-script.js';
 import type { ReplayEvent, ReplayResponse, SessionsResponse } from '../../common/api-types.js';
 import { makeCampaign, storedCounts } from '../integration/ingest-support.js';
 import { PAGE_SECRETS, TYPED, flushRecorder, recorderRunning, shopAtCheckout, startSite, type Site } from './tracker-site.js';
+import { until } from './step.js';
 
 interface Stored {
   events: ReplayEvent[];
@@ -24,15 +25,6 @@ async function storedEvents(server: TestServer, campaignId: string): Promise<Sto
   const rows = await server.db.selectFrom('chunks').select(['data']).where('campaign_id', '=', campaignId).orderBy('session_id').orderBy('seq').execute();
   const texts = rows.map((row) => gunzipSync(row.data).toString('utf8'));
   return { events: texts.flatMap((t) => JSON.parse(t) as ReplayEvent[]), raw: texts.join('\n') };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, tries = 150): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const value = await probe();
-    if (value) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`gave up waiting for ${what}`);
 }
 
 

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
 
 /** The system Chromium: CHROMIUM_PATH, else /usr/bin/chromium; null when neither exists. */
 export function chromiumPath(): string | null {
@@ -39,4 +39,16 @@ export async function launchChromium(extraArgs: string[] = []): Promise<Browser>
       ...extraArgs,
     ],
   });
+}
+
+/** A browser context signed in as `user` (from userSession): its cookies set on the app's origin. */
+export async function signedInContext(browser: Browser, origin: string, user: { cookie: string }, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  await context.addCookies(
+    user.cookie.split('; ').map((pair) => {
+      const eq = pair.indexOf('=');
+      return { name: pair.slice(0, eq), value: pair.slice(eq + 1), url: origin };
+    }),
+  );
+  return context;
 }

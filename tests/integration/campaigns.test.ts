@@ -5,6 +5,7 @@ import { appendChunk } from '../../server/storage/chunks.js';
 import { insertSession } from '../../server/sessions/repository.js';
 import { DOMAINS_INVALID, LIMIT_INVALID } from '../../common/domains.js';
 import type { Campaign } from '../../common/api-types.js';
+import { info, pageEvents, postBatch, sessionId, storedCounts } from './ingest-support.js';
 
 let server: TestServer;
 let owner: Awaited<ReturnType<typeof userSession>>;
@@ -298,7 +299,17 @@ describe('PATCH /api/v1/campaign/update/:id', () => {
     expect((await listCampaigns()).find((c) => c.id === mine.id)).toEqual(mine);
   });
 
-  it('lowering the limit below the count keeps the sessions and the count', async () => {
+  it('records visitors of the new domains at once, and no longer those of a domain taken out', async () => {
+    const mine = await campaign({ ...valid, limit: 0, domains: 'shop.example.com' });
+    const visit = (origin: string) => postBatch(server, mine.id, { sessionId: sessionId(), seq: 0, info: info(), events: pageEvents() }, { origin });
+    expect((await visit('https://new.example.org')).status).toBe(403);
+    expect((await update(mine.id, { domains: 'new.example.org' })).status).toBe(200);
+    expect((await visit('https://new.example.org')).status).toBe(200);
+    const refused = await visit('https://shop.example.com');
+    expect([refused.status, await refused.json()]).toEqual([403, { error: 'Origin not allowed for this campaign' }]);
+  });
+
+  it('lowering the limit below the count keeps the sessions and the count, and stops new sessions', async () => {
     const mine = await campaign({ ...valid, limit: 5 });
     for (const id of ['session-low-0001', 'session-low-0002', 'session-low-0003']) {
       await insertSession(server.db, { campaign_id: mine.id, id, started_at: Date.now() });
@@ -309,5 +320,9 @@ describe('PATCH /api/v1/campaign/update/:id', () => {
     expect(row).toEqual({ session_limit: 1, session_count: 3 });
     const sessions = await server.db.selectFrom('sessions').select('id').where('campaign_id', '=', mine.id).execute();
     expect(sessions).toHaveLength(3);
+    // ...and stops new ones: a new visitor is refused at ingest.
+    const refusal = await postBatch(server, mine.id, { sessionId: sessionId(), seq: 0, info: info(), events: pageEvents() });
+    expect([refusal.status, await refusal.json()]).toEqual([403, { error: 'Session limit reached for this campaign' }]);
+    expect(await storedCounts(server, mine.id)).toEqual({ sessions: 3, chunks: 0 });
   });
 });

@@ -2,26 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { buildTracker } from '../../tracker/build.mjs';
 import { fillLoader } from '../../common/loader-script.js';
-import { makeCampaign, sessionId, info, pageEvents, postBatch } from './ingest-support.js';
-
-/** A raw GET, so the test sees the bytes on the wire (fetch would decompress them). */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers }, (response) => {
-        const parts: Buffer[] = [];
-        response.on('data', (part: Buffer) => parts.push(part));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(parts) }));
-        response.on('error', reject);
-      })
-      .on('error', reject);
-  });
-}
+import { makeCampaign, sessionId, info, pageEvents, postBatch, rawGet } from './ingest-support.js';
 
 describe('serving the tracker files', () => {
   let server: TestServer;

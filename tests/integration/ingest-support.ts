@@ -1,8 +1,10 @@
 // Shared by the ingest integration tests and the tracker's browser tests.
 import crypto from 'node:crypto';
+import http from 'node:http';
 import zlib from 'node:zlib';
 import { userSession } from '../helpers/auth.js';
 import type { TestServer } from '../helpers/server.js';
+import type { Campaign } from '../../common/api-types.js';
 
 export interface CampaignOptions {
   /** The owner's user id; a fresh user when not given. */
@@ -96,4 +98,28 @@ export async function storedCounts(server: TestServer, campaignId: string) {
   const sessions = await server.db.selectFrom('sessions').select('id').where('campaign_id', '=', campaignId).execute();
   const chunks = await server.db.selectFrom('chunks').select('seq').where('campaign_id', '=', campaignId).execute();
   return { sessions: sessions.length, chunks: chunks.length };
+}
+
+/** A campaign made through the owner's own API call (example.com, no limit, always active). */
+export async function createCampaign(server: TestServer, headers: Record<string, string>, name: string, domains = 'example.com'): Promise<Campaign> {
+  const response = await fetch(`${server.url}/api/v1/campaign/create`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ name, domains, limit: 0, start_date_time: 1, end_date_time: 2e12 }),
+  });
+  return ((await response.json()) as { data: Campaign }).data;
+}
+
+/** A raw GET, so the test sees the bytes on the wire (fetch would decompress them). */
+export function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (response) => {
+        const parts: Buffer[] = [];
+        response.on('data', (part: Buffer) => parts.push(part));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(parts) }));
+        response.on('error', reject);
+      })
+      .on('error', reject);
+  });
 }

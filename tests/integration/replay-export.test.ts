@@ -1,4 +1,3 @@
-import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -6,6 +5,7 @@ import { userSession } from '../helpers/auth.js';
 import { appendChunk } from '../../server/storage/chunks.js';
 import { insertSession } from '../../server/sessions/repository.js';
 import type { Campaign, ReplayEvent, Session } from '../../common/api-types.js';
+import { createCampaign, rawGet } from './ingest-support.js';
 
 let server: TestServer;
 let owner: Awaited<ReturnType<typeof userSession>>;
@@ -21,33 +21,10 @@ interface RecordingFile {
   events: ReplayEvent[];
 }
 
-/** A raw GET: the file's bytes as sent, whatever the caller's Accept-Encoding. */
-function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(`${server.url}${path}`, { headers }, (response) => {
-        const parts: Buffer[] = [];
-        response.on('data', (part: Buffer) => parts.push(part));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(parts) }));
-        response.on('error', reject);
-      })
-      .on('error', reject);
-  });
-}
-
-async function createCampaign(headers: Record<string, string>, name: string): Promise<Campaign> {
-  const response = await fetch(`${server.url}/api/v1/campaign/create`, {
-    method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ name, domains: 'example.com', limit: 0, start_date_time: 1, end_date_time: 2e12 }),
-  });
-  return ((await response.json()) as { data: Campaign }).data;
-}
-
 beforeAll(async () => {
   server = await startServer();
   owner = await userSession(server, 'Export Owner');
-  campaign = await createCampaign(owner.headers, 'Exports');
+  campaign = await createCampaign(server, owner.headers, 'Exports');
   await insertSession(server.db, {
     campaign_id: campaign.id,
     id: 'export-session-1',
@@ -70,7 +47,7 @@ afterAll(async () => server?.close());
 
 describe('GET /api/v1/replay/export/:campaignId/:sessionId', () => {
   it('answers one gzip file to save: the format, its version, the session with its derived fields, the events in order', async () => {
-    const response = await rawGet(`/api/v1/replay/export/${campaign.id}/export-session-1`, { ...owner.headers, 'accept-encoding': 'identity' });
+    const response = await rawGet(server.url + `/api/v1/replay/export/${campaign.id}/export-session-1`, { ...owner.headers, 'accept-encoding': 'identity' });
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('application/gzip');
     expect(response.headers['content-disposition']).toBe('attachment; filename="tapedeck-export-session-1.json.gz"');
@@ -106,7 +83,7 @@ describe('GET /api/v1/replay/export/:campaignId/:sessionId', () => {
     const theirs = await fetch(`${server.url}/api/v1/replay/export/${campaign.id}/export-session-1`, { headers: stranger.headers });
     expect(theirs.status).toBe(403);
     expect(await theirs.text()).not.toContain('198.51.100.7');
-    const other = await createCampaign(owner.headers, 'Other exports');
+    const other = await createCampaign(server, owner.headers, 'Other exports');
     const crossed = await fetch(`${server.url}/api/v1/replay/export/${other.id}/export-session-1`, { headers: owner.headers });
     expect(crossed.status).toBe(404);
   });

@@ -6,6 +6,7 @@ import { insertSession } from '../../server/sessions/repository.js';
 import { hashShareToken } from '../../server/shares/repository.js';
 import type { Campaign, ReplayEvent } from '../../common/api-types.js';
 import type { CreatedShare, SharedReplay, ShareList } from '../../common/api/shares.js';
+import { createCampaign } from './ingest-support.js';
 
 let server: TestServer;
 let owner: Awaited<ReturnType<typeof userSession>>;
@@ -13,15 +14,6 @@ let campaign: Campaign;
 
 const SESSION = 'shared-session-1';
 const event = (type: number, timestamp: number, data: unknown = {}): ReplayEvent => ({ type, data, timestamp });
-
-async function createCampaign(headers: Record<string, string>, name: string): Promise<Campaign> {
-  const response = await fetch(`${server.url}/api/v1/campaign/create`, {
-    method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ name, domains: 'example.com', limit: 0, start_date_time: 1, end_date_time: 2e12 }),
-  });
-  return ((await response.json()) as { data: Campaign }).data;
-}
 
 function share(body: unknown, headers: Record<string, string> = owner.headers, campaignId = campaign.id, sessionId = SESSION) {
   return fetch(`${server.url}/api/v1/replay/share/${campaignId}/${sessionId}`, {
@@ -47,7 +39,7 @@ const open = (token: string) => fetch(`${server.url}/api/v1/shared/${token}`);
 beforeAll(async () => {
   server = await startServer();
   owner = await userSession(server, 'Share Owner');
-  campaign = await createCampaign(owner.headers, 'Shares');
+  campaign = await createCampaign(server, owner.headers, 'Shares');
   await insertSession(server.db, {
     campaign_id: campaign.id,
     id: SESSION,

@@ -1,4 +1,3 @@
-import http from 'node:http';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -6,26 +5,13 @@ import { userSession } from '../helpers/auth.js';
 import { appendChunk, readChunks } from '../../server/storage/chunks.js';
 import { insertSession } from '../../server/sessions/repository.js';
 import type { Campaign, ReplayEvent, ReplayResponse, Session } from '../../common/api-types.js';
+import { createCampaign, rawGet } from './ingest-support.js';
 
 let server: TestServer;
 let owner: Awaited<ReturnType<typeof userSession>>;
 let campaign: Campaign;
 
 const event = (type: number, timestamp: number, data: unknown = {}): ReplayEvent => ({ type, data, timestamp });
-
-/** A raw GET, so the test sees the bytes on the wire (fetch would decompress them). */
-function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(`${server.url}${path}`, { headers }, (response) => {
-        const parts: Buffer[] = [];
-        response.on('data', (part: Buffer) => parts.push(part));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(parts) }));
-        response.on('error', reject);
-      })
-      .on('error', reject);
-  });
-}
 
 async function replay(sessionId: string, headers: Record<string, string> = owner.headers, campaignId = campaign.id) {
   return fetch(`${server.url}/api/v1/replay/retrieve/${campaignId}/${sessionId}`, { headers });
@@ -52,12 +38,7 @@ async function recordedSession(id: string, chunks: ReplayEvent[][], lastActivity
 beforeAll(async () => {
   server = await startServer();
   owner = await userSession(server, 'Replay Owner');
-  const response = await fetch(`${server.url}/api/v1/campaign/create`, {
-    method: 'POST',
-    headers: { ...owner.headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Replays', domains: 'example.com', limit: 0, start_date_time: 1, end_date_time: 2e12 }),
-  });
-  campaign = ((await response.json()) as { data: Campaign }).data;
+  campaign = await createCampaign(server, owner.headers, 'Replays');
 });
 afterAll(async () => server?.close());
 
@@ -148,11 +129,11 @@ describe('GET /api/v1/replay/retrieve/:campaignId/:sessionId', () => {
     await storedChunk('replay-as-stored', 0, '[ {"type":4,"data":{},"timestamp":1}, {"type":2,"data":{},"timestamp":2} ]', 1);
     await storedChunk('replay-as-stored', 1, '[{"type":3,"data":{"x":1},"timestamp":3}]', 1);
     const path = `/api/v1/replay/retrieve/${campaign.id}/replay-as-stored`;
-    const fast = (await rawGet(path, owner.headers)).body.toString('utf8');
+    const fast = (await rawGet(server.url + path, owner.headers)).body.toString('utf8');
     expect(fast).toContain('"events":[ {"type":4,"data":{},"timestamp":1}, {"type":2,"data":{},"timestamp":2} ,{"type":3');
     // A chunk from before sorting at write time: the whole answer takes the parsing path, sorted.
     await storedChunk('replay-as-stored', 2, '[{"type":3,"data":{},"timestamp":9},{"type":3,"data":{},"timestamp":4}]', 0);
-    const slow = (await rawGet(path, owner.headers)).body.toString('utf8');
+    const slow = (await rawGet(server.url + path, owner.headers)).body.toString('utf8');
     expect(slow).toContain('"events":[{"type":4,"data":{},"timestamp":1},{"type":2');
     expect((JSON.parse(slow) as ReplayResponse).events.map((e) => e.timestamp)).toEqual([1, 2, 3, 4, 9]);
   });
@@ -166,9 +147,9 @@ describe('GET /api/v1/replay/retrieve/:campaignId/:sessionId', () => {
     ];
     await recordedSession('replay-both-paths', chunks);
     const path = `/api/v1/replay/retrieve/${campaign.id}/replay-both-paths`;
-    const fast = (await rawGet(path, owner.headers)).body.toString('utf8');
+    const fast = (await rawGet(server.url + path, owner.headers)).body.toString('utf8');
     await server.db.updateTable('chunks').set({ sorted: 0 }).where('session_id', '=', 'replay-both-paths').execute();
-    const slow = (await rawGet(path, owner.headers)).body.toString('utf8');
+    const slow = (await rawGet(server.url + path, owner.headers)).body.toString('utf8');
     expect(fast).toBe(slow);
     expect((JSON.parse(fast) as ReplayResponse).events.map((e) => e.timestamp)).toEqual([1000, 1001, 1200, 1500, 2000]);
   });
@@ -209,7 +190,7 @@ describe('GET /api/v1/replay/retrieve/:campaignId/:sessionId', () => {
       Array.from({ length: 500 }, (_, i) => event(3, c * 500 + i, { source: 1, positions: [{ x: i, y: c, id: 7, timeOffset: 0 }] })),
     );
     await recordedSession('replay-long-session', chunks);
-    const zipped = await rawGet(`/api/v1/replay/retrieve/${campaign.id}/replay-long-session`, { ...owner.headers, 'accept-encoding': 'gzip, deflate, br' });
+    const zipped = await rawGet(server.url + `/api/v1/replay/retrieve/${campaign.id}/replay-long-session`, { ...owner.headers, 'accept-encoding': 'gzip, deflate, br' });
     expect(zipped.status).toBe(200);
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(zipped.headers.vary).toMatch(/accept-encoding/i);
@@ -219,11 +200,11 @@ describe('GET /api/v1/replay/retrieve/:campaignId/:sessionId', () => {
     expect(body.events.every((e, i) => e.timestamp === i)).toBe(true);
     expect(zipped.body.length).toBeLessThan(gunzipSync(zipped.body).length / 5);
 
-    const plain = await rawGet(`/api/v1/replay/retrieve/${campaign.id}/replay-long-session`, owner.headers);
+    const plain = await rawGet(server.url + `/api/v1/replay/retrieve/${campaign.id}/replay-long-session`, owner.headers);
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect((JSON.parse(plain.body.toString('utf8')) as ReplayResponse).events).toHaveLength(20_000);
 
-    const refused = await rawGet(`/api/v1/replay/retrieve/${campaign.id}/replay-long-session`, { ...owner.headers, 'accept-encoding': 'gzip;q=0' });
+    const refused = await rawGet(server.url + `/api/v1/replay/retrieve/${campaign.id}/replay-long-session`, { ...owner.headers, 'accept-encoding': 'gzip;q=0' });
     expect(refused.headers['content-encoding']).toBeUndefined();
   });
 
@@ -246,12 +227,7 @@ describe('GET /api/v1/replay/retrieve/:campaignId/:sessionId', () => {
   });
 
   it('does not answer a session of another campaign through this one', async () => {
-    const response = await fetch(`${server.url}/api/v1/campaign/create`, {
-      method: 'POST',
-      headers: { ...owner.headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Other', domains: 'example.org', limit: 0, start_date_time: 1, end_date_time: 2e12 }),
-    });
-    const other = ((await response.json()) as { data: Campaign }).data;
+    const other = await createCampaign(server, owner.headers, 'Other', 'example.org');
     const answer = await replay('replay-ordered-1', owner.headers, other.id);
     expect(answer.status).toBe(404);
   });
@@ -262,7 +238,7 @@ describe('GET /api/v1/replay/retrieve/demo', () => {
     ['false', 1366, 768],
     ['true', 390, 844],
   ])('answers the recorded demo for isMobile=%s, public and gzipped', async (isMobile, width, height) => {
-    const zipped = await rawGet(`/api/v1/replay/retrieve/demo?isMobile=${isMobile}`, { 'accept-encoding': 'gzip' });
+    const zipped = await rawGet(server.url + `/api/v1/replay/retrieve/demo?isMobile=${isMobile}`, { 'accept-encoding': 'gzip' });
     expect(zipped.status).toBe(200);
     expect(zipped.headers['content-encoding']).toBe('gzip');
     const { data } = JSON.parse(gunzipSync(zipped.body).toString('utf8')) as { data: ReplayEvent[] };
@@ -275,14 +251,14 @@ describe('GET /api/v1/replay/retrieve/demo', () => {
   });
 
   it('answers plain JSON to a caller that refuses gzip with q=0', async () => {
-    const refused = await rawGet('/api/v1/replay/retrieve/demo', { 'accept-encoding': 'gzip;q=0, deflate' });
+    const refused = await rawGet(server.url + '/api/v1/replay/retrieve/demo', { 'accept-encoding': 'gzip;q=0, deflate' });
     expect(refused.status).toBe(200);
     expect(refused.headers['content-encoding']).toBeUndefined();
     expect((JSON.parse(refused.body.toString('utf8')) as { data: ReplayEvent[] }).data.length).toBeGreaterThan(50);
   });
 
   it('answers plain JSON without gzip and defaults to the desktop recording', async () => {
-    const plain = await rawGet('/api/v1/replay/retrieve/demo', {});
+    const plain = await rawGet(server.url + '/api/v1/replay/retrieve/demo', {});
     expect(plain.status).toBe(200);
     expect(plain.headers['content-encoding']).toBeUndefined();
     const { data } = JSON.parse(plain.body.toString('utf8')) as { data: ReplayEvent[] };
