@@ -95,6 +95,9 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
   app.addHook('onRequest', async (request: FastifyRequest<{ Params: { campaignId: string } }>, reply) => {
     // Retry-After must be readable by the tracker's cross-origin fetch.
     reply.header('Cache-Control', 'no-store').header('Vary', 'Origin').header('Access-Control-Expose-Headers', 'Retry-After');
+    // Counted first, before the campaign lookup and a byte of the body: the cheapest bound on one
+    // sender, refused requests (unknown campaigns, other origins, preflights) included.
+    await batchesPerIp(request, reply, clientIp(request.ip));
     const { campaignId } = request.params;
     const campaign = isCampaignId(campaignId)
       ? await findCampaign(ctx.db, campaignId)
@@ -107,8 +110,6 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     if (request.method === 'POST') {
       const refused = refusal(state, origin, Date.now());
       if (refused) throw refused;
-      // Counted before a byte of the body is read: the cheapest bound on one sender.
-      await batchesPerIp(request, reply, clientIp(request.ip));
     }
   });
 

@@ -196,6 +196,18 @@ describe('ingest rate limits', () => {
       for (let i = 0; i < 22; i++) statuses.push((await postBatch(server, campaignId, Buffer.from('not even json'))).status);
       expect(statuses).toEqual([...Array(20).fill(400), 429, 429]);
     }));
+
+  it('counts refused requests too: unknown campaigns and preflights cannot be sent without bound', () =>
+    withServer({ RATE_BATCHES_PER_IP: '10' }, async (server) => {
+      const unknown = '00000000-0000-4000-8000-000000000000';
+      const statuses = [];
+      for (let i = 0; i < 6; i++) statuses.push((await postBatch(server, unknown, batchOf())).status);
+      for (let i = 0; i < 6; i++) {
+        const preflight = await fetch(`${server.url}/api/v1/ingest/${unknown}`, { method: 'OPTIONS', headers: { origin: 'https://shop.example.com' } });
+        statuses.push(preflight.status);
+      }
+      expect(statuses).toEqual([...Array(10).fill(404), 429, 429]);
+    }));
 });
 
 describe('ingest sizes', () => {
