@@ -13,6 +13,7 @@ import { findSession, toSession } from '../sessions/repository.js';
 import { listChunks } from '../storage/chunks.js';
 import { objectWithEvents, sessionComplete } from '../replay/stream.js';
 import { isHeavy, ownedSession, sendGated } from '../replay/routes.js';
+import { HeavyGate } from '../replay/heavy-gate.js';
 import { sendJsonStream } from '../replay/encoding.js';
 import { createShare, findLiveShare, isShareToken, listShares, revokeShare, shareHashOf } from './repository.js';
 
@@ -44,6 +45,13 @@ export const SHARED_PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Public share links' own heavy gate: a link posted anywhere never takes the owners' slots. */
+    sharedReplayGate: HeavyGate;
+  }
+}
+
 /** Links one address may create, and shared replays it may open, per minute. */
 const CREATES_PER_IP = 30;
 const OPENS_PER_IP = 60;
@@ -52,6 +60,9 @@ export async function registerShares(app: FastifyInstance, ctx: AppContext): Pro
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const createLimit = minuteLimit(app, 'share-create-ip', CREATES_PER_IP);
   const openLimit = minuteLimit(app, 'share-open-ip', OPENS_PER_IP);
+  // One heavy shared replay at a time per node, two waiting: readers of public links share it.
+  const sharedGate = new HeavyGate(1, 2);
+  app.decorate('sharedReplayGate', sharedGate);
 
   api.post(
     '/api/v1/replay/share/:campaignId/:sessionId',
@@ -110,7 +121,7 @@ export async function registerShares(app: FastifyInstance, ctx: AppContext): Pro
     const chunks = await listChunks(ctx.db, session.campaign_id, session.id);
     const details = share.include_details === 1 ? toSession(session) : null;
     const head = `{"expiresAt":${share.expires_at},"complete":${sessionComplete(session, Date.now())},"details":${JSON.stringify(details)},"events":[`;
-    return sendGated(app.replayGate, request, reply, isHeavy(Number(session.byte_count), chunks), () => objectWithEvents(ctx.db, session, head, { chunks }), (body) =>
+    return sendGated(sharedGate, request, reply, isHeavy(Number(session.byte_count), chunks), () => objectWithEvents(ctx.db, session, head, { chunks }), (body) =>
       sendJsonStream(request, reply, body),
     );
   });

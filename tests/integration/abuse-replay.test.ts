@@ -200,7 +200,7 @@ describe('heavy retrievals at once (HEAVY_REPLAYS=1)', () => {
   const until = (expected: { running: number; waiting: number }) =>
     vi.waitFor(() => expect(counts()).toEqual(expected), { timeout: 20_000, interval: 10 });
 
-  it('runs one, queues two, turns the next away with 503 and Retry-After (shared links and exports too), and frees slots and places of callers who leave', async () => {
+  it('runs one, queues two, turns the next away with 503 and Retry-After (exports too), and frees slots and places of callers who leave', async () => {
     const url = `${server.url}/api/v1/replay/retrieve/${campaign.id}/worst-gated-1`;
     // Plain JSON read by no one: far more than the sockets buffer, so the first retrieval holds its slot.
     const first = openGet(url, owner.headers);
@@ -216,23 +216,11 @@ describe('heavy retrievals at once (HEAVY_REPLAYS=1)', () => {
     expect(fourth.headers['retry-after']).toBe('5');
     expect(JSON.parse(fourth.body.toString('utf8'))).toEqual({ error: REPLAYS_BUSY });
 
-    // The public share link and the export take their turn at the same gate: a link posted
-    // anywhere cannot open heavy replays past it.
-    const created = await fetch(`${server.url}/api/v1/replay/share/${campaign.id}/worst-gated-1`, {
-      method: 'POST',
-      headers: { ...owner.headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ expiresIn: '1h' }),
-    });
-    const { token } = (await created.json()) as CreatedShare;
-    for (const [url, headers] of [
-      [`${server.url}/api/v1/shared/${token}`, {}],
-      [`${server.url}/api/v1/replay/export/${campaign.id}/worst-gated-1`, owner.headers],
-    ] as const) {
-      const turnedAway = await openGet(url, headers).body();
-      expect(turnedAway.status).toBe(503);
-      expect(turnedAway.headers['retry-after']).toBe('5');
-      expect(JSON.parse(turnedAway.body.toString('utf8'))).toEqual({ error: REPLAYS_BUSY });
-    }
+    // The export takes its turn at the same gate.
+    const turnedAway = await openGet(`${server.url}/api/v1/replay/export/${campaign.id}/worst-gated-1`, owner.headers).body();
+    expect(turnedAway.status).toBe(503);
+    expect(turnedAway.headers['retry-after']).toBe('5');
+    expect(JSON.parse(turnedAway.body.toString('utf8'))).toEqual({ error: REPLAYS_BUSY });
     expect(counts()).toEqual({ running: 1, waiting: 2 });
 
     // A light retrieval (a small session in order) does not queue behind heavy ones.
@@ -248,5 +236,30 @@ describe('heavy retrievals at once (HEAVY_REPLAYS=1)', () => {
     expect(answer.status).toBe(200);
     expect((JSON.parse(answer.body.toString('utf8')) as ReplayResponse).events).toHaveLength(stored.eventCount);
     await until({ running: 0, waiting: 0 });
+  });
+
+  it('gives public share links a gate of their own: links held open are bounded and never take the owners\' slots', async () => {
+    const created = await fetch(`${server.url}/api/v1/replay/share/${campaign.id}/worst-gated-1`, {
+      method: 'POST',
+      headers: { ...owner.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ expiresIn: '1h' }),
+    });
+    const { token } = (await created.json()) as CreatedShare;
+    const shared = `${server.url}/api/v1/shared/${token}`;
+    const sharedCounts = () => server.app.sharedReplayGate.counts;
+    // One reader holding the link open (read by no one), two waiting: the shared gate is full.
+    const held = [openGet(shared, {}), openGet(shared, {}), openGet(shared, {})];
+    expect((await held[0].response).statusCode).toBe(200);
+    await vi.waitFor(() => expect(sharedCounts()).toEqual({ running: 1, waiting: 2 }), { timeout: 20_000, interval: 10 });
+    const turnedAway = await openGet(shared, {}).body();
+    expect(turnedAway.status).toBe(503);
+    expect(turnedAway.headers['retry-after']).toBe('5');
+    expect(JSON.parse(turnedAway.body.toString('utf8'))).toEqual({ error: REPLAYS_BUSY });
+    // Meanwhile the owner's heavy replay runs at once.
+    expect(counts()).toEqual({ running: 0, waiting: 0 });
+    const own = await openGet(`${server.url}/api/v1/replay/retrieve/${campaign.id}/worst-gated-1`, { ...owner.headers, 'accept-encoding': 'gzip' }).body();
+    expect(own.status).toBe(200);
+    for (const request of held) request.request.destroy();
+    await vi.waitFor(() => expect(sharedCounts()).toEqual({ running: 0, waiting: 0 }), { timeout: 20_000, interval: 10 });
   });
 });
