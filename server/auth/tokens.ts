@@ -4,6 +4,7 @@ import { SignJWT, jwtVerify } from 'jose';
 import type { Db } from '../db/index.js';
 import { unauthorized } from '../http/errors.js';
 import { claimToken, familyIsLive, findTokenByHash, findTokenById, insertRefreshToken, revokeFamily, rotatedSince } from './refresh-tokens.js';
+import { recordSignIn, touchSignIn } from './sign-ins.js';
 
 /** Session cookies: a short-lived signed access token and a rotating, revocable refresh token. */
 export const ACCESS_COOKIE = 'td_access';
@@ -21,6 +22,8 @@ export interface SessionKeys {
 declare module 'fastify' {
   interface FastifyRequest {
     userId: string | null;
+    /** The sign-in (refresh-token family) the access token belongs to; set with userId. */
+    signInId: string | null;
   }
 }
 
@@ -42,6 +45,11 @@ async function signAccessToken(keys: SessionKeys, userId: string, familyId: stri
  * not when they expire.
  */
 export async function readAccessToken(db: Db, keys: SessionKeys, request: FastifyRequest): Promise<string | null> {
+  return (await readSession(db, keys, request))?.userId ?? null;
+}
+
+/** The user and sign-in of a valid access-token cookie whose sign-in is still live, or null. */
+async function readSession(db: Db, keys: SessionKeys, request: FastifyRequest): Promise<{ userId: string; signInId: string } | null> {
   const token = request.cookies[ACCESS_COOKIE];
   if (!token) return null;
   let payload;
@@ -51,7 +59,7 @@ export async function readAccessToken(db: Db, keys: SessionKeys, request: Fastif
     return null;
   }
   if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
-  return (await familyIsLive(db, payload.sid)) ? payload.sub : null;
+  return (await familyIsLive(db, payload.sid)) ? { userId: payload.sub, signInId: payload.sid } : null;
 }
 
 function setCookies(keys: SessionKeys, reply: FastifyReply, access: string, refresh: string): void {
@@ -66,9 +74,8 @@ export function clearSessionCookies(keys: SessionKeys, reply: FastifyReply): voi
   reply.clearCookie(REFRESH_COOKIE, { ...base, path: REFRESH_PATH });
 }
 
-async function newRefreshToken(db: Db, userId: string, familyId: string): Promise<string> {
+async function newRefreshToken(db: Db, userId: string, familyId: string, now = Date.now()): Promise<{ token: string; expiresAt: number }> {
   const token = crypto.randomBytes(32).toString('base64url');
-  const now = Date.now();
   await insertRefreshToken(db, {
     id: crypto.randomUUID(),
     user_id: userId,
@@ -79,19 +86,21 @@ async function newRefreshToken(db: Db, userId: string, familyId: string): Promis
     rotated_at: null,
     revoked_at: null,
   });
-  return token;
+  return { token, expiresAt: now + REFRESH_TTL_SECONDS * 1000 };
 }
 
-/** Mints a new session (a new refresh-token family) for a user. */
-export async function createSessionTokens(db: Db, keys: SessionKeys, userId: string): Promise<{ access: string; refresh: string }> {
+/** Mints a new session (a new refresh-token family, listed as a sign-in on the account page) for a user. */
+export async function createSessionTokens(db: Db, keys: SessionKeys, userId: string, userAgent?: string): Promise<{ access: string; refresh: string }> {
   const familyId = crypto.randomUUID();
-  const refresh = await newRefreshToken(db, userId, familyId);
+  const now = Date.now();
+  const { token: refresh, expiresAt } = await newRefreshToken(db, userId, familyId, now);
+  await recordSignIn(db, { familyId, userId, userAgent, now, expiresAt });
   return { access: await signAccessToken(keys, userId, familyId), refresh };
 }
 
 /** Starts a new session and sets its cookies. */
 export async function issueSession(db: Db, keys: SessionKeys, reply: FastifyReply, userId: string): Promise<void> {
-  const { access, refresh } = await createSessionTokens(db, keys, userId);
+  const { access, refresh } = await createSessionTokens(db, keys, userId, reply.request.headers['user-agent']);
   setCookies(keys, reply, access, refresh);
 }
 
@@ -128,7 +137,8 @@ export async function rotateSession(db: Db, keys: SessionKeys, reply: FastifyRep
       return null;
     }
   }
-  const refresh = await newRefreshToken(db, row.user_id, row.family_id);
+  const { token: refresh, expiresAt } = await newRefreshToken(db, row.user_id, row.family_id, now);
+  await touchSignIn(db, row.family_id, now, expiresAt);
   setCookies(keys, reply, await signAccessToken(keys, row.user_id, row.family_id), refresh);
   return row.user_id;
 }
@@ -143,9 +153,10 @@ export async function revokeSession(db: Db, token: string | undefined): Promise<
 /** preHandler for every call that needs a signed-in user: 401 without a valid access token. */
 export function requireUser({ db, keys }: { db: Db; keys: SessionKeys }) {
   return async (request: FastifyRequest): Promise<void> => {
-    const userId = await readAccessToken(db, keys, request);
-    if (!userId) throw unauthorized();
-    request.userId = userId;
+    const session = await readSession(db, keys, request);
+    if (!session) throw unauthorized();
+    request.userId = session.userId;
+    request.signInId = session.signInId;
   };
 }
 

@@ -5,6 +5,7 @@ import type { Executor } from '../db/executor.js';
 import { deleteEndedWindows } from './rate-limit-store.js';
 import { sweepExpiredRecordings } from '../campaigns/retention.js';
 import { deleteExpiredTokens } from '../auth/refresh-tokens.js';
+import { deleteExpiredSignIns } from '../auth/sign-ins.js';
 
 /**
  * Runs `job` unless another server on the same PostgreSQL is running the job of that name right
@@ -25,10 +26,11 @@ export async function oneNodeAtATime(db: Db, name: string, job: (db: Executor) =
   });
 }
 
-/** Records that can no longer be used: the built-in provider's expired ones, expired refresh tokens, ended rate windows. */
+/** Records that can no longer be used: the built-in provider's expired ones, expired refresh tokens and sign-ins, ended rate windows. */
 export async function housekeeping(db: Executor): Promise<void> {
   await db.deleteFrom('oidc_models').where('expires_at', '<', Date.now()).execute();
   await deleteExpiredTokens(db);
+  await deleteExpiredSignIns(db);
   if (isPostgres(db)) await deleteEndedWindows(db);
 }
 

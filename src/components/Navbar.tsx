@@ -74,8 +74,10 @@ export function Navbar() {
           <div className="nav-user">
             {isAuthenticated && user ? (
               <>
-                <Avatar user={user} />
-                <span className="nav-user-name">{user.name}</span>
+                <Link to="/account" className="nav-account" aria-label={`Account: ${user.name}`} onClick={() => setOpen(false)}>
+                  <Avatar user={user} />
+                  <span className="nav-user-name">{user.name}</span>
+                </Link>
                 <button type="button" className="button button-secondary" onClick={onLogout}>
                   Logout
                 </button>

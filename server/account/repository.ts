@@ -1,0 +1,43 @@
+import type { Executor } from '../db/executor.js';
+import { LOCAL_MOUNT } from '../auth/local-provider.js';
+
+/**
+ * Deleting an account: every row the user owns, in the caller's transaction. Explicit deletes,
+ * children first, rather than trusting cascades alone: nothing of the user survives even where
+ * a foreign key is missing (share links, the built-in provider's rows have none to users).
+ */
+export async function deleteUserEverything(db: Executor, user: { id: string; subject: string }): Promise<void> {
+  const campaigns = db.selectFrom('campaigns').select('id').where('owner_id', '=', user.id);
+  await db.deleteFrom('share_links').where('campaign_id', 'in', campaigns).execute();
+  await db.deleteFrom('chunks').where('campaign_id', 'in', campaigns).execute();
+  await db.deleteFrom('sessions').where('campaign_id', 'in', campaigns).execute();
+  await db.deleteFrom('campaigns').where('owner_id', '=', user.id).execute();
+  await db.deleteFrom('sign_ins').where('user_id', '=', user.id).execute();
+  await db.deleteFrom('refresh_tokens').where('user_id', '=', user.id).execute();
+  const local = localSubject(user.subject);
+  if (local) {
+    await db.deleteFrom('local_accounts').where('subject', '=', local).execute();
+    await deleteProviderRecords(db, local);
+  }
+  await db.deleteFrom('users').where('id', '=', user.id).execute();
+}
+
+/** The built-in provider's subject of a user who signs in with it ("…/oidc|subject"), else null. */
+function localSubject(subject: string): string | null {
+  const bar = subject.lastIndexOf('|');
+  return bar > 0 && subject.slice(0, bar).endsWith(LOCAL_MOUNT) ? subject.slice(bar + 1) : null;
+}
+
+/** The built-in provider's sessions, grants and tokens of that account (their JSON names it). */
+async function deleteProviderRecords(db: Executor, accountId: string): Promise<void> {
+  const candidates = await db.selectFrom('oidc_models').select(['model', 'id', 'payload']).where('payload', 'like', `%${accountId}%`).execute();
+  for (const row of candidates) {
+    let payload: { accountId?: unknown };
+    try {
+      payload = JSON.parse(row.payload) as { accountId?: unknown };
+    } catch {
+      continue;
+    }
+    if (payload.accountId === accountId) await db.deleteFrom('oidc_models').where('model', '=', row.model).where('id', '=', row.id).execute();
+  }
+}
