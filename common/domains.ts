@@ -16,6 +16,16 @@ export const MAX_SESSION_LIMIT = 20;
 export const isSessionLimit = (value: unknown): value is number =>
   typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_SESSION_LIMIT;
 
+/** How long recordings may be kept, in days; 0 keeps them forever. */
+export const RETENTION_DAYS = [7, 30, 90, 365, 0] as const;
+export type RetentionDays = (typeof RETENTION_DAYS)[number];
+export const DEFAULT_RETENTION_DAYS: RetentionDays = 90;
+
+/** full: the address as seen; truncated: IPv4 last octet and IPv6 last 80 bits zeroed; none: no address. */
+export const IP_MODES = ['full', 'truncated', 'none'] as const;
+export type IpMode = (typeof IP_MODES)[number];
+export const DEFAULT_IP_MODE: IpMode = 'truncated';
+
 /** Caps the server enforces (the form may use them as maxLength). */
 export const MAX_NAME_LENGTH = 200;
 export const MAX_DOMAINS_LENGTH = 2000;

@@ -1,5 +1,8 @@
 import { Type, type Static } from 'typebox';
-import { MAX_DOMAINS_LENGTH, MAX_NAME_LENGTH, MAX_SESSION_LIMIT } from '../domains.js';
+import { IP_MODES, MAX_DOMAINS_LENGTH, MAX_NAME_LENGTH, MAX_SESSION_LIMIT, RETENTION_DAYS } from '../domains.js';
+
+// The data-keeping settings live beside the other campaign rules, free of TypeBox for the PWA.
+export { DEFAULT_IP_MODE, DEFAULT_RETENTION_DAYS, IP_MODES, RETENTION_DAYS, type IpMode, type RetentionDays } from '../domains.js';
 import { MAX_TIME } from './shared.js';
 
 /** Campaign ids are UUIDs: ownership.ts answers 400 for any other shape. */
@@ -31,17 +34,6 @@ export const CampaignListResponse = Type.Object({ data: Type.Array(Campaign) });
 export type CampaignListResponse = Static<typeof CampaignListResponse>;
 
 export const CampaignResponse = Type.Object({ data: Campaign });
-
-
-/** How long recordings may be kept, in days; 0 keeps them forever. */
-export const RETENTION_DAYS = [7, 30, 90, 365, 0] as const;
-export type RetentionDays = (typeof RETENTION_DAYS)[number];
-export const DEFAULT_RETENTION_DAYS: RetentionDays = 90;
-
-/** full: the address as seen; truncated: IPv4 last octet and IPv6 last 80 bits zeroed; none: no address. */
-export const IP_MODES = ['full', 'truncated', 'none'] as const;
-export type IpMode = (typeof IP_MODES)[number];
-export const DEFAULT_IP_MODE: IpMode = 'truncated';
 
 /**
  * POST /api/v1/campaign/create, once checked: name and domains trimmed and normalised, a

@@ -22,6 +22,8 @@ export type SessionInfo = Static<typeof SessionInfo>;
 export const Session = Type.Object({
   sessionId: Type.String(),
   remoteIpAddress: Nullable(Type.String()),
+  /** What remoteIpAddress holds: 'full', 'truncated' or 'none' (the campaign's setting when stored). Optional for cached sessions. */
+  ipMode: Type.Optional(Type.String()),
   language: Nullable(Type.String()),
   timezone: Nullable(Type.String()),
   hardwareConcurrency: Nullable(Type.Number()),

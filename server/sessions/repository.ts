@@ -103,6 +103,7 @@ export function toSession(row: SessionRow): Session {
   return {
     sessionId: row.id,
     remoteIpAddress: row.remote_ip,
+    ipMode: row.ip_mode,
     language: row.language,
     timezone: row.timezone,
     hardwareConcurrency: row.hardware_concurrency,
@@ -336,6 +337,7 @@ export async function markEndedSessionsWithoutInput(db: Executor, campaignId: st
 
 const SESSION_DEFAULTS: Omit<SessionRow, 'campaign_id' | 'id' | 'started_at' | 'last_activity_at'> = {
   remote_ip: null,
+  ip_mode: 'full',
   country: null,
   language: null,
   timezone: null,

@@ -45,6 +45,7 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
           throw error;
         });
         if (!isSessionId(request.params.sessionId) || !(await deleteSession(ctx.db, campaign.id, request.params.sessionId))) throw notFound(SESSION_NOT_FOUND);
+        ctx.live.sessionChanged(campaign.id, request.params.sessionId);
         return { ok: true as const };
       },
     );

@@ -3,6 +3,7 @@ import { api, HttpError, type ApiClient } from './client.js';
 import { API_PATHS } from './paths.js';
 import type { Campaign, CampaignListResponse, CreateCampaignPayload } from '../../common/api-types.js';
 import { OfflineWriteError } from '../offline/network.js';
+import type { UpdateCampaignPayload } from '../../common/api/campaigns.js';
 
 export const campaignKeys = {
   all: ['campaigns'] as const,
@@ -19,14 +20,20 @@ export const campaignsQueryOptions = () =>
   queryOptions({ queryKey: campaignKeys.list(), queryFn: () => fetchCampaigns() });
 
 /** Create errors: the server's error field, else the status, else a generic text. */
-export function createErrorMessage(error: unknown): string {
+export function createErrorMessage(error: unknown, fallback = 'Failed to create campaign.'): string {
   if (error instanceof OfflineWriteError) return error.message;
   if (error instanceof HttpError) return error.serverMessage ?? `Request failed with status ${error.status}`;
-  return 'Failed to create campaign.';
+  return fallback;
 }
 
 export async function createCampaign(payload: CreateCampaignPayload, client: ApiClient = api): Promise<Campaign> {
   const body = await client.post<{ data: Campaign }>(API_PATHS.createCampaign, payload);
+  return body.data;
+}
+
+/** Saves the changed fields; the server answers the whole campaign. Errors read as createErrorMessage's. */
+export async function updateCampaign(campaignId: string, payload: UpdateCampaignPayload, client: ApiClient = api): Promise<Campaign> {
+  const body = await client.patch<{ data: Campaign }>(API_PATHS.updateCampaign(campaignId), payload);
   return body.data;
 }
 

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
 import { sessionTypeLabel } from '../api/sessions.js';
 import type { Session } from '../../common/api-types.js';
-import { shortId } from '../lib/format.js';
+import { shortId, storedIpLabel } from '../lib/format.js';
 import { replayPageLink } from '../lib/replayUrls.js';
 import { ProblemBadges, SessionSummary } from './SessionFacts.js';
 
@@ -52,7 +52,7 @@ export function SessionCard({ campaignId, session, onDetails, onDelete, actions 
       <dl className="session-facts">
         <div>
           <dt>IP Address</dt>
-          <dd>{session.remoteIpAddress ?? 'Unknown'}</dd>
+          <dd>{storedIpLabel(session)}</dd>
         </div>
         <div>
           <dt>Country</dt>

@@ -72,7 +72,7 @@ export function SessionSummary({ session, now }: { session: Session; now?: numbe
 }
 
 /** Badges for errors, rage clicks and dead clicks: only those the session has. */
-export function ProblemBadges({ session }: { session: Pick<Session, 'errorCount' | 'rageClickCount' | 'deadClickCount' | 'failedRequestCount'> }) {
+export function ProblemBadges({ session }: { session: Partial<Pick<Session, 'errorCount' | 'rageClickCount' | 'deadClickCount' | 'failedRequestCount'>> }) {
   const badges = [
     [session.errorCount, 'error', 'errors', 'badge-error'],
     [session.failedRequestCount, 'failed request', 'failed requests', 'badge-error'],

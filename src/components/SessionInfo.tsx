@@ -1,7 +1,9 @@
 import type { ReplayInit } from '../../common/api-types.js';
 import { sessionTypeLabel } from '../api/sessions.js';
 import { DetailsList } from './DetailsList.js';
-import { summariseUserAgent } from './userAgentSummary.js';
+import { summariseUserAgent } from '../../common/user-agent.js';
+import { ProblemBadges } from './SessionFacts.js';
+import { formatDurationMs, storedIpLabel } from '../lib/format.js';
 
 // The replay page's session facts in one compact strip (browser, OS and device read from the
 // user agent, then type, IP, language, timezone), with every field — the full user agent
@@ -10,17 +12,19 @@ import { summariseUserAgent } from './userAgentSummary.js';
 export function SessionInfo({ init }: { init: ReplayInit }) {
   const agent = summariseUserAgent(init.userAgent);
   const strip: [label: string, value: string][] = [
+    // The derived facts come with the replay (and with a saved one, offline).
+    ...(init.durationMs === undefined ? [] : [['Duration', formatDurationMs(init.durationMs)] as [string, string]]),
     ['Browser', agent.browser],
     ['Operating system', agent.os],
     ['Device', agent.device],
     ['Session Type', sessionTypeLabel(init.isBot)],
-    ['IP Address', init.remoteIpAddress ?? 'Unknown'],
+    ['IP Address', storedIpLabel(init)],
     ['Language', init.language ?? 'Unknown'],
     ['Timezone', init.timezone ?? 'Unknown'],
   ];
   const rows: [string, string][] = [
     ['User Agent', init.userAgent ?? 'Unknown'],
-    ['IP Address', init.remoteIpAddress ?? 'Unknown'],
+    ['IP Address', storedIpLabel(init)],
     ['Language', init.language ?? 'Unknown'],
     ['Timezone', init.timezone ?? 'Unknown'],
     ['Session Type', sessionTypeLabel(init.isBot)],
@@ -41,6 +45,7 @@ export function SessionInfo({ init }: { init: ReplayInit }) {
             </li>
           ))}
         </ul>
+        <ProblemBadges session={init} />
       </div>
       <details className="session-more">
         <summary>All session details</summary>

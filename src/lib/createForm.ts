@@ -1,8 +1,20 @@
-import { normalizeDomains, validateCampaign } from '../../common/domains.js';
-import type { CreateCampaignPayload } from '../../common/api-types.js';
+import {
+  DEFAULT_IP_MODE,
+  DEFAULT_RETENTION_DAYS,
+  LIMIT_INVALID,
+  isSessionLimit,
+  normalizeDomains,
+  validateCampaign,
+  type IpMode,
+  type RetentionDays,
+} from '../../common/domains.js';
+import type { Campaign, CreateCampaignPayload } from '../../common/api-types.js';
+import type { UpdateCampaignPayload } from '../../common/api/campaigns.js';
+import { toLocalInputValue } from './format.js';
 
-// The create-campaign form: name, domains, dates and session limit. Messages and rules come from common/domains.ts (shared
-// with the server); each field is checked on its own so every field shows its own error.
+// The campaign form, for create and edit: name, domains, dates, session limit, console capture,
+// retention and IP handling. Messages and rules come from common/domains.ts (shared with the
+// server); each field is checked on its own so every field shows its own error.
 
 export const LIMIT_MIN = 1;
 export const LIMIT_MAX = 20;
@@ -16,15 +28,49 @@ export interface CampaignForm {
   /** datetime-local values in the user's time zone. */
   startDate: string;
   endDate: string;
+  captureConsole: boolean;
+  /** A RETENTION_DAYS value as select text. */
+  retentionDays: string;
+  ipMode: IpMode;
 }
 
-export type CampaignFormField = keyof CampaignForm;
+/** The fields that can show an error. */
+export type CampaignFormField = 'name' | 'domains' | 'limit' | 'startDate' | 'endDate';
 export type CampaignFormErrors = Partial<Record<CampaignFormField, string>>;
 
-/** Non-numeric input becomes 0 (no limit); min/max are left to the input itself, not the submit check. */
-export function parseLimit(text: string): number {
-  const n = Number.parseInt(text, 10);
-  return Number.isFinite(n) ? n : 0;
+/** A new campaign: starting now, 5 sessions, console captured, the server's defaults for keeping data. */
+export function newCampaignForm(now: Date): CampaignForm {
+  return {
+    name: '',
+    domains: '',
+    limit: String(LIMIT_DEFAULT),
+    startDate: toLocalInputValue(now),
+    endDate: '',
+    captureConsole: true,
+    retentionDays: String(DEFAULT_RETENTION_DAYS),
+    ipMode: DEFAULT_IP_MODE,
+  };
+}
+
+/** A stored campaign as the form shows it (campaigns cached by older builds: forever, full address). */
+export function campaignForm(campaign: Campaign): CampaignForm {
+  return {
+    name: campaign.name,
+    domains: campaign.domains,
+    limit: String(campaign.limit),
+    startDate: toLocalInputValue(new Date(campaign.start_date_time)),
+    endDate: toLocalInputValue(new Date(campaign.end_date_time)),
+    captureConsole: campaign.captureConsole !== false,
+    retentionDays: String(campaign.retention_days ?? 0),
+    ipMode: (campaign.ip_mode as IpMode | undefined) ?? 'full',
+  };
+}
+
+/** The limit the text stands for — a whole number 1–20, or 0 for no limit — or null ('abc', '', 2.5, 21). */
+export function parseLimit(text: string): number | null {
+  if (!/^\s*\d+\s*$/.test(text)) return null;
+  const n = Number(text);
+  return isSessionLimit(n) ? n : null;
 }
 
 export function parseLocalDate(value: string): number | null {
@@ -44,20 +90,48 @@ export function validateCampaignForm(form: CampaignForm): CampaignFormErrors {
   const domains = validateCampaign({ ...VALID, domains: form.domains });
   const startError = validateCampaign({ ...VALID, start_date_time: start, end_date_time: (start ?? 0) + 1 });
   const endError =
-    end === null ? validateCampaign({ ...VALID, end_date_time: null }) : start === null ? null : validateCampaign({ ...VALID, start_date_time: start, end_date_time: end });
+    end === null
+      ? validateCampaign({ ...VALID, end_date_time: null })
+      : start === null
+        ? null
+        : validateCampaign({ ...VALID, start_date_time: start, end_date_time: end });
   if (name) errors.name = name;
   if (domains) errors.domains = domains;
+  if (parseLimit(form.limit) === null) errors.limit = LIMIT_INVALID;
   if (startError) errors.startDate = startError;
   if (endError) errors.endDate = endError;
   return errors;
 }
 
+/** The create body for a form that passed validateCampaignForm. */
 export function toCreatePayload(form: CampaignForm): CreateCampaignPayload {
   return {
     name: form.name.trim(),
     domains: normalizeDomains(form.domains),
-    limit: parseLimit(form.limit),
+    limit: parseLimit(form.limit) ?? Number.NaN,
     start_date_time: parseLocalDate(form.startDate) ?? Number.NaN,
     end_date_time: parseLocalDate(form.endDate) ?? Number.NaN,
+    captureConsole: form.captureConsole,
+    retention_days: Number(form.retentionDays) as RetentionDays,
+    ip_mode: form.ipMode,
   };
+}
+
+/** The update body: only the fields the user changed from the form as it opened (dates kept to the second they were stored). */
+export function toUpdatePayload(form: CampaignForm, opened: CampaignForm): UpdateCampaignPayload {
+  const all = toCreatePayload(form);
+  const changed: Record<keyof CampaignForm, keyof CreateCampaignPayload> = {
+    name: 'name',
+    domains: 'domains',
+    limit: 'limit',
+    startDate: 'start_date_time',
+    endDate: 'end_date_time',
+    captureConsole: 'captureConsole',
+    retentionDays: 'retention_days',
+    ipMode: 'ip_mode',
+  };
+  const entries = (Object.keys(changed) as (keyof CampaignForm)[])
+    .filter((field) => form[field] !== opened[field])
+    .map((field) => [changed[field], all[changed[field]]]);
+  return Object.fromEntries(entries) as UpdateCampaignPayload;
 }

@@ -156,6 +156,9 @@ function CampaignRow({ campaign, scriptSource, onScriptError }: { campaign: Camp
       </div>
       <div className="row-actions">
         <ScriptActions campaignId={campaign.id} source={scriptSource} onError={onScriptError} />
+        <Link to="/campaign/$campaignId/edit" params={{ campaignId: campaign.id }} className="button button-secondary button-small" aria-label={`Edit ${campaign.name}`}>
+          Edit
+        </Link>
         <Link to="/campaign/$campaignId" params={{ campaignId: campaign.id }} className="button button-primary button-small">
           View Recordings
         </Link>

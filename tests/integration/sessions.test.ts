@@ -131,6 +131,7 @@ describe('GET /api/v1/streaming/sessions/:campaignId/', () => {
     expect(session).toEqual({
       sessionId: 's015-AbCd-session',
       remoteIpAddress: '203.0.113.15',
+      ipMode: 'full',
       language: 'en-US',
       timezone: null,
       hardwareConcurrency: null,

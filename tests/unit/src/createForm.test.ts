@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { parseLimit, toCreatePayload, validateCampaignForm, type CampaignForm } from '../../../src/lib/createForm.js';
+import {
+  campaignForm,
+  newCampaignForm,
+  parseLimit,
+  toCreatePayload,
+  toUpdatePayload,
+  validateCampaignForm,
+  type CampaignForm,
+} from '../../../src/lib/createForm.js';
+import { toLocalInputValue } from '../../../src/lib/format.js';
+import type { Campaign } from '../../../common/api-types.js';
 
 const valid: CampaignForm = {
   name: 'Spring sale',
@@ -7,25 +17,55 @@ const valid: CampaignForm = {
   limit: '5',
   startDate: '2026-11-21T10:00',
   endDate: '2026-12-21T10:00',
+  captureConsole: true,
+  retentionDays: '90',
+  ipMode: 'truncated',
 };
 
-describe('create-campaign form', () => {
-  it('accepts a valid form and builds the payload', () => {
+const LIMIT_MESSAGE = 'Session limit must be a whole number from 1 to 20, or 0 for no limit';
+
+describe('campaign form', () => {
+  it('accepts a valid form and builds the create payload', () => {
     expect(validateCampaignForm(valid)).toEqual({});
-    const payload = toCreatePayload({ ...valid, name: '  Spring sale ', domains: ' example.com ,, localhost:3000 ,' });
+    const payload = toCreatePayload({
+      ...valid,
+      name: '  Spring sale ',
+      domains: ' example.com ,, localhost:3000 ,',
+      retentionDays: '0',
+      ipMode: 'none',
+      captureConsole: false,
+    });
     expect(payload).toEqual({
       name: 'Spring sale',
       domains: 'example.com, localhost:3000',
       limit: 5,
       start_date_time: new Date('2026-11-21T10:00').getTime(),
       end_date_time: new Date('2026-12-21T10:00').getTime(),
+      captureConsole: false,
+      retention_days: 0,
+      ip_mode: 'none',
+    });
+  });
+
+  it('opens a new campaign with 5 sessions, 90 days and truncated addresses', () => {
+    const form = newCampaignForm(new Date('2026-11-21T10:00'));
+    expect(form).toEqual({
+      name: '',
+      domains: '',
+      limit: '5',
+      startDate: '2026-11-21T10:00',
+      endDate: '',
+      captureConsole: true,
+      retentionDays: '90',
+      ipMode: 'truncated',
     });
   });
 
   it('reports every field with its own message', () => {
-    expect(validateCampaignForm({ name: '   ', domains: '', limit: '', startDate: '', endDate: '' })).toEqual({
+    expect(validateCampaignForm({ ...valid, name: '   ', domains: '', limit: '', startDate: '', endDate: '' })).toEqual({
       name: 'Campaign name is required',
       domains: 'At least one domain is required',
+      limit: LIMIT_MESSAGE,
       startDate: 'Start date is required',
       endDate: 'End date is required',
     });
@@ -43,10 +83,60 @@ describe('create-campaign form', () => {
     expect(validateCampaignForm({ ...valid, endDate: '2026-11-20T10:00' }).endDate).toBe('End date must be after start date');
   });
 
-  it('turns non-numeric limits into 0 and leaves min/max to the input', () => {
-    expect(parseLimit('abc')).toBe(0);
-    expect(parseLimit('')).toBe(0);
+  it('takes a session limit of 1 to 20 or 0 (no limit), and refuses anything else instead of turning it into 0', () => {
     expect(parseLimit('7')).toBe(7);
-    expect(validateCampaignForm({ ...valid, limit: '99' })).toEqual({});
+    expect(parseLimit(' 20 ')).toBe(20);
+    expect(parseLimit('0')).toBe(0);
+    for (const text of ['abc', '', '21', '99', '-1', '2.5', '1e1', '5abc']) {
+      expect(parseLimit(text), text).toBeNull();
+      expect(validateCampaignForm({ ...valid, limit: text }), text).toEqual({ limit: LIMIT_MESSAGE });
+    }
+    expect(validateCampaignForm({ ...valid, limit: '0' })).toEqual({});
+    expect(validateCampaignForm({ ...valid, limit: '20' })).toEqual({});
+  });
+});
+
+describe('edit form', () => {
+  const campaign: Campaign = {
+    id: 'c1',
+    name: 'Spring sale',
+    domains: 'example.com',
+    limit: 0,
+    start_date_time: new Date('2026-11-21T10:00').getTime(),
+    end_date_time: new Date('2026-12-21T10:00:42').getTime(),
+    captureConsole: false,
+    retention_days: 30,
+    ip_mode: 'full',
+  };
+
+  it('opens with the stored campaign, older cached campaigns as kept forever with full addresses', () => {
+    expect(campaignForm(campaign)).toEqual({
+      name: 'Spring sale',
+      domains: 'example.com',
+      limit: '0',
+      startDate: '2026-11-21T10:00',
+      endDate: toLocalInputValue(new Date(campaign.end_date_time)),
+      captureConsole: false,
+      retentionDays: '30',
+      ipMode: 'full',
+    });
+    const { retention_days: _r, ip_mode: _i, captureConsole: _c, ...cached } = campaign;
+    expect(campaignForm(cached)).toMatchObject({ retentionDays: '0', ipMode: 'full', captureConsole: true });
+  });
+
+  it('sends only the fields changed, leaving untouched dates as stored to the second', () => {
+    const opened = campaignForm(campaign);
+    expect(toUpdatePayload(opened, opened)).toEqual({});
+    expect(toUpdatePayload({ ...opened, domains: ' b.example.com , ', limit: '3', ipMode: 'truncated' }, opened)).toEqual({
+      domains: 'b.example.com',
+      limit: 3,
+      ip_mode: 'truncated',
+    });
+    expect(toUpdatePayload({ ...opened, startDate: '2026-11-22T09:30', retentionDays: '7', captureConsole: true, name: 'New' }, opened)).toEqual({
+      start_date_time: new Date('2026-11-22T09:30').getTime(),
+      retention_days: 7,
+      captureConsole: true,
+      name: 'New',
+    });
   });
 });

@@ -96,11 +96,16 @@ describe('create-campaign screen', () => {
     fill('Domain to Accept Traffic From', 'shop.example.com, localhost:3000');
     fill('Session Limit', 'abc');
     fill('End Date', '2099-01-01T10:00');
+    // A limit that is not a whole number 1–20 or 0 is refused, never sent as 0 (no limit).
+    fireEvent.click(screen.getByRole('button', { name: 'Create Campaign' }));
+    expect(await screen.findByText('Session limit must be a whole number from 1 to 20, or 0 for no limit')).toBeTruthy();
+    expect(calls).toHaveLength(0);
+    fill('Session Limit', '0');
     fireEvent.click(screen.getByRole('button', { name: 'Create Campaign' }));
     expect(await screen.findByRole('button', { name: 'Creating Campaign...' })).toHaveProperty('disabled', true);
     expect(screen.getByLabelText('Campaign Name')).toHaveProperty('disabled', true);
     const body = JSON.parse(String(calls[0].init.body));
-    expect(body).toMatchObject({ name: 'Spring', domains: 'shop.example.com, localhost:3000', limit: 0 });
+    expect(body).toMatchObject({ name: 'Spring', domains: 'shop.example.com, localhost:3000', limit: 0, retention_days: 90, ip_mode: 'truncated', captureConsole: true });
     answer(Response.json({ data: { id: 'new' } }, { status: 201 }));
     expect(await screen.findByText('dashboard page')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/dashboard');
