@@ -47,6 +47,11 @@ export interface Limits {
   heavyReplays: number;
   /** How long requests in flight (a long replay stream too) may finish after SIGTERM/SIGINT. */
   shutdownGraceMs: number;
+  /** Live streams (README: "Live sessions") one user may hold open on one node, and the node in all. */
+  liveStreamsPerUser: number;
+  liveStreamsPerNode: number;
+  /** How often an open live stream sends its `: hb` comment. */
+  liveHeartbeatMs: number;
 }
 
 /** Requests per minute; 0 turns a limit off. */
@@ -143,6 +148,9 @@ function limits(env: Env): Limits {
     ingestWorkers: int(env, 'INGEST_WORKERS', Math.max(1, Math.min(4, os.availableParallelism() - 1)), 1, 64),
     heavyReplays: int(env, 'HEAVY_REPLAYS', 2, 1, 64),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    liveStreamsPerUser: int(env, 'LIVE_STREAMS_PER_USER', 20, 1, 1000),
+    liveStreamsPerNode: int(env, 'LIVE_STREAMS_PER_NODE', 2000, 1, 100_000),
+    liveHeartbeatMs: int(env, 'LIVE_HEARTBEAT_MS', 15_000, 50, 600_000),
   };
 }
 

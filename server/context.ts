@@ -1,10 +1,13 @@
 import type { Config } from './config.js';
 import type { Db } from './db/index.js';
 import type { SessionKeys } from './auth/tokens.js';
+import type { LiveHub } from './live/hub.js';
 
 /** What every area of the server is built from; made once in buildApp. */
 export interface AppContext {
   config: Config;
   db: Db;
   keys: SessionKeys;
+  /** Live sessions: who follows what, and news of changed sessions from every node. */
+  live: LiveHub;
 }

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import http from 'node:http';
 import zlib from 'node:zlib';
 import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, usingPostgres } from '../helpers/server.js';
 import { spawnServer, type ServerProcess } from './spawn-server.js';
 import { signIn, type SignedIn } from '../helpers/signin.js';
+import { roundRobin, type Served } from '../helpers/cluster.js';
 import { info, pageEvents, sessionId } from './ingest-support.js';
 import type { Browser } from 'playwright-core';
 import { hasChromium, launchChromium } from '../helpers/browser.js';
@@ -22,29 +22,6 @@ import { flushRecorder, recorderRunning, startSite, type Site } from '../e2e/tra
 if (!usingPostgres()) {
   const message = 'cluster tests skipped: two servers need a shared PostgreSQL; set TEST_DATABASE_URL (CI does)';
   console.warn(`\n${'!'.repeat(message.length)}\n${message}\n${'!'.repeat(message.length)}\n`);
-}
-
-interface Served {
-  node: number;
-  method: string;
-  path: string;
-}
-
-/** A load balancer at its plainest: each request to the next node in turn. */
-function roundRobin(ports: number[]) {
-  const served: Served[] = [];
-  let next = 0;
-  const server = http.createServer((request, response) => {
-    const node = next++ % ports.length;
-    served.push({ node, method: request.method ?? 'GET', path: request.url ?? '/' });
-    const upstream = http.request({ host: '127.0.0.1', port: ports[node], method: request.method, path: request.url, headers: request.headers }, (answer) => {
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(response);
-    });
-    upstream.on('error', () => response.writableEnded || response.writeHead(502).end());
-    request.pipe(upstream);
-  });
-  return { server, served };
 }
 
 const nodesServing = (served: Served[], pathStart: string) => new Set(served.filter((s) => s.path.startsWith(pathStart)).map((s) => s.node));
