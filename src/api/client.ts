@@ -168,7 +168,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
     get: <T>(path: string, init?: RequestInit) => json<T>(path, { ...init, method: 'GET' }),
     post: <T>(path: string, body?: unknown) => json<T>(path, withBody('POST', body)),
     put: <T>(path: string, body?: unknown) => json<T>(path, withBody('PUT', body)),
-    delete: <T>(path: string) => json<T>(path, { method: 'DELETE' }),
+    patch: <T>(path: string, body?: unknown) => json<T>(path, withBody('PATCH', body)),
+    delete: <T>(path: string, body?: unknown) => json<T>(path, withBody('DELETE', body)),
     setUnauthorizedHandler(handler: () => void) {
       onUnauthorized = handler;
     },

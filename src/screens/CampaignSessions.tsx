@@ -15,6 +15,8 @@ import { Spinner } from '../components/Spinner.js';
 import { useCampaignName } from '../offline/useCampaignName.js';
 import { useWhenBackOnline } from '../offline/useOnline.js';
 import { OFFLINE_WRITE_MESSAGE } from '../offline/network.js';
+import { useLiveSessions } from '../lib/useLiveSessions.js';
+import { LiveBadge } from '../components/LiveBadge.js';
 
 interface CampaignSessionsProps {
   campaignId: string;
@@ -43,6 +45,8 @@ export function CampaignSessions({ campaignId, sessionActions, filters = {}, onF
     select: (campaigns) => campaigns.find((campaign) => campaign.id === campaignId)?.retention_days,
   });
   useWhenBackOnline(deleteError === OFFLINE_WRITE_MESSAGE, () => setDeleteError(null));
+  // New sessions and changes arrive by themselves while the page is open (no Refresh needed).
+  const live = useLiveSessions(campaignId, sessions.isSuccess);
 
   const [toDelete, setToDelete] = useState<Session | null>(null);
   const removeSession = useMutation({
@@ -78,7 +82,7 @@ export function CampaignSessions({ campaignId, sessionActions, filters = {}, onF
     <div className="page">
       <div className="page-header">
         <div>
-          <h1>Campaign Sessions</h1>
+          <h1>Campaign Sessions {live && <LiveBadge title="New sessions and changes appear as they happen" />}</h1>
           {campaignName && <p className="campaign-name">{campaignName}</p>}
           <p className="mono small muted break">Campaign ID: {campaignId}</p>
           {retentionDays !== undefined && (
@@ -86,6 +90,9 @@ export function CampaignSessions({ campaignId, sessionActions, filters = {}, onF
           )}
         </div>
         <div className="actions">
+          <button type="button" className="button button-secondary" onClick={() => void navigate({ to: '/campaign/$campaignId/edit', params: { campaignId }, search: { from: 'sessions' } })}>
+            Edit Campaign
+          </button>
           <button type="button" className="button button-danger" onClick={() => setConfirmDelete(true)}>
             Delete Campaign
           </button>

@@ -9,6 +9,7 @@ import { buildTracker } from '../../tracker/build.mjs';
 import type { Campaign, SessionsResponse } from '../../common/api-types.js';
 import type { BrowserContext, Locator } from 'playwright-core';
 import { step } from './step.js';
+import { NOT_LIVE_OFFLINE } from '../../src/lib/liveFeed.js';
 import { PAGE_SECRETS, TYPED, recorderRunning, shopAtCheckout, startSite, type Site } from './tracker-site.js';
 
 // The whole product as a site owner uses it, with nothing inserted behind the app's back:
@@ -174,6 +175,8 @@ describe.skipIf(!hasChromium)('a site owner journey', () => {
     await row.getByRole('link', { name: 'View Recordings' }).click();
     await owner.waitForURL(`${origin}/campaign/${campaign.id}`);
     await ownerView.see('Campaign Sessions');
+    // The sessions page and the replay page of a session just recorded go live.
+    await owner.getByTestId('live-badge').waitFor();
     const card = owner.getByTestId('session-card').filter({ hasText: sessionId });
     await card.getByText('Human User').waitFor();
     await card.getByText('127.0.0.1').first().waitFor();
@@ -187,6 +190,11 @@ describe.skipIf(!hasChromium)('a site owner journey', () => {
     expect(eventCount).toBeGreaterThan(0);
     await ownerView.see(`${eventCount} events recorded`);
     await owner.locator('.rr-player').waitFor();
+    await owner.getByTestId('live-badge').waitFor();
+    // Live, it opens at the latest moment; back to the start, 'Jump to live' is offered.
+    await owner.getByRole('slider', { name: 'Playback position' }).focus();
+    await owner.keyboard.press('Home');
+    await owner.getByRole('button', { name: 'Jump to live' }).waitFor();
     await seeRecordedPage(owner, 'Checkout');
     await seeRecordedPage(owner, 'Long product description');
     await seePlaying(owner);
@@ -234,6 +242,9 @@ describe.skipIf(!hasChromium)('a site owner journey', () => {
     await mobile.waitForURL(`${origin}/campaign/${campaign.id}/session/${sessionId}`);
     await phoneView.see(`${eventCount} events recorded`);
     await mobile.locator('.rr-player').waitFor();
+    // Still recording when it was kept: it plays what was saved and says it is not live.
+    expect(await mobile.getByTestId('not-live-offline').textContent()).toBe(NOT_LIVE_OFFLINE);
+    expect(await mobile.getByTestId('live-badge').count()).toBe(0);
     await seeRecordedPage(mobile, 'Checkout');
     const player = await mobile.locator('.rr-player').boundingBox();
     expect(player!.width).toBeLessThanOrEqual(390);
