@@ -16,12 +16,14 @@ const figureFiles = [
   'recording-overhead',
   'ingest',
   'ingest-flood',
+  'ingest-nodes',
   'storage',
   'replay-retrieval',
   'replay-memory',
   'replay-open',
   'sessions-list',
   'pwa-weight',
+  'live-delay',
 ];
 
 function machine(): string {

@@ -15,8 +15,8 @@ import { MAX_BODY_BYTES } from '../../common/limits.js';
 export const title = 'Ingest';
 
 const NOOP_PATH = '/bench/noop/:campaignId';
-const ORIGIN = 'https://shop.example.com';
-const CONNECTIONS = 10;
+export const ORIGIN = 'https://shop.example.com';
+export const CONNECTIONS = 10;
 
 /** The visit's details, as the tests' ingest batches carry them, from the bench's shop. */
 const info = visitInfo({ url: `${ORIGIN}/` });
@@ -30,7 +30,7 @@ function registerNoop(app: FastifyInstance): void {
   });
 }
 
-interface Prepared {
+export interface Prepared {
   bodies: Uint8Array[];
   events: number[];
 }
@@ -40,7 +40,7 @@ interface Prepared {
  * session info. Sessions are interleaved (batch 0 of every session, then batch 1, …) so, with
  * many more sessions than connections, each session's batches arrive in order, as one tab sends them.
  */
-function prepare(demo: ReplayEvent[], sessions: number, tag: string): Prepared {
+export function prepare(demo: ReplayEvent[], sessions: number, tag: string): Prepared {
   // Recorded just now, one session a second: ingest takes times within a day of its clock.
   const end = Date.now() - sessions * 1000;
   const perSession = Array.from({ length: sessions }, (_, i) => {
@@ -62,7 +62,7 @@ function prepare(demo: ReplayEvent[], sessions: number, tag: string): Prepared {
   return prepared;
 }
 
-async function storedEvents(server: BenchServer, campaignId: string): Promise<number> {
+export async function storedEvents(server: Pick<BenchServer, 'db'>, campaignId: string): Promise<number> {
   const row = await server.db
     .selectFrom('chunks')
     .select((eb) => eb.fn.sum<number | string | null>('event_count').as('events'))

@@ -57,6 +57,7 @@ export function sessionRowFor(campaignId: string, i: number, start = Date.UTC(20
     campaign_id: campaignId,
     id: `s${i.toString(36).padStart(8, '0')}${crypto.randomBytes(6).toString('hex')}`,
     remote_ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+    ip_mode: 'full',
     country: 'DE',
     language: languages[i % languages.length],
     timezone: timezones[i % timezones.length],

@@ -10,7 +10,9 @@ import { isCampaignId } from '../storage/ids.js';
 import { MAX_BODY_BYTES } from '../../common/limits.js';
 import { BatchPacker } from './pack-pool.js';
 import type { PackedBatch } from './pack-batch.js';
-import { SESSION_CLOSED_STATUS, storeBatch } from './store.js';
+import { SESSION_CLOSED_STATUS, isBatchRefusal, storeBatch } from './store.js';
+import { GroupCommitter } from './group-commit.js';
+import { isPostgres } from '../db/index.js';
 import { markEndedSessionsWithoutInput, sessionCounters } from '../sessions/repository.js';
 import { findCampaign } from '../campaigns/repository.js';
 import { IngestParams, IngestResponse } from '../../common/api/ingest.js';
@@ -68,7 +70,8 @@ function sessionLimits(app: FastifyInstance, ctx: AppContext) {
   const newPerIp = minuteLimit(app, 'new-session-ip', rates.newSessionsPerIp);
   const newPerCampaign = minuteLimit(app, 'new-session-campaign', rates.newSessionsPerCampaign);
   const perSession = minuteLimit(app, 'batch-session', rates.batchesPerSession);
-  return async (request: FastifyRequest, reply: FastifyReply, campaign: Campaign, batch: PackedBatch): Promise<void> => {
+  /** Whether the session's row exists (the store then skips reading it again). */
+  return async (request: FastifyRequest, reply: FastifyReply, campaign: Campaign, batch: PackedBatch): Promise<boolean> => {
     const session = await sessionCounters(ctx.db, campaign.id, batch.sessionId);
     if (session?.closed_reason) throw new HttpError(SESSION_CLOSED_STATUS, session.closed_reason);
     if (!session) {
@@ -76,6 +79,7 @@ function sessionLimits(app: FastifyInstance, ctx: AppContext) {
       await newPerCampaign(request, reply, campaign.id);
     }
     await perSession(request, reply, `${campaign.id}/${batch.sessionId}`);
+    return session !== undefined;
   };
 }
 
@@ -85,6 +89,9 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
   app.addHook('onClose', async () => packer.close());
   const batchesPerIp = minuteLimit(app, 'batch-ip', ctx.config.rateLimits.batchesPerIp);
   const checkSession = sessionLimits(app, ctx);
+  // Batches that arrive together share a transaction. SQLite has one writer: one group at a
+  // time. PostgreSQL runs a few small groups at once, each on its own pooled connection.
+  const committer = new GroupCommitter(ctx.db, isBatchRefusal, isPostgres(ctx.db) ? { concurrency: 4, maxGroup: 4 } : { concurrency: 1, maxGroup: 64 });
 
   // Bodies are raw bytes (gzip or JSON) sent as text/plain, a "simple" cross-origin request
   // that needs no preflight and works with keepalive fetch while a page unloads.
@@ -93,8 +100,8 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
 
   // CORS only for origins the campaign allows; never credentials, never cookies.
   app.addHook('onRequest', async (request: FastifyRequest<{ Params: { campaignId: string } }>, reply) => {
-    // Retry-After must be readable by the tracker's cross-origin fetch.
-    reply.header('Cache-Control', 'no-store').header('Vary', 'Origin').header('Access-Control-Expose-Headers', 'Retry-After');
+    // Retry-After and X-Tapedeck-Live must be readable by the tracker's cross-origin fetch.
+    reply.header('Cache-Control', 'no-store').header('Vary', 'Origin').header('Access-Control-Expose-Headers', 'Retry-After, X-Tapedeck-Live');
     // Counted first, before the campaign lookup and a byte of the body: the cheapest bound on one
     // sender, refused requests (unknown campaigns, other origins, preflights) included.
     await batchesPerIp(request, reply, clientIp(request.ip));
@@ -134,9 +141,13 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
       if (error instanceof HttpError && error.statusCode === 503) reply.header('retry-after', 2);
       throw error;
     });
-    await checkSession(request, reply, campaign, batch);
-    const outcome = await storeBatch(ctx.db, campaign, batch, clientIp(request.ip), ctx.config.limits);
+    const known = await checkSession(request, reply, campaign, batch);
+    const outcome = await storeBatch(ctx.db, campaign, batch, clientIp(request.ip), ctx.config.limits, Date.now(), { committer, known });
+    // Here the batch is committed (its group's COMMIT is done): what follows may announce it.
+    if (outcome.stored || outcome.admitted || outcome.closed) ctx.live.sessionChanged(campaign.id, batch.sessionId);
     if (outcome.closed) throw new HttpError(SESSION_CLOSED_STATUS, outcome.closed);
+    // Someone watches this session live: the tracker then sends every second for a while.
+    if (ctx.live.isWatched(campaign.id, batch.sessionId)) reply.header('x-tapedeck-live', '1');
     if (outcome.admitted) {
       await markEndedSessionsWithoutInput(ctx.db, campaign.id).catch((error: unknown) => request.log.warn({ err: error }, 'bot sweep failed'));
     }

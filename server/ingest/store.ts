@@ -6,6 +6,7 @@ import type { Trx } from '../db/executor.js';
 import type { CampaignsTable } from '../db/schema.js';
 import { HttpError, badRequest } from '../http/errors.js';
 import { insertChunk } from '../storage/chunks.js';
+import type { GroupCommitter } from './group-commit.js';
 import type { PackedBatch } from './pack-batch.js';
 import { botVerdict, browserName, countryCodeOf, countryName, softwareOf, storedIp } from './visitor.js';
 import { foldFacts } from '../../common/session-facts.js';
@@ -38,6 +39,7 @@ async function admitSession(trx: Trx, campaign: Campaign, batch: PackedBatch, ip
     started_at: now - span,
     last_activity_at: now,
     remote_ip: storedIp(ip, campaign.ip_mode),
+    ip_mode: campaign.ip_mode,
     country: countryCode ? countryName(countryCode) : null,
     country_code: countryCode,
     browser_name: browserName(software.browser),
@@ -113,34 +115,60 @@ export interface StoreOutcome {
   closed?: string;
 }
 
+/** How storeBatch runs: in a group commit (ingest's route) or a transaction of its own. */
+export interface StoreOptions {
+  committer?: GroupCommitter;
+  /** The session's row was there when the batch's limits were checked: its counters are raised straight away. */
+  known?: boolean;
+}
+
+/** Whether a store's error is the batch's own answer (a refusal or a retried batch), not the database's. */
+export const isBatchRefusal = (error: unknown): boolean => error === DUPLICATE || error instanceof HttpError;
+
 /**
- * Stores one packed batch in a single transaction: admit the session if it is new, count the
- * batch within the session's caps, append the chunk (a retried (session, seq) is ignored and
- * counts nothing), keep the verdict current. Any refusal rolls everything back; reaching a cap
- * closes the session instead of storing the batch.
+ * Stores one packed batch in a single transaction (or its savepoint in a group commit): admit
+ * the session if it is new, count the batch within the session's caps, append the chunk (a
+ * retried (session, seq) is ignored and counts nothing), keep the verdict current. Any refusal
+ * rolls everything of the batch back; reaching a cap closes the session instead of storing the
+ * batch. Resolves once the batch is committed.
  */
-export async function storeBatch(db: Db, campaign: Campaign, batch: PackedBatch, ip: string, caps: SessionCaps, now = Date.now()): Promise<StoreOutcome> {
+export async function storeBatch(db: Db, campaign: Campaign, batch: PackedBatch, ip: string, caps: SessionCaps, now = Date.now(), options: StoreOptions = {}): Promise<StoreOutcome> {
+  const work = (trx: Trx) => storeIn(trx, campaign, batch, ip, caps, now, options.known ?? false);
   try {
-    return await db.transaction().execute(async (trx) => {
-      const existing = await sessionCounters(trx, campaign.id, batch.sessionId);
-      if (existing?.closed_reason) return { stored: false, admitted: false, closed: existing.closed_reason };
-      if (!existing) await admitSession(trx, campaign, batch, ip, now);
-      const row = await countBatch(trx, campaign.id, batch.sessionId, batch, caps, now);
-      if (!row) {
-        const latest = await sessionCounters(trx, campaign.id, batch.sessionId);
-        if (!latest) throw new Error('A session admitted in this transaction is gone');
-        const reason = latest.closed_reason ?? capReached(latest, batch, caps) ?? 'Session closed';
-        if (!latest.closed_reason) await closeSession(trx, campaign.id, batch, reason);
-        return { stored: false, admitted: !existing, closed: reason };
-      }
-      const stored = await insertChunk(trx, { campaignId: campaign.id, sessionId: batch.sessionId, seq: batch.seq, firstTs: batch.firstTs, lastTs: batch.lastTs, eventCount: batch.eventCount, data: batch.chunk });
-      if (!stored) throw DUPLICATE;
-      await updateVerdict(trx, campaign.id, batch.sessionId, row);
-      if (batch.moments.length) await setFacts(trx, campaign.id, batch.sessionId, foldFacts(factsOfRow(row), batch.moments));
-      return { stored: true, admitted: !existing };
-    });
+    // New sessions first (they lock the campaign's row to count an admission), then by session.
+    const order = `${options.known ? 1 : 0}/${campaign.id}/${batch.sessionId}`;
+    return await (options.committer ? options.committer.run(work, order) : db.transaction().execute(work));
   } catch (error) {
     if (error === DUPLICATE) return { stored: false, admitted: false };
     throw error;
   }
+}
+
+async function storeIn(trx: Trx, campaign: Campaign, batch: PackedBatch, ip: string, caps: SessionCaps, now: number, known: boolean): Promise<StoreOutcome> {
+  let admitted = false;
+  // A session not seen yet is read again here, under the transaction, and admitted if still new.
+  if (!known) {
+    const existing = await sessionCounters(trx, campaign.id, batch.sessionId);
+    if (existing?.closed_reason) return { stored: false, admitted: false, closed: existing.closed_reason };
+    if (!existing) await admitSession(trx, campaign, batch, ip, now);
+    admitted = !existing;
+  }
+  // The usual batch costs one UPDATE here: the counters are raised within the caps, or nothing is.
+  const row = await countBatch(trx, campaign.id, batch.sessionId, batch, caps, now);
+  if (!row) {
+    const latest = await sessionCounters(trx, campaign.id, batch.sessionId);
+    if (!latest) {
+      // Erased since its limits were checked: the batch starts the session again.
+      if (known) return storeIn(trx, campaign, batch, ip, caps, now, false);
+      throw new Error('A session admitted in this transaction is gone');
+    }
+    const reason = latest.closed_reason ?? capReached(latest, batch, caps) ?? 'Session closed';
+    if (!latest.closed_reason) await closeSession(trx, campaign.id, batch, reason);
+    return { stored: false, admitted, closed: reason };
+  }
+  const stored = await insertChunk(trx, { campaignId: campaign.id, sessionId: batch.sessionId, seq: batch.seq, firstTs: batch.firstTs, lastTs: batch.lastTs, eventCount: batch.eventCount, data: batch.chunk });
+  if (!stored) throw DUPLICATE;
+  await updateVerdict(trx, campaign.id, batch.sessionId, row);
+  if (batch.moments.length) await setFacts(trx, campaign.id, batch.sessionId, foldFacts(factsOfRow(row), batch.moments));
+  return { stored: true, admitted };
 }

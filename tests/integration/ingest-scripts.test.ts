@@ -91,20 +91,20 @@ describe('the visitor address and country', () => {
     const id = sessionId();
     const res = await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events: pageEvents() }, { headers: { 'x-forwarded-for': address } });
     expect(res.status).toBe(200);
-    return server.db.selectFrom('sessions').select(['remote_ip', 'country']).where('id', '=', id).executeTakeFirstOrThrow();
+    return server.db.selectFrom('sessions').select(['remote_ip', 'country', 'ip_mode']).where('id', '=', id).executeTakeFirstOrThrow();
   }
 
   it('ignores X-Forwarded-For unless TRUST_PROXY is set', async () => {
-    expect(await ingestFrom({})).toEqual({ remote_ip: '127.0.0.1', country: null });
+    expect(await ingestFrom({})).toEqual({ remote_ip: '127.0.0.1', country: null, ip_mode: 'full' });
   });
 
   it('takes the address from X-Forwarded-For behind a trusted proxy and looks up its country offline', async () => {
-    expect(await ingestFrom({ TRUST_PROXY: '1' })).toEqual({ remote_ip: '8.8.8.8', country: 'United States' });
+    expect(await ingestFrom({ TRUST_PROXY: '1' })).toEqual({ remote_ip: '8.8.8.8', country: 'United States', ip_mode: 'full' });
   });
 
-  it('stores a truncated address or none as the campaign says, the country still from the full one', async () => {
-    expect(await ingestFrom({ TRUST_PROXY: '1' }, 'truncated')).toEqual({ remote_ip: '8.8.8.0', country: 'United States' });
-    expect(await ingestFrom({ TRUST_PROXY: '1' }, 'truncated', '2001:4860:4860::8888')).toEqual({ remote_ip: '2001:4860:4860::', country: 'United States' });
-    expect(await ingestFrom({ TRUST_PROXY: '1' }, 'none')).toEqual({ remote_ip: null, country: 'United States' });
+  it('stores a truncated address or none as the campaign says, and the mode with the session, the country still from the full one', async () => {
+    expect(await ingestFrom({ TRUST_PROXY: '1' }, 'truncated')).toEqual({ remote_ip: '8.8.8.0', country: 'United States', ip_mode: 'truncated' });
+    expect(await ingestFrom({ TRUST_PROXY: '1' }, 'truncated', '2001:4860:4860::8888')).toEqual({ remote_ip: '2001:4860:4860::', country: 'United States', ip_mode: 'truncated' });
+    expect(await ingestFrom({ TRUST_PROXY: '1' }, 'none')).toEqual({ remote_ip: null, country: 'United States', ip_mode: 'none' });
   });
 });

@@ -1,0 +1,125 @@
+import { sql } from 'kysely';
+import { isPostgres, type Db } from '../db/index.js';
+import type { Trx } from '../db/executor.js';
+
+export interface GroupOptions {
+  /** Groups committing at once: 1 for SQLite (one writer); PostgreSQL overlaps a few, on their own connections. */
+  concurrency: number;
+  /** The most batches one transaction holds; the rest wait for the next group. */
+  maxGroup: number;
+}
+
+type Work<T> = (trx: Trx) => Promise<T>;
+
+interface Job {
+  work: Work<unknown>;
+  order: string;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/**
+ * Group commit: the stores of batches that arrive while a transaction is committing share the
+ * next transaction, so one commit (one fsync on PostgreSQL) makes a group durable instead of a
+ * batch. Each batch runs inside its own savepoint: a refused batch is rolled back alone and the
+ * others are kept, whole. Every caller's promise settles only after the group's COMMIT, so no
+ * reply acknowledges a batch that is not durable.
+ *
+ * An error that is the batch's own (`isRefusal`) is final; any other error (a deadlock between
+ * two nodes' groups, a failed COMMIT) puts the batch through again alone, in a transaction of
+ * its own, exactly as if there were no grouping.
+ */
+export class GroupCommitter {
+  readonly #queue: Job[] = [];
+  #running = 0;
+  #scheduled = false;
+  readonly #postgres: boolean;
+
+  constructor(
+    private readonly db: Db,
+    private readonly isRefusal: (error: unknown) => boolean,
+    private readonly options: GroupOptions = { concurrency: 1, maxGroup: 64 },
+  ) {
+    this.#postgres = isPostgres(db);
+  }
+
+  /**
+   * Runs `work` in a transaction shared with other batches; resolves after the COMMIT. A group
+   * runs its work by `order`, so overlapping groups take their row locks in the same order
+   * (fewer deadlocks between them; a deadlock still costs only a retry).
+   */
+  run<T>(work: Work<T>, order = ''): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push({ work, order, resolve: resolve as (value: unknown) => void, reject });
+      this.#schedule();
+    });
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#running >= this.options.concurrency || !this.#queue.length) return;
+    // Waits for the rest of this turn of the event loop: batches read together commit together.
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      if (this.#running >= this.options.concurrency || !this.#queue.length) return;
+      const group = this.#queue.splice(0, this.options.maxGroup).sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
+      this.#running++;
+      void this.#commit(group).finally(() => {
+        this.#running--;
+        this.#schedule();
+      });
+      this.#schedule();
+    });
+  }
+
+  async #commit(group: Job[]): Promise<void> {
+    if (group.length === 1) return this.#alone(group[0]);
+    let outcomes: Outcome[];
+    try {
+      outcomes = await this.db.transaction().execute(async (trx) => {
+        const done: Outcome[] = [];
+        for (const [i, job] of group.entries()) {
+          // One round trip a batch on PostgreSQL: the previous savepoint released and the next
+          // taken in one simple query (SQLite prepares one statement at a time). COMMIT releases the last.
+          if (i === 0) await sql`savepoint batch`.execute(trx);
+          else if (this.#postgres) await sql.raw('release savepoint batch; savepoint batch').execute(trx);
+          else {
+            await sql`release savepoint batch`.execute(trx);
+            await sql`savepoint batch`.execute(trx);
+          }
+          try {
+            done.push({ ok: true, value: await job.work(trx) });
+          } catch (error) {
+            await sql`rollback to savepoint batch`.execute(trx);
+            done.push({ ok: false, error });
+          }
+        }
+        return done;
+      });
+    } catch {
+      // Nothing of the group was committed: each batch goes through again on its own.
+      await Promise.all(group.map((job) => this.#alone(job)));
+      return;
+    }
+    // After the COMMIT: only now do the batches' replies go out.
+    await Promise.all(
+      group.map((job, i) => {
+        const outcome = outcomes[i];
+        if (outcome.ok) job.resolve(outcome.value);
+        else if (this.isRefusal(outcome.error)) job.reject(outcome.error);
+        else return this.#alone(job);
+        return undefined;
+      }),
+    );
+  }
+
+  async #alone(job: Job): Promise<void> {
+    try {
+      job.resolve(await this.db.transaction().execute(job.work));
+    } catch (error) {
+      job.reject(error);
+    }
+  }
+}
