@@ -1,5 +1,5 @@
 import type { RouteHandlerCallbackOptions } from 'workbox-core';
-import { ASSET_CACHE } from '../src/offline/replayAssets.js';
+import { ASSET_CACHE } from '../src/offline/assetCache.js';
 
 // Images, fonts and stylesheets a saved replay references answer from the asset cache, so the
 // replay renders offline as it did online. Anything not kept goes to the network as usual.

@@ -16,6 +16,8 @@ export type ReplayEvent = Static<typeof ReplayEvent>;
 export const ReplayInit = Type.Object({
   userAgent: Nullable(Type.String()),
   remoteIpAddress: Nullable(Type.String()),
+  /** What remoteIpAddress holds, as in the sessions list. Optional for older files and caches. */
+  ipMode: Type.Optional(Type.String()),
   language: Nullable(Type.String()),
   timezone: Nullable(Type.String()),
   webdriver: Type.Boolean(),
@@ -25,6 +27,16 @@ export const ReplayInit = Type.Object({
   /** The server's verdict, the same as the sessions list's. */
   isBot: Type.Boolean(),
   botReason: Nullable(Type.String()),
+  // The session's derived facts, as the sessions list has them: they travel with a saved replay
+  // (optional: a replay saved, or a recording file made, before they were sent has none).
+  durationMs: Type.Optional(Type.Number()),
+  activeMs: Type.Optional(Type.Number()),
+  pageCount: Type.Optional(Type.Number()),
+  clickCount: Type.Optional(Type.Number()),
+  rageClickCount: Type.Optional(Type.Number()),
+  deadClickCount: Type.Optional(Type.Number()),
+  errorCount: Type.Optional(Type.Number()),
+  failedRequestCount: Type.Optional(Type.Number()),
 });
 export type ReplayInit = Static<typeof ReplayInit>;
 

@@ -17,10 +17,15 @@ import { SESSION_IDLE_MS } from '../../common/limits.js';
  */
 export const MERGE_BUDGET_BYTES = 16 * 1024 * 1024;
 
-/** The session info a replay opens with: the same fields, mapped once, as the sessions list. */
+/** The session info a replay opens with: the same fields, mapped once, as the sessions list (its derived facts too). */
 export function replayInit(row: Selectable<SessionsTable>): ReplayInit {
-  const { userAgent, remoteIpAddress, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason } = toSession(row);
-  return { userAgent, remoteIpAddress, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason };
+  const s = toSession(row);
+  const { userAgent, remoteIpAddress, ipMode, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason } = s;
+  const { durationMs, activeMs, pageCount, clickCount, rageClickCount, deadClickCount, errorCount, failedRequestCount } = s;
+  return {
+    ...{ userAgent, remoteIpAddress, ipMode, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason },
+    ...{ durationMs, activeMs, pageCount, clickCount, rageClickCount, deadClickCount, errorCount, failedRequestCount },
+  };
 }
 
 const byTime = (a: ReplayEvent, b: ReplayEvent) => a.timestamp - b.timestamp;

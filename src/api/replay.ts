@@ -7,8 +7,6 @@ import type { ReplayEvent, ReplayResponse } from '../../common/api-types.js';
 interface DemoReplayResponse {
   data: ReplayEvent[];
 }
-import { withLocalAssets } from '../offline/localAssets.js';
-import { keepReplay } from '../offline/keepReplay.js';
 
 export const replayKeys = {
   all: ['replay'] as const,
@@ -27,10 +25,16 @@ export async function fetchReplay(campaignId: string, sessionId: string, client:
   if (unseenByWorker) {
     // The worker keeps every replay it fetches, but on a device's first visit it may still be
     // installing: the page keeps this one itself, so the first replay watched works offline too.
-    void keepReplay(campaignId, sessionId, new TextEncoder().encode(JSON.stringify(body))).catch((error: unknown) => console.warn('Keeping the replay offline failed', error));
+    // Loaded when needed: the landing page's demo shares this module and must stay light.
+    void import('../offline/keepReplay.js')
+      .then(({ keepReplay }) => keepReplay(campaignId, sessionId, new TextEncoder().encode(JSON.stringify(body))))
+      .catch((error: unknown) => console.warn('Keeping the replay offline failed', error));
   }
   // Offline, the player's iframe cannot reach the recorded site's files: use the kept copies.
-  if (typeof navigator !== 'undefined' && navigator.onLine === false) return { ...body, events: await withLocalAssets(body.events) };
+  if (typeof navigator !== 'undefined' && navigator.onLine === false) {
+    const { withLocalAssets } = await import('../offline/localAssets.js');
+    return { ...body, events: await withLocalAssets(body.events) };
+  }
   return body;
 }
 

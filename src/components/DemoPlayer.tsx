@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'react';
-import { EventType } from '@rrweb/types';
 import { useQuery } from '@tanstack/react-query';
 import { demoReplayQueryOptions, prefersMobileDemo } from '../api/replay.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import { ReplayPlayer } from './ReplayPlayer.js';
+import { META_EVENT } from './player/playerMath.js';
 
 // The landing page's demo: autoplay off, speeds 0.5–8, the player's own controls under the
 // recording (they take their own height, so no fixed 70 px is kept), size from the recording's
@@ -12,7 +12,7 @@ import { ReplayPlayer } from './ReplayPlayer.js';
 export const DEMO_SPEEDS = [0.5, 1, 2, 4, 8];
 
 export function demoSize(events: ReplayEvent[]): { width: number; height: number } {
-  const meta = events.find((e) => e.type === EventType.Meta)?.data as { width?: unknown; height?: unknown } | undefined;
+  const meta = events.find((e) => e.type === META_EVENT)?.data as { width?: unknown; height?: unknown } | undefined;
   const num = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) ? Math.max(1, value) : fallback);
   return { width: num(meta?.width, 1366), height: num(meta?.height, 768) };
 }

@@ -24,7 +24,14 @@ type RrwebPlayer = {
   getMetaData(): { totalTime: number };
   addEventListener(event: string, handler: (detail: unknown) => unknown): void;
   getReplayer(): { destroy?: () => void; pause?: () => void; iframe?: HTMLIFrameElement };
+  addEvent(event: unknown): void;
 };
+
+/** A live session's new events, for a player that follows it as it happens. */
+export interface LiveFeed {
+  /** Calls `onEvents` with each batch of new events, in order; returns the unsubscribe. */
+  subscribe(onEvents: (events: ReplayEvent[]) => void): () => void;
+}
 
 /** What a timeline or list drawn with the player reads and drives. */
 export interface PlayerView {
@@ -57,6 +64,9 @@ export interface ReplayPlayerProps {
   shortcuts?: boolean;
   /** Where the recording opens, paused (a link to a moment). */
   startAtMs?: number;
+  /** Follow a session still recording: new events are added as they come and the player stays at
+   * the latest moment until the user seeks back ('Jump to live' returns there). */
+  live?: LiveFeed;
 }
 
 /** The screen's share the demo may take when it does not fit to the viewport. */
@@ -91,6 +101,40 @@ function nearViewport(element: Element, signal: { cancelled: boolean }): Promise
     );
     observer.observe(element);
   });
+}
+
+/**
+ * rrweb seeks by fast-forwarding the events into a virtual DOM and patching the page once, but
+ * that patch restyles constructable stylesheets before it creates the ones shadow roots adopted
+ * during the fast-forward, so those restylings are lost (web components built with constructable
+ * stylesheets, as Lit does, look different after a seek than when played through). A recording
+ * that adopts stylesheets (rrweb's AdoptedStyleSheet source, 15) seeks on the real DOM instead;
+ * every other recording keeps the faster virtual-DOM seek.
+ */
+const needsRealDomSeek = (events: readonly ReplayEvent[]) =>
+  events.some((event) => event.type === 3 && (event.data as { source?: number } | undefined)?.source === 15);
+
+/** rrweb's EventType.FullSnapshot. */
+const FULL_SNAPSHOT = 2;
+
+/**
+ * Just after the recording's first full snapshot. Paused before it (at 0), rrweb draws nothing and
+ * empties its node map, so a live player coming back to the latest moment could not apply the new
+ * events to the page still shown: it draws the page here before going earlier or to the latest moment.
+ */
+function afterFirstSnapshot(events: ReplayEvent[]): number {
+  const first = events[0]?.timestamp ?? 0;
+  return (events.find((event) => event.type === FULL_SNAPSHOT)?.timestamp ?? first) - first + 1;
+}
+
+/** A live session whose last event is this recent opens at the latest moment (else at the start). */
+const LIVE_RECENT_MS = 30_000;
+
+/** Live: shows the latest moment, all of it drawn (the end plus one ms: nothing left pending); returns the length. */
+function goLive(player: RrwebPlayer): number {
+  const total = player.getMetaData().totalTime;
+  player.goto(total + 1, false);
+  return total;
 }
 
 function destroyPlayer(player: RrwebPlayer) {
@@ -153,6 +197,7 @@ export function ReplayPlayer({
   afterPlayer,
   shortcuts = false,
   startAtMs,
+  live,
 }: ReplayPlayerProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const stageRef = useRef<HTMLDivElement>(null);
@@ -169,6 +214,15 @@ export function ReplayPlayer({
   const [speed, setSpeed] = useState(initialSpeed);
   const [skipInactive, setSkipInactive] = useState(true);
   const [size, setSize] = useState<Size | null>(null);
+  /** Live: the player shows the latest moment as events come (until the user seeks back). */
+  const [following, setFollowingState] = useState(true);
+  // Read by live events, which can arrive before a change of it has been rendered (the feed hands
+  // over what it holds as soon as it is subscribed to, right after the player chose where to open).
+  const followingNow = useRef(true);
+  const setFollowing = useCallback((value: boolean) => {
+    followingNow.current = value;
+    setFollowingState(value);
+  }, []);
   const fullscreen = useFullscreen(containerRef);
 
   /** The largest size the recording fits in now. */
@@ -199,7 +253,22 @@ export function ReplayPlayer({
   // eslint-disable-next-line react-hooks/set-state-in-effect -- measuring the laid-out DOM before paint is what a layout effect is for
   useLayoutEffect(refit, [refit]);
   /** The moment a new player opens at (read once, when it is created). */
-  const startAtFor = useEffectEvent(() => startAtMs ?? 0);
+  const startAtFor = useEffectEvent(() => startAtMs);
+  const toLiveEdge = (player: RrwebPlayer) => {
+    const total = goLive(player);
+    setTotalTime(total);
+    setCurrentTime(total);
+  };
+  const liveEvents = useEffectEvent((player: RrwebPlayer, added: ReplayEvent[]) => {
+    for (const event of added) player.addEvent(event);
+    // rrweb adds them on its next microtask.
+    void Promise.resolve().then(() => {
+      if (playerRef.current !== player) return;
+      if (followingNow.current) toLiveEdge(player);
+      else setTotalTime(player.getMetaData().totalTime);
+    });
+  });
+  const liveFeed = useEffectEvent(() => live);
   /** The size a new player starts at (later fits go through the size effect). */
   const firstFit = useEffectEvent(() => measure() ?? recordingSize(events, { width, height }));
   useEffect(() => {
@@ -227,6 +296,7 @@ export function ReplayPlayer({
     const signal = { cancelled: false };
     let timer: number | undefined;
     let stopGuard = () => {};
+    let stopLive = () => {};
     const create = async () => {
       try {
         const [{ default: RrwebPlayer }] = await Promise.all([import('rrweb-player'), import('rrweb-player/dist/style.css')]);
@@ -245,6 +315,7 @@ export function ReplayPlayer({
             skipInactive: true,
             speedOption,
             speed: initialSpeed,
+            useVirtualDom: !needsRealDomSeek(events),
           },
         }) as unknown as RrwebPlayer;
         playerRef.current = player;
@@ -258,12 +329,26 @@ export function ReplayPlayer({
         player.addEventListener('ui-update-player-state', (detail) => setPlaying((detail as { payload: string }).payload === 'playing'));
         const total = player.getMetaData().totalTime;
         setTotalTime(total);
-        if (startAt > 0) {
+        if (startAt !== undefined && startAt > 0) {
           player.goto(Math.min(startAt, total), false);
           setCurrentTime(Math.min(startAt, total));
         }
         setSize(fitted);
         setReady(true);
+        const feed = liveFeed();
+        if (feed) {
+          // A visitor active just now is followed at once; a session quiet for a while opens as
+          // a replay does, with 'Jump to live' to catch up.
+          const recent = Date.now() - (events.at(-1)?.timestamp ?? 0) <= LIVE_RECENT_MS;
+          // A moment asked for (?t=, even 0) is shown, not the latest one.
+          setFollowing(recent && startAt === undefined);
+          if (recent && startAt === undefined) {
+            const edge = goLive(player);
+            setTotalTime(edge);
+            setCurrentTime(edge);
+          }
+          stopLive = feed.subscribe((added) => liveEvents(player, added));
+        }
       } catch (error) {
         if (!signal.cancelled) reportError(error);
       }
@@ -275,6 +360,7 @@ export function ReplayPlayer({
       signal.cancelled = true;
       window.clearTimeout(timer);
       stopGuard();
+      stopLive();
       const player = playerRef.current;
       playerRef.current = null;
       if (player) destroyPlayer(player);
@@ -283,7 +369,7 @@ export function ReplayPlayer({
       setPlaying(false);
       setCurrentTime(0);
     };
-  }, [events, width, height, speedOption, initialSpeed, delayMs, deferUntilVisible, label]);
+  }, [events, width, height, speedOption, initialSpeed, delayMs, deferUntilVisible, label, setFollowing]);
 
   const changeSpeed = (next: number) => {
     playerRef.current?.setSpeed(next);
@@ -294,8 +380,22 @@ export function ReplayPlayer({
     setSkipInactive(on);
   };
   const seek = (ms: number) => {
+    // Live, the start is drawn first (see afterFirstSnapshot), then the moment asked for.
+    const drawn = afterFirstSnapshot(events);
+    if (live && ms < drawn) playerRef.current?.goto(drawn, false);
     playerRef.current?.goto(ms);
     setCurrentTime(ms);
+    if (live) setFollowing(ms >= totalTime);
+  };
+  const jumpToLive = () => {
+    const player = playerRef.current;
+    if (!player) return;
+    setFollowing(true);
+    // rrweb draws the page again from its first snapshot only when going back from later than it:
+    // to the end, back to just after that snapshot (drawn afresh), then the rest (see afterFirstSnapshot).
+    goLive(player);
+    player.goto(afterFirstSnapshot(events), false);
+    toLiveEdge(player);
   };
   const view: PlayerView = { currentTime, totalTime, seek };
 
@@ -342,7 +442,10 @@ export function ReplayPlayer({
             speedOption={speedOption}
             skipInactive={skipInactive}
             fullscreen={fullscreen.active}
-            onTogglePlay={() => playerRef.current?.toggle()}
+            onTogglePlay={() => {
+              if (live) setFollowing(false);
+              playerRef.current?.toggle();
+            }}
             onSeek={seek}
             onSpeed={changeSpeed}
             onSkipInactive={changeSkipInactive}
@@ -350,6 +453,12 @@ export function ReplayPlayer({
           />
           {ready && underControls && <ViewSlot render={underControls} view={view} />}
         </div>
+        {/* Over the recording's top corner, after the controls in the tab order; the fit stays as it is. */}
+        {ready && live && !following && (
+          <button type="button" className="button button-primary button-small player-jump-live" onClick={jumpToLive}>
+            Jump to live
+          </button>
+        )}
       </div>
       {ready && afterPlayer && <ViewSlot render={afterPlayer} view={view} />}
       {shortcuts && <ShortcutsHelp ref={helpRef} />}

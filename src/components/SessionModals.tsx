@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Session } from '../../common/api-types.js';
-import { formatBytes, formatDateTime, formatDurationMs } from '../lib/format.js';
+import { formatBytes, formatDateTime, formatDurationMs, storedIpLabel } from '../lib/format.js';
 import { sessionTypeLabel } from '../api/sessions.js';
 import { countryLabel } from './SessionCard.js';
 import { Modal } from './Modal.js';
@@ -15,7 +15,7 @@ export function SessionDetailsModal({ session, onClose }: { session: Session; on
     ['Session ID', session.sessionId],
     ['Session Type', sessionTypeLabel(session.isBot)],
     ['Bot Reason', text(session.botReason)],
-    ['IP Address', text(session.remoteIpAddress)],
+    ['IP Address', storedIpLabel(session, '—')],
     ['Country', countryLabel(session)],
     ['Language', text(session.language)],
     ['Timezone', text(session.timezone)],
@@ -53,8 +53,27 @@ export function SessionDetailsModal({ session, onClose }: { session: Session; on
   );
 }
 
-/** A delete confirmation: Cancel, and the danger button that reads 'Deleting...' while it works. */
-function ConfirmDeleteModal({ title, confirmLabel, deleting, onCancel, onConfirm, children }: { title: string; confirmLabel: string; deleting: boolean; onCancel: () => void; onConfirm: () => void; children: ReactNode }) {
+/**
+ * A delete confirmation: Cancel, and the danger button that reads 'Deleting...' while it works
+ * (and stays off while `ready` is false, e.g. until a typed confirmation matches).
+ */
+export function ConfirmDeleteModal({
+  title,
+  confirmLabel,
+  deleting,
+  ready = true,
+  onCancel,
+  onConfirm,
+  children,
+}: {
+  title: string;
+  confirmLabel: string;
+  deleting: boolean;
+  ready?: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+  children: ReactNode;
+}) {
   return (
     <Modal
       title={title}
@@ -65,7 +84,7 @@ function ConfirmDeleteModal({ title, confirmLabel, deleting, onCancel, onConfirm
           <button type="button" className="button button-secondary" onClick={onCancel} disabled={deleting}>
             Cancel
           </button>
-          <button type="button" className="button button-danger" onClick={onConfirm} disabled={deleting}>
+          <button type="button" className="button button-danger" onClick={onConfirm} disabled={deleting || !ready}>
             {deleting ? 'Deleting...' : confirmLabel}
           </button>
         </>

@@ -7,7 +7,9 @@ const PRODUCT = 'Tapedeck';
 const SCREENS: Record<string, string> = {
   '/_authed/dashboard': 'Campaign Dashboard',
   '/_authed/createCampaign': 'Create Campaign',
+  '/_authed/account': 'Account',
   '/_authed/campaign/$campaignId/': 'Campaign Sessions',
+  '/_authed/campaign/$campaignId/edit': 'Edit Campaign',
   '/_authed/campaign/$campaignId/session/$sessionId': 'Session Replay',
   '/saved': 'Saved replays',
   '/auth/google/callback': 'Signing in',

@@ -48,3 +48,13 @@ export function formatDurationMs(ms: number): string {
   const s = seconds % 60;
   return m > 0 ? `${m}m ${s}s` : `${s}s`;
 }
+
+/**
+ * A session's IP address as stored under its campaign's IP handling at the time:
+ * "192.0.2.0 (truncated)", "Not stored" when the campaign keeps no address, else the address.
+ */
+export function storedIpLabel(session: { remoteIpAddress: string | null; ipMode?: string }, unknown = 'Unknown'): string {
+  if (session.ipMode === 'none') return 'Not stored';
+  if (!session.remoteIpAddress) return unknown;
+  return session.ipMode === 'truncated' ? `${session.remoteIpAddress} (truncated)` : session.remoteIpAddress;
+}

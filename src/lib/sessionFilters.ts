@@ -21,7 +21,8 @@ export interface SessionFilters {
 const NUMBERS = ['from', 'to', 'minDuration', 'maxDuration'] as const;
 const FLAGS = ['hasErrors', 'hasRageClicks', 'hasDeadClicks'] as const;
 
-const text = (value: unknown, max: number) => (typeof value === 'string' || typeof value === 'number' ? String(value).trim().slice(0, max) || undefined : undefined);
+const text = (value: unknown, max: number) =>
+  typeof value === 'string' || typeof value === 'number' ? String(value).trim().slice(0, max) || undefined : undefined;
 
 /** TanStack Router's validateSearch for the campaign sessions page. */
 export function validateSessionFilters(search: Record<string, unknown>): SessionFilters {

@@ -19,8 +19,8 @@ declare global {
 /** Keeps a file's recording in the offline library, in the same shape as a replay saved from the server. */
 async function keepInLibrary(recording: RecordingFile): Promise<void> {
   const { session, events, campaignId } = recording;
-  const { userAgent, remoteIpAddress, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason } = session;
-  const init = { userAgent, remoteIpAddress, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason };
+  const { userAgent, remoteIpAddress, ipMode, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason } = session;
+  const init = { userAgent, remoteIpAddress, ipMode, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason };
   const complete = Date.now() - session.lastActivityAt > SESSION_IDLE_MS;
   const body = new TextEncoder().encode(JSON.stringify({ init, complete, events }));
   await saveReplay({ campaignId, sessionId: session.sessionId, body, complete, eventCount: events.length });

@@ -5,7 +5,8 @@ import { clearReplays, getBudget, removeReplay, setBudget, setPinned } from './r
 import { requestPersistentStorage, storageFigures, type StorageFigures } from './storage.js';
 import { useSavedReplays } from './useSavedReplays.js';
 import { timeAgo } from './timeAgo.js';
-import { formatBytes } from '../lib/format.js';
+import { formatBytes, formatDurationMs } from '../lib/format.js';
+import { ProblemBadges } from '../components/SessionFacts.js';
 import { replayPageLink } from '../lib/replayUrls.js';
 import { isQuotaError, QUOTA_MESSAGE } from './errors.js';
 import { OpenRecordingFile } from './OpenRecordingFile.js';
@@ -99,7 +100,14 @@ function SavedItem({ replay, onMessage }: { replay: SavedReplay; onMessage: (mes
           <dt>Events</dt>
           <dd>{replay.eventCount}</dd>
         </div>
+        {replay.facts?.durationMs !== undefined && (
+          <div>
+            <dt>Duration</dt>
+            <dd>{formatDurationMs(replay.facts.durationMs)}</dd>
+          </div>
+        )}
       </dl>
+      {replay.facts && <ProblemBadges session={replay.facts} />}
       <div className="actions">
         {replay.pinned && <span className="badge badge-offline">Pinned</span>}
         {!replay.complete && <span className="badge badge-pending">Still recording</span>}

@@ -1,4 +1,5 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { ReplayInit } from '../../common/api-types.js';
 
 // One IndexedDB database shared by the page and the service worker. Replay metadata and the
 // compressed bodies live in separate stores so listing /saved never loads megabytes of events.
@@ -26,7 +27,12 @@ export interface SavedReplay {
   complete: boolean;
   /** Images, fonts and stylesheets its events reference, kept in the asset cache. */
   assets: string[];
+  /** The session's derived facts from the replay answer (none in a replay saved before they were sent). */
+  facts?: SavedFacts;
 }
+
+/** What /saved shows of a saved replay's derived facts. */
+export type SavedFacts = Partial<Pick<ReplayInit, 'durationMs' | 'errorCount' | 'failedRequestCount' | 'rageClickCount' | 'deadClickCount'>>;
 
 export interface ReplayBody {
   key: string;

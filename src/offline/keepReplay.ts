@@ -1,5 +1,5 @@
-import type { ReplayEvent, ReplayResponse } from '../../common/api-types.js';
-import type { SavedReplay } from './db.js';
+import type { ReplayEvent, ReplayInit, ReplayResponse } from '../../common/api-types.js';
+import type { SavedFacts, SavedReplay } from './db.js';
 import { recordReplayAssets, saveReplay } from './replayStore.js';
 import { cacheAssets, collectAssetUrls } from './replayAssets.js';
 
@@ -8,6 +8,13 @@ import { cacheAssets, collectAssetUrls } from './replayAssets.js';
 
 /** Header the page sets when it stores the answer itself, so the worker does not store it twice. */
 export const PAGE_STORES_HEADER = 'X-Tapedeck-Page-Stores';
+
+/** The derived facts /saved lists, from the answer's init (when the server sent them). */
+function savedFacts(init: Partial<ReplayInit> | undefined): SavedFacts | undefined {
+  if (!init || typeof init.durationMs !== 'number') return undefined;
+  const { durationMs, errorCount, failedRequestCount, rageClickCount, deadClickCount } = init;
+  return { durationMs, errorCount, failedRequestCount, rageClickCount, deadClickCount };
+}
 
 /** Stores the answer's exact bytes, then keeps the assets its events reference. */
 export async function keepReplay(campaignId: string, sessionId: string, body: Uint8Array): Promise<SavedReplay> {
@@ -22,6 +29,7 @@ export async function keepReplay(campaignId: string, sessionId: string, body: Ui
     complete: answer.complete === true,
     eventCount: events.length,
     assets,
+    facts: savedFacts(answer.init),
   });
   const cached = await cacheAssets(assets);
   // Stylesheets bring their own fonts and images: remember those too, for removal later.

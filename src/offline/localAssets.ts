@@ -1,5 +1,6 @@
 import type { ReplayEvent } from '../../common/api-types.js';
-import { ASSET_CACHE, collectAssetUrls, CSS_URL } from './replayAssets.js';
+import { ASSET_CACHE } from './assetCache.js';
+import { collectAssetUrls, CSS_URL } from './replayAssets.js';
 
 // The player draws the recording in an about:blank iframe, which Chromium does not put under
 // the service worker's control, so offline its requests for the recorded site's files fail

@@ -3,8 +3,8 @@
 // events and keep the files in one Cache Storage cache that the service worker answers from.
 
 import { EventType, IncrementalSource } from '@rrweb/types';
+import { ASSET_CACHE, hasCaches } from './assetCache.js';
 
-export const ASSET_CACHE = 'tapedeck-replay-assets';
 /** Cap per replay: a page with thousands of images should not fill the device. */
 export const MAX_ASSETS_PER_REPLAY = 300;
 
@@ -103,7 +103,6 @@ export function collectAssetUrls(events: LooseEvent[]): string[] {
   return [...urls];
 }
 
-const hasCaches = () => typeof caches !== 'undefined';
 
 /** A recorded site that no longer answers must not hold a save up for long. */
 const ASSET_TIMEOUT_MS = 15_000;
@@ -165,15 +164,4 @@ export async function cacheAssets(urls: string[]): Promise<string[]> {
   };
   await Promise.all([worker(), worker(), worker(), worker()]);
   return cached;
-}
-
-export async function dropAssets(urls: string[]): Promise<void> {
-  // caches.open would create the cache again (e.g. right after a logout wiped it).
-  if (!hasCaches() || urls.length === 0 || !(await caches.has(ASSET_CACHE))) return;
-  const cache = await caches.open(ASSET_CACHE);
-  await Promise.all(urls.map((url) => cache.delete(url)));
-}
-
-export async function dropAllAssets(): Promise<void> {
-  if (hasCaches()) await caches.delete(ASSET_CACHE);
 }

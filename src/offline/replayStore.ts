@@ -1,8 +1,8 @@
 import { gunzip, gzip } from './compress.js';
-import { openOfflineDb, replayKey, type OfflineDb, type SavedReplay } from './db.js';
+import { openOfflineDb, replayKey, type OfflineDb, type SavedFacts, type SavedReplay } from './db.js';
 import { isQuotaError, OfflineQuotaError } from './errors.js';
 import { notifyOfflineChange } from './channel.js';
-import { dropAssets } from './replayAssets.js';
+import { dropAssets } from './assetCache.js';
 
 // The offline replay library: each replay answer is stored gzip-compressed with its metadata.
 // Unpinned replays are evicted least-recently-opened first once the library passes the budget
@@ -20,6 +20,7 @@ export interface ReplayToSave {
   eventCount: number;
   assets?: string[];
   campaignName?: string;
+  facts?: SavedFacts;
 }
 
 export async function getBudget(): Promise<number> {
@@ -140,6 +141,7 @@ export async function saveReplay(input: ReplayToSave, now = Date.now()): Promise
     pinned: previous?.pinned ?? false,
     complete: input.complete,
     assets: input.assets ?? previous?.assets ?? [],
+    ...(input.facts ? { facts: input.facts } : {}),
   };
   const budget = await getBudget();
   await enforceBudget(budget - replay.size + (previous?.size ?? 0), key);

@@ -5,7 +5,6 @@ import { ME_QUERY_KEY, onLogout } from '../auth/session.js';
 import { PERSIST_MAX_AGE_MS, persistOptions, queryPersister } from './queryPersister.js';
 import { forgetUser, rememberUser } from './cachedUser.js';
 import { listSavedReplays } from './replayStore.js';
-import { saveForOffline } from './saveForOffline.js';
 import { wipeOfflineData } from './wipe.js';
 
 // Wires the offline layer into the app: the persisted query cache, the "offline is not signed
@@ -25,6 +24,9 @@ const REFRESH_RETRY_MS = 1000;
  */
 export async function refreshIncompleteReplays(retryMs = REFRESH_RETRY_MS): Promise<void> {
   let pending = (await listSavedReplays()).filter((replay) => !replay.complete);
+  if (pending.length === 0) return;
+  // Loaded only when there is something to refresh: the first load stays light.
+  const { saveForOffline } = await import('./saveForOffline.js');
   for (let attempt = 1; pending.length > 0; attempt++) {
     const failed: typeof pending = [];
     for (const replay of pending) {

@@ -1,5 +1,5 @@
 import { clearReplays } from './replayStore.js';
-import { dropAllAssets } from './replayAssets.js';
+import { dropAllAssets } from './assetCache.js';
 import { queryPersister } from './queryPersister.js';
 import { forgetUser } from './cachedUser.js';
 import { notifyOfflineChange } from './channel.js';

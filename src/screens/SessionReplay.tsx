@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { replayErrorMessage, replayQueryOptions } from '../api/replay.js';
@@ -14,6 +14,10 @@ import { useSavedReplay } from '../offline/useSavedReplays.js';
 import { useCampaignName } from '../offline/useCampaignName.js';
 import { isReplayNotSavedOffline, replayPageMessage } from '../offline/offlineReplay.js';
 import { countAssetsNotKept, MISSING_ASSETS_MESSAGE } from '../offline/localAssets.js';
+import { API_PATHS } from '../api/paths.js';
+import { createLiveFeed, NOT_LIVE_OFFLINE } from '../lib/liveFeed.js';
+import { useLiveStream } from '../lib/useLiveStream.js';
+import { LiveBadge } from '../components/LiveBadge.js';
 
 // The replay first: a compact title, the player (recording and controls within the screen),
 // then the session's facts. Size and speeds as every replay (replaySettings), not auto-playing,
@@ -57,6 +61,26 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
 
   const events = replay.data?.events ?? NO_EVENTS;
   const activity = useActivityItems(events);
+
+  // A session still recording is followed live: the stream starts at the session's start and the
+  // feed passes over the events the page loaded already. Its end ('ended') makes it a plain replay.
+  const [endedLive, setEndedLive] = useState<ReplayEvent[] | null>(null);
+  const inProgress = replay.data?.complete === false && endedLive !== replay.data.events;
+  const feed = useMemo(() => (replay.data && !replay.data.complete ? createLiveFeed(replay.data.events.length) : null), [replay.data]);
+  const liveConnected = useLiveStream({
+    path: API_PATHS.liveReplay(campaignId, sessionId),
+    enabled: Boolean(inProgress && feed),
+    on: {
+      events: (data) => {
+        try {
+          feed?.push(JSON.parse(data) as ReplayEvent[]);
+        } catch {
+          // not a batch of events: ignored
+        }
+      },
+      ended: () => setEndedLive(replay.data?.events ?? null),
+    },
+  });
 
   const missingIds = !campaignId || !sessionId;
   const error = missingIds ? 'Campaign ID and Session ID are required' : replay.isError ? replayPageMessage(replay.error, replayErrorMessage) : playerError;
@@ -114,12 +138,18 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
         </div>
       ) : (
         <>
-          <section className="card player-card" aria-labelledby="player-title">
+          <section className="card player-card player-card-activity" aria-labelledby="player-title">
             <h2 id="player-title" className="player-title">
-              {replay.data.events.length} events recorded
+              {replay.data.events.length} events recorded {inProgress && liveConnected && <LiveBadge title="Following the session as it happens" />}
             </h2>
+            {inProgress && !online && (
+              <p className="player-note" role="note" data-testid="not-live-offline">
+                {NOT_LIVE_OFFLINE}
+              </p>
+            )}
             <ReplayPlayer
               events={replay.data.events}
+              live={inProgress && online && feed ? feed : undefined}
               underControls={(view) => <ActivityMarkers items={activity} totalTime={view.totalTime} onSeek={view.seek} />}
               afterPlayer={(view) => <ActivityPanel events={events} items={activity} currentTime={view.currentTime} onSeek={view.seek} />}
               width={REPLAY_WIDTH}

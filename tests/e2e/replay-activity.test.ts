@@ -8,6 +8,7 @@ import { makeCampaign } from '../integration/ingest-support.js';
 import { flushRecorder, recorderRunning, startSite, type Site } from './tracker-site.js';
 import { until } from './step.js';
 import { expectAccessible } from './a11y.js';
+import { formatDurationMs } from '../../src/lib/format.js';
 
 // A visitor who meets trouble (an error, a failed fetch, a rage click, a dead click), recorded by
 // the real tracker; the owner finds the session by its problems and sees each one on the replay
@@ -141,6 +142,36 @@ describe.skipIf(!hasChromium)('the replay page’s activity timeline', () => {
     await expect.poll(() => playerSeconds(app)).toBeGreaterThanOrEqual(target - 1);
     expect(await playerSeconds(app)).toBeLessThanOrEqual(target + 1);
     await app.getByRole('button', { name: 'Play' }).waitFor();
+
+    // Offline, the replay kept on the device brings its derived facts: /saved and the replay page
+    // show the duration and the problem badges; the timeline and the Activity list mark each moment.
+    await app.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    if (!(await app.evaluate(() => navigator.serviceWorker.controller !== null))) await app.reload();
+    await app.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await app.goto(`${server.config.publicUrl}/campaign/${campaignId}/session/${sessionId}`);
+    await app.getByTestId('offline-state').getByText('Available offline').waitFor();
+    // What the server says of the session (the visitor has gone: it no longer changes).
+    const listed = await fetch(`${server.url}/api/v1/streaming/sessions/${campaignId}/`, { headers: owner.headers });
+    const [facts] = ((await listed.json()) as SessionsResponse).sessions;
+    const duration = formatDurationMs(facts.durationMs);
+    const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
+    const badges = [plural(facts.errorCount, 'error'), plural(facts.failedRequestCount, 'failed request'), plural(facts.rageClickCount, 'rage click'), plural(facts.deadClickCount, 'dead click')];
+    await context.setOffline(true);
+    await app.goto(`${server.config.publicUrl}/saved`);
+    const saved = app.getByTestId('saved-replay').filter({ hasText: sessionId });
+    expect(await saved.locator('dt', { hasText: 'Duration' }).locator('xpath=following-sibling::dd').textContent()).toBe(duration);
+    await saved.getByRole('list', { name: 'Problems' }).waitFor();
+    expect(await saved.getByRole('list', { name: 'Problems' }).getByRole('listitem').allTextContents()).toEqual(badges);
+    await saved.getByRole('link', { name: 'Open' }).click();
+    await app.waitForURL(`${server.config.publicUrl}/campaign/${campaignId}/session/${sessionId}`);
+    await app.getByTestId('session-strip').getByText(`Duration: ${duration}`, { exact: true }).waitFor();
+    expect(await app.locator('.session-info').getByRole('list', { name: 'Problems' }).getByRole('listitem').allTextContents()).toEqual(badges);
+    await timeline.waitFor();
+    for (const kind of ['Navigation', 'Click', 'Rage click', 'Dead click', 'Error', 'Failed request']) {
+      expect(await timeline.getByRole('button', { name: new RegExp(`^${kind} at \\d\\d:\\d\\d$`) }).count(), `offline ${kind}`).toBeGreaterThan(0);
+      expect(await activity.getByRole('button', { name: new RegExp(`^\\d\\d:\\d\\d ${kind}`) }).count(), `offline ${kind}`).toBeGreaterThan(0);
+    }
+    await context.setOffline(false);
 
     // Delete this session from its replay: confirmed, then back to the sessions page without it.
     await app.getByRole('button', { name: 'Delete Session' }).click();

@@ -31,7 +31,7 @@ describe.skipIf(!hasChromium)('the replay page', () => {
   let site: CustomerSite;
   let owner: Awaited<ReturnType<typeof userSession>>;
   let campaignId = '';
-  const sessions = { desktop: '', phone: '', linked: '' };
+  const sessions = { desktop: '', phone: '', linked: '', busy: '' };
 
   /** Stores a recording through the real ingest, as the tracker sends it. */
   async function record(events: ReplayEvent[], userAgent?: string): Promise<string> {
@@ -48,6 +48,10 @@ describe.skipIf(!hasChromium)('the replay page', () => {
     sessions.desktop = await record(recordedAgo(desktopRecording, 120_000));
     sessions.phone = await record(recordedAgo(phoneRecording, 90_000), IPHONE_USER_AGENT);
     sessions.linked = await record(linkedRecording(site.origin, `${server.config.publicUrl}/elsewhere`, Date.now() - 60_000));
+    // The same page clicked 40 times, a second apart: an Activity list longer than its column.
+    const busyStart = Date.now() - 90_000;
+    const clicks = Array.from({ length: 40 }, (_, i) => ({ type: 3, data: { source: 2, type: 2, id: 12, x: 100 + (i % 5) * 150, y: 300 }, timestamp: busyStart + 5_000 + i * 1_000 }));
+    sessions.busy = await record([...linkedRecording(site.origin, `${server.config.publicUrl}/elsewhere`, busyStart), ...clicks]);
   });
 
   afterAll(async () => {
@@ -133,6 +137,31 @@ describe.skipIf(!hasChromium)('the replay page', () => {
         expect(await page.getByText(IPHONE_USER_AGENT).isVisible()).toBe(false);
         await page.getByText('All session details').click();
         await page.getByText(IPHONE_USER_AGENT).waitFor();
+      });
+
+      await step('1b. The Activity list: a column beside the player on a wide screen (as tall, scrolling), below it on a phone; the current item stays in view', async () => {
+        await openReplay(page, sessions.busy);
+        const player = (await page.locator('.player').boundingBox())!;
+        const panel = (await page.getByRole('region', { name: 'Session activity' }).boundingBox())!;
+        if (device.viewport.width >= 1024) {
+          expect(panel.x, 'the panel starts right of the player').toBeGreaterThanOrEqual(player.x + player.width);
+          expect(panel.y).toBeCloseTo(player.y, 0);
+          expect(panel.y + panel.height).toBeCloseTo(player.y + player.height, 0);
+        } else {
+          expect(panel.y, 'the panel starts below the player').toBeGreaterThanOrEqual(player.y + player.height);
+        }
+        // The last moment's marker: its item becomes the current one, scrolled into view inside the list.
+        const list = page.locator('.activity-panel .activity-list');
+        expect(await list.evaluate((ol) => ol.scrollHeight > ol.clientHeight + 40), 'the list is longer than its column').toBe(true);
+        const pageScroll = await page.evaluate(() => window.scrollY);
+        await page.getByRole('group', { name: 'Activity timeline' }).getByRole('button').last().click();
+        const current = list.locator('li[aria-current="true"]');
+        await expect.poll(() => current.count()).toBe(1);
+        expect(await current.evaluate((li) => li === li.parentElement?.lastElementChild)).toBe(true);
+        await expect
+          .poll(() => current.evaluate((li) => { const [outer, inner] = [li.parentElement!.getBoundingClientRect(), li.getBoundingClientRect()]; return inner.top >= outer.top - 1 && inner.bottom <= outer.bottom + 1; }))
+          .toBe(true);
+        if (device.viewport.width >= 1024) expect(await page.evaluate(() => window.scrollY), 'the page itself does not scroll').toBe(pageScroll);
       });
 
       await step('2. Touch targets are at least 44 px on the phone', async () => {

@@ -29,6 +29,15 @@ async function recordedSession(id: string, chunks: ReplayEvent[][], lastActivity
     timezone: 'Europe/London',
     cookies_enabled: 1,
     has_focus: 1,
+    // Derived facts as ingest keeps them on the row.
+    duration_ms: 60_000,
+    active_ms: 12_000,
+    page_count: 2,
+    click_count: 7,
+    rage_click_count: 1,
+    dead_click_count: 3,
+    error_count: 2,
+    failed_request_count: 4,
   });
   for (const [seq, events] of chunks.entries()) {
     expect(await appendChunk(server.db, { campaignId: campaign.id, sessionId: id, seq, events })).toBe(true);
@@ -57,6 +66,7 @@ describe('GET /api/v1/replay/retrieve/:campaignId/:sessionId', () => {
     expect(body.init).toEqual({
       userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130',
       remoteIpAddress: '198.51.100.7',
+      ipMode: 'full',
       language: 'en-GB',
       timezone: 'Europe/London',
       webdriver: false,
@@ -65,6 +75,15 @@ describe('GET /api/v1/replay/retrieve/:campaignId/:sessionId', () => {
       fullScreenEnabled: false,
       isBot: false,
       botReason: null,
+      // The derived facts, as the sessions list has them: a saved replay keeps them.
+      durationMs: 60_000,
+      activeMs: 12_000,
+      pageCount: 2,
+      clickCount: 7,
+      rageClickCount: 1,
+      deadClickCount: 3,
+      errorCount: 2,
+      failedRequestCount: 4,
     });
     expect(body.events.map((e) => e.timestamp)).toEqual([1000, 1001, 1200, 1300, 1500, 2000]);
     expect(body.events[5].data).toEqual({ text: 'naïve “quotes” \u2028 </script>' });

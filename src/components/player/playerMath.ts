@@ -8,8 +8,8 @@ export interface Size {
   height: number;
 }
 
-/** rrweb's meta event (type 4) carries the recorded viewport's size. */
-const META_EVENT = 4;
+/** rrweb's meta event (type 4) carries the recorded viewport's size (a number, not @rrweb/types' enum: the enums would join the first load). */
+export const META_EVENT = 4;
 
 /** The recorded viewport's size from the first meta event, else `fallback`. */
 export function recordingSize(events: ReplayEvent[], fallback: Size): Size {

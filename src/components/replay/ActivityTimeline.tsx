@@ -1,4 +1,4 @@
-import { useMemo, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { ReplayEvent } from '../../../common/api-types.js';
 import { formatPlayerTime } from '../player/playerMath.js';
 import { momentLink } from './moment.js';
@@ -83,6 +83,16 @@ export function ActivityPanel({ events, items, currentTime, onSeek }: ActivityPa
   const captured = useMemo(() => capturedEntries(events), [events]);
   const shown = kind === 'all' ? items : items.filter((item) => item.kind === kind);
   const current = currentItemIndex(shown, currentTime);
+  // The current item stays in view as the recording plays: the list scrolls, never the page.
+  const listRef = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    const list = listRef.current;
+    const item = list?.querySelector('.activity-current');
+    if (!list || !item) return;
+    const [outer, inner] = [list.getBoundingClientRect(), item.getBoundingClientRect()];
+    if (inner.top < outer.top) list.scrollTop -= outer.top - inner.top;
+    else if (inner.bottom > outer.bottom) list.scrollTop += Math.min(inner.bottom - outer.bottom, inner.top - outer.top);
+  }, [current, tab, kind]);
   const tabs: [Tab, string][] = [
     ['activity', 'Activity'],
     ['console', 'Console'],
@@ -115,7 +125,7 @@ export function ActivityPanel({ events, items, currentTime, onSeek }: ActivityPa
           </label>
           <h2 className="activity-heading">Activity</h2>
           {shown.length ? (
-            <ol className="activity-list">
+            <ol className="activity-list" ref={listRef}>
               {shown.map((item, i) => (
                 <li
                   key={`${item.kind}-${item.at}-${i}`}

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { arrowStep, fitRecording, formatPlayerTime, recordingSize, seekForKey } from '../../../src/components/player/playerMath.js';
 import { PlayerControls, type PlayerControlsProps } from '../../../src/components/player/PlayerControls.js';
-import { summariseUserAgent } from '../../../src/components/userAgentSummary.js';
+import { summariseUserAgent } from '../../../common/user-agent.js';
 import { useWhenBackOnline } from '../../../src/offline/useOnline.js';
 import { isReplayNotSavedOffline, replayPageMessage } from '../../../src/offline/offlineReplay.js';
 import { HttpError } from '../../../src/api/client.js';
