@@ -11,6 +11,7 @@ import { checkDataDir } from './storage/data-dir.js';
 import { DiskGuard } from './storage/disk-guard.js';
 import type { AppContext } from './context.js';
 import { registerAuth } from './auth/routes.js';
+import { registerAccount } from './account/routes.js';
 import { registerCampaigns } from './campaigns/routes.js';
 import { registerSessions } from './sessions/routes.js';
 import { registerReplay } from './replay/routes.js';
@@ -21,6 +22,9 @@ import { registerWeb } from './web.js';
 import { registerHealth } from './cluster/health.js';
 import { startJobs } from './cluster/jobs.js';
 import { rateLimitStorage } from './cluster/rate-limit-store.js';
+import { localBus, postgresBus } from './live/bus.js';
+import { LiveHub } from './live/hub.js';
+import { registerLive } from './live/routes.js';
 
 export interface BuildOptions {
   /** Extra database settings (tests pass a per-run PostgreSQL schema). */
@@ -57,14 +61,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const secrets = secretStore(db, config);
   const secret = config.sessionSecret ?? (await secrets.secret('session'));
+  // Live sessions: LISTEN/NOTIFY on PostgreSQL (every node hears every change), else in-process.
+  const bus = config.databaseUrl ? await postgresBus({ connectionString: config.databaseUrl, ...options.db?.pgOptions }, app.log) : localBus();
+  const live = new LiveHub(db, bus, (error) => app.log.warn({ err: error }, 'live update failed'));
+  app.addHook('onClose', async () => live.close());
   const ctx: AppContext = {
     config,
     db,
     keys: { key: new TextEncoder().encode(secret), secure: config.publicUrl.startsWith('https:') },
+    live,
   };
   app.decorate('ctx', ctx);
   app.decorate('diskGuard', new DiskGuard(config.dataDir, config.limits.diskMinFreeBytes, app.log));
   app.decorateRequest('userId', null);
+  app.decorateRequest('signInId', null);
   await registerSecurity(app, config);
   await app.register(cookie);
   // Limits are declared per route (config.rateLimits); 429 answers carry Retry-After. Several
@@ -80,10 +90,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   startJobs(app, db);
 
   await registerAuth(app, ctx);
+  await registerAccount(app, ctx);
   await registerCampaigns(app, ctx);
   await registerSessions(app, ctx);
   await registerReplay(app, ctx);
   await registerShares(app, ctx);
+  await registerLive(app, ctx);
   await registerIngest(app, ctx);
   await registerSite(app, ctx);
   await registerWeb(app, ctx);

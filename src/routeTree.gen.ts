@@ -14,11 +14,13 @@ import { Route as AuthedRouteImport } from './routes/_authed'
 import { Route as PrivacyRouteImport } from './routes/privacy'
 import { Route as SavedRouteImport } from './routes/saved'
 import { Route as TermsRouteImport } from './routes/terms'
+import { Route as AuthedAccountRouteImport } from './routes/_authed/account'
 import { Route as AuthedCreateCampaignRouteImport } from './routes/_authed/createCampaign'
 import { Route as AuthedDashboardRouteImport } from './routes/_authed/dashboard'
 import { Route as SharedTokenRouteImport } from './routes/shared.$token'
 import { Route as AuthGoogleCallbackRouteImport } from './routes/auth/google/callback'
 import { Route as AuthedCampaignCampaignIdIndexRouteImport } from './routes/_authed/campaign/$campaignId/index'
+import { Route as AuthedCampaignCampaignIdEditRouteImport } from './routes/_authed/campaign/$campaignId/edit'
 import { Route as AuthedCampaignCampaignIdSessionSessionIdRouteImport } from './routes/_authed/campaign/$campaignId/session/$sessionId'
 
 const IndexRoute = IndexRouteImport.update({
@@ -44,6 +46,11 @@ const TermsRoute = TermsRouteImport.update({
   id: '/terms',
   path: '/terms',
   getParentRoute: () => rootRouteImport,
+} as any)
+const AuthedAccountRoute = AuthedAccountRouteImport.update({
+  id: '/account',
+  path: '/account',
+  getParentRoute: () => AuthedRoute,
 } as any)
 const AuthedCreateCampaignRoute = AuthedCreateCampaignRouteImport.update({
   id: '/createCampaign',
@@ -71,6 +78,12 @@ const AuthedCampaignCampaignIdIndexRoute =
     path: '/campaign/$campaignId/',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedCampaignCampaignIdEditRoute =
+  AuthedCampaignCampaignIdEditRouteImport.update({
+    id: '/campaign/$campaignId/edit',
+    path: '/campaign/$campaignId/edit',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedCampaignCampaignIdSessionSessionIdRoute =
   AuthedCampaignCampaignIdSessionSessionIdRouteImport.update({
     id: '/campaign/$campaignId/session/$sessionId',
@@ -83,10 +96,12 @@ export interface FileRoutesByFullPath {
   '/privacy': typeof PrivacyRoute
   '/saved': typeof SavedRoute
   '/terms': typeof TermsRoute
+  '/account': typeof AuthedAccountRoute
   '/createCampaign': typeof AuthedCreateCampaignRoute
   '/dashboard': typeof AuthedDashboardRoute
   '/shared/$token': typeof SharedTokenRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
+  '/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
   '/campaign/$campaignId/': typeof AuthedCampaignCampaignIdIndexRoute
   '/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
 }
@@ -95,10 +110,12 @@ export interface FileRoutesByTo {
   '/privacy': typeof PrivacyRoute
   '/saved': typeof SavedRoute
   '/terms': typeof TermsRoute
+  '/account': typeof AuthedAccountRoute
   '/createCampaign': typeof AuthedCreateCampaignRoute
   '/dashboard': typeof AuthedDashboardRoute
   '/shared/$token': typeof SharedTokenRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
+  '/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
   '/campaign/$campaignId': typeof AuthedCampaignCampaignIdIndexRoute
   '/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
 }
@@ -109,10 +126,12 @@ export interface FileRoutesById {
   '/privacy': typeof PrivacyRoute
   '/saved': typeof SavedRoute
   '/terms': typeof TermsRoute
+  '/_authed/account': typeof AuthedAccountRoute
   '/_authed/createCampaign': typeof AuthedCreateCampaignRoute
   '/_authed/dashboard': typeof AuthedDashboardRoute
   '/shared/$token': typeof SharedTokenRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
+  '/_authed/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
   '/_authed/campaign/$campaignId/': typeof AuthedCampaignCampaignIdIndexRoute
   '/_authed/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
 }
@@ -123,10 +142,12 @@ export interface FileRouteTypes {
     | '/privacy'
     | '/saved'
     | '/terms'
+    | '/account'
     | '/createCampaign'
     | '/dashboard'
     | '/shared/$token'
     | '/auth/google/callback'
+    | '/campaign/$campaignId/edit'
     | '/campaign/$campaignId/'
     | '/campaign/$campaignId/session/$sessionId'
   fileRoutesByTo: FileRoutesByTo
@@ -135,10 +156,12 @@ export interface FileRouteTypes {
     | '/privacy'
     | '/saved'
     | '/terms'
+    | '/account'
     | '/createCampaign'
     | '/dashboard'
     | '/shared/$token'
     | '/auth/google/callback'
+    | '/campaign/$campaignId/edit'
     | '/campaign/$campaignId'
     | '/campaign/$campaignId/session/$sessionId'
   id:
@@ -148,10 +171,12 @@ export interface FileRouteTypes {
     | '/privacy'
     | '/saved'
     | '/terms'
+    | '/_authed/account'
     | '/_authed/createCampaign'
     | '/_authed/dashboard'
     | '/shared/$token'
     | '/auth/google/callback'
+    | '/_authed/campaign/$campaignId/edit'
     | '/_authed/campaign/$campaignId/'
     | '/_authed/campaign/$campaignId/session/$sessionId'
   fileRoutesById: FileRoutesById
@@ -203,6 +228,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof TermsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_authed/account': {
+      id: '/_authed/account'
+      path: '/account'
+      fullPath: '/account'
+      preLoaderRoute: typeof AuthedAccountRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/createCampaign': {
       id: '/_authed/createCampaign'
       path: '/createCampaign'
@@ -238,6 +270,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedCampaignCampaignIdIndexRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/campaign/$campaignId/edit': {
+      id: '/_authed/campaign/$campaignId/edit'
+      path: '/campaign/$campaignId/edit'
+      fullPath: '/campaign/$campaignId/edit'
+      preLoaderRoute: typeof AuthedCampaignCampaignIdEditRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/campaign/$campaignId/session/$sessionId': {
       id: '/_authed/campaign/$campaignId/session/$sessionId'
       path: '/campaign/$campaignId/session/$sessionId'
@@ -249,15 +288,19 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthedRouteChildren {
+  AuthedAccountRoute: typeof AuthedAccountRoute
   AuthedCreateCampaignRoute: typeof AuthedCreateCampaignRoute
   AuthedDashboardRoute: typeof AuthedDashboardRoute
+  AuthedCampaignCampaignIdEditRoute: typeof AuthedCampaignCampaignIdEditRoute
   AuthedCampaignCampaignIdIndexRoute: typeof AuthedCampaignCampaignIdIndexRoute
   AuthedCampaignCampaignIdSessionSessionIdRoute: typeof AuthedCampaignCampaignIdSessionSessionIdRoute
 }
 
 const AuthedRouteChildren: AuthedRouteChildren = {
+  AuthedAccountRoute: AuthedAccountRoute,
   AuthedCreateCampaignRoute: AuthedCreateCampaignRoute,
   AuthedDashboardRoute: AuthedDashboardRoute,
+  AuthedCampaignCampaignIdEditRoute: AuthedCampaignCampaignIdEditRoute,
   AuthedCampaignCampaignIdIndexRoute: AuthedCampaignCampaignIdIndexRoute,
   AuthedCampaignCampaignIdSessionSessionIdRoute:
     AuthedCampaignCampaignIdSessionSessionIdRoute,

@@ -14,6 +14,8 @@ import * as m0006 from './migrations/0006_session_facts.js';
 import * as m0007 from './migrations/0007_shared_node_state.js';
 import * as m0008 from './migrations/0008_campaign_retention_and_ip_mode.js';
 import * as m0009 from './migrations/0009_share_links.js';
+import * as m0010 from './migrations/0010_sign_ins.js';
+import * as m0012 from './migrations/0012_session_ip_mode.js';
 
 export type Db = Kysely<Database>;
 export type { Database };
@@ -31,6 +33,8 @@ const migrations: Record<string, Migration> = {
   '0007_shared_node_state': m0007,
   '0008_campaign_retention_and_ip_mode': m0008,
   '0009_share_links': m0009,
+  '0010_sign_ins': m0010,
+  '0012_session_ip_mode': m0012,
 };
 
 export interface DbOptions {

@@ -96,6 +96,8 @@ export interface SessionsTable {
   country_code: string | null;
   /** Lower-case browser name without version ("chrome"), for the browser filter. */
   browser_name: string | null;
+  /** The campaign's IP handling when the session was stored: what remote_ip holds. */
+  ip_mode: string;
 }
 
 /** Append-only batches of rrweb events, gzip-compressed JSON arrays. */
@@ -167,6 +169,7 @@ export interface Database {
   oidc_models: OidcModelsTable;
   rate_limit_hits: RateLimitHitsTable;
   share_links: ShareLinksTable;
+  sign_ins: SignInsTable;
 }
 
 /** A read-only link to one replay; the token itself is never stored, only its SHA-256. */
@@ -179,4 +182,17 @@ export interface ShareLinksTable {
   created_at: number;
   expires_at: number;
   revoked_at: number | null;
+}
+
+/** One sign-in on one device: a refresh-token family, as the account page lists it. */
+export interface SignInsTable {
+  family_id: string;
+  user_id: string;
+  /** The browser's User-Agent at sign-in, at most 512 characters. */
+  user_agent: string | null;
+  created_at: number;
+  /** The last refresh of the family (an access token lives 15 minutes at most past it). */
+  last_used_at: number;
+  /** When its newest refresh token expires; housekeeping deletes the row after. */
+  expires_at: number;
 }
