@@ -94,7 +94,9 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
       const token = request.cookies[REFRESH_COOKIE];
       const userId = token ? await rotateSession(db, keys, reply, token) : null;
       if (!userId) {
-        clearSessionCookies(keys, reply);
+        // Clear only a token that was sent and failed: a page without one may have asked while a
+        // sign-in in the same browser was finishing, and its late answer must not undo that sign-in.
+        if (token) clearSessionCookies(keys, reply);
         throw unauthorized();
       }
       return { ok: true as const };

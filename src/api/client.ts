@@ -98,6 +98,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
   const baseUrl = options.baseUrl ?? '';
   let onUnauthorized = options.onUnauthorized ?? defaultOnUnauthorized;
   let refreshInFlight: Promise<void> | null = null;
+  // Bumped by each sign-in: a call started before it that ends in a failed refresh was refused
+  // for the old (signed-out) state, so it must not sign out the user who has just arrived.
+  let signInCount = 0;
 
   const doFetch = (path: string, init: RequestInit = {}) => {
     const headers = new Headers(init.headers);
@@ -119,8 +122,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
     }
   }
 
-  function unauthorized(): never {
-    onUnauthorized();
+  function unauthorized(startedAt: number): never {
+    if (startedAt === signInCount) onUnauthorized();
     throw new UnauthorizedError();
   }
 
@@ -139,13 +142,14 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
   /** The raw answer, after the 401 rule. Non-OK answers other than 401 are returned as they are. */
   async function request(path: string, init: RequestInit = {}): Promise<Response> {
+    const startedAt = signInCount;
     const response = isWrite(path, init) ? await sendWrite(path, init) : await doFetch(path, init);
     if (response.status !== 401) return response;
-    if (path === API_PATHS.refresh) unauthorized();
+    if (path === API_PATHS.refresh) unauthorized(startedAt);
     try {
       await refresh();
     } catch {
-      unauthorized();
+      unauthorized(startedAt);
     }
     return doFetch(path, init);
   }
@@ -170,6 +174,10 @@ export function createApiClient(options: ApiClientOptions = {}) {
     put: <T>(path: string, body?: unknown) => json<T>(path, withBody('PUT', body)),
     patch: <T>(path: string, body?: unknown) => json<T>(path, withBody('PATCH', body)),
     delete: <T>(path: string, body?: unknown) => json<T>(path, withBody('DELETE', body)),
+    /** A sign-in has just set new cookies: failures of calls made before it no longer sign out. */
+    signedIn() {
+      signInCount += 1;
+    },
     setUnauthorizedHandler(handler: () => void) {
       onUnauthorized = handler;
     },

@@ -55,7 +55,9 @@ export function ensureSignedInUser(client: QueryClient = appQueryClient, calls?:
 
 /** After the sign-in callback: the server has just said who this is. */
 export async function signedIn(user: User, client: QueryClient = appQueryClient): Promise<void> {
-  // A check started before the sign-in finished would answer "nobody" over this user.
+  // A check started before the sign-in finished would answer "nobody" over this user, and its
+  // failed refresh would sign the user out again.
+  api.signedIn();
   await client.cancelQueries({ queryKey: ME_QUERY_KEY });
   client.setQueryData(ME_QUERY_KEY, user);
 }

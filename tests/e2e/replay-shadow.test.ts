@@ -91,10 +91,10 @@ describe.skipIf(!hasChromium)('replaying web components (shadow DOM with adopted
       await tab.getByText(`STEP-${step}`).waitFor();
     }
 
-    // Wait until the stored recording holds the last change and reaches a whole second past it
+    // Wait until the stored recording holds the last change and runs on past the whole second after it
     // (the moment a link opens at), so both views below read the same events up to there.
     let moment = 0;
-    const sessionId = await until('the stored recording to hold the last step and a second after it', async () => {
+    const sessionId = await until('the stored recording to hold the last step and three seconds after it', async () => {
       await tab.mouse.move(300 + Math.round(Math.random() * 200), 400);
       await flushRecorder(tab);
       const listed = await fetch(`${server.url}/api/v1/streaming/sessions/${campaignId}/`, { headers: owner.headers });
@@ -105,7 +105,8 @@ describe.skipIf(!hasChromium)('replaying web components (shadow DOM with adopted
       const last = replay.events.find((event) => JSON.stringify(event).includes('STEP-3'));
       if (!last) return false;
       moment = Math.ceil((last.timestamp - start + 200) / 1000);
-      return replay.events.some((event) => event.timestamp - start >= moment * 1000 + 300) && session.sessionId;
+      // Three seconds recorded past the moment: the player is still playing when the test pauses it.
+      return replay.events.some((event) => event.timestamp - start >= moment * 1000 + 3000) && session.sessionId;
     });
     await visitor.close();
 
@@ -116,7 +117,7 @@ describe.skipIf(!hasChromium)('replaying web components (shadow DOM with adopted
     // (a) Played through from the start to the moment, then paused.
     await app.goto(replayUrl);
     await app.getByRole('button', { name: 'Play' }).click();
-    await expect.poll(() => position(app), { timeout: 30_000 }).toBeGreaterThanOrEqual(moment * 1000);
+    await expect.poll(() => position(app), { timeout: 30_000, interval: 100 }).toBeGreaterThanOrEqual(moment * 1000);
     await app.getByRole('button', { name: 'Pause' }).click();
     await app.frameLocator('.player-host iframe').getByText('STEP-3').waitFor();
     const played = await recordedPageShot(app);

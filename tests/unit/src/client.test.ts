@@ -84,6 +84,30 @@ describe('API client', () => {
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
   });
 
+  it('a refresh that fails after a new sign-in does not send the new user away', async () => {
+    const onUnauthorized = vi.fn();
+    let failRefresh!: () => void;
+    const net = scriptedFetch((path) => {
+      if (path !== API_PATHS.refresh) return json(401, {});
+      return new Promise<Response>((resolve) => (failRefresh = () => resolve(json(401, {}))));
+    });
+    const client = createApiClient({ fetch: net.fetch, onUnauthorized });
+    // A signed-out page asks who is there; its refresh is still out when the sign-in completes.
+    const stale = client.get(API_PATHS.me);
+    await vi.waitFor(() => expect(net.calls.map((c) => c.path)).toContain(API_PATHS.refresh));
+    client.signedIn();
+    failRefresh();
+    await expect(stale).rejects.toThrow(UNAUTHORIZED_MESSAGE);
+    expect(onUnauthorized).not.toHaveBeenCalled();
+    // A refusal of the new session itself still signs out.
+    net.calls.length = 0;
+    const fresh = client.get(API_PATHS.me);
+    await vi.waitFor(() => expect(net.calls.map((c) => c.path)).toContain(API_PATHS.refresh));
+    failRefresh();
+    await expect(fresh).rejects.toThrow(UNAUTHORIZED_MESSAGE);
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+
   it('a 401 on the refresh call itself does not refresh again', async () => {
     const onUnauthorized = vi.fn();
     const net = scriptedFetch(() => json(401, {}));
