@@ -131,6 +131,8 @@ export async function run(options: BenchOptions): Promise<Row[]> {
         return [
           {
             group: title, name: `navigation → player's first frame, online (${label})`, unit: 'ms', ours: online,
+            // Not a budget yet: the player still waits for the whole download (README, "Performance").
+            note: 'issue 13 aims at ≤ 1.3× by starting the player on the first page; not reached',
             baseline: { name: 'rrweb-player alone on a bare page, same events as static gzip JSON', stats: stats(floor) },
           },
           {
