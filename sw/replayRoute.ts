@@ -1,5 +1,5 @@
 import type { RouteHandlerCallbackOptions } from 'workbox-core';
-import { loadReplay, getSavedReplay } from '../src/offline/replayStore.js';
+import { openReplayStream, getSavedReplay } from '../src/offline/replayStore.js';
 import { keepReplay, PAGE_STORES_HEADER } from '../src/offline/keepReplay.js';
 import { replayIdsFromApiPath } from '../src/lib/replayUrls.js';
 import { OFFLINE_REPLAY_MESSAGE, SOURCE_HEADER } from '../src/offline/network.js';
@@ -13,10 +13,11 @@ export function isReplayRequest({ url, request }: { url: URL; request: Request }
   return request.method === 'GET' && url.origin === self.location.origin && replayIdsFromApiPath(url.pathname) !== null;
 }
 
+/** The saved answer, streamed as it is inflated, so the page can start on its first events. */
 async function fromDevice(campaignId: string, sessionId: string): Promise<Response | null> {
-  const saved = await loadReplay(campaignId, sessionId).catch(() => null);
+  const saved = await openReplayStream(campaignId, sessionId).catch(() => null);
   if (!saved) return null;
-  return new Response(saved.body as BufferSource, {
+  return new Response(saved.body, {
     status: 200,
     headers: { 'Content-Type': 'application/json; charset=utf-8', [SOURCE_HEADER]: 'device', 'X-Tapedeck-Saved-At': String(saved.replay.savedAt) },
   });

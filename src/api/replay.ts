@@ -1,7 +1,15 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, HttpError, type ApiClient } from './client.js';
 import { API_PATHS } from './paths.js';
-import type { ReplayEvent, ReplayResponse } from '../../common/api-types.js';
+import type { ReplayEvent, ReplayInit, ReplayResponse } from '../../common/api-types.js';
+import type { LiveFeed } from '../components/ReplayPlayer.js';
+import { createLiveFeed } from '../lib/liveFeed.js';
+import { readReplayBody } from './replayStream.js';
+
+/** rrweb's EventType.FullSnapshot: the first one is where a player can draw the page. */
+const FULL_SNAPSHOT = 2;
+/** The longest the rest of a replay waits for the player to draw its first frame. */
+const FIRST_FRAME_WAIT_MS = 2000;
 
 /** The server's demo answer. */
 interface DemoReplayResponse {
@@ -16,11 +24,111 @@ export const replayKeys = {
 
 export const NO_EVENTS = 'No events found for this session';
 
+/** A replay still downloading: its first page, for the player to start on, and the rest as it comes. */
+export interface EarlyReplay {
+  init: ReplayInit;
+  events: ReplayEvent[];
+  /** The events after the first page, in batches as they arrive. */
+  more: LiveFeed;
+}
+
+const earlyReplays = new Map<string, EarlyReplay>();
+const earlyListeners = new Map<string, Set<(early: EarlyReplay) => void>>();
+
+/** The early replay of a download under way (now, and when it comes); returns the unsubscribe. */
+export function watchEarlyReplay(campaignId: string, sessionId: string, listener: (early: EarlyReplay) => void): () => void {
+  const key = `${campaignId}/${sessionId}`;
+  const known = earlyReplays.get(key);
+  if (known) listener(known);
+  const listeners = earlyListeners.get(key) ?? new Set();
+  earlyListeners.set(key, listeners.add(listener));
+  return () => listeners.delete(listener);
+}
+
+/**
+ * Reads the answer as it arrives. A finished session's replay is announced early (watchEarlyReplay)
+ * once its first full snapshot is in, so the player starts while the rest downloads.
+ */
+async function readReplay(response: Response, key: string, localize: Localize | null): Promise<ReplayResponse> {
+  if (!response.body) return localized((await response.json()) as ReplayResponse, localize);
+  const firstPage: ReplayEvent[] = [];
+  let feed: ReturnType<typeof createLiveFeed> | null = null;
+  let delivered = Promise.resolve();
+  // Offline, each batch is localized once, on its way to the player; they make up the answer.
+  const handed: ReplayEvent[] = [];
+  const hand = async (events: ReplayEvent[]) => {
+    const ready = localize ? await localize(events) : events;
+    for (const event of ready) handed.push(event);
+    return ready;
+  };
+  try {
+    const body = await readReplayBody<ReplayResponse>(response.body, (batch, head) => {
+      if (feed) {
+        const more = feed;
+        delivered = delivered.then(async () => more.push(await hand(batch)));
+        return;
+      }
+      firstPage.push(...batch);
+      if (head.complete !== true || !firstPage.some((event) => event.type === FULL_SNAPSHOT)) return;
+      const rest = createLiveFeed(0);
+      feed = rest;
+      // While a page starts its player on these events, the rest waits: drawing the first frame
+      // goes first. The player asks for the rest (subscribes) once it has drawn it.
+      let markDrawn = () => {};
+      const drawn = new Promise<void>((resolve) => (markDrawn = resolve));
+      const more: LiveFeed = {
+        subscribe(onEvents) {
+          // Subscribed right after the player was made: its first frame is painted a frame later.
+          if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(markDrawn, 0));
+          else markDrawn();
+          return rest.subscribe(onEvents);
+        },
+      };
+      delivered = delivered.then(async () => {
+        const watched = announceEarly(key, { init: head.init as ReplayInit, events: await hand(firstPage), more });
+        if (!watched) markDrawn();
+      });
+      const gaveUp = new Promise<void>((resolve) => setTimeout(resolve, FIRST_FRAME_WAIT_MS));
+      return Promise.race([drawn, gaveUp]);
+    });
+    await delivered;
+    if (!feed) return localized(body, localize);
+    return localize ? { ...body, events: handed } : body;
+  } finally {
+    await delivered.catch(() => undefined);
+    earlyReplays.delete(key);
+  }
+}
+
+type Localize = (events: ReplayEvent[]) => Promise<ReplayEvent[]>;
+
+async function localized(body: ReplayResponse, localize: Localize | null): Promise<ReplayResponse> {
+  return localize && Array.isArray(body?.events) ? { ...body, events: await localize(body.events) } : body;
+}
+
+/** Announces the early replay; whether a page was watching for it. */
+function announceEarly(key: string, early: EarlyReplay): boolean {
+  earlyReplays.set(key, early);
+  const listeners = earlyListeners.get(key) ?? new Set();
+  for (const listener of listeners) listener(early);
+  return listeners.size > 0;
+}
+
 export async function fetchReplay(campaignId: string, sessionId: string, client: ApiClient = api): Promise<ReplayResponse> {
   if (!campaignId || !sessionId) throw new Error('Campaign ID and Session ID are required');
   // Asked before the request: a worker taking control meanwhile still never saw this one.
   const unseenByWorker = workerMissesRequests();
-  const body = await client.get<ReplayResponse>(API_PATHS.replay(campaignId, sessionId));
+  const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
+  // Offline, the player's iframe cannot reach the recorded site's files: the kept copies stand in.
+  const localize = offline ? (await import('../offline/localAssets.js')).localAssetSwapper() : null;
+  const path = API_PATHS.replay(campaignId, sessionId);
+  let response = await client.request(path).catch(async (error: unknown) => {
+    if (offline) return (await deviceCopy(campaignId, sessionId)) ?? Promise.reject(error);
+    throw error;
+  });
+  if (!response.ok && offline) response = (await deviceCopy(campaignId, sessionId)) ?? response;
+  if (!response.ok) throw new HttpError(response.status, response.statusText, await response.json().catch(() => null));
+  const body = await readReplay(response, `${campaignId}/${sessionId}`, localize);
   if (!body || !Array.isArray(body.events) || body.events.length === 0) throw new Error(NO_EVENTS);
   if (unseenByWorker) {
     // The worker keeps every replay it fetches, but on a device's first visit it may still be
@@ -30,12 +138,17 @@ export async function fetchReplay(campaignId: string, sessionId: string, client:
       .then(({ keepReplay }) => keepReplay(campaignId, sessionId, new TextEncoder().encode(JSON.stringify(body))))
       .catch((error: unknown) => console.warn('Keeping the replay offline failed', error));
   }
-  // Offline, the player's iframe cannot reach the recorded site's files: use the kept copies.
-  if (typeof navigator !== 'undefined' && navigator.onLine === false) {
-    const { withLocalAssets } = await import('../offline/localAssets.js');
-    return { ...body, events: await withLocalAssets(body.events) };
-  }
   return body;
+}
+
+/**
+ * Offline, the device's saved copy, read by the page itself. The service worker answers from it
+ * too, but a page it does not control (opened before it took over) asks the network alone.
+ */
+async function deviceCopy(campaignId: string, sessionId: string): Promise<Response | null> {
+  const { openReplayStream } = await import('../offline/replayStore.js');
+  const saved = await openReplayStream(campaignId, sessionId).catch(() => null);
+  return saved && new Response(saved.body, { headers: { 'Content-Type': 'application/json' } });
 }
 
 /** Online, with service workers, but none controlling this page yet. */

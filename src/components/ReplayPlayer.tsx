@@ -67,6 +67,8 @@ export interface ReplayPlayerProps {
   /** Follow a session still recording: new events are added as they come and the player stays at
    * the latest moment until the user seeks back ('Jump to live' returns there). */
   live?: LiveFeed;
+  /** The rest of a recording still downloading: added as it comes, the player staying where it is. */
+  more?: LiveFeed;
 }
 
 /** The screen's share the demo may take when it does not fit to the viewport. */
@@ -111,7 +113,7 @@ function nearViewport(element: Element, signal: { cancelled: boolean }): Promise
  * that adopts stylesheets (rrweb's AdoptedStyleSheet source, 15) seeks on the real DOM instead;
  * every other recording keeps the faster virtual-DOM seek.
  */
-const needsRealDomSeek = (events: readonly ReplayEvent[]) =>
+export const needsRealDomSeek = (events: readonly ReplayEvent[]) =>
   events.some((event) => event.type === 3 && (event.data as { source?: number } | undefined)?.source === 15);
 
 /** rrweb's EventType.FullSnapshot. */
@@ -198,6 +200,7 @@ export function ReplayPlayer({
   shortcuts = false,
   startAtMs,
   live,
+  more,
 }: ReplayPlayerProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const stageRef = useRef<HTMLDivElement>(null);
@@ -269,6 +272,15 @@ export function ReplayPlayer({
     });
   });
   const liveFeed = useEffectEvent(() => live);
+  const moreFeed = useEffectEvent(() => more);
+  /** The rest of a recording still downloading: its length grows, nothing else moves. */
+  const moreEvents = useEffectEvent((player: RrwebPlayer, added: ReplayEvent[]) => {
+    for (const event of added) player.addEvent(event);
+    // rrweb adds them on its next microtask.
+    void Promise.resolve().then(() => {
+      if (playerRef.current === player) setTotalTime(player.getMetaData().totalTime);
+    });
+  });
   /** The size a new player starts at (later fits go through the size effect). */
   const firstFit = useEffectEvent(() => measure() ?? recordingSize(events, { width, height }));
   useEffect(() => {
@@ -297,6 +309,7 @@ export function ReplayPlayer({
     let timer: number | undefined;
     let stopGuard = () => {};
     let stopLive = () => {};
+    let stopMore = () => {};
     const create = async () => {
       try {
         const [{ default: RrwebPlayer }] = await Promise.all([import('rrweb-player'), import('rrweb-player/dist/style.css')]);
@@ -349,6 +362,7 @@ export function ReplayPlayer({
           }
           stopLive = feed.subscribe((added) => liveEvents(player, added));
         }
+        stopMore = moreFeed()?.subscribe((added) => moreEvents(player, added)) ?? stopMore;
       } catch (error) {
         if (!signal.cancelled) reportError(error);
       }
@@ -361,6 +375,7 @@ export function ReplayPlayer({
       window.clearTimeout(timer);
       stopGuard();
       stopLive();
+      stopMore();
       const player = playerRef.current;
       playerRef.current = null;
       if (player) destroyPlayer(player);

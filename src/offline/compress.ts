@@ -35,6 +35,16 @@ export function gzip(bytes: Uint8Array): Promise<Uint8Array> {
   return pipeBytes(bytes, new CompressionStream('gzip'));
 }
 
+/** The bytes gunzipped as a stream: the first ones can be read before the rest is inflated. */
+export function gunzipStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  }).pipeThrough(new DecompressionStream('gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>);
+}
+
 export function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
   return pipeBytes(bytes, new DecompressionStream('gzip'));
 }

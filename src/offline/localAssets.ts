@@ -35,14 +35,21 @@ async function keptBlobUrls(urls: string[], cache: Cache, made: Map<string, stri
   }
 }
 
-/** The events with kept assets' URLs replaced by blob: URLs (unchanged when none are kept). */
-export async function withLocalAssets(events: ReplayEvent[]): Promise<ReplayEvent[]> {
+/**
+ * Replaces kept assets' URLs in events by blob: URLs (events unchanged when none are kept). One
+ * swapper serves a whole replay read in batches: each kept file becomes one blob: URL.
+ */
+export function localAssetSwapper(): (events: ReplayEvent[]) => Promise<ReplayEvent[]> {
+  const made = new Map<string, string>();
+  return (events) => swapped(events, made);
+}
+
+async function swapped(events: ReplayEvent[], made: Map<string, string>): Promise<ReplayEvent[]> {
   if (typeof caches === 'undefined' || typeof URL.createObjectURL !== 'function') return events;
   const urls = collectAssetUrls(events);
   if (urls.length === 0) return events;
-  const made = new Map<string, string>();
   await keptBlobUrls(urls, await caches.open(ASSET_CACHE), made);
-  const swaps = [...made.entries()].filter(([, local]) => local).sort(([a], [b]) => b.length - a.length);
+  const swaps = [...made.entries()].filter(([url, local]) => local && urls.includes(url)).sort(([a], [b]) => b.length - a.length);
   if (swaps.length === 0) return events;
   let text = JSON.stringify(events);
   for (const [url, local] of swaps) text = text.replace(new RegExp(escapeRegExp(url) + URL_END, 'g'), local);

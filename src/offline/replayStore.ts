@@ -1,4 +1,4 @@
-import { gunzip, gzip } from './compress.js';
+import { gunzip, gunzipStream, gzip } from './compress.js';
 import { openOfflineDb, replayKey, type OfflineDb, type SavedFacts, type SavedReplay } from './db.js';
 import { isQuotaError, OfflineQuotaError } from './errors.js';
 import { notifyOfflineChange } from './channel.js';
@@ -180,20 +180,31 @@ export async function recordReplayAssets(campaignId: string, sessionId: string, 
   await tx.done;
 }
 
-/** The saved replay's exact bytes, marking it opened now (eviction goes by last opened). */
-export async function loadReplay(
-  campaignId: string,
-  sessionId: string,
-  now = Date.now(),
-): Promise<{ replay: SavedReplay; body: Uint8Array } | null> {
+/** A saved replay and its compressed answer, marked as opened now (eviction goes by last opened); null when not saved. */
+async function openSaved(campaignId: string, sessionId: string, now: number): Promise<{ replay: SavedReplay; gzip: Uint8Array } | null> {
   const db = await openOfflineDb();
   const key = replayKey(campaignId, sessionId);
   const [replay, stored] = await Promise.all([db.get('replays', key), db.get('replayBodies', key)]);
   if (!replay || !stored) return null;
-  const body = await gunzip(new Uint8Array(stored.gzip));
   const opened = { ...replay, lastOpenedAt: now };
   await db.put('replays', opened).catch(() => undefined); // a failed touch must not block playback
-  return { replay: opened, body };
+  return { replay: opened, gzip: new Uint8Array(stored.gzip) };
+}
+
+/** The saved replay's exact bytes, marking it opened now. */
+export async function loadReplay(campaignId: string, sessionId: string, now = Date.now()): Promise<{ replay: SavedReplay; body: Uint8Array } | null> {
+  const saved = await openSaved(campaignId, sessionId, now);
+  return saved && { replay: saved.replay, body: await gunzip(saved.gzip) };
+}
+
+/** The same as a stream, inflated as it is read: the service worker answers with it. */
+export async function openReplayStream(
+  campaignId: string,
+  sessionId: string,
+  now = Date.now(),
+): Promise<{ replay: SavedReplay; body: ReadableStream<Uint8Array> } | null> {
+  const saved = await openSaved(campaignId, sessionId, now);
+  return saved && { replay: saved.replay, body: gunzipStream(saved.gzip) };
 }
 
 export async function setPinned(campaignId: string, sessionId: string, pinned: boolean): Promise<void> {

@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { replayErrorMessage, replayQueryOptions } from '../api/replay.js';
+import { replayErrorMessage, replayQueryOptions, watchEarlyReplay, type EarlyReplay } from '../api/replay.js';
 import type { ReplayEvent } from '../../common/api-types.js';
-import { ReplayPlayer } from '../components/ReplayPlayer.js';
+import { needsRealDomSeek, ReplayPlayer } from '../components/ReplayPlayer.js';
 import { DeleteSessionButton } from '../components/replay/DeleteSessionButton.js';
 import { ActivityMarkers, ActivityPanel, useActivityItems } from '../components/replay/ActivityTimeline.js';
 import { SessionInfo } from '../components/SessionInfo.js';
@@ -59,8 +59,15 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
     // errorUpdatedAt: each failed try schedules the next one.
   }, [online, notSavedOffline, errorUpdatedAt, refetch]);
 
-  const events = replay.data?.events ?? NO_EVENTS;
+  // A replay downloading now starts playing on its first page; the rest joins the player as it comes.
+  const early = useEarlyReplay(campaignId, sessionId, startAtSeconds === undefined);
+  const events = replay.data?.events ?? early?.events ?? NO_EVENTS;
   const activity = useActivityItems(events);
+  // The player keeps the events it started on (a new array would start it again), unless the
+  // whole recording turns out to need the real-DOM seek its first page did not show.
+  const playerEvents =
+    early && !(replay.data && needsRealDomSeek(replay.data.events) && !needsRealDomSeek(early.events)) ? early.events : replay.data?.events;
+  const shown = replay.data ?? (early ? { init: early.init } : undefined);
 
   // A session still recording is followed live: the stream starts at the session's start and the
   // feed passes over the events the page loaded already. Its end ('ended') makes it a plain replay.
@@ -132,7 +139,7 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
             </button>
           </div>
         </div>
-      ) : !replay.data ? (
+      ) : !shown || !playerEvents ? (
         <div className="loading-text" role="status">
           <span className="spinner" aria-hidden="true" /> Loading session replay...
         </div>
@@ -140,7 +147,7 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
         <>
           <section className="card player-card player-card-activity" aria-labelledby="player-title">
             <h2 id="player-title" className="player-title">
-              {replay.data.events.length} events recorded {inProgress && liveConnected && <LiveBadge title="Following the session as it happens" />}
+              {events.length} events recorded {inProgress && liveConnected && <LiveBadge title="Following the session as it happens" />}
             </h2>
             {inProgress && !online && (
               <p className="player-note" role="note" data-testid="not-live-offline">
@@ -148,8 +155,9 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
               </p>
             )}
             <ReplayPlayer
-              events={replay.data.events}
+              events={playerEvents}
               live={inProgress && online && feed ? feed : undefined}
+              more={playerEvents === early?.events ? early.more : undefined}
               underControls={(view) => <ActivityMarkers items={activity} totalTime={view.totalTime} onSeek={view.seek} />}
               afterPlayer={(view) => <ActivityPanel events={events} items={activity} currentTime={view.currentTime} onSeek={view.seek} />}
               width={REPLAY_WIDTH}
@@ -164,9 +172,9 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
                 setPlayerError('Failed to initialize replay player');
               }}
             />
-            <MissingAssetsNote events={replay.data.events} />
+            {replay.data && <MissingAssetsNote events={replay.data.events} />}
           </section>
-          <SessionInfo init={replay.data.init} />
+          <SessionInfo init={shown.init} />
         </>
       )}
     </div>
@@ -193,4 +201,15 @@ function MissingAssetsNote({ events }: { events: ReplayEvent[] }) {
       {MISSING_ASSETS_MESSAGE}
     </p>
   );
+}
+
+/** The early replay of this page's download, if one is under way (not used when `wanted` is false). */
+function useEarlyReplay(campaignId: string, sessionId: string, wanted: boolean): EarlyReplay | null {
+  const [early, setEarly] = useState<{ key: string; replay: EarlyReplay } | null>(null);
+  const key = `${campaignId}/${sessionId}`;
+  useEffect(() => {
+    if (!wanted) return;
+    return watchEarlyReplay(campaignId, sessionId, (replay) => setEarly({ key: `${campaignId}/${sessionId}`, replay }));
+  }, [campaignId, sessionId, wanted]);
+  return wanted && early?.key === key ? early.replay : null;
 }
