@@ -3,8 +3,6 @@ import { api, HttpError, type ApiClient } from './client.js';
 import { API_PATHS } from './paths.js';
 import type { ReplayEvent, ReplayInit, ReplayResponse } from '../../common/api-types.js';
 import type { LiveFeed } from '../components/ReplayPlayer.js';
-import { createLiveFeed } from '../lib/liveFeed.js';
-import { readReplayBody } from './replayStream.js';
 
 /** rrweb's EventType.FullSnapshot: the first one is where a player can draw the page. */
 const FULL_SNAPSHOT = 2;
@@ -51,6 +49,8 @@ export function watchEarlyReplay(campaignId: string, sessionId: string, listener
  */
 async function readReplay(response: Response, key: string, localize: Localize | null): Promise<ReplayResponse> {
   if (!response.body) return localized((await response.json()) as ReplayResponse, localize);
+  // Loaded when a replay is read: the landing page's demo shares this module and must stay light.
+  const [{ readReplayBody }, { createLiveFeed }] = await Promise.all([import('./replayStream.js'), import('../lib/liveFeed.js')]);
   const firstPage: ReplayEvent[] = [];
   let feed: ReturnType<typeof createLiveFeed> | null = null;
   let delivered = Promise.resolve();
