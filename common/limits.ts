@@ -18,8 +18,16 @@ export const MAX_EVENTS_PER_BATCH = 10_000;
 export const BATCH_BYTES = 512 * 1024;
 /** keepalive fetches may carry 64 KiB in flight; batches cut while the page unloads fit that. */
 export const UNLOAD_BATCH_BYTES = 60 * 1024;
-/** A batch leaves every FLUSH_MS or when FLUSH_EVENTS events are waiting. */
-export const FLUSH_MS = 5000;
+/** The tracker's timer: on each tick it may send a batch. */
+export const TICK_MS = 1000;
+/** A batch leaves every FLUSH_TICKS ticks (5 s), or when FLUSH_EVENTS events are waiting. */
+export const FLUSH_TICKS = 5;
+/**
+ * Ingest answers with this header while someone watches the session live; the tracker then sends
+ * on every tick for the next LIVE_FOLLOW_MS (each such answer extends it).
+ */
+export const LIVE_HEADER = 'x-tapedeck-live';
+export const LIVE_FOLLOW_MS = 10_000;
 export const FLUSH_EVENTS = 500;
 /** Unsent batches kept while ingest is unreachable; past this the oldest go (and say so). */
 export const QUEUE_BATCHES = 100;

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import type { ReplayEvent } from '../../common/api-types.js';
-import { FLUSH_EVENTS, FLUSH_MS } from '../../common/limits.js';
+import { FLUSH_EVENTS, FLUSH_TICKS, TICK_MS } from '../../common/limits.js';
 
 const demoDir = path.resolve(import.meta.dirname, '..', '..', 'server', 'replay', 'demo');
 
@@ -47,9 +47,9 @@ export function sessionOfSize(base: ReplayEvent[], count: number, start = Date.U
 
 /**
  * The batches a tracker sends: one every few seconds of recorded time, capped in events, the
- * way tracker/ batches (its FLUSH_MS and FLUSH_EVENTS).
+ * way tracker/ batches (every FLUSH_TICKS ticks of TICK_MS, or FLUSH_EVENTS events).
  */
-export function batchesOf(events: ReplayEvent[], seconds = FLUSH_MS / 1000, maxEvents = FLUSH_EVENTS): ReplayEvent[][] {
+export function batchesOf(events: ReplayEvent[], seconds = (FLUSH_TICKS * TICK_MS) / 1000, maxEvents = FLUSH_EVENTS): ReplayEvent[][] {
   const batches: ReplayEvent[][] = [];
   let current: ReplayEvent[] = [];
   let windowStart = events[0]?.timestamp ?? 0;

@@ -7,7 +7,7 @@ import { HttpError, notFound } from '../http/errors.js';
 import { minuteLimit } from '../http/rate-limit.js';
 import { hostMatchesDomains } from '../../common/domains.js';
 import { isCampaignId } from '../storage/ids.js';
-import { MAX_BODY_BYTES } from '../../common/limits.js';
+import { LIVE_HEADER, MAX_BODY_BYTES } from '../../common/limits.js';
 import { BatchPacker } from './pack-pool.js';
 import type { PackedBatch } from './pack-batch.js';
 import { SESSION_CLOSED_STATUS, isBatchRefusal, storeBatch } from './store.js';
@@ -101,7 +101,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
   // CORS only for origins the campaign allows; never credentials, never cookies.
   app.addHook('onRequest', async (request: FastifyRequest<{ Params: { campaignId: string } }>, reply) => {
     // Retry-After and X-Tapedeck-Live must be readable by the tracker's cross-origin fetch.
-    reply.header('Cache-Control', 'no-store').header('Vary', 'Origin').header('Access-Control-Expose-Headers', 'Retry-After, X-Tapedeck-Live');
+    reply.header('Cache-Control', 'no-store').header('Vary', 'Origin').header('Access-Control-Expose-Headers', `Retry-After, ${LIVE_HEADER}`);
     // Counted first, before the campaign lookup and a byte of the body: the cheapest bound on one
     // sender, refused requests (unknown campaigns, other origins, preflights) included.
     await batchesPerIp(request, reply, clientIp(request.ip));
@@ -147,7 +147,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     if (outcome.stored || outcome.admitted || outcome.closed) ctx.live.sessionChanged(campaign.id, batch.sessionId);
     if (outcome.closed) throw new HttpError(SESSION_CLOSED_STATUS, outcome.closed);
     // Someone watches this session live: the tracker then sends every second for a while.
-    if (ctx.live.isWatched(campaign.id, batch.sessionId)) reply.header('x-tapedeck-live', '1');
+    if (ctx.live.isWatched(campaign.id, batch.sessionId)) reply.header(LIVE_HEADER, '1');
     if (outcome.admitted) {
       await markEndedSessionsWithoutInput(ctx.db, campaign.id).catch((error: unknown) => request.log.warn({ err: error }, 'bot sweep failed'));
     }

@@ -4,7 +4,7 @@ import { record } from '@rrweb/record';
 import type { SessionInfo } from '../../common/api-types.js';
 import type { Batch } from './batch.js';
 import { note } from './batch.js';
-import { BATCH_BYTES, FLUSH_EVENTS, MUTATION_BUDGET, SESSION_IDLE_MS, UNLOAD_BATCH_BYTES } from '../../common/limits.js';
+import { BATCH_BYTES, FLUSH_EVENTS, FLUSH_TICKS, LIVE_FOLLOW_MS, LIVE_HEADER, MUTATION_BUDGET, SESSION_IDLE_MS, TICK_MS, UNLOAD_BATCH_BYTES } from '../../common/limits.js';
 import { maskJson, packNow } from './pack.js';
 import { createPacker } from './packer.js';
 import { mutationCount, optedOut } from './privacy.js';
@@ -90,7 +90,7 @@ function start(settings: Settings): void {
   let changes = 0;
   let stopRecording: (() => void) | undefined;
   let timer = 0;
-  // Until when someone watches this session live (a batch leaves every second), else every 5th second (FLUSH_MS).
+  // Until when someone watches this session live (a batch leaves every tick), else every FLUSH_TICKS ticks.
   let live = 0;
   let ticks = 0;
 
@@ -104,8 +104,8 @@ function start(settings: Settings): void {
         const response = await send(url, { method: 'POST', body, keepalive, credentials: 'omit', headers: { 'content-type': 'text/plain' } });
         // 202: stored, but the campaign does not want console messages (none for the rest of the session).
         if (response.status === 202) session.quiet = 1;
-        // A viewer is following the session live: send every second for the next 10 s.
-        if (response.headers.has('x-tapedeck-live')) live = Date.now() + 1e4;
+        // A viewer is following the session live: send on every tick for a while.
+        if (response.headers.has(LIVE_HEADER)) live = Date.now() + LIVE_FOLLOW_MS;
         return { status: response.status, retryAfter: Number(response.headers.get('retry-after')) || 0 };
       } catch {
         return { status: 0 };
@@ -200,7 +200,7 @@ function start(settings: Settings): void {
     sampling: { input: 'last', scroll: 150 },
   });
   capture(() => !session.quiet);
-  timer = setInterval(safe(() => (Date.now() < live || ++ticks % 5 < 1) && flush()), 1e3) as unknown as number;
+  timer = setInterval(safe(() => (Date.now() < live || ++ticks % FLUSH_TICKS < 1) && flush()), TICK_MS) as unknown as number;
 
   addEventListener('visibilitychange', safe(() => document.visibilityState === 'hidden' && flush()));
   addEventListener(
