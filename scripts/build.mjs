@@ -7,7 +7,8 @@ import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 
 const root = path.resolve(import.meta.dirname, '..');
-const inputs = ['src', 'sw', 'public', 'tracker', 'index.html', 'vite.config.ts', 'package-lock.json'];
+// common/ too: the tracker and the PWA bundle its rules and constants.
+const inputs = ['common', 'src', 'sw', 'public', 'tracker', 'index.html', 'vite.config.ts', 'package-lock.json'];
 const stampFile = path.join(root, 'dist', '.build-stamp');
 
 function fingerprint() {
