@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
-import type { ReplayEvent } from '../../common/api-types.js';
 import { ReplayParams } from '../../common/api/replay.js';
 import { SessionsParams } from '../../common/api/sessions.js';
 import { LiveQuery } from '../../common/api/live.js';
@@ -10,9 +9,9 @@ import { requireUser } from '../auth/tokens.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { HttpError, badRequest } from '../http/errors.js';
 import { ownedSession } from '../replay/routes.js';
-import { sessionComplete } from '../replay/stream.js';
+import { inTimeOrder, sessionComplete } from '../replay/stream.js';
 import { findSession } from '../sessions/repository.js';
-import { inflateChunk } from '../storage/chunks.js';
+import { listChunks, readChunkEntries } from '../storage/chunks.js';
 import { WATCH_EVERY_MS } from './hub.js';
 
 export const LIVE_LIST_PATH = '/api/v1/streaming/sessions/:campaignId/live';
@@ -27,8 +26,6 @@ const RETRY_MS = 3000;
 const SHUTDOWN_RETRY_MS = 1000;
 /** How often a live replay looks for new chunks and its end without being told (a lost notification, idle end). */
 const LOOK_AGAIN_MS = 15_000;
-/** Chunks read per query while catching up. */
-const CATCH_UP_CHUNKS = 20;
 /** A client this far behind (bytes queued in the socket) is cut off; it reconnects with Last-Event-ID. */
 const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
 
@@ -154,8 +151,6 @@ function startAfter(headers: FastifyRequest['headers'], after: number | undefine
   return after ?? -1;
 }
 
-const byTime = (a: ReplayEvent, b: ReplayEvent) => a.timestamp - b.timestamp;
-
 export async function registerLive(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const streams = new StreamRegistry(ctx);
   app.decorate('liveStreams', streams);
@@ -181,27 +176,16 @@ export async function registerLive(app: FastifyInstance, ctx: AppContext): Promi
     const stream = streams.start(request, reply);
     const { campaign_id: campaignId, id: sessionId } = session;
 
-    /** Sends every stored chunk after `last`, in seq order; false when the stream closed meanwhile. */
+    /** Sends every stored chunk after `last`, in seq order, a bounded page at a time; false when the stream closed meanwhile. */
     const catchUp = async (): Promise<boolean> => {
-      for (;;) {
-        const rows = await ctx.db
-          .selectFrom('chunks')
-          .select(['seq', 'sorted', 'data'])
-          .where('campaign_id', '=', campaignId)
-          .where('session_id', '=', sessionId)
-          .where('seq', '>', last)
-          .orderBy('seq')
-          .limit(CATCH_UP_CHUNKS)
-          .execute();
-        for (const row of rows) {
-          if (stream.closed) return false;
-          const json = (await inflateChunk(row.data)).toString('utf8');
-          const events = row.sorted === 1 ? json : JSON.stringify((JSON.parse(json) as ReplayEvent[]).sort(byTime));
-          await stream.write(`id: ${row.seq}\nevent: events\ndata: ${events}\n\n`);
-          last = row.seq;
-        }
-        if (rows.length < CATCH_UP_CHUNKS) return !stream.closed;
+      const listed = await listChunks(ctx.db, campaignId, sessionId, last);
+      const sorted = new Map(listed.map((chunk) => [chunk.seq, chunk.sorted === 1]));
+      for await (const { seq, json } of readChunkEntries(ctx.db, campaignId, sessionId, listed)) {
+        if (stream.closed) return false;
+        await stream.write(`id: ${seq}\nevent: events\ndata: ${inTimeOrder(json, sorted.get(seq) ?? false)}\n\n`);
+        last = seq;
       }
+      return !stream.closed;
     };
 
     // One pass at a time; a poke during a pass runs one more after it.

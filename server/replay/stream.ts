@@ -19,16 +19,19 @@ export const MERGE_BUDGET_BYTES = 16 * 1024 * 1024;
 
 /** The session info a replay opens with: the same fields, mapped once, as the sessions list (its derived facts too). */
 export function replayInit(row: Selectable<SessionsTable>): ReplayInit {
-  const s = toSession(row);
-  const { userAgent, remoteIpAddress, ipMode, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason } = s;
-  const { durationMs, activeMs, pageCount, clickCount, rageClickCount, deadClickCount, errorCount, failedRequestCount } = s;
-  return {
-    ...{ userAgent, remoteIpAddress, ipMode, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason },
-    ...{ durationMs, activeMs, pageCount, clickCount, rageClickCount, deadClickCount, errorCount, failedRequestCount },
-  };
+  const session = toSession(row);
+  const { userAgent, remoteIpAddress, ipMode, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason } = session;
+  const { durationMs, activeMs, pageCount, clickCount, rageClickCount, deadClickCount, errorCount, failedRequestCount } = session;
+  return { userAgent, remoteIpAddress, ipMode, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason, durationMs, activeMs, pageCount, clickCount, rageClickCount, deadClickCount, errorCount, failedRequestCount };
 }
 
 const byTime = (a: ReplayEvent, b: ReplayEvent) => a.timestamp - b.timestamp;
+
+/** A chunk's JSON array in timestamp order (as stored when the chunk is marked sorted). */
+export function inTimeOrder(json: Buffer, sorted: boolean): string {
+  const text = json.toString('utf8');
+  return sorted ? text : JSON.stringify(sortedInPlace(JSON.parse(text) as ReplayEvent[]));
+}
 
 function sortedInPlace(events: ReplayEvent[]): ReplayEvent[] {
   for (let i = 1; i < events.length; i++) {

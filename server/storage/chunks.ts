@@ -85,13 +85,14 @@ export interface ChunkInfo {
   byte_size: number;
 }
 
-/** The chunks' metadata in seq order (no event data). */
-export async function listChunks(db: Db, campaignId: string, sessionId: string): Promise<ChunkInfo[]> {
+/** The chunks' metadata in seq order (no event data); only those after `afterSeq` when given. */
+export async function listChunks(db: Db, campaignId: string, sessionId: string, afterSeq = -1): Promise<ChunkInfo[]> {
   return db
     .selectFrom('chunks')
     .select(['seq', 'first_ts', 'last_ts', 'event_count', 'sorted', 'byte_size'])
     .where('campaign_id', '=', campaignId)
     .where('session_id', '=', sessionId)
+    .where('seq', '>', afterSeq)
     .orderBy('seq')
     .execute();
 }
@@ -103,8 +104,12 @@ export async function* readChunks(db: Db, campaignId: string, sessionId: string,
 
 /** Each chunk's JSON array as stored (decompressed UTF-8, not parsed), in seq order; `listed` saves a query. */
 export async function* readChunkJson(db: Db, campaignId: string, sessionId: string, listed?: ChunkInfo[]): AsyncGenerator<Buffer> {
-  const sizes = listed ?? (await listChunks(db, campaignId, sessionId));
-  for (const [from, to] of pages(sizes)) {
+  for await (const chunk of readChunkEntries(db, campaignId, sessionId, listed ?? (await listChunks(db, campaignId, sessionId)))) yield chunk.json;
+}
+
+/** The listed chunks with their JSON as stored, in seq order, read a bounded page at a time. */
+export async function* readChunkEntries(db: Db, campaignId: string, sessionId: string, listed: ChunkInfo[]): AsyncGenerator<{ seq: number; json: Buffer }> {
+  for (const [from, to] of pages(listed)) {
     const rows = await db
       .selectFrom('chunks')
       .select(['seq', 'data'])
@@ -114,7 +119,7 @@ export async function* readChunkJson(db: Db, campaignId: string, sessionId: stri
       .where('seq', '<=', to)
       .orderBy('seq')
       .execute();
-    for (const row of rows) yield await inflateChunk(row.data);
+    for (const row of rows) yield { seq: row.seq, json: await inflateChunk(row.data) };
   }
 }
 
