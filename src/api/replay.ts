@@ -40,7 +40,10 @@ export function watchEarlyReplay(campaignId: string, sessionId: string, listener
   if (known) listener(known);
   const listeners = earlyListeners.get(key) ?? new Set();
   earlyListeners.set(key, listeners.add(listener));
-  return () => listeners.delete(listener);
+  return () => {
+    listeners.delete(listener);
+    if (!listeners.size && earlyListeners.get(key) === listeners) earlyListeners.delete(key);
+  };
 }
 
 /**
