@@ -6,10 +6,11 @@ import type { FastifyBaseLogger } from 'fastify';
 /**
  * What nodes tell each other about sessions: ids only, readers load the rest from the database.
  * `changed`: a session's row or chunks changed (stored, closed, deleted); `watching`: a live
- * replay of the session is open somewhere (repeated while it is); `resync`: this node may have
+ * replay of the session is open somewhere (repeated while it is); `listening`: the same for a
+ * campaign's live sessions list (sessionId empty); `resync`: this node may have
  * missed messages (the listening connection was lost), so readers look again.
  */
-export type LiveMessage = { kind: 'changed' | 'watching'; campaignId: string; sessionId: string } | { kind: 'resync' };
+export type LiveMessage = { kind: 'changed' | 'watching' | 'listening'; campaignId: string; sessionId: string } | { kind: 'resync' };
 
 export interface LiveBus {
   publish(message: Exclude<LiveMessage, { kind: 'resync' }>): void;
@@ -51,7 +52,7 @@ export async function postgresBus(connection: pg.ClientConfig, log: FastifyBaseL
   const onNotification = (notification: pg.Notification) => {
     try {
       const [from, kind, campaignId, sessionId] = JSON.parse(notification.payload ?? '') as string[];
-      if (from === node || (kind !== 'changed' && kind !== 'watching')) return;
+      if (from === node || (kind !== 'changed' && kind !== 'watching' && kind !== 'listening')) return;
       local.publish({ kind, campaignId, sessionId });
     } catch {
       // not ours: ignore

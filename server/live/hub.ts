@@ -5,7 +5,7 @@ import type { LiveBus, LiveMessage } from './bus.js';
 
 /** A list stream's reload of one session waits this long, so a burst of batches costs one query. */
 export const LIST_COALESCE_MS = 250;
-/** How often an open live replay tells every node it is watched, and how long that holds. */
+/** How often an open live replay or list tells every node it is followed, and how long that holds. */
 export const WATCH_EVERY_MS = 3000;
 const WATCH_TTL_MS = 10_000;
 
@@ -24,6 +24,8 @@ export class LiveHub {
   private readonly lists = new Map<string, Set<ListListener>>();
   private readonly replays = new Map<string, Set<() => void>>();
   private readonly watched = new Map<string, number>();
+  /** Campaigns whose live list is open on some node, until when (renewed while it is). */
+  private readonly followed = new Map<string, number>();
   private readonly pending = new Map<string, NodeJS.Timeout>();
   private readonly sweep: NodeJS.Timeout;
   private closed = false;
@@ -36,13 +38,19 @@ export class LiveHub {
     bus.subscribe((message) => this.heard(message));
     this.sweep = setInterval(() => {
       const now = Date.now();
-      for (const [k, until] of this.watched) if (until <= now) this.watched.delete(k);
+      for (const seen of [this.watched, this.followed]) for (const [k, until] of seen) if (until <= now) seen.delete(k);
     }, WATCH_TTL_MS);
     this.sweep.unref();
   }
 
-  /** Called once after a batch is committed (or a session is closed or deleted). */
+  /**
+   * Called once after a batch is committed (or a session is closed or deleted). Told to the nodes
+   * only while someone follows the campaign's list or the session's replay: ingest's usual batch
+   * then costs no NOTIFY.
+   */
   sessionChanged(campaignId: string, sessionId: string): void {
+    const now = Date.now();
+    if ((this.followed.get(campaignId) ?? 0) <= now && (this.watched.get(key(campaignId, sessionId)) ?? 0) <= now) return;
     this.bus.publish({ kind: 'changed', campaignId, sessionId });
   }
 
@@ -51,8 +59,14 @@ export class LiveHub {
     return (this.watched.get(key(campaignId, sessionId)) ?? 0) > Date.now();
   }
 
+  /** A live replay of the session is open here (said at once, then every WATCH_EVERY_MS). */
   watching(campaignId: string, sessionId: string): void {
     this.bus.publish({ kind: 'watching', campaignId, sessionId });
+  }
+
+  /** A live sessions list of the campaign is open here (said at once, then every WATCH_EVERY_MS). */
+  listening(campaignId: string): void {
+    this.bus.publish({ kind: 'listening', campaignId, sessionId: '' });
   }
 
   listenList(campaignId: string, listener: ListListener): () => void {
@@ -90,6 +104,10 @@ export class LiveHub {
     const k = key(message.campaignId, message.sessionId);
     if (message.kind === 'watching') {
       this.watched.set(k, Date.now() + WATCH_TTL_MS);
+      return;
+    }
+    if (message.kind === 'listening') {
+      this.followed.set(message.campaignId, Date.now() + WATCH_TTL_MS);
       return;
     }
     for (const poke of this.replays.get(k) ?? []) poke();

@@ -167,6 +167,8 @@ export async function registerLive(app: FastifyInstance, ctx: AppContext): Promi
       deleted: (id) => void stream.write(`event: deleted\ndata: ${JSON.stringify({ id })}\n\n`),
     });
     stream.whenClosed(stop);
+    ctx.live.listening(campaign.id);
+    stream.every(WATCH_EVERY_MS, () => ctx.live.listening(campaign.id));
     return reply;
   });
 
