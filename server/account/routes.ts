@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DeleteAccountBody, SignInList, SignInParams } from '../../common/api/account.js';
 import { Ok } from '../../common/api/shared.js';
 import { summariseUserAgent } from '../../common/user-agent.js';
+import { confirmsAccountDeletion } from '../../common/account.js';
 import type { AppContext } from '../context.js';
 import { clearSessionCookies, currentUserId, requireUser } from '../auth/tokens.js';
 import { revokeFamily, revokeUsersTokens } from '../auth/refresh-tokens.js';
@@ -19,9 +20,6 @@ export const WRONG_CONFIRMATION = 'The confirmation does not match the accountâ€
 /** Sign-outs and deletions one user may ask for per minute. */
 const CHANGES_PER_USER = 30;
 const DELETES_PER_USER = 5;
-
-/** What the typed confirmation must say: the account's email, or its name without one (any case, spaces around ignored). */
-const confirms = (user: { email: string | null; name: string }, typed: string) => typed.trim().toLowerCase() === (user.email ?? user.name).trim().toLowerCase();
 
 /**
  * The signed-in user's account: their sign-ins (devices), signing one or all of them out, and
@@ -79,7 +77,7 @@ export async function registerAccount(app: FastifyInstance, ctx: AppContext): Pr
       await db.transaction().execute(async (trx) => {
         const user = await trx.selectFrom('users').select(['id', 'subject', 'email', 'name']).where('id', '=', userId).executeTakeFirst();
         if (!user) throw unauthorized();
-        if (!confirms(user, request.body.confirm)) throw badRequest(WRONG_CONFIRMATION);
+        if (!confirmsAccountDeletion(user, request.body.confirm)) throw badRequest(WRONG_CONFIRMATION);
         await deleteUserEverything(trx, user);
       });
       clearSessionCookies(keys, reply);

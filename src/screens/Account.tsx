@@ -9,12 +9,10 @@ import { ConfirmDeleteModal } from '../components/SessionModals.js';
 import { Spinner } from '../components/Spinner.js';
 import { formatDateTime } from '../lib/format.js';
 import type { SignIn } from '../../common/api-types.js';
+import { accountConfirmation, confirmsAccountDeletion } from '../../common/account.js';
 
 const reason = (error: unknown) => (error instanceof HttpError ? (error.serverMessage ?? error.message) : error instanceof Error ? error.message : String(error));
 
-/** What the typed confirmation must say: the email (any case), or the name of an account without one. */
-const confirmText = (user: { email: string | null; name: string }) => user.email ?? user.name;
-const matches = (expected: string, typed: string) => typed.trim().toLowerCase() === expected.trim().toLowerCase();
 
 /**
  * The account page: the user's sign-ins (one per device) with "This device" marked, signing one
@@ -107,8 +105,7 @@ export function Account() {
 
       {deleting && user && (
         <DeleteAccountModal
-          expected={confirmText(user)}
-          byEmail={user.email !== null}
+          user={user}
           pending={remove.isPending}
           error={remove.error ? reason(remove.error) : null}
           onCancel={() => {
@@ -123,15 +120,13 @@ export function Account() {
 }
 
 function DeleteAccountModal({
-  expected,
-  byEmail,
+  user,
   pending,
   error,
   onCancel,
   onConfirm,
 }: {
-  expected: string;
-  byEmail: boolean;
+  user: { email: string | null; name: string };
   pending: boolean;
   error: string | null;
   onCancel: () => void;
@@ -140,7 +135,7 @@ function DeleteAccountModal({
   const [typed, setTyped] = useState('');
   const inputId = useId();
   return (
-    <ConfirmDeleteModal title="Delete account?" confirmLabel="Delete account" deleting={pending} ready={matches(expected, typed)} onCancel={onCancel} onConfirm={() => onConfirm(typed)}>
+    <ConfirmDeleteModal title="Delete account?" confirmLabel="Delete account" deleting={pending} ready={confirmsAccountDeletion(user, typed)} onCancel={onCancel} onConfirm={() => onConfirm(typed)}>
       <p className="warning">This action cannot be undone. This will permanently delete:</p>
       <ul className="delete-list">
         <li>All your campaigns</li>
@@ -149,7 +144,7 @@ function DeleteAccountModal({
       </ul>
       <div className="field">
         <label htmlFor={inputId}>
-          Type {byEmail ? 'your email' : 'your name'} <strong>{expected}</strong> to confirm
+          Type {user.email !== null ? 'your email' : 'your name'} <strong>{accountConfirmation(user)}</strong> to confirm
         </label>
         <input id={inputId} className="input" type="text" autoComplete="off" spellCheck={false} value={typed} disabled={pending} onChange={(e) => setTyped(e.target.value)} />
       </div>

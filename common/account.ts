@@ -1,0 +1,14 @@
+// Deleting an account is confirmed by typing the account's email again (its name when it has no
+// email), case and surrounding spaces ignored: the PWA enables its button and the server checks
+// the same rule.
+
+interface Confirmable {
+  email: string | null;
+  name: string;
+}
+
+/** What the user must type to delete the account. */
+export const accountConfirmation = (user: Confirmable): string => user.email ?? user.name;
+
+export const confirmsAccountDeletion = (user: Confirmable, typed: string): boolean =>
+  typed.trim().toLowerCase() === accountConfirmation(user).trim().toLowerCase();
