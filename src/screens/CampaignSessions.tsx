@@ -82,7 +82,10 @@ export function CampaignSessions({ campaignId, sessionActions, filters = {}, onF
     <div className="page">
       <div className="page-header">
         <div>
-          <h1>Campaign Sessions {live && <LiveBadge title="New sessions and changes appear as they happen" />}</h1>
+          <div className="title-with-badge">
+            <h1>Campaign Sessions</h1>
+            {live && <LiveBadge title="New sessions and changes appear as they happen" />}
+          </div>
           {campaignName && <p className="campaign-name">{campaignName}</p>}
           <p className="mono small muted break">Campaign ID: {campaignId}</p>
           {retentionDays !== undefined && (

@@ -146,9 +146,12 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
       ) : (
         <>
           <section className="card player-card player-card-activity" aria-labelledby="player-title">
-            <h2 id="player-title" className="player-title">
-              {events.length} events recorded {inProgress && liveConnected && <LiveBadge title="Following the session as it happens" />}
-            </h2>
+            <div className="title-with-badge">
+              <h2 id="player-title" className="player-title">
+                {events.length} events recorded
+              </h2>
+              {inProgress && liveConnected && <LiveBadge title="Following the session as it happens" />}
+            </div>
             {inProgress && !online && (
               <p className="player-note" role="note" data-testid="not-live-offline">
                 {NOT_LIVE_OFFLINE}

@@ -82,6 +82,8 @@ describe.skipIf(!hasChromium)('watching live', () => {
       await page.goto(`${origin}/campaign/${campaignId}`);
       await page.getByText('No sessions found').waitFor();
       await page.getByTestId('live-badge').waitFor();
+      // The spec's title stays word for word: the badge stands beside it, not in it.
+      await page.getByRole('heading', { level: 1, name: 'Campaign Sessions', exact: true }).waitFor({ timeout: 2000 });
       // Marks this document: a reload would lose it.
       await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
 
@@ -103,6 +105,7 @@ describe.skipIf(!hasChromium)('watching live', () => {
       await page.waitForURL(`${origin}/campaign/${campaignId}/session/${sessionId}`);
       await page.locator('.rr-player').waitFor();
       await page.getByTestId('live-badge').waitFor();
+      expect(await page.locator('#player-title').textContent()).toMatch(/^\d+ events recorded$/);
       await until('the recorded page in the player', () => playerShows(page, 'Live shop'));
       // Not flushed by hand: the tracker sends by itself, every second while someone watches.
       await visitor.click('#more');
