@@ -3,7 +3,7 @@ import { openReplayStream, getSavedReplay } from '../src/offline/replayStore.js'
 import { keepReplay, PAGE_STORES_HEADER } from '../src/offline/keepReplay.js';
 import { replayIdsFromApiPath } from '../src/lib/replayUrls.js';
 import { OFFLINE_REPLAY_MESSAGE, SOURCE_HEADER } from '../src/offline/network.js';
-import { concatBytes } from '../src/offline/compress.js';
+import { readAllBytes } from '../src/offline/compress.js';
 
 // Replays through the service worker: a saved, complete replay is answered from IndexedDB at
 // once (no network wait); otherwise the network answers and the worker keeps a compressed copy;
@@ -23,22 +23,12 @@ async function fromDevice(campaignId: string, sessionId: string): Promise<Respon
   });
 }
 
-async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return concatBytes(chunks);
-    chunks.push(value);
-  }
-}
-
 /** Streams the answer to the page while a copy is stored on the device. */
 function streamAndKeep(response: Response, campaignId: string, sessionId: string, event: ExtendableEvent): Response {
   if (!response.body) return response;
   const [toPage, toDevice] = response.body.tee();
   event.waitUntil(
-    readAll(toDevice)
+    readAllBytes(toDevice)
       .then((body) => keepReplay(campaignId, sessionId, body))
       .catch((error: unknown) => console.warn('Keeping the replay offline failed', error)),
   );

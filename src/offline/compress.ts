@@ -2,14 +2,20 @@
 // have it, so no compression library is shipped. Streams are driven by hand (no Blob/Response)
 // because jsdom's Blob cannot hand its bytes to Node's streams in unit tests.
 
-async function pipeBytes(bytes: Uint8Array, transform: GenericTransformStream): Promise<Uint8Array> {
+/** The bytes through the transform, as a stream: the first output can be read before the rest is made. */
+function piped(bytes: Uint8Array, transform: GenericTransformStream): ReadableStream<Uint8Array> {
   const source = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(bytes);
       controller.close();
     },
   });
-  const reader = source.pipeThrough(transform as unknown as ReadableWritablePair<Uint8Array, Uint8Array>).getReader();
+  return source.pipeThrough(transform as unknown as ReadableWritablePair<Uint8Array, Uint8Array>);
+}
+
+/** Everything a stream gives, as one array. */
+export async function readAllBytes(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let length = 0;
   for (;;) {
@@ -32,19 +38,14 @@ export function concatBytes(chunks: Uint8Array[], length = chunks.reduce((sum, c
 }
 
 export function gzip(bytes: Uint8Array): Promise<Uint8Array> {
-  return pipeBytes(bytes, new CompressionStream('gzip'));
+  return readAllBytes(piped(bytes, new CompressionStream('gzip')));
 }
 
 /** The bytes gunzipped as a stream: the first ones can be read before the rest is inflated. */
 export function gunzipStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(bytes);
-      controller.close();
-    },
-  }).pipeThrough(new DecompressionStream('gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>);
+  return piped(bytes, new DecompressionStream('gzip'));
 }
 
 export function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
-  return pipeBytes(bytes, new DecompressionStream('gzip'));
+  return readAllBytes(gunzipStream(bytes));
 }

@@ -1,4 +1,4 @@
-import { gunzip, gunzipStream, gzip } from './compress.js';
+import { gunzipStream, gzip } from './compress.js';
 import { openOfflineDb, replayKey, type OfflineDb, type SavedFacts, type SavedReplay } from './db.js';
 import { isQuotaError, OfflineQuotaError } from './errors.js';
 import { notifyOfflineChange } from './channel.js';
@@ -191,13 +191,7 @@ async function openSaved(campaignId: string, sessionId: string, now: number): Pr
   return { replay: opened, gzip: new Uint8Array(stored.gzip) };
 }
 
-/** The saved replay's exact bytes, marking it opened now. */
-export async function loadReplay(campaignId: string, sessionId: string, now = Date.now()): Promise<{ replay: SavedReplay; body: Uint8Array } | null> {
-  const saved = await openSaved(campaignId, sessionId, now);
-  return saved && { replay: saved.replay, body: await gunzip(saved.gzip) };
-}
-
-/** The same as a stream, inflated as it is read: the service worker answers with it. */
+/** A saved replay's exact answer as a stream, inflated as it is read (the service worker answers with it), marking it opened now. */
 export async function openReplayStream(
   campaignId: string,
   sessionId: string,

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fetchReplay } from '../../../../src/api/replay.js';
 import { createApiClient } from '../../../../src/api/client.js';
-import { getSavedReplay, loadReplay } from '../../../../src/offline/replayStore.js';
-import { freshDevice } from './reset.js';
+import { getSavedReplay } from '../../../../src/offline/replayStore.js';
+import { freshDevice, loadReplay } from './reset.js';
 
 // A device's first visit: the service worker is still installing, so it cannot keep the replay
 // the page fetches — the page keeps it itself. Once a worker controls the page, it is the worker's job.

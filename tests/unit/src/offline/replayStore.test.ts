@@ -6,7 +6,6 @@ import {
   getSavedReplay,
   libraryBytes,
   listSavedReplays,
-  loadReplay,
   removeCampaignReplays,
   removeReplay,
   saveReplay,
@@ -16,7 +15,7 @@ import {
 } from '../../../../src/offline/replayStore.js';
 import { gzip, gunzip } from '../../../../src/offline/compress.js';
 import { openOfflineDb } from '../../../../src/offline/db.js';
-import { freshDevice } from './reset.js';
+import { freshDevice, loadReplay } from './reset.js';
 
 function replayAnswer(events: number, seed = 1) {
   const answer = {
