@@ -8,8 +8,13 @@ import { wireAuth } from './auth/wiring.js';
 import { setUpOffline } from './offline/setup.js';
 import { OfflineLayer } from './offline/OfflineLayer.js';
 import { UpdatePrompt } from './offline/UpdatePrompt.js';
+import { replayIdsFromPagePath } from './lib/replayUrls.js';
+import { warmReplayPage } from './screens/warmReplayPage.js';
 import './styles.css';
 
+// A replay page opened from its URL loads its code now, beside the sign-in check, not after it.
+// (Starting the events' download here too was measured slower: see warmReplayPage.)
+if (replayIdsFromPagePath(window.location.pathname)) warmReplayPage();
 // The offline layer first: it decides how a failed auth check is treated, and the first screen
 // renders from the restored query cache (persisted in IndexedDB) when there is no network.
 const offlineReady = setUpOffline(queryClient);

@@ -5,6 +5,7 @@ import { fitRecording, recordingSize, type Size } from './player/playerMath.js';
 import { useFullscreen } from './player/useFullscreen.js';
 import { isActivationTarget, isTypingTarget, shortcutFor } from './player/shortcuts.js';
 import { ShortcutsHelp } from './player/ShortcutsHelp.js';
+import { loadPlayer } from './player/loadPlayer.js';
 
 // rrweb-player (a Svelte component, in a lazy chunk) draws the recording; its own controller is
 // off and PlayerControls drives it instead. The recording is scaled to the largest size that
@@ -312,7 +313,7 @@ export function ReplayPlayer({
     let stopMore = () => {};
     const create = async () => {
       try {
-        const [{ default: RrwebPlayer }] = await Promise.all([import('rrweb-player'), import('rrweb-player/dist/style.css')]);
+        const [{ default: RrwebPlayer }] = await loadPlayer();
         if (signal.cancelled) return;
         const fitted = firstFit();
         const startAt = startAtFor();

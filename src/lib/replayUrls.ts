@@ -20,6 +20,17 @@ export function replayIdsFromApiPath(pathname: string): { campaignId: string; se
   }
 }
 
+/** The ids in a replay page's path (/campaign/{campaignId}/session/{sessionId}), or null. */
+export function replayIdsFromPagePath(pathname: string): { campaignId: string; sessionId: string } | null {
+  const match = /^\/campaign\/([^/]+)\/session\/([^/]+)\/?$/.exec(pathname);
+  if (!match) return null;
+  try {
+    return { campaignId: decodeURIComponent(match[1]!), sessionId: decodeURIComponent(match[2]!) };
+  } catch {
+    return null;
+  }
+}
+
 /** Router link options of a session's replay page (/campaign/{campaignId}/session/{sessionId}). */
 export function replayPageLink(campaignId: string, sessionId: string) {
   return { to: '/campaign/$campaignId/session/$sessionId', params: { campaignId, sessionId } } as const;

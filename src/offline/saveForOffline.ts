@@ -5,6 +5,7 @@ import { concatBytes } from './compress.js';
 import { keepReplay, PAGE_STORES_HEADER } from './keepReplay.js';
 import { replayApiPath } from '../lib/replayUrls.js';
 import { isOffline, SOURCE_HEADER } from './network.js';
+import { warmPlayer } from '../components/player/loadPlayer.js';
 
 // 'Save for offline' from the page: downloads the replay with progress, stores it (the service
 // worker is told not to store it twice), keeps the assets its events reference, and loads the
@@ -44,11 +45,6 @@ function expectedLength(response: Response, hint?: number): number | null {
   const length = Number(response.headers.get('Content-Length'));
   if (!response.headers.get('Content-Encoding') && Number.isFinite(length) && length > 0) return length;
   return hint && hint > 0 ? hint : null;
-}
-
-/** Loads the player chunk (and its styles) so the worker's runtime cache holds them. */
-export function warmPlayer(): void {
-  void Promise.all([import('rrweb-player'), import('rrweb-player/dist/style.css')]).catch(() => undefined);
 }
 
 export async function saveForOffline(campaignId: string, sessionId: string, options: SaveOptions = {}): Promise<SavedReplay> {

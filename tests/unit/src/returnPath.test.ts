@@ -4,7 +4,7 @@ import { createMemoryHistory, createRouter } from '@tanstack/react-router';
 import { routeTree } from '../../../src/routeTree.gen.js';
 import { isProtectedPath } from '../../../src/auth/protectedRoutes.js';
 import { validateLandingSearch } from '../../../src/auth/returnTo.js';
-import { replayApiPath, replayIdsFromApiPath, replayPageLink } from '../../../src/lib/replayUrls.js';
+import { replayApiPath, replayIdsFromApiPath, replayIdsFromPagePath, replayPageLink } from '../../../src/lib/replayUrls.js';
 
 describe('the landing page carries where a signed-out user was going', () => {
   it('keeps a path of this app in ?returnTo and drops anything else', () => {
@@ -44,6 +44,14 @@ describe('replay URLs', () => {
     expect(replayIdsFromApiPath('/api/v1/replay/retrieve/demo')).toBeNull();
     expect(replayIdsFromApiPath('/api/v1/replay/retrieve/a/b/c')).toBeNull();
     expect(replayIdsFromApiPath('/api/v1/campaign/getAll')).toBeNull();
+  });
+
+  it('knows a replay page from its path (the app then loads its code early)', () => {
+    expect(replayIdsFromPagePath('/campaign/c%201/session/s1')).toEqual({ campaignId: 'c 1', sessionId: 's1' });
+    expect(replayIdsFromPagePath('/campaign/c1/session/s1/')).toEqual({ campaignId: 'c1', sessionId: 's1' });
+    for (const other of ['/campaign/c1', '/campaign/c1/edit', '/campaign/c1/session/s1/x', '/shared/t', '/campaign/%E0/session/s1']) {
+      expect(replayIdsFromPagePath(other), other).toBeNull();
+    }
   });
 
   it('links to the replay page', () => {

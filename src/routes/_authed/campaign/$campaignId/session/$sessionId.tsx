@@ -2,13 +2,14 @@ import { createFileRoute } from '@tanstack/react-router';
 import { replayQueryOptions } from '../../../../../api/replay.js';
 import { SessionReplay } from '../../../../../screens/SessionReplay.js';
 import { SaveForOfflineButton } from '../../../../../offline/SaveForOfflineButton.js';
+import { warmPlayer } from '../../../../../components/player/loadPlayer.js';
 import { momentParam } from '../../../../../components/replay/moment.js';
 
 export const Route = createFileRoute('/_authed/campaign/$campaignId/session/$sessionId')({
   loader: ({ context, params }) => {
     void context.queryClient.prefetchQuery(replayQueryOptions(params.campaignId, params.sessionId));
     // The player's code loads while the events download, not after them.
-    void Promise.all([import('rrweb-player'), import('rrweb-player/dist/style.css')]).catch(() => undefined);
+    warmPlayer();
   },
   // ?t=<seconds>: the moment a shared link points at.
   validateSearch: (search: Record<string, unknown>): { t?: number } => {
