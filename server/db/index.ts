@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type Migration } from 'kysely';
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, SqliteDriver, sql, type SqliteDatabase, type DatabaseConnection, type Driver, type Migration } from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.js';
@@ -69,6 +69,31 @@ export function openDb(options: DbOptions): Db {
   return new Kysely<Database>({ dialect: new RollbackSafeSqliteDialect({ database }) });
 }
 
+/** How many compiled statements are kept; ingest runs a dozen, the whole app a few hundred. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * better-sqlite3 compiles a statement on every prepare() (Kysely asks for one per query), and
+ * ingest runs the same few statements thousands of times a second: keep the compiled ones. A
+ * statement still being iterated (a streamed replay) is busy, so a second user gets a new one.
+ */
+function withStatementCache(database: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => void database.close(),
+    prepare(text: string) {
+      const known = cache.get(text);
+      if (known?.busy) return database.prepare(text);
+      const statement = known ?? database.prepare(text);
+      // Oldest-used first in the map: the first key is the one to drop.
+      cache.delete(text);
+      cache.set(text, statement);
+      if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      return statement;
+    },
+  };
+}
+
 /**
  * SQLite itself rolls a transaction back when a statement fails with SQLITE_FULL or an I/O
  * error; Kysely's own rollback then fails with "cannot rollback - no transaction is active",
@@ -88,7 +113,7 @@ class RollbackSafeSqliteDialect extends SqliteDialect {
       override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
         if (database.inTransaction) await super.rollbackTransaction(connection);
       }
-    })({ database });
+    })({ database: withStatementCache(database) });
   }
 }
 
