@@ -13,7 +13,7 @@ import type { PackedBatch } from './pack-batch.js';
 import { SESSION_CLOSED_STATUS, isBatchRefusal, storeBatch } from './store.js';
 import { GroupCommitter } from './group-commit.js';
 import { isPostgres } from '../db/index.js';
-import { markEndedSessionsWithoutInput, sessionCounters } from '../sessions/repository.js';
+import { markEndedSessionsWithoutInput, sessionCounters, type SessionState } from '../sessions/repository.js';
 import { findCampaign } from '../campaigns/repository.js';
 import { IngestParams, IngestResponse } from '../../common/api/ingest.js';
 import { clientIp } from './visitor.js';
@@ -70,8 +70,8 @@ function sessionLimits(app: FastifyInstance, ctx: AppContext) {
   const newPerIp = minuteLimit(app, 'new-session-ip', rates.newSessionsPerIp);
   const newPerCampaign = minuteLimit(app, 'new-session-campaign', rates.newSessionsPerCampaign);
   const perSession = minuteLimit(app, 'batch-session', rates.batchesPerSession);
-  /** Whether the session's row exists (the store then skips reading it again). */
-  return async (request: FastifyRequest, reply: FastifyReply, campaign: Campaign, batch: PackedBatch): Promise<boolean> => {
+  /** The session's row as read, if it exists (the store then skips reading it again). */
+  return async (request: FastifyRequest, reply: FastifyReply, campaign: Campaign, batch: PackedBatch): Promise<SessionState | undefined> => {
     const session = await sessionCounters(ctx.db, campaign.id, batch.sessionId);
     if (session?.closed_reason) throw new HttpError(SESSION_CLOSED_STATUS, session.closed_reason);
     if (!session) {
@@ -79,7 +79,7 @@ function sessionLimits(app: FastifyInstance, ctx: AppContext) {
       await newPerCampaign(request, reply, campaign.id);
     }
     await perSession(request, reply, `${campaign.id}/${batch.sessionId}`);
-    return session !== undefined;
+    return session;
   };
 }
 

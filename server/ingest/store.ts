@@ -13,7 +13,7 @@ import { foldFacts } from '../../common/session-facts.js';
 import { MAX_SEQ } from '../../common/limits.js';
 import { NOTE_TAG } from '../../common/captured.js';
 import { admitOneSession } from '../campaigns/repository.js';
-import { countBatch, factsOfRow, setFacts, insertSessionIfAbsent, sessionRow, sessionCounters, setClosedReason, setVerdict, type CountedSession, type SessionCaps } from '../sessions/repository.js';
+import { countBatch, factsOfRow, setFacts, insertSessionIfAbsent, sessionRow, sessionCounters, setClosedReason, setVerdict, type CountedSession, type SessionCaps, type SessionState } from '../sessions/repository.js';
 
 type Campaign = Selectable<CampaignsTable>;
 
@@ -118,8 +118,8 @@ export interface StoreOutcome {
 /** How storeBatch runs: in a group commit (ingest's route) or a transaction of its own. */
 export interface StoreOptions {
   committer?: GroupCommitter;
-  /** The session's row was there when the batch's limits were checked: its counters are raised straight away. */
-  known?: boolean;
+  /** The session's row as read when the batch's limits were checked: its counters (and facts) are raised straight away. */
+  known?: SessionState;
 }
 
 /** Whether a store's error is the batch's own answer (a refusal or a retried batch), not the database's. */
@@ -133,7 +133,7 @@ export const isBatchRefusal = (error: unknown): boolean => error === DUPLICATE |
  * batch. Resolves once the batch is committed.
  */
 export async function storeBatch(db: Db, campaign: Campaign, batch: PackedBatch, ip: string, caps: SessionCaps, now = Date.now(), options: StoreOptions = {}): Promise<StoreOutcome> {
-  const work = (trx: Trx) => storeIn(trx, campaign, batch, ip, caps, now, options.known ?? false);
+  const work = (trx: Trx) => storeIn(trx, campaign, batch, ip, caps, now, options.known);
   try {
     // New sessions first (they lock the campaign's row to count an admission), then by session.
     const order = `${options.known ? 1 : 0}/${campaign.id}/${batch.sessionId}`;
@@ -144,22 +144,28 @@ export async function storeBatch(db: Db, campaign: Campaign, batch: PackedBatch,
   }
 }
 
-async function storeIn(trx: Trx, campaign: Campaign, batch: PackedBatch, ip: string, caps: SessionCaps, now: number, known: boolean): Promise<StoreOutcome> {
+async function storeIn(trx: Trx, campaign: Campaign, batch: PackedBatch, ip: string, caps: SessionCaps, now: number, known: SessionState | undefined): Promise<StoreOutcome> {
   let admitted = false;
+  let state = known;
   // A session not seen yet is read again here, under the transaction, and admitted if still new.
-  if (!known) {
+  if (!state) {
     const existing = await sessionCounters(trx, campaign.id, batch.sessionId);
     if (existing?.closed_reason) return { stored: false, admitted: false, closed: existing.closed_reason };
     if (!existing) await admitSession(trx, campaign, batch, ip, now);
     admitted = !existing;
+    state = existing;
   }
-  // The usual batch costs one UPDATE here: the counters are raised within the caps, or nothing is.
-  const row = await countBatch(trx, campaign.id, batch.sessionId, batch, caps, now);
+  // The usual batch costs one UPDATE here: the counters raised within the caps and the facts
+  // folded from the row as read, both only if the row is still as read.
+  const asOf = state && batch.moments.length ? { facts: foldFacts(factsOfRow(state), batch.moments), batchCount: state.batch_count } : undefined;
+  const counted = await countBatch(trx, campaign.id, batch.sessionId, batch, caps, now, asOf);
+  // Another batch of the session came between (or a cap is reached): counted as the row is now.
+  const row = counted ?? (asOf ? await countBatch(trx, campaign.id, batch.sessionId, batch, caps, now) : undefined);
   if (!row) {
     const latest = await sessionCounters(trx, campaign.id, batch.sessionId);
     if (!latest) {
       // Erased since its limits were checked: the batch starts the session again.
-      if (known) return storeIn(trx, campaign, batch, ip, caps, now, false);
+      if (known) return storeIn(trx, campaign, batch, ip, caps, now, undefined);
       throw new Error('A session admitted in this transaction is gone');
     }
     const reason = latest.closed_reason ?? capReached(latest, batch, caps) ?? 'Session closed';
@@ -169,6 +175,8 @@ async function storeIn(trx: Trx, campaign: Campaign, batch: PackedBatch, ip: str
   const stored = await insertChunk(trx, { campaignId: campaign.id, sessionId: batch.sessionId, seq: batch.seq, firstTs: batch.firstTs, lastTs: batch.lastTs, eventCount: batch.eventCount, data: batch.chunk });
   if (!stored) throw DUPLICATE;
   await updateVerdict(trx, campaign.id, batch.sessionId, row);
-  if (batch.moments.length) await setFacts(trx, campaign.id, batch.sessionId, foldFacts(factsOfRow(row), batch.moments));
+  if (batch.moments.length && !(counted && asOf)) {
+    await setFacts(trx, campaign.id, batch.sessionId, foldFacts(factsOfRow(row), batch.moments));
+  }
   return { stored: true, admitted };
 }

@@ -182,15 +182,21 @@ export function findSession(db: Executor, campaignId: string, sessionId: string)
   return db.selectFrom('sessions').selectAll().where('campaign_id', '=', campaignId).where('id', '=', sessionId).executeTakeFirst();
 }
 
-/** What the per-session caps count, and whether the session was closed at one. */
+/**
+ * What the per-session caps count, whether the session was closed at one, and the facts the
+ * next batch folds its moments into (read with the same row, so the usual batch's facts go in
+ * the UPDATE that counts it).
+ */
 export function sessionCounters(db: Executor, campaignId: string, sessionId: string) {
   return db
     .selectFrom('sessions')
-    .select(['closed_reason', 'byte_count', 'event_count', 'batch_count'])
+    .select(['closed_reason', 'byte_count', 'event_count', 'batch_count', ...FACT_COLUMNS])
     .where('campaign_id', '=', campaignId)
     .where('id', '=', sessionId)
     .executeTakeFirst();
 }
+
+export type SessionState = NonNullable<Awaited<ReturnType<typeof sessionCounters>>>;
 
 /** Inserts a new session's row; false when another request inserted it first. */
 export async function insertSessionIfAbsent(db: Executor, row: Insertable<SessionsTable>): Promise<boolean> {
@@ -217,12 +223,20 @@ export interface BatchCounts {
   humanInput: boolean;
 }
 
+/** A batch's facts, folded from the row as read before: stored only if the row is still as read. */
+export interface FactsAsOf {
+  facts: SessionFacts;
+  /** The row's batch_count when it was read: another batch stored since makes the UPDATE match nothing. */
+  batchCount: number;
+}
+
 /**
  * Raises the row's counters for a batch, within the caps: the row is locked by the UPDATE, so
  * concurrent batches of one session can never pass a cap together. Undefined when a cap is
- * reached (or the session is closed); else the facts the bot verdict is made from.
+ * reached (or the session is closed, or, with `factsAsOf`, the row changed since it was read);
+ * else the facts the bot verdict is made from.
  */
-export function countBatch(db: Executor, campaignId: string, sessionId: string, batch: BatchCounts, caps: SessionCaps, now: number) {
+export function countBatch(db: Executor, campaignId: string, sessionId: string, batch: BatchCounts, caps: SessionCaps, now: number, factsAsOf?: FactsAsOf) {
   return db
     .updateTable('sessions')
     .set((eb) => ({
@@ -233,6 +247,7 @@ export function countBatch(db: Executor, campaignId: string, sessionId: string, 
       batch_count: eb('batch_count', '+', 1),
       page_count: eb('page_count', '+', batch.pageLoads),
       ...(batch.humanInput ? { has_human_input: 1 } : {}),
+      ...(factsAsOf ? factColumns(factsAsOf.facts) : {}),
     }))
     .where('campaign_id', '=', campaignId)
     .where('id', '=', sessionId)
@@ -240,6 +255,7 @@ export function countBatch(db: Executor, campaignId: string, sessionId: string, 
     .where((eb) => eb('byte_count', '<=', caps.sessionMaxBytes - batch.jsonBytes))
     .where((eb) => eb('event_count', '<=', caps.sessionMaxEvents - batch.eventCount))
     .where((eb) => eb('batch_count', '<', caps.sessionMaxBatches))
+    .$if(factsAsOf !== undefined, (qb) => qb.where('batch_count', '=', factsAsOf!.batchCount))
     .returning(['webdriver', 'user_agent', 'has_human_input', 'event_count', 'is_bot', 'bot_reason', ...FACT_COLUMNS])
     .executeTakeFirst();
 }
@@ -267,26 +283,26 @@ export function factsOfRow(row: FactColumns & { entry_url?: string | null }): Se
   };
 }
 
+/** The row's columns for a session's facts. */
+function factColumns(facts: SessionFacts) {
+  return {
+    active_ms: facts.activeMs,
+    click_count: facts.clickCount,
+    rage_click_count: facts.rageClickCount,
+    dead_click_count: facts.deadClickCount,
+    error_count: facts.errorCount,
+    failed_request_count: facts.failedRequestCount,
+    pages: facts.pages.length ? facts.pages.join('\n') : null,
+    exit_url: facts.exitUrl,
+    facts_carry: carriedFacts(facts),
+    // The page the tracker reported first stays the entry; the first page seen fills a gap.
+    ...(facts.entryUrl ? { entry_url: sql<string>`coalesce(${sql.ref('entry_url')}, ${facts.entryUrl})` } : {}),
+  };
+}
+
 /** Stores the facts a batch's moments changed (the row is locked by countBatch in the same transaction). */
 export async function setFacts(db: Executor, campaignId: string, sessionId: string, facts: SessionFacts): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({
-      active_ms: facts.activeMs,
-      click_count: facts.clickCount,
-      rage_click_count: facts.rageClickCount,
-      dead_click_count: facts.deadClickCount,
-      error_count: facts.errorCount,
-      failed_request_count: facts.failedRequestCount,
-      pages: facts.pages.length ? facts.pages.join('\n') : null,
-      exit_url: facts.exitUrl,
-      facts_carry: carriedFacts(facts),
-      // The page the tracker reported first stays the entry; the first page seen fills a gap.
-      ...(facts.entryUrl ? { entry_url: sql<string>`coalesce(${sql.ref('entry_url')}, ${facts.entryUrl})` } : {}),
-    })
-    .where('campaign_id', '=', campaignId)
-    .where('id', '=', sessionId)
-    .execute();
+  await db.updateTable('sessions').set(factColumns(facts)).where('campaign_id', '=', campaignId).where('id', '=', sessionId).execute();
 }
 
 /**

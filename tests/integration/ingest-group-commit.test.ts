@@ -6,6 +6,7 @@ import { GroupCommitter } from '../../server/ingest/group-commit.js';
 import { packBatch, type PackedBatch } from '../../server/ingest/pack-batch.js';
 import { isBatchRefusal, LIMIT_REACHED, storeBatch, type StoreOutcome } from '../../server/ingest/store.js';
 import { HttpError } from '../../server/http/errors.js';
+import { sessionCounters } from '../../server/sessions/repository.js';
 import { makeCampaign, sessionId, info, pageEvents, postBatch, storedCounts } from './ingest-support.js';
 
 // Group commit (server/ingest/group-commit.ts): batches stored together share one transaction,
@@ -39,7 +40,7 @@ describe('ingest: group commit', () => {
     // A group runs new sessions in the order of their ids: the first one is admitted.
     const [a, refused] = [sessionId(), sessionId()].sort();
     const start = Date.now() - 5000;
-    const store = (batch: PackedBatch, known = false) => storeBatch(server.db, campaign, batch, '127.0.0.1', caps(), Date.now(), { committer, known });
+    const store = (batch: PackedBatch) => storeBatch(server.db, campaign, batch, '127.0.0.1', caps(), Date.now(), { committer });
 
     const answered: string[] = [];
     const note = <T>(name: string, promise: Promise<T>) =>
@@ -96,6 +97,24 @@ describe('ingest: group commit', () => {
     expect(await good).toEqual<StoreOutcome>({ stored: true, admitted: true });
     expect(await flaky).toBe(1);
     expect(attempts).toBe(2);
+  });
+
+  it('folds a batch’s facts onto the row as it is, even when another batch was stored after its limits were checked', async () => {
+    const campaignId = await makeCampaign(server);
+    const campaign = (await findCampaign(server.db, campaignId))!;
+    const id = sessionId();
+    const start = Date.now() - 60_000;
+    // Clicks far apart in time and space: each counts once, none is a rage click.
+    const clicks = (at: number, n: number) => Array.from({ length: n }, (_, i) => ({ type: 3, data: { source: 2, type: 2, id: 1, x: 10 + 200 * i, y: 10 }, timestamp: at + 5000 * i }));
+    const store = (batch: PackedBatch, known?: Awaited<ReturnType<typeof sessionCounters>>) =>
+      storeBatch(server.db, campaign, batch, '127.0.0.1', caps(), Date.now(), { known });
+    await store(packed({ sessionId: id, seq: 0, info: info(), events: pageEvents(start) }));
+    const readBeforeSeq1 = await sessionCounters(server.db, campaignId, id);
+    expect(await store(packed({ sessionId: id, seq: 1, events: clicks(start + 10_000, 1) }), readBeforeSeq1)).toEqual<StoreOutcome>({ stored: true, admitted: false });
+    // Read before seq 1 was stored: its facts are stale, so they must not be written back.
+    expect(await store(packed({ sessionId: id, seq: 2, events: clicks(start + 20_000, 2) }), readBeforeSeq1)).toEqual<StoreOutcome>({ stored: true, admitted: false });
+    const row = await server.db.selectFrom('sessions').select(['batch_count', 'click_count']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ batch_count: 3, click_count: 4 });
   });
 
   it('stores concurrent batches posted at once, each answered after its commit', async () => {
