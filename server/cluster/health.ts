@@ -29,6 +29,21 @@ async function notReadyBecause(app: FastifyInstance, db: Db, diskGuard: DiskGuar
   return null;
 }
 
+/** However often /readyz is asked, the database is asked at most this often (per node). */
+export const READY_CHECK_MS = 1000;
+
+/**
+ * `check`'s answer, shared by every caller for `ms` after it was asked (and while it runs): an
+ * open endpoint that queries the database must not let its callers set the database's load.
+ */
+export function sharedFor<T>(ms: number, check: () => Promise<T>, now: () => number = Date.now): () => Promise<T> {
+  let last: { at: number; answer: Promise<T> } | null = null;
+  return () => {
+    if (!last || now() - last.at >= ms) last = { at: now(), answer: check() };
+    return last.answer;
+  };
+}
+
 /**
  * For load balancers and orchestrators: GET /healthz says the process answers (restart it if
  * not); GET /readyz says it can serve (database reachable, schema up to date, storage not full,
@@ -36,10 +51,12 @@ async function notReadyBecause(app: FastifyInstance, db: Db, diskGuard: DiskGuar
  */
 export async function registerHealth(app: FastifyInstance, db: Db, diskGuard: DiskGuard): Promise<void> {
   const schema = { response: { 200: Health, 503: Health } };
+  const readiness = sharedFor(READY_CHECK_MS, () => notReadyBecause(app, db, diskGuard));
   app.get('/healthz', { schema }, async (_request, reply) => reply.header('Cache-Control', 'no-store').send({ ok: true }));
   app.get('/readyz', { schema }, async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');
-    const reason = await notReadyBecause(app, db, diskGuard);
+    // Draining shows at once; the rest is checked at most once a second.
+    const reason = draining.has(app) ? 'shutting down' : await readiness();
     return reason ? reply.status(503).send({ ok: false, reason }) : reply.send({ ok: true });
   });
 }

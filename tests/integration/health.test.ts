@@ -22,6 +22,12 @@ describe('health endpoints', () => {
     expect(await get('/readyz')).toEqual({ status: 200, body: { ok: true }, cache: 'no-store' });
   });
 
+  it('answers a crowd of /readyz callers at once, all from one check', async () => {
+    server = await startServer();
+    const answers = await Promise.all(Array.from({ length: 50 }, () => get('/readyz')));
+    expect(answers.every((answer) => answer.status === 200 && answer.body.ok === true)).toBe(true);
+  });
+
   it('is not ready while draining after SIGTERM, yet still alive', async () => {
     server = await startServer();
     startDraining(server.app);
