@@ -50,6 +50,9 @@ export interface StartOptions {
   build?: Omit<BuildOptions, 'db'>;
 }
 
+/** How long close() lets open connections finish before ending them. */
+const CLOSE_GRACE_MS = 5000;
+
 /** `env` may depend on the port the server gets (e.g. a PUBLIC_URL on 127.0.0.1). */
 export async function startServer(
   env: Record<string, string> | ((port: number) => Record<string, string>) = {},
@@ -93,7 +96,17 @@ export async function startServer(
     config,
     db: app.ctx.db,
     async close() {
-      await app.close();
+      // As the server's own SIGTERM does: connections a test left open (a body never read) are
+      // ended after a grace period, so closing cannot wait on them forever.
+      const force = setTimeout(() => {
+        console.warn(`test server ${port}: connections still open ${CLOSE_GRACE_MS} ms after close; ending them`);
+        app.server.closeAllConnections();
+      }, CLOSE_GRACE_MS);
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(force);
+      }
       fs.rmSync(dataDir, { recursive: true, force: true });
       if (distCopy) fs.rmSync(distCopy, { recursive: true, force: true });
       if (databaseUrl) {
