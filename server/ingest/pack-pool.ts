@@ -26,18 +26,20 @@ let script: Promise<string> | undefined;
 /**
  * The worker's code as one plain JavaScript file, bundled from pack-worker.ts once per process
  * (about 100 ms) into a temporary directory: a worker that loaded TypeScript through tsx took
- * seconds to start, and a file built ahead of time could go stale beside its source.
+ * seconds to start, and a file built ahead of time could go stale beside its source. CommonJS:
+ * piscina require()s the file first, and Node 20's require() of an ES module crashed the whole
+ * process once (a fatal V8 error, "IsGraphAsync must be used on an instantiated module").
  */
 function workerScript(): Promise<string> {
   script ??= (async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-ingest-'));
     process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-    const outfile = path.join(dir, 'pack-worker.mjs');
+    const outfile = path.join(dir, 'pack-worker.cjs');
     await build({
       entryPoints: [fileURLToPath(new URL('./pack-worker.ts', import.meta.url))],
       bundle: true,
       platform: 'node',
-      format: 'esm',
+      format: 'cjs',
       target: 'node20',
       outfile,
       logLevel: 'silent',
