@@ -1,11 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
+import { EventType } from '@rrweb/types';
 import { api, HttpError, type ApiClient } from './client.js';
 import { API_PATHS } from './paths.js';
 import type { ReplayEvent, ReplayInit, ReplayResponse } from '../../common/api-types.js';
 import type { LiveFeed } from '../components/ReplayPlayer.js';
 
-/** rrweb's EventType.FullSnapshot: the first one is where a player can draw the page. */
-const FULL_SNAPSHOT = 2;
 /** The longest the rest of a replay waits for the player to draw its first frame. */
 const FIRST_FRAME_WAIT_MS = 2000;
 
@@ -72,7 +71,7 @@ async function readReplay(response: Response, key: string, localize: Localize | 
         return;
       }
       firstPage.push(...batch);
-      if (head.complete !== true || !firstPage.some((event) => event.type === FULL_SNAPSHOT)) return;
+      if (head.complete !== true || !firstPage.some((event) => event.type === EventType.FullSnapshot)) return;
       const rest = createLiveFeed(0);
       feed = rest;
       // While a page starts its player on these events, the rest waits: drawing the first frame

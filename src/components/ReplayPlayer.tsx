@@ -6,6 +6,7 @@ import { useFullscreen } from './player/useFullscreen.js';
 import { isActivationTarget, isTypingTarget, shortcutFor } from './player/shortcuts.js';
 import { ShortcutsHelp } from './player/ShortcutsHelp.js';
 import { loadPlayer } from './player/loadPlayer.js';
+import { EventType, IncrementalSource } from '@rrweb/types';
 
 // rrweb-player (a Svelte component, in a lazy chunk) draws the recording; its own controller is
 // off and PlayerControls drives it instead. The recording is scaled to the largest size that
@@ -115,10 +116,7 @@ function nearViewport(element: Element, signal: { cancelled: boolean }): Promise
  * every other recording keeps the faster virtual-DOM seek.
  */
 export const needsRealDomSeek = (events: readonly ReplayEvent[]) =>
-  events.some((event) => event.type === 3 && (event.data as { source?: number } | undefined)?.source === 15);
-
-/** rrweb's EventType.FullSnapshot. */
-const FULL_SNAPSHOT = 2;
+  events.some((event) => event.type === EventType.IncrementalSnapshot && (event.data as { source?: number } | undefined)?.source === IncrementalSource.AdoptedStyleSheet);
 
 /**
  * Just after the recording's first full snapshot. Paused before it (at 0), rrweb draws nothing and
@@ -127,7 +125,7 @@ const FULL_SNAPSHOT = 2;
  */
 function afterFirstSnapshot(events: ReplayEvent[]): number {
   const first = events[0]?.timestamp ?? 0;
-  return (events.find((event) => event.type === FULL_SNAPSHOT)?.timestamp ?? first) - first + 1;
+  return (events.find((event) => event.type === EventType.FullSnapshot)?.timestamp ?? first) - first + 1;
 }
 
 /** A live session whose last event is this recent opens at the latest moment (else at the start). */
