@@ -2,15 +2,20 @@
 // have it, so no compression library is shipped. Streams are driven by hand (no Blob/Response)
 // because jsdom's Blob cannot hand its bytes to Node's streams in unit tests.
 
-/** The bytes through the transform, as a stream: the first output can be read before the rest is made. */
-function piped(bytes: Uint8Array, transform: GenericTransformStream): ReadableStream<Uint8Array> {
-  const source = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(bytes);
-      controller.close();
+/** The bytes as a stream of pieces of at most `pieceBytes`, so whoever reads it can take turns with other work. */
+export function bytesStream(bytes: Uint8Array, pieceBytes = 64 * 1024): ReadableStream<Uint8Array> {
+  let at = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      controller.enqueue(bytes.subarray(at, (at += pieceBytes)));
     },
   });
-  return source.pipeThrough(transform as unknown as ReadableWritablePair<Uint8Array, Uint8Array>);
+}
+
+/** The bytes through the transform, as a stream: the first output can be read before the rest is made. */
+function piped(bytes: Uint8Array, transform: GenericTransformStream): ReadableStream<Uint8Array> {
+  return bytesStream(bytes).pipeThrough(transform as unknown as ReadableWritablePair<Uint8Array, Uint8Array>);
 }
 
 /** Everything a stream gives, as one array. */

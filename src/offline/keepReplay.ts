@@ -3,6 +3,7 @@ import type { SavedFacts, SavedReplay } from './db.js';
 import { recordReplayAssets, saveReplay } from './replayStore.js';
 import { cacheAssets, collectAssetUrls } from './replayAssets.js';
 import { readReplayBody } from '../api/replayStream.js';
+import { bytesStream } from './compress.js';
 
 // One path from "a replay answer arrived" to "it is on the device", used by the service
 // worker (every replay it fetches) and by the page ('Save for offline').
@@ -17,22 +18,11 @@ function savedFacts(init: Partial<ReplayInit> | undefined): SavedFacts | undefin
   return { durationMs, errorCount, failedRequestCount, rageClickCount, deadClickCount };
 }
 
-/** The bytes as a stream of 64 KB pieces, so reading them takes turns with other work. */
-function piecesOf(bytes: Uint8Array, size = 64 * 1024): ReadableStream<Uint8Array> {
-  let at = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (at >= bytes.length) return controller.close();
-      controller.enqueue(bytes.subarray(at, (at += size)));
-    },
-  });
-}
-
 /** Stores the answer's exact bytes, then keeps the assets its events reference. */
 export async function keepReplay(campaignId: string, sessionId: string, body: Uint8Array): Promise<SavedReplay> {
   // Read in short slices, not one JSON.parse: in the service worker a long parse would hold up
   // every request the app makes meanwhile (its code, first of all).
-  const answer = await readReplayBody<ReplayResponse>(piecesOf(body), () => undefined);
+  const answer = await readReplayBody<ReplayResponse>(bytesStream(body), () => undefined);
   const events: ReplayEvent[] = answer.events;
   const assets = collectAssetUrls(events);
   const saved = await saveReplay({
