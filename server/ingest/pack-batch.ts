@@ -6,6 +6,7 @@ import { batchFlaw, type BatchBody, type SessionInfoBody } from '../../common/in
 import { hasHumanInput, pageLoads } from './event-rules.js';
 import { factMoments, type Moment } from '../../common/session-facts.js';
 import { CAPTURED_TAGS, maskText, NOTE_TAG } from '../../common/captured.js';
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../../common/json-chars.js';
 
 // Everything ingest does to a batch's bytes before the database sees it: inflate, parse,
 // validate, sort, serialise and compress. It runs in a worker thread (pack-worker.ts), so a
@@ -71,12 +72,12 @@ export function nestsDeeperThan(json: string, limit: number): boolean {
   for (let i = 0; i < json.length; i++) {
     const c = json.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
+      if (c === BACKSLASH) i++; // skip the escaped character
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       if (++depth > limit) return true;
-    } else if (c === 0x7d || c === 0x5d) depth--;
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) depth--;
   }
   return false;
 }

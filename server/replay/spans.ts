@@ -1,3 +1,5 @@
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../../common/json-chars.js';
+
 /**
  * Where each event of a stored chunk's JSON array lies, and its timestamp, found by one pass over
  * the bytes instead of JSON.parse: a merge then hands on each event's stored bytes as they are,
@@ -13,12 +15,6 @@ export interface EventSpans {
 /** Bytes the spans add to a chunk's JSON, per event. */
 export const SPAN_BYTES = 16;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
 const COLON = 0x3a;
 const COMMA = 0x2c;
 const TIMESTAMP = Buffer.from('timestamp');

@@ -1,15 +1,10 @@
 import type { ReplayEvent } from '../../common/api-types.js';
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../../common/json-chars.js';
 
 // A replay answer is one JSON object whose "events" array holds nearly all of its bytes. Read as
 // it arrives, the events come out in batches (each one a JSON.parse of whole events), so the
 // player can start on the first page while the rest is still downloading.
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
 const EVENTS_KEY = /"events"\s*:\s*$/;
 
 /** Splits the answer's text into the text around the events array and batches of whole events. */
@@ -39,18 +34,18 @@ export class ReplayTextSplitter {
         else if (c === QUOTE) this.inString = false;
       } else if (c === QUOTE) {
         this.inString = true;
-      } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
         this.depth++;
-        if (this.phase === 'head' && c === OPEN_BRACKET && this.depth === 2 && EVENTS_KEY.test(this.outside + buffer.slice(from, i))) {
+        if (this.phase === 'head' && c === OPEN_ARRAY && this.depth === 2 && EVENTS_KEY.test(this.outside + buffer.slice(from, i))) {
           this.outside += buffer.slice(from, i + 1);
           this.phase = 'events';
           from = i + 1;
         }
-      } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
         this.depth--;
         if (this.phase !== 'events') continue;
-        if (this.depth === 2 && c === CLOSE_BRACE) cut = i + 1;
-        else if (this.depth === 1 && c === CLOSE_BRACKET) {
+        if (this.depth === 2 && c === CLOSE_OBJECT) cut = i + 1;
+        else if (this.depth === 1 && c === CLOSE_ARRAY) {
           this.emit(buffer.slice(from, i));
           this.phase = 'tail';
           from = i;
