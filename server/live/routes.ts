@@ -181,10 +181,9 @@ export async function registerLive(app: FastifyInstance, ctx: AppContext): Promi
     /** Sends every stored chunk after `last`, in seq order, a bounded page at a time; false when the stream closed meanwhile. */
     const catchUp = async (): Promise<boolean> => {
       const listed = await listChunks(ctx.db, campaignId, sessionId, last);
-      const sorted = new Map(listed.map((chunk) => [chunk.seq, chunk.sorted === 1]));
-      for await (const { seq, json } of readChunkEntries(ctx.db, campaignId, sessionId, listed)) {
+      for await (const { seq, sorted, json } of readChunkEntries(ctx.db, campaignId, sessionId, listed)) {
         if (stream.closed) return false;
-        await stream.write(`id: ${seq}\nevent: events\ndata: ${inTimeOrder(json, sorted.get(seq) ?? false)}\n\n`);
+        await stream.write(`id: ${seq}\nevent: events\ndata: ${inTimeOrder(json, sorted)}\n\n`);
         last = seq;
       }
       return !stream.closed;

@@ -107,19 +107,19 @@ export async function* readChunkJson(db: Db, campaignId: string, sessionId: stri
   for await (const chunk of readChunkEntries(db, campaignId, sessionId, listed ?? (await listChunks(db, campaignId, sessionId)))) yield chunk.json;
 }
 
-/** The listed chunks with their JSON as stored, in seq order, read a bounded page at a time. */
-export async function* readChunkEntries(db: Db, campaignId: string, sessionId: string, listed: ChunkInfo[]): AsyncGenerator<{ seq: number; json: Buffer }> {
+/** The listed chunks with their JSON as stored (and whether it is in time order), in seq order, read a bounded page at a time. */
+export async function* readChunkEntries(db: Db, campaignId: string, sessionId: string, listed: ChunkInfo[]): AsyncGenerator<{ seq: number; sorted: boolean; json: Buffer }> {
   for (const [from, to] of pages(listed)) {
     const rows = await db
       .selectFrom('chunks')
-      .select(['seq', 'data'])
+      .select(['seq', 'sorted', 'data'])
       .where('campaign_id', '=', campaignId)
       .where('session_id', '=', sessionId)
       .where('seq', '>=', from)
       .where('seq', '<=', to)
       .orderBy('seq')
       .execute();
-    for (const row of rows) yield { seq: row.seq, json: await inflateChunk(row.data) };
+    for (const row of rows) yield { seq: row.seq, sorted: row.sorted === 1, json: await inflateChunk(row.data) };
   }
 }
 

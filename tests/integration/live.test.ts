@@ -6,6 +6,7 @@ import { info, makeCampaign, pageEvents, postBatch, sessionId, type TestEvent } 
 import { SESSION_IDLE_MS } from '../../common/limits.js';
 import type { Session } from '../../common/api-types.js';
 import { TOO_MANY_STREAMS_NODE, TOO_MANY_STREAMS_USER } from '../../server/live/routes.js';
+import { gzipSync } from 'node:zlib';
 
 let server: TestServer;
 let owner: Awaited<ReturnType<typeof userSession>>;
@@ -106,6 +107,23 @@ describe('GET /api/v1/replay/live/{campaignId}/{sessionId}', () => {
     // In timestamp order, though the batch sent them the other way round.
     expect(events.map((e) => e.data.y)).toEqual([0, 1]);
     expect(seqsOf(client)).toEqual([0, 1, 2]);
+    client.close();
+  });
+
+  it('sends a chunk stored out of time order (as an older server stored them) in time order', async () => {
+    const session = sessionId();
+    await post(session, 0, pageEvents());
+    // Stored as sent, marked unsorted, as chunks were before ingest sorted them.
+    const events = marked(1);
+    const data = gzipSync(JSON.stringify(events));
+    await server.db
+      .insertInto('chunks')
+      .values({ campaign_id: campaignId, session_id: session, seq: 1, first_ts: events[1].timestamp, last_ts: events[0].timestamp, event_count: 2, byte_size: data.byteLength, data, created_at: Date.now(), sorted: 0 })
+      .execute();
+    const client = await sse(replayUrl(session));
+    await client.waitFor(() => seqsOf(client).length === 2);
+    const second = client.messages.filter((m) => m.event === 'events')[1];
+    expect((JSON.parse(second?.data ?? '[]') as TestEvent[]).map((e) => e.data.y)).toEqual([0, 1]);
     client.close();
   });
 
