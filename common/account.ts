@@ -2,7 +2,7 @@
 // email), case and surrounding spaces ignored: the PWA enables its button and the server checks
 // the same rule.
 
-interface Confirmable {
+export interface Confirmable {
   email: string | null;
   name: string;
 }

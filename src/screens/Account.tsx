@@ -9,10 +9,9 @@ import { ConfirmDeleteModal } from '../components/SessionModals.js';
 import { Spinner } from '../components/Spinner.js';
 import { formatDateTime } from '../lib/format.js';
 import type { SignIn } from '../../common/api-types.js';
-import { accountConfirmation, confirmsAccountDeletion } from '../../common/account.js';
+import { accountConfirmation, confirmsAccountDeletion, type Confirmable } from '../../common/account.js';
 
 const reason = (error: unknown) => (error instanceof HttpError ? (error.serverMessage ?? error.message) : error instanceof Error ? error.message : String(error));
-
 
 /**
  * The account page: the user's sign-ins (one per device) with "This device" marked, signing one
@@ -126,7 +125,7 @@ function DeleteAccountModal({
   onCancel,
   onConfirm,
 }: {
-  user: { email: string | null; name: string };
+  user: Confirmable;
   pending: boolean;
   error: string | null;
   onCancel: () => void;
