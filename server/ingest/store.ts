@@ -175,8 +175,7 @@ async function storeIn(trx: Trx, campaign: Campaign, batch: PackedBatch, ip: str
   const stored = await insertChunk(trx, { campaignId: campaign.id, sessionId: batch.sessionId, seq: batch.seq, firstTs: batch.firstTs, lastTs: batch.lastTs, eventCount: batch.eventCount, data: batch.chunk });
   if (!stored) throw DUPLICATE;
   await updateVerdict(trx, campaign.id, batch.sessionId, row);
-  if (batch.moments.length && !(counted && asOf)) {
-    await setFacts(trx, campaign.id, batch.sessionId, foldFacts(factsOfRow(row), batch.moments));
-  }
+  const factsWritten = asOf !== undefined && counted !== undefined;
+  if (batch.moments.length && !factsWritten) await setFacts(trx, campaign.id, batch.sessionId, foldFacts(factsOfRow(row), batch.moments));
   return { stored: true, admitted };
 }
