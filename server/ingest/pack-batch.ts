@@ -9,8 +9,9 @@ import { CAPTURED_TAGS, maskText, NOTE_TAG } from '../../common/captured.js';
 import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../../common/json-chars.js';
 
 // Everything ingest does to a batch's bytes before the database sees it: inflate, parse,
-// validate, sort, serialise and compress. It runs in a worker thread (pack-worker.ts), so a
-// flood of large batches costs the event loop nothing; it is plain code, so tests call it too.
+// validate, sort, serialise and compress. Small batches are packed on the request thread, the
+// rest in a worker thread (pack-pool.ts, pack-worker.ts), so a flood of large batches costs the
+// event loop nothing; it is plain code, so tests call it too.
 
 /** A batch checked and made ready to store: its chunk compressed, its facts derived. */
 export interface PackedBatch {
@@ -51,18 +52,35 @@ class Refusal extends Error {
   }
 }
 
-function inflate(raw: Uint8Array): string {
+/** Refused for its inflated size under a cap lower than ingest's own: the worker may still take it. */
+export const OVER_CAP = 'over cap';
+
+/** A batch past `cap` once inflated: the visitor's fault only under ingest's own cap. */
+const tooLarge = (cap: number) => new Refusal(413, cap < MAX_INFLATED_BYTES ? OVER_CAP : `Batch is larger than ${MAX_INFLATED_BYTES} bytes once decompressed`);
+
+function inflate(raw: Uint8Array, cap: number): string {
   if (raw.length === 0) throw new Refusal(400, 'Empty body');
-  if (raw[0] !== 0x1f || raw[1] !== 0x8b) return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
+  if (raw[0] !== 0x1f || raw[1] !== 0x8b) {
+    if (raw.length > cap) throw tooLarge(cap);
+    return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
+  }
   try {
     // A hard output cap: a decompression bomb stops here instead of filling memory.
-    return gunzipSync(raw, { maxOutputLength: MAX_INFLATED_BYTES }).toString('utf8');
+    return gunzipSync(raw, { maxOutputLength: cap }).toString('utf8');
   } catch (error) {
-    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
-      throw new Refusal(413, `Batch is larger than ${MAX_INFLATED_BYTES} bytes once decompressed`);
-    }
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(cap);
     throw new Refusal(400, 'Body is not valid gzip');
   }
+}
+
+/**
+ * The inflated size a body announces: the JSON's own length, or a gzip body's last four bytes
+ * (its size modulo 4 GB). A hint for where to pack it, never trusted: inflating is capped anyway.
+ */
+export function announcedSize(raw: Uint8Array): number {
+  // 18 bytes: the smallest gzip stream, a 10-byte header and an 8-byte trailer.
+  if (raw.length < 18 || raw[0] !== 0x1f || raw[1] !== 0x8b) return raw.length;
+  return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).readUInt32LE(raw.length - 4);
 }
 
 /** Whether JSON text nests deeper than `limit`, found in one pass before it is parsed. */
@@ -150,10 +168,13 @@ function captured(events: Event[], options: PackOptions): Event[] {
   return kept;
 }
 
-/** Inflates, parses, validates and compresses one batch's bytes, as received. */
-export function packBatch(raw: Uint8Array, now: number, options: PackOptions = { captureConsole: true }): PackOutcome {
+/**
+ * Inflates, parses, validates and compresses one batch's bytes, as received. Under a `cap` lower
+ * than ingest's own, a batch inflating past it is refused with OVER_CAP (not the visitor's fault).
+ */
+export function packBatch(raw: Uint8Array, now: number, options: PackOptions = { captureConsole: true }, cap = MAX_INFLATED_BYTES): PackOutcome {
   try {
-    const batch = check(parse(inflate(raw)), now);
+    const batch = check(parse(inflate(raw, cap)), now);
     const kept = captured(batch.events, options);
     // A batch of nothing but dropped console messages is still a batch of the session (its seq counts).
     if (!kept.length) kept.push({ type: EventType.Custom, data: { tag: NOTE_TAG, payload: { dropped: 'console messages' } }, timestamp: batch.events[0].timestamp });

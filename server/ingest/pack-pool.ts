@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { Piscina } from 'piscina';
 import { HttpError } from '../http/errors.js';
-import type { PackedBatch, PackOptions, PackOutcome } from './pack-batch.js';
+import { announcedSize, OVER_CAP, packBatch, type PackedBatch, type PackOptions, type PackOutcome } from './pack-batch.js';
 
 /**
  * Bytes of batches waiting for a worker or being packed: a burst of visitors waits its turn,
@@ -20,6 +20,19 @@ const MAX_QUEUED_BATCHES = 4096;
 const WORKER_HEAP_MB = 512;
 
 export const BUSY = 'Ingest is busy; try again shortly';
+
+/**
+ * Batches of at most this much JSON (a tracker's usual batch, a few KB) are packed on the request
+ * thread, well under a millisecond: handing them to a worker cost the event loop about as much
+ * (the message both ways) and kept a second core busy. Larger ones, and bodies announcing a
+ * small size but inflating past it, go to a worker.
+ */
+export const INLINE_MAX_BYTES = 64 * 1024;
+
+function packed(outcome: PackOutcome): PackedBatch {
+  if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
+  return outcome.batch;
+}
 
 let script: Promise<string> | undefined;
 
@@ -50,9 +63,9 @@ function workerScript(): Promise<string> {
 }
 
 /**
- * The worker threads that pack ingest batches (pack-batch.ts). Warmed when the server gets
- * ready, so the first visitor's batch (or one taken while shutting down) does not wait for the
- * bundle and the threads to start.
+ * Packs ingest batches (pack-batch.ts): small ones here, the rest in worker threads. The
+ * threads are warmed when the server gets ready, so the first large batch (or one taken while
+ * shutting down) does not wait for the bundle and the threads to start.
  */
 export class BatchPacker {
   #pool: Promise<Piscina> | null = null;
@@ -78,11 +91,18 @@ export class BatchPacker {
 
   /** The packed batch, or an HttpError: the batch's flaw (4xx) or a full queue (503). */
   async pack(raw: Buffer, now: number, options?: PackOptions): Promise<PackedBatch> {
+    if (announcedSize(raw) <= INLINE_MAX_BYTES) {
+      const outcome = packBatch(raw, now, options, INLINE_MAX_BYTES);
+      if (outcome.ok || outcome.error !== OVER_CAP) return packed(outcome);
+    }
+    return packed(await this.#inWorker(raw, now, options));
+  }
+
+  async #inWorker(raw: Buffer, now: number, options?: PackOptions): Promise<PackOutcome> {
     if (this.#queuedBytes + raw.length > MAX_QUEUED_BYTES) throw new HttpError(503, BUSY);
-    let outcome: PackOutcome;
     this.#queuedBytes += raw.length;
     try {
-      outcome = await (await this.#start()).run({ raw, now, options });
+      return await (await this.#start()).run({ raw, now, options });
     } catch (error) {
       const message = (error as Error).message ?? '';
       if (message.includes('queue is at limit')) throw new HttpError(503, BUSY);
@@ -94,8 +114,6 @@ export class BatchPacker {
     } finally {
       this.#queuedBytes -= raw.length;
     }
-    if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
-    return outcome.batch;
   }
 
   async close(): Promise<void> {

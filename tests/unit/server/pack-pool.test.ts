@@ -1,5 +1,7 @@
+import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BatchPacker, BUSY } from '../../../server/ingest/pack-pool.js';
+import { BatchPacker, BUSY, INLINE_MAX_BYTES } from '../../../server/ingest/pack-pool.js';
+import { announcedSize } from '../../../server/ingest/pack-batch.js';
 import { HttpError } from '../../../server/http/errors.js';
 
 describe('the ingest packing pool', () => {
@@ -14,6 +16,36 @@ describe('the ingest packing pool', () => {
     expect(reasons.slice(16)).toEqual(Array(4).fill(`503 ${BUSY}`));
     // Once the queue has drained, batches are taken again.
     await expect(packer.pack(body, Date.now())).rejects.toMatchObject({ statusCode: 400 });
+  });
+
+  const batch = (events: number) => {
+    const now = Date.now();
+    const list = Array.from({ length: events }, (_, i) => ({ type: 3, data: { source: 2 }, timestamp: now - i }));
+    return zlib.gzipSync(JSON.stringify({ sessionId: 'abcdefgh', seq: 1, events: list }));
+  };
+
+  it('packs a small batch on the request thread: it is taken even while the workers\' queue is full', async () => {
+    const large = Buffer.alloc(4 * 1024 * 1024, 0x20);
+    const flood = Array.from({ length: 20 }, () => packer.pack(large, Date.now()).catch((error: HttpError) => error.statusCode));
+    const small = await packer.pack(batch(3), Date.now());
+    expect(small.eventCount).toBe(3);
+    expect(await Promise.all(flood)).toContain(503);
+  });
+
+  it('sends a batch that announces a small size but inflates past it to a worker, which packs it or refuses it at 16 MB', async () => {
+    // Two gzip members: the size in the trailer is the last member's only.
+    const now = Date.now();
+    const events = Array.from({ length: 50 }, (_, i) => ({ type: 3, data: { source: 2, pad: 'x'.repeat(2000) }, timestamp: now - i }));
+    const json = JSON.stringify({ sessionId: 'abcdefgh', seq: 1, events });
+    const twoMembers = Buffer.concat([zlib.gzipSync(json.slice(0, -10)), zlib.gzipSync(json.slice(-10))]);
+    expect(announcedSize(twoMembers)).toBe(10);
+    expect(json.length).toBeGreaterThan(INLINE_MAX_BYTES);
+    expect((await packer.pack(twoMembers, now)).eventCount).toBe(50);
+    // A gzip bomb's forged trailer is never reached: inflating stops at the cap first.
+    const bomb = zlib.gzipSync(Buffer.alloc(20 * 1024 * 1024, 0x20));
+    bomb.writeUInt32LE(100, bomb.length - 4);
+    expect(announcedSize(bomb)).toBe(100);
+    await expect(packer.pack(bomb, now)).rejects.toMatchObject({ statusCode: 413, message: 'Batch is larger than 16777216 bytes once decompressed' });
   });
 });
 
