@@ -53,6 +53,22 @@ function originAllowed(origin: string | undefined, domains: string): boolean {
   }
 }
 
+/**
+ * Whether a campaign is due a bot sweep (sessions that ended without human input) after an
+ * admission: at most once a minute per campaign on a node. The sessions list sweeps before it
+ * reads, so a sweep per admission only cost ingest a statement per new session.
+ */
+export function sweepSchedule(everyMs = 60_000): (campaignId: string, now: number) => boolean {
+  const last = new Map<string, number>();
+  return (campaignId, now) => {
+    const previous = last.get(campaignId);
+    if (previous !== undefined && now - previous < everyMs) return false;
+    if (last.size >= 10_000) last.clear(); // bounded: a forgotten campaign is only swept again
+    last.set(campaignId, now);
+    return true;
+  };
+}
+
 /** The campaign's rules, checked before a byte of the body is read. */
 function refusal(state: IngestState, origin: string | undefined, now: number): HttpError | null {
   const campaign = state.campaign;
@@ -89,6 +105,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
   app.addHook('onClose', async () => packer.close());
   const batchesPerIp = minuteLimit(app, 'batch-ip', ctx.config.rateLimits.batchesPerIp);
   const checkSession = sessionLimits(app, ctx);
+  const sweepDue = sweepSchedule();
   // Batches that arrive together share a transaction. SQLite has one writer: one group at a
   // time. PostgreSQL runs a few small groups at once, each on its own pooled connection.
   const committer = new GroupCommitter(ctx.db, isBatchRefusal, isPostgres(ctx.db) ? { concurrency: 4, maxGroup: 4 } : { concurrency: 1, maxGroup: 64 });
@@ -148,7 +165,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     if (outcome.closed) throw new HttpError(SESSION_CLOSED_STATUS, outcome.closed);
     // Someone watches this session live: the tracker then sends every second for a while.
     if (ctx.live.isWatched(campaign.id, batch.sessionId)) reply.header(LIVE_HEADER, '1');
-    if (outcome.admitted) {
+    if (outcome.admitted && sweepDue(campaign.id, Date.now())) {
       await markEndedSessionsWithoutInput(ctx.db, campaign.id).catch((error: unknown) => request.log.warn({ err: error }, 'bot sweep failed'));
     }
     // 202 tells the tracker, at the cost of reading a status, to stop capturing console messages.

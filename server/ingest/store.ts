@@ -5,15 +5,17 @@ import type { Db } from '../db/index.js';
 import type { Trx } from '../db/executor.js';
 import type { CampaignsTable } from '../db/schema.js';
 import { HttpError, badRequest } from '../http/errors.js';
-import { insertChunk } from '../storage/chunks.js';
+import { CHUNK_COLUMN_TYPES, chunkRow, insertChunk, type PackedChunk } from '../storage/chunks.js';
+import { isPostgres } from '../db/index.js';
 import type { GroupCommitter } from './group-commit.js';
 import type { PackedBatch } from './pack-batch.js';
+import type { SessionInfo } from '../../common/api-types.js';
 import { botVerdict, browserName, countryCodeOf, countryName, softwareOf, storedIp } from './visitor.js';
 import { foldFacts } from '../../common/session-facts.js';
 import { MAX_SEQ } from '../../common/limits.js';
 import { NOTE_TAG } from '../../common/captured.js';
 import { admitOneSession } from '../campaigns/repository.js';
-import { countBatch, factsOfRow, setFacts, insertSessionIfAbsent, sessionRow, sessionCounters, setClosedReason, setVerdict, type CountedSession, type SessionCaps, type SessionState } from '../sessions/repository.js';
+import { countBatch, countBatchQuery, factsOfRow, setFacts, insertSessionIfAbsent, sessionRow, sessionCounters, setClosedReason, setVerdict, type CountedSession, type FactsAsOf, type SessionCaps, type SessionState } from '../sessions/repository.js';
 
 type Campaign = Selectable<CampaignsTable>;
 
@@ -23,11 +25,10 @@ export const INFO_REQUIRED = 'The first batch of a session must carry its info';
 /**
  * Admits a new session: the row is inserted and the campaign's counter raised by a
  * conditional UPDATE, so concurrent first batches can never admit more than the limit.
- * When another request created the same session first, there is nothing left to admit.
+ * Resolves to the row as inserted; undefined when another request created the session first
+ * (there is nothing left to admit).
  */
-async function admitSession(trx: Trx, campaign: Campaign, batch: PackedBatch, ip: string, now: number): Promise<void> {
-  const info = batch.info;
-  if (!info) throw badRequest(INFO_REQUIRED);
+async function admitSession(trx: Trx, campaign: Campaign, batch: PackedBatch, info: SessionInfo, ip: string, now: number): Promise<SessionState | undefined> {
   const span = batch.lastTs - batch.firstTs;
   const software = softwareOf(info.userAgent);
   // The country comes from the full address; only what the campaign allows is stored.
@@ -57,9 +58,10 @@ async function admitSession(trx: Trx, campaign: Campaign, batch: PackedBatch, ip
     entry_url: info.url || null,
     ...software,
   });
-  if (!(await insertSessionIfAbsent(trx, row))) return;
+  if (!(await insertSessionIfAbsent(trx, row))) return undefined;
   // Throwing rolls the session row back with the transaction: a refused session leaves nothing.
   if (!(await admitOneSession(trx, campaign.id))) throw new HttpError(403, LIMIT_REACHED);
+  return row;
 }
 
 /** What a session that reached a cap answers from then on: the tracker stops for the tab. */
@@ -105,6 +107,45 @@ async function updateVerdict(trx: Trx, campaignId: string, sessionId: string, ro
   }
 }
 
+/**
+ * PostgreSQL: the batch counted (countBatch) and its chunk inserted by one statement, one round
+ * trip instead of two; the chunk goes in only if the count did. Undefined when the count
+ * matched nothing; `stored` false when the (session, seq) was stored already.
+ */
+async function countAndInsert(trx: Trx, campaignId: string, batch: PackedBatch, chunk: PackedChunk, caps: SessionCaps, now: number, asOf: FactsAsOf | undefined): Promise<FirstCount | undefined> {
+  const row = chunkRow(chunk);
+  const columns = Object.keys(CHUNK_COLUMN_TYPES) as (keyof typeof CHUNK_COLUMN_TYPES)[];
+  const result = await trx
+    .with('counted', (db) => countBatchQuery(db, campaignId, batch.sessionId, batch, caps, now, asOf))
+    .with('stored', (db) =>
+      db
+        .insertInto('chunks')
+        .columns(columns)
+        .expression((eb) => eb.selectFrom('counted').select(columns.map((column) => eb.cast(eb.val(row[column]), CHUNK_COLUMN_TYPES[column]).as(column))))
+        .onConflict((oc) => oc.columns(['campaign_id', 'session_id', 'seq']).doNothing())
+        .returning('seq'),
+    )
+    .selectFrom('counted')
+    .selectAll('counted')
+    .select((eb) => eb.exists(eb.selectFrom('stored').select('seq')).as('stored'))
+    .executeTakeFirst();
+  if (!result) return undefined;
+  const { stored, ...counted } = result;
+  return { counted: counted as CountedSession, stored: Boolean(stored) };
+}
+
+/** The first try at counting a batch: `stored` is set when its chunk went in with it (PostgreSQL). */
+interface FirstCount {
+  counted?: CountedSession;
+  stored?: boolean;
+}
+
+/** Counts the batch as of the row read; on PostgreSQL its chunk's INSERT rides along (a round trip costs more than the work there). */
+async function countFirst(trx: Trx, campaignId: string, batch: PackedBatch, chunk: PackedChunk, caps: SessionCaps, now: number, asOf: FactsAsOf | undefined): Promise<FirstCount> {
+  if (!isPostgres(trx)) return { counted: await countBatch(trx, campaignId, batch.sessionId, batch, caps, now, asOf) };
+  return (await countAndInsert(trx, campaignId, batch, chunk, caps, now, asOf)) ?? {};
+}
+
 /** Thrown inside the transaction to undo the counters when the chunk was stored already. */
 const DUPLICATE = Symbol('duplicate batch');
 
@@ -147,20 +188,25 @@ export async function storeBatch(db: Db, campaign: Campaign, batch: PackedBatch,
 async function storeIn(trx: Trx, campaign: Campaign, batch: PackedBatch, ip: string, caps: SessionCaps, now: number, known: SessionState | undefined): Promise<StoreOutcome> {
   let admitted = false;
   let state = known;
-  // A session not seen yet is read again here, under the transaction, and admitted if still new.
+  // A session not seen yet is admitted here, under the transaction. Its row is read only when
+  // another request inserted it first (or the batch has no info to admit it with).
   if (!state) {
-    const existing = await sessionCounters(trx, campaign.id, batch.sessionId);
-    if (existing?.closed_reason) return { stored: false, admitted: false, closed: existing.closed_reason };
-    if (!existing) await admitSession(trx, campaign, batch, ip, now);
-    admitted = !existing;
-    state = existing;
+    // A row just inserted is a row as read: the first batch's facts go into its count too.
+    state = batch.info ? await admitSession(trx, campaign, batch, batch.info, ip, now) : undefined;
+    admitted = state !== undefined;
+    if (!state) {
+      state = await sessionCounters(trx, campaign.id, batch.sessionId);
+      if (!state) throw badRequest(INFO_REQUIRED);
+      if (state.closed_reason) return { stored: false, admitted: false, closed: state.closed_reason };
+    }
   }
   // The usual batch costs one UPDATE here: the counters raised within the caps and the facts
   // folded from the row as read, both only if the row is still as read.
-  const asOf = state && batch.moments.length ? { facts: foldFacts(factsOfRow(state), batch.moments), batchCount: state.batch_count } : undefined;
-  const counted = await countBatch(trx, campaign.id, batch.sessionId, batch, caps, now, asOf);
+  const asOf = batch.moments.length ? { facts: foldFacts(factsOfRow(state), batch.moments), batchCount: state.batch_count } : undefined;
+  const chunk = { campaignId: campaign.id, sessionId: batch.sessionId, seq: batch.seq, firstTs: batch.firstTs, lastTs: batch.lastTs, eventCount: batch.eventCount, data: batch.chunk };
+  const first = await countFirst(trx, campaign.id, batch, chunk, caps, now, asOf);
   // Another batch of the session came between (or a cap is reached): counted as the row is now.
-  const row = counted ?? (asOf ? await countBatch(trx, campaign.id, batch.sessionId, batch, caps, now) : undefined);
+  const row = first.counted ?? (asOf ? await countBatch(trx, campaign.id, batch.sessionId, batch, caps, now) : undefined);
   if (!row) {
     const latest = await sessionCounters(trx, campaign.id, batch.sessionId);
     if (!latest) {
@@ -172,10 +218,10 @@ async function storeIn(trx: Trx, campaign: Campaign, batch: PackedBatch, ip: str
     if (!latest.closed_reason) await closeSession(trx, campaign.id, batch, reason);
     return { stored: false, admitted, closed: reason };
   }
-  const stored = await insertChunk(trx, { campaignId: campaign.id, sessionId: batch.sessionId, seq: batch.seq, firstTs: batch.firstTs, lastTs: batch.lastTs, eventCount: batch.eventCount, data: batch.chunk });
+  const stored = first.stored ?? (await insertChunk(trx, chunk));
   if (!stored) throw DUPLICATE;
   await updateVerdict(trx, campaign.id, batch.sessionId, row);
-  const factsWritten = asOf !== undefined && counted !== undefined;
+  const factsWritten = asOf !== undefined && first.counted !== undefined;
   if (batch.moments.length && !factsWritten) await setFacts(trx, campaign.id, batch.sessionId, foldFacts(factsOfRow(row), batch.moments));
   return { stored: true, admitted };
 }

@@ -1,4 +1,4 @@
-import { sql, type Expression, type Insertable, type Selectable, type SelectQueryBuilder, type SqlBool, type ExpressionBuilder } from 'kysely';
+import { sql, type Expression, type QueryCreator, type Insertable, type Selectable, type SelectQueryBuilder, type SqlBool, type ExpressionBuilder } from 'kysely';
 import type { Database, Db } from '../db/index.js';
 import { carriedFacts, readCarried, type SessionFacts } from '../../common/session-facts.js';
 import type { Executor } from '../db/executor.js';
@@ -237,6 +237,11 @@ export interface FactsAsOf {
  * else the facts the bot verdict is made from.
  */
 export function countBatch(db: Executor, campaignId: string, sessionId: string, batch: BatchCounts, caps: SessionCaps, now: number, factsAsOf?: FactsAsOf) {
+  return countBatchQuery(db, campaignId, sessionId, batch, caps, now, factsAsOf).executeTakeFirst();
+}
+
+/** countBatch's statement, not yet run: ingest on PostgreSQL runs it with the chunk's INSERT as one statement. */
+export function countBatchQuery(db: QueryCreator<Database>, campaignId: string, sessionId: string, batch: BatchCounts, caps: SessionCaps, now: number, factsAsOf?: FactsAsOf) {
   return db
     .updateTable('sessions')
     .set((eb) => ({
@@ -256,8 +261,7 @@ export function countBatch(db: Executor, campaignId: string, sessionId: string, 
     .where((eb) => eb('event_count', '<=', caps.sessionMaxEvents - batch.eventCount))
     .where((eb) => eb('batch_count', '<', caps.sessionMaxBatches))
     .$if(factsAsOf !== undefined, (qb) => qb.where('batch_count', '=', factsAsOf!.batchCount))
-    .returning(['webdriver', 'user_agent', 'has_human_input', 'event_count', 'is_bot', 'bot_reason', ...FACT_COLUMNS])
-    .executeTakeFirst();
+    .returning(['webdriver', 'user_agent', 'has_human_input', 'event_count', 'is_bot', 'bot_reason', ...FACT_COLUMNS]);
 }
 
 export type CountedSession = NonNullable<Awaited<ReturnType<typeof countBatch>>>;
@@ -336,8 +340,9 @@ const SWEEP_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Sessions that ended (idle past the tracker's SESSION_IDLE_MS, so it has moved on) without any
- * human input are bots. Run after a campaign admits a new session (outside its transaction, so
- * the admission never waits on other rows) and before a list; the verdict index keeps it cheap.
+ * human input are bots. Run before a list, and after a campaign admits a new session (at most
+ * once a minute; outside its transaction, so the admission never waits on other rows); the
+ * verdict index keeps it cheap.
  */
 export async function markEndedSessionsWithoutInput(db: Executor, campaignId: string, now = Date.now()): Promise<void> {
   await db

@@ -54,23 +54,42 @@ export interface PackedChunk {
   data: Uint8Array;
 }
 
+/** A sorted, compressed chunk's row as stored. */
+export function chunkRow(chunk: PackedChunk) {
+  const data = Buffer.from(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength);
+  return {
+    campaign_id: chunk.campaignId,
+    session_id: chunk.sessionId,
+    seq: chunk.seq,
+    first_ts: chunk.firstTs,
+    last_ts: chunk.lastTs,
+    event_count: chunk.eventCount,
+    byte_size: data.byteLength,
+    data,
+    created_at: Date.now(),
+    sorted: 1,
+  };
+}
+
+/** PostgreSQL's type of each of a chunk row's columns: values selected (not inserted as VALUES) need a cast. */
+export const CHUNK_COLUMN_TYPES = {
+  campaign_id: 'text',
+  session_id: 'text',
+  seq: 'integer',
+  first_ts: 'bigint',
+  last_ts: 'bigint',
+  event_count: 'integer',
+  byte_size: 'integer',
+  data: 'bytea',
+  created_at: 'bigint',
+  sorted: 'integer',
+} as const satisfies Record<keyof ReturnType<typeof chunkRow>, string>;
+
 /** Inserts a sorted, compressed chunk; a (campaign, session, seq) already stored is ignored. */
 export async function insertChunk(db: Db, chunk: PackedChunk): Promise<boolean> {
-  const data = Buffer.from(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength);
   const result = await db
     .insertInto('chunks')
-    .values({
-      campaign_id: chunk.campaignId,
-      session_id: chunk.sessionId,
-      seq: chunk.seq,
-      first_ts: chunk.firstTs,
-      last_ts: chunk.lastTs,
-      event_count: chunk.eventCount,
-      byte_size: data.byteLength,
-      data,
-      created_at: Date.now(),
-      sorted: 1,
-    })
+    .values(chunkRow(chunk))
     .onConflict((oc) => oc.columns(['campaign_id', 'session_id', 'seq']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
