@@ -114,8 +114,9 @@ describe.skipIf(!hasChromium)('replaying web components (shadow DOM with adopted
     const app = await context.newPage();
     const replayUrl = `${server.config.publicUrl}/campaign/${campaignId}/session/${sessionId}`;
 
-    // (a) Played through from the start to the moment, then paused.
-    await app.goto(replayUrl);
+    // (a) Played through from the start to the moment, then paused. The session is still recording,
+    // so without ?t= the page would open it live, at its latest moment; ?t=0 opens it at the start.
+    await app.goto(`${replayUrl}?t=0`);
     await app.getByRole('button', { name: 'Play' }).click();
     await expect.poll(() => position(app), { timeout: 30_000, interval: 100 }).toBeGreaterThanOrEqual(moment * 1000);
     await app.getByRole('button', { name: 'Pause' }).click();
