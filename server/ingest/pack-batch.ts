@@ -2,14 +2,15 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { EventType } from '@rrweb/types';
 import type { SessionInfo } from '../../common/api-types.js';
 import { MAX_EVENTS_PER_BATCH, MAX_INFLATED_BYTES, MAX_JSON_DEPTH } from '../../common/limits.js';
-import { batchFlaw, type BatchBody, type SessionInfoBody } from '../../common/ingest-batch.js';
+import { batchFlaw, SessionInfoSchema, type BatchBody, type SessionInfoBody } from '../../common/ingest-batch.js';
+import { batchEventsSpan, type EventsSpan } from '../storage/batch-body.js';
 import { hasHumanInput, pageLoads } from './event-rules.js';
 import { factMoments, type Moment } from '../../common/session-facts.js';
 import { CAPTURED_TAGS, maskText, NOTE_TAG } from '../../common/captured.js';
 import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../../common/json-chars.js';
 
 // Everything ingest does to a batch's bytes before the database sees it: inflate, parse,
-// validate, sort, serialise and compress. Small batches are packed on the request thread, the
+// validate, and (unless the body can be stored as it arrived) sort, serialise and compress. Small batches are packed on the request thread, the
 // rest in a worker thread (pack-pool.ts, pack-worker.ts), so a flood of large batches costs the
 // event loop nothing; it is plain code, so tests call it too.
 
@@ -27,7 +28,7 @@ export interface PackedBatch {
   pageLoads: number;
   /** What the session-facts rules look at in this batch, folded into the row when it is stored. */
   moments: Moment[];
-  /** The events in time order as a gzip-compressed JSON array. */
+  /** The events in time order, gzip-compressed: as a JSON array, or the body as received (storage/batch-body.ts). */
   chunk: Uint8Array;
 }
 
@@ -58,15 +59,18 @@ export const OVER_CAP = 'over cap';
 /** A batch past `cap` once inflated: the visitor's fault only under ingest's own cap. */
 const tooLarge = (cap: number) => new Refusal(413, cap < MAX_INFLATED_BYTES ? OVER_CAP : `Batch is larger than ${MAX_INFLATED_BYTES} bytes once decompressed`);
 
-function inflate(raw: Uint8Array, cap: number): string {
+const isGzip = (raw: Uint8Array) => raw[0] === 0x1f && raw[1] === 0x8b;
+
+/** The body's JSON bytes. */
+function inflate(raw: Uint8Array, cap: number): Buffer {
   if (raw.length === 0) throw new Refusal(400, 'Empty body');
-  if (raw[0] !== 0x1f || raw[1] !== 0x8b) {
+  if (!isGzip(raw)) {
     if (raw.length > cap) throw tooLarge(cap);
-    return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
+    return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
   }
   try {
     // A hard output cap: a decompression bomb stops here instead of filling memory.
-    return gunzipSync(raw, { maxOutputLength: cap }).toString('utf8');
+    return gunzipSync(raw, { maxOutputLength: cap });
   } catch (error) {
     if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(cap);
     throw new Refusal(400, 'Body is not valid gzip');
@@ -79,7 +83,7 @@ function inflate(raw: Uint8Array, cap: number): string {
  */
 export function announcedSize(raw: Uint8Array): number {
   // 18 bytes: the smallest gzip stream, a 10-byte header and an 8-byte trailer.
-  if (raw.length < 18 || raw[0] !== 0x1f || raw[1] !== 0x8b) return raw.length;
+  if (raw.length < 18 || !isGzip(raw)) return raw.length;
   return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).readUInt32LE(raw.length - 4);
 }
 
@@ -158,14 +162,40 @@ const CAPTURED = new Set<unknown>(Object.values(CAPTURED_TAGS));
  * before sending; an old or home-made sender may not), and console messages dropped when the
  * campaign turned their capture off.
  */
-function captured(events: Event[], options: PackOptions): Event[] {
+function captured(events: Event[], options: PackOptions): { kept: Event[]; changed: boolean } {
   const kept = options.captureConsole ? events : events.filter((e) => !(e.type === EventType.Custom && (e.data as { tag?: unknown }).tag === CAPTURED_TAGS.console));
+  let changed = kept.length !== events.length;
   for (const event of kept) {
     const data = event.data as { tag?: unknown; payload?: Record<string, unknown> };
     if (event.type !== EventType.Custom || !CAPTURED.has(data.tag) || !data.payload) continue;
-    for (const [key, value] of Object.entries(data.payload)) if (typeof value === 'string') data.payload[key] = maskText(value);
+    for (const [key, value] of Object.entries(data.payload)) {
+      if (typeof value !== 'string') continue;
+      const masked = maskText(value);
+      if (masked !== value) [data.payload[key], changed] = [masked, true];
+    }
   }
-  return kept;
+  return { kept, changed };
+}
+
+const BATCH_KEYS = new Set(['sessionId', 'seq', 'info', 'events']);
+const INFO_KEYS = new Set(Object.keys(SessionInfoSchema.properties));
+const onlyKeys = (value: object, keys: Set<string>) => Object.keys(value).every((key) => keys.has(key));
+const inTimeOrder = (events: Event[]) => events.every((event, i) => i === 0 || event.timestamp >= events[i - 1].timestamp);
+const NEWLINE = 0x0a;
+const RETURN = 0x0d;
+
+/**
+ * Where the events lie in a gzip body that can be stored as it arrived (no inflating, sorting,
+ * serialising or compressing again: most of packing's cost), else null. It can when it holds just
+ * what was checked: the batch's own keys, events already in time order, nothing masked or dropped
+ * here, and one gzip member no larger than its JSON (nothing stored that the caps do not count).
+ * No line breaks: the events go out as they are, one line of a live stream included.
+ */
+function receivedSpan(raw: Uint8Array, json: Buffer, batch: BatchBody, changed: boolean): EventsSpan | null {
+  if (changed || !isGzip(raw) || raw.length > json.length || announcedSize(raw) !== json.length) return null;
+  if (json[0] !== OPEN_OBJECT || json.includes(NEWLINE) || json.includes(RETURN)) return null;
+  if (!onlyKeys(batch, BATCH_KEYS) || (batch.info && !onlyKeys(batch.info, INFO_KEYS)) || !inTimeOrder(batch.events)) return null;
+  return batchEventsSpan(json);
 }
 
 /**
@@ -174,12 +204,14 @@ function captured(events: Event[], options: PackOptions): Event[] {
  */
 export function packBatch(raw: Uint8Array, now: number, options: PackOptions = { captureConsole: true }, cap = MAX_INFLATED_BYTES): PackOutcome {
   try {
-    const batch = check(parse(inflate(raw, cap)), now);
-    const kept = captured(batch.events, options);
+    const json = inflate(raw, cap);
+    const batch = check(parse(json.toString('utf8')), now);
+    const { kept, changed } = captured(batch.events, options);
+    const received = receivedSpan(raw, json, batch, changed);
     // A batch of nothing but dropped console messages is still a batch of the session (its seq counts).
     if (!kept.length) kept.push({ type: EventType.Custom, data: { tag: NOTE_TAG, payload: { dropped: 'console messages' } }, timestamp: batch.events[0].timestamp });
-    const events = kept.sort((a, b) => a.timestamp - b.timestamp); // stable
-    const json = JSON.stringify(events);
+    const events = received ? kept : kept.sort((a, b) => a.timestamp - b.timestamp); // stable
+    const stored = received ? null : JSON.stringify(events);
     return {
       ok: true,
       batch: {
@@ -189,11 +221,11 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
         eventCount: events.length,
         firstTs: events[0].timestamp,
         lastTs: events[events.length - 1].timestamp,
-        jsonBytes: Buffer.byteLength(json),
+        jsonBytes: received ? received.end - received.start : Buffer.byteLength(stored as string),
         humanInput: hasHumanInput(events),
         pageLoads: pageLoads(events),
         moments: factMoments(events),
-        chunk: gzipSync(json),
+        chunk: received ? raw : gzipSync(stored as string),
       },
     };
   } catch (error) {

@@ -2,6 +2,7 @@ import { gzipSync, gunzip, gunzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { Db } from '../db/index.js';
 import type { ReplayEvent } from '../../common/api-types.js';
+import { chunkEvents } from './batch-body.js';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -43,7 +44,7 @@ export async function appendChunk(db: Db, chunk: NewChunk): Promise<boolean> {
   });
 }
 
-/** A chunk already sorted and compressed (ingest's workers make them). */
+/** A chunk already sorted and compressed (ingest packs them): its events' array, or the batch's gzip body as received. */
 export interface PackedChunk {
   campaignId: string;
   sessionId: string;
@@ -163,9 +164,9 @@ export function inflatedSize(data: Uint8Array): number {
   return new DataView(data.buffer, data.byteOffset, data.byteLength).getUint32(data.byteLength - 4, true);
 }
 
-/** A chunk's JSON bytes; large chunks are inflated on the thread pool, off the event loop. */
+/** A chunk's events as JSON array bytes; large chunks are inflated on the thread pool, off the event loop. */
 export async function inflateChunk(data: Uint8Array): Promise<Buffer> {
-  return data.byteLength < INLINE_GUNZIP_BYTES ? gunzipSync(data) : await gunzipAsync(data);
+  return chunkEvents(data.byteLength < INLINE_GUNZIP_BYTES ? gunzipSync(data) : await gunzipAsync(data));
 }
 
 /** Seq ranges [from, to] of consecutive chunks within the page limits (exported for its tests). */

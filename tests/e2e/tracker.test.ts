@@ -14,17 +14,22 @@ import type { ReplayEvent, ReplayResponse, SessionsResponse } from '../../common
 import { makeCampaign, storedCounts } from '../integration/ingest-support.js';
 import { PAGE_SECRETS, TYPED, flushRecorder, recorderRunning, shopAtCheckout, startSite, type Site } from './tracker-site.js';
 import { until } from './step.js';
+import { chunkEvents } from '../../server/storage/batch-body.js';
 
 interface Stored {
   events: ReplayEvent[];
   raw: string;
+  /** Chunks that are the tracker's gzip body as it arrived (not re-serialised by ingest). */
+  kept: number;
 }
 
 /** Every chunk of the campaign, decompressed: the events in order and the raw JSON text. */
 async function storedEvents(server: TestServer, campaignId: string): Promise<Stored> {
   const rows = await server.db.selectFrom('chunks').select(['data']).where('campaign_id', '=', campaignId).orderBy('session_id').orderBy('seq').execute();
-  const texts = rows.map((row) => gunzipSync(row.data).toString('utf8'));
-  return { events: texts.flatMap((t) => JSON.parse(t) as ReplayEvent[]), raw: texts.join('\n') };
+  const stored = rows.map((row) => gunzipSync(row.data));
+  // A chunk is an events array or the batch as it arrived (server/storage/batch-body.ts).
+  const events = stored.flatMap((json) => JSON.parse(chunkEvents(json).toString('utf8')) as ReplayEvent[]);
+  return { events, raw: stored.join('\n'), kept: stored.filter((json) => json[0] === 0x7b).length };
 }
 
 
@@ -89,6 +94,8 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
     await context.close();
     // Each page packed its batches (masking, time zone, gzip) in a worker of its own.
     expect(workers).toHaveLength(2);
+    // Ingest stored the pages' own gzip bodies as they arrived.
+    expect(stored.kept).toBeGreaterThan(0);
     for (const url of workers) expect(url).toMatch(/^blob:/);
 
     // The session lists with the right fields, from the sessions API.

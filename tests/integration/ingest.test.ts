@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { readChunks } from '../../server/storage/chunks.js';
 import { sessionRow } from '../../server/sessions/repository.js';
+import { replayStream } from '../../server/replay/stream.js';
+import { text } from 'node:stream/consumers';
 import { makeCampaign, sessionId, info, pageEvents, postBatch, storedCounts } from './ingest-support.js';
 
 describe('ingest: storing batches', () => {
@@ -53,6 +55,29 @@ describe('ingest: storing batches', () => {
     const chunks: unknown[][] = [];
     for await (const events of readChunks(server.db, campaignId, id)) chunks.push(events);
     expect(chunks).toEqual([pageEvents(chunks[0] ? (chunks[0][0] as { timestamp: number }).timestamp : 0)]);
+  });
+
+  it("keeps a tracker's gzip body as it arrived, and replays it with re-serialised chunks in time order", async () => {
+    const id = sessionId();
+    const start = Date.now() - 10_000;
+    const first = zlib.gzipSync(JSON.stringify({ sessionId: id, seq: 0, info: info(), events: pageEvents(start) }));
+    expect((await postBatch(server, campaignId, first)).status).toBe(200);
+    // Out of time order: stored sorted and re-serialised. Then a kept body overlapping it in time (a late batch).
+    const click = (t: number, x: number) => ({ type: 3, data: { source: 2, type: 2, id: 1, x, y: 0 }, timestamp: start + t });
+    expect((await postBatch(server, campaignId, { sessionId: id, seq: 1, events: [click(4000, 2), click(3000, 1)] })).status).toBe(200);
+    const late = zlib.gzipSync(JSON.stringify({ sessionId: id, seq: 2, events: [click(3500, 3), click(4500, 4)] }));
+    expect((await postBatch(server, campaignId, late)).status).toBe(200);
+
+    const rows = await server.db.selectFrom('chunks').select(['seq', 'data']).where('session_id', '=', id).orderBy('seq').execute();
+    const stored = rows.map((row) => Buffer.from(row.data));
+    expect(stored[0].equals(first)).toBe(true);
+    expect(zlib.gunzipSync(stored[1]).toString()).toBe(JSON.stringify([click(3000, 1), click(4000, 2)]));
+    expect(stored[2].equals(late)).toBe(true);
+    const session = await server.db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const replayed = JSON.parse(await text(replayStream(server.db, session))) as { events: { timestamp: number; data: { x?: number } }[] };
+    expect(replayed.events.map((e) => e.timestamp - start)).toEqual([0, 5, 2000, 3000, 3500, 4000, 4500]);
+    expect(replayed.events.slice(3).map((e) => e.data.x)).toEqual([1, 3, 2, 4]);
+    expect(session.event_count).toBe(7);
   });
 
   it('stores a retried (session, seq) once and counts it once', async () => {

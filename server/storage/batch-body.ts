@@ -1,0 +1,75 @@
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../../common/json-chars.js';
+
+// A chunk is stored either as its events' JSON array or, when ingest could keep a tracker's gzip
+// body as it arrived, as that whole batch object ({"sessionId", "seq", "info"?, "events": [...]}).
+// Readers take the events array out of the second kind here, without parsing it.
+
+const COLON = 0x3a;
+const EVENTS = Buffer.from('events');
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/** Where the events array lies in a batch object's JSON: bytes [start, end), brackets included. */
+export interface EventsSpan {
+  start: number;
+  end: number;
+}
+
+/**
+ * The span of the top-level `events` array of a batch object, or null when there is no single
+ * such array. A key written with escapes, or `events` twice, gives null too: JSON.parse would
+ * read those differently from this scan (the last of equal keys wins, escapes spell the same key),
+ * so ingest stores such a body re-serialised instead.
+ */
+export function batchEventsSpan(json: Uint8Array): EventsSpan | null {
+  let depth = 0;
+  let start = -1;
+  let end = -1;
+  /** The key just read at the top level is "events": its value, an array, comes next. */
+  let awaiting = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json[i];
+    if (c === QUOTE) {
+      const from = i + 1;
+      let escaped = false;
+      for (i = from; i < json.length && json[i] !== QUOTE; i++) {
+        if (json[i] === BACKSLASH) {
+          escaped = true;
+          i++;
+        }
+      }
+      if (depth !== 1) continue;
+      if (awaiting) return null; // events holds text, not an array
+      let at = i + 1;
+      while (at < json.length && isSpace(json[at])) at++;
+      if (json[at] !== COLON) continue;
+      if (escaped) return null;
+      if (i - from === EVENTS.length && EVENTS.equals(json.subarray(from, i))) {
+        if (start !== -1) return null;
+        awaiting = true;
+      }
+      i = at;
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      if (depth === 0 && c !== OPEN_OBJECT) return null;
+      if (depth === 1 && awaiting) {
+        if (c !== OPEN_ARRAY) return null;
+        start = i;
+      }
+      depth++;
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+      depth--;
+      if (depth === 1 && awaiting && start !== -1) {
+        end = i + 1;
+        awaiting = false;
+      }
+    } else if (depth === 1 && awaiting && !isSpace(c)) return null; // a number or literal
+  }
+  return start !== -1 && end !== -1 ? { start, end } : null;
+}
+
+/** A stored chunk's events as a JSON array: the chunk itself, or the array inside a batch kept as received. */
+export function chunkEvents(json: Buffer): Buffer {
+  if (json[0] !== OPEN_OBJECT) return json;
+  const span = batchEventsSpan(json);
+  if (!span) throw new Error('A stored batch holds no events array');
+  return json.subarray(span.start, span.end);
+}
