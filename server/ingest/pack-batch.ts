@@ -3,11 +3,11 @@ import { EventType } from '@rrweb/types';
 import type { SessionInfo } from '../../common/api-types.js';
 import { MAX_EVENTS_PER_BATCH, MAX_INFLATED_BYTES, MAX_JSON_DEPTH } from '../../common/limits.js';
 import { batchFlaw, SessionInfoSchema, type BatchBody, type SessionInfoBody } from '../../common/ingest-batch.js';
-import { batchEventsSpan, type EventsSpan } from '../storage/batch-body.js';
+import { scanBatch, type BatchScan, type EventsSpan } from '../storage/batch-body.js';
 import { hasHumanInput, pageLoads } from './event-rules.js';
 import { factMoments, type Moment } from '../../common/session-facts.js';
 import { CAPTURED_TAGS, maskText, NOTE_TAG } from '../../common/captured.js';
-import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../../common/json-chars.js';
+import { OPEN_OBJECT } from '../../common/json-chars.js';
 
 // Everything ingest does to a batch's bytes before the database sees it: inflate, parse,
 // validate, and (unless the body can be stored as it arrived) sort, serialise and compress. Small batches are packed on the request thread, the
@@ -87,27 +87,12 @@ export function announcedSize(raw: Uint8Array): number {
   return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).readUInt32LE(raw.length - 4);
 }
 
-/** Whether JSON text nests deeper than `limit`, found in one pass before it is parsed. */
-export function nestsDeeperThan(json: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < json.length; i++) {
-    const c = json.charCodeAt(i);
-    if (inString) {
-      if (c === BACKSLASH) i++; // skip the escaped character
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) inString = true;
-    else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-      if (++depth > limit) return true;
-    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) depth--;
-  }
-  return false;
-}
-
-function parse(json: string): unknown {
-  if (nestsDeeperThan(json, MAX_JSON_DEPTH)) throw new Refusal(400, `The batch nests deeper than ${MAX_JSON_DEPTH} levels`);
+/** The body parsed, once one pass over its bytes found it nests no deeper than the limit (and where its events lie). */
+function parse(json: Buffer): { value: unknown; scan: BatchScan } {
+  const scan = scanBatch(json, MAX_JSON_DEPTH);
+  if (scan.deeperThan) throw new Refusal(400, `The batch nests deeper than ${MAX_JSON_DEPTH} levels`);
   try {
-    return JSON.parse(json);
+    return { value: JSON.parse(json.toString('utf8')), scan };
   } catch {
     throw new Refusal(400, 'Malformed JSON body');
   }
@@ -191,11 +176,11 @@ const RETURN = 0x0d;
  * here, and one gzip member no larger than its JSON (nothing stored that the caps do not count).
  * No line breaks: the events go out as they are, one line of a live stream included.
  */
-function receivedSpan(raw: Uint8Array, json: Buffer, batch: BatchBody, changed: boolean): EventsSpan | null {
+function receivedSpan(raw: Uint8Array, json: Buffer, scan: BatchScan, batch: BatchBody, changed: boolean): EventsSpan | null {
   if (changed || !isGzip(raw) || raw.length > json.length || announcedSize(raw) !== json.length) return null;
   if (json[0] !== OPEN_OBJECT || json.includes(NEWLINE) || json.includes(RETURN)) return null;
   if (!onlyKeys(batch, BATCH_KEYS) || (batch.info && !onlyKeys(batch.info, INFO_KEYS)) || !inTimeOrder(batch.events)) return null;
-  return batchEventsSpan(json);
+  return scan.events;
 }
 
 /**
@@ -205,9 +190,10 @@ function receivedSpan(raw: Uint8Array, json: Buffer, batch: BatchBody, changed: 
 export function packBatch(raw: Uint8Array, now: number, options: PackOptions = { captureConsole: true }, cap = MAX_INFLATED_BYTES): PackOutcome {
   try {
     const json = inflate(raw, cap);
-    const batch = check(parse(json.toString('utf8')), now);
+    const { value, scan } = parse(json);
+    const batch = check(value, now);
     const { kept, changed } = captured(batch.events, options);
-    const received = receivedSpan(raw, json, batch, changed);
+    const received = receivedSpan(raw, json, scan, batch, changed);
     // A batch of nothing but dropped console messages is still a batch of the session (its seq counts).
     if (!kept.length) kept.push({ type: EventType.Custom, data: { tag: NOTE_TAG, payload: { dropped: 'console messages' } }, timestamp: batch.events[0].timestamp });
     const events = received ? kept : kept.sort((a, b) => a.timestamp - b.timestamp); // stable

@@ -1,8 +1,8 @@
 import zlib from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { nestsDeeperThan, packBatch } from '../../../server/ingest/pack-batch.js';
-import { chunkEvents } from '../../../server/storage/batch-body.js';
+import { packBatch } from '../../../server/ingest/pack-batch.js';
+import { chunkEvents, scanBatch } from '../../../server/storage/batch-body.js';
 
 describe('packBatch', () => {
   it('never throws: any bytes give a packed batch or a 4xx with a reason', () => {
@@ -86,8 +86,19 @@ describe('packBatch', () => {
   });
 
   it('measures nesting outside strings only', () => {
-    expect(nestsDeeperThan('[[[1]]]', 3)).toBe(false);
-    expect(nestsDeeperThan('[[[[1]]]]', 3)).toBe(true);
-    expect(nestsDeeperThan('["[[[[[[", "\\"[[[["]', 1)).toBe(false);
+    const deeper = (text: string, limit: number) => scanBatch(Buffer.from(text), limit).deeperThan;
+    expect(deeper('[[[1]]]', 3)).toBe(false);
+    expect(deeper('[[[[1]]]]', 3)).toBe(true);
+    expect(deeper('["[[[[[[", "\\"[[[["]', 1)).toBe(false);
+    // Past the limit wherever it is, events array or not.
+    expect(deeper('{"events":"x","info":{"a":[[[1]]]}}', 4)).toBe(true);
+    expect(deeper('{"events":"x","info":{"a":[[[1]]]}}', 5)).toBe(false);
+  });
+
+  it('refuses a body nesting past the limit with its reason, before parsing it', () => {
+    const deep = `{"sessionId":"abcdefgh","seq":0,"events":[{"type":3,"timestamp":1,"data":${'['.repeat(5000)}${']'.repeat(5000)}}]}`;
+    for (const raw of [Buffer.from(deep), zlib.gzipSync(deep)]) {
+      expect(packBatch(raw, Date.now())).toMatchObject({ ok: false, status: 400, error: expect.stringMatching(/^The batch nests deeper than \d+ levels$/) });
+    }
   });
 });
