@@ -464,15 +464,10 @@ export function ReplayPlayer({
             onSpeed={changeSpeed}
             onSkipInactive={changeSkipInactive}
             onToggleFullscreen={fullscreen.toggle}
+            onJumpToLive={ready && live && !following ? jumpToLive : undefined}
           />
           {ready && underControls && <ViewSlot render={underControls} view={view} />}
         </div>
-        {/* Over the recording's top corner, after the controls in the tab order; the fit stays as it is. */}
-        {ready && live && !following && (
-          <button type="button" className="button button-primary button-small player-jump-live" onClick={jumpToLive}>
-            Jump to live
-          </button>
-        )}
       </div>
       {ready && afterPlayer && <ViewSlot render={afterPlayer} view={view} />}
       {shortcuts && <ShortcutsHelp ref={helpRef} />}

@@ -114,10 +114,16 @@ describe.skipIf(!hasChromium)('watching live', () => {
     });
 
     await step("3. Seeking back offers 'Jump to live', which returns to the latest moment", async () => {
+      const recording = page.locator('.player-host');
+      const before = await recording.boundingBox();
       await page.getByRole('slider', { name: 'Playback position' }).focus();
       await page.keyboard.press('Home');
       const jump = page.getByRole('button', { name: 'Jump to live' });
       await jump.waitFor();
+      // In the controls, below the recording, which keeps its size: it covers nothing recorded.
+      const [box, after] = [await jump.boundingBox(), await recording.boundingBox()];
+      expect(after).toEqual(before);
+      expect(box && after && box.y >= after.y + after.height).toBe(true);
       const time = page.getByTestId('player-time');
       expect(await time.textContent()).toBe('00:00');
       await visitor.click('#more');

@@ -21,6 +21,8 @@ export interface PlayerControlsProps {
   onSpeed(speed: number): void;
   onSkipInactive(on: boolean): void;
   onToggleFullscreen(): void;
+  /** A live session seen behind its latest moment: the total time gives way to 'Jump to live'. */
+  onJumpToLive?: () => void;
 }
 
 function PlayIcon({ playing }: { playing: boolean }) {
@@ -75,7 +77,16 @@ export function PlayerControls(props: PlayerControlsProps) {
           onKeyDown={onSliderKey}
           style={{ '--played': `${totalTime > 0 ? (100 * current) / totalTime : 0}%` } as CSSProperties}
         />
-        <span className="player-time player-time-total">{formatPlayerTime(totalTime)}</span>
+        {/* In the scrubber's row, right after it in the tab order, never over the recording; short
+            enough to leave a phone most of the row for the scrubber. */}
+        {props.onJumpToLive ? (
+          <button type="button" className="player-button player-jump-live" aria-label="Jump to live" title="Jump to live" onClick={props.onJumpToLive}>
+            <span className="live-dot" aria-hidden="true" />
+            Live
+          </button>
+        ) : (
+          <span className="player-time player-time-total">{formatPlayerTime(totalTime)}</span>
+        )}
       </div>
       <div className="player-options">
         <div className="player-speeds" role="group" aria-label="Playback speed">
