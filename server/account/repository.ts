@@ -1,3 +1,4 @@
+import { forgetCampaigns } from '../campaigns/repository.js';
 import type { Executor } from '../db/executor.js';
 import { LOCAL_MOUNT } from '../auth/local-provider.js';
 
@@ -12,6 +13,7 @@ export async function deleteUserEverything(db: Executor, user: { id: string; sub
   await db.deleteFrom('chunks').where('campaign_id', 'in', campaigns).execute();
   await db.deleteFrom('sessions').where('campaign_id', 'in', campaigns).execute();
   await db.deleteFrom('campaigns').where('owner_id', '=', user.id).execute();
+  forgetCampaigns();
   await db.deleteFrom('sign_ins').where('user_id', '=', user.id).execute();
   await db.deleteFrom('refresh_tokens').where('user_id', '=', user.id).execute();
   const local = localSubject(user.subject);

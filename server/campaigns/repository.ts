@@ -1,5 +1,5 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { Db } from '../db/index.js';
+import { isPostgres, type Db } from '../db/index.js';
 import type { Executor } from '../db/executor.js';
 import type { CampaignsTable } from '../db/schema.js';
 
@@ -11,6 +11,32 @@ export function findCampaign(db: Executor, id: string): Promise<CampaignRow | un
   return db.selectFrom('campaigns').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** How long ingest may keep a campaign it read (SQLite only): a backstop for writes made outside this process. */
+const KEPT_MS = 10_000;
+const KEPT_MAX = 10_000;
+/** Campaigns ingest read, by id, with the database they came from. */
+const kept = new Map<string, { db: Db; row: CampaignRow; at: number }>();
+
+/**
+ * The campaign a batch is for, looked up on every batch. On SQLite this process is the
+ * database's only writer, so a campaign read is kept a while and every write of a campaign
+ * below forgets them all; unknown ids are never kept. On PostgreSQL other nodes write too: each
+ * batch reads the row afresh.
+ */
+export async function campaignForIngest(db: Db, id: string, now = Date.now()): Promise<CampaignRow | undefined> {
+  if (isPostgres(db)) return findCampaign(db, id);
+  const hit = kept.get(id);
+  if (hit && hit.db === db && now - hit.at < KEPT_MS) return hit.row;
+  const row = await findCampaign(db, id);
+  if (kept.size >= KEPT_MAX) kept.clear();
+  if (row) kept.set(id, { db, row, at: now });
+  else kept.delete(id);
+  return row;
+}
+
+/** Called by every write of campaigns (their rows as ingest reads them). */
+export const forgetCampaigns = () => kept.clear();
+
 /** An owner's campaigns, newest first. */
 export function listCampaigns(db: Executor, ownerId: string): Promise<CampaignRow[]> {
   return db.selectFrom('campaigns').selectAll().where('owner_id', '=', ownerId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
@@ -18,11 +44,13 @@ export function listCampaigns(db: Executor, ownerId: string): Promise<CampaignRo
 
 export async function insertCampaign(db: Executor, row: Insertable<CampaignsTable>): Promise<void> {
   await db.insertInto('campaigns').values(row).execute();
+  forgetCampaigns();
 }
 
 /** Stores an owner's changes to their campaign; sessions already admitted stay whatever the new limit. */
 export async function updateCampaign(db: Executor, campaign: Pick<CampaignRow, 'id' | 'owner_id'>, changes: Updateable<CampaignsTable>): Promise<void> {
   await db.updateTable('campaigns').set(changes).where('id', '=', campaign.id).where('owner_id', '=', campaign.owner_id).execute();
+  forgetCampaigns();
 }
 
 /** Everything recorded under the campaign goes with it, or nothing does. */
@@ -32,6 +60,7 @@ export async function deleteCampaign(db: Db, campaign: Pick<CampaignRow, 'id' | 
     await trx.deleteFrom('sessions').where('campaign_id', '=', campaign.id).execute();
     await trx.deleteFrom('campaigns').where('id', '=', campaign.id).where('owner_id', '=', campaign.owner_id).execute();
   });
+  forgetCampaigns();
 }
 
 /**

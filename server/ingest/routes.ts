@@ -14,7 +14,7 @@ import { SESSION_CLOSED_STATUS, isBatchRefusal, storeBatch } from './store.js';
 import { GroupCommitter } from './group-commit.js';
 import { isPostgres } from '../db/index.js';
 import { markEndedSessionsWithoutInput, sessionCounters, type SessionState } from '../sessions/repository.js';
-import { findCampaign } from '../campaigns/repository.js';
+import { campaignForIngest } from '../campaigns/repository.js';
 import { IngestParams, IngestResponse } from '../../common/api/ingest.js';
 import { clientIp } from './visitor.js';
 import { registerScripts } from './scripts.js';
@@ -124,7 +124,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     await batchesPerIp(request, reply, clientIp(request.ip));
     const { campaignId } = request.params;
     const campaign = isCampaignId(campaignId)
-      ? await findCampaign(ctx.db, campaignId)
+      ? await campaignForIngest(ctx.db, campaignId)
       : undefined;
     const origin = request.headers.origin;
     const allowed = campaign !== undefined && originAllowed(origin, campaign.domains);

@@ -10,7 +10,7 @@ import { createShare } from '../../server/shares/repository.js';
 import { SIGN_IN_NOT_FOUND, WRONG_CONFIRMATION } from '../../server/account/routes.js';
 import type { SignInList } from '../../common/api/account.js';
 import { housekeeping } from '../../server/cluster/jobs.js';
-import { createCampaign } from './ingest-support.js';
+import { createCampaign, info, pageEvents, postBatch, sessionId } from './ingest-support.js';
 
 const CHROME_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
 const FIREFOX_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0';
@@ -223,11 +223,14 @@ describe('DELETE /api/v1/account', () => {
   it("deletes the user and every row of theirs in one go, signs them out, and leaves another user's data alone", async () => {
     const owner = await userSession(server, 'Leaving Owner');
     const laptop = await device(owner.userId, FIREFOX_LINUX);
-    await seed(owner.headers, 'Leaving');
+    const leaving = await seed(owner.headers, 'Leaving');
     const other = await userSession(server, 'Staying Owner');
     await device(other.userId);
     await seed(other.headers, 'Staying');
     expect(await owned(owner.userId)).toEqual(everything);
+    // Ingest has read (and keeps) the campaign: after the deletion its batches are refused all the same.
+    const visit = () => postBatch(server, leaving, { sessionId: sessionId(), seq: 0, info: info(), events: pageEvents() }, { origin: 'https://example.com' });
+    expect((await visit()).status).toBe(200);
 
     // The typed email may differ in case and surrounding spaces.
     const response = await deleteAccount(owner.headers, { confirm: '  Leaving.Owner@Example.test ' });
@@ -235,6 +238,7 @@ describe('DELETE /api/v1/account', () => {
     expect(await response.json()).toEqual({ ok: true });
     expect(cleared(response)).toBe(true);
     expect(await owned(owner.userId)).toEqual({ users: 0, campaigns: 0, sessions: 0, chunks: 0, shares: 0, refreshTokens: 0, signIns: 0 });
+    expect((await visit()).status).toBe(404);
     expect(await accessWorks(laptop.access)).toBe(false);
     expect((await fetch(`${server.url}/api/v1/campaign/getAll`, { headers: owner.headers })).status).toBe(401);
     expect(await owned(other.userId)).toEqual(everything);

@@ -326,3 +326,29 @@ describe('PATCH /api/v1/campaign/update/:id', () => {
     expect(await storedCounts(server, mine.id)).toEqual({ sessions: 3, chunks: 0 });
   });
 });
+
+describe('ingest after an owner changes or deletes the campaign', () => {
+  it("takes the change on the very next batch, though ingest keeps the campaigns it reads", async () => {
+    const { data: campaign } = (await (await create(valid)).json()) as { data: Campaign };
+    const batch = (seq: number, id = sessionId()) => ({ sessionId: id, seq, info: info(), events: pageEvents() });
+    const shop = { origin: 'https://shop.example.com' };
+    expect((await postBatch(server, campaign.id, batch(0), shop)).status).toBe(200);
+
+    const patched = await fetch(`${server.url}/api/v1/campaign/update/${campaign.id}`, {
+      method: 'PATCH',
+      headers: { ...owner.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ domains: 'new.example.com' }),
+    });
+    expect(patched.status).toBe(200);
+    expect((await postBatch(server, campaign.id, batch(0), shop)).status).toBe(403);
+    expect((await postBatch(server, campaign.id, batch(0), { origin: 'https://new.example.com' })).status).toBe(200);
+
+    // A write made outside this process is seen within the keeping time (10 s), never later.
+    await server.db.updateTable('campaigns').set({ capture_console: 0 }).where('id', '=', campaign.id).execute();
+    const { campaignForIngest } = await import('../../server/campaigns/repository.js');
+    expect((await campaignForIngest(server.db, campaign.id, Date.now() + 10_001))?.capture_console).toBe(0);
+
+    expect((await fetch(`${server.url}/api/v1/campaign/delete/${campaign.id}`, { method: 'DELETE', headers: owner.headers })).status).toBe(200);
+    expect((await postBatch(server, campaign.id, batch(0), { origin: 'https://new.example.com' })).status).toBe(404);
+  });
+});
