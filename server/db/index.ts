@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { StorageError, describeStorageError, ownerOnly } from '../storage/data-dir.js';
+import { BACKSTOP_PAGES, startCheckpointer } from './checkpointer.js';
 import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_sessions_by_verdict.js';
 import * as m0003 from './migrations/0003_chunks_sorted.js';
@@ -62,11 +63,12 @@ export function openDb(options: DbOptions): Db {
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
+    database.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
     for (const suffix of ['-wal', '-shm']) ownerOnly(file + suffix);
   } catch (error) {
     throw new StorageError(`the database ${file} cannot be opened for writing: ${describeStorageError(error)}`);
   }
-  return new Kysely<Database>({ dialect: new RollbackSafeSqliteDialect({ database }) });
+  return new Kysely<Database>({ dialect: new RollbackSafeSqliteDialect({ database, stopCheckpoints: startCheckpointer(file) }) });
 }
 
 /** How many compiled statements are kept; ingest runs a dozen, the whole app a few hundred. */
@@ -77,10 +79,13 @@ const STATEMENT_CACHE_SIZE = 500;
  * ingest runs the same few statements thousands of times a second: keep the compiled ones. A
  * statement still being iterated (a streamed replay) is busy, so a second user gets a new one.
  */
-function withStatementCache(database: SQLite.Database): SqliteDatabase {
+function withStatementCache(database: SQLite.Database, onClose: () => void): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
   return {
-    close: () => void database.close(),
+    close: () => {
+      onClose();
+      database.close();
+    },
     prepare(text: string) {
       const known = cache.get(text);
       if (known?.busy) return database.prepare(text);
@@ -101,10 +106,12 @@ function withStatementCache(database: SQLite.Database): SqliteDatabase {
  */
 class RollbackSafeSqliteDialect extends SqliteDialect {
   readonly #database: SQLite.Database;
+  readonly #stopCheckpoints: () => void;
 
-  constructor(config: { database: SQLite.Database }) {
+  constructor(config: { database: SQLite.Database; stopCheckpoints: () => void }) {
     super(config);
     this.#database = config.database;
+    this.#stopCheckpoints = config.stopCheckpoints;
   }
 
   override createDriver(): Driver {
@@ -113,7 +120,7 @@ class RollbackSafeSqliteDialect extends SqliteDialect {
       override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
         if (database.inTransaction) await super.rollbackTransaction(connection);
       }
-    })({ database: withStatementCache(database) });
+    })({ database: withStatementCache(database, this.#stopCheckpoints) });
   }
 }
 
