@@ -44,13 +44,20 @@ export function sweepRecordings(db: Db, now?: number): Promise<boolean> {
   return oneNodeAtATime(db, 'retention', async () => void (await sweepExpiredRecordings(db, { now })));
 }
 
-/** Starts the periodic jobs; they stop when the server closes. */
-export function startJobs(app: FastifyInstance, db: Db): void {
+/** When the jobs first run after a start: soon, so a server restarted more often than every ten minutes still sweeps. */
+const FIRST_RUN_AFTER_MS = 60 * 1000;
+
+/** Starts the periodic jobs (first a minute after the start, then every ten minutes); they stop when the server closes. */
+export function startJobs(app: FastifyInstance, db: Db, timing = { firstAfterMs: FIRST_RUN_AFTER_MS, everyMs: HOUSEKEEPING_EVERY_MS }): void {
   const run = async () => {
     await oneNodeAtATime(db, 'housekeeping', housekeeping).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
     await sweepRecordings(db).catch((error: unknown) => app.log.warn({ err: error }, 'retention sweep failed'));
   };
-  const timer = setInterval(run, HOUSEKEEPING_EVERY_MS);
+  let timer = setTimeout(() => {
+    void run();
+    timer = setInterval(run, timing.everyMs);
+    timer.unref();
+  }, timing.firstAfterMs);
   timer.unref();
-  app.addHook('onClose', async () => clearInterval(timer));
+  app.addHook('onClose', async () => clearTimeout(timer));
 }
