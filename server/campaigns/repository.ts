@@ -16,6 +16,8 @@ const KEPT_MS = 10_000;
 const KEPT_MAX = 10_000;
 /** Campaigns ingest read, by id, with the database they came from. */
 const kept = new Map<string, { db: Db; row: CampaignRow; at: number }>();
+/** Raised by every write: a read that began before one is not kept (its row may predate the write). */
+let writes = 0;
 
 /**
  * The campaign a batch is for, looked up on every batch. On SQLite this process is the
@@ -27,15 +29,18 @@ export async function campaignForIngest(db: Db, id: string, now = Date.now()): P
   if (isPostgres(db)) return findCampaign(db, id);
   const hit = kept.get(id);
   if (hit && hit.db === db && now - hit.at < KEPT_MS) return hit.row;
+  const before = writes;
   const row = await findCampaign(db, id);
   if (kept.size >= KEPT_MAX) kept.clear();
-  if (row) kept.set(id, { db, row, at: now });
-  else kept.delete(id);
+  if (row && before === writes) kept.set(id, { db, row, at: now });
   return row;
 }
 
-/** Called by every write of campaigns (their rows as ingest reads them). */
-export const forgetCampaigns = () => kept.clear();
+/** Called by every change or deletion of campaigns (ingest never keeps an unknown id, so a new one needs none). */
+export function forgetCampaigns(): void {
+  writes++;
+  kept.clear();
+}
 
 /** An owner's campaigns, newest first. */
 export function listCampaigns(db: Executor, ownerId: string): Promise<CampaignRow[]> {
@@ -44,7 +49,6 @@ export function listCampaigns(db: Executor, ownerId: string): Promise<CampaignRo
 
 export async function insertCampaign(db: Executor, row: Insertable<CampaignsTable>): Promise<void> {
   await db.insertInto('campaigns').values(row).execute();
-  forgetCampaigns();
 }
 
 /** Stores an owner's changes to their campaign; sessions already admitted stay whatever the new limit. */
