@@ -4,15 +4,17 @@ import type { SessionInfo } from '../../common/api-types.js';
 import { MAX_EVENTS_PER_BATCH, MAX_INFLATED_BYTES, MAX_JSON_DEPTH } from '../../common/limits.js';
 import { batchFlaw, SessionInfoSchema, type BatchBody, type SessionInfoBody } from '../../common/ingest-batch.js';
 import { scanBatch, type BatchScan, type EventsSpan } from '../storage/batch-body.js';
+import { inflatedSize } from '../storage/chunks.js';
 import { hasHumanInput, pageLoads } from './event-rules.js';
 import { factMoments, type Moment } from '../../common/session-facts.js';
 import { CAPTURED_TAGS, maskText, NOTE_TAG } from '../../common/captured.js';
 import { OPEN_OBJECT } from '../../common/json-chars.js';
 
 // Everything ingest does to a batch's bytes before the database sees it: inflate, parse,
-// validate, and (unless the body can be stored as it arrived) sort, serialise and compress. Small batches are packed on the request thread, the
-// rest in a worker thread (pack-pool.ts, pack-worker.ts), so a flood of large batches costs the
-// event loop nothing; it is plain code, so tests call it too.
+// validate, and (unless the body can be stored as it arrived) sort, serialise and compress.
+// Small batches are packed on the request thread, the rest in a worker thread (pack-pool.ts,
+// pack-worker.ts), so a flood of large batches costs the event loop nothing; it is plain code,
+// so tests call it too.
 
 /** A batch checked and made ready to store: its chunk compressed, its facts derived. */
 export interface PackedBatch {
@@ -83,8 +85,7 @@ function inflate(raw: Uint8Array, cap: number): Buffer {
  */
 export function announcedSize(raw: Uint8Array): number {
   // 18 bytes: the smallest gzip stream, a 10-byte header and an 8-byte trailer.
-  if (raw.length < 18 || !isGzip(raw)) return raw.length;
-  return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).readUInt32LE(raw.length - 4);
+  return raw.length < 18 || !isGzip(raw) ? raw.length : inflatedSize(raw);
 }
 
 /** The body parsed, once one pass over its bytes found it nests no deeper than the limit (and where its events lie). */
@@ -178,6 +179,7 @@ const RETURN = 0x0d;
  */
 function receivedSpan(raw: Uint8Array, json: Buffer, scan: BatchScan, batch: BatchBody, changed: boolean): EventsSpan | null {
   if (changed || !isGzip(raw) || raw.length > json.length || announcedSize(raw) !== json.length) return null;
+  // Readers tell a kept body from an events array by its first byte (storage/batch-body.ts).
   if (json[0] !== OPEN_OBJECT || json.includes(NEWLINE) || json.includes(RETURN)) return null;
   if (!onlyKeys(batch, BATCH_KEYS) || (batch.info && !onlyKeys(batch.info, INFO_KEYS)) || !inTimeOrder(batch.events)) return null;
   return scan.events;
@@ -196,7 +198,7 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
     const received = receivedSpan(raw, json, scan, batch, changed);
     // A batch of nothing but dropped console messages is still a batch of the session (its seq counts).
     if (!kept.length) kept.push({ type: EventType.Custom, data: { tag: NOTE_TAG, payload: { dropped: 'console messages' } }, timestamp: batch.events[0].timestamp });
-    const events = received ? kept : kept.sort((a, b) => a.timestamp - b.timestamp); // stable
+    const events = kept.sort((a, b) => a.timestamp - b.timestamp); // stable; a kept body's are in order already
     const stored = received ? null : JSON.stringify(events);
     return {
       ok: true,
