@@ -2,7 +2,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { EventType } from '@rrweb/types';
 import type { SessionInfo } from '../../common/api-types.js';
 import { MAX_EVENTS_PER_BATCH, MAX_INFLATED_BYTES, MAX_JSON_DEPTH } from '../../common/limits.js';
-import { batchFlaw, SessionInfoSchema, type BatchBody, type SessionInfoBody } from '../../common/ingest-batch.js';
+import { batchFlaw, BatchSchema, SessionInfoSchema, type BatchBody, type SessionInfoBody } from '../../common/ingest-batch.js';
 import { scanBatch, type BatchScan, type EventsSpan } from '../storage/batch-body.js';
 import { inflatedSize } from '../storage/chunks.js';
 import { hasHumanInput, pageLoads } from './event-rules.js';
@@ -163,7 +163,8 @@ function captured(events: Event[], options: PackOptions): { kept: Event[]; chang
   return { kept, changed };
 }
 
-const BATCH_KEYS = new Set(['sessionId', 'seq', 'info', 'events']);
+// The keys the schema checks (common/ingest-batch.ts): a body with any other is re-serialised.
+const BATCH_KEYS = new Set(Object.keys(BatchSchema.properties));
 const INFO_KEYS = new Set(Object.keys(SessionInfoSchema.properties));
 const onlyKeys = (value: object, keys: Set<string>) => Object.keys(value).every((key) => keys.has(key));
 const inTimeOrder = (events: Event[]) => events.every((event, i) => i === 0 || event.timestamp >= events[i - 1].timestamp);
