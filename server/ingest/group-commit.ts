@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { isPostgres, type Db } from '../db/index.js';
 import type { Trx } from '../db/executor.js';
+import { TurnGroups } from './turn-groups.js';
 
 export interface GroupOptions {
   /** Groups committing at once: 1 for SQLite (one writer); PostgreSQL overlaps a few, on their own connections. */
@@ -32,17 +33,21 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  * its own, exactly as if there were no grouping.
  */
 export class GroupCommitter {
-  readonly #queue: Job[] = [];
-  #running = 0;
-  #scheduled = false;
+  readonly #groups: TurnGroups<Job>;
   readonly #postgres: boolean;
 
   constructor(
     private readonly db: Db,
     private readonly isRefusal: (error: unknown) => boolean,
-    private readonly options: GroupOptions = { concurrency: 1, maxGroup: 64 },
+    options: GroupOptions = { concurrency: 1, maxGroup: 64 },
   ) {
     this.#postgres = isPostgres(db);
+    const byOrder = (a: Job, b: Job) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0);
+    this.#groups = new TurnGroups(
+      options.concurrency,
+      (queue) => queue.splice(0, options.maxGroup).sort(byOrder),
+      (group) => this.#commit(group),
+    );
   }
 
   /**
@@ -51,27 +56,7 @@ export class GroupCommitter {
    * (fewer deadlocks between them; a deadlock still costs only a retry).
    */
   run<T>(work: Work<T>, order = ''): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ work, order, resolve: resolve as (value: unknown) => void, reject });
-      this.#schedule();
-    });
-  }
-
-  #schedule(): void {
-    if (this.#scheduled || this.#running >= this.options.concurrency || !this.#queue.length) return;
-    // Waits for the rest of this turn of the event loop: batches read together commit together.
-    this.#scheduled = true;
-    setImmediate(() => {
-      this.#scheduled = false;
-      if (this.#running >= this.options.concurrency || !this.#queue.length) return;
-      const group = this.#queue.splice(0, this.options.maxGroup).sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
-      this.#running++;
-      void this.#commit(group).finally(() => {
-        this.#running--;
-        this.#schedule();
-      });
-      this.#schedule();
-    });
+    return new Promise<T>((resolve, reject) => this.#groups.push({ work, order, resolve: resolve as (value: unknown) => void, reject }));
   }
 
   async #commit(group: Job[]): Promise<void> {
