@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { EventType } from '@rrweb/types';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/index.js';
-import type { Trx } from '../db/executor.js';
+import type { Executor, Trx } from '../db/executor.js';
 import type { CampaignsTable } from '../db/schema.js';
 import { HttpError, badRequest } from '../http/errors.js';
 import { CHUNK_COLUMN_TYPES, chunkRow, insertChunk, type PackedChunk } from '../storage/chunks.js';
@@ -15,20 +15,15 @@ import { foldFacts } from '../../common/session-facts.js';
 import { MAX_SEQ } from '../../common/limits.js';
 import { NOTE_TAG } from '../../common/captured.js';
 import { admitOneSession } from '../campaigns/repository.js';
-import { countBatch, countBatchQuery, factsOfRow, setFacts, insertSessionIfAbsent, sessionRow, sessionCounters, setClosedReason, setVerdict, type CountedSession, type FactsAsOf, type SessionCaps, type SessionState } from '../sessions/repository.js';
+import { countBatch, countBatchQuery, factValues, factsOfRow, setFacts, insertSessionIfAbsent, sessionRow, sessionCounters, setClosedReason, setVerdict, type CountedSession, type FactsAsOf, type SessionCaps, type SessionRow, type SessionState } from '../sessions/repository.js';
 
 type Campaign = Selectable<CampaignsTable>;
 
 export const LIMIT_REACHED = 'Session limit reached for this campaign';
 export const INFO_REQUIRED = 'The first batch of a session must carry its info';
 
-/**
- * Admits a new session: the row is inserted and the campaign's counter raised by a
- * conditional UPDATE, so concurrent first batches can never admit more than the limit.
- * Resolves to the row as inserted; undefined when another request created the session first
- * (there is nothing left to admit).
- */
-async function admitSession(trx: Trx, campaign: Campaign, batch: PackedBatch, info: SessionInfo, ip: string, now: number): Promise<SessionState | undefined> {
+/** A new session's row as its first batch finds it, before it is counted. */
+function newSessionRow(campaign: Campaign, batch: PackedBatch, info: SessionInfo, ip: string, now: number): SessionRow {
   const span = batch.lastTs - batch.firstTs;
   const software = softwareOf(info.userAgent);
   // The country comes from the full address; only what the campaign allows is stored.
@@ -58,17 +53,47 @@ async function admitSession(trx: Trx, campaign: Campaign, batch: PackedBatch, in
     entry_url: info.url || null,
     ...software,
   });
-  if (!(await insertSessionIfAbsent(trx, row))) return undefined;
-  // Throwing rolls the session row back with the transaction: a refused session leaves nothing.
-  if (!(await admitOneSession(trx, campaign.id))) throw new HttpError(403, LIMIT_REACHED);
   return row;
+}
+
+/**
+ * Starts a new session: its row is inserted (storeIn admits it, last). Resolves to the row as
+ * inserted; undefined when another request created the session first (nothing to admit).
+ */
+async function startSession(trx: Trx, campaign: Campaign, batch: PackedBatch, info: SessionInfo, ip: string, now: number): Promise<SessionState | undefined> {
+  const row = newSessionRow(campaign, batch, info, ip, now);
+  return (await insertSessionIfAbsent(trx, row)) ? row : undefined;
+}
+
+/**
+ * A new session's row as its first batch leaves it: counted as countBatch counts, its facts
+ * folded and its verdict made. Ingest's short way inserts it whole (ingest/new-sessions.ts).
+ */
+export function firstBatchRow(campaign: Campaign, batch: PackedBatch, info: SessionInfo, ip: string, now: number): SessionRow {
+  const row = newSessionRow(campaign, batch, info, ip, now);
+  const counted: SessionRow = {
+    ...row,
+    last_activity_at: now,
+    duration_ms: now - row.started_at,
+    event_count: batch.eventCount,
+    byte_count: batch.jsonBytes,
+    batch_count: 1,
+    page_count: batch.pageLoads,
+    has_human_input: batch.humanInput ? 1 : 0,
+  };
+  if (batch.moments.length) {
+    const facts = foldFacts(factsOfRow(row), batch.moments);
+    Object.assign(counted, factValues(facts), { entry_url: row.entry_url ?? facts.entryUrl });
+  }
+  const verdict = verdictOf(counted);
+  return { ...counted, is_bot: verdict.isBot ? 1 : 0, bot_reason: verdict.reason };
 }
 
 /** What a session that reached a cap answers from then on: the tracker stops for the tab. */
 export const SESSION_CLOSED_STATUS = 410;
 
 /** The reason a session is closed when this batch would take it past a cap, else null. */
-function capReached(row: { byte_count: number; event_count: number; batch_count: number }, batch: PackedBatch, caps: SessionCaps): string | null {
+export function capReached(row: { byte_count: number; event_count: number; batch_count: number }, batch: PackedBatch, caps: SessionCaps): string | null {
   const mb = Math.round(caps.sessionMaxBytes / (1024 * 1024));
   if (row.byte_count + batch.jsonBytes > caps.sessionMaxBytes) return `Session closed: it reached ${mb} MB of events`;
   if (row.event_count + batch.eventCount > caps.sessionMaxEvents) return `Session closed: it reached ${caps.sessionMaxEvents} events`;
@@ -94,16 +119,19 @@ async function closeSession(trx: Trx, campaignId: string, batch: PackedBatch, re
   });
 }
 
-/** Keeps the bot verdict current as the row's facts change. */
-async function updateVerdict(trx: Trx, campaignId: string, sessionId: string, row: CountedSession): Promise<void> {
-  const verdict = botVerdict({
-    webdriver: row.webdriver === 1,
-    userAgent: row.user_agent,
-    hasHumanInput: row.has_human_input === 1,
-    eventCount: row.event_count,
-  });
+/** The bot verdict a session's row as counted earns. */
+function verdictOf(row: Pick<SessionRow, 'webdriver' | 'user_agent' | 'has_human_input' | 'event_count'>) {
+  return botVerdict({ webdriver: row.webdriver === 1, userAgent: row.user_agent, hasHumanInput: row.has_human_input === 1, eventCount: row.event_count });
+}
+
+/**
+ * Keeps the bot verdict current as the row's facts change. Outside the transaction that counted
+ * the row (ingest's short way), `asOf` stores it only if no later batch came, which makes its own.
+ */
+export async function updateVerdict(trx: Executor, campaignId: string, sessionId: string, row: CountedSession, asOf?: 'as counted'): Promise<void> {
+  const verdict = verdictOf(row);
   if ((verdict.isBot ? 1 : 0) !== row.is_bot || verdict.reason !== row.bot_reason) {
-    await setVerdict(trx, campaignId, sessionId, verdict);
+    await setVerdict(trx, campaignId, sessionId, verdict, asOf ? row.batch_count : undefined);
   }
 }
 
@@ -154,6 +182,8 @@ export interface StoreOutcome {
   admitted: boolean;
   /** Set when the session is (now) closed at a cap: the batch was not stored. */
   closed?: string;
+  /** The session's row as this batch left it, when the batch was stored. */
+  state?: SessionState;
 }
 
 /** How storeBatch runs: in a group commit (ingest's route) or a transaction of its own. */
@@ -176,8 +206,8 @@ export const isBatchRefusal = (error: unknown): boolean => error === DUPLICATE |
 export async function storeBatch(db: Db, campaign: Campaign, batch: PackedBatch, ip: string, caps: SessionCaps, now = Date.now(), options: StoreOptions = {}): Promise<StoreOutcome> {
   const work = (trx: Trx) => storeIn(trx, campaign, batch, ip, caps, now, options.known);
   try {
-    // New sessions first (they lock the campaign's row to count an admission), then by session.
-    const order = `${options.known ? 1 : 0}/${campaign.id}/${batch.sessionId}`;
+    // New sessions last: their admission locks the campaign's row, held until the COMMIT.
+    const order = `${options.known ? 0 : 1}/${campaign.id}/${batch.sessionId}`;
     return await (options.committer ? options.committer.run(work, order) : db.transaction().execute(work));
   } catch (error) {
     if (error === DUPLICATE) return { stored: false, admitted: false };
@@ -185,14 +215,26 @@ export async function storeBatch(db: Db, campaign: Campaign, batch: PackedBatch,
   }
 }
 
+/**
+ * A new session is admitted last: the campaign's counter is raised by a conditional UPDATE, so
+ * concurrent first batches can never admit more than the limit, and the campaign's row it locks
+ * is held only from there to the COMMIT (every new session of the campaign waits for it).
+ * Throwing rolls the session back with the transaction: a refused session leaves nothing.
+ */
 async function storeIn(trx: Trx, campaign: Campaign, batch: PackedBatch, ip: string, caps: SessionCaps, now: number, known: SessionState | undefined): Promise<StoreOutcome> {
+  const outcome = await storeCounted(trx, campaign, batch, ip, caps, now, known);
+  if (outcome.admitted && !(await admitOneSession(trx, campaign.id))) throw new HttpError(403, LIMIT_REACHED);
+  return outcome;
+}
+
+async function storeCounted(trx: Trx, campaign: Campaign, batch: PackedBatch, ip: string, caps: SessionCaps, now: number, known: SessionState | undefined): Promise<StoreOutcome> {
   let admitted = false;
   let state = known;
-  // A session not seen yet is admitted here, under the transaction. Its row is read only when
+  // A session not seen yet is started here, under the transaction. Its row is read only when
   // another request inserted it first (or the batch has no info to admit it with).
   if (!state) {
     // A row just inserted is a row as read: the first batch's facts go into its count too.
-    state = batch.info ? await admitSession(trx, campaign, batch, batch.info, ip, now) : undefined;
+    state = batch.info ? await startSession(trx, campaign, batch, batch.info, ip, now) : undefined;
     admitted = state !== undefined;
     if (!state) {
       state = await sessionCounters(trx, campaign.id, batch.sessionId);
@@ -202,7 +244,7 @@ async function storeIn(trx: Trx, campaign: Campaign, batch: PackedBatch, ip: str
   }
   // The usual batch costs one UPDATE here: the counters raised within the caps and the facts
   // folded from the row as read, both only if the row is still as read.
-  const asOf = batch.moments.length ? { facts: foldFacts(factsOfRow(state), batch.moments), batchCount: state.batch_count } : undefined;
+  const asOf = batch.moments.length ? { facts: foldFacts(factsOfRow(state), batch.moments), batchCount: state.batch_count, startedAt: state.started_at } : undefined;
   const chunk = { campaignId: campaign.id, sessionId: batch.sessionId, seq: batch.seq, firstTs: batch.firstTs, lastTs: batch.lastTs, eventCount: batch.eventCount, data: batch.chunk };
   const first = await countFirst(trx, campaign.id, batch, chunk, caps, now, asOf);
   // Another batch of the session came between (or a cap is reached): counted as the row is now.
@@ -211,7 +253,7 @@ async function storeIn(trx: Trx, campaign: Campaign, batch: PackedBatch, ip: str
     const latest = await sessionCounters(trx, campaign.id, batch.sessionId);
     if (!latest) {
       // Erased since its limits were checked: the batch starts the session again.
-      if (known) return storeIn(trx, campaign, batch, ip, caps, now, undefined);
+      if (known) return storeCounted(trx, campaign, batch, ip, caps, now, undefined);
       throw new Error('A session admitted in this transaction is gone');
     }
     const reason = latest.closed_reason ?? capReached(latest, batch, caps) ?? 'Session closed';
@@ -222,6 +264,8 @@ async function storeIn(trx: Trx, campaign: Campaign, batch: PackedBatch, ip: str
   if (!stored) throw DUPLICATE;
   await updateVerdict(trx, campaign.id, batch.sessionId, row);
   const factsWritten = asOf !== undefined && first.counted !== undefined;
-  if (batch.moments.length && !factsWritten) await setFacts(trx, campaign.id, batch.sessionId, foldFacts(factsOfRow(row), batch.moments));
-  return { stored: true, admitted };
+  if (!batch.moments.length || factsWritten) return { stored: true, admitted, state: row };
+  const facts = foldFacts(factsOfRow(row), batch.moments);
+  await setFacts(trx, campaign.id, batch.sessionId, facts);
+  return { stored: true, admitted, state: { ...row, ...factValues(facts) } };
 }

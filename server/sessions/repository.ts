@@ -182,6 +182,19 @@ export function findSession(db: Executor, campaignId: string, sessionId: string)
   return db.selectFrom('sessions').selectAll().where('campaign_id', '=', campaignId).where('id', '=', sessionId).executeTakeFirst();
 }
 
+/** The columns the session-facts rules keep (common/session-facts.ts). */
+const FACT_COLUMNS = ['active_ms', 'click_count', 'rage_click_count', 'dead_click_count', 'error_count', 'failed_request_count', 'pages', 'exit_url', 'facts_carry'] as const;
+
+/**
+ * A session's row as a batch is judged against it: the caps' counters, whether it is closed, its
+ * facts, and `started_at`, which with `batch_count` tells one state of the row from another (a
+ * session erased and started again has a new start).
+ */
+export const STATE_COLUMNS = ['closed_reason', 'byte_count', 'event_count', 'batch_count', 'started_at', ...FACT_COLUMNS] as const;
+
+/** What the bot verdict is made from, and the verdict. */
+export const VERDICT_COLUMNS = ['webdriver', 'user_agent', 'has_human_input', 'is_bot', 'bot_reason'] as const;
+
 /**
  * What the per-session caps count, whether the session was closed at one, and the facts the
  * next batch folds its moments into (read with the same row, so the usual batch's facts go in
@@ -190,7 +203,7 @@ export function findSession(db: Executor, campaignId: string, sessionId: string)
 export function sessionCounters(db: Executor, campaignId: string, sessionId: string) {
   return db
     .selectFrom('sessions')
-    .select(['closed_reason', 'byte_count', 'event_count', 'batch_count', ...FACT_COLUMNS])
+    .select(STATE_COLUMNS)
     .where('campaign_id', '=', campaignId)
     .where('id', '=', sessionId)
     .executeTakeFirst();
@@ -228,6 +241,8 @@ export interface FactsAsOf {
   facts: SessionFacts;
   /** The row's batch_count when it was read: another batch stored since makes the UPDATE match nothing. */
   batchCount: number;
+  /** The row's start when it was read: a session erased and started again since has another. */
+  startedAt: number;
 }
 
 /**
@@ -260,14 +275,11 @@ export function countBatchQuery(db: QueryCreator<Database>, campaignId: string, 
     .where((eb) => eb('byte_count', '<=', caps.sessionMaxBytes - batch.jsonBytes))
     .where((eb) => eb('event_count', '<=', caps.sessionMaxEvents - batch.eventCount))
     .where((eb) => eb('batch_count', '<', caps.sessionMaxBatches))
-    .$if(factsAsOf !== undefined, (qb) => qb.where('batch_count', '=', factsAsOf!.batchCount))
-    .returning(['webdriver', 'user_agent', 'has_human_input', 'event_count', 'is_bot', 'bot_reason', ...FACT_COLUMNS]);
+    .$if(factsAsOf !== undefined, (qb) => qb.where('batch_count', '=', factsAsOf!.batchCount).where('started_at', '=', factsAsOf!.startedAt))
+    .returning([...STATE_COLUMNS, ...VERDICT_COLUMNS]);
 }
 
 export type CountedSession = NonNullable<Awaited<ReturnType<typeof countBatch>>>;
-
-/** The columns the session-facts rules keep (common/session-facts.ts). */
-const FACT_COLUMNS = ['active_ms', 'click_count', 'rage_click_count', 'dead_click_count', 'error_count', 'failed_request_count', 'pages', 'exit_url', 'facts_carry'] as const;
 
 export type FactColumns = Pick<SessionRow, (typeof FACT_COLUMNS)[number]>;
 
@@ -287,8 +299,8 @@ export function factsOfRow(row: FactColumns & { entry_url?: string | null }): Se
   };
 }
 
-/** The row's columns for a session's facts. */
-function factColumns(facts: SessionFacts) {
+/** The row's columns for a session's facts, as plain values (the entry page is the caller's to merge). */
+export function factValues(facts: SessionFacts) {
   return {
     active_ms: facts.activeMs,
     click_count: facts.clickCount,
@@ -299,6 +311,13 @@ function factColumns(facts: SessionFacts) {
     pages: facts.pages.length ? facts.pages.join('\n') : null,
     exit_url: facts.exitUrl,
     facts_carry: carriedFacts(facts),
+  };
+}
+
+/** The row's columns for a session's facts. */
+function factColumns(facts: SessionFacts) {
+  return {
+    ...factValues(facts),
     // The page the tracker reported first stays the entry; the first page seen fills a gap.
     ...(facts.entryUrl ? { entry_url: sql<string>`coalesce(${sql.ref('entry_url')}, ${facts.entryUrl})` } : {}),
   };
@@ -321,12 +340,14 @@ export async function deleteSession(db: Db, campaignId: string, sessionId: strin
   });
 }
 
-export async function setVerdict(db: Executor, campaignId: string, sessionId: string, verdict: { isBot: boolean; reason: string | null }): Promise<void> {
+/** Stores a bot verdict; with `asOfBatchCount`, only if no batch was counted since the one it was made from. */
+export async function setVerdict(db: Executor, campaignId: string, sessionId: string, verdict: { isBot: boolean; reason: string | null }, asOfBatchCount?: number): Promise<void> {
   await db
     .updateTable('sessions')
     .set({ is_bot: verdict.isBot ? 1 : 0, bot_reason: verdict.reason })
     .where('campaign_id', '=', campaignId)
     .where('id', '=', sessionId)
+    .$if(asOfBatchCount !== undefined, (qb) => qb.where('batch_count', '=', asOfBatchCount!))
     .execute();
 }
 

@@ -63,11 +63,11 @@ describe('ingest: group commit', () => {
       return [...answered];
     }, '~');
 
-    expect(await first).toEqual<StoreOutcome>({ stored: true, admitted: true });
+    expect(await first).toMatchObject<StoreOutcome>({ stored: true, admitted: true });
     const error = await bad.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
     expect(error).toMatchObject({ statusCode: 403, message: LIMIT_REACHED });
-    expect(await second).toEqual<StoreOutcome>({ stored: true, admitted: false });
+    expect(await second).toMatchObject<StoreOutcome>({ stored: true, admitted: false });
     expect(await duplicate).toEqual<StoreOutcome>({ stored: false, admitted: false });
     expect(await seenBeforeCommit).toEqual([]);
 
@@ -94,7 +94,7 @@ describe('ingest: group commit', () => {
       if (attempts === 1) throw new Error('deadlock detected');
       return count.length;
     });
-    expect(await good).toEqual<StoreOutcome>({ stored: true, admitted: true });
+    expect(await good).toMatchObject<StoreOutcome>({ stored: true, admitted: true });
     expect(await flaky).toBe(1);
     expect(attempts).toBe(2);
   });
@@ -110,11 +110,31 @@ describe('ingest: group commit', () => {
       storeBatch(server.db, campaign, batch, '127.0.0.1', caps(), Date.now(), { known });
     await store(packed({ sessionId: id, seq: 0, info: info(), events: pageEvents(start) }));
     const readBeforeSeq1 = await sessionCounters(server.db, campaignId, id);
-    expect(await store(packed({ sessionId: id, seq: 1, events: clicks(start + 10_000, 1) }), readBeforeSeq1)).toEqual<StoreOutcome>({ stored: true, admitted: false });
+    expect(await store(packed({ sessionId: id, seq: 1, events: clicks(start + 10_000, 1) }), readBeforeSeq1)).toMatchObject<StoreOutcome>({ stored: true, admitted: false });
     // Read before seq 1 was stored: its facts are stale, so they must not be written back.
-    expect(await store(packed({ sessionId: id, seq: 2, events: clicks(start + 20_000, 2) }), readBeforeSeq1)).toEqual<StoreOutcome>({ stored: true, admitted: false });
+    const outcome = await store(packed({ sessionId: id, seq: 2, events: clicks(start + 20_000, 2) }), readBeforeSeq1);
+    expect(outcome).toMatchObject<StoreOutcome>({ stored: true, admitted: false });
     const row = await server.db.selectFrom('sessions').select(['batch_count', 'click_count']).where('id', '=', id).executeTakeFirstOrThrow();
     expect(row).toEqual({ batch_count: 3, click_count: 4 });
+    // The row the outcome answers (what the next batch is judged against) is the row as stored, facts included.
+    expect(outcome.state).toMatchObject((await sessionCounters(server.db, campaignId, id))!);
+  });
+
+  it('never folds a batch onto the facts of a session erased since its row was read, even at the same batch count', async () => {
+    const campaignId = await makeCampaign(server);
+    const campaign = (await findCampaign(server.db, campaignId))!;
+    const id = sessionId();
+    const click = (at: number) => ({ type: 3, data: { source: 2, type: 2, id: 1, x: 10, y: 10 }, timestamp: at });
+    const store = (batch: PackedBatch, known?: Awaited<ReturnType<typeof sessionCounters>>) => storeBatch(server.db, campaign, batch, '127.0.0.1', caps(), Date.now(), { known });
+    await store(packed({ sessionId: id, seq: 0, info: info(), events: [...pageEvents(Date.now() - 60_000), click(Date.now() - 50_000)] }));
+    const beforeErasure = (await sessionCounters(server.db, campaignId, id))!;
+    expect(beforeErasure.click_count).toBe(2);
+    await server.db.deleteFrom('chunks').where('session_id', '=', id).execute();
+    await server.db.deleteFrom('sessions').where('id', '=', id).execute();
+    // Started again: one click, the same batch count as the row read before the erasure.
+    await store(packed({ sessionId: id, seq: 0, info: info(), events: pageEvents(Date.now() - 20_000) }));
+    await store(packed({ sessionId: id, seq: 1, events: [click(Date.now() - 5000)] }), beforeErasure);
+    expect(await sessionCounters(server.db, campaignId, id)).toMatchObject({ batch_count: 2, click_count: 2 });
   });
 
   it('stores concurrent batches posted at once, each answered after its commit', async () => {
