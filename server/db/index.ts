@@ -45,10 +45,33 @@ export interface DbOptions {
   pgOptions?: pg.PoolConfig;
 }
 
+/**
+ * A statement whose text starts with this is prepared once on each PostgreSQL connection and
+ * kept there: for ingest's hottest statements, whose text never changes, parsing and planning
+ * cost PostgreSQL more than running them. Only fixed texts may carry it (a connection keeps
+ * every statement it prepared).
+ */
+export const PREPARED = '/* prepared */ ';
+
+const preparedNames = new Map<string, string>();
+
+/** pg's client, naming the statements marked PREPARED (pg prepares a named statement once a connection). */
+class PreparingClient extends pg.Client {
+  override query(...args: unknown[]): never {
+    const [text, values] = args;
+    if (typeof text === 'string' && text.startsWith(PREPARED) && Array.isArray(values)) {
+      let name = preparedNames.get(text);
+      if (!name) preparedNames.set(text, (name = `tapedeck_${preparedNames.size}`));
+      args.splice(0, 2, { name, text, values });
+    }
+    return (super.query as (...rest: unknown[]) => never)(...args);
+  }
+}
+
 /** Opens the configured database: PostgreSQL when a URL is given, else SQLite in WAL mode. */
 export function openDb(options: DbOptions): Db {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, ...options.pgOptions });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, Client: PreparingClient, ...options.pgOptions });
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   // The data directory holds visitors' recordings and our secrets: owner-only.

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { StatementGroups } from '../../../server/ingest/statement-groups.js';
+
+// The grouping behind ingest's short way (server/ingest/statement-groups.ts): what arrives in one
+// turn of the event loop shares a statement, within bounds, one item a key.
+
+interface Item {
+  key: string;
+  bytes: number;
+}
+
+function recorder(options = { concurrency: 1, maxGroup: 3, maxBytes: 100 }, fail = false) {
+  const groups: string[][] = [];
+  const groupsOf = new StatementGroups<Item, string>(
+    async (group) => {
+      groups.push(group.map((item) => item.key));
+      if (fail) throw new Error('deadlock detected');
+      return new Map(group.filter((item) => item.key !== 'unanswered').map((item) => [item.key, `done ${item.key}`]));
+    },
+    'not written',
+    options,
+  );
+  return { groups, submit: (key: string, bytes = 1) => groupsOf.submit({ key, bytes }) };
+}
+
+describe('statement groups', () => {
+  it('runs what arrives together as one group, in key order, each answered by its key', async () => {
+    const { groups, submit } = recorder();
+    expect(await Promise.all([submit('c'), submit('a'), submit('unanswered')])).toEqual(['done c', 'done a', 'not written']);
+    expect(groups).toEqual([['a', 'c', 'unanswered']]);
+  });
+
+  it('puts a second item of a key, and what passes the count or byte bound, in a later group', async () => {
+    const { groups, submit } = recorder();
+    await Promise.all([submit('a'), submit('a'), submit('b'), submit('c'), submit('d')]);
+    expect(groups).toEqual([['a', 'b', 'c'], ['a', 'd']]);
+
+    const bytes = recorder();
+    await Promise.all([bytes.submit('a', 60), bytes.submit('b', 60), bytes.submit('c', 500)]);
+    expect(bytes.groups).toEqual([['a'], ['b'], ['c']]); // an item past the bound alone still runs
+  });
+
+  it('answers every item of a failed statement as not written', async () => {
+    const { submit } = recorder(undefined, true);
+    expect(await Promise.all([submit('a'), submit('b')])).toEqual(['not written', 'not written']);
+  });
+});
