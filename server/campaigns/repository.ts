@@ -11,7 +11,7 @@ export function findCampaign(db: Executor, id: string): Promise<CampaignRow | un
   return db.selectFrom('campaigns').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** How long ingest may keep a campaign it read (SQLite only): a backstop for writes made outside this process. */
+/** How long ingest may keep a campaign it read: a backstop for writes made outside this process. */
 const KEPT_MS = 10_000;
 const KEPT_MAX = 10_000;
 /** Campaigns ingest read, by id, with the database they came from. */
@@ -19,21 +19,29 @@ const kept = new Map<string, { db: Db; row: CampaignRow; at: number }>();
 /** Raised by every write: a read that began before one is not kept (its row may predate the write). */
 let writes = 0;
 
+/** A campaign as ingest looked it up; `guess`: a kept copy another node may have changed since. */
+export interface IngestCampaign {
+  row: CampaignRow | undefined;
+  guess: boolean;
+}
+
 /**
- * The campaign a batch is for, looked up on every batch. On SQLite this process is the
- * database's only writer, so a campaign read is kept a while and every write of a campaign
- * below forgets them all; unknown ids are never kept. On PostgreSQL other nodes write too: each
- * batch reads the row afresh.
+ * The campaign a batch is for, looked up on every batch and kept a while; unknown ids are never
+ * kept, and every write of a campaign below forgets them all. On SQLite this process is the
+ * database's only writer, so a kept row is the row. On PostgreSQL other nodes write too: a kept
+ * row is a guess, which ingest only acts on where the database checks it (ingest/known-sessions.ts)
+ * and reads afresh (`fresh`) before refusing or admitting anything.
  */
-export async function campaignForIngest(db: Db, id: string, now = Date.now()): Promise<CampaignRow | undefined> {
-  if (isPostgres(db)) return findCampaign(db, id);
-  const hit = kept.get(id);
-  if (hit && hit.db === db && now - hit.at < KEPT_MS) return hit.row;
+export async function campaignForIngest(db: Db, id: string, options: { now?: number; fresh?: boolean } = {}): Promise<IngestCampaign> {
+  const now = options.now ?? Date.now();
+  const hit = options.fresh ? undefined : kept.get(id);
+  if (hit && hit.db === db && now - hit.at < KEPT_MS) return { row: hit.row, guess: isPostgres(db) };
   const before = writes;
   const row = await findCampaign(db, id);
   if (kept.size >= KEPT_MAX) kept.clear();
   if (row && before === writes) kept.set(id, { db, row, at: now });
-  return row;
+  else if (!row) kept.delete(id);
+  return { row, guess: false };
 }
 
 /** Called by every change or deletion of campaigns (ingest never keeps an unknown id, so a new one needs none). */
@@ -79,4 +87,9 @@ export async function admitOneSession(db: Executor, campaignId: string): Promise
     .where((eb) => eb.or([eb('session_limit', '=', 0), eb('session_count', '<', eb.ref('session_limit'))]))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** Gives back places a campaign counted for sessions that were not started after all. */
+export async function releaseSessionPlaces(db: Executor, campaignId: string, places: number): Promise<void> {
+  await db.updateTable('campaigns').set((eb) => ({ session_count: eb('session_count', '-', places) })).where('id', '=', campaignId).execute();
 }

@@ -10,11 +10,13 @@ import { isCampaignId } from '../storage/ids.js';
 import { LIVE_HEADER, MAX_BODY_BYTES } from '../../common/limits.js';
 import { BatchPacker } from './pack-pool.js';
 import type { PackedBatch } from './pack-batch.js';
-import { SESSION_CLOSED_STATUS, isBatchRefusal, storeBatch } from './store.js';
+import { SESSION_CLOSED_STATUS, isBatchRefusal, storeBatch, type StoreOutcome } from './store.js';
+import { ShortWay } from './short-way.js';
+import { KnownSessions } from './known-sessions.js';
 import { GroupCommitter } from './group-commit.js';
 import { isPostgres } from '../db/index.js';
 import { markEndedSessionsWithoutInput, sessionCounters, type SessionState } from '../sessions/repository.js';
-import { campaignForIngest } from '../campaigns/repository.js';
+import { campaignForIngest, type IngestCampaign } from '../campaigns/repository.js';
 import { IngestParams, IngestResponse } from '../../common/api/ingest.js';
 import { clientIp } from './visitor.js';
 import { registerScripts } from './scripts.js';
@@ -34,6 +36,8 @@ export const REFUSALS = {
 interface IngestState {
   campaign: Campaign | undefined;
   allowed: boolean;
+  /** The campaign is a kept copy another node may have changed (PostgreSQL): the database checks it before it counts. */
+  guess: boolean;
 }
 
 declare module 'fastify' {
@@ -86,17 +90,31 @@ function sessionLimits(app: FastifyInstance, ctx: AppContext) {
   const newPerIp = minuteLimit(app, 'new-session-ip', rates.newSessionsPerIp);
   const newPerCampaign = minuteLimit(app, 'new-session-campaign', rates.newSessionsPerCampaign);
   const perSession = minuteLimit(app, 'batch-session', rates.batchesPerSession);
-  /** The session's row as read, if it exists (the store then skips reading it again). */
-  return async (request: FastifyRequest, reply: FastifyReply, campaign: Campaign, batch: PackedBatch): Promise<SessionState | undefined> => {
-    const session = await sessionCounters(ctx.db, campaign.id, batch.sessionId);
-    if (session?.closed_reason) throw new HttpError(SESSION_CLOSED_STATUS, session.closed_reason);
-    if (!session) {
-      await newPerIp(request, reply, clientIp(request.ip));
-      await newPerCampaign(request, reply, campaign.id);
-    }
-    await perSession(request, reply, `${campaign.id}/${batch.sessionId}`);
-    return session;
+  return {
+    /** The batch limit of a session known to exist. */
+    known: (request: FastifyRequest, reply: FastifyReply, campaign: Campaign, batch: PackedBatch) => perSession(request, reply, `${campaign.id}/${batch.sessionId}`),
+    /** Reads the session's row and checks the limits that apply (`checked`: this batch's were checked already). */
+    read: async (request: FastifyRequest, reply: FastifyReply, campaign: Campaign, batch: PackedBatch, checked = false): Promise<SessionState | undefined> => {
+      const session = await sessionCounters(ctx.db, campaign.id, batch.sessionId);
+      if (session?.closed_reason) throw new HttpError(SESSION_CLOSED_STATUS, session.closed_reason);
+      if (checked) return session;
+      if (!session) {
+        await newPerIp(request, reply, clientIp(request.ip));
+        await newPerCampaign(request, reply, campaign.id);
+      }
+      await perSession(request, reply, `${campaign.id}/${batch.sessionId}`);
+      return session;
+    },
   };
+}
+
+/** What a request may do under the campaign (undefined: unknown); CORS only for the origins it allows. */
+function judge(request: FastifyRequest, reply: FastifyReply, { row, guess }: IngestCampaign): IngestState {
+  const origin = request.headers.origin;
+  const allowed = row !== undefined && originAllowed(origin, row.domains);
+  if (allowed) reply.header('Access-Control-Allow-Origin', origin as string);
+  else reply.removeHeader('Access-Control-Allow-Origin');
+  return { campaign: row, allowed, guess };
 }
 
 async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -104,7 +122,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
   app.addHook('onReady', async () => packer.warm());
   app.addHook('onClose', async () => packer.close());
   const batchesPerIp = minuteLimit(app, 'batch-ip', ctx.config.rateLimits.batchesPerIp);
-  const checkSession = sessionLimits(app, ctx);
+  const limits = sessionLimits(app, ctx);
   const sweepDue = sweepSchedule();
   // Batches that arrive together share a transaction. SQLite has one writer: one group at a
   // time. PostgreSQL runs a few small groups at once, each on its own pooled connection.
@@ -123,16 +141,13 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     // sender, refused requests (unknown campaigns, other origins, preflights) included.
     await batchesPerIp(request, reply, clientIp(request.ip));
     const { campaignId } = request.params;
-    const campaign = isCampaignId(campaignId)
-      ? await campaignForIngest(ctx.db, campaignId)
-      : undefined;
-    const origin = request.headers.origin;
-    const allowed = campaign !== undefined && originAllowed(origin, campaign.domains);
-    if (allowed) reply.header('Access-Control-Allow-Origin', origin as string);
-    const state: IngestState = { campaign, allowed };
+    const lookup = (fresh: boolean) => (isCampaignId(campaignId) ? campaignForIngest(ctx.db, campaignId, { fresh }) : { row: undefined, guess: false });
+    let state = judge(request, reply, await lookup(false));
+    // On PostgreSQL a kept campaign may predate another node's change: only a fresh read refuses.
+    if (state.guess && refusal(state, request.headers.origin, Date.now())) state = judge(request, reply, await lookup(true));
     request.ingest = state;
     if (request.method === 'POST') {
-      const refused = refusal(state, origin, Date.now());
+      const refused = refusal(state, request.headers.origin, Date.now());
       if (refused) throw refused;
     }
   });
@@ -149,17 +164,50 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
       .send();
   });
 
+  const pack = (reply: FastifyReply, body: Buffer, campaign: Campaign) =>
+    packer.pack(body, Date.now(), { captureConsole: campaign.capture_console !== 0 }).catch((error: unknown) => {
+      if (error instanceof HttpError && error.statusCode === 503) reply.header('retry-after', 2);
+      throw error;
+    });
+
+  // PostgreSQL: batches take the short way (short-way.ts) when the database confirms what this node saw.
+  const seen = new KnownSessions();
+  const shortWay = isPostgres(ctx.db) ? new ShortWay(ctx, limits, seen) : undefined;
+
+  /** The long way: the campaign and the session read afresh, then stored in a group commit (store.ts). */
+  async function storeAfresh(request: FastifyRequest, reply: FastifyReply, batch: PackedBatch, limitsChecked: boolean): Promise<{ outcome: StoreOutcome; campaign: Campaign }> {
+    let state = request.ingest as IngestState;
+    if (state.guess) {
+      state = judge(request, reply, await campaignForIngest(ctx.db, (state.campaign as Campaign).id, { fresh: true }));
+      const refused = refusal(state, request.headers.origin, Date.now());
+      if (refused) throw refused;
+    }
+    const campaign = state.campaign as Campaign;
+    // The campaign's console setting changed since the batch was checked: check it again.
+    if (campaign.capture_console !== (request.ingest?.campaign as Campaign).capture_console) batch = await pack(reply, request.body as Buffer, campaign);
+    // SQLite: the row this process left a session in is the row (it is the only writer); the
+    // UPDATE that counts the batch still checks it.
+    const kept = limitsChecked ? undefined : seen.get(campaign.id, batch.sessionId);
+    if (kept) await limits.known(request, reply, campaign, batch);
+    const known = kept ?? (await limits.read(request, reply, campaign, batch, limitsChecked));
+    let outcome: StoreOutcome | undefined;
+    try {
+      outcome = await storeBatch(ctx.db, campaign, batch, clientIp(request.ip), ctx.config.limits, Date.now(), { committer, known });
+    } finally {
+      if (outcome?.state) seen.keep(campaign.id, batch.sessionId, outcome.state);
+      else seen.forget(campaign.id, batch.sessionId);
+    }
+    return { outcome, campaign };
+  }
+
   // The body is raw bytes, checked in a worker (common/ingest-batch.ts) with a reason per field.
   const schema = { params: IngestParams, response: { 200: IngestResponse, 202: IngestResponse } };
   app.withTypeProvider<TypeBoxTypeProvider>().post(INGEST_PATH, { bodyLimit: MAX_BODY_BYTES, schema, onRequest: app.diskGuard.hook }, async (request, reply) => {
     if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Empty body');
-    const campaign = request.ingest?.campaign as Campaign;
-    const batch = await packer.pack(request.body, Date.now(), { captureConsole: campaign.capture_console !== 0 }).catch((error: unknown) => {
-      if (error instanceof HttpError && error.statusCode === 503) reply.header('retry-after', 2);
-      throw error;
-    });
-    const known = await checkSession(request, reply, campaign, batch);
-    const outcome = await storeBatch(ctx.db, campaign, batch, clientIp(request.ip), ctx.config.limits, Date.now(), { committer, known });
+    const checked = request.ingest?.campaign as Campaign;
+    const batch = await pack(reply, request.body, checked);
+    const short = await shortWay?.store(request, reply, checked, batch);
+    const { outcome, campaign } = short ? { outcome: short, campaign: checked } : await storeAfresh(request, reply, batch, shortWay !== undefined);
     // Here the batch is committed (its group's COMMIT is done): what follows may announce it.
     if (outcome.stored || outcome.admitted || outcome.closed) ctx.live.sessionChanged(campaign.id, batch.sessionId);
     if (outcome.closed) throw new HttpError(SESSION_CLOSED_STATUS, outcome.closed);

@@ -207,6 +207,27 @@ describe('DELETE /api/v1/streaming/sessions/:campaignId/:sessionId', () => {
     expect((await remove(campaignId, gone)).status).toBe(404);
   });
 
+  it('after an erasure, the visitor\'s next batches start a new session that holds nothing of the erased one', async () => {
+    const campaignId = await makeCampaign(server, { ownerId: owner.userId });
+    const id = sessionId();
+    const click = (at: number) => ({ type: 3, data: { source: 2, type: 2, id: 1, x: 10, y: 10 }, timestamp: at });
+    // Two batches: the server now holds (and may keep) the row as the second left it.
+    expect((await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events: [full(Date.now() - 9000), click(Date.now() - 8000)] })).status).toBe(200);
+    expect((await postBatch(server, campaignId, { sessionId: id, seq: 1, events: [click(Date.now() - 7000)] })).status).toBe(200);
+    expect((await remove(campaignId, id)).status).toBe(200);
+
+    const next = await postBatch(server, campaignId, { sessionId: id, seq: 2, events: [click(Date.now() - 3000)] });
+    expect(next.status).toBe(400);
+    expect(await next.json()).toMatchObject({ error: 'The first batch of a session must carry its info' });
+    // The tab starts over: one batch, one click, nothing carried from before the erasure.
+    expect((await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events: [full(Date.now() - 2000)] })).status).toBe(200);
+    expect((await postBatch(server, campaignId, { sessionId: id, seq: 1, events: [click(Date.now() - 1000)] })).status).toBe(200);
+    const row = await server.db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ batch_count: 2, click_count: 1 });
+    const chunks = await server.db.selectFrom('chunks').select('seq').where('session_id', '=', id).orderBy('seq').execute();
+    expect(chunks.map((c) => c.seq)).toEqual([0, 1]);
+  });
+
   it('is for the owner only: another owner gets 404 and nothing is deleted; no session cookie gets 401', async () => {
     const campaignId = await makeCampaign(server, { ownerId: owner.userId });
     const id = sessionId();
