@@ -134,13 +134,14 @@ where v.campaign_ok and not exists (select from counted c where c.campaign_id = 
 export class KnownSessionWriter {
   readonly #groups: StatementGroups<Pending, KnownWrite>;
 
-  constructor(db: Db, caps: SessionCaps) {
+  constructor(db: Db, caps: SessionCaps, failed: (error: unknown, items: number) => void) {
     this.#groups = new StatementGroups(
       async (group) => {
         const rows = (await writeStatement(group, caps).execute(db)).rows;
         return new Map(rows.map((row): [string, KnownWrite] => [`${row.campaign_id}/${row.id}`, row.applied ? { applied: true, row } : { applied: false, current: row }]));
       },
       { applied: false, current: undefined },
+      failed,
     );
   }
 

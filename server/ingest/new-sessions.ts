@@ -71,8 +71,11 @@ select coalesce((select json_agg(s) from started s), '[]') as started,
 export class NewSessionWriter {
   readonly #groups: StatementGroups<Starting, SessionState | undefined>;
 
-  constructor(private readonly db: Db) {
-    this.#groups = new StatementGroups(async (group) => this.#start(group), undefined);
+  constructor(
+    private readonly db: Db,
+    failed: (error: unknown, items: number) => void,
+  ) {
+    this.#groups = new StatementGroups(async (group) => this.#start(group), undefined, failed);
   }
 
   /** The session's row as started with this batch; undefined when it was not (the long way then decides). */

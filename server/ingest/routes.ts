@@ -172,7 +172,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
 
   // PostgreSQL: batches take the short way (short-way.ts) when the database confirms what this node saw.
   const seen = new KnownSessions();
-  const shortWay = isPostgres(ctx.db) ? new ShortWay(ctx, limits, seen) : undefined;
+  const shortWay = isPostgres(ctx.db) ? new ShortWay(ctx, limits, seen, app.log) : undefined;
 
   /** The long way: the campaign and the session read afresh, then stored in a group commit (store.ts). */
   async function storeAfresh(request: FastifyRequest, reply: FastifyReply, batch: PackedBatch, limitsChecked: boolean): Promise<{ outcome: StoreOutcome; campaign: Campaign }> {

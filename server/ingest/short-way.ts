@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { CampaignRow } from '../campaigns/repository.js';
 import type { SessionState } from '../sessions/repository.js';
@@ -35,9 +35,13 @@ export class ShortWay {
     private readonly limits: BatchLimits,
     /** The sessions this node counted or read lately (the long way keeps them current too). */
     private readonly seen: KnownSessions,
+    log: FastifyBaseLogger,
   ) {
-    this.#known = new KnownSessionWriter(ctx.db, ctx.config.limits);
-    this.#starter = new NewSessionWriter(ctx.db);
+    // Nothing is lost when a statement fails (its batches take the long way), but it costs a
+    // second write: one that keeps failing must be seen.
+    const failed = (error: unknown, items: number) => log.warn({ err: error, batches: items }, 'ingest short-way statement failed; its batches took the long way');
+    this.#known = new KnownSessionWriter(ctx.db, ctx.config.limits, failed);
+    this.#starter = new NewSessionWriter(ctx.db, failed);
   }
 
   /** Stores the batch the short way, after the limits that apply; undefined: not stored, the limits checked. */

@@ -5,6 +5,12 @@ interface Queued<Item, Answer> {
   resolve: (answer: Answer) => void;
 }
 
+export interface GroupBounds {
+  concurrency: number;
+  maxGroup: number;
+  maxBytes: number;
+}
+
 /**
  * Runs the items queued in one turn of the event loop as one statement (ingest's short way on
  * PostgreSQL): a statement costs PostgreSQL about as much for one row as for a few, so batches
@@ -18,10 +24,12 @@ export class StatementGroups<Item extends { key: string; bytes: number }, Answer
     private readonly run: (group: Item[]) => Promise<Map<string, Answer>>,
     /** The answer of an item the statement did not answer, or of every item of a statement that failed (it wrote nothing). */
     private readonly unanswered: Answer,
+    /** Told of a statement that failed: its items are answered as unanswered all the same. */
+    private readonly failed: (error: unknown, items: number) => void,
     // One statement at a time: the items that wait meanwhile make the next statement bigger,
     // which costs PostgreSQL less an item than two smaller statements at once.
     // At most 64 items or 4 MB of them (a statement's parameters are held in memory, as text).
-    private readonly options = { concurrency: 1, maxGroup: 64, maxBytes: 4 * 1024 * 1024 },
+    private readonly options: GroupBounds = { concurrency: 1, maxGroup: 64, maxBytes: 4 * 1024 * 1024 },
   ) {
     this.#groups = new TurnGroups(
       options.concurrency,
@@ -54,7 +62,9 @@ export class StatementGroups<Item extends { key: string; bytes: number }, Answer
     let answers: Map<string, Answer>;
     try {
       answers = await this.run(group.map((entry) => entry.item));
-    } catch {
+    } catch (error) {
+      // A deadlock between nodes may happen now and then; anything that recurs is a fault to see.
+      this.failed(error, group.length);
       answers = new Map();
     }
     for (const { item, resolve } of group) resolve(answers.get(item.key) ?? this.unanswered);

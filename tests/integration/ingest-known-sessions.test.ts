@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PREPARED } from '../../server/db/index.js';
 import { CAPTURED_TAGS } from '../../common/captured.js';
 import { startServer, usingPostgres, type TestServer } from '../helpers/server.js';
@@ -37,6 +37,13 @@ describe.skipIf(!usingPostgres())('ingest on PostgreSQL: the short way for sessi
   });
   afterAll(async () => server?.close());
 
+  // A statement that fails writes nothing too: "nothing written" must come from its checks, not an error.
+  const failures: unknown[] = [];
+  const failed = (error: unknown) => failures.push(error);
+  afterEach(() => {
+    expect(failures.splice(0)).toEqual([]);
+  });
+
   const caps = () => server.config.limits;
   const chunkSeqs = async (campaignId: string, id: string) =>
     (await server.db.selectFrom('chunks').select('seq').where('campaign_id', '=', campaignId).where('session_id', '=', id).orderBy('seq').execute()).map((row) => row.seq);
@@ -54,7 +61,7 @@ describe.skipIf(!usingPostgres())('ingest on PostgreSQL: the short way for sessi
 
   it('counts and stores a batch of a session as last seen, with its facts, in one statement', async () => {
     const { campaign, id, row, start } = await started();
-    const writer = new KnownSessionWriter(server.db, caps());
+    const writer = new KnownSessionWriter(server.db, caps(), failed);
     const write = await writer.write(campaign, packed({ sessionId: id, seq: 1, events: clickAt(start + 5000) }), row, Date.now());
     expect(write.applied).toBe(true);
     const session = (await findSession(server.db, campaign.id, id))!;
@@ -88,7 +95,7 @@ describe.skipIf(!usingPostgres())('ingest on PostgreSQL: the short way for sessi
     for (const id of [viaLong, viaShort]) await storeBatch(server.db, campaign, packed({ sessionId: id, seq: 0, info: info(), events: pageEvents(start) }), '127.0.0.1', caps(), now - 30_000);
     const readShort = (await sessionCounters(server.db, campaignId, viaShort))!;
     await storeBatch(server.db, campaign, next(viaLong), '127.0.0.1', caps(), now, { known: (await sessionCounters(server.db, campaignId, viaLong))! });
-    expect((await new KnownSessionWriter(server.db, caps()).write(campaign, next(viaShort), readShort, now)).applied).toBe(true);
+    expect((await new KnownSessionWriter(server.db, caps(), failed).write(campaign, next(viaShort), readShort, now)).applied).toBe(true);
 
     const [long, short] = [(await findSession(server.db, campaignId, viaLong))!, (await findSession(server.db, campaignId, viaShort))!];
     expect(long).toMatchObject({ batch_count: 2, page_count: 2, error_count: 1, pages: '/cart\n/checkout' });
@@ -102,7 +109,7 @@ describe.skipIf(!usingPostgres())('ingest on PostgreSQL: the short way for sessi
     const { campaign, id, row, start } = await started();
     // "Another node": the long way stores seq 1 while this node still holds the row as of seq 0.
     await storeBatch(server.db, campaign, packed({ sessionId: id, seq: 1, events: clickAt(start + 3000) }), '127.0.0.1', caps());
-    const writer = new KnownSessionWriter(server.db, caps());
+    const writer = new KnownSessionWriter(server.db, caps(), failed);
     const batch = packed({ sessionId: id, seq: 2, events: clickAt(start + 6000) });
     const stale = await writer.write(campaign, batch, row, Date.now());
     expect(stale).toMatchObject({ applied: false, current: { batch_count: 2 } });
@@ -114,7 +121,7 @@ describe.skipIf(!usingPostgres())('ingest on PostgreSQL: the short way for sessi
   });
 
   it('writes nothing for a batch stored already, a session erased and started again, or a changed campaign', async () => {
-    const writer = new KnownSessionWriter(server.db, caps());
+    const writer = new KnownSessionWriter(server.db, caps(), failed);
     const { campaign, id, row } = await started();
 
     // A retried batch: seq 0 is stored; the row is as seen, yet nothing is counted twice.
@@ -141,7 +148,7 @@ describe.skipIf(!usingPostgres())('ingest on PostgreSQL: the short way for sessi
 
   it('writes the batches of several sessions together, each on its own merits, and one batch a session a statement', async () => {
     const [a, b] = [await started(), await started()];
-    const writer = new KnownSessionWriter(server.db, caps());
+    const writer = new KnownSessionWriter(server.db, caps(), failed);
     const stale = { ...b.row, batch_count: b.row.batch_count + 5 };
     const [first, second, third] = await Promise.all([
       writer.write(a.campaign, packed({ sessionId: a.id, seq: 1, events: clickAt(a.start + 3000) }), a.row, Date.now()),
@@ -162,7 +169,7 @@ describe.skipIf(!usingPostgres())('ingest on PostgreSQL: the short way for sessi
     const first = (id: string) => packed({ sessionId: id, seq: 0, info: info(), events: [...pageEvents(now - 5000), ...clickAt(now - 2500)] });
     await storeBatch(server.db, campaign, first(viaLong), '203.0.113.9', caps(), now);
     const batch = first(viaShort);
-    const started = await new NewSessionWriter(server.db).start(campaign, batch, firstBatchRow(campaign, batch, batch.info!, '203.0.113.9', now));
+    const started = await new NewSessionWriter(server.db, failed).start(campaign, batch, firstBatchRow(campaign, batch, batch.info!, '203.0.113.9', now));
     expect(started).toMatchObject({ batch_count: 1, event_count: 4, click_count: 2 });
 
     const [long, short] = [(await findSession(server.db, campaignId, viaLong))!, (await findSession(server.db, campaignId, viaShort))!];
@@ -175,7 +182,7 @@ describe.skipIf(!usingPostgres())('ingest on PostgreSQL: the short way for sessi
   it('starts no session a campaign cannot take whole, one already started, or under changed rules', async () => {
     const campaignId = await makeCampaign(server, { limit: 3 });
     const campaign = (await findCampaign(server.db, campaignId))!;
-    const writer = new NewSessionWriter(server.db);
+    const writer = new NewSessionWriter(server.db, failed);
     const start = (id: string, rules = campaign) => {
       const batch = packed({ sessionId: id, seq: 0, info: info(), events: pageEvents() });
       return writer.start(rules, batch, firstBatchRow(rules, batch, batch.info!, '127.0.0.1', Date.now()));

@@ -11,6 +11,7 @@ interface Item {
 
 function recorder(options = { concurrency: 1, maxGroup: 3, maxBytes: 100 }, fail = false) {
   const groups: string[][] = [];
+  const failures: Array<[string, number]> = [];
   const groupsOf = new StatementGroups<Item, string>(
     async (group) => {
       groups.push(group.map((item) => item.key));
@@ -18,9 +19,10 @@ function recorder(options = { concurrency: 1, maxGroup: 3, maxBytes: 100 }, fail
       return new Map(group.filter((item) => item.key !== 'unanswered').map((item) => [item.key, `done ${item.key}`]));
     },
     'not written',
+    (error, items) => failures.push([(error as Error).message, items]),
     options,
   );
-  return { groups, submit: (key: string, bytes = 1) => groupsOf.submit({ key, bytes }) };
+  return { groups, failures, submit: (key: string, bytes = 1) => groupsOf.submit({ key, bytes }) };
 }
 
 describe('statement groups', () => {
@@ -40,8 +42,15 @@ describe('statement groups', () => {
     expect(bytes.groups).toEqual([['a'], ['b'], ['c']]); // an item past the bound alone still runs
   });
 
-  it('answers every item of a failed statement as not written', async () => {
-    const { submit } = recorder(undefined, true);
+  it('answers every item of a failed statement as not written, and tells of the failure', async () => {
+    const { submit, failures } = recorder(undefined, true);
     expect(await Promise.all([submit('a'), submit('b')])).toEqual(['not written', 'not written']);
+    expect(failures).toEqual([['deadlock detected', 2]]);
+  });
+
+  it('tells of no failure when the statement runs', async () => {
+    const { submit, failures } = recorder();
+    await Promise.all([submit('a'), submit('unanswered')]);
+    expect(failures).toEqual([]);
   });
 });
