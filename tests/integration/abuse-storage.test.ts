@@ -77,9 +77,9 @@ describe('a full disk', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     // The tracker on the visitor's page can read the answer (and keeps the batch for later).
     expect(refused.headers.get('access-control-allow-origin')).toBe('https://shop.example.com');
-    const faults = log.lines.filter((line) => line.includes(code));
-    expect(faults.length, `a log line naming ${code}:\n${log.lines.join('')}`).toBeGreaterThan(0);
-    expect(JSON.parse(faults[0]).msg).toMatch(new RegExp(`^storage fault ${code}: `));
+    // On PostgreSQL the short way's failed statement is logged too, before the long way's fault.
+    const faults = log.lines.filter((line) => line.includes(code)).map((line) => (JSON.parse(line) as { msg: string }).msg);
+    expect(faults.filter((msg) => msg.startsWith(`storage fault ${code}: `)), `a storage fault naming ${code}:\n${log.lines.join('')}`).toHaveLength(1);
     expect(log.lines.join('')).not.toContain('cannot rollback');
 
     // What was acknowledged is intact and still replays; the refused batch left nothing behind.
