@@ -61,7 +61,7 @@ export class ShortWay {
       const write = await this.#known.write(campaign, batch, guess, Date.now());
       if (write.applied) {
         this.seen.keep(campaign.id, batch.sessionId, write.row);
-        await updateVerdict(this.ctx.db, campaign.id, batch.sessionId, write.row, 'as counted');
+        await updateVerdict(this.ctx.db, campaign.id, batch.sessionId, write.row);
         return { stored: true, admitted: false };
       }
       guess = write.current;

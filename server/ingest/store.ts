@@ -125,13 +125,13 @@ function verdictOf(row: Pick<SessionRow, 'webdriver' | 'user_agent' | 'has_human
 }
 
 /**
- * Keeps the bot verdict current as the row's facts change. Outside the transaction that counted
- * the row (ingest's short way), `asOf` stores it only if no later batch came, which makes its own.
+ * Keeps the bot verdict current as the row's facts change, as of the batch that counted the row
+ * (ingest's short way runs it after its statement, outside any transaction).
  */
-export async function updateVerdict(trx: Executor, campaignId: string, sessionId: string, row: CountedSession, asOf?: 'as counted'): Promise<void> {
+export async function updateVerdict(db: Executor, campaignId: string, sessionId: string, row: CountedSession): Promise<void> {
   const verdict = verdictOf(row);
   if ((verdict.isBot ? 1 : 0) !== row.is_bot || verdict.reason !== row.bot_reason) {
-    await setVerdict(trx, campaignId, sessionId, verdict, asOf ? row.batch_count : undefined);
+    await setVerdict(db, campaignId, sessionId, verdict, row.batch_count);
   }
 }
 

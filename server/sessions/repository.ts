@@ -340,14 +340,14 @@ export async function deleteSession(db: Db, campaignId: string, sessionId: strin
   });
 }
 
-/** Stores a bot verdict; with `asOfBatchCount`, only if no batch was counted since the one it was made from. */
-export async function setVerdict(db: Executor, campaignId: string, sessionId: string, verdict: { isBot: boolean; reason: string | null }, asOfBatchCount?: number): Promise<void> {
+/** Stores a bot verdict, only if no batch was counted since the one it was made from (that batch makes its own). */
+export async function setVerdict(db: Executor, campaignId: string, sessionId: string, verdict: { isBot: boolean; reason: string | null }, asOfBatchCount: number): Promise<void> {
   await db
     .updateTable('sessions')
     .set({ is_bot: verdict.isBot ? 1 : 0, bot_reason: verdict.reason })
     .where('campaign_id', '=', campaignId)
     .where('id', '=', sessionId)
-    .$if(asOfBatchCount !== undefined, (qb) => qb.where('batch_count', '=', asOfBatchCount!))
+    .where('batch_count', '=', asOfBatchCount)
     .execute();
 }
 
