@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/index.js';
 import { PREPARED } from '../db/index.js';
 import { StatementGroups } from './statement-groups.js';
+import { campaignUnchanged, judgedArrays, JUDGED_NAMES } from './judged-campaign.js';
 import type { CampaignRow } from '../campaigns/repository.js';
 import type { PackedBatch } from './pack-batch.js';
 import { foldFacts } from '../../common/session-facts.js';
@@ -78,11 +79,7 @@ function writeStatement(group: Pending[], caps: SessionCaps): RawBuilder<Written
   });
   const column = <T>(pick: (item: Pending, facts: (typeof rows)[number]['facts']) => T) => rows.map(({ item, facts }) => pick(item, facts));
   return sql<WrittenRow>`${sql.raw(PREPARED)}with v as materialized (
-  select u.*, exists (
-    select from campaigns k
-    where k.id = u.campaign_id and k.domains = u.domains and k.start_date_time = u.start_date_time
-      and k.end_date_time = u.end_date_time and k.capture_console = u.capture_console
-  ) as campaign_ok
+  select u.*, ${campaignUnchanged('u')} as campaign_ok
   from unnest(
     ${column((i) => i.campaign.id)}::text[], ${column((i) => i.batch.sessionId)}::text[], ${column((i) => i.batch.seq)}::int[],
     ${column((i) => i.known.batch_count)}::int[], ${column((i) => i.known.started_at)}::bigint[], ${column((i) => i.now)}::bigint[],
@@ -92,11 +89,10 @@ function writeStatement(group: Pending[], caps: SessionCaps): RawBuilder<Written
     ${column((_, f) => f.dead_click_count)}::int[], ${column((_, f) => f.error_count)}::int[], ${column((_, f) => f.failed_request_count)}::int[],
     ${column((_, f) => f.pages)}::text[], ${column((_, f) => f.exit_url)}::text[], ${column((_, f) => f.facts_carry)}::text[], ${column((_, f) => f.entry_url)}::text[],
     ${column((i) => i.batch.firstTs)}::bigint[], ${column((i) => i.batch.lastTs)}::bigint[], ${column((i) => i.batch.chunk)}::bytea[],
-    ${column((i) => i.campaign.domains)}::text[], ${column((i) => i.campaign.start_date_time)}::bigint[], ${column((i) => i.campaign.end_date_time)}::bigint[],
-    ${column((i) => i.campaign.capture_console)}::int[]
+    ${judgedArrays(group.map((i) => i.campaign))}
   ) as u(campaign_id, session_id, seq, known_count, known_start, now, event_count, json_bytes, page_loads, human,
          active_ms, click_count, rage_click_count, dead_click_count, error_count, failed_request_count, pages, exit_url, facts_carry, entry_url,
-         first_ts, last_ts, data, domains, start_date_time, end_date_time, capture_console)
+         first_ts, last_ts, data, ${JUDGED_NAMES})
 ), counted as (
   update sessions s set
     last_activity_at = v.now, duration_ms = v.now - s.started_at,

@@ -4,6 +4,7 @@ import { PREPARED } from '../db/index.js';
 import { releaseSessionPlaces, type CampaignRow } from '../campaigns/repository.js';
 import type { PackedBatch } from './pack-batch.js';
 import { StatementGroups } from './statement-groups.js';
+import { campaignUnchanged, judgedArrays, JUDGED_NAMES } from './judged-campaign.js';
 import { STATE_COLUMNS, type SessionRow, type SessionState } from '../sessions/repository.js';
 
 /**
@@ -34,17 +35,12 @@ function startStatement(group: Starting[]): RawBuilder<Answer> {
   const column = <T>(pick: (item: Starting) => T) => group.map(pick);
   const answerColumns = sql.join(STATE_COLUMNS.map((name) => sql.ref(name)));
   return sql<Answer>`${sql.raw(PREPARED)}with v as materialized (
-  select json_populate_record(null::sessions, u.row) as r, u.seq, u.first_ts, u.last_ts, u.data, exists (
-    select from campaigns k
-    where k.id = u.campaign_id and k.domains = u.domains and k.start_date_time = u.start_date_time
-      and k.end_date_time = u.end_date_time and k.capture_console = u.capture_console and k.ip_mode = u.ip_mode
-  ) as campaign_ok
+  select json_populate_record(null::sessions, u.row) as r, u.seq, u.first_ts, u.last_ts, u.data, ${campaignUnchanged('u')} as campaign_ok
   from unnest(
     ${column((i) => i.campaign.id)}::text[], ${column((i) => JSON.stringify(i.row))}::json[], ${column((i) => i.batch.seq)}::int[],
     ${column((i) => i.batch.firstTs)}::bigint[], ${column((i) => i.batch.lastTs)}::bigint[], ${column((i) => i.batch.chunk)}::bytea[],
-    ${column((i) => i.campaign.domains)}::text[], ${column((i) => i.campaign.start_date_time)}::bigint[], ${column((i) => i.campaign.end_date_time)}::bigint[],
-    ${column((i) => i.campaign.capture_console)}::int[], ${column((i) => i.campaign.ip_mode)}::text[]
-  ) as u(campaign_id, row, seq, first_ts, last_ts, data, domains, start_date_time, end_date_time, capture_console, ip_mode)
+    ${judgedArrays(group.map((i) => i.campaign))}
+  ) as u(campaign_id, row, seq, first_ts, last_ts, data, ${JUDGED_NAMES})
 ), fresh as (
   select * from v
   where campaign_ok and not exists (select from sessions s where s.campaign_id = (v.r).campaign_id and s.id = (v.r).id)
