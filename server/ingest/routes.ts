@@ -90,14 +90,17 @@ function sessionLimits(app: FastifyInstance, ctx: AppContext) {
   const newPerIp = minuteLimit(app, 'new-session-ip', rates.newSessionsPerIp);
   const newPerCampaign = minuteLimit(app, 'new-session-campaign', rates.newSessionsPerCampaign);
   const perSession = minuteLimit(app, 'batch-session', rates.batchesPerSession);
+  /** The session's row, read now (410 when it is closed). */
+  const reread = async (campaign: Campaign, batch: PackedBatch): Promise<SessionState | undefined> => {
+    const session = await sessionCounters(ctx.db, campaign.id, batch.sessionId);
+    if (session?.closed_reason) throw new HttpError(SESSION_CLOSED_STATUS, session.closed_reason);
+    return session;
+  };
   return {
-    /** The batch limit of a session known to exist. */
-    known: (request: FastifyRequest, reply: FastifyReply, campaign: Campaign, batch: PackedBatch) => perSession(request, reply, `${campaign.id}/${batch.sessionId}`),
-    /** Reads the session's row and checks the limits that apply (`checked`: this batch's were checked already). */
-    read: async (request: FastifyRequest, reply: FastifyReply, campaign: Campaign, batch: PackedBatch, checked = false): Promise<SessionState | undefined> => {
-      const session = await sessionCounters(ctx.db, campaign.id, batch.sessionId);
-      if (session?.closed_reason) throw new HttpError(SESSION_CLOSED_STATUS, session.closed_reason);
-      if (checked) return session;
+    reread,
+    /** The row the batch is judged against, `kept` or read, after the limits that apply (a new session's too). */
+    check: async (request: FastifyRequest, reply: FastifyReply, campaign: Campaign, batch: PackedBatch, kept: SessionState | undefined): Promise<SessionState | undefined> => {
+      const session = kept ?? (await reread(campaign, batch));
       if (!session) {
         await newPerIp(request, reply, clientIp(request.ip));
         await newPerCampaign(request, reply, campaign.id);
@@ -186,10 +189,8 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     // The campaign's console setting changed since the batch was checked: check it again.
     if (campaign.capture_console !== (request.ingest?.campaign as Campaign).capture_console) batch = await pack(reply, request.body as Buffer, campaign);
     // SQLite: the row this process left a session in is the row (it is the only writer); the
-    // UPDATE that counts the batch still checks it.
-    const kept = limitsChecked ? undefined : seen.get(campaign.id, batch.sessionId);
-    if (kept) await limits.known(request, reply, campaign, batch);
-    const known = kept ?? (await limits.read(request, reply, campaign, batch, limitsChecked));
+    // UPDATE that counts the batch still checks it. After the short way, the row is read afresh.
+    const known = limitsChecked ? await limits.reread(campaign, batch) : await limits.check(request, reply, campaign, batch, seen.get(campaign.id, batch.sessionId));
     let outcome: StoreOutcome | undefined;
     try {
       outcome = await storeBatch(ctx.db, campaign, batch, clientIp(request.ip), ctx.config.limits, Date.now(), { committer, known });

@@ -10,10 +10,8 @@ import { clientIp } from './visitor.js';
 
 /** The rate limits a batch passes once its session is looked up (routes.ts). */
 export interface BatchLimits {
-  /** The batch limit of a session known to exist. */
-  known(request: FastifyRequest, reply: FastifyReply, campaign: CampaignRow, batch: PackedBatch): Promise<void>;
-  /** Reads the session's row (410 if it is closed) and checks the limits that apply. */
-  read(request: FastifyRequest, reply: FastifyReply, campaign: CampaignRow, batch: PackedBatch): Promise<SessionState | undefined>;
+  /** The session's row, `kept` or read (410 if it is closed), after the limits that apply. */
+  check(request: FastifyRequest, reply: FastifyReply, campaign: CampaignRow, batch: PackedBatch, kept: SessionState | undefined): Promise<SessionState | undefined>;
 }
 
 /** A new session's counters, before its first batch. */
@@ -46,9 +44,7 @@ export class ShortWay {
 
   /** Stores the batch the short way, after the limits that apply; undefined: not stored, the limits checked. */
   async store(request: FastifyRequest, reply: FastifyReply, campaign: CampaignRow, batch: PackedBatch): Promise<StoreOutcome | undefined> {
-    const seen = this.seen.get(campaign.id, batch.sessionId);
-    if (seen) await this.limits.known(request, reply, campaign, batch);
-    const row = seen ?? (await this.limits.read(request, reply, campaign, batch));
+    const row = await this.limits.check(request, reply, campaign, batch, this.seen.get(campaign.id, batch.sessionId));
     return row ? this.#writeKnown(campaign, batch, row) : this.#startNew(request, campaign, batch);
   }
 
