@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/index.js';
 import { PREPARED } from '../db/index.js';
-import { StatementGroups } from './statement-groups.js';
+import { StatementGroups, type ShortWayLog } from './statement-groups.js';
 import { campaignUnchanged, judgedArrays, JUDGED_NAMES } from './judged-campaign.js';
 import type { CampaignRow } from '../campaigns/repository.js';
 import type { PackedBatch } from './pack-batch.js';
@@ -130,14 +130,14 @@ where v.campaign_ok and not exists (select from counted c where c.campaign_id = 
 export class KnownSessionWriter {
   readonly #groups: StatementGroups<Pending, KnownWrite>;
 
-  constructor(db: Db, caps: SessionCaps, failed: (error: unknown, items: number) => void) {
+  constructor(db: Db, caps: SessionCaps, log: ShortWayLog) {
     this.#groups = new StatementGroups(
       async (group) => {
         const rows = (await writeStatement(group, caps).execute(db)).rows;
         return new Map(rows.map((row): [string, KnownWrite] => [`${row.campaign_id}/${row.id}`, row.applied ? { applied: true, row } : { applied: false, current: row }]));
       },
       { applied: false, current: undefined },
-      failed,
+      log,
     );
   }
 

@@ -3,7 +3,7 @@ import type { Db } from '../db/index.js';
 import { PREPARED } from '../db/index.js';
 import { releaseSessionPlaces, type CampaignRow } from '../campaigns/repository.js';
 import type { PackedBatch } from './pack-batch.js';
-import { StatementGroups } from './statement-groups.js';
+import { StatementGroups, type ShortWayLog } from './statement-groups.js';
 import { campaignUnchanged, judgedArrays, JUDGED_NAMES } from './judged-campaign.js';
 import { STATE_COLUMNS, type SessionRow, type SessionState } from '../sessions/repository.js';
 
@@ -69,9 +69,9 @@ export class NewSessionWriter {
 
   constructor(
     private readonly db: Db,
-    failed: (error: unknown, items: number) => void,
+    private readonly log: ShortWayLog,
   ) {
-    this.#groups = new StatementGroups(async (group) => this.#start(group), undefined, failed);
+    this.#groups = new StatementGroups(async (group) => this.#start(group), undefined, log);
   }
 
   /** The session's row as started with this batch; undefined when it was not (the long way then decides). */
@@ -86,7 +86,11 @@ export class NewSessionWriter {
     // (Those started are answered whatever happens here: they are committed.)
     for (const [campaignId, counted] of answer.admitted) {
       const extra = counted - answer.started.filter((row) => row.campaign_id === campaignId).length;
-      if (extra > 0) await releaseSessionPlaces(this.db, campaignId, extra).catch(() => undefined);
+      if (extra > 0) {
+        await releaseSessionPlaces(this.db, campaignId, extra).catch((error: unknown) =>
+          this.log.warn({ err: error, campaignId }, "places counted for sessions another request started were not given back: the campaign's count is high"),
+        );
+      }
     }
     return started;
   }

@@ -1,10 +1,11 @@
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { CampaignRow } from '../campaigns/repository.js';
 import type { SessionState } from '../sessions/repository.js';
 import type { PackedBatch } from './pack-batch.js';
 import { KnownSessionWriter, KnownSessions } from './known-sessions.js';
 import { NewSessionWriter } from './new-sessions.js';
+import type { ShortWayLog } from './statement-groups.js';
 import { capReached, firstBatchRow, updateVerdict, type StoreOutcome } from './store.js';
 import { clientIp } from './visitor.js';
 
@@ -33,13 +34,10 @@ export class ShortWay {
     private readonly limits: BatchLimits,
     /** The sessions this node counted or read lately (the long way keeps them current too). */
     private readonly seen: KnownSessions,
-    log: FastifyBaseLogger,
+    log: ShortWayLog,
   ) {
-    // Nothing is lost when a statement fails (its batches take the long way), but it costs a
-    // second write: one that keeps failing must be seen.
-    const failed = (error: unknown, items: number) => log.warn({ err: error, batches: items }, 'ingest short-way statement failed; its batches took the long way');
-    this.#known = new KnownSessionWriter(ctx.db, ctx.config.limits, failed);
-    this.#starter = new NewSessionWriter(ctx.db, failed);
+    this.#known = new KnownSessionWriter(ctx.db, ctx.config.limits, log);
+    this.#starter = new NewSessionWriter(ctx.db, log);
   }
 
   /** Stores the batch the short way, after the limits that apply; undefined: not stored, the limits checked. */

@@ -5,7 +5,15 @@ interface Queued<Item, Answer> {
   resolve: (answer: Answer) => void;
 }
 
-export interface GroupBounds {
+/**
+ * Where the short way tells what went wrong without losing anything (the server's log): nothing
+ * is lost, but a failure that recurs costs every batch a second write and must be seen.
+ */
+export interface ShortWayLog {
+  warn(details: { err: unknown; batches?: number; campaignId?: string }, message: string): void;
+}
+
+interface GroupBounds {
   concurrency: number;
   maxGroup: number;
   maxBytes: number;
@@ -25,7 +33,7 @@ export class StatementGroups<Item extends { key: string; bytes: number }, Answer
     /** The answer of an item the statement did not answer, or of every item of a statement that failed (it wrote nothing). */
     private readonly unanswered: Answer,
     /** Told of a statement that failed: its items are answered as unanswered all the same. */
-    private readonly failed: (error: unknown, items: number) => void,
+    private readonly log: ShortWayLog,
     // One statement at a time: the items that wait meanwhile make the next statement bigger,
     // which costs PostgreSQL less an item than two smaller statements at once.
     // At most 64 items or 4 MB of them (a statement's parameters are held in memory, as text).
@@ -64,7 +72,7 @@ export class StatementGroups<Item extends { key: string; bytes: number }, Answer
       answers = await this.run(group.map((entry) => entry.item));
     } catch (error) {
       // A deadlock between nodes may happen now and then; anything that recurs is a fault to see.
-      this.failed(error, group.length);
+      this.log.warn({ err: error, batches: group.length }, 'ingest short-way statement failed; its batches took the long way');
       answers = new Map();
     }
     for (const { item, resolve } of group) resolve(answers.get(item.key) ?? this.unanswered);

@@ -39,7 +39,7 @@ describe.skipIf(!usingPostgres())('ingest on PostgreSQL: the short way for sessi
 
   // A statement that fails writes nothing too: "nothing written" must come from its checks, not an error.
   const failures: unknown[] = [];
-  const failed = (error: unknown) => failures.push(error);
+  const failed = { warn: (details: { err: unknown }) => failures.push(details.err) };
   afterEach(() => {
     expect(failures.splice(0)).toEqual([]);
   });

@@ -19,7 +19,7 @@ function recorder(options = { concurrency: 1, maxGroup: 3, maxBytes: 100 }, fail
       return new Map(group.filter((item) => item.key !== 'unanswered').map((item) => [item.key, `done ${item.key}`]));
     },
     'not written',
-    (error, items) => failures.push([(error as Error).message, items]),
+    { warn: (details) => failures.push([(details.err as Error).message, details.batches ?? 0]) },
     options,
   );
   return { groups, failures, submit: (key: string, bytes = 1) => groupsOf.submit({ key, bytes }) };
