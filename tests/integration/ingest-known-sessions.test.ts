@@ -146,6 +146,20 @@ describe.skipIf(!usingPostgres())('ingest on PostgreSQL: the short way for sessi
     expect(await chunkSeqs(campaign.id, id)).toEqual([0]);
   });
 
+  it('writes nothing past a cap, even for the row as it is (the statement checks the caps itself)', async () => {
+    const { campaign, id, row, start } = await started();
+    const batch = packed({ sessionId: id, seq: 1, events: clickAt(start + 3000) });
+    // Each cap set where this batch would pass it; the node's row is the row, so only the cap refuses.
+    for (const cap of [{ sessionMaxBatches: row.batch_count }, { sessionMaxBytes: row.byte_count + batch.jsonBytes - 1 }, { sessionMaxEvents: row.event_count + batch.eventCount - 1 }]) {
+      const write = await new KnownSessionWriter(server.db, { ...caps(), ...cap }, failed).write(campaign, batch, row, Date.now());
+      expect(write, JSON.stringify(cap)).toMatchObject({ applied: false, current: { batch_count: row.batch_count } });
+    }
+    expect(await chunkSeqs(campaign.id, id)).toEqual([0]);
+    expect(await findSession(server.db, campaign.id, id)).toMatchObject({ batch_count: row.batch_count, byte_count: row.byte_count, event_count: row.event_count });
+    // Under the caps, the same batch goes in.
+    expect((await new KnownSessionWriter(server.db, caps(), failed).write(campaign, batch, row, Date.now())).applied).toBe(true);
+  });
+
   it('writes the batches of several sessions together, each on its own merits, and one batch a session a statement', async () => {
     const [a, b] = [await started(), await started()];
     const writer = new KnownSessionWriter(server.db, caps(), failed);
