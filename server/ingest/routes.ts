@@ -178,7 +178,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
   const shortWay = isPostgres(ctx.db) ? new ShortWay(ctx, limits, seen, app.log) : undefined;
 
   /** The long way: the campaign and the session read afresh, then stored in a group commit (store.ts). */
-  async function storeAfresh(request: FastifyRequest, reply: FastifyReply, batch: PackedBatch, limitsChecked: boolean): Promise<{ outcome: StoreOutcome; campaign: Campaign }> {
+  async function storeAfresh(request: FastifyRequest, reply: FastifyReply, batch: PackedBatch): Promise<{ outcome: StoreOutcome; campaign: Campaign }> {
     let state = request.ingest as IngestState;
     if (state.guess) {
       state = judge(request, reply, await campaignForIngest(ctx.db, (state.campaign as Campaign).id, { fresh: true }));
@@ -188,9 +188,10 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     const campaign = state.campaign as Campaign;
     // The campaign's console setting changed since the batch was checked: check it again.
     if (campaign.capture_console !== (request.ingest?.campaign as Campaign).capture_console) batch = await pack(reply, request.body as Buffer, campaign);
-    // SQLite: the row this process left a session in is the row (it is the only writer); the
-    // UPDATE that counts the batch still checks it. After the short way, the row is read afresh.
-    const known = limitsChecked ? await limits.reread(campaign, batch) : await limits.check(request, reply, campaign, batch, seen.get(campaign.id, batch.sessionId));
+    // After the short way (which checked the limits), the row is read afresh. SQLite: the row this
+    // process left a session in is the row (it is the only writer); the UPDATE that counts the
+    // batch still checks it.
+    const known = shortWay ? await limits.reread(campaign, batch) : await limits.check(request, reply, campaign, batch, seen.get(campaign.id, batch.sessionId));
     let outcome: StoreOutcome | undefined;
     try {
       outcome = await storeBatch(ctx.db, campaign, batch, clientIp(request.ip), ctx.config.limits, Date.now(), { committer, known });
@@ -208,7 +209,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     const checked = request.ingest?.campaign as Campaign;
     const batch = await pack(reply, request.body, checked);
     const short = await shortWay?.store(request, reply, checked, batch);
-    const { outcome, campaign } = short ? { outcome: short, campaign: checked } : await storeAfresh(request, reply, batch, shortWay !== undefined);
+    const { outcome, campaign } = short ? { outcome: short, campaign: checked } : await storeAfresh(request, reply, batch);
     // Here the batch is committed (its group's COMMIT is done): what follows may announce it.
     if (outcome.stored || outcome.admitted || outcome.closed) ctx.live.sessionChanged(campaign.id, batch.sessionId);
     if (outcome.closed) throw new HttpError(SESSION_CLOSED_STATUS, outcome.closed);
