@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Database } from './schema.js';
 import { StorageError, describeStorageError, ownerOnly } from '../storage/data-dir.js';
 import { BACKSTOP_PAGES, startCheckpointer } from './checkpointer.js';
+import { RecentlyUsed } from '../recently-used.js';
 import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_sessions_by_verdict.js';
 import * as m0003 from './migrations/0003_chunks_sorted.js';
@@ -103,7 +104,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * statement still being iterated (a streamed replay) is busy, so a second user gets a new one.
  */
 function withStatementCache(database: SQLite.Database, onClose: () => void): SqliteDatabase {
-  const cache = new Map<string, SQLite.Statement>();
+  const cache = new RecentlyUsed<string, SQLite.Statement>(STATEMENT_CACHE_SIZE);
   return {
     close: () => {
       onClose();
@@ -113,10 +114,7 @@ function withStatementCache(database: SQLite.Database, onClose: () => void): Sql
       const known = cache.get(text);
       if (known?.busy) return database.prepare(text);
       const statement = known ?? database.prepare(text);
-      // Oldest-used first in the map: the first key is the one to drop.
-      cache.delete(text);
-      cache.set(text, statement);
-      if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      cache.set(text, statement); // the least recently used is dropped
       return statement;
     },
   };

@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/index.js';
 import { PREPARED } from '../db/index.js';
 import { StatementGroups, type ShortWayLog } from './statement-groups.js';
+import { RecentlyUsed } from '../recently-used.js';
 import { campaignUnchanged, judgedArrays, JUDGED_NAMES } from './judged-campaign.js';
 import type { CampaignRow } from '../campaigns/repository.js';
 import type { PackedBatch } from './pack-batch.js';
@@ -23,21 +24,15 @@ import { factValues, factsOfRow, STATE_COLUMNS, VERDICT_COLUMNS, type CountedSes
  * guesses on PostgreSQL; on SQLite, where the server is the only writer, the long way's row too.
  */
 export class KnownSessions {
-  readonly #rows = new Map<string, SessionState>();
-
   /** Bounded: a row is a few hundred bytes; a forgotten session only takes the long way once. */
-  constructor(private readonly max = 5_000) {}
+  readonly #rows = new RecentlyUsed<string, SessionState>(5_000);
 
   get(campaignId: string, sessionId: string): SessionState | undefined {
     return this.#rows.get(`${campaignId}/${sessionId}`);
   }
 
   keep(campaignId: string, sessionId: string, row: SessionState): void {
-    const key = `${campaignId}/${sessionId}`;
-    // Oldest-kept first in the map: the first key is the one to drop.
-    this.#rows.delete(key);
-    this.#rows.set(key, row);
-    if (this.#rows.size > this.max) this.#rows.delete(this.#rows.keys().next().value as string);
+    this.#rows.set(`${campaignId}/${sessionId}`, row);
   }
 
   forget(campaignId: string, sessionId: string): void {

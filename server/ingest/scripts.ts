@@ -10,6 +10,7 @@ import { fillLoader } from '../../common/loader-script.js';
 import { isCampaignId } from '../storage/ids.js';
 import { notFound, HttpError } from '../http/errors.js';
 import { acceptsGzip } from '../http/accept-encoding.js';
+import { RecentlyUsed } from '../recently-used.js';
 
 // The tracker's files, served to any site: gzip on the wire, an ETag for cheap revalidation.
 
@@ -62,13 +63,12 @@ function send(request: FastifyRequest, reply: FastifyReply, file: ScriptFile, ca
 
 export async function registerScripts(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const read = builtFiles(path.join(ctx.config.distDir, 'tracker'));
-  const memo = new Map<string, { text: string; file: ScriptFile }>();
+  const memo = new RecentlyUsed<string, { text: string; file: ScriptFile }>(1000);
   const cached = (key: string, text: string): ScriptFile => {
     const hit = memo.get(key);
     if (hit?.text === text) return hit.file;
     const file = scriptFile(text);
     memo.set(key, { text, file });
-    if (memo.size > 1000) memo.delete(memo.keys().next().value as string);
     return file;
   };
 
