@@ -32,7 +32,7 @@ export interface Config {
   rateLimits: RateLimits;
 }
 
-/** What one visitor, session or request may cost the server (README: "Limits and quotas"). */
+/** What one visitor, session or request may cost the server (docs/limits.md). */
 export interface Limits {
   /** Event JSON one session may store; past it the session is closed with a note. */
   sessionMaxBytes: number;
@@ -47,7 +47,7 @@ export interface Limits {
   heavyReplays: number;
   /** How long requests in flight (a long replay stream too) may finish after SIGTERM/SIGINT. */
   shutdownGraceMs: number;
-  /** Live streams (README: "Live sessions") one user may hold open on one node, and the node in all. */
+  /** Live streams (docs/live.md) one user may hold open on one node, and the node in all. */
   liveStreamsPerUser: number;
   liveStreamsPerNode: number;
   /** How often an open live stream sends its `: hb` comment. */
