@@ -1,7 +1,7 @@
 import type { ReplayEvent, Session } from '../../common/api-types.js';
 import { concatBytes } from './compress.js';
 
-/** A downloaded recording (docs/replay.md: "Recording files"). */
+/** A downloaded recording (docs/api.md: "Recording files"). */
 export interface RecordingFile {
   format: 'tapedeck-recording';
   version: 1;
