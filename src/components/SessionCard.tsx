@@ -4,7 +4,7 @@ import { sessionTypeLabel } from '../api/sessions.js';
 import type { Session } from '../../common/api-types.js';
 import { shortId, storedIpLabel } from '../lib/format.js';
 import { replayPageLink } from '../lib/replayUrls.js';
-import { ProblemBadges, SessionSummary } from './SessionFacts.js';
+import { CountryName, ProblemBadges, SessionSummary } from './SessionFacts.js';
 
 export const countryLabel = (session: Pick<Session, 'country'>) => session.country || 'Unknown';
 
@@ -37,18 +37,24 @@ interface SessionCardProps {
   actions?: ReactNode;
 }
 
+/** The spec's card, compact: ids, type and Watch Replay first; the spec's facts on two short rows. */
 export function SessionCard({ campaignId, session, onDetails, onDelete, actions }: SessionCardProps) {
   return (
     <li className="card session-card" data-testid="session-card">
       <div className="session-card-head">
         <div className="session-ids">
           <h2 className="session-short-id">{shortId(session.sessionId)}</h2>
-          <p className="mono small muted break">{session.sessionId}</p>
+          <SessionTypeBadge session={session} />
         </div>
-        <SessionTypeBadge session={session} />
+        <Link {...replayPageLink(campaignId, session.sessionId)} className="button button-primary button-small">
+          Watch Replay
+        </Link>
       </div>
-      <ProblemBadges session={session} />
+      <p className="mono small muted ellipsis" title={session.sessionId}>
+        {session.sessionId}
+      </p>
       <SessionSummary session={session} />
+      <ProblemBadges session={session} />
       <dl className="session-facts">
         <div>
           <dt>IP Address</dt>
@@ -56,7 +62,9 @@ export function SessionCard({ campaignId, session, onDetails, onDelete, actions 
         </div>
         <div>
           <dt>Country</dt>
-          <dd>{countryLabel(session)}</dd>
+          <dd>
+            <CountryName session={session} />
+          </dd>
         </div>
         <div>
           <dt>Language</dt>
@@ -73,18 +81,46 @@ export function SessionCard({ campaignId, session, onDetails, onDelete, actions 
       </dl>
       <SessionChips session={session} />
       <div className="row-actions">
-        <button type="button" className="button button-secondary button-small" onClick={() => onDetails(session)}>
-          View Details
+        <SessionButtons session={session} onDetails={onDetails} onDelete={onDelete} actions={actions} />
+      </div>
+    </li>
+  );
+}
+
+function SessionButtons({ session, onDetails, onDelete, actions }: Omit<SessionCardProps, 'campaignId'>) {
+  return (
+    <>
+      <button type="button" className="button button-secondary button-small" onClick={() => onDetails(session)}>
+        View Details
+      </button>
+      {actions}
+      {onDelete && (
+        <button type="button" className="button button-danger button-small" onClick={() => onDelete(session)}>
+          Delete
         </button>
+      )}
+    </>
+  );
+}
+
+/** One line of the dense list view: who, when, how long, what with, what went wrong, and the two ways in. */
+export function SessionRow({ campaignId, session, onDetails, onDelete, actions }: SessionCardProps) {
+  return (
+    <li className="session-row" data-testid="session-row">
+      <span className="mono session-row-id" title={session.sessionId}>
+        {shortId(session.sessionId)}
+      </span>
+      <SessionTypeBadge session={session} />
+      <SessionSummary session={session} />
+      <span className="session-row-country">
+        <CountryName session={session} />
+      </span>
+      <ProblemBadges session={session} />
+      <div className="row-actions">
         <Link {...replayPageLink(campaignId, session.sessionId)} className="button button-primary button-small">
           Watch Replay
         </Link>
-        {actions}
-        {onDelete && (
-          <button type="button" className="button button-danger button-small" onClick={() => onDelete(session)}>
-            Delete
-          </button>
-        )}
+        <SessionButtons session={session} onDetails={onDetails} onDelete={onDelete} actions={actions} />
       </div>
     </li>
   );

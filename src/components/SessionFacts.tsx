@@ -2,73 +2,62 @@ import { useState } from 'react';
 import type { Session } from '../../common/api-types.js';
 import { formatDateTime, formatDurationMs } from '../lib/format.js';
 import { timeAgo } from '../offline/timeAgo.js';
-import { countryFlag } from '../lib/sessionFilters.js';
+import { DeviceIcon } from './DeviceIcon.js';
 
-// What a session card adds to the spec's facts: when, how long, where, what with, and what went
-// wrong — the derived facts the server keeps on each session.
+// What a session card adds to the spec's facts: when, how long, what with, and what went wrong —
+// the derived facts the server keeps on each session.
 
-const DEVICE_ICONS: Record<string, string> = { desktop: '🖥️', mobile: '📱', tablet: '📲', tv: '📺' };
-
-export function deviceIcon(device: string | null | undefined): string {
-  return (device && DEVICE_ICONS[device]) || '💻';
-}
-
-/** Start time (relative, with the absolute time beside it), duration, pages, software, country, entry page. */
+/** Start time (relative, the absolute time as its tooltip), duration, pages, software and entry page, in one short block. */
 export function SessionSummary({ session, now }: { session: Session; now?: number }) {
   // "How long ago" is measured from when the card first showed (a render must not read the clock).
   const [shownAt] = useState(() => Date.now());
   const at = now ?? shownAt;
-  const flag = countryFlag(session.countryCode);
   const software = [session.browser, session.os].filter(Boolean).join(' · ') || 'Unknown browser';
   return (
     <dl className="session-summary">
       <div>
-        <dt>Started</dt>
+        <dt className="visually-hidden">Started</dt>
         <dd>
           <time dateTime={new Date(session.startedAt).toISOString()} title={formatDateTime(session.startedAt)}>
             {timeAgo(session.startedAt, at)}
-          </time>{' '}
-          <span className="muted small">({formatDateTime(session.startedAt)})</span>
+          </time>
         </dd>
       </div>
       <div>
-        <dt>Duration</dt>
+        <dt className="visually-hidden">Duration</dt>
         <dd>
           {formatDurationMs(session.durationMs ?? 0)}
-          {session.activeMs ? <span className="muted small"> ({formatDurationMs(session.activeMs)} active)</span> : null}
+          {session.activeMs ? <span className="muted"> ({formatDurationMs(session.activeMs)} active)</span> : null}
         </dd>
       </div>
       <div>
-        <dt>Pages</dt>
-        <dd>{session.pageCount}</dd>
-      </div>
-      <div>
-        <dt>Browser</dt>
+        <dt className="visually-hidden">Pages</dt>
         <dd>
-          <span aria-hidden="true">{deviceIcon(session.device)} </span>
-          {software}
-          {session.device ? <span className="muted small"> ({session.device})</span> : null}
+          {session.pageCount} {session.pageCount === 1 ? 'page' : 'pages'}
         </dd>
       </div>
       <div>
-        <dt>Location</dt>
+        <dt className="visually-hidden">Browser</dt>
         <dd>
-          {flag && (
-            <span role="img" aria-label={session.countryCode ?? undefined}>
-              {flag}{' '}
-            </span>
-          )}
-          {session.country || 'Unknown'}
+          <DeviceIcon device={session.device} /> {software}
+          {session.device ? <span className="muted"> ({session.device})</span> : null}
         </dd>
       </div>
       {session.entryUrl && (
         <div className="session-summary-wide">
-          <dt>Entry page</dt>
-          <dd className="mono small break">{session.entryUrl}</dd>
+          <dt className="visually-hidden">Entry page</dt>
+          <dd className="mono ellipsis" title={session.entryUrl}>
+            {session.entryUrl}
+          </dd>
         </div>
       )}
     </dl>
   );
+}
+
+/** The country's name, its code as the tooltip (a flag emoji shows as a box where no emoji font exists). */
+export function CountryName({ session }: { session: Pick<Session, 'country' | 'countryCode'> }) {
+  return <span title={session.countryCode ?? undefined}>{session.country || 'Unknown'}</span>;
 }
 
 /** Badges for errors, rage clicks and dead clicks: only those the session has. */

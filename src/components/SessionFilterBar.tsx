@@ -1,9 +1,16 @@
-import { useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import type { SessionFilters } from '../lib/sessionFilters.js';
-import { hasFilters } from '../lib/sessionFilters.js';
+import { filterCount, hasFilters } from '../lib/sessionFilters.js';
 
 // The sessions list's filters and sort. Every change goes to the URL (the route's search), so a
-// filtered list can be bookmarked and shared; text fields apply when they lose focus or on Enter.
+// filtered list can be bookmarked and shared. One rule for every control: it applies as you
+// change it (text fields once typing pauses, or at once on Enter or when they lose focus).
+// On a small screen the bar starts folded behind one "Filters (n)" button.
+
+/** How long typing must pause before a text filter applies. */
+export const FILTER_TYPING_PAUSE_MS = 400;
+/** Narrower than this, the bar starts folded (the session cards go to one column there too). */
+const FOLDED_BELOW = '(max-width: 760px)';
 
 const SORTS = [
   ['', 'Newest first'],
@@ -22,7 +29,21 @@ const dayValue = (ms: number | undefined) => {
 const seconds = (ms: number | undefined) => (ms === undefined ? '' : String(Math.round(ms / 1000)));
 const fromSeconds = (text: string) => (text.trim() && Number.isFinite(Number(text)) && Number(text) >= 0 ? Math.round(Number(text) * 1000) : undefined);
 
-function TextFilter({ id, label, value, placeholder, onApply, type = 'text' }: { id: string; label: string; value: string; placeholder?: string; onApply: (text: string) => void; type?: string }) {
+function TextFilter({
+  id,
+  label,
+  value,
+  placeholder,
+  onApply,
+  type = 'text',
+}: {
+  id: string;
+  label: string;
+  value: string;
+  placeholder?: string;
+  onApply: (text: string) => void;
+  type?: string;
+}) {
   const [text, setText] = useState(value);
   // The URL changed the filter (back button, a link): show its value instead of what was typed.
   const [shown, setShown] = useState(value);
@@ -30,6 +51,12 @@ function TextFilter({ id, label, value, placeholder, onApply, type = 'text' }: {
     setShown(value);
     setText(value);
   }
+  const apply = () => text !== value && onApply(text);
+  const applyAfterPause = useEffectEvent(apply);
+  useEffect(() => {
+    const timer = window.setTimeout(() => applyAfterPause(), FILTER_TYPING_PAUSE_MS);
+    return () => window.clearTimeout(timer);
+  }, [text]);
   return (
     <label className="filter" htmlFor={id}>
       <span>{label}</span>
@@ -40,8 +67,8 @@ function TextFilter({ id, label, value, placeholder, onApply, type = 'text' }: {
         value={text}
         placeholder={placeholder}
         onChange={(e) => setText(e.target.value)}
-        onBlur={() => text !== value && onApply(text)}
-        onKeyDown={(e) => e.key === 'Enter' && onApply(text)}
+        onBlur={apply}
+        onKeyDown={(e) => e.key === 'Enter' && apply()}
       />
     </label>
   );
@@ -51,46 +78,105 @@ export function SessionFilterBar({ filters, onChange }: { filters: SessionFilter
   const set = (patch: Partial<SessionFilters>) => onChange({ ...filters, ...patch });
   const flag = (key: 'hasErrors' | 'hasRageClicks' | 'hasDeadClicks', label: string) => (
     <label className="filter filter-check" htmlFor={`filter-${key}`}>
-      <input id={`filter-${key}`} type="checkbox" checked={filters[key] === true} onChange={(e) => set({ [key]: e.target.checked ? true : undefined })} /> {label}
+      <input id={`filter-${key}`} type="checkbox" checked={filters[key] === true} onChange={(e) => set({ [key]: e.target.checked ? true : undefined })} />{' '}
+      {label}
     </label>
   );
+  const [open, setOpen] = useState(() => typeof window.matchMedia !== 'function' || !window.matchMedia(FOLDED_BELOW).matches);
   return (
-    <fieldset className="filter-bar" aria-label="Filters">
-      <legend className="visually-hidden">Filter and sort sessions</legend>
-      <label className="filter" htmlFor="filter-sort">
-        <span>Sort</span>
-        <select id="filter-sort" className="input input-small" value={filters.sort ?? ''} onChange={(e) => set({ sort: (e.target.value || undefined) as SessionFilters['sort'] })}>
-          {SORTS.map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </label>
-      {flag('hasErrors', 'Has errors')}
-      {flag('hasRageClicks', 'Has rage clicks')}
-      {flag('hasDeadClicks', 'Has dead clicks')}
-      <TextFilter id="filter-from" label="From" type="date" value={dayValue(filters.from)} onApply={(v) => set({ from: dayStart(v) })} />
-      <TextFilter id="filter-to" label="To" type="date" value={dayValue(filters.to === undefined ? undefined : filters.to - 1)} onApply={(v) => set({ to: v ? (dayStart(v) as number) + 86_400_000 : undefined })} />
-      <TextFilter id="filter-minDuration" label="Min duration (s)" type="number" value={seconds(filters.minDuration)} onApply={(v) => set({ minDuration: fromSeconds(v) })} />
-      <TextFilter id="filter-maxDuration" label="Max duration (s)" type="number" value={seconds(filters.maxDuration)} onApply={(v) => set({ maxDuration: fromSeconds(v) })} />
-      <TextFilter id="filter-url" label="Visited page" placeholder="/checkout" value={filters.url ?? ''} onApply={(v) => set({ url: v.trim() || undefined })} />
-      <TextFilter id="filter-country" label="Country" placeholder="DE" value={filters.country ?? ''} onApply={(v) => set({ country: /^[A-Za-z]{2}$/.test(v.trim()) ? v.trim().toUpperCase() : undefined })} />
-      <TextFilter id="filter-browser" label="Browser" placeholder="Chrome" value={filters.browser ?? ''} onApply={(v) => set({ browser: v.trim() || undefined })} />
-      <label className="filter" htmlFor="filter-device">
-        <span>Device</span>
-        <select id="filter-device" className="input input-small" value={filters.device ?? ''} onChange={(e) => set({ device: (e.target.value || undefined) as SessionFilters['device'] })}>
-          <option value="">Any device</option>
-          <option value="desktop">Desktop</option>
-          <option value="mobile">Mobile</option>
-          <option value="tablet">Tablet</option>
-        </select>
-      </label>
-      {hasFilters(filters) && (
-        <button type="button" className="button button-secondary button-small" onClick={() => onChange({})}>
-          Clear filters
-        </button>
-      )}
-    </fieldset>
+    <div className="filters">
+      <button
+        type="button"
+        className="button button-secondary button-small filters-toggle"
+        aria-expanded={open}
+        aria-controls="session-filters"
+        onClick={() => setOpen(!open)}
+      >
+        Filters ({filterCount(filters)})
+      </button>
+      <fieldset id="session-filters" className="filter-bar" aria-label="Filters" hidden={!open}>
+        <legend className="visually-hidden">Filter and sort sessions</legend>
+        <label className="filter" htmlFor="filter-sort">
+          <span>Sort</span>
+          <select
+            id="filter-sort"
+            className="input input-small"
+            value={filters.sort ?? ''}
+            onChange={(e) => set({ sort: (e.target.value || undefined) as SessionFilters['sort'] })}
+          >
+            {SORTS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        {flag('hasErrors', 'Has errors')}
+        {flag('hasRageClicks', 'Has rage clicks')}
+        {flag('hasDeadClicks', 'Has dead clicks')}
+        <TextFilter id="filter-from" label="From" type="date" value={dayValue(filters.from)} onApply={(v) => set({ from: dayStart(v) })} />
+        <TextFilter
+          id="filter-to"
+          label="To"
+          type="date"
+          value={dayValue(filters.to === undefined ? undefined : filters.to - 1)}
+          onApply={(v) => set({ to: v ? (dayStart(v) as number) + 86_400_000 : undefined })}
+        />
+        <TextFilter
+          id="filter-minDuration"
+          label="Min duration (s)"
+          type="number"
+          value={seconds(filters.minDuration)}
+          onApply={(v) => set({ minDuration: fromSeconds(v) })}
+        />
+        <TextFilter
+          id="filter-maxDuration"
+          label="Max duration (s)"
+          type="number"
+          value={seconds(filters.maxDuration)}
+          onApply={(v) => set({ maxDuration: fromSeconds(v) })}
+        />
+        <TextFilter
+          id="filter-url"
+          label="Visited page"
+          placeholder="/checkout"
+          value={filters.url ?? ''}
+          onApply={(v) => set({ url: v.trim() || undefined })}
+        />
+        <TextFilter
+          id="filter-country"
+          label="Country"
+          placeholder="DE"
+          value={filters.country ?? ''}
+          onApply={(v) => set({ country: /^[A-Za-z]{2}$/.test(v.trim()) ? v.trim().toUpperCase() : undefined })}
+        />
+        <TextFilter
+          id="filter-browser"
+          label="Browser"
+          placeholder="Chrome"
+          value={filters.browser ?? ''}
+          onApply={(v) => set({ browser: v.trim() || undefined })}
+        />
+        <label className="filter" htmlFor="filter-device">
+          <span>Device</span>
+          <select
+            id="filter-device"
+            className="input input-small"
+            value={filters.device ?? ''}
+            onChange={(e) => set({ device: (e.target.value || undefined) as SessionFilters['device'] })}
+          >
+            <option value="">Any device</option>
+            <option value="desktop">Desktop</option>
+            <option value="mobile">Mobile</option>
+            <option value="tablet">Tablet</option>
+          </select>
+        </label>
+        {hasFilters(filters) && (
+          <button type="button" className="button button-secondary button-small" onClick={() => onChange({})}>
+            Clear filters
+          </button>
+        )}
+      </fieldset>
+    </div>
   );
 }

@@ -51,8 +51,5 @@ export function filterParams(filters: SessionFilters, params = new URLSearchPara
 
 export const hasFilters = (filters: SessionFilters) => Object.values(filters).some((v) => v !== undefined);
 
-/** Regional-indicator letters for an ISO 3166 code: "DE" → 🇩🇪. */
-export function countryFlag(code: string | null | undefined): string {
-  if (!code || !/^[A-Za-z]{2}$/.test(code)) return '';
-  return String.fromCodePoint(...[...code.toUpperCase()].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
-}
+/** How many filters narrow the list (the sort does not). */
+export const filterCount = (filters: SessionFilters) => Object.entries(filters).filter(([key, value]) => key !== 'sort' && value !== undefined).length;

@@ -7,7 +7,8 @@ import type { Session } from '../../common/api-types.js';
 import { useDebounced } from '../lib/useDebounced.js';
 import { CAMPAIGN_DELETED } from '../lib/pageNotice.js';
 import { ErrorBox } from '../components/ErrorBox.js';
-import { SessionCard } from '../components/SessionCard.js';
+import { SessionCard, SessionRow } from '../components/SessionCard.js';
+import { SessionsViewToggle, useSessionsView } from '../components/SessionsView.js';
 import { DeleteCampaignModal, DeleteSessionModal, SessionDetailsModal } from '../components/SessionModals.js';
 import { SessionFilterBar } from '../components/SessionFilterBar.js';
 import { hasFilters, type SessionFilters } from '../lib/sessionFilters.js';
@@ -34,6 +35,7 @@ export function CampaignSessions({ campaignId, sessionActions, filters = {}, onF
   // The previous list stays on screen while a new search or filter loads.
   const sessions = useInfiniteQuery({ ...sessionsQueryOptions(campaignId, query), enabled: Boolean(campaignId), placeholderData: keepPreviousData });
   const [details, setDetails] = useState<Session | null>(null);
+  const [view, setView] = useSessionsView();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const navigate = useNavigate();
@@ -79,7 +81,7 @@ export function CampaignSessions({ campaignId, sessionActions, filters = {}, onF
   const list = sessions.isError ? [] : pages.flatMap((page) => page.sessions);
 
   return (
-    <div className="page">
+    <div className="page sessions-page">
       <div className="page-header">
         <div>
           <div className="title-with-badge">
@@ -146,6 +148,7 @@ export function CampaignSessions({ campaignId, sessionActions, filters = {}, onF
         <button type="button" className="button button-secondary" onClick={() => void sessions.refetch()} disabled={sessions.isFetching}>
           Refresh
         </button>
+        <SessionsViewToggle view={view} onView={setView} />
       </div>
       {onFilters && <SessionFilterBar filters={filters} onChange={onFilters} />}
 
@@ -164,17 +167,13 @@ export function CampaignSessions({ campaignId, sessionActions, filters = {}, onF
         </div>
       ) : (
         <>
-          <ul className="session-grid">
-            {list.map((session) => (
-              <SessionCard
-                key={session.sessionId}
-                campaignId={campaignId}
-                session={session}
-                onDetails={setDetails}
-                onDelete={setToDelete}
-                actions={sessionActions?.(session)}
-              />
-            ))}
+          <ul className={view === 'list' ? 'session-list' : 'session-grid'}>
+            {list.map((session) => {
+              const Item = view === 'list' ? SessionRow : SessionCard;
+              return (
+                <Item key={session.sessionId} campaignId={campaignId} session={session} onDetails={setDetails} onDelete={setToDelete} actions={sessionActions?.(session)} />
+              );
+            })}
           </ul>
           {sessions.hasNextPage && <LoadMore loading={sessions.isFetchingNextPage} onLoad={() => void sessions.fetchNextPage()} />}
         </>

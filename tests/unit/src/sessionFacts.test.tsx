@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { countryFlag, filterParams, validateSessionFilters } from '../../../src/lib/sessionFilters.js';
-import { ProblemBadges, SessionSummary } from '../../../src/components/SessionFacts.js';
-import { SessionFilterBar } from '../../../src/components/SessionFilterBar.js';
+import { filterParams, validateSessionFilters } from '../../../src/lib/sessionFilters.js';
+import { CountryName, ProblemBadges, SessionSummary } from '../../../src/components/SessionFacts.js';
+import { FILTER_TYPING_PAUSE_MS, SessionFilterBar } from '../../../src/components/SessionFilterBar.js';
 import { DeleteSessionModal } from '../../../src/components/SessionModals.js';
 import type { Session } from '../../../common/api-types.js';
 
@@ -57,6 +57,23 @@ describe('filters in the URL', () => {
   it('become the API query parameters', () => {
     expect(filterParams({ hasErrors: true, sort: 'errors', minDuration: 5000 }).toString()).toBe('hasErrors=true&sort=errors&minDuration=5000');
   });
+  it('a text filter applies by itself once typing pauses', () => {
+    vi.useFakeTimers();
+    try {
+      const onChange = vi.fn();
+      render(<SessionFilterBar filters={{ country: 'DE' }} onChange={onChange} />);
+      fireEvent.change(screen.getByLabelText('Browser', { exact: true }), { target: { value: 'Firef' } });
+      vi.advanceTimersByTime(FILTER_TYPING_PAUSE_MS - 50);
+      fireEvent.change(screen.getByLabelText('Browser', { exact: true }), { target: { value: 'Firefox' } });
+      vi.advanceTimersByTime(FILTER_TYPING_PAUSE_MS - 50);
+      expect(onChange).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(50);
+      expect(onChange).toHaveBeenCalledExactlyOnceWith({ country: 'DE', browser: 'Firefox' });
+      expect(screen.getByRole('button', { name: 'Filters (1)' })).toBeTruthy();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
   it('the filter bar reports each change', () => {
     const onChange = vi.fn();
     render(<SessionFilterBar filters={{ sort: 'errors' }} onChange={onChange} />);
@@ -68,23 +85,26 @@ describe('filters in the URL', () => {
     fireEvent.change(url, { target: { value: '/checkout' } });
     fireEvent.keyDown(url, { key: 'Enter' });
     expect(onChange).toHaveBeenLastCalledWith({ sort: 'errors', url: '/checkout' });
+    expect(screen.getByRole('button', { name: 'Filters (0)' }).getAttribute('aria-expanded')).toBe('true');
     fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
     expect(onChange).toHaveBeenLastCalledWith({});
   });
 });
 
 describe('the session card facts', () => {
-  it('shows a country flag from regional-indicator letters', () => {
-    expect(countryFlag('de')).toBe('🇩🇪');
-    expect(countryFlag(null)).toBe('');
-  });
-  it('shows start time, duration, pages, browser/OS/device, country with flag and entry page', () => {
-    render(<SessionSummary session={session()} now={Date.UTC(2026, 0, 1, 12, 0)} />);
+  it('shows start time, duration, pages, browser/OS/device and entry page; the device as an SVG icon, not an emoji', () => {
+    const { container } = render(<SessionSummary session={session()} now={Date.UTC(2026, 0, 1, 12, 0)} />);
     expect(screen.getByText('2 hours ago')).toBeTruthy();
     expect(screen.getByText('2m 5s')).toBeTruthy();
+    expect(screen.getByText('3 pages')).toBeTruthy();
     expect(screen.getByText('Chrome 131 · Linux', { exact: false })).toBeTruthy();
-    expect(screen.getByRole('img', { name: 'DE' }).textContent).toContain('🇩🇪');
     expect(screen.getByText('https://shop.example/landing')).toBeTruthy();
+    expect(container.querySelector('svg.device-icon')).toBeTruthy();
+    expect(container.textContent).not.toMatch(/\p{Extended_Pictographic}/u);
+  });
+  it('names the country with its code as the tooltip, no flag emoji', () => {
+    render(<CountryName session={session()} />);
+    expect(screen.getByText('Germany').getAttribute('title')).toBe('DE');
   });
   it('badges only the problems the session has', () => {
     render(<ProblemBadges session={session()} />);

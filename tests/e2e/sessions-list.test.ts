@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { userSession } from '../helpers/auth.js';
+import { insertSession } from '../../server/sessions/repository.js';
+import { expectAccessible } from './a11y.js';
+
+// The sessions list as an owner scans it: on a phone the first session's "Watch Replay" is on
+// the first screen (compact cards, filters folded behind "Filters (n)"); every filter applies as
+// you type; a dense list view on desktop. With SESSIONS_SCREENSHOTS=1 the pages are saved to
+// docs/screenshots/sessions-{1280,390}.png.
+
+const screenshots = process.env.SESSIONS_SCREENSHOTS === '1';
+
+describe.skipIf(!hasChromium)('sessions list', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let user: Awaited<ReturnType<typeof userSession>>;
+  let campaignId: string;
+
+  beforeAll(async () => {
+    server = await startServer({}, { privateDist: true });
+    browser = await launchChromium();
+    user = await userSession(server, 'Lena Lister');
+    const day = 86_400_000;
+    const created = await fetch(`${server.url}/api/v1/campaign/create`, {
+      method: 'POST',
+      headers: { ...user.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Leaf & Kettle', domains: 'shop.example.com', limit: 0, start_date_time: Date.now() - day, end_date_time: Date.now() + 30 * day }),
+    });
+    expect(created.status).toBe(201);
+    campaignId = ((await created.json()) as { data: { id: string } }).data.id;
+    const now = Date.now();
+    for (let i = 0; i < 4; i++) {
+      await insertSession(server.db, {
+        campaign_id: campaignId,
+        id: `${i}`.repeat(8) + 'a'.repeat(24),
+        started_at: now - (i + 1) * 600_000,
+        last_activity_at: now - (i + 1) * 600_000 + 95_000,
+        remote_ip: `203.0.113.${i + 1}`,
+        country: 'France',
+        country_code: 'FR',
+        language: 'fr-FR',
+        timezone: 'Europe/Paris',
+        hardware_concurrency: 8,
+        cookies_enabled: 1,
+        has_focus: 1,
+        user_agent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+        has_human_input: 1,
+        entry_url: `https://shop.example.com/${i % 2 ? 'checkout' : 'product/mug'}`,
+        page_count: 3,
+        pages: ['/', i % 2 ? '/checkout' : '/product/mug', '/about'].join('\n'),
+        browser: 'Safari 17.0',
+        browser_name: 'safari',
+        os: 'iOS 17.0',
+        device: 'mobile',
+        duration_ms: 95_000,
+      });
+    }
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const open = async (viewport: { width: number; height: number }, isMobile: boolean) => {
+    const context = await signedInContext(browser, server.config.publicUrl, user, { viewport, isMobile, hasTouch: isMobile, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    await page.goto(`${server.config.publicUrl}/campaign/${campaignId}`);
+    await page.getByTestId('session-card').first().waitFor();
+    return page;
+  };
+
+  const filtersButton = (page: Page) => page.getByRole('button', { name: /^Filters \(\d+\)$/ });
+
+  it('on a phone: the first Watch Replay is on the first screen, filters fold behind "Filters (n)" and apply as you type', async () => {
+    const page = await open({ width: 390, height: 844 }, true);
+    const watch = page.getByTestId('session-card').first().getByRole('link', { name: 'Watch Replay' });
+    const box = (await watch.boundingBox())!;
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    if (screenshots) await page.screenshot({ path: 'docs/screenshots/sessions-390.png' });
+    expect(box.y + box.height, 'the first Watch Replay is below the first screen').toBeLessThanOrEqual(844);
+
+    // Folded: one control, no filter fields in sight.
+    await expect.poll(() => filtersButton(page).getAttribute('aria-expanded')).toBe('false');
+    expect(await page.getByLabel('Visited page').isVisible()).toBe(false);
+    await expectAccessible(page, 'sessions list (phone)');
+
+    // Unfolded, typing applies by itself (no Enter, no blur): the URL and the count follow.
+    await filtersButton(page).click();
+    expect(await filtersButton(page).getAttribute('aria-expanded')).toBe('true');
+    await page.getByLabel('Visited page').pressSequentially('checkout');
+    await expect.poll(() => new URL(page.url()).searchParams.get('url')).toBe('checkout');
+    await expect.poll(() => page.getByTestId('session-card').count()).toBe(2);
+    await page.getByRole('button', { name: 'Filters (1)' }).waitFor();
+    await page.context().close();
+  });
+
+  it('every text filter applies while typing, like the checkboxes and selects', async () => {
+    const page = await open({ width: 1280, height: 800 }, false);
+    // Open by default on a wide screen.
+    expect(await filtersButton(page).getAttribute('aria-expanded')).toBe('true');
+    await page.getByLabel('Browser', { exact: true }).pressSequentially('Safari');
+    await expect.poll(() => new URL(page.url()).searchParams.get('browser')).toBe('Safari');
+    await page.getByLabel('Country').pressSequentially('fr');
+    await expect.poll(() => new URL(page.url()).searchParams.get('country')).toBe('FR');
+    await page.getByLabel('Min duration (s)').pressSequentially('60');
+    await expect.poll(() => new URL(page.url()).searchParams.get('minDuration')).toBe('60000');
+    await expect.poll(() => page.getByTestId('session-card').count()).toBe(4);
+    await page.getByLabel('Max duration (s)').pressSequentially('10');
+    await expect.poll(() => page.getByTestId('session-card').count()).toBe(0);
+    await page.getByText('No sessions found').waitFor();
+    await page.context().close();
+  });
+
+  it('on desktop: a dense list view, kept across visits, with Watch Replay and View Details on each row', async () => {
+    const page = await open({ width: 1280, height: 800 }, false);
+    await page.getByRole('button', { name: 'List view' }).click();
+    await expect.poll(() => page.getByTestId('session-row').count()).toBe(4);
+    expect(await page.getByTestId('session-card').count()).toBe(0);
+    const row = page.getByTestId('session-row').first();
+    await row.getByRole('link', { name: 'Watch Replay' }).waitFor();
+    await row.getByRole('button', { name: 'View Details' }).click();
+    await page.getByRole('dialog').getByText('203.0.113.1').waitFor();
+    await page.keyboard.press('Escape');
+    // Each row is one line: four rows fit in less than one card's height of old.
+    const height = (await row.boundingBox())!.height;
+    expect(height).toBeLessThan(80);
+    if (screenshots) await page.screenshot({ path: 'docs/screenshots/sessions-1280.png' });
+    await expectAccessible(page, 'sessions list view (desktop)');
+
+    await page.reload();
+    await expect.poll(() => page.getByTestId('session-row').count()).toBe(4);
+    await page.getByRole('button', { name: 'Card view' }).click();
+    await expect.poll(() => page.getByTestId('session-card').count()).toBe(4);
+    await page.context().close();
+  });
+});
