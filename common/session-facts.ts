@@ -68,6 +68,8 @@ function momentsOf(event: EventLike): Moment[] {
       // A value typed after a click also shows the page took it (a field got the focus).
       if (source === IncrementalSource.Mutation || source === IncrementalSource.Scroll || source === IncrementalSource.Input) moments.push({ kind: 'response', t });
       if (source === IncrementalSource.MouseInteraction && data.type === MouseInteractions.Click) moments.push({ kind: 'click', t, x: Number(data.x) || 0, y: Number(data.y) || 0 });
+      // A field taking the focus answers a click (what is typed into it is recorded only later).
+      if (source === IncrementalSource.MouseInteraction && data.type === MouseInteractions.Focus) moments.push({ kind: 'response', t });
       return moments;
     }
     default:
@@ -75,9 +77,22 @@ function momentsOf(event: EventLike): Moment[] {
   }
 }
 
+/** How long before its click a focus may come and still be the click's (mousedown focuses, the click follows). */
+const FOCUS_BEFORE_CLICK_MS = DEAD_CLICK_MS;
+
 /** The moments of a batch's events, in the events' order (ingest sorts a batch by time). */
 export function factMoments(events: EventLike[]): Moment[] {
-  return events.flatMap(momentsOf);
+  const moments: Moment[] = [];
+  let focusedAt: number | null = null;
+  for (const event of events) {
+    for (const moment of momentsOf(event)) {
+      moments.push(moment);
+      if (moment.kind === 'click' && focusedAt !== null && moment.t - focusedAt <= FOCUS_BEFORE_CLICK_MS) moments.push({ kind: 'response', t: moment.t });
+    }
+    const data = event.data as { source?: number; type?: number } | null;
+    if (event.type === EventType.IncrementalSnapshot && data?.source === IncrementalSource.MouseInteraction && data.type === MouseInteractions.Focus) focusedAt = event.timestamp;
+  }
+  return moments;
 }
 
 /** The facts of a session so far, and what the rules need to carry to the next batch. */

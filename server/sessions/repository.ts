@@ -124,7 +124,9 @@ export function toSession(row: SessionRow): Session {
     entryUrl: row.entry_url,
     startedAt: row.started_at,
     lastActivityAt: row.last_activity_at,
-    durationMs: Math.max(0, row.duration_ms),
+    // Duration is measured by the server's clock (first to last batch), active time by the events'
+    // own: the first batch carries events from before it was sent, so a duration is at least its active time.
+    durationMs: Math.max(0, row.duration_ms, row.active_ms),
     pageCount: row.page_count,
     eventCount: row.event_count,
     byteCount: row.byte_count,

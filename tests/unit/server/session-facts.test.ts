@@ -85,6 +85,15 @@ describe('dead clicks', () => {
     expect(facts([click(0), meta(500, 'https://shop.example/next'), full(501), move(1500)]).deadClickCount).toBe(0);
     expect(facts([click(0), { type: 3, data: { source: 5, id: 3, text: '***', isChecked: false }, timestamp: T + 300 }, move(1500)]).deadClickCount).toBe(0);
   });
+  it('a click into a text field is answered by the field taking the focus, though the typing is recorded later', () => {
+    const focus = (at: number) => ({ type: 3, data: { source: 2, type: 5, id: 7 }, timestamp: T + at });
+    const typed = (at: number) => ({ type: 3, data: { source: 5, id: 7, text: '***', isChecked: false }, timestamp: T + at });
+    // mousedown focuses the field, then the click: the focus comes first.
+    expect(facts([focus(0), click(80), move(1500), typed(3000)]).deadClickCount).toBe(0);
+    expect(facts([click(0), focus(5), move(1500), typed(3000)]).deadClickCount).toBe(0);
+    // Two clicks into two fields, each focused: none dead; a click elsewhere later still is.
+    expect(facts([focus(0), click(80), typed(2000), focus(4000), click(4080), typed(6000), click(9000), move(10_500)]).deadClickCount).toBe(1);
+  });
   it('a response later than 1 s comes too late', () => {
     expect(facts([click(0), mutation(1200)]).deadClickCount).toBe(1);
   });
