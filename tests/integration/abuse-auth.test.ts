@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { TEST_PASSWORD, authorize, signIn } from '../helpers/signin.js';
+import { TEST_PASSWORD, authorize, signIn, submitSignInForm } from '../helpers/signin.js';
 import { userSession } from '../helpers/auth.js';
 import { REFRESH_GRACE_MS } from '../../server/auth/tokens.js';
 
@@ -124,6 +124,33 @@ describe('sign-in and refresh attempts are limited per IP', () => {
     await expectTooMany(limited);
     const revoked = await server.db.selectFrom('refresh_tokens').select('id').where('revoked_at', 'is not', null).execute();
     expect(revoked).toEqual([]);
+  });
+});
+
+describe('password guesses at one email are limited per account, from any address', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // No per-IP limit at all: what stops the guesses below is the account's own count.
+    server = await startServer({ RATE_SIGNIN_PER_IP: '0', RATE_SIGNIN_PER_ACCOUNT: '3' });
+  });
+  afterAll(() => server?.close());
+
+  it('past RATE_SIGNIN_PER_ACCOUNT a minute: 429 with Retry-After, the right password waits too, other emails are not held up', async () => {
+    // One post signs Quinn up; two wrong guesses are answered with the message.
+    await signIn(server, { name: 'Quinn', email: 'quinn@example.test' });
+    for (const password of ['guess one', 'Guess@Two']) {
+      const wrong = await submitSignInForm(server, { email: 'Quinn@Example.test', password });
+      expect(wrong.status).toBe(401);
+    }
+    const limited = await submitSignInForm(server, { email: 'quinn@example.test', password: TEST_PASSWORD });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await limited.json()).error).toMatch(/^Too many requests/);
+    // Counted per email, so an unknown email is throttled alike and tells nothing…
+    for (let i = 0; i < 3; i++) expect((await submitSignInForm(server, { email: 'nobody@example.test', password: 'a guess here' })).status).toBe(401);
+    expect((await submitSignInForm(server, { email: 'nobody@example.test', password: 'a guess here' })).status).toBe(429);
+    // …and somebody else still signs in.
+    expect((await signIn(server, { name: 'Rae', email: 'rae@example.test' })).user.name).toBe('Rae');
   });
 });
 
