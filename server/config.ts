@@ -61,6 +61,8 @@ export interface RateLimits {
   batchesPerSession: number;
   batchesPerIp: number;
   signInPerIp: number;
+  /** Sign-in form posts for one email a minute, from any addresses. */
+  signInPerAccount: number;
   refreshPerIp: number;
 }
 
@@ -162,6 +164,7 @@ function rateLimits(env: Env): RateLimits {
     batchesPerSession: perMinute('RATE_BATCHES_PER_SESSION', 120),
     batchesPerIp: perMinute('RATE_BATCHES_PER_IP', 6000),
     signInPerIp: perMinute('RATE_SIGNIN_PER_IP', 20),
+    signInPerAccount: perMinute('RATE_SIGNIN_PER_ACCOUNT', 10),
     refreshPerIp: perMinute('RATE_REFRESH_PER_IP', 120),
   };
 }

@@ -1,6 +1,7 @@
 import { forgetCampaigns } from '../campaigns/repository.js';
 import type { Executor } from '../db/executor.js';
 import { LOCAL_MOUNT } from '../auth/local-provider.js';
+import { forgetProviderAccount } from '../auth/oidc-adapter.js';
 
 /**
  * Deleting an account: every row the user owns, in the caller's transaction. Explicit deletes,
@@ -19,7 +20,7 @@ export async function deleteUserEverything(db: Executor, user: { id: string; sub
   const local = localSubject(user.subject);
   if (local) {
     await db.deleteFrom('local_accounts').where('subject', '=', local).execute();
-    await deleteProviderRecords(db, local);
+    await forgetProviderAccount(db, local);
   }
   await db.deleteFrom('users').where('id', '=', user.id).execute();
 }
@@ -30,16 +31,12 @@ function localSubject(subject: string): string | null {
   return bar > 0 && subject.slice(0, bar).endsWith(LOCAL_MOUNT) ? subject.slice(bar + 1) : null;
 }
 
-/** The built-in provider's sessions, grants and tokens of that account (their JSON names it). */
-async function deleteProviderRecords(db: Executor, accountId: string): Promise<void> {
-  const candidates = await db.selectFrom('oidc_models').select(['model', 'id', 'payload']).where('payload', 'like', `%${accountId}%`).execute();
-  for (const row of candidates) {
-    let payload: { accountId?: unknown };
-    try {
-      payload = JSON.parse(row.payload) as { accountId?: unknown };
-    } catch {
-      continue;
-    }
-    if (payload.accountId === accountId) await db.deleteFrom('oidc_models').where('model', '=', row.model).where('id', '=', row.id).execute();
-  }
+/**
+ * A sign-out (one device or all) also ends the built-in provider's session and grants of the
+ * account, so no browser gets back in through the provider without the password.
+ */
+export async function endProviderSignIns(db: Executor, userId: string): Promise<void> {
+  const user = await db.selectFrom('users').select('subject').where('id', '=', userId).executeTakeFirst();
+  const local = user && localSubject(user.subject);
+  if (local) await forgetProviderAccount(db, local);
 }

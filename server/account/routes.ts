@@ -12,7 +12,7 @@ import { checkSameOrigin } from '../http/origin.js';
 import { emptyJsonIsNoBody } from '../http/json-body.js';
 import { badRequest, notFound, unauthorized } from '../http/errors.js';
 import { minuteLimit } from '../http/rate-limit.js';
-import { deleteUserEverything } from './repository.js';
+import { deleteUserEverything, endProviderSignIns } from './repository.js';
 
 export const SIGN_IN_NOT_FOUND = 'Sign-in not found';
 export const WRONG_CONFIRMATION = 'The confirmation does not match the account’s email; nothing was deleted';
@@ -55,6 +55,7 @@ export async function registerAccount(app: FastifyInstance, ctx: AppContext): Pr
       await db.transaction().execute(async (trx) => {
         await revokeFamily(trx, id);
         await deleteSignIns(trx, { userId, familyId: id });
+        await endProviderSignIns(trx, userId);
       });
       if (id === request.signInId) clearSessionCookies(keys, reply);
       return { ok: true as const };
@@ -66,6 +67,7 @@ export async function registerAccount(app: FastifyInstance, ctx: AppContext): Pr
       await db.transaction().execute(async (trx) => {
         await revokeUsersTokens(trx, [userId]);
         await deleteSignIns(trx, { userId });
+        await endProviderSignIns(trx, userId);
       });
       clearSessionCookies(keys, reply);
       return { ok: true as const };

@@ -43,6 +43,19 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && crypto.timingSafeEqual(key, expected);
 }
 
+/** A hash no typed password matches, made once per process. */
+let decoyHash: Promise<string> | null = null;
+
+/**
+ * Whether the password is this account's. Without an account the same scrypt work is done
+ * against a decoy, so the answer takes as long whether or not the email has an account.
+ */
+export async function passwordMatches(account: LocalAccount | undefined, password: string): Promise<boolean> {
+  decoyHash ??= hashPassword(crypto.randomBytes(32).toString('base64url'));
+  const matches = await verifyPassword(password, account?.password_hash ?? (await decoyHash));
+  return account !== undefined && matches;
+}
+
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 /** What an account's email must look like, on the sign-in form and for `npm run user` alike. */

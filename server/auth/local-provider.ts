@@ -20,6 +20,30 @@ export const localIssuer = (config: Config) => `${config.publicUrl}${LOCAL_MOUNT
 export const callbackUrl = (config: Config) => `${config.publicUrl}/auth/google/callback`;
 type KeySet = { keys: Array<Record<string, unknown>> };
 
+/**
+ * The provider's own sign-in lasts this long from the password, and using it does not extend it.
+ * It only has to carry the browser from the form back to the authorization endpoint.
+ */
+export const PROVIDER_SESSION_SECONDS = 120;
+const epochSeconds = () => Math.floor(Date.now() / 1000);
+
+/** What is left of a provider session's lifetime, counted from its sign-in (at least a second). */
+const sessionSecondsLeft = (_ctx: unknown, session: { loginTs?: number }) =>
+  Math.max(1, (session.loginTs ?? epochSeconds()) + PROVIDER_SESSION_SECONDS - epochSeconds());
+
+/**
+ * Every authorization request asks for the password, whatever the client's `prompt` says and
+ * whatever provider session the browser still holds: a browser that signed in before (and was
+ * signed out everywhere since) cannot skip the form by dropping `prompt=login`. Only the resume
+ * right after the form, carrying its login, goes on without asking again.
+ */
+function alwaysLogin(interactionPolicy: typeof import('oidc-provider').interactionPolicy) {
+  const policy = interactionPolicy.base();
+  const always = new interactionPolicy.Check('password_every_time', 'the password is asked at every sign-in', 'login_required', (ctx) => !ctx.oidc.result?.login);
+  policy.get('login')?.checks.unshift(always);
+  return policy;
+}
+
 function signingKeys(secrets: SecretStore): Promise<KeySet> {
   return secrets.json<KeySet>('oidc-jwks', () => {
     // ES256: generated instantly, supported by every OIDC client library.
@@ -62,7 +86,7 @@ export class LocalProvider {
 
   async #create(): Promise<Provider> {
     const { config } = this;
-    const { default: Provider } = await import('oidc-provider');
+    const { default: Provider, interactionPolicy } = await import('oidc-provider');
     const provider = new Provider(localIssuer(config), {
       // Codes, grants and sign-ins in flight live in our database, so a sign-in may start on one
       // server and finish on another, and a restart cancels none.
@@ -86,9 +110,9 @@ export class LocalProvider {
       pkce: { required: () => true },
       responseTypes: ['code'],
       features: { devInteractions: { enabled: false } },
-      interactions: { url: (_ctx, interaction) => `${LOCAL_MOUNT}/interaction/${interaction.uid}` },
+      interactions: { policy: alwaysLogin(interactionPolicy), url: (_ctx, interaction) => `${LOCAL_MOUNT}/interaction/${interaction.uid}` },
       findAccount: this.#findAccount,
-      ttl: { Interaction: 600, Session: 600, Grant: 600, AuthorizationCode: 60, AccessToken: 600, IdToken: 600 },
+      ttl: { Interaction: 600, Session: sessionSecondsLeft, Grant: 600, AuthorizationCode: 60, AccessToken: 600, IdToken: 600 },
     });
     // Endpoints are always announced under PUBLIC_URL (see mount.ts), whatever address reached us.
     provider.proxy = true;

@@ -6,8 +6,9 @@ import { Type } from 'typebox';
 import { InteractionParams, SignInForm } from '../../common/api/auth.js';
 import { LOCAL_CLIENT_ID, LOCAL_MOUNT, type LocalProvider } from './local-provider.js';
 import { expiredPage, signInForm } from './local-form.js';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, createAccount, findAccount, isAccountEmail, renameAccount, subjectForEmail, verifyPassword } from './local-accounts.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, createAccount, findAccount, isAccountEmail, passwordMatches, renameAccount, subjectForEmail } from './local-accounts.js';
 import { perMinute } from './rate.js';
+import { minuteLimit } from '../http/rate-limit.js';
 
 const PAGE_SECURITY = {
   'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
@@ -16,7 +17,11 @@ const PAGE_SECURITY = {
 };
 
 export const WRONG_PASSWORD = 'Wrong email or password.';
-export const SIGNUP_CLOSED = 'New accounts are closed on this server. Ask its administrator.';
+/** Open sign-up and no name: a wrong password, or a first sign-in that needs one (the same words either way). */
+export const WRONG_OR_NO_NAME = 'Wrong email or password. First time here? Please enter your name.';
+const SHORT_PASSWORD = `Please choose a password of at least ${MIN_PASSWORD_LENGTH} characters.`;
+
+type Attempt = (request: FastifyRequest, reply: FastifyReply, key: string) => Promise<void>;
 
 /**
  * Mounts the built-in provider under /oidc: oidc-provider is a Koa app, so its routes are handed
@@ -53,9 +58,11 @@ export async function registerLocalProvider(app: FastifyInstance, config: Config
     const path = `${LOCAL_MOUNT}/interaction/:uid`;
     const api = scope.withTypeProvider<TypeBoxTypeProvider>();
     api.get(path, { schema: { params: InteractionParams } }, (request, reply) => showForm(config, local, request, reply));
-    // Every attempt counts, so guessing passwords costs a minute per RATE_SIGNIN_PER_IP tries.
+    // Every attempt counts, so guessing passwords costs a minute per RATE_SIGNIN_PER_IP tries from
+    // one address, and per RATE_SIGNIN_PER_ACCOUNT tries at one email from any number of them.
+    const perAccount = minuteLimit(app, 'signin-account', config.rateLimits.signInPerAccount);
     api.post(path, { schema: { params: InteractionParams, body: Type.Union([SignInForm, Type.Null()]) }, config: { rateLimit: perMinute(config.rateLimits.signInPerIp) } }, (request, reply) =>
-      submitForm(config, local, request, reply),
+      submitForm(config, local, perAccount, request, reply),
     );
   });
 }
@@ -80,9 +87,9 @@ async function grantFor(local: LocalProvider, interaction: Interaction, accountI
   return grant.save();
 }
 
+/** The password was right: the provider signs the account in afresh (a new login every time). */
 async function finish(local: LocalProvider, request: FastifyRequest, reply: FastifyReply, interaction: Interaction, accountId: string) {
-  const consent = { grantId: await grantFor(local, interaction, accountId) };
-  const result = interaction.prompt.name === 'login' ? { login: { accountId }, consent } : { consent };
+  const result = { login: { accountId }, consent: { grantId: await grantFor(local, interaction, accountId) } };
   const returnTo = await (await local.provider()).interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
   return reply.redirect(returnTo, 303);
 }
@@ -92,31 +99,32 @@ const formState = (config: Config, action: string) => ({ action, signupOpen: con
 async function showForm(config: Config, local: LocalProvider, request: FastifyRequest, reply: FastifyReply) {
   const interaction = await interactionFor(local, request, reply);
   if (!interaction) return html(reply, 400, expiredPage());
-  const accountId = interaction.session?.accountId;
-  if (interaction.prompt.name !== 'login' && accountId) return finish(local, request, reply, interaction, accountId);
   return html(reply, 200, signInForm(formState(config, request.url)));
 }
 
 /**
  * The account for this email and password: an existing one whose password matches, or — while
  * SIGNUP=open — a new one the password is set for. Returns its subject, or a message for the form.
+ * A refusal depends on what was typed, never on whether the email has an account (the password
+ * is hashed either way), except that open sign-up makes the account of a free email.
  */
 async function signInOrSignUp(config: Config, local: LocalProvider, form: { name: string; email: string; password: string }): Promise<{ subject: string } | { status: number; error: string }> {
   const existing = await findAccount(local.db, form.email);
-  if (existing) {
-    if (!(await verifyPassword(form.password, existing.password_hash))) return { status: 401, error: WRONG_PASSWORD };
+  const matches = await passwordMatches(existing, form.password);
+  if (existing && matches) {
     if (form.name && form.name !== existing.name) await renameAccount(local.db, form.email, form.name);
     return { subject: existing.subject };
   }
-  if (config.signup === 'closed') return { status: 403, error: SIGNUP_CLOSED };
-  if (!form.name) return { status: 400, error: 'Please enter your name.' };
-  if (form.password.length < MIN_PASSWORD_LENGTH) return { status: 400, error: `Please choose a password of at least ${MIN_PASSWORD_LENGTH} characters.` };
+  if (config.signup === 'closed') return { status: 401, error: WRONG_PASSWORD };
+  if (!form.name) return { status: 401, error: WRONG_OR_NO_NAME };
+  if (form.password.length < MIN_PASSWORD_LENGTH) return { status: 400, error: SHORT_PASSWORD };
+  if (existing) return { status: 401, error: WRONG_PASSWORD };
   // Two first sign-ins of one email at once: the loser checks its password against the winner's.
   if (!(await createAccount(local.db, { ...form, madeBy: 'signup' }))) return signInOrSignUp(config, local, form);
   return { subject: subjectForEmail(form.email) };
 }
 
-async function submitForm(config: Config, local: LocalProvider, request: FastifyRequest, reply: FastifyReply) {
+async function submitForm(config: Config, local: LocalProvider, perAccount: Attempt, request: FastifyRequest, reply: FastifyReply) {
   const interaction = await interactionFor(local, request, reply);
   if (!interaction) return html(reply, 400, expiredPage());
   const body = (request.body ?? {}) as SignInForm;
@@ -127,6 +135,7 @@ async function submitForm(config: Config, local: LocalProvider, request: Fastify
   if (!isAccountEmail(email)) return again(400, 'Please enter a valid email address.');
   if (!password) return again(400, 'Please enter your password.');
   if (password.length > MAX_PASSWORD_LENGTH) return again(400, `Passwords have at most ${MAX_PASSWORD_LENGTH} characters.`);
+  await perAccount(request, reply, subjectForEmail(email));
   const outcome = await signInOrSignUp(config, local, { name, email, password });
   if ('error' in outcome) return again(outcome.status, outcome.error);
   return finish(local, request, reply, interaction, outcome.subject);

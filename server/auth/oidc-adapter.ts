@@ -1,4 +1,5 @@
 import type { Db } from '../db/index.js';
+import type { Executor } from '../db/executor.js';
 
 /** One of the built-in provider's records, as oidc-provider hands it over and asks it back. */
 type Payload = Record<string, unknown> & { uid?: string; grantId?: string; userCode?: string; consumed?: number };
@@ -64,4 +65,21 @@ export function databaseAdapter(db: Db) {
       await db.deleteFrom('oidc_models').where('grant_id', '=', grantId).where('model', 'in', ISSUED_UNDER_GRANT).execute();
     }
   };
+}
+
+/**
+ * Ends the built-in provider's hold on one account: its sessions, grants, codes and tokens (their
+ * JSON names the account). Whoever signs in as it next types the password.
+ */
+export async function forgetProviderAccount(db: Executor, accountId: string): Promise<void> {
+  const candidates = await db.selectFrom('oidc_models').select(['model', 'id', 'payload']).where('payload', 'like', `%${accountId}%`).execute();
+  for (const row of candidates) {
+    let payload: { accountId?: unknown };
+    try {
+      payload = JSON.parse(row.payload) as { accountId?: unknown };
+    } catch {
+      continue;
+    }
+    if (payload.accountId === accountId) await db.deleteFrom('oidc_models').where('model', '=', row.model).where('id', '=', row.id).execute();
+  }
 }

@@ -35,12 +35,27 @@ declare module 'oidc-provider' {
     pkce?: { required?: () => boolean };
     responseTypes?: string[];
     features?: Record<string, { enabled: boolean } & Record<string, unknown>>;
-    interactions?: { url?: (ctx: unknown, interaction: Interaction) => string | Promise<string> };
+    interactions?: { policy?: Policy; url?: (ctx: unknown, interaction: Interaction) => string | Promise<string> };
     findAccount?: (ctx: unknown, sub: string) => Promise<Account | undefined>;
     conformIdTokenClaims?: boolean;
-    ttl?: Record<string, number>;
+    ttl?: Record<string, number | ((ctx: unknown, model: { loginTs?: number }) => number)>;
     renderError?: (ctx: { type: string; body: string }, out: Record<string, string>, error: Error) => void | Promise<void>;
   }
+
+  /** The part of an authorization request a policy check looks at. */
+  export interface CheckContext {
+    oidc: { result?: InteractionResult };
+  }
+
+  export class Check {
+    constructor(reason: string, description: string, error: string, check: (ctx: CheckContext) => boolean | Promise<boolean>);
+  }
+
+  export interface Policy extends Array<{ name: string; checks: Check[] }> {
+    get(name: string): { name: string; checks: Check[] } | undefined;
+  }
+
+  export const interactionPolicy: { Check: typeof Check; base(): Policy };
 
   export interface InteractionResult {
     login?: { accountId: string };

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig, type Config } from '../config.js';
 import { migrate, openDb, type Db } from '../db/index.js';
 import { usersWithSubject } from '../auth/users.js';
 import { revokeUsersTokens } from '../auth/refresh-tokens.js';
+import { forgetProviderAccount } from '../auth/oidc-adapter.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, createAccount, findAccount, isAccountEmail, normalizeEmail, resetPassword } from '../auth/local-accounts.js';
 
 /**
@@ -79,11 +80,13 @@ function checkEmail(email: string | undefined): string {
 }
 
 /**
- * A new password ends every session the account had: whoever knew the old one is signed out.
- * Users are keyed by issuer|subject, and the issuer follows PUBLIC_URL, so match the subject.
+ * A new password ends every session the account had, and the built-in provider's own: whoever
+ * knew the old one is signed out. Users are keyed by issuer|subject, and the issuer follows
+ * PUBLIC_URL, so match the subject.
  */
 async function endSessions(db: Db, subject: string): Promise<void> {
   await revokeUsersTokens(db, await usersWithSubject(db, subject));
+  await forgetProviderAccount(db, subject);
 }
 
 async function run(db: Db, args: string[]): Promise<string> {

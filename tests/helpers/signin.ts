@@ -51,8 +51,11 @@ export interface SignedIn {
 /** Where a browser reaches the app (a test server, or a proxy in front of several) and the PUBLIC_URL it was given. */
 export type Reachable = Pick<TestServer, 'url'> & { config: Pick<TestServer['config'], 'publicUrl'> };
 
-/** A browser-ish client: PUBLIC_URL (which may say localhost) is reached at the test server's address. */
-export function browserFetch(server: Reachable, jar: CookieJar) {
+/**
+ * A browser-ish client: PUBLIC_URL (which may say localhost) is reached at the test server's address.
+ * `send` is how requests go out (fetch unless a test needs another client address).
+ */
+export function browserFetch(server: Reachable, jar: CookieJar, send: typeof fetch = fetch) {
   const publicOrigin = new URL(server.config.publicUrl).origin;
   return async (url: string, init: RequestInit = {}): Promise<Response> => {
     const absolute = new URL(url, server.config.publicUrl);
@@ -60,7 +63,7 @@ export function browserFetch(server: Reachable, jar: CookieJar) {
     const headers = new Headers(init.headers);
     const cookie = jar.header(absolute.pathname);
     if (cookie) headers.set('cookie', cookie);
-    const response = await fetch(target, { ...init, headers, redirect: 'manual' });
+    const response = await send(target, { ...init, headers, redirect: 'manual' });
     jar.store(response);
     return response;
   };
@@ -150,8 +153,8 @@ export async function signIn(server: Reachable, person: Person): Promise<SignedI
  * Opens the built-in provider's form and posts these fields once, as typed: the provider's answer
  * (a 303 onwards when accepted, the form again with a message when not).
  */
-export async function submitSignInForm(server: Reachable, fields: Record<string, string>): Promise<Response> {
-  const go = browserFetch(server, new CookieJar());
+export async function submitSignInForm(server: Reachable, fields: Record<string, string>, send: typeof fetch = fetch): Promise<Response> {
+  const go = browserFetch(server, new CookieJar(), send);
   let response = await go('/api/v1/auth/google/login');
   while (isRedirect(response)) response = await go(new URL(response.headers.get('location') ?? '', response.url).href);
   const page = await response.text();

@@ -1,6 +1,7 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { TEST_PASSWORD, authorize, signIn } from '../helpers/signin.js';
+import { TEST_PASSWORD, authorize, signIn, submitSignInForm } from '../helpers/signin.js';
 import { userSession } from '../helpers/auth.js';
 import { REFRESH_GRACE_MS } from '../../server/auth/tokens.js';
 
@@ -124,6 +125,59 @@ describe('sign-in and refresh attempts are limited per IP', () => {
     await expectTooMany(limited);
     const revoked = await server.db.selectFrom('refresh_tokens').select('id').where('revoked_at', 'is not', null).execute();
     expect(revoked).toEqual([]);
+  });
+});
+
+/**
+ * A fetch whose requests come from this loopback address (Linux routes all of 127.0.0.0/8 to the
+ * loopback device), so the server sees each as another client. No redirects are followed.
+ */
+function fetchFrom(localAddress: string): typeof fetch {
+  return (input, init = {}) =>
+    new Promise<Response>((resolve, reject) => {
+      const url = String(input);
+      const headers = Object.fromEntries(new Headers(init.headers));
+      const request = http.request(url, { method: init.method ?? 'GET', headers, localAddress }, (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('error', reject);
+        answer.on('end', () => {
+          const responseHeaders = new Headers();
+          for (let i = 0; i < answer.rawHeaders.length; i += 2) responseHeaders.append(answer.rawHeaders[i] ?? '', answer.rawHeaders[i + 1] ?? '');
+          const response = new Response(Buffer.concat(chunks), { status: answer.statusCode, headers: responseHeaders });
+          Object.defineProperty(response, 'url', { value: url });
+          resolve(response);
+        });
+      });
+      request.on('error', reject);
+      request.end(typeof init.body === 'string' ? init.body : undefined);
+    });
+}
+
+describe('password guesses at one email are limited per account, from any number of addresses', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ RATE_SIGNIN_PER_IP: '2', RATE_SIGNIN_PER_ACCOUNT: '3' });
+  });
+  afterAll(() => server?.close());
+
+  // Each attempt from an address of its own: far below RATE_SIGNIN_PER_IP for every one of them.
+  let nextAddress = 10;
+  const attempt = (fields: Record<string, string>) => submitSignInForm(server, fields, fetchFrom(`127.0.0.${nextAddress++}`));
+
+  it('past RATE_SIGNIN_PER_ACCOUNT a minute: 429 with Retry-After, the right password waits too, other emails are not held up', async () => {
+    // Quinn signs up (one post for the email); two wrong guesses are answered with the message.
+    expect((await attempt({ name: 'Quinn', email: 'quinn@example.test', password: TEST_PASSWORD })).status).toBe(303);
+    for (const password of ['guess one', 'Guess@Two']) expect((await attempt({ email: 'Quinn@Example.test', password })).status).toBe(401);
+    const limited = await attempt({ email: 'quinn@example.test', password: TEST_PASSWORD });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await limited.json()).error).toMatch(/^Too many requests/);
+    // Counted per email, so an email without an account is throttled alike and tells nothing…
+    for (let i = 0; i < 3; i++) expect((await attempt({ email: 'nobody@example.test', password: 'a guess here' })).status).toBe(401);
+    expect((await attempt({ email: 'nobody@example.test', password: 'a guess here' })).status).toBe(429);
+    // …and somebody else still gets in.
+    expect((await attempt({ name: 'Rae', email: 'rae@example.test', password: TEST_PASSWORD })).status).toBe(303);
   });
 });
 

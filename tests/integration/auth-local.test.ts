@@ -1,14 +1,41 @@
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../server/auth/local-accounts.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { hashPassword, subjectForEmail } from '../../server/auth/local-accounts.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { TEST_PASSWORD, signIn, submitSignInForm } from '../helpers/signin.js';
 
 const WRONG = 'Wrong email or password.';
-const CLOSED = 'New accounts are closed on this server. Ask its administrator.';
+const WRONG_OR_NO_NAME = 'Wrong email or password. First time here? Please enter your name.';
 
 const accountRow = (server: TestServer, email: string) => server.db.selectFrom('local_accounts').selectAll().where('email', '=', email).executeTakeFirst();
+
+/** What the form says back: its status and its message (none when it let the person in). */
+async function formAnswer(response: Response): Promise<{ status: number; message: string | undefined }> {
+  const page = await response.text();
+  return { status: response.status, message: /<p class="error" role="alert">([^<]*)<\/p>/.exec(page)?.[1] };
+}
+
+/** The built-in provider's records (sessions, grants, codes, tokens) naming this email's account. */
+async function providerRecords(server: TestServer, email: string): Promise<string[]> {
+  const rows = await server.db.selectFrom('oidc_models').select(['model', 'payload']).execute();
+  return rows.filter((row) => (JSON.parse(row.payload) as { accountId?: string }).accountId === subjectForEmail(email)).map((row) => row.model);
+}
+
+/**
+ * How many scrypt computations one form post costs: the same work whether or not the email has
+ * an account (a count, not a clock: the test stays independent of the machine's speed).
+ */
+async function scryptCalls(post: () => Promise<Response>): Promise<number> {
+  const spy = vi.spyOn(crypto, 'scrypt');
+  try {
+    await (await post()).text();
+    return spy.mock.calls.length;
+  } finally {
+    spy.mockRestore();
+  }
+}
 
 /** Runs `npm run user -- …` (the script itself) against the test server's database. */
 async function userCommand(server: TestServer, args: string[], stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -73,8 +100,8 @@ describe('built-in sign-in with a password (SIGNUP=open)', () => {
     expect(short.status).toBe(400);
     expect(await short.text()).toContain('at least 8 characters');
     const nameless = await submitSignInForm(server, { name: '', email: 'shorty@example.test', password: TEST_PASSWORD });
-    expect(nameless.status).toBe(400);
-    expect(await nameless.text()).toContain('Please enter your name.');
+    expect(nameless.status).toBe(401);
+    expect(await nameless.text()).toContain(WRONG_OR_NO_NAME);
     expect(await accountRow(server, 'shorty@example.test')).toBeUndefined();
   });
 
@@ -87,9 +114,12 @@ describe('built-in sign-in with a password (SIGNUP=open)', () => {
 
   it('`npm run user -- reset-password` sets a new password: the old one stops working and old sessions end', async () => {
     const before = await signIn(server, { name: 'Lin', email: 'lin@example.test', password: 'old password' });
+    expect(await providerRecords(server, 'lin@example.test')).toEqual(expect.arrayContaining(['Session', 'Grant']));
     const reset = await userCommand(server, ['reset-password', 'lin@example.test'], 'brand new password\n');
     expect(reset.stderr).toBe('');
     expect(reset.code).toBe(0);
+    // The built-in provider's own session and grants of the account end too.
+    expect(await providerRecords(server, 'lin@example.test')).toEqual([]);
     expect((await submitSignInForm(server, { email: 'lin@example.test', password: 'old password' })).status).toBe(401);
     const after = await signIn(server, { name: '', email: 'lin@example.test', password: 'brand new password' });
     expect(after.user.id).toBe(before.user.id);
@@ -112,6 +142,38 @@ describe('built-in sign-in with a password (SIGNUP=open)', () => {
   });
 });
 
+describe('SIGNUP=open: the form does not tell whether an email has an account', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server?.close());
+
+  it('an unknown email and a wrong password get the same answer', async () => {
+    await signIn(server, { name: 'Known', email: 'known@example.test', password: 'the real password' });
+    const answers = async (fields: Record<string, string>) => {
+      const known = await formAnswer(await submitSignInForm(server, { ...fields, email: 'known@example.test' }));
+      const unknown = await formAnswer(await submitSignInForm(server, { ...fields, email: 'unknown@example.test' }));
+      expect(unknown).toEqual(known);
+      return known;
+    };
+    // No name: a wrong password, or a first sign-in that needs a name; the message covers both.
+    expect(await answers({ name: '', password: 'a wrong password' })).toEqual({ status: 401, message: WRONG_OR_NO_NAME });
+    // A name and a short password.
+    expect(await answers({ name: 'Someone', password: 'short' })).toEqual({ status: 400, message: 'Please choose a password of at least 8 characters.' });
+    expect(await accountRow(server, 'unknown@example.test')).toBeUndefined();
+  });
+
+  it('an unknown email costs the same password-hash work as a known one with a wrong password', async () => {
+    await signIn(server, { name: 'Hashed', email: 'hashed@example.test', password: 'the real password' });
+    const post = (email: string) => () => submitSignInForm(server, { name: '', email, password: 'a wrong password' });
+    await (await post('first-unknown@example.test')()).text(); // the decoy hash is made once, at the first unknown email
+    const known = await scryptCalls(post('hashed@example.test'));
+    expect(known).toBe(1);
+    expect(await scryptCalls(post('nobody-here@example.test'))).toBe(known);
+  });
+});
+
 describe('built-in sign-in with SIGNUP=closed', () => {
   let server: TestServer;
   beforeAll(async () => {
@@ -119,12 +181,13 @@ describe('built-in sign-in with SIGNUP=closed', () => {
   });
   afterAll(() => server?.close());
 
-  it('refuses a new email with a clear message and stores nothing', async () => {
-    const refused = await submitSignInForm(server, { name: 'Eve', email: 'eve@example.test', password: TEST_PASSWORD });
-    expect(refused.status).toBe(403);
-    expect(await refused.text()).toContain(CLOSED);
+  it('refuses a new email as it refuses a wrong password (whether an email has an account stays unknown), and stores nothing', async () => {
+    const refused = await formAnswer(await submitSignInForm(server, { name: 'Eve', email: 'eve@example.test', password: TEST_PASSWORD }));
+    expect(refused).toEqual({ status: 401, message: WRONG });
     expect(await accountRow(server, 'eve@example.test')).toBeUndefined();
     expect(await server.db.selectFrom('users').select('id').execute()).toEqual([]);
+    // The password hash is worked out for the unknown email too (the decoy hash was made above).
+    expect(await scryptCalls(() => submitSignInForm(server, { email: 'eve@example.test', password: TEST_PASSWORD }))).toBe(1);
   });
 
   it('the form says so: no name field, no invitation to make an account', async () => {
@@ -138,9 +201,10 @@ describe('built-in sign-in with SIGNUP=closed', () => {
     expect(added.stderr).toBe('');
     expect(added.code).toBe(0);
     expect(added.stdout).toContain('Added ada@example.test');
-    const wrong = await submitSignInForm(server, { email: 'ada@example.test', password: 'difference engine' });
-    expect(wrong.status).toBe(401);
-    expect(await wrong.text()).toContain(WRONG);
+    const wrong = await formAnswer(await submitSignInForm(server, { email: 'ada@example.test', password: 'difference engine' }));
+    expect(wrong).toEqual({ status: 401, message: WRONG });
+    // An email without an account gets exactly the same answer.
+    expect(await formAnswer(await submitSignInForm(server, { email: 'nobody@example.test', password: 'difference engine' }))).toEqual(wrong);
     const signedIn = await signIn(server, { name: '', email: 'ada@example.test', password: 'analytical engine' });
     expect(signedIn.user).toMatchObject({ name: 'Ada Lovelace', email: 'ada@example.test' });
   });
