@@ -27,7 +27,8 @@ const MAX_RECENT_CLICKS = 20;
 /** A moment the rules look at, from one event (an event may give two: a click is also input). */
 export type Moment =
   | { kind: 'input'; t: number }
-  | { kind: 'click'; t: number; x: number; y: number }
+  | { kind: 'click'; t: number; x: number; y: number; field?: number }
+  | { kind: 'typed'; t: number; id: number }
   | { kind: 'response'; t: number }
   | { kind: 'page'; t: number; path: string }
   | { kind: 'error'; t: number }
@@ -50,7 +51,7 @@ export function pathOf(href: string): string {
 
 function momentsOf(event: EventLike): Moment[] {
   const t = event.timestamp;
-  const data = (event.data ?? {}) as { source?: number; type?: number; x?: number; y?: number; href?: unknown; tag?: unknown; payload?: { level?: unknown; status?: unknown } };
+  const data = (event.data ?? {}) as { source?: number; type?: number; id?: number; x?: number; y?: number; href?: unknown; tag?: unknown; payload?: { level?: unknown; status?: unknown } };
   switch (event.type) {
     case EventType.Meta:
       return typeof data.href === 'string' ? [{ kind: 'page', t, path: pathOf(data.href) }, { kind: 'response', t }] : [{ kind: 'response', t }];
@@ -68,8 +69,7 @@ function momentsOf(event: EventLike): Moment[] {
       // A value typed after a click also shows the page took it (a field got the focus).
       if (source === IncrementalSource.Mutation || source === IncrementalSource.Scroll || source === IncrementalSource.Input) moments.push({ kind: 'response', t });
       if (source === IncrementalSource.MouseInteraction && data.type === MouseInteractions.Click) moments.push({ kind: 'click', t, x: Number(data.x) || 0, y: Number(data.y) || 0 });
-      // A field taking the focus answers a click (what is typed into it is recorded only later).
-      if (source === IncrementalSource.MouseInteraction && data.type === MouseInteractions.Focus) moments.push({ kind: 'response', t });
+      if (source === IncrementalSource.Input && typeof data.id === 'number') moments.push({ kind: 'typed', t, id: data.id });
       return moments;
     }
     default:
@@ -77,20 +77,26 @@ function momentsOf(event: EventLike): Moment[] {
   }
 }
 
-/** How long before its click a focus may come and still be the click's (mousedown focuses, the click follows). */
+/**
+ * A click that focused its own element (mousedown focuses, the click follows within this long)
+ * may be a click into a field: what is typed there is recorded only later (rrweb keeps the last
+ * value), so such a click waits up to FIELD_TYPING_MS for input into that element.
+ */
 const FOCUS_BEFORE_CLICK_MS = DEAD_CLICK_MS;
+export const FIELD_TYPING_MS = INACTIVITY_MS;
 
 /** The moments of a batch's events, in the events' order (ingest sorts a batch by time). */
 export function factMoments(events: EventLike[]): Moment[] {
   const moments: Moment[] = [];
-  let focusedAt: number | null = null;
+  let focus: { id: number; t: number } | null = null;
   for (const event of events) {
+    const data = event.data as { source?: number; type?: number; id?: unknown } | null;
+    const interaction = event.type === EventType.IncrementalSnapshot && data?.source === IncrementalSource.MouseInteraction ? data : null;
     for (const moment of momentsOf(event)) {
+      if (moment.kind === 'click' && focus && interaction?.id === focus.id && moment.t - focus.t <= FOCUS_BEFORE_CLICK_MS) moment.field = focus.id;
       moments.push(moment);
-      if (moment.kind === 'click' && focusedAt !== null && moment.t - focusedAt <= FOCUS_BEFORE_CLICK_MS) moments.push({ kind: 'response', t: moment.t });
     }
-    const data = event.data as { source?: number; type?: number } | null;
-    if (event.type === EventType.IncrementalSnapshot && data?.source === IncrementalSource.MouseInteraction && data.type === MouseInteractions.Focus) focusedAt = event.timestamp;
+    if (interaction?.type === MouseInteractions.Focus && typeof interaction.id === 'number') focus = { id: interaction.id, t: event.timestamp };
   }
   return moments;
 }
@@ -113,6 +119,8 @@ export interface SessionFacts {
   recentClicks: [number, number, number, number][];
   /** Carried: times of clicks still waiting a second for the page to respond. */
   pendingClicks: number[];
+  /** Carried: clicks that focused their element, [time, element id], waiting for a response or typing into it. */
+  pendingFieldClicks: [number, number][];
 }
 
 export const emptyFacts = (): SessionFacts => ({
@@ -128,6 +136,7 @@ export const emptyFacts = (): SessionFacts => ({
   lastInputAt: null,
   recentClicks: [],
   pendingClicks: [],
+  pendingFieldClicks: [],
 });
 
 /** What the replay page draws on its timeline; ingest only counts. */
@@ -136,7 +145,7 @@ export type FactMark = 'click' | 'rage' | 'dead' | 'error' | 'request' | 'page';
 const near = (a: [number, number, number, number], x: number, y: number) => Math.hypot(a[1] - x, a[2] - y) <= RAGE_RADIUS_PX;
 
 /** A click: counted, checked for rage (once per burst), and left waiting for a response. */
-function click(facts: SessionFacts, t: number, x: number, y: number, mark?: (kind: FactMark, t: number) => void): void {
+function click(facts: SessionFacts, t: number, x: number, y: number, field: number | undefined, mark?: (kind: FactMark, t: number) => void): void {
   facts.clickCount++;
   mark?.('click', t);
   const recent = facts.recentClicks.filter((c) => t - c[0] <= RAGE_WINDOW_MS && t >= c[0]);
@@ -148,20 +157,33 @@ function click(facts: SessionFacts, t: number, x: number, y: number, mark?: (kin
   }
   recent.push([t, x, y, rage ? 1 : 0]);
   facts.recentClicks = recent.slice(-MAX_RECENT_CLICKS);
-  facts.pendingClicks = [...facts.pendingClicks, t].slice(-MAX_RECENT_CLICKS);
+  if (field === undefined) facts.pendingClicks = [...facts.pendingClicks, t].slice(-MAX_RECENT_CLICKS);
+  else facts.pendingFieldClicks = [...facts.pendingFieldClicks, [t, field] as [number, number]].slice(-MAX_RECENT_CLICKS);
 }
 
-/** Clicks a second old with no response are dead; a response clears the ones before it. */
+/**
+ * Clicks a second old with no response are dead; a response clears the ones before it. A click
+ * that focused a field is also answered by typing into it within FIELD_TYPING_MS.
+ */
 function settle(facts: SessionFacts, moment: Moment, mark?: (kind: FactMark, t: number) => void): void {
-  if (!facts.pendingClicks.length) return;
-  facts.pendingClicks = facts.pendingClicks.filter((at) => {
-    if (moment.t - at > DEAD_CLICK_MS) {
-      facts.deadClickCount++;
-      mark?.('dead', at);
-      return false;
-    }
-    return !(moment.kind === 'response' && moment.t >= at);
-  });
+  const dead = (at: number) => {
+    facts.deadClickCount++;
+    mark?.('dead', at);
+  };
+  const answered = (at: number) => moment.kind === 'response' && moment.t >= at && moment.t - at <= DEAD_CLICK_MS;
+  if (facts.pendingClicks.length) {
+    facts.pendingClicks = facts.pendingClicks.filter((at) => {
+      if (moment.t - at > DEAD_CLICK_MS) return dead(at), false;
+      return !answered(at);
+    });
+  }
+  if (facts.pendingFieldClicks.length) {
+    facts.pendingFieldClicks = facts.pendingFieldClicks.filter(([at, id]) => {
+      if (answered(at) || (moment.kind === 'typed' && moment.id === id && moment.t >= at && moment.t - at <= FIELD_TYPING_MS)) return false;
+      if (moment.t - at > FIELD_TYPING_MS) return dead(at), false;
+      return true;
+    });
+  }
 }
 
 function input(facts: SessionFacts, t: number): void {
@@ -189,7 +211,7 @@ export function foldFacts(previous: SessionFacts, moments: Moment[], mark?: (kin
         input(facts, moment.t);
         break;
       case 'click':
-        click(facts, moment.t, moment.x, moment.y, mark);
+        click(facts, moment.t, moment.x, moment.y, moment.field, mark);
         break;
       case 'page':
         page(facts, moment.path);
@@ -204,6 +226,7 @@ export function foldFacts(previous: SessionFacts, moments: Moment[], mark?: (kin
         mark?.('request', moment.t);
         break;
       case 'response':
+      case 'typed':
         break;
     }
   }
@@ -219,13 +242,14 @@ export function sessionFacts(events: EventLike[]): { facts: SessionFacts; marks:
 }
 
 /** What a session carries from one batch to the next beside its counts: bounded, stored as JSON. */
-export type CarriedFacts = Pick<SessionFacts, 'lastInputAt' | 'recentClicks' | 'pendingClicks'>;
+export type CarriedFacts = Pick<SessionFacts, 'lastInputAt' | 'recentClicks' | 'pendingClicks' | 'pendingFieldClicks'>;
 
-export const carriedFacts = ({ lastInputAt, recentClicks, pendingClicks }: SessionFacts): string => JSON.stringify({ lastInputAt, recentClicks, pendingClicks });
+export const carriedFacts = ({ lastInputAt, recentClicks, pendingClicks, pendingFieldClicks }: SessionFacts): string =>
+  JSON.stringify({ lastInputAt, recentClicks, pendingClicks, pendingFieldClicks });
 
 /** The carried state as stored, read back defensively: a bad value starts afresh. */
 export function readCarried(json: string | null | undefined): CarriedFacts {
-  const empty = { lastInputAt: null, recentClicks: [], pendingClicks: [] };
+  const empty = { lastInputAt: null, recentClicks: [], pendingClicks: [], pendingFieldClicks: [] };
   if (!json) return empty;
   try {
     const value = JSON.parse(json) as Partial<CarriedFacts>;
@@ -233,6 +257,7 @@ export function readCarried(json: string | null | undefined): CarriedFacts {
       lastInputAt: typeof value.lastInputAt === 'number' ? value.lastInputAt : null,
       recentClicks: Array.isArray(value.recentClicks) ? value.recentClicks.slice(-MAX_RECENT_CLICKS) : [],
       pendingClicks: Array.isArray(value.pendingClicks) ? value.pendingClicks.slice(-MAX_RECENT_CLICKS) : [],
+      pendingFieldClicks: Array.isArray(value.pendingFieldClicks) ? value.pendingFieldClicks.slice(-MAX_RECENT_CLICKS) : [],
     };
   } catch {
     return empty;

@@ -23,6 +23,7 @@ const page = (loader: string) => `<!doctype html><html><head><meta charset="utf-
 <button id="rage" type="button" style="position:absolute;left:20px;top:200px">Apply coupon</button>
 <p id="dead" style="position:absolute;left:20px;top:260px">Free shipping</p>
 <p id="out"></p>
+<input id="name" placeholder="Your name" style="position:absolute;left:20px;top:320px">
 <script>
   document.getElementById('broken').addEventListener('click', () => { throw new Error('payment failed'); });
   document.getElementById('load').addEventListener('click', () => { fetch('/api/offers').catch(() => {}); });
@@ -60,6 +61,11 @@ describe.skipIf(!hasChromium)('the replay page’s activity timeline', () => {
     await Promise.all([tab.waitForResponse((r) => r.url().includes('/api/offers')), tab.click('#load')]);
     for (let i = 0; i < 3; i++) await tab.click('#rage', { delay: 10 });
     await tab.click('#dead');
+    // A click into a field, then typing slowly: the field's value is recorded when it loses the
+    // focus, seconds after the click; the click is not dead.
+    await tab.click('#name');
+    await tab.keyboard.type('Ada', { delay: 500 });
+    await tab.keyboard.press('Tab');
     const sessionId = await until('the session to show its trouble', async () => {
       await tab.mouse.move(500 + Math.round(Math.random() * 100), 500);
       await flushRecorder(tab);
@@ -83,12 +89,19 @@ describe.skipIf(!hasChromium)('the replay page’s activity timeline', () => {
     await timeline.waitFor();
     const activity = app.getByRole('region', { name: 'Session activity' });
     for (const kind of ['Navigation', 'Click', 'Rage click', 'Dead click', 'Error', 'Failed request']) {
-      expect(await timeline.getByRole('button', { name: new RegExp(`^${kind} at \\d\\d:\\d\\d$`) }).count(), kind).toBeGreaterThan(0);
+      expect(await timeline.getByRole('button', { name: new RegExp(`^${kind}( on '[^']+')? at \\d\\d:\\d\\d$`) }).count(), kind).toBeGreaterThan(0);
       expect(await activity.getByRole('button', { name: new RegExp(`^\\d\\d:\\d\\d ${kind}`) }).count(), kind).toBeGreaterThan(0);
     }
+    // Each click says what it landed on, as the visitor read it.
+    for (const name of ["Click on 'Pay'", "Click on 'Load offers'", "Rage click on 'Apply coupon'", "Dead click on 'Free shipping'"]) {
+      expect(await activity.getByRole('button', { name: new RegExp(`^\\d\\d:\\d\\d ${name}`) }).count(), name).toBeGreaterThan(0);
+    }
+    // The field's placeholder is masked in the recording, and stays masked here.
+    expect(await activity.getByRole('button', { name: /^\d\d:\d\d Click on '\*+'$/ }).count(), 'the click into the field').toBe(1);
+    expect(await activity.getByRole('button', { name: /Dead click on '\*+'/ }).count(), 'the click into the field typed into is not dead').toBe(0);
 
     // The rage-click marker takes the player to that moment (its name says the second).
-    const rage = timeline.getByRole('button', { name: /^Rage click at / }).first();
+    const rage = timeline.getByRole('button', { name: /^Rage click on 'Apply coupon' at / }).first();
     const [, mm, ss] = /at (\d\d):(\d\d)$/.exec((await rage.getAttribute('aria-label')) ?? '')!;
     await app.getByRole('slider', { name: 'Playback position' }).evaluate((el: HTMLInputElement) => el.scrollIntoView());
     await rage.click();
@@ -168,7 +181,7 @@ describe.skipIf(!hasChromium)('the replay page’s activity timeline', () => {
     expect(await app.locator('.session-info').getByRole('list', { name: 'Problems' }).getByRole('listitem').allTextContents()).toEqual(badges);
     await timeline.waitFor();
     for (const kind of ['Navigation', 'Click', 'Rage click', 'Dead click', 'Error', 'Failed request']) {
-      expect(await timeline.getByRole('button', { name: new RegExp(`^${kind} at \\d\\d:\\d\\d$`) }).count(), `offline ${kind}`).toBeGreaterThan(0);
+      expect(await timeline.getByRole('button', { name: new RegExp(`^${kind}( on '[^']+')? at \\d\\d:\\d\\d$`) }).count(), `offline ${kind}`).toBeGreaterThan(0);
       expect(await activity.getByRole('button', { name: new RegExp(`^\\d\\d:\\d\\d ${kind}`) }).count(), `offline ${kind}`).toBeGreaterThan(0);
     }
     await context.setOffline(false);

@@ -7,6 +7,7 @@ import {
   ACTIVITY_NAMES,
   activityItems,
   activityLabel,
+  activityName,
   capturedEntries,
   currentItemIndex,
   type ActivityItem,
@@ -134,7 +135,7 @@ export function ActivityPanel({ events, items, currentTime, onSeek }: ActivityPa
                 >
                   <button type="button" className="activity-jump" onClick={() => onSeek(item.at)}>
                     <span className={`activity-dot activity-${item.kind}`} aria-hidden="true" />
-                    <span className="activity-time">{formatPlayerTime(item.at)}</span> {ACTIVITY_NAMES[item.kind]}
+                    <span className="activity-time">{formatPlayerTime(item.at)}</span> {activityName(item)}
                     {item.detail && <span className="mono small"> {item.detail}</span>}
                     {item.durationMs !== undefined && <span className="small muted"> ({formatPlayerTime(item.durationMs)})</span>}
                   </button>

@@ -8,6 +8,7 @@ import type { ReplayEvent } from '../../../common/api-types.js';
 import { CAPTURED_TAGS } from '../../../common/captured.js';
 import { emptyFacts, factMoments, foldFacts, INACTIVITY_MS, type FactMark } from '../../../common/session-facts.js';
 import { formatPlayerTime } from '../player/playerMath.js';
+import { clickTargetNames } from './clickTargets.js';
 
 export type ActivityKind = 'navigation' | 'click' | 'rage' | 'dead' | 'error' | 'request' | 'inactivity';
 
@@ -31,6 +32,8 @@ export interface ActivityItem {
   durationMs?: number;
   /** The page's path, for a navigation. */
   detail?: string;
+  /** What was clicked, as a person reads it ("Add to cart"), for a click, rage or dead click. */
+  target?: string;
 }
 
 export interface CapturedEntry {
@@ -60,9 +63,14 @@ function inactivity(inputs: number[], start: number): ActivityItem[] {
 export function activityItems(events: ReplayEvent[]): ActivityItem[] {
   if (!events.length) return [];
   const start = recordingStart(events);
-  const moments = factMoments(events.slice().sort((a, b) => a.timestamp - b.timestamp));
+  const sorted = events.slice().sort((a, b) => a.timestamp - b.timestamp);
+  const moments = factMoments(sorted);
   const marked: ActivityItem[] = [];
-  foldFacts(emptyFacts(), moments, (kind, t) => marked.push({ kind: FACT_KIND[kind], at: Math.max(0, t - start) }));
+  const targets = clickTargetNames(sorted);
+  foldFacts(emptyFacts(), moments, (kind, t) => {
+    const target = kind === 'click' || kind === 'rage' || kind === 'dead' ? targets.get(t) : undefined;
+    marked.push({ kind: FACT_KIND[kind], at: Math.max(0, t - start), ...(target ? { target } : {}) });
+  });
   // Pages are marked in visit order: each navigation takes the next page's path.
   const pages = moments.flatMap((moment) => (moment.kind === 'page' ? [moment.path] : []));
   let page = 0;
@@ -71,8 +79,11 @@ export function activityItems(events: ReplayEvent[]): ActivityItem[] {
   return [...marked, ...inactivity(inputs, start)].sort((a, b) => a.at - b.at);
 }
 
-/** "Rage click at 00:12" — a marker's accessible name. */
-export const activityLabel = (item: ActivityItem): string => `${ACTIVITY_NAMES[item.kind]} at ${formatPlayerTime(item.at)}`;
+/** "Click on 'Add to cart'", or "Rage click" when the element has no name. */
+export const activityName = (item: ActivityItem): string => (item.target ? `${ACTIVITY_NAMES[item.kind]} on '${item.target}'` : ACTIVITY_NAMES[item.kind]);
+
+/** "Rage click on 'Pay' at 00:12" — a marker's accessible name. */
+export const activityLabel = (item: ActivityItem): string => `${activityName(item)} at ${formatPlayerTime(item.at)}`;
 
 /** The item being played: the last one at or before the player's time. */
 export function currentItemIndex(items: ActivityItem[], currentMs: number): number {

@@ -85,14 +85,20 @@ describe('dead clicks', () => {
     expect(facts([click(0), meta(500, 'https://shop.example/next'), full(501), move(1500)]).deadClickCount).toBe(0);
     expect(facts([click(0), { type: 3, data: { source: 5, id: 3, text: '***', isChecked: false }, timestamp: T + 300 }, move(1500)]).deadClickCount).toBe(0);
   });
-  it('a click into a text field is answered by the field taking the focus, though the typing is recorded later', () => {
-    const focus = (at: number) => ({ type: 3, data: { source: 2, type: 5, id: 7 }, timestamp: T + at });
-    const typed = (at: number) => ({ type: 3, data: { source: 5, id: 7, text: '***', isChecked: false }, timestamp: T + at });
-    // mousedown focuses the field, then the click: the focus comes first.
+  it('a click into a text field is answered by typing into it, though the typing is recorded later', () => {
+    const focus = (at: number, id = 7) => ({ type: 3, data: { source: 2, type: 5, id }, timestamp: T + at });
+    const typed = (at: number, id = 7) => ({ type: 3, data: { source: 5, id, text: '***', isChecked: false }, timestamp: T + at });
+    // mousedown focuses the field, then the click; the value is recorded when the visitor moves on.
     expect(facts([focus(0), click(80), move(1500), typed(3000)]).deadClickCount).toBe(0);
-    expect(facts([click(0), focus(5), move(1500), typed(3000)]).deadClickCount).toBe(0);
-    // Two clicks into two fields, each focused: none dead; a click elsewhere later still is.
-    expect(facts([focus(0), click(80), typed(2000), focus(4000), click(4080), typed(6000), click(9000), move(10_500)]).deadClickCount).toBe(1);
+    expect(inBatches([focus(0), click(80), move(1500), typed(3000), move(20_000)], 2).deadClickCount).toBe(0);
+    // Two fields, each typed into: none dead; a plain click later with nothing after it still is.
+    expect(facts([focus(0), click(80), typed(2000), focus(4000), click(4080), typed(6000), click(9000, 100, 100, 8), move(10_500)]).deadClickCount).toBe(1);
+    // A focused button that does nothing, and nothing typed: dead once the wait for typing is over.
+    expect(facts([focus(0), click(80), move(1500)]).deadClickCount).toBe(0);
+    expect(facts([focus(0), click(80), move(1500), move(12_000)]).deadClickCount).toBe(1);
+    // Typing elsewhere does not answer it; a focus on another element does not make a click a field click.
+    expect(facts([focus(0), click(80), typed(3000, 9), move(12_000)]).deadClickCount).toBe(1);
+    expect(facts([focus(0, 9), click(300), move(1500)]).deadClickCount).toBe(1);
   });
   it('a response later than 1 s comes too late', () => {
     expect(facts([click(0), mutation(1200)]).deadClickCount).toBe(1);
@@ -124,7 +130,7 @@ describe('batches', () => {
     const whole = facts(events);
     for (const size of [1, 3, 5]) {
       const folded = inBatches(events, size);
-      expect({ ...folded, recentClicks: [], pendingClicks: [] }).toEqual({ ...whole, recentClicks: [], pendingClicks: [] });
+      expect({ ...folded, recentClicks: [], pendingClicks: [], pendingFieldClicks: [] }).toEqual({ ...whole, recentClicks: [], pendingClicks: [], pendingFieldClicks: [] });
     }
     expect(whole).toMatchObject({ clickCount: 4, rageClickCount: 1, deadClickCount: 1, errorCount: 1, pages: ['/', '/b'] });
   });
@@ -135,7 +141,7 @@ describe('batches', () => {
     expect(carriedFacts(state).length).toBeLessThan(2000);
   });
   it('reads a damaged carried state as a fresh one', () => {
-    expect(readCarried('{oops')).toEqual({ lastInputAt: null, recentClicks: [], pendingClicks: [] });
+    expect(readCarried('{oops')).toEqual({ lastInputAt: null, recentClicks: [], pendingClicks: [], pendingFieldClicks: [] });
   });
 });
 

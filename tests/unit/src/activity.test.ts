@@ -68,3 +68,60 @@ describe('activity items', () => {
     expect(activityItems([])).toEqual([]);
   });
 });
+
+describe('what a click landed on', () => {
+  const el = (id: number, tagName: string, attributes: object, childNodes: object[] = []) => ({ type: 2, id, tagName, attributes, childNodes });
+  const text = (id: number, textContent: string) => ({ type: 3, id, textContent });
+  const page = {
+    type: 0,
+    id: 1,
+    childNodes: [
+      el(2, 'html', {}, [
+        el(3, 'body', {}, [
+          el(4, 'button', { id: 'add' }, [el(5, 'svg', {}), el(6, 'span', {}, [text(7, '  Add to\n cart ')])]),
+          el(8, 'a', { href: '/help', title: 'Help centre' }, [el(9, 'img', { src: 'i.png' })]),
+          el(10, 'button', { 'aria-label': 'Close dialog' }, [text(11, '×')]),
+          el(12, 'p', { class: 'masked' }, [text(13, '********')]),
+          el(14, 'div', {}, []),
+          el(15, 'img', { alt: 'Kettle, blue' }),
+        ]),
+      ]),
+    ],
+  };
+  const full = { type: 2, timestamp: T0 + 1, data: { node: page, initialOffset: { top: 0, left: 0 } } };
+  const clickOn = (t: number, id: number) => ({ type: 3, timestamp: T0 + t, data: { source: 2, type: 2, id, x: 5, y: 5 } });
+  const named = (events: object[]) =>
+    activityItems(events as never)
+      .filter((item) => item.kind === 'click')
+      .map((item) => activityLabel(item).replace(/ at \d\d:\d\d$/, ''));
+
+  it("names the element by its text, label, alt or title, from the clicked element or its button ('Click on …')", () => {
+    expect(named([full, clickOn(100, 7), clickOn(200, 5), clickOn(300, 9), clickOn(400, 10), clickOn(500, 15), clickOn(600, 14)])).toEqual([
+      "Click on 'Add to cart'",
+      "Click on 'Add to cart'",
+      "Click on 'Help centre'",
+      "Click on 'Close dialog'",
+      "Click on 'Kettle, blue'",
+      'Click',
+    ]);
+  });
+  it('keeps masked text masked, and names as of the moment of the click', () => {
+    const changed = { type: 3, timestamp: T0 + 250, data: { source: 0, adds: [], removes: [], texts: [{ id: 7, value: 'Added!' }], attributes: [] } };
+    const added = { type: 3, timestamp: T0 + 260, data: { source: 0, adds: [{ parentId: 3, nextId: null, node: el(20, 'button', {}, []) }, { parentId: 20, nextId: null, node: text(21, 'Checkout') }], removes: [], texts: [], attributes: [] } };
+    expect(named([full, clickOn(100, 13), clickOn(200, 4), changed, added, clickOn(300, 4), clickOn(400, 21)])).toEqual([
+      "Click on '********'",
+      "Click on 'Add to cart'",
+      "Click on 'Added!'",
+      "Click on 'Checkout'",
+    ]);
+  });
+  it('shortens a long name and survives a very deep page', () => {
+    let deep: object = text(100_000, 'deep text');
+    for (let id = 99_999; id > 50_000; id--) deep = el(id, 'div', {}, [deep]);
+    const long = el(30, 'button', {}, [text(31, 'x'.repeat(100))]);
+    const tree = { type: 0, id: 1, childNodes: [el(2, 'html', {}, [el(3, 'body', {}, [long, deep])])] };
+    const items = named([{ type: 2, timestamp: T0 + 1, data: { node: tree } }, clickOn(100, 31), clickOn(200, 100_000)]);
+    expect(items[0]).toBe(`Click on '${'x'.repeat(39)}…'`);
+    expect(items[1]).toBe("Click on 'deep text'");
+  });
+});
