@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { openDb, migrate, type Db, type DbOptions } from './db/index.js';
 import { secretStore } from './secrets.js';
 import { HttpError, installErrorHandler } from './http/errors.js';
+import { clientAddress, trustProxyOption } from './http/client-address.js';
 import { registerSecurity } from './http/security.js';
 import { DEFAULT_TIMEOUTS, timeoutOptions, type Timeouts } from './http/timeouts.js';
 import { checkDataDir } from './storage/data-dir.js';
@@ -48,7 +49,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     ...timeoutOptions(timeouts),
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 64 * 1024,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   });
@@ -81,6 +82,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // nodes count in Redis or PostgreSQL, so a limit holds for the whole site.
   await app.register(rateLimit, {
     global: false,
+    // Per-address limits count the client as TRUST_PROXY defines it (http/client-address.ts).
+    keyGenerator: clientAddress,
     ...(await rateLimitStorage(app, config, db)),
     errorResponseBuilder: (_request, context) =>
       new HttpError(429, `Too many requests: try again in ${Math.ceil(context.ttl / 1000)} s`),

@@ -18,7 +18,7 @@ import { isPostgres } from '../db/index.js';
 import { markEndedSessionsWithoutInput, sessionCounters, type SessionState } from '../sessions/repository.js';
 import { campaignForIngest, type IngestCampaign } from '../campaigns/repository.js';
 import { IngestParams, IngestResponse } from '../../common/api/ingest.js';
-import { clientIp } from './visitor.js';
+import { clientAddress } from '../http/client-address.js';
 import { registerScripts } from './scripts.js';
 
 type Campaign = Selectable<CampaignsTable>;
@@ -102,7 +102,7 @@ function sessionLimits(app: FastifyInstance, ctx: AppContext) {
     check: async (request: FastifyRequest, reply: FastifyReply, campaign: Campaign, batch: PackedBatch, kept: SessionState | undefined): Promise<SessionState | undefined> => {
       const session = kept ?? (await reread(campaign, batch));
       if (!session) {
-        await newPerIp(request, reply, clientIp(request.ip));
+        await newPerIp(request, reply, clientAddress(request));
         await newPerCampaign(request, reply, campaign.id);
       }
       await perSession(request, reply, `${campaign.id}/${batch.sessionId}`);
@@ -142,7 +142,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     reply.header('Cache-Control', 'no-store').header('Vary', 'Origin').header('Access-Control-Expose-Headers', `Retry-After, ${LIVE_HEADER}`);
     // Counted first, before the campaign lookup and a byte of the body: the cheapest bound on one
     // sender, refused requests (unknown campaigns, other origins, preflights) included.
-    await batchesPerIp(request, reply, clientIp(request.ip));
+    await batchesPerIp(request, reply, clientAddress(request));
     const { campaignId } = request.params;
     const lookup = (fresh: boolean) => (isCampaignId(campaignId) ? campaignForIngest(ctx.db, campaignId, { fresh }) : { row: undefined, guess: false });
     let state = judge(request, reply, await lookup(false));
@@ -194,7 +194,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     const known = shortWay ? await limits.reread(campaign, batch) : await limits.check(request, reply, campaign, batch, seen.get(campaign.id, batch.sessionId));
     let outcome: StoreOutcome | undefined;
     try {
-      outcome = await storeBatch(ctx.db, campaign, batch, clientIp(request.ip), ctx.config.limits, Date.now(), { committer, known });
+      outcome = await storeBatch(ctx.db, campaign, batch, clientAddress(request), ctx.config.limits, Date.now(), { committer, known });
     } finally {
       if (outcome?.state) seen.keep(campaign.id, batch.sessionId, outcome.state);
       else seen.forget(campaign.id, batch.sessionId);
