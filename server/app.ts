@@ -23,6 +23,8 @@ import { registerWeb } from './web.js';
 import { registerHealth } from './cluster/health.js';
 import { startJobs } from './cluster/jobs.js';
 import { rateLimitStorage } from './cluster/rate-limit-store.js';
+import { byteCounter, type ByteCounter } from './cluster/byte-counter.js';
+import { StorageQuota } from './campaigns/storage-quota.js';
 import { localBus, postgresBus } from './live/bus.js';
 import { LiveHub } from './live/hub.js';
 import { registerLive } from './live/routes.js';
@@ -40,6 +42,9 @@ declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
     diskGuard: DiskGuard;
+    /** Where ingest's byte budgets count (the rate limits' storage). */
+    byteCounter: ByteCounter;
+    storageQuota: StorageQuota;
   }
 }
 
@@ -80,14 +85,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(cookie);
   // Limits are declared per route (config.rateLimits); 429 answers carry Retry-After. Several
   // nodes count in Redis or PostgreSQL, so a limit holds for the whole site.
+  const rateStorage = await rateLimitStorage(app, config, db);
   await app.register(rateLimit, {
     global: false,
     // Per-address limits count the client as TRUST_PROXY defines it (http/client-address.ts).
     keyGenerator: clientAddress,
-    ...(await rateLimitStorage(app, config, db)),
+    ...rateStorage,
     errorResponseBuilder: (_request, context) =>
       new HttpError(429, `Too many requests: try again in ${Math.ceil(context.ttl / 1000)} s`),
   });
+  app.decorate('byteCounter', byteCounter(rateStorage, db, Boolean(config.databaseUrl)));
+  app.decorate('storageQuota', new StorageQuota(db, config.limits.storageQuotaBytes));
   installErrorHandler(app);
   await registerHealth(app, db, app.diskGuard);
   startJobs(app, db);

@@ -55,6 +55,8 @@ export interface Limits {
   liveStreamsPerNode: number;
   /** How often an open live stream sends its `: hb` comment. */
   liveHeartbeatMs: number;
+  /** Event JSON bytes a campaign's sessions may hold in all; past it no new session starts. 0: no quota. */
+  storageQuotaBytes: number;
 }
 
 /** Requests per minute; 0 turns a limit off. */
@@ -65,6 +67,9 @@ export interface RateLimits {
   batchesPerIp: number;
   signInPerIp: number;
   refreshPerIp: number;
+  /** Ingest body megabytes a minute from one address and into one campaign. */
+  ingestMbPerIp: number;
+  ingestMbPerCampaign: number;
 }
 
 export class ConfigError extends Error {}
@@ -182,6 +187,7 @@ function limits(env: Env): Limits {
     liveStreamsPerUser: int(env, 'LIVE_STREAMS_PER_USER', 20, 1, 1000),
     liveStreamsPerNode: int(env, 'LIVE_STREAMS_PER_NODE', 2000, 1, 100_000),
     liveHeartbeatMs: int(env, 'LIVE_HEARTBEAT_MS', 15_000, 50, 600_000),
+    storageQuotaBytes: int(env, 'STORAGE_QUOTA_MB', 10_240, 0, 100_000_000) * MB,
   };
 }
 
@@ -194,6 +200,8 @@ function rateLimits(env: Env): RateLimits {
     batchesPerIp: perMinute('RATE_BATCHES_PER_IP', 6000),
     signInPerIp: perMinute('RATE_SIGNIN_PER_IP', 20),
     refreshPerIp: perMinute('RATE_REFRESH_PER_IP', 120),
+    ingestMbPerIp: perMinute('RATE_INGEST_MB_PER_IP', 100),
+    ingestMbPerCampaign: perMinute('RATE_INGEST_MB_PER_CAMPAIGN', 1000),
   };
 }
 

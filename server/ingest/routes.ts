@@ -20,6 +20,7 @@ import { campaignForIngest, type IngestCampaign } from '../campaigns/repository.
 import { IngestParams, IngestResponse } from '../../common/api/ingest.js';
 import { clientAddress } from '../http/client-address.js';
 import { registerScripts } from './scripts.js';
+import { ingestByteBudgets } from './byte-budget.js';
 
 type Campaign = Selectable<CampaignsTable>;
 
@@ -104,6 +105,7 @@ function sessionLimits(app: FastifyInstance, ctx: AppContext) {
       if (!session) {
         await newPerIp(request, reply, clientAddress(request));
         await newPerCampaign(request, reply, campaign.id);
+        await app.storageQuota.admitNewSession(campaign.id);
       }
       await perSession(request, reply, `${campaign.id}/${batch.sessionId}`);
       return session;
@@ -126,6 +128,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
   app.addHook('onClose', async () => packer.close());
   const batchesPerIp = minuteLimit(app, 'batch-ip', ctx.config.rateLimits.batchesPerIp);
   const limits = sessionLimits(app, ctx);
+  const chargeBytes = ingestByteBudgets(app.byteCounter, ctx.config.rateLimits);
   const sweepDue = sweepSchedule();
   // Batches that arrive together share a transaction. SQLite has one writer: one group at a
   // time. PostgreSQL runs a few small groups at once, each on its own pooled connection.
@@ -207,6 +210,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
   app.withTypeProvider<TypeBoxTypeProvider>().post(INGEST_PATH, { bodyLimit: MAX_BODY_BYTES, schema, onRequest: app.diskGuard.hook }, async (request, reply) => {
     if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Empty body');
     const checked = request.ingest?.campaign as Campaign;
+    await chargeBytes(request, reply, checked.id, request.body.length);
     const batch = await pack(reply, request.body, checked);
     const short = await shortWay?.store(request, reply, checked, batch);
     const { outcome, campaign } = short ? { outcome: short, campaign: checked } : await storeAfresh(request, reply, batch);
