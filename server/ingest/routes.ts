@@ -128,7 +128,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
   app.addHook('onClose', async () => packer.close());
   const batchesPerIp = minuteLimit(app, 'batch-ip', ctx.config.rateLimits.batchesPerIp);
   const limits = sessionLimits(app, ctx);
-  const chargeBytes = ingestByteBudgets(app.byteCounter, ctx.config.rateLimits);
+  const bytes = ingestByteBudgets(app.byteCounter, ctx.config.rateLimits);
   const sweepDue = sweepSchedule();
   // Batches that arrive together share a transaction. SQLite has one writer: one group at a
   // time. PostgreSQL runs a few small groups at once, each on its own pooled connection.
@@ -155,6 +155,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     if (request.method === 'POST') {
       const refused = refusal(state, request.headers.origin, Date.now());
       if (refused) throw refused;
+      await bytes.declared(request, reply, (state.campaign as Campaign).id);
     }
   });
 
@@ -210,7 +211,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
   app.withTypeProvider<TypeBoxTypeProvider>().post(INGEST_PATH, { bodyLimit: MAX_BODY_BYTES, schema, onRequest: app.diskGuard.hook }, async (request, reply) => {
     if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Empty body');
     const checked = request.ingest?.campaign as Campaign;
-    await chargeBytes(request, reply, checked.id, request.body.length);
+    await bytes.received(request, reply, checked.id, request.body.length);
     const batch = await pack(reply, request.body, checked);
     const short = await shortWay?.store(request, reply, checked, batch);
     const { outcome, campaign } = short ? { outcome: short, campaign: checked } : await storeAfresh(request, reply, batch);

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import net from 'node:net';
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,6 +42,28 @@ describe('ingest byte budgets (RATE_INGEST_MB_PER_IP, RATE_INGEST_MB_PER_CAMPAIG
     expect((await refused.json()).error).toMatch(/^Too much data: try again in \d+ s$/);
     expect(await storedCounts(server, campaignId)).toEqual({ sessions: 1, chunks: 3 });
     expect((await postBatch(server, campaignId, bigBatch(300), from('198.51.100.2'))).status).toBe(200);
+  });
+
+  it('a sender past its budget is refused on its Content-Length, before its body is read', async () => {
+    const server = await start({ RATE_INGEST_MB_PER_IP: '1', RATE_INGEST_MB_PER_CAMPAIGN: '0' });
+    const campaignId = await makeCampaign(server);
+    for (let i = 0; i < 3; i++) expect((await postBatch(server, campaignId, bigBatch(300), from('198.51.100.3'))).status).toBe(200);
+    // Headers only: the body never comes, so only an answer given before reading it arrives.
+    const { port } = new URL(server.url);
+    const answer = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      const request = http.request({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: `/api/v1/ingest/${campaignId}`,
+        headers: { 'content-type': 'text/plain', 'content-length': String(300 * 1024), origin: 'https://shop.example.com', 'x-forwarded-for': '198.51.100.3' },
+      });
+      request.on('response', resolve).on('error', reject);
+      request.flushHeaders();
+    });
+    answer.resume();
+    expect(answer.statusCode).toBe(429);
+    expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
   });
 
   it('one campaign past its megabytes a minute gets 429 from every address; another campaign goes on', async () => {
