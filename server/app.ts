@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { openDb, migrate, type Db, type DbOptions } from './db/index.js';
 import { secretStore } from './secrets.js';
 import { HttpError, installErrorHandler } from './http/errors.js';
+import { clientAddress, trustProxyOption } from './http/client-address.js';
 import { registerSecurity } from './http/security.js';
 import { DEFAULT_TIMEOUTS, timeoutOptions, type Timeouts } from './http/timeouts.js';
 import { checkDataDir } from './storage/data-dir.js';
@@ -22,6 +23,8 @@ import { registerWeb } from './web.js';
 import { registerHealth } from './cluster/health.js';
 import { startJobs } from './cluster/jobs.js';
 import { rateLimitStorage } from './cluster/rate-limit-store.js';
+import { byteCounter, type ByteCounter } from './cluster/byte-counter.js';
+import { StorageQuota } from './campaigns/storage-quota.js';
 import { localBus, postgresBus } from './live/bus.js';
 import { LiveHub } from './live/hub.js';
 import { registerLive } from './live/routes.js';
@@ -39,6 +42,9 @@ declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
     diskGuard: DiskGuard;
+    /** Where ingest's byte budgets count (the rate limits' storage). */
+    byteCounter: ByteCounter;
+    storageQuota: StorageQuota;
   }
 }
 
@@ -48,7 +54,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     ...timeoutOptions(timeouts),
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 64 * 1024,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   });
@@ -79,12 +85,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(cookie);
   // Limits are declared per route (config.rateLimits); 429 answers carry Retry-After. Several
   // nodes count in Redis or PostgreSQL, so a limit holds for the whole site.
+  const rateStorage = await rateLimitStorage(app, config, db);
   await app.register(rateLimit, {
     global: false,
-    ...(await rateLimitStorage(app, config, db)),
+    // Per-address limits count the client as TRUST_PROXY defines it (http/client-address.ts).
+    keyGenerator: clientAddress,
+    ...rateStorage,
     errorResponseBuilder: (_request, context) =>
       new HttpError(429, `Too many requests: try again in ${Math.ceil(context.ttl / 1000)} s`),
   });
+  app.decorate('byteCounter', byteCounter(rateStorage, db, Boolean(config.databaseUrl)));
+  app.decorate('storageQuota', new StorageQuota(db, config.limits.storageQuotaBytes));
   installErrorHandler(app);
   await registerHealth(app, db, app.diskGuard);
   startJobs(app, db);

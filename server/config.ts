@@ -1,5 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
+import { isIP } from 'node:net';
+import type { TrustProxy } from './http/client-address.js';
 
 /** Typed server configuration, read once from the environment at start-up. */
 export interface Config {
@@ -12,7 +14,8 @@ export interface Config {
   redisUrl?: string;
   /** The origin users and trackers reach, without a trailing slash. */
   publicUrl: string;
-  trustProxy: boolean;
+  /** TRUST_PROXY: the proxies in front, by count or address; the client is the last hop not among them. */
+  trustProxy: TrustProxy;
   production: boolean;
   allowLocalSignin: boolean;
   signIn:
@@ -52,6 +55,8 @@ export interface Limits {
   liveStreamsPerNode: number;
   /** How often an open live stream sends its `: hb` comment. */
   liveHeartbeatMs: number;
+  /** Event JSON bytes a campaign's sessions may hold in all; past it no new session starts. 0: no quota. */
+  storageQuotaBytes: number;
 }
 
 /** Requests per minute; 0 turns a limit off. */
@@ -64,6 +69,9 @@ export interface RateLimits {
   /** Sign-in form posts for one email a minute, from any addresses. */
   signInPerAccount: number;
   refreshPerIp: number;
+  /** Ingest body megabytes a minute from one address and into one campaign. */
+  ingestMbPerIp: number;
+  ingestMbPerCampaign: number;
 }
 
 export class ConfigError extends Error {}
@@ -130,6 +138,34 @@ function email(env: Env, name: string): string | undefined {
   return raw;
 }
 
+/** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list. */
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** One trusted proxy: an address, an address/prefix (CIDR), or one of PROXY_RANGES. */
+function proxyEntry(entry: string): boolean {
+  if (PROXY_RANGES.includes(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+/**
+ * TRUST_PROXY: off (empty, 0, false, no, off), a number of proxies in front (1 = one hop), or a
+ * comma-separated list of their addresses/CIDRs. "true" is refused: trusting every hop makes the
+ * client's own X-Forwarded-For entry its address.
+ */
+function trustProxy(env: Env): TrustProxy {
+  const raw = (env.TRUST_PROXY ?? '').trim();
+  if (['', '0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  if (/^\d+$/.test(raw)) return int(env, 'TRUST_PROXY', 0, 0, 20);
+  const entries = raw.split(',').map((entry) => entry.trim());
+  if (entries.every(proxyEntry)) return entries;
+  throw new ConfigError(
+    `TRUST_PROXY must be the number of proxies in front of Tapedeck (such as 1) or a comma-separated list of their addresses or CIDRs (such as 10.0.0.0/8, ::1) (got "${env.TRUST_PROXY}")`,
+  );
+}
+
 function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -153,6 +189,7 @@ function limits(env: Env): Limits {
     liveStreamsPerUser: int(env, 'LIVE_STREAMS_PER_USER', 20, 1, 1000),
     liveStreamsPerNode: int(env, 'LIVE_STREAMS_PER_NODE', 2000, 1, 100_000),
     liveHeartbeatMs: int(env, 'LIVE_HEARTBEAT_MS', 15_000, 50, 600_000),
+    storageQuotaBytes: int(env, 'STORAGE_QUOTA_MB', 10_240, 0, 100_000_000) * MB,
   };
 }
 
@@ -166,6 +203,8 @@ function rateLimits(env: Env): RateLimits {
     signInPerIp: perMinute('RATE_SIGNIN_PER_IP', 20),
     signInPerAccount: perMinute('RATE_SIGNIN_PER_ACCOUNT', 10),
     refreshPerIp: perMinute('RATE_REFRESH_PER_IP', 120),
+    ingestMbPerIp: perMinute('RATE_INGEST_MB_PER_IP', 100),
+    ingestMbPerCampaign: perMinute('RATE_INGEST_MB_PER_CAMPAIGN', 1000),
   };
 }
 
@@ -182,7 +221,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     publicUrl,
-    trustProxy: bool(env, 'TRUST_PROXY'),
+    trustProxy: trustProxy(env),
     production,
     allowLocalSignin: bool(env, 'ALLOW_LOCAL_SIGNIN'),
     signIn: signIn(env),

@@ -81,6 +81,8 @@ async function startCluster(): Promise<Cluster> {
       RATE_NEW_SESSIONS_PER_CAMPAIGN: '0',
       RATE_BATCHES_PER_SESSION: '0',
       RATE_BATCHES_PER_IP: '0',
+      RATE_INGEST_MB_PER_IP: '0',
+      RATE_INGEST_MB_PER_CAMPAIGN: '0',
     });
   });
   const db = openDb({ databaseUrl: url.href, dataDir: dirs[0] });

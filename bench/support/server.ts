@@ -41,6 +41,8 @@ export async function startBenchServer(options: BenchServerOptions = {}): Promis
       RATE_NEW_SESSIONS_PER_CAMPAIGN: '0',
       RATE_BATCHES_PER_SESSION: '0',
       RATE_BATCHES_PER_IP: '0',
+      RATE_INGEST_MB_PER_IP: '0',
+      RATE_INGEST_MB_PER_CAMPAIGN: '0',
     }),
     { databaseUrl: kind === 'PostgreSQL' ? postgresUrl : null, beforeListen: options.beforeListen, poolMax: 10 },
   );

@@ -116,6 +116,15 @@ export const SessionsQuery = Type.Object(
 );
 export type SessionsQuery = Static<typeof SessionsQuery>;
 
+/** A campaign's stored recordings against its storage quota (STORAGE_QUOTA_MB). */
+export const StorageUse = Type.Object({
+  usedBytes: Type.Number(),
+  quotaBytes: Type.Number(),
+  /** At the quota: new sessions are refused until recordings are deleted or expire. */
+  full: Type.Boolean(),
+});
+export type StorageUse = Static<typeof StorageUse>;
+
 /** One page of a campaign's sessions, newest first. */
 export const SessionsResponse = Type.Object({
   sessions: Type.Array(Session),
@@ -123,5 +132,7 @@ export const SessionsResponse = Type.Object({
   nextCursor: Nullable(Type.String()),
   /** Counts over the whole campaign (not just this page). */
   counts: SessionCounts,
+  /** Present when the server has a storage quota (optional for pages cached by older builds). */
+  storage: Type.Optional(StorageUse),
 });
 export type SessionsResponse = Static<typeof SessionsResponse>;

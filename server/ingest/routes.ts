@@ -18,8 +18,9 @@ import { isPostgres } from '../db/index.js';
 import { markEndedSessionsWithoutInput, sessionCounters, type SessionState } from '../sessions/repository.js';
 import { campaignForIngest, type IngestCampaign } from '../campaigns/repository.js';
 import { IngestParams, IngestResponse } from '../../common/api/ingest.js';
-import { clientIp } from './visitor.js';
+import { clientAddress } from '../http/client-address.js';
 import { registerScripts } from './scripts.js';
+import { ingestByteBudgets } from './byte-budget.js';
 
 type Campaign = Selectable<CampaignsTable>;
 
@@ -102,8 +103,9 @@ function sessionLimits(app: FastifyInstance, ctx: AppContext) {
     check: async (request: FastifyRequest, reply: FastifyReply, campaign: Campaign, batch: PackedBatch, kept: SessionState | undefined): Promise<SessionState | undefined> => {
       const session = kept ?? (await reread(campaign, batch));
       if (!session) {
-        await newPerIp(request, reply, clientIp(request.ip));
+        await newPerIp(request, reply, clientAddress(request));
         await newPerCampaign(request, reply, campaign.id);
+        await app.storageQuota.admitNewSession(campaign.id);
       }
       await perSession(request, reply, `${campaign.id}/${batch.sessionId}`);
       return session;
@@ -126,6 +128,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
   app.addHook('onClose', async () => packer.close());
   const batchesPerIp = minuteLimit(app, 'batch-ip', ctx.config.rateLimits.batchesPerIp);
   const limits = sessionLimits(app, ctx);
+  const bytes = ingestByteBudgets(app.byteCounter, ctx.config.rateLimits);
   const sweepDue = sweepSchedule();
   // Batches that arrive together share a transaction. SQLite has one writer: one group at a
   // time. PostgreSQL runs a few small groups at once, each on its own pooled connection.
@@ -142,7 +145,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     reply.header('Cache-Control', 'no-store').header('Vary', 'Origin').header('Access-Control-Expose-Headers', `Retry-After, ${LIVE_HEADER}`);
     // Counted first, before the campaign lookup and a byte of the body: the cheapest bound on one
     // sender, refused requests (unknown campaigns, other origins, preflights) included.
-    await batchesPerIp(request, reply, clientIp(request.ip));
+    await batchesPerIp(request, reply, clientAddress(request));
     const { campaignId } = request.params;
     const lookup = (fresh: boolean) => (isCampaignId(campaignId) ? campaignForIngest(ctx.db, campaignId, { fresh }) : { row: undefined, guess: false });
     let state = judge(request, reply, await lookup(false));
@@ -152,6 +155,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     if (request.method === 'POST') {
       const refused = refusal(state, request.headers.origin, Date.now());
       if (refused) throw refused;
+      await bytes.declared(request, reply, (state.campaign as Campaign).id);
     }
   });
 
@@ -194,7 +198,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     const known = shortWay ? await limits.reread(campaign, batch) : await limits.check(request, reply, campaign, batch, seen.get(campaign.id, batch.sessionId));
     let outcome: StoreOutcome | undefined;
     try {
-      outcome = await storeBatch(ctx.db, campaign, batch, clientIp(request.ip), ctx.config.limits, Date.now(), { committer, known });
+      outcome = await storeBatch(ctx.db, campaign, batch, clientAddress(request), ctx.config.limits, Date.now(), { committer, known });
     } finally {
       if (outcome?.state) seen.keep(campaign.id, batch.sessionId, outcome.state);
       else seen.forget(campaign.id, batch.sessionId);
@@ -207,6 +211,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
   app.withTypeProvider<TypeBoxTypeProvider>().post(INGEST_PATH, { bodyLimit: MAX_BODY_BYTES, schema, onRequest: app.diskGuard.hook }, async (request, reply) => {
     if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Empty body');
     const checked = request.ingest?.campaign as Campaign;
+    await bytes.received(request, reply, checked.id, request.body.length);
     const batch = await pack(reply, request.body, checked);
     const short = await shortWay?.store(request, reply, checked, batch);
     const { outcome, campaign } = short ? { outcome: short, campaign: checked } : await storeAfresh(request, reply, batch);

@@ -26,8 +26,8 @@ function countryReader(): Reader<Response> | null {
   return countries;
 }
 
-/** The client address without the IPv4-mapped IPv6 prefix Node reports on dual-stack sockets. */
-export const clientIp = (ip: string) => ip.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+// One rule for the client address (server/http/client-address.ts), kept importable from here.
+export { clientIp } from '../http/client-address.js';
 
 /** The address as a campaign stores it: as seen, with its host part zeroed, or not at all. */
 export function storedIp(ip: string, mode: string): string | null {

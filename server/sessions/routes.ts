@@ -29,8 +29,9 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
         const url = request.query.url?.trim() || undefined;
         const query = { ...rest, limit, search, url, hasErrors: hasErrors === 'true', hasRageClicks: hasRageClicks === 'true', hasDeadClicks: hasDeadClicks === 'true' };
         // The counts cover the whole campaign, whatever the filters.
-        const [page, counts] = await Promise.all([pageSessions(ctx.db, campaign.id, query), countSessions(ctx.db, campaign.id)]);
-        return { ...page, counts };
+        const [page, counts, storage] = await Promise.all([pageSessions(ctx.db, campaign.id, query), countSessions(ctx.db, campaign.id), app.storageQuota.use(campaign.id)]);
+        // The storage quota's use, so the page can say why new sessions are refused.
+        return storage ? { ...page, counts, storage } : { ...page, counts };
       });
     }
 

@@ -9,6 +9,7 @@ import type { AppContext } from '../context.js';
 import { currentUserId, requireUser } from '../auth/tokens.js';
 import { notFound } from '../http/errors.js';
 import { minuteLimit } from '../http/rate-limit.js';
+import { clientAddress } from '../http/client-address.js';
 import { findSession, toSession } from '../sessions/repository.js';
 import { listChunks } from '../storage/chunks.js';
 import { objectWithEvents, sessionComplete } from '../replay/stream.js';
@@ -68,7 +69,7 @@ export async function registerShares(app: FastifyInstance, ctx: AppContext): Pro
     '/api/v1/replay/share/:campaignId/:sessionId',
     { preHandler: requireUser(ctx), schema: { params: ReplayParams, body: CreateShareBody, response: { 201: CreatedShare } } },
     async (request, reply) => {
-      await createLimit(request, reply, request.ip);
+      await createLimit(request, reply, clientAddress(request));
       const session = await ownedSession(ctx.db, request, request.params);
       const { expiresIn, includeDetails = false } = request.body;
       const { token, expiresAt } = await createShare(ctx.db, { campaignId: session.campaign_id, sessionId: session.id, expiresIn, includeDetails });
@@ -112,7 +113,7 @@ export async function registerShares(app: FastifyInstance, ctx: AppContext): Pro
 
   // Public: no cookies read. Only that replay's events, and its details when the owner chose so.
   api.get('/api/v1/shared/:token', { schema: { params: ShareTokenParams } }, async (request, reply) => {
-    await openLimit(request, reply, request.ip);
+    await openLimit(request, reply, clientAddress(request));
     reply.header('x-robots-tag', 'noindex, nofollow').header('cache-control', 'private, no-store').header('referrer-policy', 'no-referrer');
     const { token } = request.params;
     const share = isShareToken(token) ? await findLiveShare(ctx.db, token) : undefined;

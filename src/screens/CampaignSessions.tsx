@@ -18,6 +18,7 @@ import { useWhenBackOnline } from '../offline/useOnline.js';
 import { OFFLINE_WRITE_MESSAGE } from '../offline/network.js';
 import { useLiveSessions } from '../lib/useLiveSessions.js';
 import { LiveBadge } from '../components/LiveBadge.js';
+import { StorageQuotaNotice } from '../components/StorageQuotaNotice.js';
 
 interface CampaignSessionsProps {
   campaignId: string;
@@ -109,6 +110,7 @@ export function CampaignSessions({ campaignId, sessionActions, filters = {}, onF
 
       {!campaignId && <ErrorBox title="Campaign ID is required" />}
       {deleteError && <ErrorBox title={deleteError} />}
+      <StorageQuotaNotice storage={pages[0]?.storage} />
 
       <div className="stats stats-3" aria-label="Session counters">
         <div className="card stat">

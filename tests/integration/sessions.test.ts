@@ -193,7 +193,12 @@ describe('GET /api/v1/streaming/sessions/:campaignId/', () => {
 
   it('answers an empty page for a campaign without sessions', async () => {
     const empty = await newCampaign();
-    expect(await page('', empty.id)).toEqual({ sessions: [], nextCursor: null, counts: { total: 0, human: 0, bot: 0 } });
+    expect(await page('', empty.id)).toEqual({
+      sessions: [],
+      nextCursor: null,
+      counts: { total: 0, human: 0, bot: 0 },
+      storage: { usedBytes: 0, quotaBytes: server.config.limits.storageQuotaBytes, full: false },
+    });
   });
 
   it.each([

@@ -18,6 +18,14 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL /],
     [{ PUBLIC_URL: 'not a url' }, /^PUBLIC_URL /],
     [{ TRUST_PROXY: 'maybe' }, /^TRUST_PROXY /],
+    // Trusting every hop would make the client's own X-Forwarded-For entry its address.
+    [{ TRUST_PROXY: 'true' }, /^TRUST_PROXY must be the number of proxies/],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, /^TRUST_PROXY /],
+    [{ TRUST_PROXY: '10.0.0.1, proxy.internal' }, /^TRUST_PROXY /],
+    [{ TRUST_PROXY: '21' }, /^TRUST_PROXY /],
+    [{ RATE_INGEST_MB_PER_IP: '-1' }, /^RATE_INGEST_MB_PER_IP /],
+    [{ RATE_INGEST_MB_PER_CAMPAIGN: 'lots' }, /^RATE_INGEST_MB_PER_CAMPAIGN /],
+    [{ STORAGE_QUOTA_MB: '1.5' }, /^STORAGE_QUOTA_MB /],
     [{ GOOGLE_CLIENT_ID: 'x' }, /GOOGLE_CLIENT_SECRET/],
     [{ OIDC_ISSUER: 'https://id.example' }, /OIDC_CLIENT_ID/],
     [{ SESSION_SECRET: 'short' }, /^SESSION_SECRET /],
@@ -32,6 +40,23 @@ describe('loadConfig', () => {
   ])('rejects %o naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('reads TRUST_PROXY as off, a hop count, or a list of proxy addresses and CIDRs', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.4 ,fd00::/8,loopback' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.4', 'fd00::/8', 'loopback']);
+  });
+
+  it('has byte budgets and a storage quota by default, each settable and 0 for none', () => {
+    const defaults = loadConfig({});
+    expect(defaults.rateLimits.ingestMbPerIp).toBe(100);
+    expect(defaults.rateLimits.ingestMbPerCampaign).toBe(1000);
+    expect(defaults.limits.storageQuotaBytes).toBe(10_240 * 1024 * 1024);
+    const set = loadConfig({ RATE_INGEST_MB_PER_IP: '0', RATE_INGEST_MB_PER_CAMPAIGN: '50', STORAGE_QUOTA_MB: '0' });
+    expect([set.rateLimits.ingestMbPerIp, set.rateLimits.ingestMbPerCampaign, set.limits.storageQuotaBytes]).toEqual([0, 50, 0]);
   });
 
   it('takes the contact address from CONTACT_EMAIL, none when unset', () => {
