@@ -1,4 +1,4 @@
-import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Component, useEffect, useEffectEvent, type ErrorInfo, type ReactNode } from 'react';
 import { ErrorBox } from './ErrorBox.js';
 
 // A recording the player cannot draw (a malformed file, a bug of ours or of rrweb's) fails here,
@@ -16,6 +16,23 @@ export function PlayerFailure({ error, backLabel, onBack }: { error: unknown; ba
       </button>
     </ErrorBox>
   );
+}
+
+/** rrweb's code: the lazy chunk named after rrweb-player in a build (vite.config.ts), its packages in development. */
+const PLAYER_SCRIPT = /rrweb/;
+
+/**
+ * Errors rrweb throws later, from its own timers (a page it cannot draw, found while playing), reach
+ * no React boundary: while mounted, this hands those from the player's script to `onError`.
+ */
+export function usePlayerScriptErrors(onError: (error: unknown) => void): void {
+  const report = useEffectEvent((event: ErrorEvent) => {
+    if (PLAYER_SCRIPT.test(event.filename ?? '')) onError(event.error ?? new Error(event.message));
+  });
+  useEffect(() => {
+    window.addEventListener('error', report);
+    return () => window.removeEventListener('error', report);
+  }, []);
 }
 
 interface Props {

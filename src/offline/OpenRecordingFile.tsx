@@ -1,7 +1,7 @@
 import { useEffect, useEffectEvent, useRef, useState, type DragEvent } from 'react';
 import { ReplayPlayer } from '../components/ReplayPlayer.js';
 import { SessionInfo } from '../components/SessionInfo.js';
-import { PlayerErrorBoundary, PlayerFailure } from '../components/PlayerErrorBoundary.js';
+import { PlayerErrorBoundary, PlayerFailure, usePlayerScriptErrors } from '../components/PlayerErrorBoundary.js';
 import { readRecordingFile, type RecordingFile } from './recordingFile.js';
 import { keepImportedRecording } from './importedRecordings.js';
 import { REPLAY_HEIGHT, REPLAY_SPEEDS, REPLAY_WIDTH } from '../components/replay/replaySettings.js';
@@ -37,6 +37,7 @@ function playerKey(recording: RecordingFile): number {
 function OpenedPlayer({ opened, onKeep, onClose }: { opened: OpenedRecording; onKeep: () => void; onClose: () => void }) {
   const { recording } = opened;
   const [playerError, setPlayerError] = useState<unknown>(null);
+  usePlayerScriptErrors((error) => setPlayerError((first: unknown) => first ?? error ?? new Error('The player failed')));
   return (
     <>
       <h3 className="player-title">
