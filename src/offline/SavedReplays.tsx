@@ -134,7 +134,7 @@ function SavedItem({
       </dl>
       {replay.facts && <ProblemBadges session={replay.facts} />}
       <div className="actions">
-        {replay.imported && <span className="badge">Imported file</span>}
+        {replay.imported && <span className="badge badge-imported">Imported file</span>}
         {replay.pinned && <span className="badge badge-offline">Pinned</span>}
         {!replay.complete && <span className="badge badge-pending">Still recording</span>}
         <OpenAction replay={replay} onOpenImported={onOpenImported} />

@@ -14,6 +14,7 @@ import { KEPT_MESSAGE } from '../../src/offline/OpenRecordingFile.js';
 import { PLAYER_FAILED } from '../../src/components/PlayerErrorBoundary.js';
 import { notARecording, RECORDING_TOO_DEEP } from '../../src/offline/recordingFile.js';
 import { step } from './step.js';
+import { expectAccessible } from './a11y.js';
 
 // Take a recording out of the app and back in: download it on the replay page, sign out, go
 // offline, open the file on Saved and watch it there, then keep it in the saved replays. A forged
@@ -166,6 +167,7 @@ describe.skipIf(!hasChromium)('recording files', () => {
       await page.locator('.replayer-wrapper iframe').waitFor({ state: 'attached' });
       await expect.poll(() => frameText(page)).toContain('FORGED CONTENT');
       expect(page.url()).toBe(`${origin}/saved`);
+      await expectAccessible(page, 'saved replays with an imported recording open');
     });
     await context.close();
   });
@@ -201,6 +203,7 @@ describe.skipIf(!hasChromium)('recording files', () => {
     // shows inside the box, with a way back, and the page stays.
     await open('undrawable.json', JSON.stringify({ ...forged, events: [forged.events[0], { type: 2, data: { node: null }, timestamp: 2 }] }));
     await page.getByText(PLAYER_FAILED).waitFor();
+    await expectAccessible(page, 'a recording the player could not show');
     await page.getByRole('button', { name: 'Close this recording' }).click();
     await expect.poll(() => page.getByText(PLAYER_FAILED).count()).toBe(0);
     expect(await page.getByRole('heading', { name: 'Saved replays', exact: true }).count()).toBe(1);
