@@ -57,8 +57,8 @@ describe('readRecordingFile', () => {
     const nested = '{"type":2,"id":1,"tagName":"div","attributes":{},"childNodes":['.repeat(20_000) + ']}'.repeat(20_000);
     await expect(readRecordingFile(blob(text.replace('"@"', nested)))).rejects.toThrow(RECORDING_TOO_DEEP);
     await expect(readRecordingFile(blob(gzipSync(text.replace('"@"', nested))))).rejects.toThrow(RECORDING_TOO_DEEP);
-    // Brackets inside text do not count.
-    const bracketed = { ...recording, session: { ...recording.session, referrer: '['.repeat(MAX_JSON_DEPTH * 2) } };
+    // Brackets inside text do not count, escaped quotes and backslashes included.
+    const bracketed = { ...recording, session: { ...recording.session, referrer: `"${'['.repeat(MAX_JSON_DEPTH * 2)}\\`, language: `\\"${'{'.repeat(MAX_JSON_DEPTH * 2)}` } };
     expect(await readRecordingFile(file(bracketed))).toEqual(bracketed);
     // A tree as deep as ingest accepts opens: the file's JSON nests as deep as a batch's.
     const levels = Math.floor((MAX_JSON_DEPTH - 6) / 2);
