@@ -3,6 +3,7 @@ import { Compile } from 'typebox/compile';
 import { EventType } from '@rrweb/types';
 import { MAX_SEQ } from './limits.js';
 import { CAPTURED_TAGS, MESSAGE_MAX, STACK_MAX } from './captured.js';
+import { fieldName } from './schema-flaw.js';
 
 // The one schema of an ingest batch as the tracker sends it. Each node may carry `reason`: the
 // text a refusal gives when that node is what failed, so the tracker's author reads a sentence,
@@ -83,13 +84,6 @@ export type BatchBody = Static<typeof BatchSchema>;
 export type SessionInfoBody = Static<typeof SessionInfoSchema>;
 
 const checker = Compile(BatchSchema);
-
-/** "events[3].type" for the JSON pointer "/events/3/type". */
-const fieldName = (pointer: string) =>
-  pointer
-    .split('/')
-    .slice(1)
-    .reduce((name, part) => (/^\d+$/.test(part) ? `${name}[${part}]` : name ? `${name}.${part}` : part), '');
 
 /** The `reason` of the deepest schema node on the failing path. */
 function reasonAt(schemaPath: string): string | undefined {

@@ -8,6 +8,7 @@ import { inflateChunk, inflatedSize, listChunks, readChunkData, readChunkJson, r
 import { eventSpans, sortedSpans, SPAN_BYTES, type EventSpans } from './spans.js';
 import { toSession } from '../sessions/repository.js';
 import { SESSION_IDLE_MS } from '../../common/limits.js';
+import { RECORDING_FORMAT, RECORDING_VERSION } from '../../common/recording-file.js';
 
 /**
  * Decompressed JSON (plus 16 bytes an event for where each lies) that the open chunks of an
@@ -237,9 +238,6 @@ export function replayStream(db: Db, session: Selectable<SessionsTable>, now = D
   return objectWithEvents(db, session, head, options);
 }
 
-/** A recording file's format name and version: a reader checks both before playing one. */
-export const RECORDING_FORMAT = 'tapedeck-recording';
-export const RECORDING_VERSION = 1;
 
 /** A recording file {format, version, campaignId, session, events} as a stream of JSON text (not yet compressed). */
 export function recordingStream(db: Db, session: Selectable<SessionsTable>, options: ReplayOptions = {}): Readable {

@@ -1,9 +1,9 @@
-import { useEffect, useState, type DragEvent } from 'react';
+import { useEffect, useEffectEvent, useRef, useState, type DragEvent } from 'react';
 import { ReplayPlayer } from '../components/ReplayPlayer.js';
 import { SessionInfo } from '../components/SessionInfo.js';
+import { PlayerErrorBoundary, PlayerFailure, usePlayerScriptErrors } from '../components/PlayerErrorBoundary.js';
 import { readRecordingFile, type RecordingFile } from './recordingFile.js';
-import { saveReplay } from './replayStore.js';
-import { SESSION_IDLE_MS } from '../../common/limits.js';
+import { keepImportedRecording } from './importedRecordings.js';
 import { REPLAY_HEIGHT, REPLAY_SPEEDS, REPLAY_WIDTH } from '../components/replay/replaySettings.js';
 
 /** Files the installed app was opened with (file_handlers), where the browser has a launch queue. */
@@ -16,36 +16,82 @@ declare global {
   }
 }
 
-/** Keeps a file's recording in the offline library, in the same shape as a replay saved from the server. */
-async function keepInLibrary(recording: RecordingFile): Promise<void> {
-  const { session, events, campaignId } = recording;
-  const { userAgent, remoteIpAddress, ipMode, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason } = session;
-  const init = { userAgent, remoteIpAddress, ipMode, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason };
-  const complete = Date.now() - session.lastActivityAt > SESSION_IDLE_MS;
-  const body = new TextEncoder().encode(JSON.stringify({ init, complete, events }));
-  await saveReplay({ campaignId, sessionId: session.sessionId, body, complete, eventCount: events.length });
+/** The recording shown in the box: a file just opened, or one kept earlier and opened from the list. */
+export interface OpenedRecording {
+  recording: RecordingFile;
+  kept: boolean;
+}
+
+export const KEPT_MESSAGE = 'Kept in your saved replays. It is listed there as an imported file; the replay’s own page still shows what the server recorded.';
+
+/** Each recording opened gets its own player (and error boundary): a failure never outlives its recording. */
+const playerKeys = new WeakMap<RecordingFile, number>();
+let playersMade = 0;
+function playerKey(recording: RecordingFile): number {
+  const key = playerKeys.get(recording) ?? ++playersMade;
+  playerKeys.set(recording, key);
+  return key;
+}
+
+/** The opened recording: its player (a failure stays inside the box), keep button and session info. */
+function OpenedPlayer({ opened, onKeep, onClose }: { opened: OpenedRecording; onKeep: () => void; onClose: () => void }) {
+  const { recording } = opened;
+  const [playerError, setPlayerError] = useState<unknown>(null);
+  usePlayerScriptErrors((error) => setPlayerError((first: unknown) => first ?? error ?? new Error('The player failed')));
+  return (
+    <>
+      <h3 className="player-title">
+        Session {recording.session.sessionId}: {recording.events.length} events recorded
+      </h3>
+      {playerError ? (
+        <PlayerFailure error={playerError} backLabel="Close this recording" onBack={onClose} />
+      ) : (
+        <PlayerErrorBoundary backLabel="Close this recording" onBack={onClose}>
+          <ReplayPlayer
+            events={recording.events}
+            width={REPLAY_WIDTH}
+            height={REPLAY_HEIGHT}
+            speedOption={REPLAY_SPEEDS}
+            onError={(error) => setPlayerError(error ?? new Error('The player failed'))}
+          />
+        </PlayerErrorBoundary>
+      )}
+      {!opened.kept && (
+        <button type="button" className="button button-secondary" onClick={onKeep}>
+          Keep in saved replays
+        </button>
+      )}
+      <SessionInfo init={recording.session} />
+    </>
+  );
 }
 
 /** "Open a recording file" on Saved: pick, drop, or launch the app with a .json.gz, and watch it here. */
-export function OpenRecordingFile() {
-  const [recording, setRecording] = useState<RecordingFile | null>(null);
+export function OpenRecordingFile({ opened, onOpened }: { opened: OpenedRecording | null; onOpened: (opened: OpenedRecording | null) => void }) {
   const [message, setMessage] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
+  const box = useRef<HTMLElement>(null);
 
   const open = async (file: Blob | undefined) => {
     if (!file) return;
     setMessage(null);
-    setRecording(null);
+    onOpened(null);
     try {
-      setRecording(await readRecordingFile(file));
+      onOpened({ recording: await readRecordingFile(file), kept: false });
     } catch (error) {
       setMessage(error instanceof Error ? error.message : String(error));
     }
   };
 
+  const launched = useEffectEvent((file: File) => void open(file));
   useEffect(() => {
-    window.launchQueue?.setConsumer((params) => void params.files?.[0]?.getFile().then(open));
+    window.launchQueue?.setConsumer((params) => void params.files?.[0]?.getFile().then(launched));
   }, []);
+
+  // A kept recording opened from the list below plays up here.
+  useEffect(() => {
+    if (opened?.kept) box.current?.scrollIntoView?.({ block: 'start' });
+  }, [opened]);
 
   const drop = (event: DragEvent) => {
     event.preventDefault();
@@ -54,10 +100,11 @@ export function OpenRecordingFile() {
   };
 
   const keep = async () => {
-    if (!recording) return;
+    if (!opened) return;
     try {
-      await keepInLibrary(recording);
-      setMessage('Kept in your saved replays.');
+      await keepImportedRecording(opened.recording);
+      onOpened({ ...opened, kept: true });
+      setMessage(KEPT_MESSAGE);
     } catch (error) {
       setMessage(error instanceof Error ? error.message : String(error));
     }
@@ -65,6 +112,7 @@ export function OpenRecordingFile() {
 
   return (
     <section
+      ref={box}
       className={`card open-recording${dragging ? ' dragging' : ''}`}
       onDragOver={(event) => {
         event.preventDefault();
@@ -84,17 +132,16 @@ export function OpenRecordingFile() {
           {message}
         </p>
       )}
-      {recording && (
-        <>
-          <h3 className="player-title">
-            Session {recording.session.sessionId}: {recording.events.length} events recorded
-          </h3>
-          <ReplayPlayer events={recording.events} width={REPLAY_WIDTH} height={REPLAY_HEIGHT} speedOption={REPLAY_SPEEDS} />
-          <button type="button" className="button button-secondary" onClick={() => void keep()}>
-            Keep in saved replays
-          </button>
-          <SessionInfo init={recording.session} />
-        </>
+      {opened && (
+        <OpenedPlayer
+          key={playerKey(opened.recording)}
+          opened={opened}
+          onKeep={() => void keep()}
+          onClose={() => {
+            setMessage(null);
+            onOpened(null);
+          }}
+        />
       )}
     </section>
   );

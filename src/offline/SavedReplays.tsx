@@ -9,7 +9,8 @@ import { formatBytes, formatDurationMs } from '../lib/format.js';
 import { ProblemBadges } from '../components/SessionFacts.js';
 import { replayPageLink } from '../lib/replayUrls.js';
 import { isQuotaError, QUOTA_MESSAGE } from './errors.js';
-import { OpenRecordingFile } from './OpenRecordingFile.js';
+import { OpenRecordingFile, type OpenedRecording } from './OpenRecordingFile.js';
+import { openImportedRecording } from './importedRecordings.js';
 import './offline.css';
 
 const MB = 1024 * 1024;
@@ -67,9 +68,33 @@ function BudgetForm({ onMessage }: { onMessage: (message: string) => void }) {
   );
 }
 
-function SavedItem({ replay, onMessage }: { replay: SavedReplay; onMessage: (message: string) => void }) {
+/** A saved replay opens at its page; an imported recording file opens on Saved (never at the replay's page, which is the server's). */
+function OpenAction({ replay, onOpenImported }: { replay: SavedReplay; onOpenImported: (replay: SavedReplay) => void }) {
+  if (!replay.imported) {
+    return (
+      <Link {...replayPageLink(replay.campaignId, replay.sessionId)} className="button button-primary button-small">
+        Open
+      </Link>
+    );
+  }
+  return (
+    <button type="button" className="button button-primary button-small" onClick={() => onOpenImported(replay)}>
+      Open
+    </button>
+  );
+}
+
+function SavedItem({
+  replay,
+  onMessage,
+  onOpenImported,
+}: {
+  replay: SavedReplay;
+  onMessage: (message: string) => void;
+  onOpenImported: (replay: SavedReplay) => void;
+}) {
   const togglePin = async () => {
-    await setPinned(replay.campaignId, replay.sessionId, !replay.pinned);
+    await setPinned(replay.key, !replay.pinned);
     if (!replay.pinned && !(await requestPersistentStorage())) {
       onMessage('Pinned. The browser did not grant persistent storage, so it may still clear this site’s data when the device runs low on space.');
     }
@@ -109,15 +134,14 @@ function SavedItem({ replay, onMessage }: { replay: SavedReplay; onMessage: (mes
       </dl>
       {replay.facts && <ProblemBadges session={replay.facts} />}
       <div className="actions">
+        {replay.imported && <span className="badge badge-imported">Imported file</span>}
         {replay.pinned && <span className="badge badge-offline">Pinned</span>}
         {!replay.complete && <span className="badge badge-pending">Still recording</span>}
-        <Link {...replayPageLink(replay.campaignId, replay.sessionId)} className="button button-primary button-small">
-          Open
-        </Link>
+        <OpenAction replay={replay} onOpenImported={onOpenImported} />
         <button type="button" className="button button-secondary button-small" onClick={() => void togglePin()} aria-pressed={replay.pinned}>
           {replay.pinned ? 'Unpin' : 'Pin'}
         </button>
-        <button type="button" className="button button-secondary button-small" onClick={() => void removeReplay(replay.campaignId, replay.sessionId)}>
+        <button type="button" className="button button-secondary button-small" onClick={() => void removeReplay(replay.key)}>
           Remove
         </button>
       </div>
@@ -130,11 +154,17 @@ export function SavedReplays() {
   const { replays } = useSavedReplays();
   const [figures, setFigures] = useState<StorageFigures | null>(null);
   const [message, setMessage] = useState<string | null>(null);
+  const [opened, setOpened] = useState<OpenedRecording | null>(null);
   useEffect(() => {
     void storageFigures().then(setFigures);
   }, [replays]);
   const guard = (work: () => Promise<void>) => () =>
     void work().catch((error: unknown) => setMessage(isQuotaError(error) ? QUOTA_MESSAGE : error instanceof Error ? error.message : String(error)));
+  const openImported = (replay: SavedReplay) =>
+    guard(async () => {
+      const recording = await openImportedRecording(replay.key);
+      if (recording) setOpened({ recording, kept: true });
+    })();
 
   return (
     <div className="page">
@@ -149,7 +179,7 @@ export function SavedReplays() {
           </button>
         </div>
       </div>
-      <OpenRecordingFile />
+      <OpenRecordingFile opened={opened} onOpened={setOpened} />
       {message && (
         <p className="card small" role="alert">
           {message}
@@ -169,7 +199,7 @@ export function SavedReplays() {
       ) : (
         <ul className="saved-list">
           {replays.map((replay) => (
-            <SavedItem key={replay.key} replay={replay} onMessage={setMessage} />
+            <SavedItem key={replay.key} replay={replay} onMessage={setMessage} onOpenImported={openImported} />
           ))}
         </ul>
       )}

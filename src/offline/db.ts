@@ -9,7 +9,7 @@ const OFFLINE_DB_VERSION = 1;
 
 /** What the device knows about one saved replay. */
 export interface SavedReplay {
-  /** `${campaignId}/${sessionId}` */
+  /** `${campaignId}/${sessionId}`; an imported recording file's is `file:${campaignId}/${sessionId}`. */
   key: string;
   campaignId: string;
   /** The campaign's name when the page knew it (the service worker saves replays without it). */
@@ -29,6 +29,11 @@ export interface SavedReplay {
   assets: string[];
   /** The session's derived facts from the replay answer (none in a replay saved before they were sent). */
   facts?: SavedFacts;
+  /**
+   * A recording file the user opened and kept, not a copy of the server's replay: its ids are
+   * whatever the file says, so it lives under its own key and never answers for the server's.
+   */
+  imported?: true;
 }
 
 /** What /saved shows of a saved replay's derived facts. */
@@ -80,3 +85,5 @@ export async function closeOfflineDb(): Promise<void> {
 }
 
 export const replayKey = (campaignId: string, sessionId: string) => `${campaignId}/${sessionId}`;
+/** An imported recording's key: a server's campaign id (a UUID) never holds a colon, so the two never meet. */
+export const importedKey = (campaignId: string, sessionId: string) => `file:${replayKey(campaignId, sessionId)}`;

@@ -1,18 +1,17 @@
-import type { ReplayEvent, Session } from '../../common/api-types.js';
+import { MAX_JSON_DEPTH } from '../../common/limits.js';
+import { nestsDeeperThan } from '../../common/json-chars.js';
+import { RECORDING_FORMAT, RECORDING_VERSION, recordingFileFlaw, type RecordingFile } from '../../common/recording-file.js';
 import { concatBytes } from './compress.js';
 
-/** A downloaded recording (docs/api.md: "Recording files"). */
-export interface RecordingFile {
-  format: 'tapedeck-recording';
-  version: 1;
-  campaignId: string;
-  session: Session;
-  events: ReplayEvent[];
-}
+export type { RecordingFile } from '../../common/recording-file.js';
 
 export const NOT_A_RECORDING = 'This file is not a Tapedeck recording.';
 export const NEWER_RECORDING = 'This recording was made by a newer Tapedeck: update the app to open it.';
 export const RECORDING_TOO_LARGE = 'This recording is too large to open here (over 128 MB unpacked).';
+export const RECORDING_TOO_DEEP = `This recording nests its pages deeper than ${MAX_JSON_DEPTH} levels: Tapedeck does not open it.`;
+
+/** The refusal of a file that is a recording in name only: which field is wrong. */
+export const notARecording = (flaw: string) => `This file is not a Tapedeck recording: ${flaw}.`;
 
 /**
  * The most a file may unpack to: twice the server's default cap on a session's events (64 MB of
@@ -36,28 +35,34 @@ async function readAtMost(stream: ReadableStream<Uint8Array>, max: number): Prom
   return concatBytes(chunks, size);
 }
 
-/** The file's text: gunzipped when it starts with gzip's magic bytes (a browser may have unpacked it already). */
-async function fileText(file: Blob, max: number): Promise<string> {
+/** The file's bytes: gunzipped when it starts with gzip's magic bytes (a browser may have unpacked it already). */
+async function fileBytes(file: Blob, max: number): Promise<Uint8Array> {
   // Unpacked, a file only grows: one already over the bound is refused before it is read.
   if (file.size > max) throw new Error(RECORDING_TOO_LARGE);
   const bytes = new Uint8Array(await file.arrayBuffer());
-  const unpacked = bytes[0] === 0x1f && bytes[1] === 0x8b ? await readAtMost(new Response(bytes).body!.pipeThrough(new DecompressionStream('gzip')), max) : bytes;
-  return new TextDecoder().decode(unpacked);
+  return bytes[0] === 0x1f && bytes[1] === 0x8b ? readAtMost(new Response(bytes).body!.pipeThrough(new DecompressionStream('gzip')), max) : bytes;
 }
 
-/** Reads a recording file, entirely on the device: no network, no sign-in. */
+/**
+ * Reads a recording file, entirely on the device: no network, no sign-in. Refused with a message
+ * that says why: too large, nested too deep (the player, like JSON tools, walks page trees
+ * recursively), not a recording, a newer version, or which field is not as the format says.
+ */
 export async function readRecordingFile(file: Blob, maxBytes = MAX_RECORDING_BYTES): Promise<RecordingFile> {
-  const text = await fileText(file, maxBytes).catch((error: unknown) => {
+  const bytes = await fileBytes(file, maxBytes).catch((error: unknown) => {
     throw error instanceof Error && error.message === RECORDING_TOO_LARGE ? error : new Error(NOT_A_RECORDING, { cause: error });
   });
-  let parsed: Partial<RecordingFile>;
+  if (nestsDeeperThan(bytes, MAX_JSON_DEPTH)) throw new Error(RECORDING_TOO_DEEP);
+  let parsed: unknown;
   try {
-    parsed = JSON.parse(text) as Partial<RecordingFile>;
+    parsed = JSON.parse(new TextDecoder().decode(bytes));
   } catch {
     throw new Error(NOT_A_RECORDING);
   }
-  const filed = typeof parsed?.campaignId === 'string' && typeof parsed.session?.sessionId === 'string';
-  if (parsed?.format !== 'tapedeck-recording' || !Array.isArray(parsed.events) || !filed) throw new Error(NOT_A_RECORDING);
-  if (parsed.version !== 1) throw new Error(NEWER_RECORDING);
+  const { format, version } = (parsed ?? {}) as { format?: unknown; version?: unknown };
+  if (format !== RECORDING_FORMAT) throw new Error(NOT_A_RECORDING);
+  if (typeof version === 'number' && version > RECORDING_VERSION) throw new Error(NEWER_RECORDING);
+  const flaw = recordingFileFlaw(parsed);
+  if (flaw) throw new Error(notARecording(flaw));
   return parsed as RecordingFile;
 }

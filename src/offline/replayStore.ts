@@ -1,5 +1,5 @@
 import { gunzipStream, gzip } from './compress.js';
-import { openOfflineDb, replayKey, type OfflineDb, type SavedFacts, type SavedReplay } from './db.js';
+import { importedKey, openOfflineDb, replayKey, type OfflineDb, type SavedFacts, type SavedReplay } from './db.js';
 import { isQuotaError, OfflineQuotaError } from './errors.js';
 import { notifyOfflineChange } from './channel.js';
 import { dropAssets } from './assetCache.js';
@@ -21,6 +21,8 @@ export interface ReplayToSave {
   assets?: string[];
   campaignName?: string;
   facts?: SavedFacts;
+  /** A recording file kept by the user: saved under its own key (db.ts, importedKey). */
+  imported?: boolean;
 }
 
 export async function getBudget(): Promise<number> {
@@ -43,9 +45,11 @@ export async function listSavedReplays(): Promise<SavedReplay[]> {
   return all.sort((a, b) => b.savedAt - a.savedAt);
 }
 
+/** The device's copy of the server's replay (never an imported file, whatever ids it names). */
 export async function getSavedReplay(campaignId: string, sessionId: string): Promise<SavedReplay | undefined> {
   const db = await openOfflineDb();
-  return db.get('replays', replayKey(campaignId, sessionId));
+  const replay = await db.get('replays', replayKey(campaignId, sessionId));
+  return replay?.imported ? undefined : replay;
 }
 
 export async function libraryBytes(): Promise<number> {
@@ -125,7 +129,7 @@ async function writeReplay(db: OfflineDb, replay: SavedReplay, compressed: Uint8
  */
 export async function saveReplay(input: ReplayToSave, now = Date.now()): Promise<SavedReplay> {
   const db = await openOfflineDb();
-  const key = replayKey(input.campaignId, input.sessionId);
+  const key = (input.imported ? importedKey : replayKey)(input.campaignId, input.sessionId);
   const compressed = await gzip(input.body);
   const previous = await db.get('replays', key);
   const replay: SavedReplay = {
@@ -142,6 +146,7 @@ export async function saveReplay(input: ReplayToSave, now = Date.now()): Promise
     complete: input.complete,
     assets: input.assets ?? previous?.assets ?? [],
     ...(input.facts ? { facts: input.facts } : {}),
+    ...(input.imported ? { imported: true as const } : {}),
   };
   const budget = await getBudget();
   await enforceBudget(budget - replay.size + (previous?.size ?? 0), key);
@@ -165,7 +170,8 @@ export async function saveReplay(input: ReplayToSave, now = Date.now()): Promise
 export async function rememberCampaignName(campaignId: string, campaignName: string): Promise<void> {
   const db = await openOfflineDb();
   const tx = db.transaction('replays', 'readwrite');
-  const stale = (await tx.store.getAll()).filter((replay) => replay.campaignId === campaignId && replay.campaignName !== campaignName);
+  // An imported file's campaign id is only what the file says: it does not take the campaign's name.
+  const stale = (await tx.store.getAll()).filter((replay) => replay.campaignId === campaignId && !replay.imported && replay.campaignName !== campaignName);
   await Promise.all(stale.map((replay) => tx.store.put({ ...replay, campaignName })));
   await tx.done;
   if (stale.length > 0) notifyOfflineChange({ type: 'replays' });
@@ -176,14 +182,13 @@ export async function recordReplayAssets(campaignId: string, sessionId: string, 
   const db = await openOfflineDb();
   const tx = db.transaction('replays', 'readwrite');
   const replay = await tx.store.get(replayKey(campaignId, sessionId));
-  if (replay) await tx.store.put({ ...replay, assets: [...new Set([...replay.assets, ...assets])] });
+  if (replay && !replay.imported) await tx.store.put({ ...replay, assets: [...new Set([...replay.assets, ...assets])] });
   await tx.done;
 }
 
-/** A saved replay and its compressed answer, marked as opened now (eviction goes by last opened); null when not saved. */
-async function openSaved(campaignId: string, sessionId: string, now: number): Promise<{ replay: SavedReplay; gzip: Uint8Array } | null> {
+/** A saved replay (by key) and its compressed body, marked as opened now (eviction goes by last opened); null when not saved. */
+export async function openSaved(key: string, now = Date.now()): Promise<{ replay: SavedReplay; gzip: Uint8Array<ArrayBuffer> } | null> {
   const db = await openOfflineDb();
-  const key = replayKey(campaignId, sessionId);
   const [replay, stored] = await Promise.all([db.get('replays', key), db.get('replayBodies', key)]);
   if (!replay || !stored) return null;
   const opened = { ...replay, lastOpenedAt: now };
@@ -197,14 +202,16 @@ export async function openReplayStream(
   sessionId: string,
   now = Date.now(),
 ): Promise<{ replay: SavedReplay; body: ReadableStream<Uint8Array> } | null> {
-  const saved = await openSaved(campaignId, sessionId, now);
-  return saved && { replay: saved.replay, body: gunzipStream(saved.gzip) };
+  const saved = await openSaved(replayKey(campaignId, sessionId), now);
+  // The server's replay only: an imported file never answers for it.
+  return saved && !saved.replay.imported ? { replay: saved.replay, body: gunzipStream(saved.gzip) } : null;
 }
 
-export async function setPinned(campaignId: string, sessionId: string, pinned: boolean): Promise<void> {
+/** Pins or unpins a saved replay or imported recording, by its key. */
+export async function setPinned(key: string, pinned: boolean): Promise<void> {
   const db = await openOfflineDb();
   const tx = db.transaction('replays', 'readwrite');
-  const replay = await tx.store.get(replayKey(campaignId, sessionId));
+  const replay = await tx.store.get(key);
   if (replay) await tx.store.put({ ...replay, pinned });
   await tx.done;
   notifyOfflineChange({ type: 'replays' });
@@ -212,9 +219,10 @@ export async function setPinned(campaignId: string, sessionId: string, pinned: b
   if (!pinned) await enforceBudget();
 }
 
-export async function removeReplay(campaignId: string, sessionId: string): Promise<void> {
+/** Removes a saved replay or imported recording, by its key. */
+export async function removeReplay(key: string): Promise<void> {
   const db = await openOfflineDb();
-  await deleteReplays(db, [replayKey(campaignId, sessionId)]);
+  await deleteReplays(db, [key]);
   notifyOfflineChange({ type: 'replays' });
 }
 

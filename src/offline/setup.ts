@@ -23,7 +23,8 @@ const REFRESH_RETRY_MS = 1000;
  * is tried again a few times, waiting longer each time, while the browser stays online.
  */
 export async function refreshIncompleteReplays(retryMs = REFRESH_RETRY_MS): Promise<void> {
-  let pending = (await listSavedReplays()).filter((replay) => !replay.complete);
+  // An imported recording file is not the server's to refresh.
+  let pending = (await listSavedReplays()).filter((replay) => !replay.complete && !replay.imported);
   if (pending.length === 0) return;
   // Loaded only when there is something to refresh: the first load stays light.
   const { saveForOffline } = await import('./saveForOffline.js');

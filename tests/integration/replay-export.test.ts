@@ -6,6 +6,7 @@ import { appendChunk } from '../../server/storage/chunks.js';
 import { insertSession } from '../../server/sessions/repository.js';
 import type { Campaign, ReplayEvent, Session } from '../../common/api-types.js';
 import { createCampaign, rawGet } from './ingest-support.js';
+import { recordingFileFlaw } from '../../common/recording-file.js';
 
 let server: TestServer;
 let owner: Awaited<ReturnType<typeof userSession>>;
@@ -67,6 +68,8 @@ describe('GET /api/v1/replay/export/:campaignId/:sessionId', () => {
     });
     expect(file.events.map((e) => e.timestamp)).toEqual([1000, 1001, 1200, 1500]);
     expect(file.events[3].data).toEqual({ text: 'naïve “quotes” </script>' });
+    // What the app checks a file against before opening it (common/recording-file.ts).
+    expect(recordingFileFlaw(file)).toBeNull();
   });
 
   it('answers 404 for an unknown session, 400 for a malformed id, 401 without a session', async () => {

@@ -63,7 +63,7 @@ describe('a full device', () => {
   it('refuses with a clear message, and keeps what is saved, when only pinned replays are left', async () => {
     simulateDeviceWithRoomFor(1);
     await save('pinned', 1);
-    await setPinned('c', 'pinned', true);
+    await setPinned('c/pinned', true);
     const changes: OfflineChange[] = [];
     const stop = onOfflineChange((change) => changes.push(change));
     const attempt = save('too-much', 2);

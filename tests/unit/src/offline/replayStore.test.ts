@@ -77,7 +77,7 @@ describe('replay store round trip', () => {
   it('a refreshed replay keeps its pin and takes the new bytes and complete flag', async () => {
     const first = replayAnswer(10);
     await saveReplay({ campaignId: 'c', sessionId: 's', body: first.bytes, complete: false, eventCount: 10 }, 1);
-    await setPinned('c', 's', true);
+    await setPinned('c/s', true);
     const second = replayAnswer(20, 3);
     const refreshed = await saveReplay({ campaignId: 'c', sessionId: 's', body: second.bytes, complete: true, eventCount: 20 }, 2);
     expect(refreshed).toMatchObject({ pinned: true, complete: true, eventCount: 20, savedAt: 2 });
@@ -89,7 +89,7 @@ describe('replay store round trip', () => {
     await save('a', noise(100, 1), 1);
     await save('b', noise(100, 2), 2);
     await save('c', noise(100, 3), 3);
-    await removeReplay('c1', 'b');
+    await removeReplay('c1/b');
     expect((await listSavedReplays()).map((r) => r.sessionId)).toEqual(['c', 'a']);
     expect(await loadReplay('c1', 'b')).toBeNull();
     await clearReplays();
@@ -129,7 +129,7 @@ describe('eviction past the budget', () => {
   it('never evicts pinned replays', async () => {
     await save('old-pinned', noise(10_000, 1), 1);
     await save('old', noise(10_000, 2), 2);
-    await setPinned('c1', 'old-pinned', true);
+    await setPinned('c1/old-pinned', true);
     const each = (await getSavedReplay('c1', 'old'))!.size;
     await setBudget(each * 2 + 10);
     await save('new', noise(10_000, 3), 3);
@@ -143,10 +143,10 @@ describe('eviction past the budget', () => {
 
   it('unpinning a replay lets it be evicted when over budget', async () => {
     await save('a', noise(10_000, 1), 1);
-    await setPinned('c1', 'a', true);
+    await setPinned('c1/a', true);
     await setBudget(100);
     expect(await listSavedReplays()).toHaveLength(1);
-    await setPinned('c1', 'a', false);
+    await setPinned('c1/a', false);
     expect(await listSavedReplays()).toHaveLength(0);
   });
 
