@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { openDb, migrate, type Db, type DbOptions } from './db/index.js';
 import { secretStore } from './secrets.js';
 import { HttpError, installErrorHandler } from './http/errors.js';
+import { refuseNonFiniteNumbers } from './http/finite-numbers.js';
 import { registerSecurity } from './http/security.js';
 import { DEFAULT_TIMEOUTS, timeoutOptions, type Timeouts } from './http/timeouts.js';
 import { checkDataDir } from './storage/data-dir.js';
@@ -86,6 +87,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       new HttpError(429, `Too many requests: try again in ${Math.ceil(context.ttl / 1000)} s`),
   });
   installErrorHandler(app);
+  refuseNonFiniteNumbers(app);
   await registerHealth(app, db, app.diskGuard);
   startJobs(app, db);
 

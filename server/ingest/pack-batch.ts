@@ -9,6 +9,7 @@ import { hasHumanInput, pageLoads } from './event-rules.js';
 import { factMoments, type Moment } from '../../common/session-facts.js';
 import { CAPTURED_TAGS, maskText, NOTE_TAG } from '../../common/captured.js';
 import { OPEN_OBJECT } from '../../common/json-chars.js';
+import { storable } from '../../common/scrub.js';
 
 // Everything ingest does to a batch's bytes before the database sees it: inflate, parse,
 // validate, and (unless the body can be stored as it arrived) sort, serialise and compress.
@@ -99,10 +100,6 @@ function parse(json: Buffer): { value: unknown; scan: BatchScan } {
   }
 }
 
-/** Lone surrogates and NUL characters: a text column of PostgreSQL refuses them. */
-const UNSTORABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const storable = (text: string | undefined, max: number) => (text ?? '').replace(UNSTORABLE, '').slice(0, max);
-
 /** The visitor's browser talking: checked by the schema, then trimmed to what the row keeps. */
 function sessionInfo(info: SessionInfoBody): SessionInfo {
   return {
@@ -145,8 +142,8 @@ const CAPTURED = new Set<unknown>(Object.values(CAPTURED_TAGS));
 
 /**
  * Captured errors, console messages and requests masked again here (the tracker masks them
- * before sending; an old or home-made sender may not), and console messages dropped when the
- * campaign turned their capture off.
+ * before sending; an old or home-made sender may not), without NUL as every stored text, and
+ * console messages dropped when the campaign turned their capture off.
  */
 function captured(events: Event[], options: PackOptions): { kept: Event[]; changed: boolean } {
   const kept = options.captureConsole ? events : events.filter((e) => !(e.type === EventType.Custom && (e.data as { tag?: unknown }).tag === CAPTURED_TAGS.console));
@@ -156,7 +153,7 @@ function captured(events: Event[], options: PackOptions): { kept: Event[]; chang
     if (event.type !== EventType.Custom || !CAPTURED.has(data.tag) || !data.payload) continue;
     for (const [key, value] of Object.entries(data.payload)) {
       if (typeof value !== 'string') continue;
-      const masked = maskText(value);
+      const masked = storable(maskText(value));
       if (masked !== value) [data.payload[key], changed] = [masked, true];
     }
   }
