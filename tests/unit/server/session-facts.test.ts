@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { carriedFacts, emptyFacts, factMoments, foldFacts, pathOf, readCarried, sessionFacts, type SessionFacts } from '../../../common/session-facts.js';
-import { maskText } from '../../../common/captured.js';
+import { maskText } from '../../../common/scrub.js';
 
 // Fixtures in rrweb's own event shapes, as the tracker records them.
 const T = 1_750_000_000_000;
