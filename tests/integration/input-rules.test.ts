@@ -69,6 +69,12 @@ describe('the sessions list’s filters', () => {
     expect(((await res.json()) as { error: string }).error).toBe(`querystring.${query.split('=')[0]} must be a finite number`);
   });
 
+  it('and every other route refuse a number that is not finite, in the query or the path', async () => {
+    const live = await fetch(`${server.url}/api/v1/replay/live/${campaignId}/${sessionId()}?after=1e400`, { headers: owner.headers });
+    expect(live.status).toBe(400);
+    expect(((await live.json()) as { error: string }).error).toBe('querystring.after must be a finite number');
+  });
+
   it('take a NUL in search, url or browser as if it were not there', async () => {
     const id = sessionId();
     const events = pageEvents();
