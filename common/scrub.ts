@@ -15,7 +15,9 @@ export const storable = (text: string | undefined, max?: number): string => (tex
 
 // Visitor data in captured text: e-mail addresses (also percent-encoded or with a full-width
 // at sign) and runs of 6 or more digits — card, phone and account numbers — ASCII or full-width,
-// alone or with spaces, dots, slashes or hyphens between (`4111.1111.1111.1111`).
+// alone or with spaces, dots, slashes or hyphens between (`4111.1111.1111.1111`). A digit is
+// masked as `*`, never `#`: in a URL that would read as a fragment, and the server scrubs again
+// what the tracker scrubbed, which must change nothing the second time.
 const EMAIL = /[\w.+%-]+(?:@|%40|＠)[\w.-]+\.\w+/g;
 const DIGIT_RUN = /[0-9０-９](?:[\s./-]?[0-9０-９]){5,}/g;
 const DIGIT = /[0-9０-９]/g;
@@ -24,24 +26,17 @@ const DIGIT = /[0-9０-９]/g;
 // up to what ends the URL there: white space, a bracket, or a stack frame's ":line:column".
 const URL_QUERY = /(:\/\/[^\s?#()]*)[?#][^\s()]*?((?::\d+){0,2})(?=[\s()]|$)/g;
 
-/**
- * Captured text with URLs' query strings and fragments dropped, e-mails shown as `[email]` and
- * each digit of a long run as `mark`.
- */
-export const maskText = (text: string, mark = '#'): string =>
-  text.replace(URL_QUERY, '$1$2').replace(EMAIL, '[email]').replace(DIGIT_RUN, (run) => run.replace(DIGIT, mark));
+/** Captured text with URLs' query strings and fragments dropped, e-mails shown as `[email]` and each digit of a long run as `*`. */
+export const maskText = (text: string): string => text.replace(URL_QUERY, '$1$2').replace(EMAIL, '[email]').replace(DIGIT_RUN, (run) => run.replace(DIGIT, '*'));
 
 /** A URL without its query string and fragment, where sites put tokens and e-mails: what page addresses keep. */
 export const withoutQuery = (url: string): string => url.split(/[?#]/)[0];
 
-/**
- * A captured request's URL: no query string or fragment, and its path masked as text, with `*`
- * (a `#` would read as a fragment, and the server scrubs what the tracker scrubbed again).
- */
+/** A captured request's URL: no query string or fragment, its path masked as text, its origin as it is. */
 export function requestUrl(url: string): string {
   const path = withoutQuery(url);
   const origin = /^[a-z][\w+.-]*:\/\/[^/]*/i.exec(path)?.[0] ?? '';
-  return origin + maskText(path.slice(origin.length), '*');
+  return origin + maskText(path.slice(origin.length));
 }
 
 interface EventLike {

@@ -63,7 +63,7 @@ describe('captured entries a visitor’s batch carries', () => {
     const payloads = (await replayOf(id)).filter((e) => e.type === 5).map((e) => e.data.payload);
     expect(payloads).toEqual([
       { method: 'POST', url: 'https://api.example.com/pay/****.****.****.****', status: 402, durationMs: 9 },
-      { level: 'error', message: 'no account [email], card ####/####/####/####, ref ######' },
+      { level: 'error', message: 'no account [email], card ****/****/****/****, ref ******' },
     ]);
   });
 });

@@ -143,7 +143,7 @@ describe('a recorded session (the demo recording)', () => {
 describe('masking captured text', () => {
   it('hides e-mail-like strings and runs of 6 or more digits, spaced or not', () => {
     expect(maskText('user jane.doe+x@mail.example.com failed')).toBe('user [email] failed');
-    expect(maskText('card 4111 1111 1111 1111 and id 1234567, order 12345')).toBe('card #### #### #### #### and id #######, order 12345');
-    expect(maskText('call +44-20-7946-0958')).toBe('call +##-##-####-####');
+    expect(maskText('card 4111 1111 1111 1111 and id 1234567, order 12345')).toBe('card **** **** **** **** and id *******, order 12345');
+    expect(maskText('call +44-20-7946-0958')).toBe('call +**-**-****-****');
   });
 });
