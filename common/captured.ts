@@ -20,10 +20,4 @@ export const STACK_MAX = 2000;
 // - console: {level: 'error' | 'warn', message: the call's first argument};
 // - request: {method, url without query string and fragment, status (0 when it failed), durationMs}
 //   — never bodies or headers.
-
-/**
- * Visitor data hidden in captured text: runs of 6 or more digits (card, phone, account numbers,
- * also when spaced or hyphenated) and e-mail-like strings. The tracker applies it before sending.
- */
-export const maskText = (text: string): string =>
-  text.replace(/\S+@\S+\.\w+/g, '[email]').replace(/\d(?:[ -]?\d){5,}/g, (run) => run.replace(/\d/g, '#'));
+// Their text is masked by the one scrubber, common/scrub.ts.

@@ -9,6 +9,7 @@
 
 import { EventType, IncrementalSource, MouseInteractions } from '@rrweb/types';
 import { CAPTURED_TAGS } from './captured.js';
+import { storable } from './scrub.js';
 
 /** rrweb's inactivity rule: a gap of more than 10 s between user inputs is inactive time. */
 export const INACTIVITY_MS = 10_000;
@@ -40,12 +41,12 @@ interface EventLike {
   timestamp: number;
 }
 
-/** A URL's path, without origin, query string and fragment. */
+/** A URL's path, without origin, query string and fragment (and, from a page address that is no URL, no NUL). */
 export function pathOf(href: string): string {
   try {
     return new URL(href).pathname.slice(0, MAX_PAGE_CHARS);
   } catch {
-    return href.split(/[?#]/)[0].slice(0, MAX_PAGE_CHARS);
+    return storable(href.split(/[?#]/)[0], MAX_PAGE_CHARS);
   }
 }
 

@@ -7,8 +7,9 @@ import { scanBatch, type BatchScan, type EventsSpan } from '../storage/batch-bod
 import { inflatedSize } from '../storage/chunks.js';
 import { hasHumanInput, pageLoads } from './event-rules.js';
 import { factMoments, type Moment } from '../../common/session-facts.js';
-import { CAPTURED_TAGS, maskText, NOTE_TAG } from '../../common/captured.js';
+import { CAPTURED_TAGS, NOTE_TAG } from '../../common/captured.js';
 import { OPEN_OBJECT } from '../../common/json-chars.js';
+import { scrubEvent, storable, withoutQuery } from '../../common/scrub.js';
 
 // Everything ingest does to a batch's bytes before the database sees it: inflate, parse,
 // validate, and (unless the body can be stored as it arrived) sort, serialise and compress.
@@ -99,10 +100,6 @@ function parse(json: Buffer): { value: unknown; scan: BatchScan } {
   }
 }
 
-/** Lone surrogates and NUL characters: a text column of PostgreSQL refuses them. */
-const UNSTORABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const storable = (text: string | undefined, max: number) => (text ?? '').replace(UNSTORABLE, '').slice(0, max);
-
 /** The visitor's browser talking: checked by the schema, then trimmed to what the row keeps. */
 function sessionInfo(info: SessionInfoBody): SessionInfo {
   return {
@@ -116,8 +113,9 @@ function sessionInfo(info: SessionInfoBody): SessionInfo {
     fullScreenEnabled: info.fullScreenEnabled,
     screenWidth: info.screenWidth,
     screenHeight: info.screenHeight,
-    referrer: storable(info.referrer, 2000),
-    url: storable(info.url, 2000),
+    // Page addresses keep no query string or fragment, where sites put tokens and e-mails.
+    referrer: storable(withoutQuery(info.referrer ?? ''), 2000),
+    url: storable(withoutQuery(info.url ?? ''), 2000),
   };
 }
 
@@ -141,25 +139,15 @@ function check(value: unknown, now: number): BatchBody {
 }
 
 type Event = BatchBody['events'][number];
-const CAPTURED = new Set<unknown>(Object.values(CAPTURED_TAGS));
 
 /**
- * Captured errors, console messages and requests masked again here (the tracker masks them
- * before sending; an old or home-made sender may not), and console messages dropped when the
- * campaign turned their capture off.
+ * Every event scrubbed again here (common/scrub.ts: the tracker scrubs before sending; an old or
+ * home-made sender may not), and console messages dropped when the campaign turned their capture off.
  */
-function captured(events: Event[], options: PackOptions): { kept: Event[]; changed: boolean } {
+function scrubbed(events: Event[], options: PackOptions): { kept: Event[]; changed: boolean } {
   const kept = options.captureConsole ? events : events.filter((e) => !(e.type === EventType.Custom && (e.data as { tag?: unknown }).tag === CAPTURED_TAGS.console));
   let changed = kept.length !== events.length;
-  for (const event of kept) {
-    const data = event.data as { tag?: unknown; payload?: Record<string, unknown> };
-    if (event.type !== EventType.Custom || !CAPTURED.has(data.tag) || !data.payload) continue;
-    for (const [key, value] of Object.entries(data.payload)) {
-      if (typeof value !== 'string') continue;
-      const masked = maskText(value);
-      if (masked !== value) [data.payload[key], changed] = [masked, true];
-    }
-  }
+  for (const event of kept) changed = scrubEvent(event) || changed;
   return { kept, changed };
 }
 
@@ -195,7 +183,7 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
     const json = inflate(raw, cap);
     const { value, scan } = parse(json);
     const batch = check(value, now);
-    const { kept, changed } = captured(batch.events, options);
+    const { kept, changed } = scrubbed(batch.events, options);
     const received = receivedSpan(raw, json, scan, batch, changed);
     // A batch of nothing but dropped console messages is still a batch of the session (its seq counts).
     if (!kept.length) kept.push({ type: EventType.Custom, data: { tag: NOTE_TAG, payload: { dropped: 'console messages' } }, timestamp: batch.events[0].timestamp });

@@ -68,6 +68,8 @@ export interface ReplayOptions {
   /** The merge budget in bytes of decompressed JSON (MERGE_BUDGET_BYTES unless a test says). */
   mergeBudget?: number;
   stats?: MergeStats;
+  /** Rewrites each piece of events (whole events, comma-separated) on its way out: a share link's rules. */
+  mapPiece?: (piece: Buffer) => Buffer;
 }
 
 /** An open chunk in the merge: its stored JSON, where each event lies in it, and the next one due. */
@@ -257,7 +259,8 @@ async function* withEvents(db: Db, session: Selectable<SessionsTable>, head: str
   let held: Buffer[] = [];
   let size = 0;
   let pieces = 0;
-  for await (const piece of eventPieces(db, session.campaign_id, session.id, options)) {
+  for await (const stored of eventPieces(db, session.campaign_id, session.id, options)) {
+    const piece = options.mapPiece ? options.mapPiece(stored) : stored;
     if (pieces++) held.push(COMMA);
     held.push(piece);
     size += piece.length;

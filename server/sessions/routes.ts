@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { SessionParams, SessionsParams, SessionsQuery, SessionsResponse } from '../../common/api/sessions.js';
 import { Ok } from '../../common/api/shared.js';
+import { storable } from '../../common/scrub.js';
 import { requireUser } from '../auth/tokens.js';
 import { checkSameOrigin } from '../http/origin.js';
 import { notFound } from '../http/errors.js';
@@ -12,6 +13,9 @@ import { SESSION_NOT_FOUND } from '../replay/routes.js';
 import { countSessions, deleteSession, markEndedSessionsWithoutInput, pageSessions } from './repository.js';
 
 export const DEFAULT_PAGE = 50;
+
+/** A text filter as the columns hold text (no NUL: PostgreSQL refuses one), trimmed; empty is no filter. */
+const filterText = (text: string | undefined) => storable(text).trim() || undefined;
 
 const schema = { params: SessionsParams, querystring: SessionsQuery, response: { 200: SessionsResponse } };
 
@@ -25,9 +29,8 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
         // Sessions that ended with no human input become bots now, not when the next visitor arrives.
         await markEndedSessionsWithoutInput(ctx.db, campaign.id);
         const { limit = DEFAULT_PAGE, hasErrors, hasRageClicks, hasDeadClicks, ...rest } = request.query;
-        const search = request.query.search?.trim() || undefined;
-        const url = request.query.url?.trim() || undefined;
-        const query = { ...rest, limit, search, url, hasErrors: hasErrors === 'true', hasRageClicks: hasRageClicks === 'true', hasDeadClicks: hasDeadClicks === 'true' };
+        const [search, url, browser] = [rest.search, rest.url, rest.browser].map(filterText);
+        const query = { ...rest, limit, search, url, browser, hasErrors: hasErrors === 'true', hasRageClicks: hasRageClicks === 'true', hasDeadClicks: hasDeadClicks === 'true' };
         // The counts cover the whole campaign, whatever the filters.
         const [page, counts, storage] = await Promise.all([pageSessions(ctx.db, campaign.id, query), countSessions(ctx.db, campaign.id), app.storageQuota.use(campaign.id)]);
         // The storage quota's use, so the page can say why new sessions are refused.

@@ -16,6 +16,7 @@ import { objectWithEvents, sessionComplete } from '../replay/stream.js';
 import { isHeavy, ownedSession, sendGated } from '../replay/routes.js';
 import { HeavyGate } from '../replay/heavy-gate.js';
 import { sendJsonStream } from '../replay/encoding.js';
+import { withoutQuery } from '../../common/scrub.js';
 import { createShare, findLiveShare, isShareToken, listShares, revokeShare, shareHashOf } from './repository.js';
 
 /** What an expired, revoked or unknown link answers (the same for all three: a guess learns nothing). */
@@ -45,6 +46,20 @@ export const SHARED_PAGE_CSP = [
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
+
+/** A page's address as rrweb's Meta event (4) holds it, first in its data, as the tracker sends it. */
+const META_HREF = /("type":4,"data":\{"href":)("(?:[^"\\]|\\.)*")/g;
+
+/**
+ * Events of a link without details carry page addresses without query string or fragment, also
+ * in recordings stored before ingest dropped them (common/scrub.ts).
+ */
+export function withoutPageQueries(piece: Buffer): Buffer {
+  if (!piece.includes('"type":4,')) return piece;
+  const text = piece.toString('utf8');
+  const scrubbed = text.replace(META_HREF, (_, head: string, href: string) => head + JSON.stringify(withoutQuery(JSON.parse(href) as string)));
+  return scrubbed === text ? piece : Buffer.from(scrubbed);
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -121,8 +136,9 @@ export async function registerShares(app: FastifyInstance, ctx: AppContext): Pro
     if (!share || !session) throw notFound(LINK_GONE);
     const chunks = await listChunks(ctx.db, session.campaign_id, session.id);
     const details = share.include_details === 1 ? toSession(session) : null;
+    const mapPiece = details ? undefined : withoutPageQueries;
     const head = `{"expiresAt":${share.expires_at},"complete":${sessionComplete(session, Date.now())},"details":${JSON.stringify(details)},"events":[`;
-    return sendGated(sharedGate, request, reply, isHeavy(Number(session.byte_count), chunks), () => objectWithEvents(ctx.db, session, head, { chunks }), (body) =>
+    return sendGated(sharedGate, request, reply, isHeavy(Number(session.byte_count), chunks), () => objectWithEvents(ctx.db, session, head, { chunks, mapPiece }), (body) =>
       sendJsonStream(request, reply, body),
     );
   });

@@ -89,6 +89,23 @@ describe('share links', () => {
     expect(link.expiresAt - Date.now()).toBeLessThanOrEqual(3_600_000);
   });
 
+  it('carries page addresses without query string or fragment when without details, also for recordings stored with them', async () => {
+    const id = 'shared-old-session';
+    await insertSession(server.db, { campaign_id: campaign.id, id, started_at: Date.now() - 60_000, last_activity_at: Date.now() });
+    // As ingest stored page addresses before it dropped their queries (and as sorted chunks keep them).
+    const meta = (t: number, href: string) => event(4, t, { href, width: 800, height: 600 });
+    await appendChunk(server.db, { campaignId: campaign.id, sessionId: id, seq: 0, events: [meta(1000, 'https://example.com/reset?token=s3cret#mail=ada@example.com'), event(2, 1001)] });
+    await appendChunk(server.db, { campaignId: campaign.id, sessionId: id, seq: 1, events: [event(3, 1100), meta(1200, 'https://example.com/a"b?x=1'), meta(1300, 'https://example.com/plain')] });
+    const hrefs = async (includeDetails: boolean) => {
+      const response = await share({ expiresIn: '1h', includeDetails }, owner.headers, campaign.id, id);
+      const { token } = (await response.json()) as CreatedShare;
+      const body = (await (await open(token)).json()) as SharedReplay;
+      return body.events.filter((e) => e.type === 4).map((e) => (e.data as { href: string }).href);
+    };
+    expect(await hrefs(false)).toEqual(['https://example.com/reset', 'https://example.com/a"b', 'https://example.com/plain']);
+    expect(await hrefs(true)).toEqual(['https://example.com/reset?token=s3cret#mail=ada@example.com', 'https://example.com/a"b?x=1', 'https://example.com/plain']);
+  });
+
   it('says the shared replay is complete once its session has been idle 30 minutes', async () => {
     const idle = 'shared-idle-1';
     await insertSession(server.db, { campaign_id: campaign.id, id: idle, started_at: Date.now() - 40 * 60_000, last_activity_at: Date.now() - 31 * 60_000 });

@@ -1,5 +1,6 @@
 // Privacy rules on top of rrweb's masking: the visitor's choice first, then a pass over every
 // event for what rrweb itself leaves readable.
+import { withoutQuery } from '../../common/scrub.js';
 
 type Nav = Navigator & { globalPrivacyControl?: boolean; msDoNotTrack?: string };
 
@@ -41,6 +42,12 @@ export function maskEvent(event: { type: number; data: unknown }): void {
   data.attributes?.forEach((change) => {
     if ('placeholder' in change.attributes) change.attributes.placeholder = stars(change.attributes.placeholder);
   });
+}
+
+/** A page's address (rrweb's EventType.Meta, 4) without query string and fragment, where sites put tokens and e-mails. */
+export function maskPage(event: { type: number; data: unknown }): void {
+  const data = event.data as { href?: string };
+  if (event.type === 4 && data.href) data.href = withoutQuery(data.href);
 }
 
 /** DOM changes a mutation event carries, for the mutation budget. */

@@ -7,7 +7,8 @@ import { note } from './batch.js';
 import { BATCH_BYTES, FLUSH_EVENTS, FLUSH_TICKS, LIVE_FOLLOW_MS, LIVE_HEADER, MUTATION_BUDGET, SESSION_IDLE_MS, TICK_MS, UNLOAD_BATCH_BYTES } from '../../common/limits.js';
 import { maskJson, packNow } from './pack.js';
 import { createPacker } from './packer.js';
-import { mutationCount, optedOut } from './privacy.js';
+import { maskPage, mutationCount, optedOut } from './privacy.js';
+import { withoutQuery } from '../../common/scrub.js';
 import { Sender } from './sender.js';
 import { freshSession, resumeSession, type SessionState } from './session.js';
 import { splitEvents } from './split.js';
@@ -76,8 +77,8 @@ function sessionInfo(): SessionInfo {
     fullScreenEnabled: !!document.fullscreenElement,
     screenWidth: screen.width,
     screenHeight: screen.height,
-    referrer: document.referrer,
-    url: location.href,
+    referrer: withoutQuery(document.referrer),
+    url: withoutQuery(location.href),
   };
 }
 
@@ -166,7 +167,8 @@ function start(settings: Settings): void {
         setTimeout(safe(() => record.takeFullSnapshot(true)));
       }
       session.last = now;
-      // Masked on its way out (maskJson, in the pack worker): nothing leaves unmasked.
+      // The page's address here; the rest masked on its way out (maskJson, in the pack worker).
+      maskPage(event);
       const json = JSON.stringify(event);
       buffer.push(json);
       bytes += json.length;

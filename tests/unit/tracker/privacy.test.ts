@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EventType, IncrementalSource } from '@rrweb/types';
-import { maskEvent, mutationCount, optedOut } from '../../../tracker/src/privacy.js';
+import { maskEvent, maskPage, mutationCount, optedOut } from '../../../tracker/src/privacy.js';
+import { maskText, requestUrl, scrubEvent, withoutQuery } from '../../../common/scrub.js';
 import { resumeSession, newSessionId } from '../../../tracker/src/session.js';
 import { fillLoader } from '../../../common/loader-script.js';
 import fs from 'node:fs';
@@ -53,6 +55,83 @@ describe('masking rrweb events', () => {
   it('counts no mutations for other events', () => {
     expect(mutationCount({ type: 3, data: { source: 2 } })).toBe(0);
     expect(mutationCount({ type: 2, data: {} })).toBe(0);
+  });
+});
+
+describe('the one scrubber of captured text and URLs', () => {
+  it('masks card-like digit runs whatever separates the groups', () => {
+    for (const card of ['4111.1111.1111.1111', '4111/1111/1111/1111', '4111 1111 1111 1111', '4111-1111-1111-1111', '4111111111111111']) {
+      expect(maskText(`paid with ${card}.`)).toBe(`paid with ${card.replace(/\d/g, '*')}.`);
+    }
+    expect(maskText('order 12345 of 2 items')).toBe('order 12345 of 2 items');
+  });
+
+  it('masks full-width digits as digits', () => {
+    expect(maskText('card ４１１１ １１１１ １１１１ １１１１')).toBe('card **** **** **** ****');
+    expect(maskText('id ４１１１1111')).toBe('id ********');
+  });
+
+  it('masks e-mails, also percent-encoded or with a full-width at sign', () => {
+    expect(maskText('user john%40example.com failed')).toBe('user [email] failed');
+    expect(maskText('user JOHN%40EXAMPLE.COM failed')).toBe('user [email] failed');
+    expect(maskText('user john＠example.com failed')).toBe('user [email] failed');
+    expect(maskText('user john@example.com failed')).toBe('user [email] failed');
+  });
+
+  it('drops query strings and fragments of URLs in text, keeping a stack frame’s line and column', () => {
+    expect(maskText('Uncaught at https://shop.example/app.js?v=abc&token=s3cret:14:77')).toBe('Uncaught at https://shop.example/app.js:14:77');
+    expect(maskText('Error\n    at go (https://shop.example/?reset=s3cret#step:3:9)\n    at https://shop.example/a.js:1:2')).toBe(
+      'Error\n    at go (https://shop.example/:3:9)\n    at https://shop.example/a.js:1:2',
+    );
+    expect(maskText('failed to load https://cdn.example/x.png?sig=abc, retrying')).toBe('failed to load https://cdn.example/x.png retrying');
+  });
+
+  it('drops query strings and fragments from request URLs and masks their paths, not their origins', () => {
+    expect(requestUrl('https://api.example.com/v1/orders?token=abc&email=a%40b.com#x')).toBe('https://api.example.com/v1/orders');
+    expect(requestUrl('http://127.0.0.1:8080/cards/4111.1111.1111.1111/john%40example.com')).toBe('http://127.0.0.1:8080/cards/****.****.****.****/[email]');
+    expect(requestUrl('/api/users/1234567?x=1')).toBe('/api/users/*******');
+    // The server scrubs again what the tracker scrubbed: nothing changes the second time.
+    const once = requestUrl('https://example.com/a/123456/b?q=1#f');
+    expect(requestUrl(once)).toBe(once);
+  });
+
+  it('changes nothing the second time: ingest scrubs again what the tracker scrubbed', () => {
+    // Text made of the pieces the rules look at, in any order.
+    const piece = fc.constantFrom('http://127.0.0.1:8080/a', 'https://x.example/p?token=1#f', '#step', '?', ':14:77', '(', ')', ' ', '\n', '4111', '.', '/', '-', '１２', '@', '%40', 'john', 'example.com', '＠', 'a');
+    const text = fc.array(fc.oneof(piece, fc.string({ maxLength: 4 })), { maxLength: 24 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(maskText(maskText(value))).toBe(maskText(value));
+        expect(requestUrl(requestUrl(value))).toBe(requestUrl(value));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(maskText('at http://127.0.0.1:3000/?x=1:14')).toBe('at http://***.*.*.*:3000/:14');
+  });
+
+  it('keeps a page address without query string and fragment', () => {
+    expect(withoutQuery('https://shop.example.com/reset?token=s3cret&email=a@b.com#step2')).toBe('https://shop.example.com/reset');
+    const meta = { type: EventType.Meta, data: { href: 'https://shop.example.com/cart?session=abc#top', width: 1, height: 1 } };
+    maskPage(meta);
+    expect(meta.data.href).toBe('https://shop.example.com/cart');
+    const snapshot = { type: EventType.FullSnapshot, data: { href: 'https://x.example/?a=1' } };
+    maskPage(snapshot);
+    expect(snapshot.data.href).toBe('https://x.example/?a=1');
+  });
+
+  it('scrubs what ingest stores from any sender: page addresses, captured text and request URLs', () => {
+    const meta = { type: EventType.Meta, data: { href: 'https://shop.example.com/cart?token=abc' } };
+    expect(scrubEvent(meta)).toBe(true);
+    expect(meta.data.href).toBe('https://shop.example.com/cart');
+    expect(scrubEvent(meta)).toBe(false);
+    const request = { type: EventType.Custom, data: { tag: 'tapedeck/request', payload: { method: 'GET', url: '/api/card/4111.1111.1111.1111?token=1', status: 500, durationMs: 1 } } };
+    expect(scrubEvent(request)).toBe(true);
+    expect(request.data.payload.url).toBe('/api/card/****.****.****.****');
+    const console = { type: EventType.Custom, data: { tag: 'tapedeck/console', payload: { level: 'error', message: 'no user john%40example.com\u0000' } } };
+    expect(scrubEvent(console)).toBe(true);
+    expect(console.data.payload.message).toBe('no user [email]');
+    const other = { type: EventType.Custom, data: { tag: 'site/own', payload: { message: 'card 4111.1111.1111.1111' } } };
+    expect(scrubEvent(other)).toBe(false);
   });
 });
 
