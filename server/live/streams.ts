@@ -76,7 +76,8 @@ export class SseStream {
   private async send(parts: (string | Buffer | AsyncIterable<Buffer>)[]): Promise<void> {
     this.midMessage = true;
     for (const part of parts) {
-      if (typeof part === 'string' || Buffer.isBuffer(part)) await this.slices(Buffer.from(part));
+      if (typeof part === 'string') await this.slices(Buffer.from(part));
+      else if (Buffer.isBuffer(part)) await this.slices(part);
       else for await (const piece of part) await this.slices(piece);
       if (this.closed) return;
     }
