@@ -24,6 +24,7 @@ const figureFiles = [
   'sessions-list',
   'pwa-weight',
   'live-delay',
+  'live-streams',
 ];
 
 function machine(): string {

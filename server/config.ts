@@ -48,6 +48,10 @@ export interface Limits {
   ingestWorkers: number;
   /** Retrievals of large or out-of-order sessions that run at once on this node. */
   heavyReplays: number;
+  /** Of those, how many one owner may hold at once (and how many of theirs may wait). */
+  heavyReplaysPerOwner: number;
+  /** A retrieval or live stream whose client has read nothing for this long is ended. */
+  stalledReaderMs: number;
   /** How long requests in flight (a long replay stream too) may finish after SIGTERM/SIGINT. */
   shutdownGraceMs: number;
   /** Live streams (docs/live.md) one user may hold open on one node, and the node in all. */
@@ -57,6 +61,8 @@ export interface Limits {
   liveHeartbeatMs: number;
   /** Event JSON bytes a campaign's sessions may hold in all; past it no new session starts. 0: no quota. */
   storageQuotaBytes: number;
+  /** Event bytes one user's live streams on one node may hold in memory at once. */
+  liveBytesPerUser: number;
 }
 
 /** Requests per minute; 0 turns a limit off. */
@@ -178,18 +184,22 @@ const MB = 1024 * 1024;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 function limits(env: Env): Limits {
+  const heavyReplays = int(env, 'HEAVY_REPLAYS', 2, 1, 64);
   return {
     sessionMaxBytes: int(env, 'SESSION_MAX_MB', 64, 1, 4096) * MB,
     sessionMaxEvents: int(env, 'SESSION_MAX_EVENTS', 1_000_000, 1, 100_000_000),
     sessionMaxBatches: int(env, 'SESSION_MAX_BATCHES', 20_000, 1, 1_000_000),
     diskMinFreeBytes: int(env, 'DISK_MIN_FREE_MB', 256, 0, 10_000_000) * MB,
     ingestWorkers: int(env, 'INGEST_WORKERS', Math.max(1, Math.min(4, os.availableParallelism() - 1)), 1, 64),
-    heavyReplays: int(env, 'HEAVY_REPLAYS', 2, 1, 64),
+    heavyReplays,
+    heavyReplaysPerOwner: int(env, 'HEAVY_REPLAYS_PER_OWNER', Math.max(1, Math.floor(heavyReplays / 2)), 1, heavyReplays),
+    stalledReaderMs: int(env, 'STALLED_READER_SECONDS', 30, 1, 3600) * 1000,
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     liveStreamsPerUser: int(env, 'LIVE_STREAMS_PER_USER', 20, 1, 1000),
     liveStreamsPerNode: int(env, 'LIVE_STREAMS_PER_NODE', 2000, 1, 100_000),
     liveHeartbeatMs: int(env, 'LIVE_HEARTBEAT_MS', 15_000, 50, 600_000),
     storageQuotaBytes: int(env, 'STORAGE_QUOTA_MB', 10_240, 0, 100_000_000) * MB,
+    liveBytesPerUser: int(env, 'LIVE_MB_PER_USER', 16, 1, 1024) * MB,
   };
 }
 

@@ -25,7 +25,7 @@ const MB = 1024 * 1024;
 const AT_ONCE = 3;
 
 /** A process's resident set from /proc, in bytes: its current size or its high-water mark. */
-function procRss(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+export function procRss(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
   if (!kb) throw new Error(`no ${field} in /proc/${pid}/status`);
@@ -33,7 +33,7 @@ function procRss(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 }
 
 /** Resets the high-water mark, where the kernel allows it; else sampling alone measures the peak. */
-function resetPeak(pid: number): boolean {
+export function resetPeak(pid: number): boolean {
   try {
     fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
     return true;
@@ -42,7 +42,7 @@ function resetPeak(pid: number): boolean {
   }
 }
 
-function nextMessage<T>(child: ChildProcess, key: string): Promise<T> {
+export function nextMessage<T>(child: ChildProcess, key: string): Promise<T> {
   return new Promise((resolve, reject) => {
     const onExit = (code: number | null) => reject(new Error(`the replay server exited with ${code}`));
     const onMessage = (message: Record<string, unknown>) => {

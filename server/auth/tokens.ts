@@ -44,12 +44,12 @@ async function signAccessToken(keys: SessionKeys, userId: string, familyId: stri
  * One indexed look-up per call: logout and refresh-token reuse end access tokens at once,
  * not when they expire.
  */
-export async function readAccessToken(db: Db, keys: SessionKeys, request: FastifyRequest): Promise<string | null> {
+export async function readAccessToken(db: Db, keys: SessionKeys, request: Pick<FastifyRequest, 'cookies'>): Promise<string | null> {
   return (await readSession(db, keys, request))?.userId ?? null;
 }
 
 /** The user and sign-in of a valid access-token cookie whose sign-in is still live, or null. */
-async function readSession(db: Db, keys: SessionKeys, request: FastifyRequest): Promise<{ userId: string; signInId: string } | null> {
+async function readSession(db: Db, keys: SessionKeys, request: Pick<FastifyRequest, 'cookies'>): Promise<{ userId: string; signInId: string } | null> {
   const token = request.cookies[ACCESS_COOKIE];
   if (!token) return null;
   let payload;

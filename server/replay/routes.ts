@@ -15,6 +15,7 @@ import { acceptsGzip } from '../http/accept-encoding.js';
 import { demoBody } from './demo.js';
 import { chunksInOrder, recordingStream, replayStream } from './stream.js';
 import { HeavyGate } from './heavy-gate.js';
+import { watchStalledReader } from './stalled-reader.js';
 import { listChunks, type ChunkInfo } from '../storage/chunks.js';
 
 export const SESSION_NOT_FOUND = 'Session not found';
@@ -45,8 +46,9 @@ const demoSchema = { querystring: DemoQuery };
 const replaySchema = { params: ReplayParams };
 
 export async function registerReplay(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const heavyReplays = ctx.config.limits.heavyReplays;
-  const gate = new HeavyGate(heavyReplays, 2 * heavyReplays);
+  const { heavyReplays, heavyReplaysPerOwner } = ctx.config.limits;
+  // Each owner a share of the slots and half the queue: one owner's unread retrievals cannot take them all.
+  const gate = new HeavyGate(heavyReplays, 2 * heavyReplays, { slots: heavyReplaysPerOwner, waiting: heavyReplays });
   app.decorate('replayGate', gate);
 
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -116,7 +118,8 @@ export const recordingFileName = (sessionId: string) => `tapedeck-${sessionId}.j
 
 /**
  * Streams a body built from a session's chunks, holding a heavy-replay slot (when it is heavy)
- * until the answer is sent or the caller goes away; 503 when no slot frees up in time.
+ * until the answer is sent, the caller goes away or stops reading; 503 when no slot frees up in
+ * time. The slot is the signed-in owner's, else the address's (public share links).
  */
 export async function sendGated(
   gate: HeavyGate,
@@ -132,7 +135,7 @@ export async function sendGated(
     const gone = new AbortController();
     const leave = () => gone.abort();
     reply.raw.once('close', leave);
-    release = (await gate.enter(gone.signal)) ?? undefined;
+    release = (await gate.enter(request.userId ?? request.ip, gone.signal)) ?? undefined;
     reply.raw.off('close', leave);
     if (release && request.raw.socket.destroyed) {
       release(); // the caller left before its close could be heard
@@ -146,6 +149,7 @@ export async function sendGated(
   if (release) {
     const done = release;
     stream.once('close', done);
+    watchStalledReader(reply.raw, request.server.ctx.config.limits.stalledReaderMs);
     reply.raw.once('close', () => {
       stream.destroy();
       done();

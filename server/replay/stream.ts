@@ -28,12 +28,6 @@ export function replayInit(row: Selectable<SessionsTable>): ReplayInit {
 
 const byTime = (a: ReplayEvent, b: ReplayEvent) => a.timestamp - b.timestamp;
 
-/** A chunk's JSON array in timestamp order (as stored when the chunk is marked sorted). */
-export function inTimeOrder(json: Buffer, sorted: boolean): string {
-  const text = json.toString('utf8');
-  return sorted ? text : JSON.stringify(sortedInPlace(JSON.parse(text) as ReplayEvent[]));
-}
-
 function sortedInPlace(events: ReplayEvent[]): ReplayEvent[] {
   for (let i = 1; i < events.length; i++) {
     if (events[i].timestamp < events[i - 1].timestamp) return events.sort(byTime); // stable
@@ -137,6 +131,37 @@ async function openChunk(data: Uint8Array, eventCount: number): Promise<{ json: 
   return { json: rewritten, spans: again };
 }
 
+/** Memory a chunk takes while it is sent in time order: its JSON and where each event lies in it. */
+export const chunkCost = (data: Uint8Array, eventCount: number) => inflatedSize(data) + SPAN_BYTES * eventCount;
+
+/**
+ * One stored chunk's events as a JSON array in timestamp order, in pieces of about `pieceBytes`:
+ * the stored bytes, never parsed when the chunk is sorted and only scanned when it is not
+ * (a live stream sends a chunk this way, holding no more than the chunk).
+ */
+export async function* chunkInTimeOrder(data: Uint8Array, eventCount: number, sorted: boolean, pieceBytes = PIECE_BYTES): AsyncGenerator<Buffer> {
+  if (sorted) {
+    const json = await inflateChunk(data);
+    for (let at = 0; at < json.length; at += pieceBytes) yield json.subarray(at, at + pieceBytes);
+    return;
+  }
+  const { json, spans } = await openChunk(data, eventCount);
+  let held: Buffer[] = [OPEN];
+  let size = 1;
+  for (let i = 0; i < spans.starts.length; i++) {
+    if (i) held.push(COMMA);
+    held.push(json.subarray(spans.starts[i], spans.ends[i]));
+    size += spans.ends[i] - spans.starts[i] + 1;
+    if (size >= pieceBytes) {
+      yield Buffer.concat(held);
+      held = [];
+      size = 0;
+    }
+  }
+  held.push(CLOSE_ARRAY);
+  yield Buffer.concat(held);
+}
+
 /** Bytes of event JSON per piece the merge hands on. */
 const PIECE_BYTES = 64 * 1024;
 
@@ -206,6 +231,8 @@ async function* mergedPieces(db: Db, campaignId: string, sessionId: string, chun
 }
 
 const COMMA = Buffer.from(',');
+const OPEN = Buffer.from('[');
+const CLOSE_ARRAY = Buffer.from(']');
 const CLOSE = Buffer.from(']}');
 
 /** The events in timestamp order, as pieces of comma-separated JSON. */

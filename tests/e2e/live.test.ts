@@ -9,6 +9,8 @@ import { buildTracker } from '../../tracker/build.mjs';
 import { fillLoader } from '../../common/loader-script.js';
 import type { SessionsResponse } from '../../common/api-types.js';
 import { step, until } from './step.js';
+import { SignJWT, decodeJwt } from 'jose';
+import { ACCESS_COOKIE } from '../../server/auth/tokens.js';
 import { flushRecorder, recorderRunning, startSite, type Site } from './tracker-site.js';
 
 // The owner watches as it happens: the sessions page gets the visitor's new session without
@@ -131,6 +133,29 @@ describe.skipIf(!hasChromium)('watching live', () => {
       await until('the latest moment in the player', () => playerShows(page, 'Visitor clicked 2'));
       expect(await time.textContent()).not.toBe('00:00');
       await jump.waitFor({ state: 'detached' });
+    });
+
+    await step('3½. The access token runs out: the stream closes with it and the page reconnects by itself', async () => {
+      // The page opens its stream with a token that expires in 3 s (same sign-in, signed by the server's key).
+      const { sid, sub } = decodeJwt(owner.cookie.split(`${ACCESS_COOKIE}=`)[1].split(';')[0]);
+      const soon = await new SignJWT({ sid })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(sub as string)
+        .setIssuedAt()
+        .setExpirationTime(Math.floor(Date.now() / 1000) + 3)
+        .sign(server.app.ctx.keys.key);
+      await ownerContext.addCookies([{ name: ACCESS_COOKIE, value: soon, url: origin }]);
+      const liveUrl = `/api/v1/replay/live/${campaignId}/${sessionId}`;
+      let opened = 0;
+      page.on('request', (request) => void (request.url().includes(liveUrl) && opened++));
+      const refreshed = page.waitForResponse((response) => response.url().endsWith('/api/v1/auth/refresh') && response.status() === 200, { timeout: 30_000 });
+      await page.reload();
+      await page.locator('.rr-player').waitFor();
+      // The server ends the stream with its token; the reconnect's 401 makes the page refresh the session and open it again.
+      await refreshed;
+      await until('the stream opened again after the refresh', async () => opened >= 3);
+      await visitor.click('#more');
+      await until("the visitor's click after the reconnect", () => playerShows(page, 'Visitor clicked 3'));
     });
 
     await step("4. The session ends: 'Live' goes and the page is a plain replay", async () => {

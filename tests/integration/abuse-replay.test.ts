@@ -1,9 +1,8 @@
-import http from 'node:http';
-import { gunzipSync } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
+import { createCampaign, openGet, type Owner } from '../helpers/held-get.js';
 import { storeWorstSession, type StoredSession, type WorstSession } from '../helpers/worst-session.js';
 import { appendChunk, readChunks } from '../../server/storage/chunks.js';
 import { insertSession } from '../../server/sessions/repository.js';
@@ -11,17 +10,6 @@ import { MERGE_BUDGET_BYTES, replayStream, type MergeStats } from '../../server/
 import { REPLAYS_BUSY } from '../../server/replay/routes.js';
 import type { Campaign, ReplayEvent, ReplayResponse } from '../../common/api-types.js';
 import type { CreatedShare } from '../../common/api/shares.js';
-
-type Owner = Awaited<ReturnType<typeof userSession>>;
-
-async function createCampaign(server: TestServer, owner: Owner): Promise<Campaign> {
-  const response = await fetch(`${server.url}/api/v1/campaign/create`, {
-    method: 'POST',
-    headers: { ...owner.headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Abuse', domains: 'example.com', limit: 0, start_date_time: 1, end_date_time: 2e12 }),
-  });
-  return ((await response.json()) as { data: Campaign }).data;
-}
 
 /** The events a whole-session sort would give: every stored chunk in seq order, stable-sorted by time. */
 async function referenceOrder(server: TestServer, campaignId: string, sessionId: string): Promise<ReplayEvent[]> {
@@ -47,27 +35,6 @@ async function streamed(server: TestServer, campaignId: string, sessionId: strin
   const stats: MergeStats = { peakOpenBytes: 0, opened: 0, overflows: 0 };
   const body = JSON.parse(await text(replayStream(server.db, session, Date.now(), { mergeBudget, stats }))) as ReplayResponse;
   return { events: body.events, stats };
-}
-
-/** A GET whose answer the test reads when it chooses (or never, holding the server's stream). */
-function openGet(url: string, headers: Record<string, string>) {
-  const request = http.get(url, { headers });
-  const response = new Promise<http.IncomingMessage>((resolve, reject) => {
-    request.once('response', (answer) => {
-      answer.on('error', () => undefined); // a request the test destroys ends here
-      resolve(answer);
-    });
-    request.on('error', reject);
-  });
-  response.catch(() => undefined);
-  const body = async () => {
-    const answer = await response;
-    const parts: Buffer[] = [];
-    for await (const part of answer) parts.push(part as Buffer);
-    const raw = Buffer.concat(parts);
-    return { status: answer.statusCode ?? 0, headers: answer.headers, body: answer.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw };
-  };
-  return { request, response, body };
 }
 
 /** The promise's value, or a failure naming what did not happen within 10 s (not the test's bare timeout). */
@@ -100,7 +67,8 @@ describe('replay of a session whose chunks overlap everywhere', () => {
   const worst: WorstSession = { chunks: 40, eventsPerChunk: 300, pad: 20, unsorted: 3 };
 
   beforeAll(async () => {
-    server = await startServer();
+    // Three at once, two running: one owner may take both slots here (by default, one).
+    server = await startServer({ HEAVY_REPLAYS_PER_OWNER: '2' });
     owner = await userSession(server, 'Abuse Owner');
     campaign = await createCampaign(server, owner);
     await storeWorstSession(server.db, campaign.id, 'worst-ordered-1', worst);
@@ -193,11 +161,16 @@ describe('heavy retrievals at once (HEAVY_REPLAYS=1)', () => {
   let owner: Owner;
   let campaign: Campaign;
   let stored: StoredSession;
+  let rival: Owner;
+  let rivalCampaign: Campaign;
 
   beforeAll(async () => {
     server = await startServer({ HEAVY_REPLAYS: '1' });
     owner = await userSession(server, 'Gate Owner');
     campaign = await createCampaign(server, owner);
+    rival = await userSession(server, 'Gate Rival');
+    rivalCampaign = await createCampaign(server, rival);
+    await storeWorstSession(server.db, rivalCampaign.id, 'rival-heavy-1', { chunks: 8, eventsPerChunk: 50, pad: 10 });
     stored = await storeWorstSession(server.db, campaign.id, 'worst-gated-1', MAXIMUM);
     await storeWorstSession(server.db, campaign.id, 'ordered-light-1', { chunks: 4, eventsPerChunk: 50, pad: 10, inOrder: true });
   });
@@ -207,7 +180,7 @@ describe('heavy retrievals at once (HEAVY_REPLAYS=1)', () => {
   const until = (expected: { running: number; waiting: number }) =>
     vi.waitFor(() => expect(counts()).toEqual(expected), { timeout: 20_000, interval: 10 });
 
-  it('runs one, queues two, turns the next away with 503 and Retry-After (exports too), and frees slots and places of callers who leave', async () => {
+  it('runs one, queues one per owner (two in all), turns the next away with 503 and Retry-After (exports too), and frees slots and places of callers who leave', async () => {
     const url = `${server.url}/api/v1/replay/retrieve/${campaign.id}/worst-gated-1`;
     // Plain JSON read by no one: far more than the sockets buffer, so the first retrieval holds its slot.
     const first = openGet(url, owner.headers);
@@ -215,10 +188,17 @@ describe('heavy retrievals at once (HEAVY_REPLAYS=1)', () => {
     await until({ running: 1, waiting: 0 });
     const second = openGet(url, { ...owner.headers, 'accept-encoding': 'gzip' });
     await until({ running: 1, waiting: 1 });
-    const third = openGet(url, owner.headers);
+
+    // The owner's share of the queue is full: their next retrieval is turned away…
+    const ownThird = await openGet(url, owner.headers).body();
+    expect(ownThird.status).toBe(503);
+    expect(ownThird.headers['retry-after']).toBe('5');
+    expect(JSON.parse(ownThird.body.toString('utf8'))).toEqual({ error: REPLAYS_BUSY });
+    // …while another owner still gets a place.
+    const third = openGet(`${server.url}/api/v1/replay/retrieve/${rivalCampaign.id}/rival-heavy-1`, rival.headers);
     await until({ running: 1, waiting: 2 });
 
-    const fourth = await openGet(url, owner.headers).body();
+    const fourth = await openGet(`${server.url}/api/v1/replay/retrieve/${rivalCampaign.id}/rival-heavy-1`, rival.headers).body();
     expect(fourth.status).toBe(503);
     expect(fourth.headers['retry-after']).toBe('5');
     expect(JSON.parse(fourth.body.toString('utf8'))).toEqual({ error: REPLAYS_BUSY });
