@@ -4,8 +4,8 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 // Installable PWA (issue 5). The service worker's source is sw/sw.ts (injectManifest): it
-// precaches the shell only — never /api, the tracker (/static, /t) or lazy chunks (player,
-// terser: runtime-cached by the worker). Icons are rendered from public/icons/*.svg with Chromium.
+// precaches the shell and the player's code — never /api, the tracker (/static, /t) or terser
+// (runtime-cached by the worker). Icons are rendered from public/icons/*.svg with Chromium.
 // The build id busts the persisted query cache of older builds.
 const buildId = process.env.TAPEDECK_BUILD_ID ?? `${Date.now().toString(36)}`;
 const LAZY_PACKAGES = ['terser', 'rrweb-player'];
@@ -52,7 +52,10 @@ const pwa = VitePWA({
   injectManifest: {
     globPatterns: ['**/*.{js,css,html,png,svg,ico,webmanifest,woff2}'],
     // Screenshots are for the install dialog only: never precached.
-    globIgnores: ['**/screenshots/**', '**/static/**', '**/t/**', '**/recorder*.js', '**/magicFormat*.js', '**/rrweb-player-*.js', '**/terser-*.js'],
+    // The player's code (rrweb-player, ~70 KB compressed) is kept with the shell, so a recording
+    // file or saved replay plays offline on a device that never opened a replay online; terser
+    // (script minifying, online only) stays lazy.
+    globIgnores: ['**/screenshots/**', '**/static/**', '**/t/**', '**/recorder*.js', '**/magicFormat*.js', '**/terser-*.js'],
   },
 });
 

@@ -11,7 +11,8 @@ import { handleAsset, isAssetRequest } from './assetRoute.js';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null } | string> };
 
-// The app shell is precached (index.html, the entry chunks, icons, manifest). The API, the
+// The app shell is precached (index.html, the entry chunks, icons, manifest), with the player's
+// code (rrweb-player and its styles) so replays play offline on any device. The API, the
 // tracker (/static, /t) and sign-in (/oidc) never come from the precache.
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
@@ -26,7 +27,7 @@ registerRoute(
 
 registerRoute(isReplayRequest, handleReplay);
 
-// Lazy chunks (the player, terser) are not precached; they are kept the first time they load.
+// Other lazy chunks (terser) are not precached; they are kept the first time they load.
 registerRoute(
   ({ url, request }) => url.origin === self.location.origin && url.pathname.startsWith('/assets/') && request.method === 'GET',
   new CacheFirst({ cacheName: 'tapedeck-lazy-chunks', plugins: [new ExpirationPlugin({ maxEntries: 80, purgeOnQuotaError: true })] }),

@@ -27,6 +27,10 @@ export const Campaign = Type.Object({
   retention_days: Type.Optional(Type.Integer()),
   /** How much of a visitor's IP address is stored. Optional for cached campaigns. */
   ip_mode: Type.Optional(Type.String()),
+  /** Sessions counted against the limit (a deleted session frees its place). Optional for cached campaigns. */
+  session_count: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** When the campaign last received data (epoch ms), null when it never has. Optional for cached campaigns. */
+  last_data_at: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
 });
 export type Campaign = Static<typeof Campaign>;
 

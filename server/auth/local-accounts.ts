@@ -9,6 +9,8 @@ import type { LocalAccountsTable } from '../db/schema.js';
  */
 
 export const MIN_PASSWORD_LENGTH = 8;
+/** The refusal of a shorter new password: the server's answer and the sign-in page's own check. */
+export const SHORT_PASSWORD = `Please choose a password of at least ${MIN_PASSWORD_LENGTH} characters.`;
 /** Longer input is refused before hashing, so nobody can make scrypt chew megabytes. */
 export const MAX_PASSWORD_LENGTH = 1024;
 

@@ -1,4 +1,10 @@
-/** The built-in provider's one page: a plain form asking for an email and a password (and a name the first time). */
+import { SHORT_PASSWORD } from './local-accounts.js';
+
+/**
+ * The built-in provider's one page: a plain form asking for an email and a password (and a name
+ * the first time). It runs no script (its CSP allows none): the password's length is checked by
+ * the browser (minlength), and CSS shows the server's own words for it once the field is left short.
+ */
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
@@ -36,17 +42,22 @@ export function signInForm({ action, name = '', email = '', error, signupOpen, m
   button { font: inherit; font-weight: 600; padding: 0.6rem; border: 0; border-radius: 6px; background: #2563eb; color: #fff; cursor: pointer; min-height: 44px; }
   :focus-visible { outline: 3px solid #b45309; outline-offset: 2px; }
   .error { color: #b91c1c; }
+  .own-accounts { background: #eff6ff; color: #1e3a8a; border-radius: 6px; padding: 0.6rem 0.75rem; }
+  .password-rule { display: none; color: #b91c1c; font-weight: 600; }
+  form:has(input[name="password"]:user-invalid) .password-rule { display: block; }
 </style>
 </head>
 <body>
 <main>
 <form method="post" action="${escapeHtml(action)}">
   <h1>Sign in to Tapedeck</h1>
+  <p class="own-accounts">This server uses its own accounts (Google sign-in is not configured on this server). Your email and password are checked here, by this server, and go nowhere else.</p>
   <p>${escapeHtml(hint)}</p>
   ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
   ${signupOpen ? `<label>Name (first sign-in only) <input name="name" autocomplete="name" maxlength="100" value="${escapeHtml(name)}" autofocus></label>` : ''}
   <label>Email <input name="email" type="email" autocomplete="email" required maxlength="254" value="${escapeHtml(email)}"${signupOpen ? '' : ' autofocus'}></label>
-  <label>Password <input name="password" type="password" autocomplete="current-password" required minlength="${minPasswordLength}" maxlength="1024"></label>
+  <label>Password <input name="password" type="password" autocomplete="current-password" required minlength="${minPasswordLength}" maxlength="1024" aria-describedby="password-rule"></label>
+  <p class="password-rule" id="password-rule" role="alert">${escapeHtml(SHORT_PASSWORD)}</p>
   <button type="submit">Sign in</button>
 </form>
 </main>

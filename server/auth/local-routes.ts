@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import { InteractionParams, SignInForm } from '../../common/api/auth.js';
 import { LOCAL_CLIENT_ID, LOCAL_MOUNT, type LocalProvider } from './local-provider.js';
 import { expiredPage, signInForm } from './local-form.js';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, createAccount, findAccount, isAccountEmail, passwordMatches, renameAccount, subjectForEmail } from './local-accounts.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, SHORT_PASSWORD, createAccount, findAccount, isAccountEmail, passwordMatches, renameAccount, subjectForEmail } from './local-accounts.js';
 import { perMinute } from './rate.js';
 import { minuteLimit } from '../http/rate-limit.js';
 
@@ -19,7 +19,6 @@ const PAGE_SECURITY = {
 export const WRONG_PASSWORD = 'Wrong email or password.';
 /** Open sign-up and no name: a wrong password, or a first sign-in that needs one (the same words either way). */
 export const WRONG_OR_NO_NAME = 'Wrong email or password. First time here? Please enter your name.';
-const SHORT_PASSWORD = `Please choose a password of at least ${MIN_PASSWORD_LENGTH} characters.`;
 
 type Attempt = (request: FastifyRequest, reply: FastifyReply, key: string) => Promise<void>;
 

@@ -50,9 +50,25 @@ export function forgetCampaigns(): void {
   kept.clear();
 }
 
-/** An owner's campaigns, newest first. */
-export function listCampaigns(db: Executor, ownerId: string): Promise<CampaignRow[]> {
-  return db.selectFrom('campaigns').selectAll().where('owner_id', '=', ownerId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+/** A campaign with when it last received data: its sessions' newest activity, null before its first. */
+export type CampaignWithLastData = CampaignRow & { last_data_at: number | null };
+
+/** An owner's campaigns, newest first, each with when it last received data (one index probe each: migration 0015). */
+export function listCampaigns(db: Executor, ownerId: string): Promise<CampaignWithLastData[]> {
+  return db
+    .selectFrom('campaigns as c')
+    .selectAll('c')
+    .select((eb) => eb.selectFrom('sessions as s').select((s) => s.fn.max('s.last_activity_at').as('m')).whereRef('s.campaign_id', '=', 'c.id').as('last_data_at'))
+    .where('c.owner_id', '=', ownerId)
+    .orderBy('c.created_at', 'desc')
+    .orderBy('c.id', 'desc')
+    .execute() as Promise<CampaignWithLastData[]>;
+}
+
+/** When the campaign last received data: its sessions' newest activity, null before its first. */
+export async function lastDataAt(db: Executor, campaignId: string): Promise<number | null> {
+  const row = await db.selectFrom('sessions').select((eb) => eb.fn.max('last_activity_at').as('m')).where('campaign_id', '=', campaignId).executeTakeFirst();
+  return row?.m == null ? null : Number(row.m);
 }
 
 export async function insertCampaign(db: Executor, row: Insertable<CampaignsTable>): Promise<void> {
@@ -92,4 +108,14 @@ export async function admitOneSession(db: Executor, campaignId: string): Promise
 /** Gives back places a campaign counted for sessions that were not started after all. */
 export async function releaseSessionPlaces(db: Executor, campaignId: string, places: number): Promise<void> {
   await db.updateTable('campaigns').set((eb) => ({ session_count: eb('session_count', '-', places) })).where('id', '=', campaignId).execute();
+}
+
+/** Frees the place of one deleted session under the campaign's limit; the counter never goes below 0. */
+export async function freeSessionPlace(db: Executor, campaignId: string): Promise<void> {
+  await db
+    .updateTable('campaigns')
+    .set((eb) => ({ session_count: eb('session_count', '-', 1) }))
+    .where('id', '=', campaignId)
+    .where('session_count', '>', 0)
+    .execute();
 }

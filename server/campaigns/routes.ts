@@ -12,12 +12,13 @@ import { checkSameOrigin } from '../http/origin.js';
 import { createCampaignValidator, parseUpdateCampaign } from './payload.js';
 import { ownedCampaign } from './ownership.js';
 import { emptyJsonIsNoBody } from '../http/json-body.js';
-import { deleteCampaign, insertCampaign, listCampaigns, updateCampaign } from './repository.js';
+import { deleteCampaign, insertCampaign, lastDataAt, listCampaigns, updateCampaign } from './repository.js';
 
 /** A create body is a few hundred bytes; anything near this is not a campaign. */
 const CREATE_BODY_LIMIT = 16 * 1024;
 
-export function toCampaign(row: Insertable<CampaignsTable> | Selectable<CampaignsTable>): Campaign {
+/** The API's campaign; `lastDataAt`: when it last received data (null: never). */
+export function toCampaign(row: Insertable<CampaignsTable> | Selectable<CampaignsTable>, lastDataAt: number | null = null): Campaign {
   return {
     id: row.id,
     name: row.name,
@@ -28,12 +29,14 @@ export function toCampaign(row: Insertable<CampaignsTable> | Selectable<Campaign
     captureConsole: row.capture_console !== 0,
     retention_days: row.retention_days ?? 0,
     ip_mode: row.ip_mode ?? 'full',
+    session_count: row.session_count ?? 0,
+    last_data_at: lastDataAt,
   };
 }
 
 /** The stored campaign in the create body's shape (the API's campaign without its id), for an update to change. */
 function editableFields(row: Selectable<CampaignsTable>): CreateCampaignPayload {
-  const { id: _id, ...fields } = toCampaign(row);
+  const { id: _id, session_count: _count, last_data_at: _last, ...fields } = toCampaign(row);
   // Stored values passed the create rules when they were written.
   return fields as CreateCampaignPayload;
 }
@@ -66,7 +69,7 @@ function campaignRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   api.get('/api/v1/campaign/getAll', { preHandler: signedIn, schema: { response: { 200: CampaignListResponse } } }, async (request) => {
     const rows = await listCampaigns(ctx.db, currentUserId(request));
-    return { data: rows.map(toCampaign) };
+    return { data: rows.map((row) => toCampaign(row, row.last_data_at)) };
   });
 
   api.post(
@@ -97,7 +100,7 @@ function campaignRoutes(app: FastifyInstance, ctx: AppContext): void {
       const campaign = await ownedCampaign(ctx.db, request, request.params.id);
       const changed = parseUpdateCampaign(request.body, editableFields(campaign));
       await updateCampaign(ctx.db, campaign, columnsOf(changed));
-      return { data: toCampaign({ ...campaign, ...columnsOf(changed) }) };
+      return { data: toCampaign({ ...campaign, ...columnsOf(changed) }, await lastDataAt(ctx.db, campaign.id)) };
     },
   );
 

@@ -8,6 +8,7 @@ import type { SessionSort } from '../../common/session-list.js';
 import { badRequest } from '../http/errors.js';
 import { BOT_REASONS } from '../ingest/visitor.js';
 import { SESSION_IDLE_MS } from '../../common/limits.js';
+import { freeSessionPlace } from '../campaigns/repository.js';
 
 /** The sessions table: every query on it, each taking the database or a transaction. */
 
@@ -331,14 +332,17 @@ export async function setFacts(db: Executor, campaignId: string, sessionId: stri
 }
 
 /**
- * Deletes one session and its stored chunks in one transaction (a visitor's erasure request).
- * The campaign's admitted-session counter, which the session limit counts, is left as it is.
+ * Deletes one session and its stored chunks in one transaction (a visitor's erasure request),
+ * and frees its place under the campaign's session limit: the admitted-session counter goes
+ * down by one in the same transaction, never below 0.
  */
 export async function deleteSession(db: Db, campaignId: string, sessionId: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     await trx.deleteFrom('chunks').where('campaign_id', '=', campaignId).where('session_id', '=', sessionId).execute();
     const deleted = await trx.deleteFrom('sessions').where('campaign_id', '=', campaignId).where('id', '=', sessionId).executeTakeFirst();
-    return Number(deleted.numDeletedRows) === 1;
+    if (Number(deleted.numDeletedRows) !== 1) return false;
+    await freeSessionPlace(trx, campaignId);
+    return true;
   });
 }
 

@@ -46,7 +46,10 @@ export function Navbar() {
           aria-label="Toggle menu"
           onClick={() => setOpen(!open)}
         >
-          <span aria-hidden="true">☰</span>
+          {/* Drawn, not the ☰ character: it shows as a box where no symbol font is installed. */}
+          <svg aria-hidden="true" width="20" height="20" viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+            <path d="M3 5h14M3 10h14M3 15h14" />
+          </svg>
         </button>
         <div id="main-menu" className={`nav-menu${open ? ' open' : ''}`}>
           <ul className="nav-links">

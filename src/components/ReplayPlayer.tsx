@@ -5,7 +5,7 @@ import { fitRecording, recordingSize, type Size } from './player/playerMath.js';
 import { useFullscreen } from './player/useFullscreen.js';
 import { isActivationTarget, isTypingTarget, shortcutFor } from './player/shortcuts.js';
 import { ShortcutsHelp } from './player/ShortcutsHelp.js';
-import { loadPlayer } from './player/loadPlayer.js';
+import { loadPlayer, playerFailureMessage } from './player/loadPlayer.js';
 import { EventType, IncrementalSource } from '@rrweb/types';
 
 // rrweb-player (a Svelte component, in a lazy chunk) draws the recording; its own controller is
@@ -210,6 +210,8 @@ export function ReplayPlayer({
 
   const initialSpeed = speedOption.includes(1) ? 1 : speedOption[0];
   const [ready, setReady] = useState(false);
+  /** Why the player could not start, shown in its place when the caller shows no error of its own. */
+  const [failure, setFailure] = useState<string | null>(null);
   const [playing, setPlaying] = useState(false);
   const [currentTime, setCurrentTime] = useState(0);
   const [totalTime, setTotalTime] = useState(0);
@@ -363,7 +365,9 @@ export function ReplayPlayer({
         }
         stopMore = moreFeed()?.subscribe((added) => moreEvents(player, added)) ?? stopMore;
       } catch (error) {
-        if (!signal.cancelled) reportError(error);
+        if (signal.cancelled) return;
+        setFailure(playerFailureMessage(error));
+        reportError(error);
       }
     };
     void (deferUntilVisible ? nearViewport(host, signal) : Promise.resolve()).then(() => {
@@ -380,6 +384,7 @@ export function ReplayPlayer({
       if (player) destroyPlayer(player);
       host.replaceChildren();
       setReady(false);
+      setFailure(null);
       setPlaying(false);
       setCurrentTime(0);
     };
@@ -445,6 +450,11 @@ export function ReplayPlayer({
         <div ref={stageRef} className="player-stage" style={size ? { minHeight: size.height } : undefined}>
           {/* inert: the recorded page takes no focus and no clicks; its links cannot navigate. */}
           <div ref={hostRef} className="player-host" inert style={size ? { width: size.width, height: size.height } : undefined} />
+          {failure && !onError && (
+            <p className="player-failed" role="alert">
+              {failure}
+            </p>
+          )}
         </div>
         <div ref={controlsRef}>
           <PlayerControls

@@ -19,6 +19,7 @@ import { OFFLINE_WRITE_MESSAGE } from '../offline/network.js';
 import { useLiveSessions } from '../lib/useLiveSessions.js';
 import { LiveBadge } from '../components/LiveBadge.js';
 import { StorageQuotaNotice } from '../components/StorageQuotaNotice.js';
+import { CampaignUsage } from '../components/CampaignUsage.js';
 
 interface CampaignSessionsProps {
   campaignId: string;
@@ -56,7 +57,8 @@ export function CampaignSessions({ campaignId, sessionActions, filters = {}, onF
     mutationFn: (session: Session) => deleteSession(campaignId, session.sessionId),
     onSuccess: async () => {
       setToDelete(null);
-      await queryClient.invalidateQueries({ queryKey: sessionKeys.campaign(campaignId) });
+      // A deleted session frees its place under the limit: the campaign's numbers change too.
+      await Promise.all([queryClient.invalidateQueries({ queryKey: sessionKeys.campaign(campaignId) }), queryClient.invalidateQueries({ queryKey: campaignKeys.all })]);
     },
     onError: (error) => {
       setToDelete(null);
@@ -108,6 +110,7 @@ export function CampaignSessions({ campaignId, sessionActions, filters = {}, onF
         </div>
       </div>
 
+      {campaignId && <CampaignUsage campaignId={campaignId} sessionsChangedAt={sessions.dataUpdatedAt} />}
       {!campaignId && <ErrorBox title="Campaign ID is required" />}
       {deleteError && <ErrorBox title={deleteError} />}
       <StorageQuotaNotice storage={pages[0]?.storage} />

@@ -8,6 +8,7 @@ import { formatDuration, formatSessionLimit } from '../lib/format.js';
 import { ErrorBox } from '../components/ErrorBox.js';
 import { InstallTag, ScriptActions } from '../components/ScriptActions.js';
 import { StatusBadge } from '../components/StatusBadge.js';
+import { CampaignUsageFacts } from '../components/CampaignUsage.js';
 
 export function Dashboard() {
   const campaigns = useQuery(campaignsQueryOptions());
@@ -145,6 +146,7 @@ function CampaignRow({ campaign, scriptSource, onScriptError }: { campaign: Camp
             <dt>Session Limit</dt>
             <dd>{formatSessionLimit(campaign.limit)}</dd>
           </div>
+          <CampaignUsageFacts campaign={campaign} />
           <div className="domains-fact">
             <dt>Domains</dt>
             <dd className="truncate" title={campaign.domains}>

@@ -4,6 +4,7 @@ import { startSignIn } from '../auth/signIn.js';
 import { DEFAULT_AFTER_SIGN_IN } from '../auth/returnTo.js';
 import { DemoPlayer } from '../components/DemoPlayer.js';
 import { Footer } from '../components/Footer.js';
+import { useContactEmail } from '../api/site.js';
 
 const FEATURES = [
   { title: 'Session Recording', text: 'Capture every click, scroll and page change your visitors make, then replay it like a video.' },
@@ -47,6 +48,7 @@ export function Landing() {
   // Sent here from a login-required page: say why, offer the sign-in.
   const { returnTo } = useSearch({ from: '/' });
   const signInNeeded = !signedIn && !isLoading && returnTo !== undefined;
+  const contactEmail = useContactEmail();
 
   return (
     <div className="landing">
@@ -177,9 +179,12 @@ export function Landing() {
             <div className="actions">
               <GetStartedFree signedIn={Boolean(signedIn)} />
             </div>
-            <p>
-              <a href="#contact">Have questions? Contact us</a>
-            </p>
+            {/* The footer has an address to contact only when the server sets CONTACT_EMAIL. */}
+            {contactEmail && (
+              <p>
+                <a href="#contact">Have questions? Contact us</a>
+              </p>
+            )}
           </>
         )}
       </section>

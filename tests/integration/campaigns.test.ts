@@ -44,7 +44,7 @@ describe('POST /api/v1/campaign/create', () => {
     const response = await create({ ...valid, name: '  Spring sale  ', domains: ' example.com ,, shop.example.com ' });
     expect(response.status).toBe(201);
     const { data } = (await response.json()) as { data: Campaign };
-    expect(data).toEqual({ ...valid, captureConsole: true, retention_days: 90, ip_mode: 'truncated', id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(data).toEqual({ ...valid, captureConsole: true, retention_days: 90, ip_mode: 'truncated', session_count: 0, last_data_at: null, id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(await listCampaigns()).toContainEqual(data);
   });
 
@@ -157,9 +157,11 @@ describe('GET /api/v1/campaign/getAll', () => {
       'end_date_time',
       'id',
       'ip_mode',
+      'last_data_at',
       'limit',
       'name',
       'retention_days',
+      'session_count',
       'start_date_time',
     ]);
     const stranger = await userSession(server, 'Nobody Yet');
@@ -261,7 +263,7 @@ describe('PATCH /api/v1/campaign/update/:id', () => {
       ip_mode: 'none',
     };
     const { data } = (await (await update(before.id, changes)).json()) as { data: Campaign };
-    expect(data).toEqual({ id: before.id, ...changes });
+    expect(data).toEqual({ id: before.id, ...changes, session_count: 0, last_data_at: null });
   });
 
   it.each([

@@ -64,9 +64,9 @@ function SharePanel({ campaignId, sessionId }: ReplayActionsProps) {
           create.mutate();
         }}
       >
-        <label>
+        <label className="share-field">
           Link expires after{' '}
-          <select value={expiresIn} onChange={(event) => setExpiresIn(event.target.value as ShareExpiry)}>
+          <select className="input" value={expiresIn} onChange={(event) => setExpiresIn(event.target.value as ShareExpiry)}>
             {EXPIRY_CHOICES.map((choice) => (
               <option key={choice.value} value={choice.value}>
                 {choice.label}
@@ -74,7 +74,7 @@ function SharePanel({ campaignId, sessionId }: ReplayActionsProps) {
             ))}
           </select>
         </label>
-        <label>
+        <label className="share-check">
           <input type="checkbox" checked={includeDetails} onChange={(event) => setIncludeDetails(event.target.checked)} /> Include session details
         </label>
         <button type="submit" className="button button-primary" disabled={create.isPending}>
@@ -83,9 +83,9 @@ function SharePanel({ campaignId, sessionId }: ReplayActionsProps) {
       </form>
       {create.data && (
         <p className="share-created">
-          <label>
+          <label className="share-field share-link">
             Share link{' '}
-            <input className="mono" readOnly value={create.data.url} data-testid="share-url" onFocus={(event) => event.target.select()} />
+            <input className="input mono" readOnly value={create.data.url} data-testid="share-url" onFocus={(event) => event.target.select()} />
           </label>{' '}
           <button type="button" className="button button-secondary" onClick={() => void navigator.clipboard?.writeText(create.data.url)}>
             Copy

@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { hasChromium, launchChromium } from '../helpers/browser.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { userSession } from '../helpers/auth.js';
+import { info, makeCampaign, postBatch, sessionId } from '../integration/ingest-support.js';
+import { desktopRecording, recordedAgo } from './replay-fixtures.js';
+import { step } from './step.js';
+
+// Issue 24, point 5: a browser that only ever visited / and /saved opens a downloaded recording
+// file offline. The player's code (the rrweb-player chunk and its styles) must have been kept by
+// the service worker with the app, so the recording plays instead of an empty grey box.
+
+vi.setConfig({ testTimeout: 120_000 });
+
+describe.skipIf(!hasChromium)('the player offline, never loaded online', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let file = '';
+  let recorded = '';
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-offline-player-'));
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer({}, { privateDist: true }), launchChromium()]);
+    const owner = await userSession(server, 'Olive Offline');
+    const campaignId = await makeCampaign(server, { ownerId: owner.userId });
+    recorded = sessionId();
+    await postBatch(server, campaignId, { sessionId: recorded, seq: 0, info: info({}), events: recordedAgo(desktopRecording, 60_000) });
+    // The recording file as "Download recording" saves it, fetched by the owner elsewhere.
+    const answer = await fetch(`${server.url}/api/v1/replay/export/${campaignId}/${recorded}`, { headers: owner.headers });
+    expect(answer.status).toBe(200);
+    file = path.join(folder, `tapedeck-${recorded}.json.gz`);
+    fs.writeFileSync(file, Buffer.from(await answer.arrayBuffer()));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    fs.rmSync(folder, { recursive: true, force: true });
+  });
+
+  const playButton = (page: Page) => page.getByRole('button', { name: /^(Play|Pause)$/ });
+
+  it('plays a recording file opened offline on /saved', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const origin = server.config.publicUrl;
+    await step('1. Visit / and /saved only, until the service worker controls the page', async () => {
+      await page.goto(`${origin}/`);
+      await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+      await page.goto(`${origin}/saved`);
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+      // What the browser's HTTP cache holds is gone by the next day (or the next start of a private
+      // window): offline, only what the service worker kept is there.
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.clearBrowserCache');
+      await cdp.detach();
+    });
+    await step('2. Offline, open the file: it plays', async () => {
+      await context.setOffline(true);
+      await page.reload();
+      await page.getByLabel('Open a recording file').setInputFiles(file);
+      await page.getByRole('heading', { name: `Session ${recorded}: ${desktopRecording.length} events recorded` }).waitFor();
+      await page.locator('.replayer-wrapper iframe').waitFor({ state: 'attached' });
+      await expect.poll(() => playButton(page).isEnabled()).toBe(true);
+      await playButton(page).click();
+      await expect.poll(() => page.getByRole('button', { name: 'Pause' }).count()).toBe(1);
+    });
+    await context.close();
+  });
+});
