@@ -1,5 +1,5 @@
 import { useEffect, useState, type DragEvent } from 'react';
-import { ReplayPlayer } from '../components/ReplayPlayer.js';
+import { RecordingPlayer } from '../components/ReplayPlayer.js';
 import { SessionInfo } from '../components/SessionInfo.js';
 import { readRecordingFile, type RecordingFile } from './recordingFile.js';
 import { saveReplay } from './replayStore.js';
@@ -89,7 +89,7 @@ export function OpenRecordingFile() {
           <h3 className="player-title">
             Session {recording.session.sessionId}: {recording.events.length} events recorded
           </h3>
-          <ReplayPlayer events={recording.events} width={REPLAY_WIDTH} height={REPLAY_HEIGHT} speedOption={REPLAY_SPEEDS} />
+          <RecordingPlayer events={recording.events} width={REPLAY_WIDTH} height={REPLAY_HEIGHT} speedOption={REPLAY_SPEEDS} />
           <button type="button" className="button button-secondary" onClick={() => void keep()}>
             Keep in saved replays
           </button>
