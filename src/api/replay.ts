@@ -82,8 +82,8 @@ async function wholeSource(body: ReplayResponse, ready: (events: ReplayEvent[]) 
   return source;
 }
 
-/** What an answer says of its session: one not complete may still be recording. */
-const sessionState = (body: ReplayResponse) => ({ complete: body.complete !== false, live: body.complete === false });
+/** What an answer says of its session (an older saved copy has no `live`: not live). */
+const sessionState = (body: ReplayResponse) => ({ complete: body.complete !== false, live: body.live === true });
 
 /** The session's replay source: filled from the server (offline, from the device's copy). */
 export async function fetchReplay(campaignId: string, sessionId: string, client: ApiClient = api): Promise<ReplaySource> {
@@ -109,9 +109,9 @@ export async function fetchReplay(campaignId: string, sessionId: string, client:
 
 /** Keeps the replay on the device once its download is over (and did not fail). */
 async function keepWhenDownloaded(campaignId: string, sessionId: string, source: ReplaySource): Promise<void> {
-  const { init, events, complete, error } = await whenDownloaded(source);
+  const { init, events, complete, live, error } = await whenDownloaded(source);
   if (error) return;
-  const body: ReplayResponse = { init: init!, complete, events };
+  const body: ReplayResponse = { init: init!, complete, live, events };
   // Loaded when needed: the landing page's demo shares this module and must stay light.
   await import('../offline/keepReplay.js')
     .then(({ keepReplay }) => keepReplay(campaignId, sessionId, new TextEncoder().encode(JSON.stringify(body))))

@@ -26,7 +26,7 @@ function answerInPieces() {
   };
 }
 
-const head = (complete: boolean) => `{"init":${JSON.stringify(init)},"complete":${complete},"events":[`;
+const head = (complete: boolean) => `{"init":${JSON.stringify(init)},"complete":${complete},"live":${!complete},"events":[`;
 const list = (events: ReplayEvent[]) => events.map((e) => JSON.stringify(e)).join(',');
 
 describe('opening a replay while it downloads', () => {
@@ -69,6 +69,18 @@ describe('opening a replay while it downloads', () => {
       server.send(list(events.slice(2)) + ']}');
       server.end();
       expect(await handed).toMatchObject({ init, events, downloaded: true, live: !complete });
+    }
+  });
+
+  it('is live only when the server says the visitor is recording now, not merely that the session is not complete (issue 24, item 3)', async () => {
+    for (const [live, expected] of [
+      [true, true],
+      [false, false],
+      [undefined, false],
+    ] as const) {
+      const answer = JSON.stringify({ init, complete: false, ...(live === undefined ? {} : { live }), events: [meta, snapshot] });
+      const source = await fetchReplay('camp-l', 'sess-l', createApiClient({ fetch: async () => new Response(answer, { status: 200 }) }));
+      expect((await whenDownloaded(source)).live).toBe(expected);
     }
   });
 
