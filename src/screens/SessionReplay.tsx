@@ -65,7 +65,11 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
   const source = replay.data ?? null;
   const snapshot = useReplaySource(source);
   const events = snapshot?.events ?? NO_EVENTS;
-  const activity = useActivityItems(events);
+  // The activity is worked out on the first page, then again once the download is over (and on
+  // each live batch), not on every batch of the download.
+  const firstPage = useMemo(() => source?.getSnapshot().events ?? NO_EVENTS, [source]);
+  const activityEvents = snapshot?.downloaded ? events : firstPage;
+  const activity = useActivityItems(activityEvents);
   const playable = snapshot && (startAtSeconds === undefined || snapshot.downloaded);
 
   // A session still recording is followed live once its download is over: the stream starts at the
@@ -161,7 +165,7 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
               source={source}
               live={inProgress && online}
               underControls={(view) => <ActivityMarkers items={activity} totalTime={view.totalTime} onSeek={view.seek} />}
-              afterPlayer={(view) => <ActivityPanel events={events} items={activity} currentTime={view.currentTime} onSeek={view.seek} />}
+              afterPlayer={(view) => <ActivityPanel events={activityEvents} items={activity} currentTime={view.currentTime} onSeek={view.seek} />}
               width={REPLAY_WIDTH}
               height={REPLAY_HEIGHT}
               speedOption={REPLAY_SPEEDS}

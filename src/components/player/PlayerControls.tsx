@@ -78,15 +78,15 @@ export function PlayerControls(props: PlayerControlsProps) {
           style={{ '--played': `${totalTime > 0 ? (100 * current) / totalTime : 0}%` } as CSSProperties}
         />
         <span className="player-time player-time-total">{formatPlayerTime(totalTime)}</span>
-        {/* Beside the length (never instead of it), in the scrubber's row and right after it in the
-            tab order, never over the recording; short enough to leave a phone most of the row. */}
-        {props.onJumpToLive && (
-          <button type="button" className="player-button player-jump-live" aria-label="Jump to live" title="Jump to live" onClick={props.onJumpToLive}>
-            <span className="live-dot" aria-hidden="true" />
-            Live
-          </button>
-        )}
       </div>
+      {/* Beside the length (never instead of it), right after the scrubber's row in the tab order,
+          never over the recording; on a phone in fullscreen it leaves the scrubber the whole row. */}
+      {props.onJumpToLive && (
+        <button type="button" className="player-button player-jump-live" aria-label="Jump to live" title="Jump to live" onClick={props.onJumpToLive}>
+          <span className="live-dot" aria-hidden="true" />
+          Live
+        </button>
+      )}
       <div className="player-options">
         <div className="player-speeds" role="group" aria-label="Playback speed">
           {speedOption.map((option) => (
