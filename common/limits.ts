@@ -37,6 +37,13 @@ export const QUEUE_BYTES = 16 * 1024 * 1024;
  * tracker starts a new one, so the server counts the old one as finished (its replay is complete).
  */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
+/**
+ * A session is live (recording now: followed live, shown as such) while its last batch came this
+ * recently. The tracker sends one every FLUSH_TICKS ticks (5 s) while the visitor does anything,
+ * and one as the page is hidden or left: a minute without any means the visitor left or sits idle
+ * (a later batch makes the session live again, until SESSION_IDLE_MS ends it for good).
+ */
+export const LIVE_WINDOW_MS = 60_000;
 /** Past this many DOM changes in one second the tracker stops recording the page. */
 export const MUTATION_BUDGET = 10_000;
 /** Retries before a page that has never reached ingest gives up (CORS refusals look like network errors). */

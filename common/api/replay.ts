@@ -46,6 +46,8 @@ export const ReplayResponse = Type.Object({
   events: Type.Array(ReplayEvent),
   /** false while the session may still be recording (activity within the tracker's idle time). */
   complete: Type.Boolean(),
+  /** true while the visitor is recording now (a batch within LIVE_WINDOW_MS); absent in older copies. */
+  live: Type.Optional(Type.Boolean()),
 });
 export type ReplayResponse = Static<typeof ReplayResponse>;
 

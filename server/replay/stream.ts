@@ -7,7 +7,7 @@ import { setImmediate as breathe } from 'node:timers/promises';
 import { inflateChunk, inflatedSize, listChunks, readChunkData, readChunkJson, readChunks, type ChunkInfo } from '../storage/chunks.js';
 import { eventSpans, sortedSpans, SPAN_BYTES, type EventSpans } from './spans.js';
 import { toSession } from '../sessions/repository.js';
-import { SESSION_IDLE_MS } from '../../common/limits.js';
+import { LIVE_WINDOW_MS, SESSION_IDLE_MS } from '../../common/limits.js';
 import { RECORDING_FORMAT, RECORDING_VERSION } from '../../common/recording-file.js';
 
 /**
@@ -261,9 +261,12 @@ const WRITE_BYTES = 256 * 1024;
 /** Whether a session will not grow any more: the tracker starts a new one after this long idle. */
 export const sessionComplete = (session: Selectable<SessionsTable>, now: number) => now - session.last_activity_at > SESSION_IDLE_MS;
 
-/** The ReplayResponse {init, complete, events} as a stream of JSON text. */
+/** Whether the visitor is recording now: a batch came within LIVE_WINDOW_MS (see there). */
+export const sessionLive = (session: Selectable<SessionsTable>, now: number) => !session.closed_reason && now - session.last_activity_at <= LIVE_WINDOW_MS;
+
+/** The ReplayResponse {init, complete, live, events} as a stream of JSON text. */
 export function replayStream(db: Db, session: Selectable<SessionsTable>, now = Date.now(), options: ReplayOptions = {}): Readable {
-  const head = `{"init":${JSON.stringify(replayInit(session))},"complete":${sessionComplete(session, now)},"events":[`;
+  const head = `{"init":${JSON.stringify(replayInit(session))},"complete":${sessionComplete(session, now)},"live":${sessionLive(session, now)},"events":[`;
   return objectWithEvents(db, session, head, options);
 }
 

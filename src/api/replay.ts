@@ -3,7 +3,7 @@ import { EventType } from '@rrweb/types';
 import { api, HttpError, type ApiClient } from './client.js';
 import { API_PATHS } from './paths.js';
 import type { ReplayEvent, ReplayInit, ReplayResponse } from '../../common/api-types.js';
-import type { LiveFeed } from '../components/ReplayPlayer.js';
+import { createReplaySource, whenDownloaded, type ReplaySource } from '../replay/replaySource.js';
 
 /** The longest the rest of a replay waits for the player to draw its first frame. */
 const FIRST_FRAME_WAIT_MS = 2000;
@@ -21,102 +21,72 @@ export const replayKeys = {
 
 export const NO_EVENTS = 'No events found for this session';
 
-/** A replay still downloading: its first page, for the player to start on, and the rest as it comes. */
-export interface EarlyReplay {
-  init: ReplayInit;
-  events: ReplayEvent[];
-  /** The events after the first page, in batches as they arrive. */
-  more: LiveFeed;
-}
+type Localize = (events: ReplayEvent[]) => Promise<ReplayEvent[]>;
 
-const earlyReplays = new Map<string, EarlyReplay>();
-const earlyListeners = new Map<string, Set<(early: EarlyReplay) => void>>();
-
-/** The early replay of a download under way (now, and when it comes); returns the unsubscribe. */
-export function watchEarlyReplay(campaignId: string, sessionId: string, listener: (early: EarlyReplay) => void): () => void {
-  const key = `${campaignId}/${sessionId}`;
-  const known = earlyReplays.get(key);
-  if (known) listener(known);
-  const listeners = earlyListeners.get(key) ?? new Set();
-  earlyListeners.set(key, listeners.add(listener));
-  return () => {
-    listeners.delete(listener);
-    if (!listeners.size && earlyListeners.get(key) === listeners) earlyListeners.delete(key);
-  };
-}
+const hasFullSnapshot = (events: ReplayEvent[]) => events.some((event) => event.type === EventType.FullSnapshot);
 
 /**
- * Reads the answer as it arrives. A finished session's replay is announced early (watchEarlyReplay)
- * once its first full snapshot is in, so the player starts while the rest downloads.
+ * Reads the answer into a new replay source as it arrives. A finished session's source is handed
+ * over once its first full snapshot is in, so the player starts while the rest downloads (and the
+ * rest waits for the player's first frame); any other answer, once read whole. Offline, each batch
+ * is localized once on its way in.
  */
-async function readReplay(response: Response, key: string, localize: Localize | null): Promise<ReplayResponse> {
-  if (!response.body) return localized((await response.json()) as ReplayResponse, localize);
+async function readIntoSource(response: Response, localize: Localize | null): Promise<ReplaySource> {
+  const ready = (events: ReplayEvent[]) => (localize ? localize(events) : Promise.resolve(events));
+  if (!response.body) return wholeSource((await response.json()) as ReplayResponse, ready);
   // Loaded when a replay is read: the landing page's demo shares this module and must stay light.
-  const [{ readReplayBody }, { createLiveFeed }] = await Promise.all([import('./replayStream.js'), import('../lib/liveFeed.js')]);
+  const { readReplayBody } = await import('./replayStream.js');
+  let source: ReplaySource | null = null;
+  let started: (source: ReplaySource) => void = () => {};
+  const early = new Promise<ReplaySource>((resolve) => (started = resolve));
   const firstPage: ReplayEvent[] = [];
-  let feed: ReturnType<typeof createLiveFeed> | null = null;
   let delivered = Promise.resolve();
-  // Offline, each batch is localized once, on its way to the player; they make up the answer.
-  const handed: ReplayEvent[] = [];
-  const hand = async (events: ReplayEvent[]) => {
-    const ready = localize ? await localize(events) : events;
-    for (const event of ready) handed.push(event);
-    return ready;
-  };
-  try {
-    const body = await readReplayBody<ReplayResponse>(response.body, (batch, head) => {
-      if (feed) {
-        const more = feed;
-        delivered = delivered.then(async () => more.push(await hand(batch)));
+  const read = async () => {
+    const body = await readReplayBody<ReplayResponse>(response.body!, (batch, head) => {
+      if (source) {
+        const into = source;
+        delivered = delivered.then(async () => into.append(await ready(batch)));
         return;
       }
       firstPage.push(...batch);
-      if (head.complete !== true || !firstPage.some((event) => event.type === EventType.FullSnapshot)) return;
-      const rest = createLiveFeed(0);
-      feed = rest;
-      // While a page starts its player on these events, the rest waits: drawing the first frame
-      // goes first. The player asks for the rest (subscribes) once it has drawn it.
-      let markDrawn = () => {};
-      const drawn = new Promise<void>((resolve) => (markDrawn = resolve));
-      const more: LiveFeed = {
-        subscribe(onEvents) {
-          // Subscribed right after the player was made: its first frame is painted a frame later.
-          if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(markDrawn, 0));
-          else markDrawn();
-          return rest.subscribe(onEvents);
-        },
-      };
+      if (head.complete !== true || !hasFullSnapshot(firstPage)) return;
+      const into = createReplaySource(head.init as ReplayInit);
+      source = into;
       delivered = delivered.then(async () => {
-        const watched = announceEarly(key, { init: head.init as ReplayInit, events: await hand(firstPage), more });
-        if (!watched) markDrawn();
+        into.append(await ready(firstPage));
+        started(into);
       });
+      // Drawing the first frame goes first: the rest waits for it (or gives up waiting).
       const gaveUp = new Promise<void>((resolve) => setTimeout(resolve, FIRST_FRAME_WAIT_MS));
-      return Promise.race([drawn, gaveUp]);
+      return Promise.race([into.firstFrame, gaveUp]);
     });
     await delivered;
-    if (!feed) return localized(body, localize);
-    return localize ? { ...body, events: handed } : body;
-  } finally {
-    await delivered.catch(() => undefined);
-    earlyReplays.delete(key);
-  }
+    if (!source) return wholeSource(body, ready);
+    source.finishDownload(sessionState(body));
+    return source;
+  };
+  const whole = read().catch((error: unknown) => {
+    // Broken off after the player started: what came still plays, and the page says what failed.
+    if (!source) throw error;
+    source.fail(error);
+    return source;
+  });
+  return Promise.race([early, whole]);
 }
 
-type Localize = (events: ReplayEvent[]) => Promise<ReplayEvent[]>;
-
-async function localized(body: ReplayResponse, localize: Localize | null): Promise<ReplayResponse> {
-  return localize && Array.isArray(body?.events) ? { ...body, events: await localize(body.events) } : body;
+/** A source of an answer read whole. */
+async function wholeSource(body: ReplayResponse, ready: (events: ReplayEvent[]) => Promise<ReplayEvent[]>): Promise<ReplaySource> {
+  if (!body || !Array.isArray(body.events) || body.events.length === 0) throw new Error(NO_EVENTS);
+  const source = createReplaySource(body.init ?? null, await ready(body.events));
+  source.finishDownload(sessionState(body));
+  return source;
 }
 
-/** Announces the early replay; whether a page was watching for it. */
-function announceEarly(key: string, early: EarlyReplay): boolean {
-  earlyReplays.set(key, early);
-  const listeners = earlyListeners.get(key) ?? new Set();
-  for (const listener of listeners) listener(early);
-  return listeners.size > 0;
-}
+/** What an answer says of its session (an older saved copy has no `live`: not live). */
+const sessionState = (body: ReplayResponse) => ({ complete: body.complete !== false, live: body.live === true });
 
-export async function fetchReplay(campaignId: string, sessionId: string, client: ApiClient = api): Promise<ReplayResponse> {
+/** The session's replay source: filled from the server (offline, from the device's copy). */
+export async function fetchReplay(campaignId: string, sessionId: string, client: ApiClient = api): Promise<ReplaySource> {
   if (!campaignId || !sessionId) throw new Error('Campaign ID and Session ID are required');
   // Asked before the request: a worker taking control meanwhile still never saw this one.
   const unseenByWorker = workerMissesRequests();
@@ -130,17 +100,22 @@ export async function fetchReplay(campaignId: string, sessionId: string, client:
   });
   if (!response.ok && offline) response = (await deviceCopy(campaignId, sessionId)) ?? response;
   if (!response.ok) throw new HttpError(response.status, response.statusText, await response.json().catch(() => null));
-  const body = await readReplay(response, `${campaignId}/${sessionId}`, localize);
-  if (!body || !Array.isArray(body.events) || body.events.length === 0) throw new Error(NO_EVENTS);
-  if (unseenByWorker) {
-    // The worker keeps every replay it fetches, but on a device's first visit it may still be
-    // installing: the page keeps this one itself, so the first replay watched works offline too.
-    // Loaded when needed: the landing page's demo shares this module and must stay light.
-    void import('../offline/keepReplay.js')
-      .then(({ keepReplay }) => keepReplay(campaignId, sessionId, new TextEncoder().encode(JSON.stringify(body))))
-      .catch((error: unknown) => console.warn('Keeping the replay offline failed', error));
-  }
-  return body;
+  const source = await readIntoSource(response, localize);
+  // The worker keeps every replay it fetches, but on a device's first visit it may still be
+  // installing: the page keeps this one itself, so the first replay watched works offline too.
+  if (unseenByWorker) void keepWhenDownloaded(campaignId, sessionId, source);
+  return source;
+}
+
+/** Keeps the replay on the device once its download is over (and did not fail). */
+async function keepWhenDownloaded(campaignId: string, sessionId: string, source: ReplaySource): Promise<void> {
+  const { init, events, complete, live, error } = await whenDownloaded(source);
+  if (error) return;
+  const body: ReplayResponse = { init: init!, complete, live, events };
+  // Loaded when needed: the landing page's demo shares this module and must stay light.
+  await import('../offline/keepReplay.js')
+    .then(({ keepReplay }) => keepReplay(campaignId, sessionId, new TextEncoder().encode(JSON.stringify(body))))
+    .catch((error: unknown) => console.warn('Keeping the replay offline failed', error));
 }
 
 /**

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { demoReplayQueryOptions, prefersMobileDemo } from '../api/replay.js';
 import type { ReplayEvent } from '../../common/api-types.js';
-import { ReplayPlayer } from './ReplayPlayer.js';
+import { RecordingPlayer } from './ReplayPlayer.js';
 import { META_EVENT } from './player/playerMath.js';
 
 // The landing page's demo: autoplay off, speeds 0.5–8, the player's own controls under the
@@ -42,7 +42,7 @@ export function DemoPlayer() {
   }
   if (!demo.data || !size) return null;
   return (
-    <ReplayPlayer
+    <RecordingPlayer
       events={demo.data}
       width={size.width}
       height={size.height}

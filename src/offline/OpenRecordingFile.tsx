@@ -1,5 +1,5 @@
 import { useEffect, useEffectEvent, useRef, useState, type DragEvent } from 'react';
-import { ReplayPlayer } from '../components/ReplayPlayer.js';
+import { RecordingPlayer } from '../components/ReplayPlayer.js';
 import { SessionInfo } from '../components/SessionInfo.js';
 import { PlayerErrorBoundary, PlayerFailure, usePlayerScriptErrors } from '../components/PlayerErrorBoundary.js';
 import { readRecordingFile, type RecordingFile } from './recordingFile.js';
@@ -47,7 +47,7 @@ function OpenedPlayer({ opened, onKeep, onClose }: { opened: OpenedRecording; on
         <PlayerFailure error={playerError} backLabel="Close this recording" onBack={onClose} />
       ) : (
         <PlayerErrorBoundary backLabel="Close this recording" onBack={onClose}>
-          <ReplayPlayer
+          <RecordingPlayer
             events={recording.events}
             width={REPLAY_WIDTH}
             height={REPLAY_HEIGHT}

@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { replayErrorMessage, replayQueryOptions, watchEarlyReplay, type EarlyReplay } from '../api/replay.js';
+import { replayErrorMessage, replayQueryOptions } from '../api/replay.js';
+import { useReplaySource } from '../replay/replaySource.js';
 import type { ReplayEvent } from '../../common/api-types.js';
-import { needsRealDomSeek, ReplayPlayer } from '../components/ReplayPlayer.js';
+import { ReplayPlayer } from '../components/ReplayPlayer.js';
 import { DeleteSessionButton } from '../components/replay/DeleteSessionButton.js';
 import { ActivityMarkers, ActivityPanel, useActivityItems } from '../components/replay/ActivityTimeline.js';
 import { SessionInfo } from '../components/SessionInfo.js';
@@ -15,7 +16,7 @@ import { useCampaignName } from '../offline/useCampaignName.js';
 import { isReplayNotSavedOffline, replayPageMessage } from '../offline/offlineReplay.js';
 import { countAssetsNotKept, MISSING_ASSETS_MESSAGE } from '../offline/localAssets.js';
 import { API_PATHS } from '../api/paths.js';
-import { createLiveFeed, NOT_LIVE_OFFLINE } from '../lib/liveFeed.js';
+import { liveAppender, NOT_LIVE_OFFLINE } from '../lib/liveFeed.js';
 import { useLiveStream } from '../lib/useLiveStream.js';
 import { LiveBadge } from '../components/LiveBadge.js';
 
@@ -59,38 +60,41 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
     // errorUpdatedAt: each failed try schedules the next one.
   }, [online, notSavedOffline, errorUpdatedAt, refetch]);
 
-  // A replay downloading now starts playing on its first page; the rest joins the player as it comes.
-  const early = useEarlyReplay(campaignId, sessionId, startAtSeconds === undefined);
-  const events = replay.data?.events ?? early?.events ?? NO_EVENTS;
-  const activity = useActivityItems(events);
-  // The player keeps the events it started on (a new array would start it again), unless the
-  // whole recording turns out to need the real-DOM seek its first page did not show.
-  const playerEvents =
-    early && !(replay.data && needsRealDomSeek(replay.data.events) && !needsRealDomSeek(early.events)) ? early.events : replay.data?.events;
-  const shown = replay.data ?? (early ? { init: early.init } : undefined);
+  // The session's one replay source: the download (or the device's copy) and the live stream append
+  // to it. A replay still downloading starts playing on its first page, unless a moment was asked for.
+  const source = replay.data ?? null;
+  const snapshot = useReplaySource(source);
+  const events = snapshot?.events ?? NO_EVENTS;
+  // The activity is worked out on the first page, then again once the download is over (and on
+  // each live batch), not on every batch of the download.
+  const firstPage = useMemo(() => source?.getSnapshot().events ?? NO_EVENTS, [source]);
+  const activityEvents = snapshot?.downloaded ? events : firstPage;
+  const activity = useActivityItems(activityEvents);
+  const playable = snapshot && (startAtSeconds === undefined || snapshot.downloaded);
 
-  // A session still recording is followed live: the stream starts at the session's start and the
-  // feed passes over the events the page loaded already. Its end ('ended') makes it a plain replay.
-  const [endedLive, setEndedLive] = useState<ReplayEvent[] | null>(null);
-  const inProgress = replay.data?.complete === false && endedLive !== replay.data.events;
-  const feed = useMemo(() => (replay.data && !replay.data.complete ? createLiveFeed(replay.data.events.length) : null), [replay.data]);
+  // A session still recording is followed live once its download is over: the stream starts at the
+  // session's start and passes over the events the source holds already. Its end ('ended') makes
+  // it a plain replay.
+  const inProgress = Boolean(snapshot?.live);
+  const appendLive = useMemo(() => (source && snapshot?.downloaded && inProgress ? liveAppender(source) : null), [source, snapshot?.downloaded, inProgress]);
   const liveConnected = useLiveStream({
     path: API_PATHS.liveReplay(campaignId, sessionId),
-    enabled: Boolean(inProgress && feed),
+    enabled: Boolean(appendLive),
     on: {
       events: (data) => {
         try {
-          feed?.push(JSON.parse(data) as ReplayEvent[]);
+          appendLive?.(JSON.parse(data) as ReplayEvent[]);
         } catch {
           // not a batch of events: ignored
         }
       },
-      ended: () => setEndedLive(replay.data?.events ?? null),
+      ended: () => source?.endLive(),
     },
   });
 
   const missingIds = !campaignId || !sessionId;
-  const error = missingIds ? 'Campaign ID and Session ID are required' : replay.isError ? replayPageMessage(replay.error, replayErrorMessage) : playerError;
+  const loadError = replay.isError ? replay.error : snapshot?.error;
+  const error = missingIds ? 'Campaign ID and Session ID are required' : loadError ? replayPageMessage(loadError, replayErrorMessage) : playerError;
 
   return (
     <div className="page replay-page">
@@ -139,7 +143,7 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
             </button>
           </div>
         </div>
-      ) : !shown || !playerEvents ? (
+      ) : !source || !snapshot || !playable ? (
         <div className="loading-text" role="status">
           <span className="spinner" aria-hidden="true" /> Loading session replay...
         </div>
@@ -158,11 +162,10 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
               </p>
             )}
             <ReplayPlayer
-              events={playerEvents}
-              live={inProgress && online && feed ? feed : undefined}
-              more={playerEvents === early?.events ? early.more : undefined}
+              source={source}
+              live={inProgress && online}
               underControls={(view) => <ActivityMarkers items={activity} totalTime={view.totalTime} onSeek={view.seek} />}
-              afterPlayer={(view) => <ActivityPanel events={events} items={activity} currentTime={view.currentTime} onSeek={view.seek} />}
+              afterPlayer={(view) => <ActivityPanel events={activityEvents} items={activity} currentTime={view.currentTime} onSeek={view.seek} />}
               width={REPLAY_WIDTH}
               height={REPLAY_HEIGHT}
               speedOption={REPLAY_SPEEDS}
@@ -175,9 +178,9 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
                 setPlayerError('Failed to initialize replay player');
               }}
             />
-            {replay.data && <MissingAssetsNote events={replay.data.events} />}
+            {snapshot.downloaded && <MissingAssetsNote events={events} />}
           </section>
-          <SessionInfo init={shown.init} />
+          {snapshot.init && <SessionInfo init={snapshot.init} />}
         </>
       )}
     </div>
@@ -204,15 +207,4 @@ function MissingAssetsNote({ events }: { events: ReplayEvent[] }) {
       {MISSING_ASSETS_MESSAGE}
     </p>
   );
-}
-
-/** The early replay of this page's download, if one is under way (not used when `wanted` is false). */
-function useEarlyReplay(campaignId: string, sessionId: string, wanted: boolean): EarlyReplay | null {
-  const [early, setEarly] = useState<{ key: string; replay: EarlyReplay } | null>(null);
-  const key = `${campaignId}/${sessionId}`;
-  useEffect(() => {
-    if (!wanted) return;
-    return watchEarlyReplay(campaignId, sessionId, (replay) => setEarly({ key: `${campaignId}/${sessionId}`, replay }));
-  }, [campaignId, sessionId, wanted]);
-  return wanted && early?.key === key ? early.replay : null;
 }

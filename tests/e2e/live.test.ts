@@ -126,6 +126,8 @@ describe.skipIf(!hasChromium)('watching live', () => {
       const [box, after] = [await jump.boundingBox(), await recording.boundingBox()];
       expect(after).toEqual(before);
       expect(box && after && box.y >= after.y + after.height).toBe(true);
+      // Beside the recording's length, not instead of it (issue 24, item 3).
+      expect(await page.getByRole('group', { name: 'Player controls' }).locator('.player-time-total').textContent()).toMatch(/^\d\d:\d\d$/);
       const time = page.getByTestId('player-time');
       expect(await time.textContent()).toBe('00:00');
       await visitor.click('#more');

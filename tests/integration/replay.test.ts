@@ -6,6 +6,7 @@ import { appendChunk, readChunks } from '../../server/storage/chunks.js';
 import { insertSession } from '../../server/sessions/repository.js';
 import type { Campaign, ReplayEvent, ReplayResponse, Session } from '../../common/api-types.js';
 import { createCampaign, rawGet } from './ingest-support.js';
+import { LIVE_WINDOW_MS } from '../../common/limits.js';
 
 let server: TestServer;
 let owner: Awaited<ReturnType<typeof userSession>>;
@@ -190,6 +191,16 @@ describe('GET /api/v1/replay/retrieve/:campaignId/:sessionId', () => {
     expect(stored).toEqual([[event(4, 1), event(2, 2)]]);
     const body = (await (await replay('replay-retried-1')).json()) as ReplayResponse;
     expect(body.events).toHaveLength(2);
+  });
+
+  it('calls a session live only while its last batch is under a minute old (issue 24, item 3)', async () => {
+    await recordedSession('replay-live-now', [[event(4, 1), event(2, 2)]], Date.now() - 5_000);
+    await recordedSession('replay-left', [[event(4, 1), event(2, 2)]], Date.now() - LIVE_WINDOW_MS - 1000);
+    const now = (await (await replay('replay-live-now')).json()) as ReplayResponse;
+    expect(now).toMatchObject({ complete: false, live: true });
+    // The visitor left two minutes ago: not live, though the tracker may still continue the session.
+    const left = (await (await replay('replay-left')).json()) as ReplayResponse;
+    expect(left).toMatchObject({ complete: false, live: false });
   });
 
   it('marks a session complete after 30 minutes without activity', async () => {

@@ -21,7 +21,7 @@ export interface PlayerControlsProps {
   onSpeed(speed: number): void;
   onSkipInactive(on: boolean): void;
   onToggleFullscreen(): void;
-  /** A live session seen behind its latest moment: the total time gives way to 'Jump to live'. */
+  /** A live session seen behind its latest moment: 'Jump to live' shows beside the total time. */
   onJumpToLive?: () => void;
 }
 
@@ -77,17 +77,16 @@ export function PlayerControls(props: PlayerControlsProps) {
           onKeyDown={onSliderKey}
           style={{ '--played': `${totalTime > 0 ? (100 * current) / totalTime : 0}%` } as CSSProperties}
         />
-        {/* In the scrubber's row, right after it in the tab order, never over the recording; short
-            enough to leave a phone most of the row for the scrubber. */}
-        {props.onJumpToLive ? (
-          <button type="button" className="player-button player-jump-live" aria-label="Jump to live" title="Jump to live" onClick={props.onJumpToLive}>
-            <span className="live-dot" aria-hidden="true" />
-            Live
-          </button>
-        ) : (
-          <span className="player-time player-time-total">{formatPlayerTime(totalTime)}</span>
-        )}
+        <span className="player-time player-time-total">{formatPlayerTime(totalTime)}</span>
       </div>
+      {/* Beside the length (never instead of it), right after the scrubber's row in the tab order,
+          never over the recording; on a phone in fullscreen it leaves the scrubber the whole row. */}
+      {props.onJumpToLive && (
+        <button type="button" className="player-button player-jump-live" aria-label="Jump to live" title="Jump to live" onClick={props.onJumpToLive}>
+          <span className="live-dot" aria-hidden="true" />
+          Live
+        </button>
+      )}
       <div className="player-options">
         <div className="player-speeds" role="group" aria-label="Playback speed">
           {speedOption.map((option) => (

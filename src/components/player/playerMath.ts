@@ -12,7 +12,7 @@ export interface Size {
 export const META_EVENT = 4;
 
 /** The recorded viewport's size from the first meta event, else `fallback`. */
-export function recordingSize(events: ReplayEvent[], fallback: Size): Size {
+export function recordingSize(events: readonly ReplayEvent[], fallback: Size): Size {
   const meta = events.find((event) => event.type === META_EVENT)?.data as { width?: unknown; height?: unknown } | undefined;
   const dimension = (value: unknown, otherwise: number) => (typeof value === 'number' && Number.isFinite(value) && value >= 1 ? value : otherwise);
   return { width: dimension(meta?.width, fallback.width), height: dimension(meta?.height, fallback.height) };

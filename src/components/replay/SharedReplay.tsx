@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { SharedReplay as SharedReplayData } from '../../../common/api/shares.js';
-import { ReplayPlayer } from '../ReplayPlayer.js';
+import { RecordingPlayer } from '../ReplayPlayer.js';
 import { SessionInfo } from '../SessionInfo.js';
 import { REPLAY_HEIGHT, REPLAY_SPEEDS, REPLAY_WIDTH } from './replaySettings.js';
 
@@ -60,7 +60,7 @@ export function SharedReplay({ token }: { token: string }) {
         <h2 id="player-title" className="player-title">
           {events.length} events recorded
         </h2>
-        <ReplayPlayer events={events} width={REPLAY_WIDTH} height={REPLAY_HEIGHT} speedOption={REPLAY_SPEEDS} fitToViewport />
+        <RecordingPlayer events={events} width={REPLAY_WIDTH} height={REPLAY_HEIGHT} speedOption={REPLAY_SPEEDS} fitToViewport />
       </section>
       {details && <SessionInfo init={details} />}
     </div>

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { fetchReplay, watchEarlyReplay, type EarlyReplay } from '../../../src/api/replay.js';
+import { fetchReplay } from '../../../src/api/replay.js';
+import { whenDownloaded } from '../../../src/replay/replaySource.js';
 import { createApiClient } from '../../../src/api/client.js';
 import type { ReplayEvent } from '../../../common/api-types.js';
 
 // Issue 13, item 10: a finished session's replay starts playing on its first page. The answer is
-// read as it arrives; once the first full snapshot is in, the page hears of it (watchEarlyReplay)
-// while the download goes on, and the rest reaches the player through `more`.
+// read as it arrives into the session's replay source; once the first full snapshot is in, the
+// source is handed over while the download goes on appending the rest to it.
 
 const start = 1_700_000_000_000;
 const meta: ReplayEvent = { type: 4, data: { href: 'https://shop.example/', width: 800, height: 600 }, timestamp: start };
@@ -25,62 +26,74 @@ function answerInPieces() {
   };
 }
 
-const head = (complete: boolean) => `{"init":${JSON.stringify(init)},"complete":${complete},"events":[`;
+const head = (complete: boolean) => `{"init":${JSON.stringify(init)},"complete":${complete},"live":${!complete},"events":[`;
 const list = (events: ReplayEvent[]) => events.map((e) => JSON.stringify(e)).join(',');
 
 describe('opening a replay while it downloads', () => {
-  it('announces the first page before the answer ends, then hands the rest to the player in order', async () => {
+  it('hands over the source on its first page before the answer ends, then appends the rest in order', async () => {
     const server = answerInPieces();
     const client = createApiClient({ fetch: async () => server.response });
-    const heard: EarlyReplay[] = [];
-    const stop = watchEarlyReplay('camp-p', 'sess-p', (early) => heard.push(early));
     const whole = fetchReplay('camp-p', 'sess-p', client);
 
     server.send(head(true) + list([meta, snapshot]));
     server.send(',');
-    await expect.poll(() => heard.length).toBe(1);
-    expect(heard[0].init).toEqual(init);
-    expect(heard[0].events).toEqual([meta, snapshot]);
+    const source = await whole;
+    const first = source.getSnapshot();
+    expect(first.init).toEqual(init);
+    expect(first.events).toEqual([meta, snapshot]);
+    expect(first.downloaded).toBe(false);
 
-    // The player subscribes once it has drawn the first page; the rest then flows to it.
+    // The player follows the source once it has drawn the first page; the rest then flows to it.
     const added: ReplayEvent[] = [];
-    heard[0].more.subscribe((events) => added.push(...events));
+    source.follow(first.events.length, (events) => added.push(...events));
+    source.markDrawn();
     server.send(list(later.slice(0, 20)) + ',');
     server.send(list(later.slice(20)) + ']}');
     server.end();
-    const answer = await whole;
-    stop();
-    expect(answer).toEqual({ init, complete: true, events: [meta, snapshot, ...later] });
-    await expect.poll(() => added.length).toBe(later.length);
+    const done = await whenDownloaded(source);
+    expect(done).toMatchObject({ init, complete: true, live: false, error: null, events: [meta, snapshot, ...later] });
     expect(added).toEqual(later);
   });
 
-  it('does not announce a session still recording (it is followed live instead), nor one without a full snapshot yet', async () => {
+  it('hands over a session still recording (it is followed live then), or one without a full snapshot yet, only once read whole', async () => {
     const cases: [boolean, ReplayEvent[]][] = [
       [false, [meta, snapshot, ...later]],
       [true, [meta, ...later]],
     ];
     for (const [complete, events] of cases) {
       const server = answerInPieces();
-      const heard: EarlyReplay[] = [];
-      const stop = watchEarlyReplay('camp-q', 'sess-q', (early) => heard.push(early));
       const whole = fetchReplay('camp-q', 'sess-q', createApiClient({ fetch: async () => server.response }));
-      server.send(head(complete) + list(events) + ']}');
+      // The snapshot as it is when the source is handed over.
+      const handed = whole.then((source) => source.getSnapshot());
+      server.send(head(complete) + list(events.slice(0, 2)) + ',');
+      server.send(list(events.slice(2)) + ']}');
       server.end();
-      expect((await whole).events).toEqual(events);
-      stop();
-      expect(heard).toEqual([]);
+      expect(await handed).toMatchObject({ init, events, downloaded: true, live: !complete });
     }
   });
 
-  it('a page that opens after the download is over gets the whole answer, no early one', async () => {
-    const server = answerInPieces();
-    const whole = fetchReplay('camp-r', 'sess-r', createApiClient({ fetch: async () => server.response }));
-    server.send(head(true) + list([meta, snapshot, ...later]) + ']}');
-    server.end();
-    await whole;
-    const heard: EarlyReplay[] = [];
-    watchEarlyReplay('camp-r', 'sess-r', (early) => heard.push(early))();
-    expect(heard).toEqual([]);
+  it('is live only when the server says the visitor is recording now, not merely that the session is not complete (issue 24, item 3)', async () => {
+    for (const [live, expected] of [
+      [true, true],
+      [false, false],
+      [undefined, false],
+    ] as const) {
+      const answer = JSON.stringify({ init, complete: false, ...(live === undefined ? {} : { live }), events: [meta, snapshot] });
+      const source = await fetchReplay('camp-l', 'sess-l', createApiClient({ fetch: async () => new Response(answer, { status: 200 }) }));
+      expect((await whenDownloaded(source)).live).toBe(expected);
+    }
+  });
+
+  it('a download that breaks off after the player started keeps what came and says what failed', async () => {
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+    const whole = fetchReplay('camp-r', 'sess-r', createApiClient({ fetch: async () => new Response(body, { status: 200 }) }));
+    controller.enqueue(new TextEncoder().encode(head(true) + list([meta, snapshot]) + ','));
+    const source = await whole;
+    source.markDrawn();
+    controller.error(new Error('connection reset'));
+    const done = await whenDownloaded(source);
+    expect(done.events).toEqual([meta, snapshot]);
+    expect(String(done.error)).toContain('connection reset');
   });
 });

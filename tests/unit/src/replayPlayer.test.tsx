@@ -93,6 +93,16 @@ describe('PlayerControls', () => {
     expect((screen.getByRole('button', { name: 'Play' }) as HTMLButtonElement).disabled).toBe(true);
     expect((screen.getByRole('switch', { name: 'Skip inactive' }) as HTMLInputElement).disabled).toBe(true);
   });
+
+  it("shows a live session's length beside 'Jump to live', not instead of it", () => {
+    const onJumpToLive = vi.fn();
+    render(<PlayerControls {...props({ onJumpToLive })} />);
+    const length = screen.getByText('01:00');
+    const jump = screen.getByRole('button', { name: 'Jump to live' });
+    expect(length.compareDocumentPosition(jump) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    fireEvent.click(jump);
+    expect(onJumpToLive).toHaveBeenCalledOnce();
+  });
 });
 
 describe('the session strip', () => {

@@ -14,6 +14,7 @@ const answer = {
     { type: 3, data: { source: 1, positions: [] }, timestamp: 1_700_000_000_100 },
   ],
   complete: true,
+  live: false,
 };
 const client = createApiClient({ fetch: async () => new Response(JSON.stringify(answer), { status: 200, headers: { 'content-type': 'application/json' } }) });
 

@@ -1,0 +1,105 @@
+import { useSyncExternalStore } from 'react';
+import type { ReplayEvent, ReplayInit } from '../../common/api-types.js';
+
+// One replay source per session shown: the download, the device's offline copy and the live stream
+// append to it; the replay screen reads it as one thing (useReplaySource) and the player follows
+// its appends (follow). A source is made per download and lives as long as the query holding it.
+
+export interface ReplaySnapshot {
+  /** The session's details (the answer's head); null for a recording without them. */
+  init: ReplayInit | null;
+  /** Every event so far, in the order they were appended (a new array on each append; never changed). */
+  events: ReplayEvent[];
+  /** The download is over: nothing more comes but live events. */
+  downloaded: boolean;
+  /** The server called the session finished (it will not grow any more). */
+  complete: boolean;
+  /** The visitor is recording now: live events follow (see LIVE_WINDOW_MS). */
+  live: boolean;
+  /** The download broke off after the player had started (what it holds still plays). */
+  error: unknown;
+}
+
+export interface ReplaySource {
+  /** For useSyncExternalStore: called after every change. */
+  subscribe(onChange: () => void): () => void;
+  getSnapshot(): ReplaySnapshot;
+  /** Adds events after those already held. */
+  append(events: readonly ReplayEvent[]): void;
+  /** Calls `onEvents` with the events from index `from` on (now, if any) and with every later append. */
+  follow(from: number, onEvents: (events: readonly ReplayEvent[]) => void): () => void;
+  /** The download is over; what the answer said of the session. */
+  finishDownload(session: { complete: boolean; live: boolean }): void;
+  /** The download failed after the player had started. */
+  fail(error: unknown): void;
+  /** The session ended while followed live. */
+  endLive(): void;
+  /** The player drew its first frame (the download waits for it: see firstFrame). */
+  markDrawn(): void;
+  /** Resolves once the player drew its first frame. */
+  firstFrame: Promise<void>;
+}
+
+export function createReplaySource(init: ReplayInit | null, events: ReplayEvent[] = []): ReplaySource {
+  let snapshot: ReplaySnapshot = { init, events, downloaded: false, complete: true, live: false, error: null };
+  const listeners = new Set<() => void>();
+  const followers = new Set<(events: readonly ReplayEvent[]) => void>();
+  let markDrawn = () => {};
+  const firstFrame = new Promise<void>((resolve) => (markDrawn = resolve));
+  const change = (next: Partial<ReplaySnapshot>) => {
+    snapshot = { ...snapshot, ...next };
+    for (const listener of listeners) listener();
+  };
+  return {
+    subscribe(onChange) {
+      listeners.add(onChange);
+      return () => listeners.delete(onChange);
+    },
+    getSnapshot: () => snapshot,
+    append(added) {
+      if (!added.length) return;
+      change({ events: snapshot.events.concat(added) });
+      for (const follower of followers) follower(added);
+    },
+    follow(from, onEvents) {
+      if (from < snapshot.events.length) onEvents(snapshot.events.slice(from));
+      followers.add(onEvents);
+      return () => followers.delete(onEvents);
+    },
+    finishDownload: ({ complete, live }) => change({ downloaded: true, complete, live: live && !complete }),
+    fail: (error) => change({ downloaded: true, error }),
+    endLive: () => change({ live: false }),
+    markDrawn: () => markDrawn(),
+    firstFrame,
+  };
+}
+
+/** A whole recording at hand (a shared link, a recording file, the demo) as a source. */
+export function finishedSource(events: ReplayEvent[], init: ReplayInit | null = null): ReplaySource {
+  const source = createReplaySource(init, events);
+  source.finishDownload({ complete: true, live: false });
+  return source;
+}
+
+/** The source's snapshot once its download is over. */
+export function whenDownloaded(source: ReplaySource): Promise<ReplaySnapshot> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const snapshot = source.getSnapshot();
+      if (!snapshot.downloaded) return;
+      stop();
+      resolve(snapshot);
+    };
+    const stop = source.subscribe(check);
+    check();
+  });
+}
+
+const noSource = () => () => {};
+const noSnapshot = () => null;
+
+/** The source's snapshot, re-read on every change (null without a source). */
+export function useReplaySource(source: ReplaySource | null): ReplaySnapshot | null {
+  const read = source ? source.getSnapshot : noSnapshot;
+  return useSyncExternalStore(source ? source.subscribe : noSource, read, read);
+}
