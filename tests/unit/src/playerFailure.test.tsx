@@ -8,7 +8,7 @@ vi.mock('../../../src/components/player/loadPlayer.js', async (original) => ({
   loadPlayer,
 }));
 
-import { ReplayPlayer } from '../../../src/components/ReplayPlayer.js';
+import { RecordingPlayer } from '../../../src/components/ReplayPlayer.js';
 import { PLAYER_CODE_OFFLINE, PLAYER_INIT_FAILED, playerFailureMessage } from '../../../src/components/player/loadPlayer.js';
 
 const events = [
@@ -32,14 +32,14 @@ describe('a player that cannot start', () => {
   it('shows the message in place of the player when its caller shows no error of its own', async () => {
     vi.stubGlobal('navigator', { ...navigator, onLine: false });
     loadPlayer.mockRejectedValue(new TypeError('Failed to fetch dynamically imported module'));
-    render(<ReplayPlayer events={events as never} width={800} height={600} speedOption={[1, 2]} />);
+    render(<RecordingPlayer events={events as never} width={800} height={600} speedOption={[1, 2]} />);
     expect((await screen.findByRole('alert')).textContent).toBe(PLAYER_CODE_OFFLINE);
   });
 
   it('leaves the message to a caller that handles the error', async () => {
     loadPlayer.mockRejectedValue(new Error('boom'));
     const onError = vi.fn();
-    render(<ReplayPlayer events={events as never} width={800} height={600} speedOption={[1, 2]} onError={onError} />);
+    render(<RecordingPlayer events={events as never} width={800} height={600} speedOption={[1, 2]} onError={onError} />);
     await vi.waitFor(() => expect(onError).toHaveBeenCalled());
     expect(screen.queryByRole('alert')).toBeNull();
   });
