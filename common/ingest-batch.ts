@@ -3,6 +3,7 @@ import { Compile } from 'typebox/compile';
 import { EventType } from '@rrweb/types';
 import { MAX_SEQ } from './limits.js';
 import { CAPTURED_TAGS, MESSAGE_MAX, STACK_MAX } from './captured.js';
+import { annotationAt, fieldName } from './schema-reason.js';
 
 // The one schema of an ingest batch as the tracker sends it. Each node may carry `reason`: the
 // text a refusal gives when that node is what failed, so the tracker's author reads a sentence,
@@ -84,25 +85,6 @@ export type SessionInfoBody = Static<typeof SessionInfoSchema>;
 
 const checker = Compile(BatchSchema);
 
-/** "events[3].type" for the JSON pointer "/events/3/type". */
-const fieldName = (pointer: string) =>
-  pointer
-    .split('/')
-    .slice(1)
-    .reduce((name, part) => (/^\d+$/.test(part) ? `${name}[${part}]` : name ? `${name}.${part}` : part), '');
-
-/** The `reason` of the deepest schema node on the failing path. */
-function reasonAt(schemaPath: string): string | undefined {
-  let node: unknown = BatchSchema;
-  let reason: string | undefined;
-  for (const part of schemaPath.replace(/^#\/?/, '').split('/').filter(Boolean)) {
-    node = (node as Record<string, unknown> | undefined)?.[part];
-    const here = (node as { reason?: unknown } | undefined)?.reason;
-    if (typeof here === 'string') reason = here;
-  }
-  return reason;
-}
-
 /**
  * Null when the value is a well-formed batch, else the reason for the first flaw found, naming
  * the field ("events[0].type must be an rrweb event type (0 to 8)").
@@ -116,5 +98,5 @@ export function batchFlaw(value: unknown): string | null {
   const missing = (first.params as { requiredProperties?: string[] }).requiredProperties?.[0];
   const pointer = missing ? `${first.instancePath}/${missing}` : first.instancePath;
   const schemaPath = missing ? `${first.schemaPath}/properties/${missing}` : first.schemaPath;
-  return `${fieldName(pointer)} ${reasonAt(schemaPath) ?? first.message}`;
+  return `${fieldName(pointer)} ${annotationAt(BatchSchema, schemaPath) ?? first.message}`;
 }
