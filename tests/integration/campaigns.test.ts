@@ -67,6 +67,12 @@ describe('POST /api/v1/campaign/create', () => {
     expect((await listCampaigns()).find((c) => c.id === data.id)).toEqual(data);
   });
 
+  it('keeps the host and port of a pasted web address', async () => {
+    const response = await create({ ...valid, domains: 'https://leafandkettle.com/, http://staging.leafandkettle.com:8080/shop?x=1, localhost:3000' });
+    expect(response.status).toBe(201);
+    expect(((await response.json()) as { data: Campaign }).data.domains).toBe('leafandkettle.com, staging.leafandkettle.com:8080, localhost:3000');
+  });
+
   it('defaults a missing limit to 0 (no limit)', async () => {
     const { limit: _, ...noLimit } = valid;
     const response = await create(noLimit);
@@ -80,7 +86,7 @@ describe('POST /api/v1/campaign/create', () => {
     [{ ...valid, domains: '' }, 'At least one domain is required'],
     [{ ...valid, domains: ' , ,' }, 'At least one domain is required'],
     [{ ...valid, domains: 'example.com, not a domain' }, DOMAINS_INVALID],
-    [{ ...valid, domains: 'https://example.com' }, DOMAINS_INVALID],
+    [{ ...valid, domains: 'ftp://example.com' }, DOMAINS_INVALID],
     [{ ...valid, start_date_time: undefined }, 'Start date is required'],
     [{ ...valid, start_date_time: null }, 'Start date is required'],
     [{ ...valid, end_date_time: undefined }, 'End date is required'],
