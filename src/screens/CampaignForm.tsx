@@ -161,7 +161,7 @@ export function CampaignFormPage({ title, initial, submitLabel, sendingLabel, fa
                 onChange={(e) => edit('endDate')(e.target.value)}
               />
             </Field>
-            <div className="end-date-choices" role="group" aria-label="End date after the start">
+            <div className="end-date-choices" role="group" aria-label="Record for">
               {END_DATE_CHOICES.map((choice) => (
                 <button
                   key={choice.label}

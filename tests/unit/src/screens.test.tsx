@@ -133,7 +133,7 @@ describe('create-campaign screen', () => {
     renderScreen(CreateCampaign, () => new Promise<Response>(() => undefined));
     await screen.findByLabelText('Campaign Name');
     fill('Start Date', '2027-01-31T09:30');
-    const choices = within(screen.getByRole('group', { name: 'End date after the start' }));
+    const choices = within(screen.getByRole('group', { name: 'Record for' }));
     const endAfter = (label: string) => {
       fireEvent.click(choices.getByRole('button', { name: label }));
       return (screen.getByLabelText('End Date') as HTMLInputElement).value;
