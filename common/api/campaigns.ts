@@ -13,7 +13,7 @@ import {
 } from '../domains.js';
 
 // The data-keeping settings live beside the other campaign rules, free of TypeBox for the PWA.
-export { DEFAULT_IP_MODE, DEFAULT_RETENTION_DAYS, IP_MODES, RETENTION_DAYS, type IpMode, type RetentionDays } from '../domains.js';
+export { DEFAULT_IP_MODE, DEFAULT_RETENTION_DAYS } from '../domains.js';
 import { MAX_TIME } from '../limits.js';
 
 /** Campaign ids are UUIDs: ownership.ts answers 400 for any other shape. */
