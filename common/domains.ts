@@ -97,13 +97,37 @@ export function parseDomain(entry: string): DomainEntry | null {
   return isHostName(host) ? { host, port, kind: 'hostname' } : null;
 }
 
-export function isValidDomain(entry: string): boolean {
-  return parseDomain(entry) !== null;
+/**
+ * What an entry stands for: a pasted web address ("https://shop.example.com:8443/cart") its host
+ * and port (the port only when not the scheme's default); anything else as typed.
+ */
+export function domainOfEntry(entry: string): string {
+  const scheme = /^https?:\/\//i.test(entry);
+  if (!scheme && !entry.includes('/')) return entry;
+  try {
+    const url = new URL(scheme ? entry : `http://${entry}`);
+    return url.host || entry;
+  } catch {
+    return entry;
+  }
 }
 
-/** The list as the server stores it: entries trimmed, empties dropped, joined by ", ". */
+export function isValidDomain(entry: string): boolean {
+  return parseDomain(domainOfEntry(entry)) !== null;
+}
+
+/** The entries of a list that are not valid, as typed: what the form names under its message. */
+export const invalidDomainEntries = (domains: string): string[] => parseDomainList(domains).filter((entry) => !isValidDomain(entry));
+
+/** The pasted addresses of a list with what is kept of each (its host and port). */
+export const addressesKept = (domains: string): { entry: string; kept: string }[] =>
+  parseDomainList(domains)
+    .filter((entry) => isValidDomain(entry) && domainOfEntry(entry) !== entry)
+    .map((entry) => ({ entry, kept: domainOfEntry(entry) }));
+
+/** The list as the server stores it: entries trimmed, empties dropped, addresses cut to their host, joined by ", ". */
 export function normalizeDomains(domains: string): string {
-  return parseDomainList(domains).join(', ');
+  return parseDomainList(domains).map(domainOfEntry).join(', ');
 }
 
 /** Canonical IPv6 text (compressed, lower case) so "0:0::1" and "::1" compare equal. */

@@ -3,7 +3,7 @@ import { Compile } from 'typebox/compile';
 import { EventType } from '@rrweb/types';
 import { MAX_SEQ } from './limits.js';
 import { CAPTURED_TAGS, MESSAGE_MAX, STACK_MAX } from './captured.js';
-import { fieldName } from './schema-flaw.js';
+import { annotationAt, fieldName } from './schema-flaw.js';
 
 // The one schema of an ingest batch as the tracker sends it. Each node may carry `reason`: the
 // text a refusal gives when that node is what failed, so the tracker's author reads a sentence,
@@ -85,18 +85,6 @@ export type SessionInfoBody = Static<typeof SessionInfoSchema>;
 
 const checker = Compile(BatchSchema);
 
-/** The `reason` of the deepest schema node on the failing path. */
-function reasonAt(schemaPath: string): string | undefined {
-  let node: unknown = BatchSchema;
-  let reason: string | undefined;
-  for (const part of schemaPath.replace(/^#\/?/, '').split('/').filter(Boolean)) {
-    node = (node as Record<string, unknown> | undefined)?.[part];
-    const here = (node as { reason?: unknown } | undefined)?.reason;
-    if (typeof here === 'string') reason = here;
-  }
-  return reason;
-}
-
 /**
  * Null when the value is a well-formed batch, else the reason for the first flaw found, naming
  * the field ("events[0].type must be an rrweb event type (0 to 8)").
@@ -110,5 +98,5 @@ export function batchFlaw(value: unknown): string | null {
   const missing = (first.params as { requiredProperties?: string[] }).requiredProperties?.[0];
   const pointer = missing ? `${first.instancePath}/${missing}` : first.instancePath;
   const schemaPath = missing ? `${first.schemaPath}/properties/${missing}` : first.schemaPath;
-  return `${fieldName(pointer)} ${reasonAt(schemaPath) ?? first.message}`;
+  return `${fieldName(pointer)} ${annotationAt(BatchSchema, schemaPath) ?? first.message}`;
 }

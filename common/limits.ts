@@ -48,3 +48,5 @@ export const LIVE_WINDOW_MS = 60_000;
 export const MUTATION_BUDGET = 10_000;
 /** Retries before a page that has never reached ingest gives up (CORS refusals look like network errors). */
 export const FIRST_CONTACT_TRIES = 4;
+/** The largest JavaScript date (epoch ms); anything beyond is not a date. */
+export const MAX_TIME = 8_640_000_000_000_000;

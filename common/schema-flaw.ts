@@ -76,3 +76,14 @@ export function describeSchemaError(root: TSchema, error: SchemaError, at = ''):
   if (!node) return `${field} ${error.message}`;
   return `${field} ${node.reason ?? `must be ${expectedValue(node)}`}`;
 }
+/** The `key` annotation of the deepest node below the root on a schema path ("#/properties/a/anyOf/0") that has one. */
+export function annotationAt(schema: unknown, schemaPath: string, key: 'reason' | 'missing' = 'reason'): string | undefined {
+  let node = schema;
+  let found: string | undefined;
+  for (const part of schemaPath.replace(/^#\/?/, '').split('/').filter(Boolean)) {
+    node = (node as Record<string, unknown> | undefined)?.[part];
+    const here = (node as Record<string, unknown> | undefined)?.[key];
+    if (typeof here === 'string') found = here;
+  }
+  return found;
+}

@@ -11,7 +11,7 @@ import { EventType, IncrementalSource, MouseInteractions } from '@rrweb/types';
 import { CAPTURED_TAGS } from './captured.js';
 import { storable } from './scrub.js';
 
-/** rrweb's inactivity rule: a gap of more than 10 s between user inputs is inactive time. */
+/** rrweb's inactivity gap: more than 10 s between human inputs is inactive time. */
 export const INACTIVITY_MS = 10_000;
 /** Rage clicks: at least RAGE_CLICKS clicks within RAGE_WINDOW_MS, each within RAGE_RADIUS_PX of the last. */
 export const RAGE_CLICKS = 3;
@@ -24,6 +24,26 @@ export const MAX_PAGES = 50;
 const MAX_PAGE_CHARS = 300;
 /** Clicks the carried state keeps for the rage and dead rules: bounded whatever a page does. */
 const MAX_RECENT_CLICKS = 20;
+
+/**
+ * Human input: what a person at the page produces — mouse moves, mouse interactions (clicks,
+ * focus, touch start and end), touch moves, drags and typed input. Scrolls and viewport resizes
+ * are left out: a crawler scrolls to load lazy content and sizes its window, with nobody there.
+ * Active time is time with human input, and a session without any is a bot ("No human input").
+ */
+const HUMAN_INPUT_SOURCES = new Set<number>([
+  IncrementalSource.MouseMove,
+  IncrementalSource.MouseInteraction,
+  IncrementalSource.Input,
+  IncrementalSource.TouchMove,
+  IncrementalSource.Drag,
+]);
+
+const isHumanInput = (event: { type: number; data: unknown }) =>
+  event.type === EventType.IncrementalSnapshot && HUMAN_INPUT_SOURCES.has((event.data as { source?: number } | null)?.source ?? -1);
+
+/** Whether any of the events is human input. */
+export const hasHumanInput = (events: { type: number; data: unknown }[]) => events.some(isHumanInput);
 
 /** A moment the rules look at, from one event (an event may give two: a click is also input). */
 export type Moment =
@@ -65,8 +85,7 @@ function momentsOf(event: EventLike): Moment[] {
     case EventType.IncrementalSnapshot: {
       const source = data.source ?? -1;
       const moments: Moment[] = [];
-      // rrweb's own rule for user interaction: mouse moves, clicks, scrolls, resizes, inputs.
-      if (source > IncrementalSource.Mutation && source <= IncrementalSource.Input) moments.push({ kind: 'input', t });
+      if (isHumanInput(event)) moments.push({ kind: 'input', t });
       // A value typed after a click also shows the page took it (a field got the focus).
       if (source === IncrementalSource.Mutation || source === IncrementalSource.Scroll || source === IncrementalSource.Input) moments.push({ kind: 'response', t });
       if (source === IncrementalSource.MouseInteraction && data.type === MouseInteractions.Click) moments.push({ kind: 'click', t, x: Number(data.x) || 0, y: Number(data.y) || 0 });

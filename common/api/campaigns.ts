@@ -1,9 +1,20 @@
-import { Type, type Static } from 'typebox';
-import { IP_MODES, MAX_DOMAINS_LENGTH, MAX_NAME_LENGTH, MAX_SESSION_LIMIT, RETENTION_DAYS } from '../domains.js';
+import { Type, type Static, type TSchema } from 'typebox';
+import {
+  DOMAINS_REQUIRED,
+  END_REQUIRED,
+  IP_MODES,
+  LIMIT_INVALID,
+  MAX_DOMAINS_LENGTH,
+  MAX_NAME_LENGTH,
+  MAX_SESSION_LIMIT,
+  NAME_REQUIRED,
+  RETENTION_DAYS,
+  START_REQUIRED,
+} from '../domains.js';
 
 // The data-keeping settings live beside the other campaign rules, free of TypeBox for the PWA.
-export { DEFAULT_IP_MODE, DEFAULT_RETENTION_DAYS, IP_MODES, RETENTION_DAYS, type IpMode, type RetentionDays } from '../domains.js';
-import { MAX_TIME } from './shared.js';
+export { DEFAULT_IP_MODE, DEFAULT_RETENTION_DAYS } from '../domains.js';
+import { MAX_TIME } from '../limits.js';
 
 /** Campaign ids are UUIDs: ownership.ts answers 400 for any other shape. */
 export const CampaignIdParams = Type.Object({ id: Type.String() });
@@ -39,29 +50,60 @@ export type CampaignListResponse = Static<typeof CampaignListResponse>;
 
 export const CampaignResponse = Type.Object({ data: Campaign });
 
+/** The words of a refusal for each field (`reason`: a wrong value; `missing`: left out), the form's where it has them. */
+const name = Type.String({ maxLength: MAX_NAME_LENGTH, reason: `name must be text of at most ${MAX_NAME_LENGTH} characters`, missing: NAME_REQUIRED });
+const domains = Type.String({ maxLength: MAX_DOMAINS_LENGTH, reason: `domains must be text of at most ${MAX_DOMAINS_LENGTH} characters`, missing: DOMAINS_REQUIRED });
+const limit = Type.Integer({ minimum: 0, maximum: MAX_SESSION_LIMIT, reason: LIMIT_INVALID });
+const time = (field: string, missing: string) => Type.Integer({ minimum: 0, maximum: MAX_TIME, reason: `${field} must be epoch milliseconds (a non-negative integer)`, missing });
+const startTime = time('start_date_time', START_REQUIRED);
+const endTime = time('end_date_time', END_REQUIRED);
+const captureConsole = Type.Boolean({ reason: 'captureConsole must be true or false' });
+const retentionDays = Type.Enum(RETENTION_DAYS, { reason: `retention_days must be one of ${RETENTION_DAYS.join(', ')} (0 keeps recordings forever)` });
+const ipMode = Type.Enum(IP_MODES, { reason: `ip_mode must be one of ${IP_MODES.join(', ')}` });
+
 /**
- * POST /api/v1/campaign/create, once checked: name and domains trimmed and normalised, a
- * missing limit 0 (no limit). The server checks a body against these fields with the campaign
- * form's own messages (campaigns/payload.ts), so the PWA shows the same words either side.
+ * POST /api/v1/campaign/create. A field sent as null counts as left out. After this schema the
+ * server applies the form's rules (common/domains.ts: name not blank, valid domains, end after
+ * start), so the PWA and the API answer the same words. A missing limit means 0 (no limit),
+ * missing retention and IP handling the defaults for new campaigns.
  */
 export const CreateCampaignPayload = Type.Object(
   {
-    name: Type.String({ maxLength: MAX_NAME_LENGTH }),
-    domains: Type.String({ maxLength: MAX_DOMAINS_LENGTH }),
-    limit: Type.Integer({ minimum: 0, maximum: MAX_SESSION_LIMIT }),
-    start_date_time: Type.Integer({ minimum: 0, maximum: MAX_TIME }),
-    end_date_time: Type.Integer({ minimum: 0, maximum: MAX_TIME }),
+    name,
+    domains,
+    /** Optional, 0 (no limit) when left out. */
+    limit: Type.Optional(limit),
+    start_date_time: startTime,
+    end_date_time: endTime,
     /** Optional, true when left out. */
-    captureConsole: Type.Optional(Type.Boolean()),
+    captureConsole: Type.Optional(captureConsole),
     /** Optional, DEFAULT_RETENTION_DAYS when left out. */
-    retention_days: Type.Optional(Type.Enum(RETENTION_DAYS)),
+    retention_days: Type.Optional(retentionDays),
     /** Optional, DEFAULT_IP_MODE when left out. */
-    ip_mode: Type.Optional(Type.Enum(IP_MODES)),
+    ip_mode: Type.Optional(ipMode),
   },
   { additionalProperties: false },
 );
 export type CreateCampaignPayload = Static<typeof CreateCampaignPayload>;
 
-/** PATCH /api/v1/campaign/update/{id}: any of the create fields, checked by the same rules. */
-export const UpdateCampaignPayload = Type.Partial(CreateCampaignPayload, { additionalProperties: false });
+/** A field of an update: left out keeps it, null clears it (as if left out of a create body). */
+const change = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+
+/**
+ * PATCH /api/v1/campaign/update/{id}: any of the create fields. The campaign it makes (the
+ * stored one with these over it, cleared fields left out) is then checked as a create body.
+ */
+export const UpdateCampaignPayload = Type.Object(
+  {
+    name: change(name),
+    domains: change(domains),
+    limit: change(limit),
+    start_date_time: change(startTime),
+    end_date_time: change(endTime),
+    captureConsole: change(captureConsole),
+    retention_days: change(retentionDays),
+    ip_mode: change(ipMode),
+  },
+  { additionalProperties: false },
+);
 export type UpdateCampaignPayload = Static<typeof UpdateCampaignPayload>;

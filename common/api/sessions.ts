@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { MAX_TIME, Nullable } from './shared.js';
-import { DEVICES, SESSION_SORTS } from '../session-list.js';
+import { Nullable } from './shared.js';
+import { MAX_TIME } from '../limits.js';
+import { COUNTRY_CODE, DEVICES, FILTER_MAX_CHARS, SESSION_SORTS } from '../session-list.js';
 
 /** Session info the tracker reports with the first batch (the visit's details, screen, referrer, URL). */
 export const SessionInfo = Type.Object({
@@ -90,9 +91,9 @@ const yes = () => Type.Optional(Type.Literal('true'));
 /** GET /api/v1/streaming/sessions/{campaignId}/?cursor&limit&search&type&from&to&…&sort */
 export const SessionsQuery = Type.Object(
   {
-    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+    cursor: Type.Optional(Type.String({ maxLength: FILTER_MAX_CHARS.cursor })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE })),
-    search: Type.Optional(Type.String({ maxLength: 100 })),
+    search: Type.Optional(Type.String({ maxLength: FILTER_MAX_CHARS.search })),
     type: Type.Optional(Type.Union([Type.Literal('human'), Type.Literal('bot')])),
     /** Started at or after / before (epoch ms). */
     from: time(),
@@ -101,12 +102,12 @@ export const SessionsQuery = Type.Object(
     minDuration: time(),
     maxDuration: time(),
     /** A case-insensitive substring of a page path the session visited. */
-    url: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    url: Type.Optional(Type.String({ minLength: 1, maxLength: FILTER_MAX_CHARS.url })),
     /** ISO 3166 code, any case. */
-    country: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$' })),
+    country: Type.Optional(Type.String({ pattern: COUNTRY_CODE.source })),
     device: Type.Optional(Type.Union(DEVICES.map((d) => Type.Literal(d)))),
     /** The browser's name without version ("Chrome", "Firefox"), any case. */
-    browser: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
+    browser: Type.Optional(Type.String({ minLength: 1, maxLength: FILTER_MAX_CHARS.browser })),
     hasErrors: yes(),
     hasRageClicks: yes(),
     hasDeadClicks: yes(),

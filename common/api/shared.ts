@@ -4,9 +4,6 @@ import { Type, type Static } from 'typebox';
 export const ApiError = Type.Object({ error: Type.String() });
 export type ApiError = Static<typeof ApiError>;
 
-/** The largest JavaScript date (epoch ms); anything beyond is not a date. */
-export const MAX_TIME = 8_640_000_000_000_000;
-
 /** The answer of calls that only report success. */
 export const Ok = Type.Object({ ok: Type.Literal(true) });
 export type Ok = Static<typeof Ok>;

@@ -1,130 +1,66 @@
 import type { FastifySchemaCompiler } from 'fastify';
-import {
-  DEFAULT_IP_MODE,
-  DEFAULT_RETENTION_DAYS,
-  IP_MODES,
-  RETENTION_DAYS,
-  type CreateCampaignPayload,
-  type IpMode,
-  type RetentionDays,
-  type UpdateCampaignPayload,
-} from '../../common/api/campaigns.js';
-import { MAX_TIME } from '../../common/api/shared.js';
-import { LIMIT_INVALID, MAX_DOMAINS_LENGTH, MAX_NAME_LENGTH, isSessionLimit, normalizeDomains, validateCampaign } from '../../common/domains.js';
+import type { TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { CreateCampaignPayload } from '../../common/api/campaigns.js';
+import { normalizeDomains, validateCampaign } from '../../common/domains.js';
+import { annotationAt, fieldName } from '../../common/schema-flaw.js';
 import { badRequest, type HttpError } from '../http/errors.js';
 
-const FIELDS = ['name', 'domains', 'limit', 'start_date_time', 'end_date_time', 'captureConsole', 'retention_days', 'ip_mode'] as const;
+const NOT_AN_OBJECT = 'Request body must be a JSON object';
 
-function optionalString(body: Record<string, unknown>, field: string, max: number): string | undefined {
-  const value = body[field];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw badRequest(`${field} must be a string`);
-  if (value.length > max) throw badRequest(`${field} must be at most ${max} characters`);
-  return value;
+type Checker = ReturnType<typeof Compile>;
+
+/**
+ * Null when the value passes the schema, else the words for its first flaw: the failing field's
+ * `reason` (or `missing` when it was left out), an unknown field by name, and for a schema
+ * without words JSON Schema's own message after the field's name.
+ */
+function schemaFlaw(checker: Checker, schema: TSchema, value: unknown, part: string): string | null {
+  if (checker.Check(value)) return null;
+  if (part === 'body' && (typeof value !== 'object' || value === null || Array.isArray(value))) return NOT_AN_OBJECT;
+  const errors = [...checker.Errors(value)];
+  const unknown = errors.find((error) => error.keyword === 'additionalProperties');
+  if (unknown) return `${part} unknown field "${String((unknown.params as { additionalProperties: string[] }).additionalProperties[0])}"`;
+  const [first] = errors;
+  const missing = (first.params as { requiredProperties?: string[] }).requiredProperties?.[0];
+  if (missing) return annotationAt(schema, `${first.schemaPath}/properties/${missing}`, 'missing') ?? `${part} ${fieldName(`${first.instancePath}/${missing}`)} is required`;
+  return annotationAt(schema, first.schemaPath) ?? `${part} ${fieldName(first.instancePath)} ${first.message}`;
 }
 
-function optionalTime(body: Record<string, unknown>, field: string): number | undefined {
-  const value = body[field];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_TIME) {
-    throw badRequest(`${field} must be epoch milliseconds (a non-negative integer)`);
-  }
-  return value;
+const createChecker = Compile(CreateCampaignPayload);
+
+/** A body's fields sent as null, left out: null clears a field. */
+function withoutNulls(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null));
 }
 
-function optionalLimit(body: Record<string, unknown>): number | undefined {
-  const value = body.limit;
-  if (value === undefined || value === null) return undefined;
-  if (!isSessionLimit(value)) throw badRequest(LIMIT_INVALID);
-  return value;
+/**
+ * A create body checked by its schema, then by the campaign form's rules (name and a valid
+ * domain list, end after start), answering the first broken one's words: the campaign ready to
+ * store, name trimmed and domains normalised.
+ */
+export function checkCampaign(body: unknown): CreateCampaignPayload {
+  const draft = withoutNulls(body);
+  const flaw = schemaFlaw(createChecker, CreateCampaignPayload, draft, 'body') ?? validateCampaign(draft as CreateCampaignPayload);
+  if (flaw) throw badRequest(flaw);
+  const campaign = draft as CreateCampaignPayload;
+  return { ...campaign, name: campaign.name.trim(), domains: normalizeDomains(campaign.domains) };
 }
 
-function optionalRetention(body: Record<string, unknown>): RetentionDays | undefined {
-  const value = body.retention_days;
-  if (value === undefined || value === null) return undefined;
-  if (!(RETENTION_DAYS as readonly unknown[]).includes(value)) throw badRequest(`retention_days must be one of ${RETENTION_DAYS.join(', ')} (0 keeps recordings forever)`);
-  return value as RetentionDays;
-}
-
-function optionalIpMode(body: Record<string, unknown>): IpMode | undefined {
-  const value = body.ip_mode;
-  if (value === undefined || value === null) return undefined;
-  if (!(IP_MODES as readonly unknown[]).includes(value)) throw badRequest(`ip_mode must be one of ${IP_MODES.join(', ')}`);
-  return value as IpMode;
-}
-
-function optionalCaptureConsole(body: Record<string, unknown>): boolean | undefined {
-  const value = body.captureConsole;
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'boolean') throw badRequest('captureConsole must be true or false');
-  return value;
-}
-
-/** A JSON object with only campaign fields, each of its type: any subset of them. */
-function parseFields(body: unknown): UpdateCampaignPayload {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('Request body must be a JSON object');
-  const record = body as Record<string, unknown>;
-  const unknown = Object.keys(record).find((key) => !(FIELDS as readonly string[]).includes(key));
-  if (unknown !== undefined) throw badRequest(`body unknown field "${unknown}"`);
-  const fields: UpdateCampaignPayload = {
-    name: optionalString(record, 'name', MAX_NAME_LENGTH),
-    domains: optionalString(record, 'domains', MAX_DOMAINS_LENGTH),
-    limit: optionalLimit(record),
-    start_date_time: optionalTime(record, 'start_date_time'),
-    end_date_time: optionalTime(record, 'end_date_time'),
-    captureConsole: optionalCaptureConsole(record),
-    retention_days: optionalRetention(record),
-    ip_mode: optionalIpMode(record),
+/** A route's validator compiler for its TypeBox schemas, answering 400 with the schema's words. */
+export const reasonedValidator: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
+  const checker = Compile(schema);
+  return (value: unknown) => {
+    const flaw = schemaFlaw(checker, schema, value, httpPart ?? 'request');
+    return flaw ? { error: badRequest(flaw) } : { value };
   };
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as UpdateCampaignPayload;
-}
+};
 
-/** Applies the form's rules to a whole campaign, answering the form's message for the first broken one. */
-function checkedCampaign(draft: UpdateCampaignPayload): CreateCampaignPayload {
-  const problem = validateCampaign(draft);
-  if (problem) throw badRequest(problem);
-  return {
-    name: (draft.name as string).trim(),
-    domains: normalizeDomains(draft.domains as string),
-    limit: draft.limit ?? 0,
-    start_date_time: draft.start_date_time as number,
-    end_date_time: draft.end_date_time as number,
-    captureConsole: draft.captureConsole ?? true,
-    retention_days: draft.retention_days ?? DEFAULT_RETENTION_DAYS,
-    ip_mode: draft.ip_mode ?? DEFAULT_IP_MODE,
-  };
-}
-
-/**
- * Checks a create body strictly — no unknown fields, no type coercion — then applies the
- * campaign form's rules (name and a valid domain list required, both dates required, end after
- * start), answering the form's own message for the first broken one. A missing limit means 0,
- * missing retention and IP handling the defaults for new campaigns.
- */
-export function parseCreateCampaign(body: unknown): CreateCampaignPayload {
-  return checkedCampaign(parseFields(body));
-}
-
-/**
- * Checks an update body the same way, then the campaign it would make (the stored one with the
- * body's fields over it) by the create rules: the changed campaign, ready to store.
- */
-export function parseUpdateCampaign(body: unknown, current: CreateCampaignPayload): CreateCampaignPayload {
-  const changes = parseFields(body);
-  // A field sent as null is cleared, as if left out of a create body: required ones are refused.
-  const cleared = Object.fromEntries(Object.entries(body as Record<string, unknown>).filter(([, value]) => value === null).map(([key]) => [key, undefined]));
-  return checkedCampaign({ ...current, ...cleared, ...changes });
-}
-
-/**
- * The create route's body validator: the route declares CreateCampaignPayload as its body
- * schema (so the handler's type comes from it), and this checks a body against it with the
- * form's messages, which a generic JSON-schema validator cannot give, handing on the body as
- * parsed (trimmed, normalised, limit defaulted).
- */
-export const createCampaignValidator: FastifySchemaCompiler<unknown> = () => (body: unknown) => {
+/** The create route's validator: the body by checkCampaign, handed on as it returns it. */
+export const createCampaignValidator: FastifySchemaCompiler<TSchema> = () => (body: unknown) => {
   try {
-    return { value: parseCreateCampaign(body) };
+    return { value: checkCampaign(body) };
   } catch (error) {
     return { error: error as HttpError };
   }

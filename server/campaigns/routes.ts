@@ -4,12 +4,20 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Insertable, Selectable } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { Campaign } from '../../common/api-types.js';
-import { CampaignIdParams, CampaignListResponse, CampaignResponse, CreateCampaignPayload } from '../../common/api/campaigns.js';
+import {
+  CampaignIdParams,
+  CampaignListResponse,
+  CampaignResponse,
+  CreateCampaignPayload,
+  DEFAULT_IP_MODE,
+  DEFAULT_RETENTION_DAYS,
+  UpdateCampaignPayload,
+} from '../../common/api/campaigns.js';
 import { Ok } from '../../common/api/shared.js';
 import type { CampaignsTable } from '../db/schema.js';
 import { currentUserId, requireUser } from '../auth/tokens.js';
 import { checkSameOrigin } from '../http/origin.js';
-import { createCampaignValidator, parseUpdateCampaign } from './payload.js';
+import { checkCampaign, createCampaignValidator, reasonedValidator } from './payload.js';
 import { ownedCampaign } from './ownership.js';
 import { emptyJsonIsNoBody } from '../http/json-body.js';
 import { deleteCampaign, insertCampaign, lastDataAt, listCampaigns, updateCampaign } from './repository.js';
@@ -35,23 +43,23 @@ export function toCampaign(row: Insertable<CampaignsTable> | Selectable<Campaign
 }
 
 /** The stored campaign in the create body's shape (the API's campaign without its id), for an update to change. */
-function editableFields(row: Selectable<CampaignsTable>): CreateCampaignPayload {
+function editableFields(row: Selectable<CampaignsTable>): UpdateCampaignPayload {
   const { id: _id, session_count: _count, last_data_at: _last, ...fields } = toCampaign(row);
   // Stored values passed the create rules when they were written.
-  return fields as CreateCampaignPayload;
+  return fields as UpdateCampaignPayload;
 }
 
-/** The row's columns for a checked create or update body. */
+/** The row's columns for a checked create body, with the defaults of the fields it left out. */
 function columnsOf(payload: CreateCampaignPayload) {
   return {
     name: payload.name,
     domains: payload.domains,
-    session_limit: payload.limit,
+    session_limit: payload.limit ?? 0,
     start_date_time: payload.start_date_time,
     end_date_time: payload.end_date_time,
     capture_console: payload.captureConsole === false ? 0 : 1,
-    retention_days: payload.retention_days,
-    ip_mode: payload.ip_mode,
+    retention_days: payload.retention_days ?? DEFAULT_RETENTION_DAYS,
+    ip_mode: payload.ip_mode ?? DEFAULT_IP_MODE,
   };
 }
 
@@ -95,10 +103,16 @@ function campaignRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   api.patch(
     '/api/v1/campaign/update/:id',
-    { preHandler: [signedIn, sameOrigin], bodyLimit: CREATE_BODY_LIMIT, schema: { params: CampaignIdParams, response: { 200: CampaignResponse } } },
+    {
+      preHandler: [signedIn, sameOrigin],
+      bodyLimit: CREATE_BODY_LIMIT,
+      schema: { params: CampaignIdParams, body: UpdateCampaignPayload, response: { 200: CampaignResponse } },
+      validatorCompiler: reasonedValidator,
+    },
     async (request) => {
       const campaign = await ownedCampaign(ctx.db, request, request.params.id);
-      const changed = parseUpdateCampaign(request.body, editableFields(campaign));
+      // The campaign the update makes is checked whole, by the create rules.
+      const changed = checkCampaign({ ...editableFields(campaign), ...request.body });
       await updateCampaign(ctx.db, campaign, columnsOf(changed));
       return { data: toCampaign({ ...campaign, ...columnsOf(changed) }, await lastDataAt(ctx.db, campaign.id)) };
     },

@@ -53,11 +53,15 @@ export function startJobs(app: FastifyInstance, db: Db, timing = { firstAfterMs:
     await oneNodeAtATime(db, 'housekeeping', housekeeping).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
     await sweepRecordings(db).catch((error: unknown) => app.log.warn({ err: error }, 'retention sweep failed'));
   };
-  let timer = setTimeout(() => {
+  let every: NodeJS.Timeout | undefined;
+  const first = setTimeout(() => {
     void run();
-    timer = setInterval(run, timing.everyMs);
-    timer.unref();
+    every = setInterval(run, timing.everyMs);
+    every.unref();
   }, timing.firstAfterMs);
-  timer.unref();
-  app.addHook('onClose', async () => clearTimeout(timer));
+  first.unref();
+  app.addHook('onClose', async () => {
+    clearTimeout(first);
+    clearInterval(every);
+  });
 }

@@ -77,9 +77,11 @@ export function Navbar() {
           <div className="nav-user">
             {isAuthenticated && user ? (
               <>
-                <Link to="/account" className="nav-account" aria-label={`Account: ${user.name}`} onClick={() => setOpen(false)}>
+                {/* Named by its visible text first (speech users say what they see), then what it opens. */}
+                <Link to="/account" className="nav-account" onClick={() => setOpen(false)}>
                   <Avatar user={user} />
                   <span className="nav-user-name">{user.name}</span>
+                  <span className="visually-hidden">(account)</span>
                 </Link>
                 <button type="button" className="button button-secondary" onClick={onLogout}>
                   Logout

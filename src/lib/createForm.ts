@@ -1,7 +1,10 @@
 import {
   DEFAULT_IP_MODE,
   DEFAULT_RETENTION_DAYS,
+  DOMAINS_INVALID,
   LIMIT_INVALID,
+  addressesKept,
+  invalidDomainEntries,
   isSessionLimit,
   normalizeDomains,
   validateCampaign,
@@ -134,4 +137,33 @@ export function toUpdatePayload(form: CampaignForm, opened: CampaignForm): Updat
     .filter((field) => form[field] !== opened[field])
     .map((field) => [changed[field], all[changed[field]]]);
   return Object.fromEntries(entries) as UpdateCampaignPayload;
+}
+
+/** Quick choices for the end date, counted from the start date (or now when it is empty). */
+export const END_DATE_CHOICES = [
+  { label: '1 week', days: 7, months: 0 },
+  { label: '1 month', days: 0, months: 1 },
+  { label: '3 months', days: 0, months: 3 },
+] as const;
+export type EndDateChoice = (typeof END_DATE_CHOICES)[number];
+
+/** The end date a quick choice gives, as the form's datetime-local text; a month on from 31 January is the end of February. */
+export function endDateAfter(startDate: string, choice: EndDateChoice, now: Date): string {
+  const start = new Date(parseLocalDate(startDate) ?? now.getTime());
+  const end = new Date(start);
+  end.setDate(1);
+  end.setMonth(end.getMonth() + choice.months);
+  const lastDay = new Date(end.getFullYear(), end.getMonth() + 1, 0).getDate();
+  end.setDate(Math.min(start.getDate(), lastDay) + choice.days);
+  return toLocalInputValue(end);
+}
+
+/** Under the domains: which entries are wrong (with the rules' message), and what was kept of pasted addresses. */
+export function domainNotes(form: CampaignForm, errors: CampaignFormErrors): { wrong: string | null; kept: string | null } {
+  const invalid = errors.domains === DOMAINS_INVALID ? invalidDomainEntries(form.domains) : [];
+  const kept = addressesKept(form.domains);
+  return {
+    wrong: invalid.length ? `Not a valid domain: ${invalid.map((entry) => `“${entry}”`).join(', ')}` : null,
+    kept: kept.length ? `From a web address only its host and port are kept: ${kept.map(({ entry, kept: host }) => `${entry} → ${host}`).join(', ')}` : null,
+  };
 }

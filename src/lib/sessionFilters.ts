@@ -1,7 +1,8 @@
 // The sessions list's filters and sort as they live in the page's URL (bookmarkable, shareable)
 // and as they go to GET /api/v1/streaming/sessions/{campaignId}/. Anything in the URL that is
 // not a valid filter is dropped, so a hand-edited link still opens the list.
-import { DEVICES, SESSION_SORTS, type SessionSort } from '../../common/session-list.js';
+import { MAX_TIME } from '../../common/limits.js';
+import { COUNTRY_CODE, DEVICES, FILTER_MAX_CHARS, SESSION_SORTS, type SessionSort } from '../../common/session-list.js';
 
 export interface SessionFilters {
   from?: number;
@@ -29,15 +30,15 @@ export function validateSessionFilters(search: Record<string, unknown>): Session
   const filters: SessionFilters = {};
   for (const key of NUMBERS) {
     const n = Number(search[key]);
-    if (search[key] !== undefined && search[key] !== '' && Number.isSafeInteger(n) && n >= 0) filters[key] = n;
+    if (search[key] !== undefined && search[key] !== '' && Number.isInteger(n) && n >= 0 && n <= MAX_TIME) filters[key] = n;
   }
   for (const key of FLAGS) if (search[key] === true || search[key] === 'true') filters[key] = true;
-  const url = text(search.url, 200);
+  const url = text(search.url, FILTER_MAX_CHARS.url);
   if (url) filters.url = url;
   const country = text(search.country, 3);
-  if (country && /^[A-Za-z]{2}$/.test(country)) filters.country = country.toUpperCase();
+  if (country && COUNTRY_CODE.test(country)) filters.country = country.toUpperCase();
   if ((DEVICES as readonly unknown[]).includes(search.device)) filters.device = search.device as SessionFilters['device'];
-  const browser = text(search.browser, 50);
+  const browser = text(search.browser, FILTER_MAX_CHARS.browser);
   if (browser) filters.browser = browser;
   if (SESSION_SORTS.includes(search.sort as SessionSort) && search.sort !== 'newest') filters.sort = search.sort as SessionFilters['sort'];
   return filters;

@@ -1,7 +1,17 @@
 import { cloneElement, useState, type FormEvent, type ReactElement } from 'react';
 import { useMutation, type UseMutationResult } from '@tanstack/react-query';
 import { createErrorMessage } from '../api/campaigns.js';
-import { LIMIT_MAX, LIMIT_MIN, validateCampaignForm, type CampaignForm, type CampaignFormErrors, type CampaignFormField } from '../lib/createForm.js';
+import {
+  END_DATE_CHOICES,
+  LIMIT_MAX,
+  LIMIT_MIN,
+  domainNotes,
+  endDateAfter,
+  validateCampaignForm,
+  type CampaignForm,
+  type CampaignFormErrors,
+  type CampaignFormField,
+} from '../lib/createForm.js';
 import { IP_MODES, MAX_DOMAINS_LENGTH, MAX_NAME_LENGTH, RETENTION_DAYS, type IpMode } from '../../common/domains.js';
 import { ErrorBox } from '../components/ErrorBox.js';
 import { useWhenBackOnline } from '../offline/useOnline.js';
@@ -43,6 +53,8 @@ export function CampaignFormPage({ title, initial, submitLabel, sendingLabel, fa
   };
   const edit = (field: CampaignFormField) => (value: string) => set(field, value);
 
+  const notes = domainNotes(form, errors);
+
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const found = validateCampaignForm(form);
@@ -80,6 +92,8 @@ export function CampaignFormPage({ title, initial, submitLabel, sendingLabel, fa
           label="Domain to Accept Traffic From"
           help="Comma-separated list, e.g. example.com, localhost:3000. Sessions from other sites are refused."
           error={errors.domains}
+          errorDetail={notes.wrong}
+          note={notes.kept}
         >
           <input
             id="campaign-domains"
@@ -136,16 +150,31 @@ export function CampaignFormPage({ title, initial, submitLabel, sendingLabel, fa
               onChange={(e) => edit('startDate')(e.target.value)}
             />
           </Field>
-          <Field id="campaign-endDate" label="End Date" help="Recording stops after this date and time." error={errors.endDate}>
-            <input
-              id="campaign-endDate"
-              className="input"
-              type="datetime-local"
-              value={form.endDate}
-              disabled={sending}
-              onChange={(e) => edit('endDate')(e.target.value)}
-            />
-          </Field>
+          <div className="field-stack">
+            <Field id="campaign-endDate" label="End Date" help="Recording stops after this date and time." error={errors.endDate}>
+              <input
+                id="campaign-endDate"
+                className="input"
+                type="datetime-local"
+                value={form.endDate}
+                disabled={sending}
+                onChange={(e) => edit('endDate')(e.target.value)}
+              />
+            </Field>
+            <div className="end-date-choices" role="group" aria-label="Record for">
+              {END_DATE_CHOICES.map((choice) => (
+                <button
+                  key={choice.label}
+                  type="button"
+                  className="button button-secondary button-small"
+                  disabled={sending}
+                  onClick={() => edit('endDate')(endDateAfter(form.startDate, choice, new Date()))}
+                >
+                  {choice.label}
+                </button>
+              ))}
+            </div>
+          </div>
         </div>
         <div className="form-row">
           <Field id="campaign-retentionDays" label="Keep Recordings" help="Recordings older than this are deleted.">
@@ -188,17 +217,24 @@ function Field({
   label,
   help,
   error,
+  errorDetail,
+  note,
   children,
 }: {
   id: string;
   label: string;
   help: string;
   error?: string;
+  /** Said after the error: which part of the value is wrong. */
+  errorDetail?: string | null;
+  /** Said as the value changes: what will be made of it. */
+  note?: string | null;
   children: ReactElement<Record<string, unknown>>;
 }) {
-  // Screen readers hear the help text and the error with the input.
+  // Screen readers hear the help text, the note and the error with the input.
+  const described = [`${id}-help`, note && `${id}-note`, error && `${id}-error`].filter(Boolean).join(' ');
   const input = cloneElement(children, {
-    'aria-describedby': error ? `${id}-help ${id}-error` : `${id}-help`,
+    'aria-describedby': described,
     'aria-invalid': error ? true : undefined,
   });
   return (
@@ -208,10 +244,16 @@ function Field({
       <p className="help" id={`${id}-help`}>
         {help}
       </p>
-      {error && (
-        <p className="field-error" id={`${id}-error`} role="alert">
-          {error}
+      {note && (
+        <p className="help field-note" id={`${id}-note`} role="status">
+          {note}
         </p>
+      )}
+      {error && (
+        <div className="field-error" id={`${id}-error`} role="alert">
+          <p>{error}</p>
+          {errorDetail && <p>{errorDetail}</p>}
+        </div>
       )}
     </div>
   );

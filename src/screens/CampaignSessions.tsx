@@ -7,6 +7,7 @@ import type { Session } from '../../common/api-types.js';
 import { useDebounced } from '../lib/useDebounced.js';
 import { CAMPAIGN_DELETED } from '../lib/pageNotice.js';
 import { ErrorBox } from '../components/ErrorBox.js';
+import { CampaignNotFound, isUnknownCampaign } from '../components/CampaignNotFound.js';
 import { SessionCard, SessionRow } from '../components/SessionCard.js';
 import { SessionsViewToggle, useSessionsView } from '../components/SessionsView.js';
 import { DeleteCampaignModal, DeleteSessionModal, SessionDetailsModal } from '../components/SessionModals.js';
@@ -82,6 +83,7 @@ export function CampaignSessions({ campaignId, sessionActions, filters = {}, onF
   const pages = sessions.data?.pages ?? [];
   const counts = pages[0]?.counts ?? { total: 0, human: 0, bot: 0 };
   const list = sessions.isError ? [] : pages.flatMap((page) => page.sessions);
+  if (sessions.isError && isUnknownCampaign(sessions.error)) return <CampaignNotFound campaignId={campaignId} />;
 
   return (
     <div className="page sessions-page">

@@ -11,7 +11,8 @@ export function NotFound() {
         <button type="button" className="button button-primary" onClick={() => void router.navigate({ to: '/' })}>
           Go Home
         </button>
-        <button type="button" className="button button-secondary" onClick={() => router.history.back()}>
+        {/* A tab opened on this address has nowhere to go back to: home, rather than a blank page. */}
+        <button type="button" className="button button-secondary" onClick={() => (router.history.canGoBack() ? router.history.back() : void router.navigate({ to: '/' }))}>
           Go Back
         </button>
       </div>

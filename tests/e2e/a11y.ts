@@ -4,9 +4,15 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 
+/**
+ * Rules on whatever axe's defaults say: a control's visible label is part of its accessible name
+ * (speech users say what they see), and pointer targets are at least 24 px or spaced (WCAG 2.2).
+ */
+const ALWAYS_ON = { 'label-content-name-mismatch': { enabled: true }, 'target-size': { enabled: true } };
+
 /** axe finds no critical or serious violation on the page (minus `exclude`d parts, each with a reason at the call). */
 export async function expectAccessible(page: Page, name: string, exclude: string[] = []): Promise<void> {
-  let builder = new AxeBuilder({ page });
+  let builder = new AxeBuilder({ page }).options({ rules: ALWAYS_ON });
   for (const selector of exclude) builder = builder.exclude(selector);
   const { violations } = await builder.analyze();
   const blocking = violations

@@ -74,7 +74,7 @@ describe.skipIf(!hasChromium)('the account page', () => {
 
     const rows = laptop.locator('.sign-in-row');
     await step('4. The account page lists both sign-ins, this one marked', async () => {
-      await laptop.getByRole('link', { name: `Account: ${ADA.name}` }).click();
+      await laptop.getByRole('link', { name: `${ADA.name} (account)` }).click();
       await laptop.waitForURL((url) => url.pathname === '/account');
       await laptop.getByRole('heading', { name: 'Account', exact: true }).waitFor();
       await until('two sign-ins', async () => (await rows.count()) === 2);

@@ -242,6 +242,12 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       await shot('create-errors');
       await titled('Create Campaign — Tapedeck');
       await accessible('create-campaign form with errors');
+      // The date and select fields line up: one height, one width, side by side on a wide screen.
+      const boxes = await Promise.all(['Start Date', 'End Date', 'Keep Recordings', 'Visitor IP Address'].map(async (label) => (await page.getByLabel(label, { exact: true }).boundingBox())!));
+      const [startBox, endBox, keepBox, ipBox] = boxes.map((b) => ({ x: Math.round(b.x), y: Math.round(b.y), width: Math.round(b.width), height: Math.round(b.height) }));
+      expect(new Set([startBox, endBox, keepBox, ipBox].map((b) => `${b.width}x${b.height}`)).size, 'date and select fields of one size').toBe(1);
+      expect([startBox.x, endBox.x]).toEqual([keepBox.x, ipBox.x]);
+      if (device.viewport.width >= 1024) expect([startBox.y, keepBox.y]).toEqual([endBox.y, ipBox.y]);
       await page.getByLabel('Campaign Name').fill('Spring Sale');
       expect(await page.getByText('Campaign name is required').count()).toBe(0);
       await page.getByLabel('Domain to Accept Traffic From').fill('shop.example.com, not a domain');

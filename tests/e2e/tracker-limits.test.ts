@@ -38,12 +38,14 @@ describe.skipIf(!hasChromium)('the tracker meets ingest limits', () => {
   }
 
   /** A visitor on the shop's checkout page with the hosted one-line install; `answers` collects ingest's replies. */
-  async function visit(server: TestServer, campaignId: string) {
+  async function visit(server: TestServer, campaignId: string, { clock = false } = {}) {
     site.install(`<script async src="${server.url}/t/${campaignId}.js"></script>`);
     const context = await browser.newContext();
     const page = await context.newPage();
     const answers: Response[] = [];
     page.on('response', (r) => r.url().includes('/api/v1/ingest/') && r.request().method() === 'POST' && answers.push(r));
+    // A clock the test can move on at once (it runs at the normal pace until then).
+    if (clock) await page.clock.install();
     await page.goto(`${site.url}/checkout.html`);
     await recorderRunning(page);
     return { context, page, answers };
@@ -71,15 +73,22 @@ describe.skipIf(!hasChromium)('the tracker meets ingest limits', () => {
   it('waits what Retry-After asks after a 429 instead of retrying at once, and goes on recording', async () => {
     const server = await serverWith({ RATE_BATCHES_PER_SESSION: '1' });
     const campaignId = await makeCampaign(server, { domains: `127.0.0.1:${site.port}` });
-    const { context, page, answers } = await visit(server, campaignId);
+    const { context, page, answers } = await visit(server, campaignId, { clock: true });
+    let sent = 0;
+    page.on('request', (r) => r.url().includes('/api/v1/ingest/') && r.method() === 'POST' && sent++);
     expect((await activityThenFlush(page, answers)).status()).toBe(200);
     const limited = await activityThenFlush(page, answers);
     expect(limited.status()).toBe(429);
     expect(Number(limited.headers()['retry-after'])).toBeGreaterThan(5);
     // Without Retry-After the back-off would try again within 1 s; the tracker must stay quiet.
-    const count = answers.length;
-    await page.waitForTimeout(3000);
-    expect(answers.length).toBe(count);
+    // The page's clock runs 3 s at once; a request the page makes after that marks the end, and
+    // the browser reports a page's requests in order, so any retry of those 3 s is counted first.
+    const count = sent;
+    await page.clock.runFor(3000);
+    const marker = page.waitForRequest((r) => r.url().includes('after-three-seconds'));
+    await page.evaluate(() => void fetch('/?after-three-seconds').catch(() => undefined));
+    await marker;
+    expect(sent).toBe(count);
     expect(await page.evaluate(() => JSON.parse(sessionStorage.getItem('tapedeck') ?? '{}').off)).toBeUndefined();
     expect(await page.evaluate(() => typeof (window as { tapedeck?: { flush?: unknown } }).tapedeck?.flush)).toBe('function');
     await context.close();

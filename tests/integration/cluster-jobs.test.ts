@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, usingPostgres, type TestServer } from '../helpers/server.js';
 import Fastify from 'fastify';
 import { housekeeping, oneNodeAtATime, startJobs } from '../../server/cluster/jobs.js';
@@ -92,22 +92,30 @@ describe('background jobs', () => {
   });
 
   it('runs the jobs soon after a start, then again and again, and stops with the server', async () => {
-    const app = Fastify({ logger: false });
-    startJobs(app, server.db, { firstAfterMs: 20, everyMs: 100 });
-    const expired = (id: string) => ({ model: 'Session', id, payload: '{}', uid: null, grant_id: null, user_code: null, expires_at: Date.now() - 1000, consumed_at: null });
-    const gone = async (id: string) => (await server.db.selectFrom('oidc_models').select('id').where('id', '=', id).execute()).length === 0;
-    const until = async (id: string) => {
-      for (let i = 0; i < 100 && !(await gone(id)); i++) await new Promise((resolve) => setTimeout(resolve, 20));
-      return gone(id);
-    };
-    await server.db.insertInto('oidc_models').values(expired('first-run')).execute();
-    expect(await until('first-run')).toBe(true);
-    await server.db.insertInto('oidc_models').values(expired('next-run')).execute();
-    expect(await until('next-run')).toBe(true);
-    await app.close();
-    await new Promise((resolve) => setTimeout(resolve, 300)); // a run under way when it closed ends
-    await server.db.insertInto('oidc_models').values(expired('after-close')).execute();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await gone('after-close')).toBe(false);
+    // The first run comes on a real 20 ms timer; the runs after it only when the test moves time on.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const app = Fastify({ logger: false });
+      startJobs(app, server.db, { firstAfterMs: 20, everyMs: 100 });
+      const expired = (id: string) => ({ model: 'Session', id, payload: '{}', uid: null, grant_id: null, user_code: null, expires_at: Date.now() - 1000, consumed_at: null });
+      const gone = async (id: string) => (await server.db.selectFrom('oidc_models').select('id').where('id', '=', id).execute()).length === 0;
+      // Waits on the database without moving the fake clock, so no further run starts meanwhile.
+      const until = async (id: string) => {
+        for (let i = 0; i < 100 && !(await gone(id)); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+        return gone(id);
+      };
+      await server.db.insertInto('oidc_models').values(expired('first-run')).execute();
+      expect(await until('first-run')).toBe(true);
+      await server.db.insertInto('oidc_models').values(expired('next-run')).execute();
+      await vi.advanceTimersByTimeAsync(100);
+      expect(await until('next-run')).toBe(true);
+      await app.close();
+      expect(vi.getTimerCount()).toBe(0); // nothing left to run a job
+      await server.db.insertInto('oidc_models').values(expired('after-close')).execute();
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(await gone('after-close')).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { openSse, type SseClient } from '../helpers/sse.js';
@@ -174,8 +174,8 @@ describe('GET /api/v1/replay/live/{campaignId}/{sessionId}', () => {
 
 describe('caps and disconnects', () => {
   it('bounds streams per user (429) and per node (503), and frees a place when a client goes away', async () => {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(server.app.liveStreams.size).toBe(0);
+    // Streams of the tests before close as their clients go.
+    await vi.waitFor(() => expect(server.app.liveStreams.size).toBe(0));
     const mine = [await sse(listUrl()), await sse(listUrl()), await sse(listUrl())];
     expect(mine.map((c) => c.status)).toEqual([200, 200, 200]);
     const refused = await sse(listUrl());
@@ -192,8 +192,7 @@ describe('caps and disconnects', () => {
     expect(JSON.parse(await full.body)).toMatchObject({ error: TOO_MANY_STREAMS_NODE });
 
     mine[0].close();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(server.app.liveStreams.size).toBe(4);
+    await vi.waitFor(() => expect(server.app.liveStreams.size).toBe(4));
     expect((await sse(listUrl())).status).toBe(200);
   });
 

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { ReplayEvent } from '../../../common/api-types.js';
 import { formatPlayerTime } from '../player/playerMath.js';
 import { momentLink } from './moment.js';
@@ -10,12 +10,14 @@ import {
   activityName,
   capturedEntries,
   currentItemIndex,
+  markerGroups,
   type ActivityItem,
   type ActivityKind,
 } from './activity.js';
 
-// Under the player: a strip of markers, one button per moment, placed along the recording's
-// length and coloured by kind; clicking one seeks the player there. One Tab stop for the whole
+// Under the player: a strip of markers, one button per moment (moments closer than a finger's
+// width share one), placed along the recording's length and coloured by kind; clicking one seeks
+// the player there. Inactivity stretches are drawn as bands (the list below names them). One Tab stop for the whole
 // strip (arrow keys, Home and End move between markers), so Tab goes on past it to the page.
 
 export interface TimelineProps {
@@ -35,37 +37,60 @@ const MARKER_KEYS: Record<string, (index: number, last: number) => number> = {
 
 export function ActivityMarkers({ items, totalTime, onSeek }: TimelineProps) {
   const [focusIndex, setFocusIndex] = useState(0);
+  const [strip, width] = useWidth<HTMLDivElement>();
+  const groups = useMemo(() => (totalTime > 0 && width > 0 ? markerGroups(items, totalTime, width) : []), [items, totalTime, width]);
   if (!items.length || totalTime <= 0) return null;
-  const tabStop = Math.min(focusIndex, items.length - 1);
+  const tabStop = Math.min(focusIndex, Math.max(0, groups.length - 1));
   const onKey = (event: KeyboardEvent<HTMLDivElement>) => {
     const move = MARKER_KEYS[event.key];
-    if (!move) return;
+    if (!move || !groups.length) return;
     event.preventDefault();
-    const next = move(tabStop, items.length - 1);
+    const next = move(tabStop, groups.length - 1);
     setFocusIndex(next);
-    (event.currentTarget.children[next] as HTMLElement | undefined)?.focus();
+    event.currentTarget.querySelectorAll('button')[next]?.focus();
   };
   return (
-    <div className="activity-markers" role="group" aria-label="Activity timeline" onKeyDown={onKey}>
-      {items.map((item, i) => {
-        const left = Math.min(100, (item.at / totalTime) * 100);
-        const width = item.durationMs ? Math.min(100 - left, (item.durationMs / totalTime) * 100) : undefined;
-        return (
-          <button
-            key={`${item.kind}-${item.at}-${i}`}
-            type="button"
-            className={`activity-marker activity-${item.kind}`}
-            style={{ left: `${left}%`, width: width === undefined ? undefined : `${width}%` }}
-            aria-label={activityLabel(item)}
+    <div className="activity-markers" role="group" aria-label="Activity timeline" onKeyDown={onKey} ref={strip}>
+      {items.map((item, i) =>
+        item.kind === 'inactivity' ? (
+          <span
+            key={`inactivity-${item.at}-${i}`}
+            className="activity-band activity-inactivity"
+            style={{ left: `${Math.min(100, (item.at / totalTime) * 100)}%`, width: `${Math.min(100, ((item.durationMs ?? 0) / totalTime) * 100)}%` }}
+            aria-hidden="true"
             title={activityLabel(item)}
-            tabIndex={i === tabStop ? 0 : -1}
-            onFocus={() => setFocusIndex(i)}
-            onClick={() => onSeek(item.at)}
           />
-        );
-      })}
+        ) : null,
+      )}
+      {groups.map((group, i) => (
+        <button
+          key={`${group.at}-${i}`}
+          type="button"
+          className={`activity-marker activity-${group.kind}`}
+          style={{ left: `${group.x}px` }}
+          aria-label={group.label}
+          title={group.label}
+          tabIndex={i === tabStop ? 0 : -1}
+          onFocus={() => setFocusIndex(i)}
+          onClick={() => onSeek(group.at)}
+        />
+      ))}
     </div>
   );
+}
+
+/** A ref for an element and its width in pixels, kept up to date as it resizes. */
+function useWidth<T extends HTMLElement>(): [(element: T | null) => (() => void) | undefined, number] {
+  const [width, setWidth] = useState(0);
+  const ref = useCallback((element: T | null) => {
+    if (!element) return undefined;
+    setWidth(element.clientWidth);
+    if (typeof ResizeObserver === 'undefined') return undefined;
+    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, width];
 }
 
 type Tab = 'activity' | 'pages' | 'console' | 'network';

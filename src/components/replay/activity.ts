@@ -85,6 +85,43 @@ export const activityName = (item: ActivityItem): string => (item.target ? `${AC
 /** "Rage click on 'Pay' at 00:12" — a marker's accessible name. */
 export const activityLabel = (item: ActivityItem): string => `${activityName(item)} at ${formatPlayerTime(item.at)}`;
 
+/** Pointer targets on the timeline are at least this wide and tall, never overlapping (WCAG 2.2 target size). */
+export const MARKER_PX = 24;
+/** The kind a group of moments shows as its colour: the one most worth a look. */
+const SHOWN_FIRST: ActivityKind[] = ['error', 'rage', 'dead', 'request', 'navigation', 'click'];
+
+export interface MarkerGroup {
+  /** The centre's distance from the strip's left edge, in pixels. */
+  x: number;
+  kind: ActivityKind;
+  /** Where a click takes the player: the group's first moment. */
+  at: number;
+  /** Each moment's name, duplicates dropped: "Click at 00:12, Rage click at 00:12". */
+  label: string;
+}
+
+/**
+ * The timeline's markers on a strip `width` pixels wide: the moments (inactivity stretches are
+ * drawn apart, not targets) placed along the recording, those closer than MARKER_PX to a group's
+ * first one joined to it, so no two targets overlap however dense the recording.
+ */
+export function markerGroups(items: ActivityItem[], totalTime: number, width: number): MarkerGroup[] {
+  const half = MARKER_PX / 2;
+  const groups: (MarkerGroup & { members: ActivityItem[] })[] = [];
+  for (const item of items) {
+    if (item.kind === 'inactivity') continue;
+    const x = Math.min(Math.max(half, (item.at / totalTime) * width), Math.max(half, width - half));
+    const last = groups[groups.length - 1];
+    if (last && x - last.x < MARKER_PX) last.members.push(item);
+    else groups.push({ x, kind: item.kind, at: item.at, label: '', members: [item] });
+  }
+  return groups.map(({ members, ...group }) => ({
+    ...group,
+    kind: SHOWN_FIRST.find((kind) => members.some((m) => m.kind === kind)) ?? group.kind,
+    label: [...new Set(members.map(activityLabel))].join(', '),
+  }));
+}
+
 /** The item being played: the last one at or before the player's time. */
 export function currentItemIndex(items: ActivityItem[], currentMs: number): number {
   let index = -1;

@@ -1,7 +1,8 @@
 import Fastify from 'fastify';
 import type { TSchema } from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { SessionsResponse } from '../../../common/api/sessions.js';
+import { SessionsQuery, SessionsResponse } from '../../../common/api/sessions.js';
+import { filterParams, validateSessionFilters } from '../../../src/lib/sessionFilters.js';
 import { CampaignListResponse } from '../../../common/api/campaigns.js';
 import { sessionRow, toSession } from '../../../server/sessions/repository.js';
 import { toCampaign } from '../../../server/campaigns/routes.js';
@@ -38,5 +39,23 @@ describe('response schemas', () => {
   it('keep every field of a campaign as the list maps it', async () => {
     const campaign = toCampaign({ id: 'c', owner_id: 'u', name: 'Sale', domains: 'example.com', session_limit: 5, start_date_time: 1, end_date_time: 2, created_at: 0 });
     expect(await serialised(CampaignListResponse, { data: [campaign] })).toEqual({ data: [campaign] });
+  });
+});
+
+// The sessions page keeps its filters in the URL and sends them as the list's query: whatever
+// its validateSearch keeps, the server's query schema must accept, or a bookmarked link answers 400.
+describe('session filters', () => {
+  it.each([
+    { from: '8700000000000000' },
+    { to: String(Number.MAX_SAFE_INTEGER) },
+    { minDuration: '0', maxDuration: '8640000000000000' },
+    { url: ` ${'/a'.repeat(150)} `, browser: 'B'.repeat(80), country: 'fr' },
+    { device: 'tablet', sort: 'errors', hasErrors: 'true' },
+  ])('that the page keeps from its URL pass the server schema (%#)', async (search) => {
+    const app = Fastify({ ajv: { customOptions: { coerceTypes: 'array' } } }); // as server/app.ts
+    app.get('/', { schema: { querystring: SessionsQuery } }, async () => ({ ok: true }));
+    const answer = await app.inject(`/?${filterParams(validateSessionFilters(search)).toString()}`);
+    await app.close();
+    expect([answer.statusCode, answer.body]).toEqual([200, '{"ok":true}']);
   });
 });

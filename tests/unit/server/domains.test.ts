@@ -9,9 +9,34 @@ import {
   hostMatchesDomains,
   isValidDomain,
   normalizeDomains,
+  addressesKept,
+  domainOfEntry,
+  invalidDomainEntries,
   parseDomainList,
   validateCampaign,
 } from '../../../common/domains.js';
+
+describe('a pasted web address', () => {
+  it.each([
+    ['https://leafandkettle.com/', 'leafandkettle.com'],
+    ['http://example.com', 'example.com'],
+    ['HTTPS://Shop.Example.com:8443/cart?x=1#top', 'shop.example.com:8443'],
+    ['https://example.com:443/', 'example.com'],
+    ['example.com/path', 'example.com'],
+    ['http://[::1]:3000/', '[::1]:3000'],
+    ['localhost:3000', 'localhost:3000'],
+  ])('%s stands for %s', (entry, host) => {
+    expect(domainOfEntry(entry)).toBe(host);
+    expect(isValidDomain(entry)).toBe(true);
+  });
+  it('is stored as its host and port, and the form can say what was kept and which entry is wrong', () => {
+    const list = 'https://leafandkettle.com/, shop.example.org, not a domain, http://x';
+    expect(normalizeDomains('https://leafandkettle.com/ , localhost:3000')).toBe('leafandkettle.com, localhost:3000');
+    expect(addressesKept(list)).toEqual([{ entry: 'https://leafandkettle.com/', kept: 'leafandkettle.com' }]);
+    expect(invalidDomainEntries(list)).toEqual(['not a domain', 'http://x']);
+    expect(validateCampaign({ name: 'n', domains: 'https://leafandkettle.com/', start_date_time: 1, end_date_time: 2 })).toBeNull();
+  });
+});
 
 describe('parseDomainList', () => {
   it('splits on commas, trims and drops empty entries', () => {
@@ -45,8 +70,8 @@ describe('isValidDomain', () => {
     'example',
     'example.c',
     'example.c0m',
-    'http://example.com',
-    'example.com/path',
+    'ftp://example.com',
+    'mailto:shop@example.com',
     '*.example.com',
     'exa_mple.com',
     '-example.com',

@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { carriedFacts, emptyFacts, factMoments, foldFacts, pathOf, readCarried, sessionFacts, type SessionFacts } from '../../../common/session-facts.js';
+import { carriedFacts, emptyFacts, factMoments, foldFacts, hasHumanInput, pathOf, readCarried, sessionFacts, type SessionFacts } from '../../../common/session-facts.js';
 import { maskText } from '../../../common/scrub.js';
 
 // Fixtures in rrweb's own event shapes, as the tracker records them.
@@ -33,6 +33,23 @@ describe('active time (rrweb inactivity rule)', () => {
   });
   it('counts nothing for a session without input', () => {
     expect(facts([meta(0, 'https://shop.example/'), full(1), mutation(5000)]).activeMs).toBe(0);
+  });
+});
+
+// One rule for human input: the time a session is active is time with human input, so a session
+// with active time is never a bot for "No human input", and a session typed into is not one.
+describe('human input', () => {
+  const typed = (t: number) => ({ type: 3, data: { source: 5, id: 3, text: '***', isChecked: false }, timestamp: T + t });
+  const resize = (t: number) => ({ type: 3, data: { source: 4, width: 800, height: 600 }, timestamp: T + t });
+  const touch = (t: number) => ({ type: 3, data: { source: 6, positions: [{ x: 1, y: 1, id: 1, timeOffset: 0 }] }, timestamp: T + t });
+  it.each([
+    ['a crawler that scrolls and resizes', [meta(0, 'https://shop.example/'), full(1), resize(2), scroll(2000), scroll(4000), scroll(6000)], false],
+    ['a visitor who only types', [meta(0, 'https://shop.example/'), full(1), typed(1000), typed(3000), typed(5000)], true],
+    ['a visitor who moves the mouse', [full(1), move(1000), move(3000)], true],
+    ['a visitor on a phone', [full(1), touch(1000), touch(3000)], true],
+  ])('%s: active time only with human input', (_, events, human) => {
+    expect(hasHumanInput(events)).toBe(human);
+    expect(facts(events).activeMs > 0).toBe(human);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activityItems, activityLabel, capturedEntries, currentItemIndex } from '../../../src/components/replay/activity.js';
+import { activityItems, activityLabel, capturedEntries, currentItemIndex, MARKER_PX, markerGroups, type ActivityItem } from '../../../src/components/replay/activity.js';
 import { CAPTURED_TAGS } from '../../../common/captured.js';
 
 const T0 = 1_700_000_000_000;
@@ -66,6 +66,32 @@ describe('activity items', () => {
 
   it('has nothing for an empty recording', () => {
     expect(activityItems([])).toEqual([]);
+  });
+});
+
+describe('timeline markers', () => {
+  const items: ActivityItem[] = [
+    { kind: 'navigation', at: 0 },
+    { kind: 'inactivity', at: 0, durationMs: 20_000 },
+    { kind: 'click', at: 200 },
+    { kind: 'click', at: 10_000 },
+    { kind: 'rage', at: 10_100 },
+    { kind: 'click', at: 10_100 },
+    { kind: 'error', at: 59_900 },
+  ];
+  it('never overlap: moments closer than a target share one, named after each, coloured by the one most worth a look', () => {
+    const groups = markerGroups(items, 60_000, 300);
+    expect(groups.map(({ kind, at, label }) => ({ kind, at, label }))).toEqual([
+      { kind: 'navigation', at: 0, label: 'Navigation at 00:00, Click at 00:00' },
+      { kind: 'rage', at: 10_000, label: 'Click at 00:10, Rage click at 00:10' },
+      { kind: 'error', at: 59_900, label: 'Error at 00:59' },
+    ]);
+    for (let i = 1; i < groups.length; i++) expect(groups[i].x - groups[i - 1].x).toBeGreaterThanOrEqual(MARKER_PX);
+    // Inside the strip, the first and last half a target in from its ends.
+    expect([groups[0].x, groups[2].x]).toEqual([MARKER_PX / 2, 300 - MARKER_PX / 2]);
+  });
+  it('keep moments a target apart as markers of their own', () => {
+    expect(markerGroups(items, 60_000, 30_000).map((g) => g.label)).toEqual(['Navigation at 00:00', 'Click at 00:00', 'Click at 00:10', 'Rage click at 00:10, Click at 00:10', 'Error at 00:59']);
   });
 });
 

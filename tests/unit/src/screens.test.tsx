@@ -110,4 +110,34 @@ describe('create-campaign screen', () => {
     expect(await screen.findByText('dashboard page')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/dashboard');
   });
+
+  it('takes a pasted web address as its host and port and says so; names the entry that is wrong', async () => {
+    const { calls } = renderScreen(CreateCampaign, () => new Promise<Response>(() => undefined));
+    await screen.findByLabelText('Campaign Name');
+    fill('Campaign Name', 'Leaf and Kettle');
+    fill('Domain to Accept Traffic From', 'https://leafandkettle.com/, shop.example, not a domain');
+    expect(screen.getByRole('status').textContent).toBe('From a web address only its host and port are kept: https://leafandkettle.com/ → leafandkettle.com');
+    fireEvent.click(screen.getByRole('button', { name: '1 week' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Create Campaign' }));
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Please enter valid domains (e.g., example.com, localhost:3000)')).toBeTruthy();
+    expect(within(alert).getByText('Not a valid domain: “not a domain”')).toBeTruthy();
+    expect(calls).toHaveLength(0);
+    fill('Domain to Accept Traffic From', 'https://leafandkettle.com:8443/shop, shop.example');
+    fireEvent.click(screen.getByRole('button', { name: 'Create Campaign' }));
+    await screen.findByRole('button', { name: 'Creating Campaign...' });
+    expect(JSON.parse(String(calls[0].init.body)).domains).toBe('leafandkettle.com:8443, shop.example');
+  });
+
+  it('offers quick end dates counted from the start: 1 week, 1 month, 3 months', async () => {
+    renderScreen(CreateCampaign, () => new Promise<Response>(() => undefined));
+    await screen.findByLabelText('Campaign Name');
+    fill('Start Date', '2027-01-31T09:30');
+    const choices = within(screen.getByRole('group', { name: 'Record for' }));
+    const endAfter = (label: string) => {
+      fireEvent.click(choices.getByRole('button', { name: label }));
+      return (screen.getByLabelText('End Date') as HTMLInputElement).value;
+    };
+    expect([endAfter('1 week'), endAfter('1 month'), endAfter('3 months')]).toEqual(['2027-02-07T09:30', '2027-02-28T09:30', '2027-04-30T09:30']);
+  });
 });

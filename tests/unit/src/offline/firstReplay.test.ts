@@ -52,7 +52,11 @@ describe('the first replay watched on a device', () => {
   it('is left to the worker once one controls the page', async () => {
     controlledBy({});
     await fetchReplay('camp-1', 'sess-2', client);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // A replay fetched after it while no worker controls the page is kept: once it is, a keep
+    // of the first one, started before it, would be too.
+    controlledBy(null);
+    await fetchReplay('camp-1', 'sess-4', client);
+    await vi.waitFor(async () => expect(await getSavedReplay('camp-1', 'sess-4')).toMatchObject({ eventCount: 2 }));
     expect(await getSavedReplay('camp-1', 'sess-2')).toBeUndefined();
   });
 });
