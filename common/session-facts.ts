@@ -103,7 +103,7 @@ function momentsOf(event: EventLike): Moment[] {
  * value), so such a click waits up to FIELD_TYPING_MS for input into that element.
  */
 const FOCUS_BEFORE_CLICK_MS = DEAD_CLICK_MS;
-export const FIELD_TYPING_MS = INACTIVITY_MS;
+const FIELD_TYPING_MS = 10_000;
 
 /** The moments of a batch's events, in the events' order (ingest sorts a batch by time). */
 export function factMoments(events: EventLike[]): Moment[] {
