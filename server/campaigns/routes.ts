@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Insertable, Selectable } from 'kysely';
 import type { AppContext } from '../context.js';
@@ -101,16 +101,19 @@ function campaignRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
   );
 
+  // Who may change the campaign is settled before its body is read: a caller without the right
+  // hears 401/403/404, never what its body got wrong.
+  const toUpdate = new WeakMap<FastifyRequest, Selectable<CampaignsTable>>();
   api.patch(
     '/api/v1/campaign/update/:id',
     {
-      preHandler: [signedIn, sameOrigin],
+      preValidation: [signedIn, sameOrigin, async (request) => void toUpdate.set(request, await ownedCampaign(ctx.db, request, (request.params as { id: string }).id))],
       bodyLimit: CREATE_BODY_LIMIT,
       schema: { params: CampaignIdParams, body: UpdateCampaignPayload, response: { 200: CampaignResponse } },
       validatorCompiler: reasonedValidator,
     },
     async (request) => {
-      const campaign = await ownedCampaign(ctx.db, request, request.params.id);
+      const campaign = toUpdate.get(request) as Selectable<CampaignsTable>;
       // The campaign the update makes is checked whole, by the create rules.
       const changed = checkCampaign({ ...editableFields(campaign), ...request.body });
       await updateCampaign(ctx.db, campaign, columnsOf(changed));
