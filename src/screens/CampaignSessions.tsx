@@ -19,6 +19,7 @@ import { OFFLINE_WRITE_MESSAGE } from '../offline/network.js';
 import { useLiveSessions } from '../lib/useLiveSessions.js';
 import { LiveBadge } from '../components/LiveBadge.js';
 import { StorageQuotaNotice } from '../components/StorageQuotaNotice.js';
+import { CampaignTabs } from '../components/CampaignTabs.js';
 
 interface CampaignSessionsProps {
   campaignId: string;
@@ -108,6 +109,7 @@ export function CampaignSessions({ campaignId, sessionActions, filters = {}, onF
         </div>
       </div>
 
+      <CampaignTabs campaignId={campaignId} current="sessions" />
       {!campaignId && <ErrorBox title="Campaign ID is required" />}
       {deleteError && <ErrorBox title={deleteError} />}
       <StorageQuotaNotice storage={pages[0]?.storage} />
