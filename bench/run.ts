@@ -22,6 +22,7 @@ const figureFiles = [
   'replay-memory',
   'replay-open',
   'sessions-list',
+  'insights',
   'pwa-weight',
   'live-delay',
   'live-streams',

@@ -21,6 +21,7 @@ import { Route as SharedTokenRouteImport } from './routes/shared.$token'
 import { Route as AuthGoogleCallbackRouteImport } from './routes/auth/google/callback'
 import { Route as AuthedCampaignCampaignIdIndexRouteImport } from './routes/_authed/campaign/$campaignId/index'
 import { Route as AuthedCampaignCampaignIdEditRouteImport } from './routes/_authed/campaign/$campaignId/edit'
+import { Route as AuthedCampaignCampaignIdInsightsRouteImport } from './routes/_authed/campaign/$campaignId/insights'
 import { Route as AuthedCampaignCampaignIdSessionSessionIdRouteImport } from './routes/_authed/campaign/$campaignId/session/$sessionId'
 
 const IndexRoute = IndexRouteImport.update({
@@ -84,6 +85,12 @@ const AuthedCampaignCampaignIdEditRoute =
     path: '/campaign/$campaignId/edit',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedCampaignCampaignIdInsightsRoute =
+  AuthedCampaignCampaignIdInsightsRouteImport.update({
+    id: '/campaign/$campaignId/insights',
+    path: '/campaign/$campaignId/insights',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedCampaignCampaignIdSessionSessionIdRoute =
   AuthedCampaignCampaignIdSessionSessionIdRouteImport.update({
     id: '/campaign/$campaignId/session/$sessionId',
@@ -102,6 +109,7 @@ export interface FileRoutesByFullPath {
   '/shared/$token': typeof SharedTokenRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
   '/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
+  '/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
   '/campaign/$campaignId/': typeof AuthedCampaignCampaignIdIndexRoute
   '/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
 }
@@ -116,6 +124,7 @@ export interface FileRoutesByTo {
   '/shared/$token': typeof SharedTokenRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
   '/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
+  '/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
   '/campaign/$campaignId': typeof AuthedCampaignCampaignIdIndexRoute
   '/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
 }
@@ -132,6 +141,7 @@ export interface FileRoutesById {
   '/shared/$token': typeof SharedTokenRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
   '/_authed/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
+  '/_authed/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
   '/_authed/campaign/$campaignId/': typeof AuthedCampaignCampaignIdIndexRoute
   '/_authed/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
 }
@@ -148,6 +158,7 @@ export interface FileRouteTypes {
     | '/shared/$token'
     | '/auth/google/callback'
     | '/campaign/$campaignId/edit'
+    | '/campaign/$campaignId/insights'
     | '/campaign/$campaignId/'
     | '/campaign/$campaignId/session/$sessionId'
   fileRoutesByTo: FileRoutesByTo
@@ -162,6 +173,7 @@ export interface FileRouteTypes {
     | '/shared/$token'
     | '/auth/google/callback'
     | '/campaign/$campaignId/edit'
+    | '/campaign/$campaignId/insights'
     | '/campaign/$campaignId'
     | '/campaign/$campaignId/session/$sessionId'
   id:
@@ -177,6 +189,7 @@ export interface FileRouteTypes {
     | '/shared/$token'
     | '/auth/google/callback'
     | '/_authed/campaign/$campaignId/edit'
+    | '/_authed/campaign/$campaignId/insights'
     | '/_authed/campaign/$campaignId/'
     | '/_authed/campaign/$campaignId/session/$sessionId'
   fileRoutesById: FileRoutesById
@@ -277,6 +290,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedCampaignCampaignIdEditRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/campaign/$campaignId/insights': {
+      id: '/_authed/campaign/$campaignId/insights'
+      path: '/campaign/$campaignId/insights'
+      fullPath: '/campaign/$campaignId/insights'
+      preLoaderRoute: typeof AuthedCampaignCampaignIdInsightsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/campaign/$campaignId/session/$sessionId': {
       id: '/_authed/campaign/$campaignId/session/$sessionId'
       path: '/campaign/$campaignId/session/$sessionId'
@@ -292,6 +312,7 @@ interface AuthedRouteChildren {
   AuthedCreateCampaignRoute: typeof AuthedCreateCampaignRoute
   AuthedDashboardRoute: typeof AuthedDashboardRoute
   AuthedCampaignCampaignIdEditRoute: typeof AuthedCampaignCampaignIdEditRoute
+  AuthedCampaignCampaignIdInsightsRoute: typeof AuthedCampaignCampaignIdInsightsRoute
   AuthedCampaignCampaignIdIndexRoute: typeof AuthedCampaignCampaignIdIndexRoute
   AuthedCampaignCampaignIdSessionSessionIdRoute: typeof AuthedCampaignCampaignIdSessionSessionIdRoute
 }
@@ -301,6 +322,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedCreateCampaignRoute: AuthedCreateCampaignRoute,
   AuthedDashboardRoute: AuthedDashboardRoute,
   AuthedCampaignCampaignIdEditRoute: AuthedCampaignCampaignIdEditRoute,
+  AuthedCampaignCampaignIdInsightsRoute: AuthedCampaignCampaignIdInsightsRoute,
   AuthedCampaignCampaignIdIndexRoute: AuthedCampaignCampaignIdIndexRoute,
   AuthedCampaignCampaignIdSessionSessionIdRoute:
     AuthedCampaignCampaignIdSessionSessionIdRoute,

@@ -82,7 +82,7 @@ function searchFilter(eb: ExpressionBuilder<Database, 'sessions'>, search: strin
  * The filters as SQL. The "has" filters are written with a literal 0, as the partial indexes
  * sessions_campaign_with_* are, so both databases can pick those indexes.
  */
-function filtered<Q extends SelectQueryBuilder<Database, 'sessions', object>>(qb: Q, f: SessionFilters): Q {
+export function filtered<Q extends SelectQueryBuilder<Database, 'sessions', object>>(qb: Q, f: SessionFilters): Q {
   let q = qb as SelectQueryBuilder<Database, 'sessions', object>;
   if (f.type !== undefined) q = q.where('is_bot', '=', f.type === 'bot' ? 1 : 0);
   if (f.search) q = q.where((eb) => searchFilter(eb, f.search as string));

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { SessionParams, SessionsParams, SessionsQuery, SessionsResponse } from '../../common/api/sessions.js';
+import type { SessionsQuery as SessionsQueryType } from '../../common/api/sessions.js';
 import { Ok } from '../../common/api/shared.js';
 import { storable } from '../../common/scrub.js';
 import { requireUser } from '../auth/tokens.js';
@@ -10,12 +11,19 @@ import { notFound } from '../http/errors.js';
 import { isSessionId } from '../storage/ids.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { SESSION_NOT_FOUND } from '../replay/routes.js';
-import { countSessions, deleteSession, markEndedSessionsWithoutInput, pageSessions } from './repository.js';
+import { countSessions, deleteSession, markEndedSessionsWithoutInput, pageSessions, type SessionFilters } from './repository.js';
 
 export const DEFAULT_PAGE = 50;
 
 /** A text filter as the columns hold text (no NUL: PostgreSQL refuses one), trimmed; empty is no filter. */
 const filterText = (text: string | undefined) => storable(text).trim() || undefined;
+
+/** The list's filters as the query gives them, as the repository takes them (the insights call takes the same). */
+export function listFilters(query: Omit<SessionsQueryType, 'cursor' | 'limit' | 'sort'>): SessionFilters {
+  const { hasErrors, hasRageClicks, hasDeadClicks, ...rest } = query;
+  const [search, url, browser] = [rest.search, rest.url, rest.browser].map(filterText);
+  return { ...rest, search, url, browser, hasErrors: hasErrors === 'true', hasRageClicks: hasRageClicks === 'true', hasDeadClicks: hasDeadClicks === 'true' };
+}
 
 const schema = { params: SessionsParams, querystring: SessionsQuery, response: { 200: SessionsResponse } };
 
@@ -28,9 +36,8 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
         const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
         // Sessions that ended with no human input become bots now, not when the next visitor arrives.
         await markEndedSessionsWithoutInput(ctx.db, campaign.id);
-        const { limit = DEFAULT_PAGE, hasErrors, hasRageClicks, hasDeadClicks, ...rest } = request.query;
-        const [search, url, browser] = [rest.search, rest.url, rest.browser].map(filterText);
-        const query = { ...rest, limit, search, url, browser, hasErrors: hasErrors === 'true', hasRageClicks: hasRageClicks === 'true', hasDeadClicks: hasDeadClicks === 'true' };
+        const { limit = DEFAULT_PAGE, cursor, sort, ...rest } = request.query;
+        const query = { ...listFilters(rest), limit, cursor, sort };
         // The counts cover the whole campaign, whatever the filters.
         const [page, counts, storage] = await Promise.all([pageSessions(ctx.db, campaign.id, query), countSessions(ctx.db, campaign.id), app.storageQuota.use(campaign.id)]);
         // The storage quota's use, so the page can say why new sessions are refused.

@@ -14,6 +14,7 @@ export const API_PATHS = {
   deleteCampaign: (campaignId: string) => `/api/v1/campaign/delete/${encodeURIComponent(campaignId)}`,
   sessions: (campaignId: string) => `/api/v1/streaming/sessions/${encodeURIComponent(campaignId)}/`,
   session: (campaignId: string, sessionId: string) => `/api/v1/streaming/sessions/${encodeURIComponent(campaignId)}/${encodeURIComponent(sessionId)}`,
+  insights: (campaignId: string) => `/api/v1/insights/${encodeURIComponent(campaignId)}`,
   replay: replayApiPath,
   liveSessions: (campaignId: string) => `/api/v1/streaming/sessions/${encodeURIComponent(campaignId)}/live`,
   liveReplay: (campaignId: string, sessionId: string) => `/api/v1/replay/live/${encodeURIComponent(campaignId)}/${encodeURIComponent(sessionId)}`,

@@ -20,6 +20,7 @@ import { OFFLINE_WRITE_MESSAGE } from '../offline/network.js';
 import { useLiveSessions } from '../lib/useLiveSessions.js';
 import { LiveBadge } from '../components/LiveBadge.js';
 import { StorageQuotaNotice } from '../components/StorageQuotaNotice.js';
+import { CampaignTabs } from '../components/CampaignTabs.js';
 import { CampaignUsage } from '../components/CampaignUsage.js';
 
 interface CampaignSessionsProps {
@@ -112,6 +113,7 @@ export function CampaignSessions({ campaignId, sessionActions, filters = {}, onF
         </div>
       </div>
 
+      <CampaignTabs campaignId={campaignId} current="sessions" />
       {campaignId && <CampaignUsage campaignId={campaignId} sessionsChangedAt={sessions.dataUpdatedAt} />}
       {!campaignId && <ErrorBox title="Campaign ID is required" />}
       {deleteError && <ErrorBox title={deleteError} />}

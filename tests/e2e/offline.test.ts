@@ -155,6 +155,10 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
     await styledCard.getByRole('button', { name: 'Save for offline' }).click();
     await styledCard.getByText('Available offline').waitFor();
     await expect.poll(async () => JSON.stringify(await persistedQueries(page))).toContain(liveId);
+    // The insights of the last range viewed are kept too.
+    await page.goto(`${origin}/campaign/${campaign.id}/insights`);
+    await page.getByRole('region', { name: 'Countries' }).waitFor();
+    await expect.poll(async () => JSON.stringify(await persistedQueries(page))).toContain('pagesFromSessions');
 
     });
 
@@ -238,6 +242,10 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
     await page.getByRole('button', { name: 'Delete Campaign' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete Campaign' }).click();
     await see(OFFLINE_WRITE_MESSAGE);
+    // The insights screen draws the last range viewed from the device.
+    await page.getByRole('link', { name: 'Insights' }).click();
+    await page.waitForURL(`${origin}/campaign/${campaign.id}/insights`);
+    await expect.poll(() => page.locator('.stat').filter({ has: page.getByText('Sessions', { exact: true }) }).locator('.stat-value').innerText()).toBe('3');
 
     });
 

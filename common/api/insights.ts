@@ -1,0 +1,61 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { Nullable } from './shared.js';
+import { SessionsQuery } from './sessions.js';
+
+/** GET /api/v1/insights/{campaignId}?from&to&… (the sessions list's filters, without paging). */
+export const InsightsQuery = Type.Omit(SessionsQuery, ['cursor', 'limit', 'sort'], { additionalProperties: false });
+export type InsightsQuery = Static<typeof InsightsQuery>;
+
+export const InsightsParams = Type.Object({ campaignId: Type.String({ maxLength: 64 }) });
+
+const count = () => Type.Integer({ minimum: 0 });
+
+/** A value and how many sessions have it (a referrer, device, browser, OS, screen or country). */
+const Top = <T extends Record<string, TSchema>>(keys: T) => Type.Array(Type.Object({ ...keys, sessions: count() }));
+
+export const Insights = Type.Object({
+  from: Type.Number(),
+  to: Type.Number(),
+  /** The series' bucket in ms: an hour for ranges up to 2 days, else a day. */
+  bucketMs: Type.Number(),
+  totals: Type.Object({
+    sessions: count(),
+    humans: count(),
+    bots: count(),
+    medianDurationMs: Type.Number(),
+    medianActiveMs: Type.Number(),
+    /** Page loads per session. */
+    pagesPerSession: Type.Number(),
+    withErrors: count(),
+    /** Sessions with rage or dead clicks. */
+    withFrustration: count(),
+  }),
+  /** Sessions started in each bucket (every bucket of the range, empty ones as zero). */
+  series: Type.Array(Type.Object({ t: Type.Number(), humans: count(), bots: count(), withErrors: count(), withFrustration: count() })),
+  /** Pages by views, from the paths each session loaded; rage/dead/errors count sessions that viewed the page and had them. */
+  pages: Type.Array(
+    Type.Object({ path: Type.String(), views: count(), entries: count(), exits: count(), rageClicks: count(), deadClicks: count(), errors: count() }),
+  ),
+  /** How many sessions (the range's newest) the pages were counted over: all of them up to 5,000. */
+  pagesFromSessions: count(),
+  /** null is a direct visit (no referrer). */
+  referrers: Top({ referrer: Nullable(Type.String()) }),
+  devices: Top({ device: Nullable(Type.String()) }),
+  /** The browser's name as the browser filter takes it ("chrome"). */
+  browsers: Top({ browser: Nullable(Type.String()) }),
+  os: Top({ os: Nullable(Type.String()) }),
+  /** "1920×1080", or null when the tracker did not report it. */
+  screens: Top({ screen: Nullable(Type.String()) }),
+  countries: Top({ countryCode: Nullable(Type.String()), country: Nullable(Type.String()) }),
+  frustration: Type.Object({
+    rageClicks: count(),
+    deadClicks: count(),
+    errors: count(),
+    failedRequests: count(),
+    sessionsWithRageClicks: count(),
+    sessionsWithDeadClicks: count(),
+    sessionsWithErrors: count(),
+    sessionsWithFailedRequests: count(),
+  }),
+});
+export type Insights = Static<typeof Insights>;

@@ -1,0 +1,42 @@
+// The insights dashboard's range rules, shared by the server (which answers for a range) and
+// the PWA (which asks for one and draws its buckets): plain values, no schemas.
+
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 24 * HOUR_MS;
+/** The longest range one insights call covers. */
+export const MAX_INSIGHTS_DAYS = 366;
+/** The range when the caller gives none: the last 30 days. */
+export const DEFAULT_INSIGHTS_DAYS = 30;
+/** Ranges up to this long are drawn in hours, longer ones in days. */
+export const HOURLY_UP_TO_MS = 2 * DAY_MS;
+/** How many rows each top list holds. */
+export const TOP_ROWS = 10;
+export const TOP_PAGES = 20;
+/** Top pages are counted over at most this many sessions of the range, the newest. */
+export const PAGES_FROM_SESSIONS = 5_000;
+
+export interface InsightsRange {
+  from: number;
+  to: number;
+  /** The series' bucket: an hour or a day (UTC). */
+  bucketMs: number;
+}
+
+/**
+ * The range an insights call covers: `to` defaults to now, `from` to 30 days before `to`.
+ * A reason when it is empty, reversed or longer than 366 days.
+ */
+export function insightsRange(from: number | undefined, to: number | undefined, now: number): InsightsRange | { error: string } {
+  const end = to ?? now;
+  const start = from ?? end - DEFAULT_INSIGHTS_DAYS * DAY_MS;
+  if (start >= end) return { error: 'from must be before to' };
+  if (end - start > MAX_INSIGHTS_DAYS * DAY_MS) return { error: `The range may span at most ${MAX_INSIGHTS_DAYS} days` };
+  return { from: start, to: end, bucketMs: end - start <= HOURLY_UP_TO_MS ? HOUR_MS : DAY_MS };
+}
+
+/** The start of every bucket of the range, so days or hours without sessions show as zero. */
+export function bucketStarts(range: InsightsRange): number[] {
+  const starts: number[] = [];
+  for (let t = Math.floor(range.from / range.bucketMs) * range.bucketMs; t < range.to; t += range.bucketMs) starts.push(t);
+  return starts;
+}

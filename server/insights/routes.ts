@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../context.js';
+import { Insights, InsightsParams, InsightsQuery } from '../../common/api/insights.js';
+import { insightsRange } from '../../common/insights.js';
+import { requireUser } from '../auth/tokens.js';
+import { badRequest } from '../http/errors.js';
+import { ownedCampaign } from '../campaigns/ownership.js';
+import { markEndedSessionsWithoutInput } from '../sessions/repository.js';
+import { listFilters } from '../sessions/routes.js';
+import { campaignInsights } from './repository.js';
+
+const schema = { params: InsightsParams, querystring: InsightsQuery, response: { 200: Insights } };
+
+/** GET /api/v1/insights/{campaignId}: the campaign's dashboard over a range, owner only, like the sessions list. */
+export async function registerInsights(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  await app.register(async (scope) => {
+    const api = scope.withTypeProvider<TypeBoxTypeProvider>();
+    api.get('/api/v1/insights/:campaignId', { preHandler: requireUser(ctx), schema }, async (request) => {
+      const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
+      const { from, to, ...filters } = request.query;
+      const range = insightsRange(from, to, Date.now());
+      if ('error' in range) throw badRequest(range.error);
+      // As the list does: sessions that ended with no human input count as bots now.
+      await markEndedSessionsWithoutInput(ctx.db, campaign.id);
+      return campaignInsights(ctx.db, campaign.id, listFilters(filters), range);
+    });
+  });
+}

@@ -1,0 +1,50 @@
+import type { ReactNode } from 'react';
+import type { SessionFilters } from '../../lib/sessionFilters.js';
+import { SessionsLink } from './SessionsLink.js';
+
+export interface TopRow {
+  key: string;
+  label: ReactNode;
+  /** The plain name, for the link's label. */
+  name: string;
+  sessions: number;
+  /** The sessions list's filter for this row, where one exists. */
+  filters?: SessionFilters;
+}
+
+/** One of the dashboard's top lists: a value and its sessions, the count linked to them. */
+export function TopTable({ title, column, rows, campaignId, range }: { title: string; column: string; rows: TopRow[]; campaignId: string; range: SessionFilters }) {
+  return (
+    <section className="card insights-top" aria-label={title}>
+      <h2 className="insights-heading">{title}</h2>
+      {rows.length === 0 ? (
+        <p className="muted small">No sessions</p>
+      ) : (
+        <table className="insights-table">
+          <thead>
+            <tr>
+              <th scope="col">{column}</th>
+              <th scope="col">Sessions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.key}>
+                <th scope="row">{row.label}</th>
+                <td>
+                  {row.filters ? (
+                    <SessionsLink campaignId={campaignId} filters={{ ...range, ...row.filters }} label={`${row.sessions} sessions: ${row.name}`}>
+                      {row.sessions}
+                    </SessionsLink>
+                  ) : (
+                    row.sessions
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { userSession } from '../helpers/auth.js';
+import { insertSession } from '../../server/sessions/repository.js';
+import { expectAccessible } from './a11y.js';
+
+// The insights dashboard as an owner reads it: its counts are the seeded visits', it passes axe
+// at desktop and phone sizes without sideways scrolling, and a country's count opens the
+// sessions list filtered to that country.
+
+const visits = [
+  { country: ['France', 'FR'], device: 'desktop', browser: 'chrome', bot: false, errors: 0 },
+  { country: ['France', 'FR'], device: 'mobile', browser: 'safari', bot: false, errors: 2 },
+  { country: ['France', 'FR'], device: 'desktop', browser: 'firefox', bot: false, errors: 0 },
+  { country: ['Germany', 'DE'], device: 'desktop', browser: 'chrome', bot: false, errors: 0 },
+  { country: ['United States', 'US'], device: 'desktop', browser: 'chrome', bot: true, errors: 0 },
+];
+
+describe.skipIf(!hasChromium)('insights dashboard', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let user: Awaited<ReturnType<typeof userSession>>;
+  let campaignId: string;
+
+  beforeAll(async () => {
+    server = await startServer({}, { privateDist: true });
+    browser = await launchChromium();
+    user = await userSession(server, 'Iris Insight');
+    const day = 86_400_000;
+    const created = await fetch(`${server.url}/api/v1/campaign/create`, {
+      method: 'POST',
+      headers: { ...user.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Leaf & Kettle', domains: 'shop.example.com', limit: 0, start_date_time: Date.now() - day, end_date_time: Date.now() + 30 * day }),
+    });
+    expect(created.status).toBe(201);
+    campaignId = ((await created.json()) as { data: { id: string } }).data.id;
+    const now = Date.now();
+    for (const [i, visit] of visits.entries()) {
+      await insertSession(server.db, {
+        campaign_id: campaignId,
+        id: `${i}`.repeat(8) + 'b'.repeat(24),
+        started_at: now - (i + 1) * 3_600_000,
+        last_activity_at: now - (i + 1) * 3_600_000 + 60_000,
+        country: visit.country[0],
+        country_code: visit.country[1],
+        device: visit.device,
+        browser_name: visit.browser,
+        is_bot: visit.bot ? 1 : 0,
+        bot_reason: visit.bot ? 'webdriver' : null,
+        has_human_input: visit.bot ? 0 : 1,
+        page_count: 2,
+        pages: `/\n/product/mug`,
+        exit_url: '/product/mug',
+        error_count: visit.errors,
+      });
+    }
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const open = async (viewport: { width: number; height: number }, isMobile: boolean): Promise<Page> => {
+    const context = await signedInContext(browser, server.config.publicUrl, user, { viewport, isMobile, hasTouch: isMobile, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    await page.goto(`${server.config.publicUrl}/campaign/${campaignId}/insights`);
+    await page.getByRole('region', { name: 'Countries' }).waitFor();
+    return page;
+  };
+
+  const stat = (page: Page, label: string) =>
+    page.locator('.stat').filter({ has: page.getByText(label, { exact: true }) }).locator('.stat-value').innerText();
+  const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+  it('shows the seeded visits, passes axe at 1280 px, and a country count opens the list filtered to it', async () => {
+    const page = await open({ width: 1280, height: 800 }, false);
+    expect(await stat(page, 'Sessions')).toBe('5');
+    expect(await stat(page, 'Human Users')).toBe('4');
+    expect(await stat(page, 'Bot Traffic')).toBe('1');
+    expect(await stat(page, 'Sessions with errors')).toBe('1');
+    const countries = page.getByRole('region', { name: 'Countries' });
+    expect(await countries.locator('tbody tr').allInnerTexts()).toEqual([expect.stringMatching(/France\s+3$/), expect.stringMatching(/Germany\s+1$/), expect.stringMatching(/United States\s+1$/)]);
+    const pages = page.getByRole('region', { name: 'Top pages' });
+    expect(await pages.getByRole('row', { name: /^\/product\/mug/ }).locator('td').first().innerText()).toBe('5');
+    expect(await page.getByRole('link', { name: 'Insights' }).getAttribute('aria-current')).toBe('page');
+    await expectAccessible(page, 'insights (desktop)');
+    expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(0);
+
+    await countries.getByRole('link', { name: '3 sessions: FR' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('country')).toBe('FR');
+    expect(new URL(page.url()).pathname).toBe(`/campaign/${campaignId}`);
+    await expect.poll(() => page.getByTestId('session-card').count()).toBe(3);
+    expect(await page.getByRole('link', { name: 'Sessions' }).getAttribute('aria-current')).toBe('page');
+    await page.context().close();
+  });
+
+  it('passes axe at 390 px without sideways scrolling, the chart readable as a table', async () => {
+    const page = await open({ width: 390, height: 844 }, true);
+    expect(await stat(page, 'Sessions')).toBe('5');
+    await page.getByText('Show as table').click();
+    expect(await page.locator('.insights-chart tbody tr').count()).toBeGreaterThan(0);
+    await expectAccessible(page, 'insights (phone)');
+    expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(0);
+    await page.context().close();
+  });
+});
