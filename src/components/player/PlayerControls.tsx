@@ -84,7 +84,7 @@ export function PlayerControls(props: PlayerControlsProps) {
       {props.onJumpToLive && (
         <button type="button" className="player-button player-jump-live" aria-label="Jump to live" title="Jump to live" onClick={props.onJumpToLive}>
           <span className="live-dot" aria-hidden="true" />
-          Live
+          <span className="player-jump-live-text">Live</span>
         </button>
       )}
       <div className="player-options">
