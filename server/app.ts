@@ -16,6 +16,7 @@ import { registerAuth } from './auth/routes.js';
 import { registerAccount } from './account/routes.js';
 import { registerCampaigns } from './campaigns/routes.js';
 import { registerSessions } from './sessions/routes.js';
+import { registerStars } from './stars/routes.js';
 import { registerReplay } from './replay/routes.js';
 import { registerShares } from './shares/routes.js';
 import { registerIngest } from './ingest/routes.js';
@@ -106,6 +107,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerAccount(app, ctx);
   await registerCampaigns(app, ctx);
   await registerSessions(app, ctx);
+  await registerStars(app, ctx);
   await registerReplay(app, ctx);
   await registerShares(app, ctx);
   await registerLive(app, ctx);

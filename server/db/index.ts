@@ -18,6 +18,7 @@ import * as m0008 from './migrations/0008_campaign_retention_and_ip_mode.js';
 import * as m0009 from './migrations/0009_share_links.js';
 import * as m0010 from './migrations/0010_sign_ins.js';
 import * as m0012 from './migrations/0012_session_ip_mode.js';
+import * as m0017 from './migrations/0017_stars_and_segments.js';
 
 export type Db = Kysely<Database>;
 export type { Database };
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '0009_share_links': m0009,
   '0010_sign_ins': m0010,
   '0012_session_ip_mode': m0012,
+  '0017_stars_and_segments': m0017,
 };
 
 export interface DbOptions {

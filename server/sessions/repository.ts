@@ -8,6 +8,7 @@ import type { SessionSort } from '../../common/session-list.js';
 import { badRequest } from '../http/errors.js';
 import { BOT_REASONS } from '../ingest/visitor.js';
 import { SESSION_IDLE_MS } from '../../common/limits.js';
+import { hasStar } from '../stars/repository.js';
 
 /** The sessions table: every query on it, each taking the database or a transaction. */
 
@@ -27,6 +28,7 @@ export interface SessionFilters {
   hasErrors?: boolean;
   hasRageClicks?: boolean;
   hasDeadClicks?: boolean;
+  starred?: boolean;
 }
 
 export interface SessionQuery extends SessionFilters {
@@ -96,6 +98,7 @@ function filtered<Q extends SelectQueryBuilder<Database, 'sessions', object>>(qb
   if (f.hasErrors) q = q.where(sql<SqlBool>`error_count > 0`);
   if (f.hasRageClicks) q = q.where(sql<SqlBool>`rage_click_count > 0`);
   if (f.hasDeadClicks) q = q.where(sql<SqlBool>`dead_click_count > 0`);
+  if (f.starred) q = q.where(hasStar);
   return q as Q;
 }
 

@@ -10,6 +10,7 @@ import { notFound } from '../http/errors.js';
 import { isSessionId } from '../storage/ids.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { SESSION_NOT_FOUND } from '../replay/routes.js';
+import { starredAmong } from '../stars/repository.js';
 import { countSessions, deleteSession, markEndedSessionsWithoutInput, pageSessions } from './repository.js';
 
 export const DEFAULT_PAGE = 50;
@@ -28,11 +29,13 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
         const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
         // Sessions that ended with no human input become bots now, not when the next visitor arrives.
         await markEndedSessionsWithoutInput(ctx.db, campaign.id);
-        const { limit = DEFAULT_PAGE, hasErrors, hasRageClicks, hasDeadClicks, ...rest } = request.query;
+        const { limit = DEFAULT_PAGE, hasErrors, hasRageClicks, hasDeadClicks, starred, ...rest } = request.query;
         const [search, url, browser] = [rest.search, rest.url, rest.browser].map(filterText);
-        const query = { ...rest, limit, search, url, browser, hasErrors: hasErrors === 'true', hasRageClicks: hasRageClicks === 'true', hasDeadClicks: hasDeadClicks === 'true' };
+        const query = { ...rest, limit, search, url, browser, hasErrors: hasErrors === 'true', hasRageClicks: hasRageClicks === 'true', hasDeadClicks: hasDeadClicks === 'true', starred: starred === 'true' };
         // The counts cover the whole campaign, whatever the filters.
         const [page, counts, storage] = await Promise.all([pageSessions(ctx.db, campaign.id, query), countSessions(ctx.db, campaign.id), app.storageQuota.use(campaign.id)]);
+        const stars = await starredAmong(ctx.db, campaign.id, page.sessions.map((session) => session.sessionId));
+        page.sessions = page.sessions.map((session) => ({ ...session, starred: stars.has(session.sessionId) }));
         // The storage quota's use, so the page can say why new sessions are refused.
         return storage ? { ...page, counts, storage } : { ...page, counts };
       });

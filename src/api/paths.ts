@@ -14,6 +14,12 @@ export const API_PATHS = {
   deleteCampaign: (campaignId: string) => `/api/v1/campaign/delete/${encodeURIComponent(campaignId)}`,
   sessions: (campaignId: string) => `/api/v1/streaming/sessions/${encodeURIComponent(campaignId)}/`,
   session: (campaignId: string, sessionId: string) => `/api/v1/streaming/sessions/${encodeURIComponent(campaignId)}/${encodeURIComponent(sessionId)}`,
+  star: (campaignId: string, sessionId: string) => `/api/v1/streaming/sessions/${encodeURIComponent(campaignId)}/${encodeURIComponent(sessionId)}/star`,
+  segments: (campaignId: string) => `/api/v1/segments/${encodeURIComponent(campaignId)}`,
+  segment: (campaignId: string, segmentId: string) => `/api/v1/segments/${encodeURIComponent(campaignId)}/${encodeURIComponent(segmentId)}`,
+  notes: (campaignId: string, sessionId: string) => `/api/v1/notes/${encodeURIComponent(campaignId)}/${encodeURIComponent(sessionId)}`,
+  note: (campaignId: string, sessionId: string, noteId: string) =>
+    `/api/v1/notes/${encodeURIComponent(campaignId)}/${encodeURIComponent(sessionId)}/${encodeURIComponent(noteId)}`,
   replay: replayApiPath,
   liveSessions: (campaignId: string) => `/api/v1/streaming/sessions/${encodeURIComponent(campaignId)}/live`,
   liveReplay: (campaignId: string, sessionId: string) => `/api/v1/replay/live/${encodeURIComponent(campaignId)}/${encodeURIComponent(sessionId)}`,

@@ -8,6 +8,7 @@ import { DeleteSessionButton } from '../components/replay/DeleteSessionButton.js
 import { ActivityMarkers, ActivityPanel, useActivityItems } from '../components/replay/ActivityTimeline.js';
 import { SessionInfo } from '../components/SessionInfo.js';
 import { ReplayActions } from '../components/replay/ReplayActions.js';
+import { ReplayStar } from '../components/StarButton.js';
 import { REPLAY_HEIGHT, REPLAY_SPEEDS, REPLAY_WIDTH } from '../components/replay/replaySettings.js';
 import { useOnline } from '../offline/useOnline.js';
 import { useSavedReplay } from '../offline/useSavedReplays.js';
@@ -113,6 +114,7 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
           </p>
           <div className="replay-actions">
             {actions}
+            {!missingIds && <ReplayStar campaignId={campaignId} sessionId={sessionId} />}
             <ReplayActions campaignId={campaignId} sessionId={sessionId} />
             {!missingIds && <DeleteSessionButton campaignId={campaignId} sessionId={sessionId} />}
           </div>
