@@ -17,6 +17,7 @@ import { registerAccount } from './account/routes.js';
 import { registerCampaigns } from './campaigns/routes.js';
 import { registerSessions } from './sessions/routes.js';
 import { registerStars } from './stars/routes.js';
+import { registerSegments } from './segments/routes.js';
 import { registerReplay } from './replay/routes.js';
 import { registerShares } from './shares/routes.js';
 import { registerIngest } from './ingest/routes.js';
@@ -108,6 +109,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerCampaigns(app, ctx);
   await registerSessions(app, ctx);
   await registerStars(app, ctx);
+  await registerSegments(app, ctx);
   await registerReplay(app, ctx);
   await registerShares(app, ctx);
   await registerLive(app, ctx);

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { fetchStar, setStar, starKey } from '../api/stars.js';
 import { sessionKeys } from '../api/sessions.js';
+import { createErrorMessage } from '../api/campaigns.js';
 
 interface StarButtonProps {
   campaignId: string;
@@ -35,7 +36,7 @@ export function StarButton({ campaignId, sessionId, starred }: StarButtonProps) 
       </button>
       {toggle.isError && (
         <span role="alert" className="error-text small">
-          {toggle.error.message}
+          {createErrorMessage(toggle.error, 'Failed to change the star')}
         </span>
       )}
     </>
