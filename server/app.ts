@@ -18,6 +18,7 @@ import { registerCampaigns } from './campaigns/routes.js';
 import { registerSessions } from './sessions/routes.js';
 import { registerStars } from './stars/routes.js';
 import { registerSegments } from './segments/routes.js';
+import { registerNotes } from './notes/routes.js';
 import { registerReplay } from './replay/routes.js';
 import { registerShares } from './shares/routes.js';
 import { registerIngest } from './ingest/routes.js';
@@ -110,6 +111,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerSessions(app, ctx);
   await registerStars(app, ctx);
   await registerSegments(app, ctx);
+  await registerNotes(app, ctx);
   await registerReplay(app, ctx);
   await registerShares(app, ctx);
   await registerLive(app, ctx);

@@ -172,6 +172,7 @@ export interface Database {
   sign_ins: SignInsTable;
   session_stars: SessionStarsTable;
   segments: SegmentsTable;
+  notes: NotesTable;
 }
 
 /** A read-only link to one replay; the token itself is never stored, only its SHA-256. */
@@ -213,6 +214,20 @@ export interface SegmentsTable {
   name: string;
   /** JSON: the sessions list's query parameters (common/api/segments.ts). */
   filters: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A note at a moment of a replay. Goes with its session. */
+export interface NotesTable {
+  id: string;
+  campaign_id: string;
+  session_id: string;
+  /** The user who wrote it: only they may change or delete it. */
+  author_id: string;
+  text: string;
+  /** The moment it is about (epoch ms, the recording's clock). */
+  timestamp: number;
   created_at: number;
   updated_at: number;
 }
