@@ -9,6 +9,7 @@ import { ActivityMarkers, ActivityPanel, useActivityItems } from '../components/
 import { SessionInfo } from '../components/SessionInfo.js';
 import { ReplayActions } from '../components/replay/ReplayActions.js';
 import { ReplayStar } from '../components/StarButton.js';
+import { NotesPanel, useNotes } from '../components/replay/Notes.js';
 import { REPLAY_HEIGHT, REPLAY_SPEEDS, REPLAY_WIDTH } from '../components/replay/replaySettings.js';
 import { useOnline } from '../offline/useOnline.js';
 import { useSavedReplay } from '../offline/useSavedReplays.js';
@@ -63,7 +64,8 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
   // A replay downloading now starts playing on its first page; the rest joins the player as it comes.
   const early = useEarlyReplay(campaignId, sessionId, startAtSeconds === undefined);
   const events = replay.data?.events ?? early?.events ?? NO_EVENTS;
-  const activity = useActivityItems(events);
+  const notes = useNotes(campaignId, sessionId);
+  const activity = useActivityItems(events, notes);
   // The player keeps the events it started on (a new array would start it again), unless the
   // whole recording turns out to need the real-DOM seek its first page did not show.
   const playerEvents =
@@ -164,7 +166,15 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
               live={inProgress && online && feed ? feed : undefined}
               more={playerEvents === early?.events ? early.more : undefined}
               underControls={(view) => <ActivityMarkers items={activity} totalTime={view.totalTime} onSeek={view.seek} />}
-              afterPlayer={(view) => <ActivityPanel events={events} items={activity} currentTime={view.currentTime} onSeek={view.seek} />}
+              afterPlayer={(view) => (
+                <ActivityPanel
+                  events={events}
+                  items={activity}
+                  currentTime={view.currentTime}
+                  onSeek={view.seek}
+                  notes={<NotesPanel campaignId={campaignId} sessionId={sessionId} notes={notes} events={events} currentTime={view.currentTime} onSeek={view.seek} />}
+                />
+              )}
               width={REPLAY_WIDTH}
               height={REPLAY_HEIGHT}
               speedOption={REPLAY_SPEEDS}

@@ -4,6 +4,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { SegmentPicker } from '../../../src/components/SegmentPicker.js';
 import { StarButton } from '../../../src/components/StarButton.js';
+import { NotesPanel } from '../../../src/components/replay/Notes.js';
+import { activityLabel, noteItems } from '../../../src/components/replay/activity.js';
 
 // Keep and annotate, in jsdom with a real query client; only the network is scripted.
 type Answer = (url: string, init: RequestInit) => Response;
@@ -84,5 +86,28 @@ describe('the star button', () => {
     expect(pressed.getAttribute('aria-pressed')).toBe('true');
     fireEvent.click(pressed);
     await waitFor(() => expect(unstar.map((c) => c.method)).toEqual(['DELETE']));
+  });
+});
+
+describe('notes on the replay page', () => {
+  const events = [
+    { type: 4, data: { href: 'https://example.com/', width: 1, height: 1 }, timestamp: 10_000 },
+    { type: 3, data: {}, timestamp: 40_000 },
+  ];
+
+  it('become activity items at their moment on the player clock, among the others in time order', () => {
+    const items = noteItems([{ text: 'Pays here', timestamp: 22_000 }], events);
+    expect(items).toEqual([{ kind: 'note', at: 12_000, note: 'Pays here' }]);
+    expect(activityLabel(items[0])).toBe('Note: Pays here at 00:12');
+  });
+
+  it("adds a note at the player's current moment, as epoch ms of the recording", async () => {
+    const calls = withNetwork(
+      (_url, init) => (init.method === 'POST' ? Response.json({ id: 'n1' }, { status: 201 }) : Response.json({ notes: [] })),
+      <NotesPanel campaignId="c1" sessionId="s1" notes={[]} events={events} currentTime={7_000} onSeek={() => undefined} />,
+    );
+    fireEvent.change(screen.getByLabelText('Note at 00:07'), { target: { value: ' Stuck on the form ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add note' }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'POST')).toEqual({ url: '/api/v1/notes/c1/s1', method: 'POST', body: { text: 'Stuck on the form', timestamp: 17_000 } }));
   });
 });
