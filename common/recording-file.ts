@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { Session } from './api/sessions.js';
 import { ReplayEvent } from './api/replay.js';
+import { MAX_NOTES_PER_SESSION, RecordingNote } from './api/notes.js';
 import { describeSchemaError } from './schema-flaw.js';
 
 // The one schema of a recording file (README "Recording files"): the server's export writes it,
@@ -21,6 +22,8 @@ const RecordingHead = Type.Object({
   version: Type.Literal(RECORDING_VERSION),
   campaignId: id(),
   session: Type.Object({ ...Session.properties, sessionId: id() }),
+  /** The replay's notes (files written before notes have none). */
+  notes: Type.Optional(Type.Array(RecordingNote, { maxItems: MAX_NOTES_PER_SESSION })),
 });
 
 export const RecordingFileSchema = Type.Object({ ...RecordingHead.properties, events: Type.Array(ReplayEvent, { minItems: 1 }) });

@@ -72,6 +72,8 @@ export const Session = Type.Object({
   failedRequestCount: Type.Number(),
   /** The path of the last page loaded. */
   exitUrl: Nullable(Type.String()),
+  /** The owner starred it: kept past the campaign's retention. Optional for cached sessions and older files. */
+  starred: Type.Optional(Type.Boolean()),
 });
 export type Session = Static<typeof Session>;
 
@@ -111,11 +113,17 @@ export const SessionsQuery = Type.Object(
     hasErrors: yes(),
     hasRageClicks: yes(),
     hasDeadClicks: yes(),
+    /** Only the sessions the owner starred. */
+    starred: yes(),
     sort: Type.Optional(Type.Union(SESSION_SORTS.map((s) => Type.Literal(s)))),
   },
   { additionalProperties: false },
 );
 export type SessionsQuery = Static<typeof SessionsQuery>;
+
+/** PUT/DELETE /api/v1/streaming/sessions/{campaignId}/{sessionId}/star answer the session's star. */
+export const StarResponse = Type.Object({ starred: Type.Boolean() });
+export type StarResponse = Static<typeof StarResponse>;
 
 /** A campaign's stored recordings against its storage quota (STORAGE_QUOTA_MB). */
 export const StorageUse = Type.Object({

@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Db } from '../db/index.js';
+import { hasStar } from '../stars/repository.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -15,8 +16,9 @@ export interface SweepOptions {
 }
 
 /**
- * Deletes the recordings (sessions and their chunks) each campaign no longer keeps: those that
- * started more than its retention_days ago; 0 keeps them forever. Works in bounded transactions,
+ * Deletes the recordings (sessions and their chunks, notes and share links) each campaign no
+ * longer keeps: those that started more than its retention_days ago, unless starred; 0 keeps
+ * them forever. Works in bounded transactions,
  * yielding to the event loop between them, so ingest goes on meanwhile. Answers how many
  * sessions went. The campaign's admitted-session count stays: the limit counts sessions admitted.
  */
@@ -38,7 +40,7 @@ export async function sweepExpiredRecordings(db: Db, options: SweepOptions = {})
   return deleted;
 }
 
-/** One transaction: up to `limit` of the campaign's sessions started before `cutoff`, with their chunks. */
+/** One transaction: up to `limit` of the campaign's unstarred sessions started before `cutoff`, with their chunks. */
 async function deleteOldestBatch(db: Db, campaignId: string, cutoff: number, limit: number): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const rows = await trx
@@ -46,6 +48,7 @@ async function deleteOldestBatch(db: Db, campaignId: string, cutoff: number, lim
       .select('id')
       .where('campaign_id', '=', campaignId)
       .where('started_at', '<', cutoff)
+      .where((eb) => eb.not(hasStar(eb)))
       .orderBy('started_at')
       .limit(limit)
       .execute();

@@ -19,6 +19,8 @@ import * as m0009 from './migrations/0009_share_links.js';
 import * as m0010 from './migrations/0010_sign_ins.js';
 import * as m0012 from './migrations/0012_session_ip_mode.js';
 import * as m0015 from './migrations/0015_sessions_by_last_activity.js';
+import * as m0017 from './migrations/0017_stars_and_segments.js';
+import * as m0018 from './migrations/0018_notes.js';
 
 export type Db = Kysely<Database>;
 export type { Database };
@@ -39,6 +41,8 @@ const migrations: Record<string, Migration> = {
   '0010_sign_ins': m0010,
   '0012_session_ip_mode': m0012,
   '0015_sessions_by_last_activity': m0015,
+  '0017_stars_and_segments': m0017,
+  '0018_notes': m0018,
 };
 
 export interface DbOptions {

@@ -170,6 +170,9 @@ export interface Database {
   rate_limit_hits: RateLimitHitsTable;
   share_links: ShareLinksTable;
   sign_ins: SignInsTable;
+  session_stars: SessionStarsTable;
+  segments: SegmentsTable;
+  notes: NotesTable;
 }
 
 /** A read-only link to one replay; the token itself is never stored, only its SHA-256. */
@@ -195,4 +198,36 @@ export interface SignInsTable {
   last_used_at: number;
   /** When its newest refresh token expires; housekeeping deletes the row after. */
   expires_at: number;
+}
+
+/** A starred session: kept past its campaign's retention. Goes with its session. */
+export interface SessionStarsTable {
+  campaign_id: string;
+  session_id: string;
+  starred_at: number;
+}
+
+/** A campaign's saved filters of its sessions list, under a name. */
+export interface SegmentsTable {
+  id: string;
+  campaign_id: string;
+  name: string;
+  /** JSON: the sessions list's query parameters (common/api/segments.ts). */
+  filters: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A note at a moment of a replay. Goes with its session. */
+export interface NotesTable {
+  id: string;
+  campaign_id: string;
+  session_id: string;
+  /** The user who wrote it: only they may change or delete it. */
+  author_id: string;
+  text: string;
+  /** The moment it is about (epoch ms, the recording's clock). */
+  timestamp: number;
+  created_at: number;
+  updated_at: number;
 }

@@ -17,6 +17,7 @@ import { chunksInOrder, recordingStream, replayStream } from './stream.js';
 import { HeavyGate } from './heavy-gate.js';
 import { watchStalledReader } from './stalled-reader.js';
 import { listChunks, type ChunkInfo } from '../storage/chunks.js';
+import { recordingNotes } from '../notes/repository.js';
 
 export const SESSION_NOT_FOUND = 'Session not found';
 export const REPLAYS_BUSY = 'The server is busy preparing other large replays: try again in a few seconds';
@@ -89,7 +90,9 @@ export async function registerReplay(app: FastifyInstance, ctx: AppContext): Pro
     async (request, reply) => {
       const { session, chunks } = await sessionAndChunks(request, request.params);
       const heavy = isHeavy(Number(session.byte_count), chunks);
-      return sendGated(gate, request, reply, heavy, () => recordingStream(ctx.db, session, { chunks }), (body) => {
+      // The replay's notes travel with it (the file's optional `notes`).
+      const notes = await recordingNotes(ctx.db, session.campaign_id, session.id);
+      return sendGated(gate, request, reply, heavy, () => recordingStream(ctx.db, session, { chunks, notes }), (body) => {
         const gzip = createGzip();
         pipeline(body, gzip, (error) => {
           if (error) request.log.warn({ err: error }, 'recording export ended early');

@@ -9,6 +9,7 @@ import { eventSpans, sortedSpans, SPAN_BYTES, type EventSpans } from './spans.js
 import { toSession } from '../sessions/repository.js';
 import { LIVE_WINDOW_MS, SESSION_IDLE_MS } from '../../common/limits.js';
 import { RECORDING_FORMAT, RECORDING_VERSION } from '../../common/recording-file.js';
+import type { RecordingNote } from '../../common/api/notes.js';
 
 /**
  * Decompressed JSON (plus 16 bytes an event for where each lies) that the open chunks of an
@@ -271,9 +272,10 @@ export function replayStream(db: Db, session: Selectable<SessionsTable>, now = D
 }
 
 
-/** A recording file {format, version, campaignId, session, events} as a stream of JSON text (not yet compressed). */
-export function recordingStream(db: Db, session: Selectable<SessionsTable>, options: ReplayOptions = {}): Readable {
-  const head = `{"format":"${RECORDING_FORMAT}","version":${RECORDING_VERSION},"campaignId":${JSON.stringify(session.campaign_id)},"session":${JSON.stringify(toSession(session))},"events":[`;
+/** A recording file {format, version, campaignId, session, notes?, events} as a stream of JSON text (not yet compressed). */
+export function recordingStream(db: Db, session: Selectable<SessionsTable>, options: ReplayOptions & { notes?: RecordingNote[] } = {}): Readable {
+  const notes = options.notes?.length ? `"notes":${JSON.stringify(options.notes)},` : '';
+  const head = `{"format":"${RECORDING_FORMAT}","version":${RECORDING_VERSION},"campaignId":${JSON.stringify(session.campaign_id)},"session":${JSON.stringify(toSession(session))},${notes}"events":[`;
   return objectWithEvents(db, session, head, options);
 }
 

@@ -9,6 +9,7 @@ import { badRequest } from '../http/errors.js';
 import { BOT_REASONS } from '../ingest/visitor.js';
 import { SESSION_IDLE_MS } from '../../common/limits.js';
 import { freeSessionPlace } from '../campaigns/repository.js';
+import { hasStar } from '../stars/repository.js';
 
 /** The sessions table: every query on it, each taking the database or a transaction. */
 
@@ -28,6 +29,7 @@ export interface SessionFilters {
   hasErrors?: boolean;
   hasRageClicks?: boolean;
   hasDeadClicks?: boolean;
+  starred?: boolean;
 }
 
 export interface SessionQuery extends SessionFilters {
@@ -97,6 +99,7 @@ export function filtered<Q extends SelectQueryBuilder<Database, 'sessions', obje
   if (f.hasErrors) q = q.where(sql<SqlBool>`error_count > 0`);
   if (f.hasRageClicks) q = q.where(sql<SqlBool>`rage_click_count > 0`);
   if (f.hasDeadClicks) q = q.where(sql<SqlBool>`dead_click_count > 0`);
+  if (f.starred) q = q.where(hasStar);
   return q as Q;
 }
 

@@ -12,6 +12,7 @@ import { isSessionId } from '../storage/ids.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { SESSION_NOT_FOUND } from '../replay/routes.js';
 import { countSessions, deleteSession, markEndedSessionsWithoutInput, pageSessions, type SessionFilters } from './repository.js';
+import { starredAmong } from '../stars/repository.js';
 
 export const DEFAULT_PAGE = 50;
 
@@ -20,9 +21,9 @@ const filterText = (text: string | undefined) => storable(text).trim() || undefi
 
 /** The list's filters as the query gives them, as the repository takes them (the insights call takes the same). */
 export function listFilters(query: Omit<SessionsQueryType, 'cursor' | 'limit' | 'sort'>): SessionFilters {
-  const { hasErrors, hasRageClicks, hasDeadClicks, ...rest } = query;
+  const { hasErrors, hasRageClicks, hasDeadClicks, starred, ...rest } = query;
   const [search, url, browser] = [rest.search, rest.url, rest.browser].map(filterText);
-  return { ...rest, search, url, browser, hasErrors: hasErrors === 'true', hasRageClicks: hasRageClicks === 'true', hasDeadClicks: hasDeadClicks === 'true' };
+  return { ...rest, search, url, browser, hasErrors: hasErrors === 'true', hasRageClicks: hasRageClicks === 'true', hasDeadClicks: hasDeadClicks === 'true', starred: starred === 'true' };
 }
 
 const schema = { params: SessionsParams, querystring: SessionsQuery, response: { 200: SessionsResponse } };
@@ -40,6 +41,8 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
         const query = { ...listFilters(rest), limit, cursor, sort };
         // The counts cover the whole campaign, whatever the filters.
         const [page, counts, storage] = await Promise.all([pageSessions(ctx.db, campaign.id, query), countSessions(ctx.db, campaign.id), app.storageQuota.use(campaign.id)]);
+        const stars = await starredAmong(ctx.db, campaign.id, page.sessions.map((session) => session.sessionId));
+        page.sessions = page.sessions.map((session) => ({ ...session, starred: stars.has(session.sessionId) }));
         // The storage quota's use, so the page can say why new sessions are refused.
         return storage ? { ...page, counts, storage } : { ...page, counts };
       });

@@ -15,6 +15,12 @@ export const API_PATHS = {
   sessions: (campaignId: string) => `/api/v1/streaming/sessions/${encodeURIComponent(campaignId)}/`,
   session: (campaignId: string, sessionId: string) => `/api/v1/streaming/sessions/${encodeURIComponent(campaignId)}/${encodeURIComponent(sessionId)}`,
   insights: (campaignId: string) => `/api/v1/insights/${encodeURIComponent(campaignId)}`,
+  star: (campaignId: string, sessionId: string) => `/api/v1/streaming/sessions/${encodeURIComponent(campaignId)}/${encodeURIComponent(sessionId)}/star`,
+  segments: (campaignId: string) => `/api/v1/segments/${encodeURIComponent(campaignId)}`,
+  segment: (campaignId: string, segmentId: string) => `/api/v1/segments/${encodeURIComponent(campaignId)}/${encodeURIComponent(segmentId)}`,
+  notes: (campaignId: string, sessionId: string) => `/api/v1/notes/${encodeURIComponent(campaignId)}/${encodeURIComponent(sessionId)}`,
+  note: (campaignId: string, sessionId: string, noteId: string) =>
+    `/api/v1/notes/${encodeURIComponent(campaignId)}/${encodeURIComponent(sessionId)}/${encodeURIComponent(noteId)}`,
   replay: replayApiPath,
   liveSessions: (campaignId: string) => `/api/v1/streaming/sessions/${encodeURIComponent(campaignId)}/live`,
   liveReplay: (campaignId: string, sessionId: string) => `/api/v1/replay/live/${encodeURIComponent(campaignId)}/${encodeURIComponent(sessionId)}`,

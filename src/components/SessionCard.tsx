@@ -5,6 +5,7 @@ import type { Session } from '../../common/api-types.js';
 import { shortId, storedIpLabel } from '../lib/format.js';
 import { replayPageLink } from '../lib/replayUrls.js';
 import { CountryName, ProblemBadges, SessionSummary } from './SessionFacts.js';
+import { StarButton } from './StarButton.js';
 
 export const countryLabel = (session: Pick<Session, 'country'>) => session.country || 'Unknown';
 
@@ -81,15 +82,16 @@ export function SessionCard({ campaignId, session, onDetails, onDelete, actions 
       </dl>
       <SessionChips session={session} />
       <div className="row-actions">
-        <SessionButtons session={session} onDetails={onDetails} onDelete={onDelete} actions={actions} />
+        <SessionButtons campaignId={campaignId} session={session} onDetails={onDetails} onDelete={onDelete} actions={actions} />
       </div>
     </li>
   );
 }
 
-function SessionButtons({ session, onDetails, onDelete, actions }: Omit<SessionCardProps, 'campaignId'>) {
+function SessionButtons({ campaignId, session, onDetails, onDelete, actions }: SessionCardProps) {
   return (
     <>
+      <StarButton campaignId={campaignId} sessionId={session.sessionId} starred={session.starred === true} />
       <button type="button" className="button button-secondary button-small" onClick={() => onDetails(session)}>
         View Details
       </button>
@@ -120,7 +122,7 @@ export function SessionRow({ campaignId, session, onDetails, onDelete, actions }
         <Link {...replayPageLink(campaignId, session.sessionId)} className="button button-primary button-small">
           Watch Replay
         </Link>
-        <SessionButtons session={session} onDetails={onDetails} onDelete={onDelete} actions={actions} />
+        <SessionButtons campaignId={campaignId} session={session} onDetails={onDetails} onDelete={onDelete} actions={actions} />
       </div>
     </li>
   );

@@ -16,11 +16,12 @@ export interface SessionFilters {
   hasErrors?: true;
   hasRageClicks?: true;
   hasDeadClicks?: true;
+  starred?: true;
   sort?: Exclude<SessionSort, 'newest'>;
 }
 
 const NUMBERS = ['from', 'to', 'minDuration', 'maxDuration'] as const;
-const FLAGS = ['hasErrors', 'hasRageClicks', 'hasDeadClicks'] as const;
+const FLAGS = ['hasErrors', 'hasRageClicks', 'hasDeadClicks', 'starred'] as const;
 
 const text = (value: unknown, max: number) =>
   typeof value === 'string' || typeof value === 'number' ? String(value).trim().slice(0, max) || undefined : undefined;

@@ -12,6 +12,7 @@ import { SessionCard, SessionRow } from '../components/SessionCard.js';
 import { SessionsViewToggle, useSessionsView } from '../components/SessionsView.js';
 import { DeleteCampaignModal, DeleteSessionModal, SessionDetailsModal } from '../components/SessionModals.js';
 import { SessionFilterBar } from '../components/SessionFilterBar.js';
+import { SegmentPicker } from '../components/SegmentPicker.js';
 import { hasFilters, type SessionFilters } from '../lib/sessionFilters.js';
 import { Spinner } from '../components/Spinner.js';
 import { useCampaignName } from '../offline/useCampaignName.js';
@@ -159,6 +160,7 @@ export function CampaignSessions({ campaignId, sessionActions, filters = {}, onF
         </button>
         <SessionsViewToggle view={view} onView={setView} />
       </div>
+      {onFilters && <SegmentPicker campaignId={campaignId} filters={filters} onFilters={onFilters} />}
       {onFilters && <SessionFilterBar filters={filters} onChange={onFilters} />}
 
       {sessions.isError && <ErrorBox title="Error loading sessions" message={sessionsErrorMessage(sessions.error)} />}

@@ -9,6 +9,8 @@ import { DeleteSessionButton } from '../components/replay/DeleteSessionButton.js
 import { ActivityMarkers, ActivityPanel, useActivityItems } from '../components/replay/ActivityTimeline.js';
 import { SessionInfo } from '../components/SessionInfo.js';
 import { ReplayActions } from '../components/replay/ReplayActions.js';
+import { ReplayStar } from '../components/StarButton.js';
+import { NotesPanel, useNotes } from '../components/replay/Notes.js';
 import { REPLAY_HEIGHT, REPLAY_SPEEDS, REPLAY_WIDTH } from '../components/replay/replaySettings.js';
 import { useOnline } from '../offline/useOnline.js';
 import { useSavedReplay } from '../offline/useSavedReplays.js';
@@ -69,7 +71,8 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
   // each live batch), not on every batch of the download.
   const firstPage = useMemo(() => source?.getSnapshot().events ?? NO_EVENTS, [source]);
   const activityEvents = snapshot?.downloaded ? events : firstPage;
-  const activity = useActivityItems(activityEvents);
+  const notes = useNotes(campaignId, sessionId);
+  const activity = useActivityItems(activityEvents, notes);
   const playable = snapshot && (startAtSeconds === undefined || snapshot.downloaded);
 
   // A session still recording is followed live once its download is over: the stream starts at the
@@ -117,6 +120,7 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
           </p>
           <div className="replay-actions">
             {actions}
+            {!missingIds && <ReplayStar campaignId={campaignId} sessionId={sessionId} />}
             <ReplayActions campaignId={campaignId} sessionId={sessionId} />
             {!missingIds && <DeleteSessionButton campaignId={campaignId} sessionId={sessionId} />}
           </div>
@@ -165,7 +169,15 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
               source={source}
               live={inProgress && online}
               underControls={(view) => <ActivityMarkers items={activity} totalTime={view.totalTime} onSeek={view.seek} />}
-              afterPlayer={(view) => <ActivityPanel events={activityEvents} items={activity} currentTime={view.currentTime} onSeek={view.seek} />}
+              afterPlayer={(view) => (
+                <ActivityPanel
+                  events={activityEvents}
+                  items={activity}
+                  currentTime={view.currentTime}
+                  onSeek={view.seek}
+                  notes={<NotesPanel campaignId={campaignId} sessionId={sessionId} notes={notes} events={activityEvents} currentTime={view.currentTime} onSeek={view.seek} />}
+                />
+              )}
               width={REPLAY_WIDTH}
               height={REPLAY_HEIGHT}
               speedOption={REPLAY_SPEEDS}

@@ -165,6 +165,7 @@ describe('GET /api/v1/streaming/sessions/:campaignId/', () => {
       errorCount: 0,
       failedRequestCount: 0,
       exitUrl: null,
+      starred: false,
     });
     const webdriven = (await page('search=s003-AbCd')).sessions[0];
     expect([webdriven.webdriver, webdriven.isBot, webdriven.botReason]).toEqual([true, true, 'webdriver']);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { ReplayEvent } from '../../../common/api-types.js';
 import { formatPlayerTime } from '../player/playerMath.js';
 import { momentLink } from './moment.js';
@@ -9,6 +9,7 @@ import {
   activityLabel,
   activityName,
   capturedEntries,
+  noteItems,
   currentItemIndex,
   markerGroups,
   type ActivityItem,
@@ -100,10 +101,12 @@ export interface ActivityPanelProps {
   items: ActivityItem[];
   currentTime: number;
   onSeek(ms: number): void;
+  /** The replay's notes panel (replay/Notes.tsx), above the tabs. */
+  notes?: ReactNode;
 }
 
 /** Beside the player (below it on phones): the same moments listed, filterable; the console and network entries. */
-export function ActivityPanel({ events, items, currentTime, onSeek }: ActivityPanelProps) {
+export function ActivityPanel({ events, items, currentTime, onSeek, notes }: ActivityPanelProps) {
   const [tab, setTab] = useState<Tab>('activity');
   const [kind, setKind] = useState<ActivityKind | 'all'>('all');
   const captured = useMemo(() => capturedEntries(events), [events]);
@@ -129,6 +132,7 @@ export function ActivityPanel({ events, items, currentTime, onSeek }: ActivityPa
   return (
     <section className="card activity-panel" aria-label="Session activity">
       <CopyMomentLink currentTime={currentTime} />
+      {notes}
       <div className="activity-tabs" role="group" aria-label="Show">
         {tabs.map(([id, name]) => (
           <button key={id} type="button" className="player-button activity-tab" aria-pressed={tab === id} onClick={() => setTab(id)}>
@@ -226,4 +230,9 @@ function CapturedList({ title, entries, onSeek }: { title: string; entries: { at
   );
 }
 
-export const useActivityItems = (events: ReplayEvent[]) => useMemo(() => activityItems(events), [events]);
+/** The recording's activity and the replay's notes, in time order. */
+export const useActivityItems = (events: ReplayEvent[], notes?: readonly { text: string; timestamp: number }[]) =>
+  useMemo(() => {
+    const items = activityItems(events);
+    return notes?.length ? [...items, ...noteItems(notes, events)].sort((a, b) => a.at - b.at) : items;
+  }, [events, notes]);

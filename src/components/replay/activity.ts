@@ -10,9 +10,9 @@ import { emptyFacts, factMoments, foldFacts, INACTIVITY_MS, type FactMark } from
 import { formatPlayerTime } from '../player/playerMath.js';
 import { clickTargetNames } from './clickTargets.js';
 
-export type ActivityKind = 'navigation' | 'click' | 'rage' | 'dead' | 'error' | 'request' | 'inactivity';
+export type ActivityKind = 'navigation' | 'click' | 'rage' | 'dead' | 'error' | 'request' | 'inactivity' | 'note';
 
-export const ACTIVITY_KINDS: ActivityKind[] = ['navigation', 'click', 'rage', 'dead', 'error', 'request', 'inactivity'];
+export const ACTIVITY_KINDS: ActivityKind[] = ['navigation', 'click', 'rage', 'dead', 'error', 'request', 'inactivity', 'note'];
 
 export const ACTIVITY_NAMES: Record<ActivityKind, string> = {
   navigation: 'Navigation',
@@ -22,6 +22,7 @@ export const ACTIVITY_NAMES: Record<ActivityKind, string> = {
   error: 'Error',
   request: 'Failed request',
   inactivity: 'Inactivity',
+  note: 'Note',
 };
 
 export interface ActivityItem {
@@ -34,6 +35,8 @@ export interface ActivityItem {
   detail?: string;
   /** What was clicked, as a person reads it ("Add to cart"), for a click, rage or dead click. */
   target?: string;
+  /** A note's text. */
+  note?: string;
 }
 
 export interface CapturedEntry {
@@ -79,8 +82,16 @@ export function activityItems(events: ReplayEvent[]): ActivityItem[] {
   return [...marked, ...inactivity(inputs, start)].sort((a, b) => a.at - b.at);
 }
 
-/** "Click on 'Add to cart'", or "Rage click" when the element has no name. */
-export const activityName = (item: ActivityItem): string => (item.target ? `${ACTIVITY_NAMES[item.kind]} on '${item.target}'` : ACTIVITY_NAMES[item.kind]);
+/** "Click on 'Add to cart'", or "Rage click" when the element has no name; "Note: Pays here". */
+export const activityName = (item: ActivityItem): string =>
+  item.note !== undefined ? `${ACTIVITY_NAMES[item.kind]}: ${item.note}` : item.target ? `${ACTIVITY_NAMES[item.kind]} on '${item.target}'` : ACTIVITY_NAMES[item.kind];
+
+/** The replay's notes as activity items, at their moments on the player's clock. */
+export function noteItems(notes: readonly { text: string; timestamp: number }[], events: ReplayEvent[]): ActivityItem[] {
+  if (!events.length) return [];
+  const start = recordingStart(events);
+  return notes.map((note) => ({ kind: 'note' as const, at: Math.max(0, note.timestamp - start), note: note.text }));
+}
 
 /** "Rage click on 'Pay' at 00:12" — a marker's accessible name. */
 export const activityLabel = (item: ActivityItem): string => `${activityName(item)} at ${formatPlayerTime(item.at)}`;

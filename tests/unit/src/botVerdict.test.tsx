@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createMemoryHistory, createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import type { ReplayInit, Session } from '../../../common/api-types.js';
@@ -33,7 +34,12 @@ function inRouter(node: ReactNode) {
   const rootRoute = createRootRoute();
   const page = createRoute({ getParentRoute: () => rootRoute, path: '/', component: () => <>{node}</> });
   const router = createRouter({ routeTree: rootRoute.addChildren([page]), history: createMemoryHistory({ initialEntries: ['/'] }) });
-  render(<RouterProvider router={router} />);
+  // The card's star button talks to the server through the query client.
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
 }
 
 describe('bot verdict on every screen', () => {

@@ -69,6 +69,12 @@ describe('merging the live stream into a cached list', () => {
     expect(merged.refetch).toBe(false);
   });
 
+  it('keeps the star a listed session had when a live update (which carries none) replaces it', () => {
+    const data = pages([session('b', { starred: true }), session('a')]);
+    const merged = mergeLiveChange(data, all, { kind: 'session', session: session('b', { durationMs: 7000 }) });
+    expect(merged.data?.pages[0].sessions[0]).toMatchObject({ sessionId: 'b', durationMs: 7000, starred: true });
+  });
+
   it('never shows a session twice', () => {
     const data = pages([session('b'), session('a')]);
     const once = mergeLiveChange(data, all, { kind: 'session', session: session('c') }).data;

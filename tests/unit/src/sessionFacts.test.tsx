@@ -53,6 +53,8 @@ describe('filters in the URL', () => {
       validateSessionFilters({ from: '1000', to: 2000, minDuration: '-5', url: ' /cart ', country: 'de', device: 'watch', browser: 'Firefox', hasErrors: 'true', hasRageClicks: 'no', hasDeadClicks: true, sort: 'longest', junk: 1 }),
     ).toEqual({ from: 1000, to: 2000, url: '/cart', country: 'DE', browser: 'Firefox', hasErrors: true, hasDeadClicks: true, sort: 'longest' });
     expect(validateSessionFilters({ sort: 'newest', country: 'Germany' })).toEqual({});
+    expect(validateSessionFilters({ starred: 'true' })).toEqual({ starred: true });
+    expect(validateSessionFilters({ starred: 'yes' })).toEqual({});
   });
   it('become the API query parameters', () => {
     expect(filterParams({ hasErrors: true, sort: 'errors', minDuration: 5000 }).toString()).toBe('hasErrors=true&sort=errors&minDuration=5000');

@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../context.js';
+import {
+  MAX_SEGMENTS_PER_CAMPAIGN,
+  Segment,
+  SEGMENT_LIMIT_REACHED,
+  SEGMENT_NOT_FOUND,
+  SegmentBody,
+  SegmentChanges,
+  SegmentList,
+  SegmentParams,
+  SegmentsParams,
+} from '../../common/api/segments.js';
+import { Ok } from '../../common/api/shared.js';
+import { storable } from '../../common/scrub.js';
+import { currentUserId, requireUser } from '../auth/tokens.js';
+import { checkSameOrigin } from '../http/origin.js';
+import { badRequest, HttpError, notFound } from '../http/errors.js';
+import { minuteLimit } from '../http/rate-limit.js';
+import { ownedCampaign } from '../campaigns/ownership.js';
+import { addSegment, changeSegment, deleteSegment, listSegments } from './repository.js';
+
+/** Saves, renames and deletes one owner may make a minute. */
+export const SEGMENT_WRITES_PER_USER = 60;
+/** A segment is a name and a few filters: a small body. */
+const BODY_LIMIT = 4 * 1024;
+
+/** A name as the column holds it: trimmed, without the characters PostgreSQL refuses; never empty. */
+function segmentName(name: string): string {
+  const text = storable(name).trim();
+  if (!text) throw badRequest('Segment name is required');
+  return text;
+}
+
+/** A campaign's segments: owner only (404 unknown campaign, 403 another owner's), as every campaign call. */
+export async function registerSegments(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const writeLimit = minuteLimit(app, 'segment-user', SEGMENT_WRITES_PER_USER);
+  const preHandler = [requireUser(ctx), checkSameOrigin(ctx.config.publicUrl)];
+  const writer = async (request: FastifyRequest, reply: { header(name: string, value: number): unknown }, campaignId: string) => {
+    await writeLimit(request, reply, currentUserId(request));
+    return ownedCampaign(ctx.db, request, campaignId);
+  };
+
+  api.get('/api/v1/segments/:campaignId', { preHandler, schema: { params: SegmentsParams, response: { 200: SegmentList } } }, async (request, reply) => {
+    const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
+    reply.header('cache-control', 'private, no-cache');
+    return { segments: await listSegments(ctx.db, campaign.id) };
+  });
+
+  api.post(
+    '/api/v1/segments/:campaignId',
+    { preHandler, bodyLimit: BODY_LIMIT, schema: { params: SegmentsParams, body: SegmentBody, response: { 201: Segment } } },
+    async (request, reply) => {
+      const campaign = await writer(request, reply, request.params.campaignId);
+      const segment = await addSegment(ctx.db, campaign.id, { name: segmentName(request.body.name), filters: request.body.filters }, MAX_SEGMENTS_PER_CAMPAIGN);
+      if (!segment) throw new HttpError(409, SEGMENT_LIMIT_REACHED);
+      return reply.status(201).send(segment);
+    },
+  );
+
+  api.patch(
+    '/api/v1/segments/:campaignId/:segmentId',
+    { preHandler, bodyLimit: BODY_LIMIT, schema: { params: SegmentParams, body: SegmentChanges, response: { 200: Segment } } },
+    async (request, reply) => {
+      const campaign = await writer(request, reply, request.params.campaignId);
+      const { name, filters } = request.body;
+      const segment = await changeSegment(ctx.db, campaign.id, request.params.segmentId, { name: name === undefined ? undefined : segmentName(name), filters });
+      if (!segment) throw notFound(SEGMENT_NOT_FOUND);
+      return segment;
+    },
+  );
+
+  api.delete('/api/v1/segments/:campaignId/:segmentId', { preHandler, schema: { params: SegmentParams, response: { 200: Ok } } }, async (request, reply) => {
+    const campaign = await writer(request, reply, request.params.campaignId);
+    if (!(await deleteSegment(ctx.db, campaign.id, request.params.segmentId))) throw notFound(SEGMENT_NOT_FOUND);
+    return { ok: true as const };
+  });
+}

@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../context.js';
+import { SessionParams, StarResponse } from '../../common/api/sessions.js';
+import { currentUserId, requireUser } from '../auth/tokens.js';
+import { checkSameOrigin } from '../http/origin.js';
+import { minuteLimit } from '../http/rate-limit.js';
+import { ownedSession } from '../replay/routes.js';
+import { isStarred, starSession, unstarSession } from './repository.js';
+
+/** Stars one owner may set or clear a minute (a list's worth of clicks, never a script's loop). */
+export const STAR_WRITES_PER_USER = 120;
+
+const PATHS = '/api/v1/streaming/sessions/:campaignId/:sessionId/star';
+const schema = { params: SessionParams, response: { 200: StarResponse } };
+
+/**
+ * A session's star: PUT sets it, DELETE clears it (both idempotent), GET reads it. Owner only,
+ * as every session call: 404 for an unknown session, 403 for another owner's campaign.
+ */
+export async function registerStars(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const writeLimit = minuteLimit(app, 'star-user', STAR_WRITES_PER_USER);
+  const preHandler = [requireUser(ctx), checkSameOrigin(ctx.config.publicUrl)];
+
+  api.get(PATHS, { preHandler, schema }, async (request, reply) => {
+    const session = await ownedSession(ctx.db, request, request.params);
+    reply.header('cache-control', 'private, no-cache');
+    return { starred: await isStarred(ctx.db, session.campaign_id, session.id) };
+  });
+
+  for (const starred of [true, false]) {
+    api.route({
+      method: starred ? 'PUT' : 'DELETE',
+      url: PATHS,
+      preHandler,
+      schema,
+      handler: async (request, reply) => {
+        await writeLimit(request, reply, currentUserId(request));
+        const session = await ownedSession(ctx.db, request, request.params);
+        await (starred ? starSession : unstarSession)(ctx.db, session.campaign_id, session.id);
+        return { starred };
+      },
+    });
+  }
+}

@@ -1,0 +1,133 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { addNote, deleteNote, editNote, fetchNotes, noteKeys } from '../../api/notes.js';
+import { createErrorMessage } from '../../api/campaigns.js';
+import { meQueryOptions } from '../../auth/session.js';
+import { MAX_NOTE_TEXT, type Note } from '../../../common/api/notes.js';
+import type { ReplayEvent } from '../../../common/api-types.js';
+import { formatPlayerTime } from '../player/playerMath.js';
+import { recordingStart } from './activity.js';
+
+// Notes at moments of a replay: added at the player's current time, listed here, and shown with
+// the activity (timeline markers and entries). Only a note's author may edit or delete it.
+
+/** The replay's notes (none while offline or before they load). */
+export function useNotes(campaignId: string, sessionId: string): Note[] | undefined {
+  const notes = useQuery({ queryKey: noteKeys.session(campaignId, sessionId), queryFn: () => fetchNotes(campaignId, sessionId), enabled: Boolean(campaignId && sessionId) });
+  return notes.data?.notes;
+}
+
+interface NotesProps {
+  campaignId: string;
+  sessionId: string;
+  notes: Note[] | undefined;
+  events: ReplayEvent[];
+  /** The player's time (ms from the recording's start). */
+  currentTime: number;
+  onSeek(ms: number): void;
+}
+
+export function NotesPanel({ campaignId, sessionId, notes, events, currentTime, onSeek }: NotesProps) {
+  const queryClient = useQueryClient();
+  const [text, setText] = useState('');
+  const start = events.length ? recordingStart(events) : 0;
+  const refresh = () => queryClient.invalidateQueries({ queryKey: noteKeys.session(campaignId, sessionId) });
+  const add = useMutation({
+    mutationFn: () => addNote(campaignId, sessionId, { text: text.trim(), timestamp: Math.round(start + currentTime) }),
+    onSuccess: async () => {
+      setText('');
+      await refresh();
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (text.trim()) add.mutate();
+  };
+  return (
+    <div className="notes">
+      <form className="note-form" onSubmit={submit}>
+        <label htmlFor="note-text" className="small">
+          Note at {formatPlayerTime(currentTime)}
+        </label>
+        <textarea id="note-text" className="input" rows={2} maxLength={MAX_NOTE_TEXT} value={text} onChange={(e) => setText(e.target.value)} />
+        <button type="submit" className="button button-secondary button-small" disabled={add.isPending || !text.trim()}>
+          Add note
+        </button>
+        {add.isError && (
+          <span role="alert" className="error-text small">
+            {createErrorMessage(add.error, 'Failed to add the note')}
+          </span>
+        )}
+      </form>
+      {notes && notes.length > 0 && (
+        <ol className="note-list" aria-label="Notes">
+          {notes.map((note) => (
+            <NoteEntry key={note.id} campaignId={campaignId} sessionId={sessionId} note={note} at={Math.max(0, note.timestamp - start)} onSeek={onSeek} onChanged={refresh} />
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}
+
+interface NoteEntryProps {
+  campaignId: string;
+  sessionId: string;
+  note: Note;
+  at: number;
+  onSeek(ms: number): void;
+  onChanged(): Promise<void>;
+}
+
+function NoteEntry({ campaignId, sessionId, note, at, onSeek, onChanged }: NoteEntryProps) {
+  const me = useQuery(meQueryOptions());
+  const [draft, setDraft] = useState<string | null>(null);
+  const change = useMutation({
+    mutationFn: (action: () => Promise<unknown>) => action(),
+    onSuccess: async () => {
+      setDraft(null);
+      await onChanged();
+    },
+  });
+  const mine = me.data?.id === note.author.id;
+  return (
+    <li className="note">
+      <button type="button" className="activity-jump" onClick={() => onSeek(at)}>
+        <span className="activity-dot activity-note" aria-hidden="true" />
+        <span className="activity-time">{formatPlayerTime(at)}</span> <span className="small muted">{note.author.name}:</span> {note.text}
+      </button>
+      {mine && draft === null && (
+        <span className="note-actions">
+          <button type="button" className="button button-secondary button-small" onClick={() => setDraft(note.text)}>
+            Edit
+          </button>
+          <button type="button" className="button button-danger button-small" disabled={change.isPending} onClick={() => change.mutate(() => deleteNote(campaignId, sessionId, note.id))}>
+            Delete
+          </button>
+        </span>
+      )}
+      {draft !== null && (
+        <form
+          className="note-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (draft.trim()) change.mutate(() => editNote(campaignId, sessionId, note.id, draft.trim()));
+          }}
+        >
+          <textarea className="input" aria-label="Note text" rows={2} maxLength={MAX_NOTE_TEXT} value={draft} onChange={(e) => setDraft(e.target.value)} />
+          <button type="submit" className="button button-primary button-small" disabled={change.isPending || !draft.trim()}>
+            Save
+          </button>
+          <button type="button" className="button button-secondary button-small" onClick={() => setDraft(null)}>
+            Cancel
+          </button>
+        </form>
+      )}
+      {change.isError && (
+        <span role="alert" className="error-text small">
+          {createErrorMessage(change.error, 'Failed to change the note')}
+        </span>
+      )}
+    </li>
+  );
+}
