@@ -10,6 +10,7 @@ const SCREENS: Record<string, string> = {
   '/_authed/account': 'Account',
   '/_authed/campaign/$campaignId/': 'Campaign Sessions',
   '/_authed/campaign/$campaignId/edit': 'Edit Campaign',
+  '/_authed/campaign/$campaignId/insights': 'Campaign Insights',
   '/_authed/campaign/$campaignId/session/$sessionId': 'Session Replay',
   '/saved': 'Saved replays',
   '/auth/google/callback': 'Signing in',
