@@ -32,7 +32,7 @@ export function StarButton({ campaignId, sessionId, starred }: StarButtonProps) 
         disabled={toggle.isPending}
         onClick={() => toggle.mutate(!shown)}
       >
-        <span aria-hidden="true">{shown ? '★' : '☆'}</span> {shown ? 'Starred' : 'Star'}
+        <span aria-hidden="true">{shown ? '★' : '☆'}</span> <span className="star-text">{shown ? 'Starred' : 'Star'}</span>
       </button>
       {toggle.isError && (
         <span role="alert" className="error-text small">

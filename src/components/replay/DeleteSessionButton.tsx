@@ -26,7 +26,8 @@ export function DeleteSessionButton({ campaignId, sessionId }: { campaignId: str
   return (
     <>
       <button type="button" className="button button-danger" onClick={() => setConfirming(true)}>
-        Delete Session
+        {/* "Delete" alone in sight on a phone; the whole name stays. */}
+        Delete<span className="phone-hidden"> Session</span>
       </button>
       {error && (
         <p className="player-note" role="alert">
