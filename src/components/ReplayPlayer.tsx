@@ -49,6 +49,10 @@ export interface ReplayPlayerProps {
   startAtMs?: number;
   /** Follow the session as it records: the player stays at the latest moment until the user seeks back. */
   live?: boolean;
+  /** Start playing as soon as the player is made (the next session, opened by 'Autoplay next'). */
+  autoPlay?: boolean;
+  /** Playing reached the end of the recording. */
+  onEnded?: () => void;
 }
 
 /** Draws what a caller passed for the player's view (a component, so its callbacks are not render-time reads). */
@@ -72,6 +76,8 @@ export function ReplayPlayer({
   shortcuts = false,
   startAtMs,
   live = false,
+  autoPlay = false,
+  onEnded,
 }: ReplayPlayerProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const stageRef = useRef<HTMLDivElement>(null);
@@ -102,10 +108,23 @@ export function ReplayPlayer({
       setFailure(playerFailureMessage(error));
       onError?.(error);
     },
-    onMade: (made) => following.opened(made),
+    onMade: (made) => {
+      following.opened(made);
+      if (autoPlay && !live) made.rrweb.play();
+    },
+    onEnded: () => onEnded?.(),
   });
   const { player, playing, currentTime, totalTime } = state;
-  const { size, measure } = useFit({ container: containerRef, stage: stageRef, controls: controlsRef, recording, fitToViewport, maxScale, fullscreen: fullscreen.active, player });
+  const { size, measure } = useFit({
+    container: containerRef,
+    stage: stageRef,
+    controls: controlsRef,
+    recording,
+    fitToViewport,
+    maxScale,
+    fullscreen: fullscreen.active,
+    player,
+  });
   const following = useFollowSource(source, live, startAtMs, state);
   const ready = player !== null;
 

@@ -4,6 +4,7 @@ import { sessionTypeLabel } from '../api/sessions.js';
 import type { Session } from '../../common/api-types.js';
 import { shortId, storedIpLabel } from '../lib/format.js';
 import { replayPageLink } from '../lib/replayUrls.js';
+import type { SessionListContext } from '../lib/sessionListContext.js';
 import { CountryName, ProblemBadges, SessionSummary } from './SessionFacts.js';
 import { StarButton } from './StarButton.js';
 
@@ -36,10 +37,12 @@ interface SessionCardProps {
   onDelete?: (session: Session) => void;
   /** Extra buttons (e.g. 'Save for offline'). */
   actions?: ReactNode;
+  /** The list it is shown in: its replay's Previous/Next session follow it. */
+  list?: SessionListContext;
 }
 
 /** The spec's card, compact: ids, type and Watch Replay first; the spec's facts on two short rows. */
-export function SessionCard({ campaignId, session, onDetails, onDelete, actions }: SessionCardProps) {
+export function SessionCard({ campaignId, session, onDetails, onDelete, actions, list }: SessionCardProps) {
   return (
     <li className="card session-card" data-testid="session-card">
       <div className="session-card-head">
@@ -47,7 +50,7 @@ export function SessionCard({ campaignId, session, onDetails, onDelete, actions 
           <h2 className="session-short-id">{shortId(session.sessionId)}</h2>
           <SessionTypeBadge session={session} />
         </div>
-        <Link {...replayPageLink(campaignId, session.sessionId)} className="button button-primary button-small">
+        <Link {...replayPageLink(campaignId, session.sessionId, list)} className="button button-primary button-small">
           Watch Replay
         </Link>
       </div>
@@ -106,7 +109,7 @@ function SessionButtons({ campaignId, session, onDetails, onDelete, actions }: S
 }
 
 /** One line of the dense list view: who, when, how long, what with, what went wrong, and the two ways in. */
-export function SessionRow({ campaignId, session, onDetails, onDelete, actions }: SessionCardProps) {
+export function SessionRow({ campaignId, session, onDetails, onDelete, actions, list }: SessionCardProps) {
   return (
     <li className="session-row" data-testid="session-row">
       <span className="mono session-row-id" title={session.sessionId}>
@@ -119,7 +122,7 @@ export function SessionRow({ campaignId, session, onDetails, onDelete, actions }
       </span>
       <ProblemBadges session={session} />
       <div className="row-actions">
-        <Link {...replayPageLink(campaignId, session.sessionId)} className="button button-primary button-small">
+        <Link {...replayPageLink(campaignId, session.sessionId, list)} className="button button-primary button-small">
           Watch Replay
         </Link>
         <SessionButtons campaignId={campaignId} session={session} onDetails={onDetails} onDelete={onDelete} actions={actions} />

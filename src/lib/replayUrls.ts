@@ -1,6 +1,8 @@
 // Where a replay lives, built in one place: the API call that answers it (also recognised by the
 // service worker) and the app page that shows it.
 
+import type { SessionListContext } from './sessionListContext.js';
+
 const API_PREFIX = '/api/v1/replay/retrieve/';
 
 /** GET path of one session's replay data. */
@@ -31,7 +33,10 @@ export function replayIdsFromPagePath(pathname: string): { campaignId: string; s
   }
 }
 
-/** Router link options of a session's replay page (/campaign/{campaignId}/session/{sessionId}). */
-export function replayPageLink(campaignId: string, sessionId: string) {
-  return { to: '/campaign/$campaignId/session/$sessionId', params: { campaignId, sessionId } } as const;
+/**
+ * Router link options of a session's replay page (/campaign/{campaignId}/session/{sessionId}),
+ * with the sessions list it is opened from (Previous/Next session follow it).
+ */
+export function replayPageLink(campaignId: string, sessionId: string, list: SessionListContext = {}) {
+  return { to: '/campaign/$campaignId/session/$sessionId', params: { campaignId, sessionId }, search: list } as const;
 }

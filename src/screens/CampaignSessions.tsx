@@ -14,6 +14,7 @@ import { DeleteCampaignModal, DeleteSessionModal, SessionDetailsModal } from '..
 import { SessionFilterBar } from '../components/SessionFilterBar.js';
 import { SegmentPicker } from '../components/SegmentPicker.js';
 import { hasFilters, type SessionFilters } from '../lib/sessionFilters.js';
+import { listContext } from '../lib/sessionListContext.js';
 import { Spinner } from '../components/Spinner.js';
 import { useCampaignName } from '../offline/useCampaignName.js';
 import { useWhenBackOnline } from '../offline/useOnline.js';
@@ -61,7 +62,10 @@ export function CampaignSessions({ campaignId, sessionActions, filters = {}, onF
     onSuccess: async () => {
       setToDelete(null);
       // A deleted session frees its place under the limit: the campaign's numbers change too.
-      await Promise.all([queryClient.invalidateQueries({ queryKey: sessionKeys.campaign(campaignId) }), queryClient.invalidateQueries({ queryKey: campaignKeys.all })]);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: sessionKeys.campaign(campaignId) }),
+        queryClient.invalidateQueries({ queryKey: campaignKeys.all }),
+      ]);
     },
     onError: (error) => {
       setToDelete(null);
@@ -102,7 +106,11 @@ export function CampaignSessions({ campaignId, sessionActions, filters = {}, onF
           )}
         </div>
         <div className="actions">
-          <button type="button" className="button button-secondary" onClick={() => void navigate({ to: '/campaign/$campaignId/edit', params: { campaignId }, search: { from: 'sessions' } })}>
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={() => void navigate({ to: '/campaign/$campaignId/edit', params: { campaignId }, search: { from: 'sessions' } })}
+          >
             Edit Campaign
           </button>
           <button type="button" className="button button-danger" onClick={() => setConfirmDelete(true)}>
@@ -182,7 +190,15 @@ export function CampaignSessions({ campaignId, sessionActions, filters = {}, onF
             {list.map((session) => {
               const Item = view === 'list' ? SessionRow : SessionCard;
               return (
-                <Item key={session.sessionId} campaignId={campaignId} session={session} onDetails={setDetails} onDelete={setToDelete} actions={sessionActions?.(session)} />
+                <Item
+                  key={session.sessionId}
+                  campaignId={campaignId}
+                  session={session}
+                  onDetails={setDetails}
+                  onDelete={setToDelete}
+                  actions={sessionActions?.(session)}
+                  list={listContext(filters, query.search, type)}
+                />
               );
             })}
           </ul>

@@ -21,6 +21,10 @@ import { API_PATHS } from '../api/paths.js';
 import { liveAppender, NOT_LIVE_OFFLINE } from '../lib/liveFeed.js';
 import { useLiveStream } from '../lib/useLiveStream.js';
 import { LiveBadge } from '../components/LiveBadge.js';
+import { shortId } from '../lib/format.js';
+import { SessionNav, useAutoplayNext } from '../components/replay/SessionNav.js';
+import { useSessionNeighbours } from '../replay/useSessionNeighbours.js';
+import { listFilters, type SessionListContext } from '../lib/sessionListContext.js';
 
 // The replay first: a compact title, the player (recording and controls within the screen),
 // then the session's facts. Size and speeds as every replay (replaySettings), not auto-playing,
@@ -37,15 +41,31 @@ interface SessionReplayProps {
   actions?: ReactNode;
   /** Open the recording at this second (a link to a moment). */
   startAtSeconds?: number;
+  /** The sessions list it was opened from: Previous/Next follow it, Back to Campaign returns to it. */
+  list?: SessionListContext;
+  /** Start playing once loaded (opened by 'Autoplay next'). */
+  autoPlay?: boolean;
 }
 
-export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }: SessionReplayProps) {
+const ALL_SESSIONS: SessionListContext = {};
+
+export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds, list = ALL_SESSIONS, autoPlay = false }: SessionReplayProps) {
   const replay = useQuery({ ...replayQueryOptions(campaignId, sessionId), enabled: Boolean(campaignId && sessionId) });
   const [playerError, setPlayerError] = useState<string | null>(null);
   const saved = useSavedReplay(campaignId, sessionId);
   const campaignName = useCampaignName(campaignId, saved);
   const navigate = useNavigate();
-  const backToCampaign = () => void navigate({ to: '/campaign/$campaignId', params: { campaignId } });
+  const backToCampaign = () => void navigate({ to: '/campaign/$campaignId', params: { campaignId }, search: listFilters(list) });
+  const neighbours = useSessionNeighbours(campaignId, sessionId, list);
+  const [autoplayNext, setAutoplayNext] = useAutoplayNext();
+  const openSession = (id: string, play = false) =>
+    void navigate({
+      to: '/campaign/$campaignId/session/$sessionId',
+      params: { campaignId, sessionId: id },
+      search: list,
+      state: play ? { autoplay: true } : undefined,
+    });
+  const nav = { neighbours, onOpen: openSession, autoplayNext, onAutoplayNext: setAutoplayNext };
 
   // Not on the device while offline: try again by itself once the network is back (a few
   // times: the first try may leave while the connection is still coming up).
@@ -104,6 +124,7 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
       <div className="replay-header">
         <div className="replay-title-row">
           <h1>Session Replay</h1>
+          {!missingIds && <SessionNav place="title" {...nav} />}
           <button type="button" className="button button-secondary" onClick={backToCampaign}>
             Back to Campaign
           </button>
@@ -111,11 +132,12 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
         <div className="replay-subtitle">
           <p className="replay-ids">
             {campaignName && <span className="replay-campaign-name">{campaignName}</span>}
+            <span className="mono small muted" title={campaignId}>
+              Campaign: {shortId(campaignId)}
+              <span className="replay-id-tail">{campaignId.slice(shortId(campaignId).length)}</span>
+            </span>
             <span className="mono small muted" title={sessionId}>
               Session: {sessionId}
-            </span>
-            <span className="mono small muted" title={campaignId}>
-              Campaign: {campaignId}
             </span>
           </p>
           <div className="replay-actions">
@@ -170,13 +192,25 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
               live={inProgress && online}
               underControls={(view) => <ActivityMarkers items={activity} totalTime={view.totalTime} onSeek={view.seek} />}
               afterPlayer={(view) => (
-                <ActivityPanel
-                  events={activityEvents}
-                  items={activity}
-                  currentTime={view.currentTime}
-                  onSeek={view.seek}
-                  notes={<NotesPanel campaignId={campaignId} sessionId={sessionId} notes={notes} events={activityEvents} currentTime={view.currentTime} onSeek={view.seek} />}
-                />
+                <>
+                  <SessionNav place="phone" {...nav} />
+                  <ActivityPanel
+                    events={activityEvents}
+                    items={activity}
+                    currentTime={view.currentTime}
+                    onSeek={view.seek}
+                    notes={
+                      <NotesPanel
+                        campaignId={campaignId}
+                        sessionId={sessionId}
+                        notes={notes}
+                        events={activityEvents}
+                        currentTime={view.currentTime}
+                        onSeek={view.seek}
+                      />
+                    }
+                  />
+                </>
               )}
               width={REPLAY_WIDTH}
               height={REPLAY_HEIGHT}
@@ -185,6 +219,11 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
               fitToViewport
               shortcuts
               startAtMs={startAtSeconds === undefined ? undefined : startAtSeconds * 1000}
+              autoPlay={autoPlay && startAtSeconds === undefined}
+              onEnded={() => {
+                // A finished recording only: a download still coming or a live session has more to show.
+                if (autoplayNext && neighbours.next && source.getSnapshot().downloaded && !inProgress) openSession(neighbours.next, true);
+              }}
               onError={(e) => {
                 console.error(e);
                 setPlayerError('Failed to initialize replay player');

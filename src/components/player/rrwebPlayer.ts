@@ -2,6 +2,7 @@ import { EventType, IncrementalSource } from '@rrweb/types';
 import type { ReplayEvent } from '../../../common/api-types.js';
 import type { Size } from './playerMath.js';
 import { loadPlayer } from './loadPlayer.js';
+import { INACTIVITY_GAP_MS, MAX_SKIP_SPEED, skipSpeed } from '../replay/replaySettings.js';
 
 // rrweb-player (a Svelte component, in a lazy chunk) draws the recording; its own controller is
 // off and our controls drive it through the few calls here: make, seek, follow the end, destroy.
@@ -16,7 +17,16 @@ export type RrwebPlayer = {
   toggleSkipInactive(): void;
   getMetaData(): { totalTime: number };
   addEventListener(event: string, handler: (detail: unknown) => unknown): void;
-  getReplayer(): { destroy?: () => void; pause?: () => void; iframe?: HTMLIFrameElement; setConfig?: (config: Record<string, unknown>) => void };
+  play(): void;
+  getReplayer(): {
+    destroy?: () => void;
+    pause?: () => void;
+    iframe?: HTMLIFrameElement;
+    setConfig?: (config: Record<string, unknown>) => void;
+    on?: (event: string, handler: (payload: unknown) => void) => void;
+    timer?: { setSpeed(speed: number): void };
+    speedService?: { state: { context: { normalSpeed?: number } } };
+  };
   addEvent(event: unknown): void;
 };
 
@@ -38,7 +48,9 @@ export interface PlayerHandle {
  * every other recording keeps the faster virtual-DOM seek.
  */
 export const needsRealDomSeek = (events: readonly ReplayEvent[]) =>
-  events.some((event) => event.type === EventType.IncrementalSnapshot && (event.data as { source?: number } | undefined)?.source === IncrementalSource.AdoptedStyleSheet);
+  events.some(
+    (event) => event.type === EventType.IncrementalSnapshot && (event.data as { source?: number } | undefined)?.source === IncrementalSource.AdoptedStyleSheet,
+  );
 
 /**
  * Just after the recording's first full snapshot. Sought to before it (at 0), rrweb draws nothing
@@ -51,23 +63,38 @@ export function afterFirstSnapshot(events: readonly ReplayEvent[]): number {
   return (events.find((event) => event.type === EventType.FullSnapshot)?.timestamp ?? first) - first + 1;
 }
 
+/** What rrweb-player is made with: our controls, our fit, and the spec's skip-inactive defaults. */
+export function playerProps(events: readonly ReplayEvent[], size: Size, speedOption: number[], speed: number) {
+  return {
+    events: events as never,
+    ...size,
+    // Scaled by our own fit (which may enlarge a small recording), not capped at 1.
+    maxScale: 0,
+    autoPlay: false,
+    showController: false,
+    skipInactive: true,
+    // Passed on to rrweb's Replayer: what counts as a gap, and the fastest it runs one.
+    inactivePeriodThreshold: INACTIVITY_GAP_MS,
+    maxSpeed: MAX_SKIP_SPEED,
+    speedOption,
+    speed,
+    useVirtualDom: !needsRealDomSeek(events),
+  };
+}
+
+/** When rrweb starts skipping a gap, the gap runs at our speed (skipSpeed) instead of rrweb's. */
+function speedUpSkips(rrweb: RrwebPlayer) {
+  const replayer = rrweb.getReplayer();
+  replayer.on?.('skip-start', (payload) => {
+    const chosen = (payload as { speed?: number } | undefined)?.speed;
+    if (typeof chosen === 'number') replayer.timer?.setSpeed(skipSpeed(chosen, replayer.speedService?.state.context.normalSpeed));
+  });
+}
+
 export async function makePlayer(host: HTMLElement, events: readonly ReplayEvent[], size: Size, speedOption: number[], speed: number): Promise<PlayerHandle> {
   const [{ default: RrwebPlayer }] = await loadPlayer();
-  const rrweb = new RrwebPlayer({
-    target: host,
-    props: {
-      events: events as never,
-      ...size,
-      // Scaled by our own fit (which may enlarge a small recording), not capped at 1.
-      maxScale: 0,
-      autoPlay: false,
-      showController: false,
-      skipInactive: true,
-      speedOption,
-      speed,
-      useVirtualDom: !needsRealDomSeek(events),
-    },
-  }) as unknown as RrwebPlayer;
+  const rrweb = new RrwebPlayer({ target: host, props: playerProps(events, size, speedOption, speed) }) as unknown as RrwebPlayer;
+  speedUpSkips(rrweb);
   return { rrweb, startedWith: events.length, firstDrawn: afterFirstSnapshot(events) };
 }
 

@@ -25,6 +25,8 @@ export interface PlayerOptions {
   onError(error: unknown): void;
   /** Called with a new player, before it is shown (where it opens). */
   onMade(player: PlayerHandle): void;
+  /** Playing reached the recording's end (not a seek to the end while paused). */
+  onEnded?: () => void;
 }
 
 export interface PlayerState {
@@ -99,7 +101,14 @@ export function usePlayer(source: ReplaySource, options: PlayerOptions): PlayerS
           stopGuard = guardFocus(frame, focusFallback);
         }
         handle.rrweb.addEventListener('ui-update-current-time', (detail) => showTime(handle, (detail as { payload: number }).payload));
-        handle.rrweb.addEventListener('ui-update-player-state', (detail) => setPlaying((detail as { payload: string }).payload === 'playing'));
+        // rrweb also says 'finish' when a seek made while paused draws the last event: only the end
+        // of playing counts (the controller reports the pause after rrweb's 'finish').
+        let wasPlaying = false;
+        handle.rrweb.addEventListener('ui-update-player-state', (detail) => {
+          wasPlaying = (detail as { payload: string }).payload === 'playing';
+          setPlaying(wasPlaying);
+        });
+        handle.rrweb.addEventListener('finish', () => wasPlaying && settings().onEnded?.());
         const total = handle.rrweb.getMetaData().totalTime;
         setTotalTime(total);
         if (startAtMs !== undefined && startAtMs > 0) {

@@ -1,9 +1,10 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, useRouterState } from '@tanstack/react-router';
 import { replayQueryOptions } from '../../../../../api/replay.js';
 import { SessionReplay } from '../../../../../screens/SessionReplay.js';
 import { SaveForOfflineButton } from '../../../../../offline/SaveForOfflineButton.js';
 import { warmPlayer } from '../../../../../components/player/loadPlayer.js';
 import { momentParam } from '../../../../../components/replay/moment.js';
+import { validateListContext, type SessionListContext } from '../../../../../lib/sessionListContext.js';
 
 export const Route = createFileRoute('/_authed/campaign/$campaignId/session/$sessionId')({
   loader: ({ context, params }) => {
@@ -11,23 +12,28 @@ export const Route = createFileRoute('/_authed/campaign/$campaignId/session/$ses
     // The player's code loads while the events download, not after them.
     warmPlayer();
   },
-  // ?t=<seconds>: the moment a shared link points at.
-  validateSearch: (search: Record<string, unknown>): { t?: number } => {
+  // ?t=<seconds>: the moment a shared link points at; the rest, the sessions list it was opened
+  // from (its filters, sort, search and type), which Previous and Next session follow.
+  validateSearch: (search: Record<string, unknown>): SessionListContext & { t?: number } => {
     const t = momentParam(search.t);
-    return t === undefined ? {} : { t };
+    const list = validateListContext(search);
+    return t === undefined ? list : { ...list, t };
   },
   component: SessionReplayRoute,
 });
 
 function SessionReplayRoute() {
   const { campaignId, sessionId } = Route.useParams();
-  const { t } = Route.useSearch();
+  const { t, ...list } = Route.useSearch();
+  const autoPlay = useRouterState({ select: (state) => state.location.state.autoplay === true });
   // Extra header buttons (e.g. 'Save for offline') go in actions.
   return (
     <SessionReplay
       campaignId={campaignId}
       sessionId={sessionId}
       startAtSeconds={t}
+      list={list}
+      autoPlay={autoPlay}
       actions={<SaveForOfflineButton campaignId={campaignId} sessionId={sessionId} />}
     />
   );

@@ -1,0 +1,50 @@
+// The sessions list a replay was opened from, carried in the replay page's URL (its filters and
+// sort under the list's own names, plus its search as `q` and its type), so Previous and Next
+// session follow that list's order and a reload or a shared link keeps them. A replay opened any
+// other way follows the campaign's default list: every session, newest first.
+import { FILTER_MAX_CHARS } from '../../common/session-list.js';
+import { validateSessionFilters, type SessionFilters } from './sessionFilters.js';
+
+export interface SessionListContext extends SessionFilters {
+  /** The list's search text. */
+  q?: string;
+  /** Human users or bot traffic only (the list's type select; none: all sessions). */
+  type?: 'human' | 'bot';
+}
+
+/** The list context in a replay page's URL (anything else dropped, as on the list's own page). */
+export function validateListContext(search: Record<string, unknown>): SessionListContext {
+  const list: SessionListContext = validateSessionFilters(search);
+  const q = typeof search.q === 'string' || typeof search.q === 'number' ? String(search.q).trim().slice(0, FILTER_MAX_CHARS.search) : '';
+  if (q) list.q = q;
+  if (search.type === 'human' || search.type === 'bot') list.type = search.type;
+  return list;
+}
+
+/** The list context of a sessions page showing `filters`, searched for `search`, of `type`. */
+export function listContext(filters: SessionFilters, search: string, type: string): SessionListContext {
+  return validateListContext({ ...filters, q: search, type });
+}
+
+/** The list's filters and sort alone (the sessions page's own URL). */
+export function listFilters({ q: _q, type: _type, ...filters }: SessionListContext): SessionFilters {
+  return filters;
+}
+
+export interface Neighbours {
+  /** Whether the current session is in the order at all. */
+  listed: boolean;
+  previous?: string;
+  next?: string;
+}
+
+/**
+ * The sessions before and after `current` in `order`; with `playable`, the nearest ones in it
+ * (offline: the sessions saved on this device, the only ones that can open).
+ */
+export function neighbours(order: readonly string[], current: string, playable?: ReadonlySet<string>): Neighbours {
+  const at = order.indexOf(current);
+  if (at === -1) return { listed: false };
+  const opens = (id: string) => !playable || playable.has(id);
+  return { listed: true, previous: order.slice(0, at).findLast(opens), next: order.slice(at + 1).find(opens) };
+}
