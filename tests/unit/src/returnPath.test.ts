@@ -23,7 +23,18 @@ describe('safe return path after sign-in', () => {
   });
 
   it('refuses anything a browser would read as another origin', () => {
-    for (const value of ['/\\evil.example', '\\\\evil.example', '//evil.example', 'https://evil.example/', '/\t/evil.example', '/a\nb', 'dashboard', '', null, undefined]) {
+    for (const value of [
+      '/\\evil.example',
+      '\\\\evil.example',
+      '//evil.example',
+      'https://evil.example/',
+      '/\t/evil.example',
+      '/a\nb',
+      'dashboard',
+      '',
+      null,
+      undefined,
+    ]) {
       expect(safeReturnPath(value), String(value)).toBeNull();
     }
   });
@@ -54,8 +65,9 @@ describe('replay URLs', () => {
     }
   });
 
-  it('links to the replay page', () => {
-    expect(replayPageLink('c1', 's1')).toEqual({ to: '/campaign/$campaignId/session/$sessionId', params: { campaignId: 'c1', sessionId: 's1' } });
+  it('links to the replay page, with the sessions list it is opened from', () => {
+    expect(replayPageLink('c1', 's1')).toEqual({ to: '/campaign/$campaignId/session/$sessionId', params: { campaignId: 'c1', sessionId: 's1' }, search: {} });
+    expect(replayPageLink('c1', 's1', { sort: 'longest', q: 'kettle' }).search).toEqual({ sort: 'longest', q: 'kettle' });
   });
 });
 
@@ -64,7 +76,8 @@ describe('login-required pages, from the route tree', () => {
   const router = createRouter({ routeTree, context: {} as never, history: createMemoryHistory({ initialEntries: ['/'] }) });
 
   it('are the screens under the _authed layout', () => {
-    for (const path of ['/dashboard', '/createCampaign', '/campaign/c1', '/campaign/c1/', '/campaign/c1/session/s1']) expect(isProtectedPath(router, path), path).toBe(true);
+    for (const path of ['/dashboard', '/createCampaign', '/campaign/c1', '/campaign/c1/', '/campaign/c1/session/s1'])
+      expect(isProtectedPath(router, path), path).toBe(true);
   });
 
   it('leave out the public pages and unknown paths', () => {
