@@ -130,14 +130,16 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds, 
           </button>
         </div>
         <div className="replay-subtitle">
-          <p className="replay-ids">
+          {/* On a phone: the session's short form (the rest of its id stays in the text, for screen
+              readers and copying) and, under the campaign's name, no campaign id (likewise kept). */}
+          <p className={`replay-ids${campaignName ? ' replay-ids-named' : ''}`}>
             {campaignName && <span className="replay-campaign-name">{campaignName}</span>}
-            <span className="mono small muted" title={campaignId}>
-              Campaign: {shortId(campaignId)}
-              <span className="replay-id-tail">{campaignId.slice(shortId(campaignId).length)}</span>
-            </span>
             <span className="mono small muted" title={sessionId}>
-              Session: {sessionId}
+              Session: {shortId(sessionId)}
+              <span className="replay-id-tail">{sessionId.slice(shortId(sessionId).length)}</span>
+            </span>
+            <span className="mono small muted replay-campaign-id" title={campaignId}>
+              Campaign: {campaignId}
             </span>
           </p>
           <div className="replay-actions">

@@ -221,12 +221,20 @@ describe.skipIf(!hasChromium)('Previous / Next session, autoplay next, skip inac
     const { context, page: p, errors } = await newPage({ width: 390, height: 844 }, true);
     await p.goto(`${origin()}/campaign/${campaignId}/session/${ids.short}`);
     await playerReady(p);
-    const header = (await p.locator('.replay-ids').innerText()).replace(/\s+/g, ' ');
-    expect(header).toContain(`Session: ${ids.short}`);
-    expect(header).toContain(`Campaign: ${short(campaignId)}`);
-    // The header's ids end inside the screen (no cut-off "Session: …").
-    const box = (await p.locator('.replay-ids').boundingBox())!;
+    // The session's short form on one line with the campaign's name; both whole ids are in the
+    // text (read out, copied) though not shown.
+    const header = p.locator('.replay-ids');
+    const shown = header.getByTitle(ids.short);
+    expect(await shown.innerText()).toMatch(new RegExp(`^Session: ${short(ids.short)}`));
+    // What is drawn of it is the short form: the rest is clipped to a pixel.
+    expect((await shown.locator('.replay-id-tail').boundingBox())!.width).toBeLessThanOrEqual(1);
+    expect((await shown.boundingBox())!.width).toBeLessThan(200);
+    const text = await header.textContent();
+    expect(text).toContain(`Session: ${ids.short}`);
+    expect(text).toContain(`Campaign: ${campaignId}`);
+    const box = (await header.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(390);
+    expect(box.height, 'one line').toBeLessThan(30);
     const scrubber = (await slider(p).boundingBox())!;
     expect(scrubber.width).toBeGreaterThanOrEqual(150);
     expect(scrubber.height).toBeGreaterThanOrEqual(44);
