@@ -16,7 +16,7 @@ import { startCustomerSite, type CustomerSite } from './offline-fixtures.js';
 // The replay page in real Chromium at 1280×800 and on a 390×844 phone: the recording and its
 // controls fit the screen below the header, the recorded page is inert (no focus, no navigation),
 // the controls work by keyboard and touch and are named, axe finds nothing critical or serious.
-// With REPLAY_SCREENSHOTS=1 the page is saved to /tmp/replay-1280.png and /tmp/replay-390.png.
+// With REPLAY_SCREENSHOTS=1 the page is saved to /tmp/replay-1280.png and (all of it) /tmp/replay-390.png.
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -317,7 +317,8 @@ describe.skipIf(!hasChromium)('the replay page', () => {
 
       if (process.env.REPLAY_SCREENSHOTS === '1') {
         await openReplay(page, device.isMobile ? sessions.phone : sessions.desktop);
-        await page.screenshot({ path: `/tmp/replay-${device.name}.png` });
+        // The whole page on a phone: Previous/Next session sit under the player, below the first screen.
+        await page.screenshot({ path: `/tmp/replay-${device.name}.png`, fullPage: device.isMobile });
       }
       expect(errors).toEqual([]);
       await context.close();

@@ -77,7 +77,7 @@ export function SessionNav({ neighbours, onOpen, autoplayNext, onAutoplayNext, p
         <span>Next</span>
         <Chevron direction="right" />
       </button>
-      <label className="player-switch replay-autoplay">
+      <label className="replay-autoplay">
         <input type="checkbox" role="switch" checked={autoplayNext} onChange={(event) => onAutoplayNext(event.target.checked)} />
         <span>Autoplay next</span>
       </label>
