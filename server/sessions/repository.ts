@@ -10,6 +10,7 @@ import { BOT_REASONS } from '../ingest/visitor.js';
 import { SESSION_IDLE_MS } from '../../common/limits.js';
 import { freeSessionPlace } from '../campaigns/repository.js';
 import { hasStar } from '../stars/repository.js';
+import { readObject, type Scalar } from '../../common/people.js';
 
 /** The sessions table: every query on it, each taking the database or a transaction. */
 
@@ -30,6 +31,13 @@ export interface SessionFilters {
   hasRageClicks?: boolean;
   hasDeadClicks?: boolean;
   starred?: boolean;
+  /** The id the page identified the visitor by (exact). */
+  user?: string;
+  /** A trait or tag as [key, value] (exact). */
+  trait?: [string, string];
+  tag?: [string, string];
+  /** An event name the session sent (exact). */
+  event?: string;
 }
 
 export interface SessionQuery extends SessionFilters {
@@ -81,6 +89,18 @@ function searchFilter(eb: ExpressionBuilder<Database, 'sessions'>, search: strin
 }
 
 /**
+ * A trait or tag as it stands in its column's JSON: `"plan":"pro"`, or for a value that reads
+ * as a number, true, false or null also `"age":42` followed by `,` or `}`. Key and value exact.
+ */
+function pairFilter([key, value]: [string, string], column: 'traits' | 'tags'): Expression<SqlBool> {
+  const escape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const head = escape(`${JSON.stringify(key)}:`);
+  const patterns = [`%${head}${escape(JSON.stringify(value))}%`];
+  if (/^(-?\d+(\.\d+)?|true|false|null)$/.test(value)) patterns.push(`%${head}${value},%`, `%${head}${value}}%`);
+  return sql<SqlBool>`(${sql.join(patterns.map((p) => sql`${sql.ref(column)} like ${p} escape '\\'`), sql` or `)})`;
+}
+
+/**
  * The filters as SQL. The "has" filters are written with a literal 0, as the partial indexes
  * sessions_campaign_with_* are, so both databases can pick those indexes.
  */
@@ -100,6 +120,10 @@ export function filtered<Q extends SelectQueryBuilder<Database, 'sessions', obje
   if (f.hasRageClicks) q = q.where(sql<SqlBool>`rage_click_count > 0`);
   if (f.hasDeadClicks) q = q.where(sql<SqlBool>`dead_click_count > 0`);
   if (f.starred) q = q.where(hasStar);
+  if (f.user !== undefined) q = q.where('user_id', '=', f.user);
+  if (f.event !== undefined) q = q.where((eb) => eb.exists(eb.selectFrom('session_events as e').select('e.name').whereRef('e.campaign_id', '=', 'sessions.campaign_id').whereRef('e.session_id', '=', 'sessions.id').where('e.name', '=', f.event as string)));
+  if (f.trait) q = q.where(pairFilter(f.trait, 'traits'));
+  if (f.tag) q = q.where(pairFilter(f.tag, 'tags'));
   return q as Q;
 }
 
@@ -143,6 +167,10 @@ export function toSession(row: SessionRow): Session {
     errorCount: row.error_count,
     failedRequestCount: row.failed_request_count,
     exitUrl: row.exit_url,
+    userId: row.user_id,
+    traits: readObject<Scalar>(row.traits),
+    tags: readObject<string>(row.tags),
+    events: readObject<number>(row.events),
   };
 }
 
@@ -188,8 +216,13 @@ export function findSession(db: Executor, campaignId: string, sessionId: string)
   return db.selectFrom('sessions').selectAll().where('campaign_id', '=', campaignId).where('id', '=', sessionId).executeTakeFirst();
 }
 
+/** The people facts' columns (common/people.ts): the id, and JSON objects or null when empty. */
+export const PEOPLE_COLUMNS = ['user_id', 'traits', 'tags', 'events'] as const;
+
+const jsonOrNull = (value: object) => (Object.keys(value).length ? JSON.stringify(value) : null);
+
 /** The columns the session-facts rules keep (common/session-facts.ts). */
-const FACT_COLUMNS = ['active_ms', 'click_count', 'rage_click_count', 'dead_click_count', 'error_count', 'failed_request_count', 'pages', 'exit_url', 'facts_carry'] as const;
+const FACT_COLUMNS = ['active_ms', 'click_count', 'rage_click_count', 'dead_click_count', 'error_count', 'failed_request_count', 'pages', 'exit_url', 'facts_carry', ...PEOPLE_COLUMNS] as const;
 
 /**
  * A session's row as a batch is judged against it: the caps' counters, whether it is closed, its
@@ -302,6 +335,10 @@ export function factsOfRow(row: FactColumns & { entry_url?: string | null }): Se
     pages: row.pages ? row.pages.split('\n') : [],
     entryUrl: null,
     exitUrl: row.exit_url,
+    userId: row.user_id,
+    traits: readObject<Scalar>(row.traits),
+    tags: readObject<string>(row.tags),
+    events: readObject<number>(row.events),
   };
 }
 
@@ -317,6 +354,10 @@ export function factValues(facts: SessionFacts) {
     pages: facts.pages.length ? facts.pages.join('\n') : null,
     exit_url: facts.exitUrl,
     facts_carry: carriedFacts(facts),
+    user_id: facts.userId,
+    traits: jsonOrNull(facts.traits),
+    tags: jsonOrNull(facts.tags),
+    events: jsonOrNull(facts.events),
   };
 }
 
@@ -425,6 +466,10 @@ const SESSION_DEFAULTS: Omit<SessionRow, 'campaign_id' | 'id' | 'started_at' | '
   facts_carry: null,
   country_code: null,
   browser_name: null,
+  user_id: null,
+  traits: null,
+  tags: null,
+  events: null,
 };
 
 export type NewSession = Pick<SessionRow, 'campaign_id' | 'id' | 'started_at'> & Partial<SessionRow>;
