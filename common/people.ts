@@ -81,3 +81,15 @@ export function peoplePayloadOk(tag: string, payload: unknown): boolean {
   if (tag === PEOPLE_TAGS.tag) return keys('key', 'value') && isName(p.key) && typeof p.value === 'string' && p.value.length <= NAME_MAX;
   return true;
 }
+
+/** The methods of the page's API, in the order the loader and PAGE_STUB define them. */
+export const PAGE_METHODS = ['identify', 'event', 'tag', 'consent', 'stop', 'start'] as const;
+/** Calls queued before the recorder loads: a page stuck without it keeps no more. */
+export const QUEUE_MAX = 100;
+
+/**
+ * The one-line stub a page may run before the tag (docs/pending/people.md shows it): calls to the
+ * API are then safe anywhere, queued for the recorder, as the loader's own stub queues them.
+ */
+export const PAGE_STUB =
+  'window.tapedeck=window.tapedeck||{q:[]};"identify event tag consent stop start".split(" ").forEach(function(m){var t=window.tapedeck;t[m]=t[m]||function(){t.q.length<100&&t.q.push([m].concat([].slice.call(arguments)))}});';
