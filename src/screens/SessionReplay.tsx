@@ -8,6 +8,7 @@ import { ReplayPlayer } from '../components/ReplayPlayer.js';
 import { DeleteSessionButton } from '../components/replay/DeleteSessionButton.js';
 import { ActivityMarkers, ActivityPanel, useActivityItems } from '../components/replay/ActivityTimeline.js';
 import { SessionInfo } from '../components/SessionInfo.js';
+import { PersonFacts } from '../components/replay/PersonFacts.js';
 import { ReplayActions } from '../components/replay/ReplayActions.js';
 import { ReplayStar } from '../components/StarButton.js';
 import { NotesPanel, useNotes } from '../components/replay/Notes.js';
@@ -193,6 +194,7 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
             {snapshot.downloaded && <MissingAssetsNote events={events} />}
           </section>
           {snapshot.init && <SessionInfo init={snapshot.init} />}
+          <PersonFacts campaignId={campaignId} events={activityEvents} />
         </>
       )}
     </div>
