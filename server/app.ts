@@ -63,7 +63,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 64 * 1024,
     // A person's id (common/people.ts NAME_MAX, 200 characters) percent-encoded in a path: up to 12 characters each.
-    maxParamLength: 2400,
+    routerOptions: { maxParamLength: 2400 },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   });
   // Stop at once, in one line, if DATA_DIR cannot hold what we will write there (on PostgreSQL
