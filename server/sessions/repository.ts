@@ -38,6 +38,8 @@ export interface SessionFilters {
   tag?: [string, string];
   /** An event name the session sent (exact). */
   event?: string;
+  /** Only these sessions (what a rare event's filter becomes: see pageSessions). */
+  sessionIds?: string[];
 }
 
 export interface SessionQuery extends SessionFilters {
@@ -124,6 +126,7 @@ export function filtered<Q extends SelectQueryBuilder<Database, 'sessions', obje
   if (f.event !== undefined) q = q.where((eb) => eb.exists(eb.selectFrom('session_events as e').select('e.name').whereRef('e.campaign_id', '=', 'sessions.campaign_id').whereRef('e.session_id', '=', 'sessions.id').where('e.name', '=', f.event as string)));
   if (f.trait) q = q.where(pairFilter(f.trait, 'traits'));
   if (f.tag) q = q.where(pairFilter(f.tag, 'tags'));
+  if (f.sessionIds) q = q.where('id', 'in', f.sessionIds);
   return q as Q;
 }
 
@@ -174,18 +177,44 @@ export function toSession(row: SessionRow): Session {
   };
 }
 
+/** An event sent in at most this many sessions is rare: the list is read by those sessions' ids. */
+export const RARE_EVENT_SESSIONS = 1000;
+
+/**
+ * The event filter as the database answers it fastest. Walking the list in its order and
+ * checking each session's events (the EXISTS of filtered()) fills a page soon for a common
+ * event, but reads the whole campaign for a rare one, and neither database can tell which from
+ * its statistics on names. So the sessions of the event are read first, up to RARE_EVENT_SESSIONS
+ * (one range of session_events_name): when that is all of them, the page is those ids.
+ */
+async function byEvent(db: Executor, campaignId: string, query: SessionQuery): Promise<SessionQuery> {
+  const rows = await db
+    .selectFrom('session_events')
+    .select('session_id')
+    .where('campaign_id', '=', campaignId)
+    .where('name', '=', query.event as string)
+    .limit(RARE_EVENT_SESSIONS + 1)
+    .execute();
+  if (rows.length > RARE_EVENT_SESSIONS) return query;
+  return { ...query, event: undefined, sessionIds: rows.map((row) => row.session_id) };
+}
+
 /**
  * One page of a campaign's sessions in the asked order (newest first by default), by keyset on
  * the sort's columns and the id, so every page costs the same however deep the caller pages.
  */
-export async function pageSessions(db: Executor, campaignId: string, query: SessionQuery): Promise<{ sessions: Session[]; nextCursor: string | null }> {
+export async function pageSessions(db: Executor, campaignId: string, input: SessionQuery): Promise<{ sessions: Session[]; nextCursor: string | null }> {
+  const query = input.event === undefined ? input : await byEvent(db, campaignId, input);
+  if (query.sessionIds?.length === 0) return { sessions: [], nextCursor: null };
   const sort = query.sort ?? 'newest';
   const keys = SORT_KEYS[sort];
   const after = query.cursor ? decodeCursor(query.cursor, sort) : null;
   let qb = filtered(db.selectFrom('sessions').selectAll().where('campaign_id', '=', campaignId), query);
   // Row values: (a, b, id) < (x, y, z) is one index range on both databases.
   if (after) qb = qb.where((eb) => eb(eb.refTuple(...(keys as unknown as [keyof SessionRow, keyof SessionRow])), '<', eb.tuple(...(after as [never, never]))));
-  for (const key of keys) qb = qb.orderBy(key, 'desc');
+  // By a few ids, the rows are read by the primary key and sorted: a unary plus keeps SQLite from
+  // walking the sort's index over the whole campaign instead (PostgreSQL plans the same either way).
+  for (const key of keys) qb = qb.orderBy(query.sessionIds && key !== 'id' ? sql`+${sql.ref(key)}` : key, 'desc');
   const rows = await qb.limit(query.limit + 1).execute();
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
-import { insertSession } from '../../server/sessions/repository.js';
+import { insertSession, RARE_EVENT_SESSIONS } from '../../server/sessions/repository.js';
 import { subjectHash } from '../../server/people/repository.js';
 import { ERASE_BATCH, type Person } from '../../common/api/people.js';
 import { PEOPLE_TAGS } from '../../common/people.js';
@@ -63,6 +63,40 @@ describe('people facts and filters', () => {
     expect(await listed('tag=team:blue')).toEqual([ids.first]);
     expect(await listed('tag=team:blu')).toEqual([]);
     expect(await listed('user=customer-47')).toEqual([]);
+    expect(await listed('event=never-sent')).toEqual([]);
+  });
+
+  it('pages an event filter by cursor, read by the sessions of a rare event or along the list for a common one', async () => {
+    const pages = async (query: string) => {
+      const seen: string[] = [];
+      let cursor = '';
+      do {
+        const response = await fetch(`${server.url}/api/v1/streaming/sessions/${campaign.id}/?limit=1&${query}${cursor && `&cursor=${cursor}`}`, { headers: owner.headers });
+        const page = (await response.json()) as SessionsResponse;
+        seen.push(...page.sessions.map((s) => s.sessionId));
+        cursor = page.nextCursor ?? '';
+      } while (cursor);
+      return seen;
+    };
+    expect((await pages('event=signup')).sort()).toEqual([ids.first, ids.someoneElse].sort());
+    expect((await pages('event=signup&sort=longest')).sort()).toEqual([ids.first, ids.someoneElse].sort());
+    // Past RARE_EVENT_SESSIONS, the list is walked in order and each session's events checked.
+    const common = await startServer();
+    try {
+      const them = await userSession(common, 'Common Owner');
+      const theirs = await createCampaign(common, them.headers, 'Common');
+      const many = RARE_EVENT_SESSIONS + 5;
+      for (let i = 0; i < many; i++) await insertSession(common.db, { campaign_id: theirs.id, id: `common-${String(i).padStart(8, '0')}`, started_at: Date.now() - i * 1000, events: i % 2 ? '{"view":1}' : '{"view":2,"buy":1}' });
+      const page = async (query: string) => {
+        const response = await fetch(`${common.url}/api/v1/streaming/sessions/${theirs.id}/?limit=200&${query}`, { headers: them.headers });
+        return (await response.json()) as SessionsResponse;
+      };
+      const first = await page('event=view');
+      expect(first.sessions.map((s) => s.sessionId)).toEqual(Array.from({ length: 200 }, (_, i) => `common-${String(i).padStart(8, '0')}`));
+      expect((await page('event=buy')).sessions.every((s) => s.events?.buy === 1)).toBe(true);
+    } finally {
+      await common.close();
+    }
   });
 
   it('refuses filters and page calls over the bounds with a reason', async () => {

@@ -15,7 +15,7 @@ type AnyDb = Kysely<any>;
  */
 export async function up(db: AnyDb): Promise<void> {
   for (const column of ['user_id', 'traits', 'events', 'tags']) await db.schema.alterTable('sessions').addColumn(column, 'text').execute();
-  await db.schema.createIndex('sessions_campaign_user').on('sessions').columns(['campaign_id', 'user_id', 'started_at']).execute();
+  await db.schema.createIndex('sessions_campaign_user').on('sessions').columns(['campaign_id', 'user_id', 'started_at', 'id']).execute();
   await db.schema
     .createTable('session_events')
     .addColumn('campaign_id', 'text', (c) => c.notNull())
