@@ -72,7 +72,7 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds }
   // each live batch), not on every batch of the download.
   const firstPage = useMemo(() => source?.getSnapshot().events ?? NO_EVENTS, [source]);
   const activityEvents = snapshot?.downloaded ? events : firstPage;
-  const notes = useNotes(campaignId, sessionId);
+  const notes = useNotes(campaignId, sessionId, saved);
   const activity = useActivityItems(activityEvents, notes);
   const playable = snapshot && (startAtSeconds === undefined || snapshot.downloaded);
 
