@@ -82,8 +82,6 @@ export function peoplePayloadOk(tag: string, payload: unknown): boolean {
   return true;
 }
 
-/** The methods of the page's API, in the order the loader and PAGE_STUB define them. */
-export const PAGE_METHODS = ['identify', 'event', 'tag', 'consent', 'stop', 'start'] as const;
 /** Calls queued before the recorder loads: a page stuck without it keeps no more. */
 export const QUEUE_MAX = 100;
 

@@ -14,7 +14,7 @@ const SMALL = 100;
 
 interface Query {
   label: string;
-  params: (rows: { id: string }[]) => string;
+  params: (rows: { id: string; user_id?: string | null }[]) => string;
 }
 
 const queries: Query[] = [

@@ -5,7 +5,6 @@ import { erasePerson, fetchPerson, personExportUrl, personKey } from '../api/peo
 import { sessionKeys } from '../api/sessions.js';
 import { createErrorMessage } from '../api/campaigns.js';
 import { ConfirmDeleteModal } from '../components/SessionModals.js';
-import { DetailsList } from '../components/DetailsList.js';
 import { ErrorBox } from '../components/ErrorBox.js';
 import { formatDateTime, formatDurationMs, shortId } from '../lib/format.js';
 import { replayPageLink } from '../lib/replayUrls.js';
