@@ -59,7 +59,11 @@ export function boundedSet<T>(record: Record<string, T>, key: string, value: T, 
   return { ...record, [key]: value };
 }
 
-const isScalar = (value: unknown) => value === null || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.length <= NAME_MAX);
+const isScalar = (value: unknown) =>
+  value === null ||
+  typeof value === 'boolean' ||
+  (typeof value === 'number' && Number.isFinite(value)) ||
+  (typeof value === 'string' && value.length <= NAME_MAX);
 
 /** A name: text of 1 to NAME_MAX characters. */
 export const isName = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= NAME_MAX;

@@ -40,7 +40,13 @@ export async function erasePerson(db: Db, campaignId: string, userId: string, er
   const erased: string[] = [];
   for (;;) {
     const ids = await db.transaction().execute(async (trx) => {
-      const batch = await trx.selectFrom('sessions').select('id').where('campaign_id', '=', campaignId).where('user_id', '=', userId).limit(ERASE_BATCH).execute();
+      const batch = await trx
+        .selectFrom('sessions')
+        .select('id')
+        .where('campaign_id', '=', campaignId)
+        .where('user_id', '=', userId)
+        .limit(ERASE_BATCH)
+        .execute();
       const ids = batch.map((row) => row.id);
       if (!ids.length) return ids;
       await trx.deleteFrom('chunks').where('campaign_id', '=', campaignId).where('session_id', 'in', ids).execute();
@@ -58,7 +64,14 @@ export async function erasePerson(db: Db, campaignId: string, userId: string, er
   }
   await db
     .insertInto('erasures')
-    .values({ id: randomUUID(), campaign_id: campaignId, erased_by: erasedBy, subject_sha256: subjectHash(userId), session_count: erased.length, erased_at: now })
+    .values({
+      id: randomUUID(),
+      campaign_id: campaignId,
+      erased_by: erasedBy,
+      subject_sha256: subjectHash(userId),
+      session_count: erased.length,
+      erased_at: now,
+    })
     .execute();
   return erased;
 }

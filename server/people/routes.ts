@@ -25,15 +25,19 @@ function personId(userId: string): string {
 export async function registerPeople(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  api.get(PATH, { preHandler: requireUser(ctx), schema: { params: PersonParams, querystring: PersonQuery, response: { 200: Person } } }, async (request, reply) => {
-    const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
-    const person = await findPerson(ctx.db, campaign.id, personId(request.params.userId));
-    if (!person) throw notFound(PERSON_NOT_FOUND);
-    reply.header('cache-control', 'private, no-store');
-    // The file's name carries no part of the id (it may be an e-mail address): a short hash tells files apart.
-    if (request.query.download) reply.header('content-disposition', `attachment; filename="tapedeck-person-${subjectHash(person.userId).slice(0, 12)}.json"`);
-    return person;
-  });
+  api.get(
+    PATH,
+    { preHandler: requireUser(ctx), schema: { params: PersonParams, querystring: PersonQuery, response: { 200: Person } } },
+    async (request, reply) => {
+      const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
+      const person = await findPerson(ctx.db, campaign.id, personId(request.params.userId));
+      if (!person) throw notFound(PERSON_NOT_FOUND);
+      reply.header('cache-control', 'private, no-store');
+      // The file's name carries no part of the id (it may be an e-mail address): a short hash tells files apart.
+      if (request.query.download) reply.header('content-disposition', `attachment; filename="tapedeck-person-${subjectHash(person.userId).slice(0, 12)}.json"`);
+      return person;
+    },
+  );
 
   api.delete(
     PATH,

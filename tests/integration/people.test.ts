@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
-import { insertSession, RARE_EVENT_SESSIONS } from '../../server/sessions/repository.js';
+import { insertSession } from '../../server/sessions/repository.js';
+import { RARE_EVENT_SESSIONS } from '../../server/people/filters.js';
 import { subjectHash } from '../../server/people/repository.js';
 import { ERASE_BATCH, type Person } from '../../common/api/people.js';
 import { PEOPLE_TAGS } from '../../common/people.js';
@@ -32,9 +33,20 @@ beforeAll(async () => {
   other = await userSession(server, 'Someone Else');
   campaign = await createCampaign(server, owner.headers, 'People');
   const ok = (response: Response) => expect(response.status).toBe(200);
-  ok(await send(ids.first, 0, (t) => [custom(PEOPLE_TAGS.identify, { userId: 'customer-4711', traits: { plan: 'pro', seats: 3 } }, t), custom(PEOPLE_TAGS.event, { name: 'signup' }, t + 1)]));
+  ok(
+    await send(ids.first, 0, (t) => [
+      custom(PEOPLE_TAGS.identify, { userId: 'customer-4711', traits: { plan: 'pro', seats: 3 } }, t),
+      custom(PEOPLE_TAGS.event, { name: 'signup' }, t + 1),
+    ]),
+  );
   // The facts fold batch after batch: counts go on, tags join.
-  ok(await send(ids.first, 1, (t) => [custom(PEOPLE_TAGS.event, { name: 'signup', props: { step: 2 } }, t), custom(PEOPLE_TAGS.event, { name: 'checkout' }, t + 1), custom(PEOPLE_TAGS.tag, { key: 'team', value: 'blue' }, t + 2)]));
+  ok(
+    await send(ids.first, 1, (t) => [
+      custom(PEOPLE_TAGS.event, { name: 'signup', props: { step: 2 } }, t),
+      custom(PEOPLE_TAGS.event, { name: 'checkout' }, t + 1),
+      custom(PEOPLE_TAGS.tag, { key: 'team', value: 'blue' }, t + 2),
+    ]),
+  );
   ok(await send(ids.second, 0, (t) => [custom(PEOPLE_TAGS.identify, { userId: 'customer-4711', traits: { plan: 'team' } }, t)]));
   ok(await send(ids.someoneElse, 0, (t) => [custom(PEOPLE_TAGS.identify, { userId: 'customer-9' }, t), custom(PEOPLE_TAGS.event, { name: 'signup' }, t + 1)]));
   ok(await send(ids.anonymous, 0, () => []));
@@ -71,7 +83,9 @@ describe('people facts and filters', () => {
       const seen: string[] = [];
       let cursor = '';
       do {
-        const response = await fetch(`${server.url}/api/v1/streaming/sessions/${campaign.id}/?limit=1&${query}${cursor && `&cursor=${cursor}`}`, { headers: owner.headers });
+        const response = await fetch(`${server.url}/api/v1/streaming/sessions/${campaign.id}/?limit=1&${query}${cursor && `&cursor=${cursor}`}`, {
+          headers: owner.headers,
+        });
         const page = (await response.json()) as SessionsResponse;
         seen.push(...page.sessions.map((s) => s.sessionId));
         cursor = page.nextCursor ?? '';
@@ -86,7 +100,13 @@ describe('people facts and filters', () => {
       const them = await userSession(common, 'Common Owner');
       const theirs = await createCampaign(common, them.headers, 'Common');
       const many = RARE_EVENT_SESSIONS + 5;
-      for (let i = 0; i < many; i++) await insertSession(common.db, { campaign_id: theirs.id, id: `common-${String(i).padStart(8, '0')}`, started_at: Date.now() - i * 1000, events: i % 2 ? '{"view":1}' : '{"view":2,"buy":1}' });
+      for (let i = 0; i < many; i++)
+        await insertSession(common.db, {
+          campaign_id: theirs.id,
+          id: `common-${String(i).padStart(8, '0')}`,
+          started_at: Date.now() - i * 1000,
+          events: i % 2 ? '{"view":1}' : '{"view":2,"buy":1}',
+        });
       const page = async (query: string) => {
         const response = await fetch(`${common.url}/api/v1/streaming/sessions/${theirs.id}/?limit=200&${query}`, { headers: them.headers });
         return (await response.json()) as SessionsResponse;
@@ -129,7 +149,7 @@ describe('a person', () => {
     expect(((await file.json()) as Person).userId).toBe('customer-4711');
   });
 
-  it('is the owner\'s only: 403 for another owner, 404 for no such person, 400 for a bad id', async () => {
+  it("is the owner's only: 403 for another owner, 404 for no such person, 400 for a bad id", async () => {
     expect((await fetch(personUrl('customer-4711'), { headers: other.headers })).status).toBe(403);
     expect((await fetch(personUrl('customer-4711'), { method: 'DELETE', headers: other.headers })).status).toBe(403);
     expect((await fetch(personUrl('customer-4711'), { method: 'DELETE', headers: { cookie: owner.cookie, origin: 'https://evil.example' } })).status).toBe(403);
@@ -144,7 +164,9 @@ describe('a person', () => {
   });
 
   it('erases every session, chunk, star, note and event count of the person, and nothing of others', async () => {
-    expect((await fetch(`${server.url}/api/v1/streaming/sessions/${campaign.id}/${ids.first}/star`, { method: 'PUT', headers: owner.headers })).status).toBe(200);
+    expect((await fetch(`${server.url}/api/v1/streaming/sessions/${campaign.id}/${ids.first}/star`, { method: 'PUT', headers: owner.headers })).status).toBe(
+      200,
+    );
     const note = await fetch(`${server.url}/api/v1/notes/${campaign.id}/${ids.first}`, {
       method: 'POST',
       headers: { ...owner.headers, 'content-type': 'application/json' },
@@ -176,7 +198,8 @@ describe('a person', () => {
 
   it('erases a person of many sessions in bounded batches, freeing their places', async () => {
     const many = ERASE_BATCH + 20;
-    for (let i = 0; i < many; i++) await insertSession(server.db, { campaign_id: campaign.id, id: `many-${String(i).padStart(8, '0')}`, started_at: Date.now() - i, user_id: 'frequent' });
+    for (let i = 0; i < many; i++)
+      await insertSession(server.db, { campaign_id: campaign.id, id: `many-${String(i).padStart(8, '0')}`, started_at: Date.now() - i, user_id: 'frequent' });
     const response = await fetch(personUrl('frequent'), { method: 'DELETE', headers: owner.headers });
     expect(await response.json()).toEqual({ erased: many });
     expect(await listed('user=frequent')).toEqual([]);
@@ -185,6 +208,11 @@ describe('a person', () => {
 });
 
 async function counts() {
-  const rows = await server.db.selectFrom('chunks').select('session_id').where('campaign_id', '=', campaign.id).where('session_id', 'in', [ids.someoneElse, ids.anonymous]).execute();
+  const rows = await server.db
+    .selectFrom('chunks')
+    .select('session_id')
+    .where('campaign_id', '=', campaign.id)
+    .where('session_id', 'in', [ids.someoneElse, ids.anonymous])
+    .execute();
   return { otherChunks: rows.length };
 }

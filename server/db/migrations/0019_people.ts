@@ -46,14 +46,20 @@ begin
   on conflict (campaign_id, session_id, name) do update set count = excluded.count;
   return null;
 end $$`.execute(db);
-    await sql`create trigger session_events_insert after insert on sessions for each row when (new.events is not null) execute function session_events_sync()`.execute(db);
-    await sql`create trigger session_events_update after update of events on sessions for each row when (new.events is not null and new.events is distinct from old.events) execute function session_events_sync()`.execute(db);
+    await sql`create trigger session_events_insert after insert on sessions for each row when (new.events is not null) execute function session_events_sync()`.execute(
+      db,
+    );
+    await sql`create trigger session_events_update after update of events on sessions for each row when (new.events is not null and new.events is distinct from old.events) execute function session_events_sync()`.execute(
+      db,
+    );
   } else {
     const sync = sql`insert into session_events (campaign_id, session_id, name, count)
   select new.campaign_id, new.id, key, value from json_each(new.events) where true
   on conflict (campaign_id, session_id, name) do update set count = excluded.count;`;
     await sql`create trigger session_events_insert after insert on sessions when new.events is not null begin ${sync} end`.execute(db);
-    await sql`create trigger session_events_update after update of events on sessions when new.events is not null and new.events is not old.events begin ${sync} end`.execute(db);
+    await sql`create trigger session_events_update after update of events on sessions when new.events is not null and new.events is not old.events begin ${sync} end`.execute(
+      db,
+    );
   }
 }
 

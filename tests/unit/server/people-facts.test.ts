@@ -23,7 +23,11 @@ describe('people facts', () => {
   it('keeps the last id, merges traits and tags, and counts events across batches', () => {
     const facts = throughRows([
       [custom(0, PEOPLE_TAGS.identify, { userId: 'guest-1', traits: { plan: 'free' } }), custom(1, PEOPLE_TAGS.event, { name: 'signup', props: { step: 1 } })],
-      [custom(2, PEOPLE_TAGS.identify, { userId: 'customer-4711', traits: { plan: 'pro', seats: 3 } }), custom(3, PEOPLE_TAGS.event, { name: 'signup' }), custom(4, PEOPLE_TAGS.tag, { key: 'team', value: 'blue' })],
+      [
+        custom(2, PEOPLE_TAGS.identify, { userId: 'customer-4711', traits: { plan: 'pro', seats: 3 } }),
+        custom(3, PEOPLE_TAGS.event, { name: 'signup' }),
+        custom(4, PEOPLE_TAGS.tag, { key: 'team', value: 'blue' }),
+      ],
       [custom(5, PEOPLE_TAGS.event, { name: 'checkout' }), custom(6, PEOPLE_TAGS.tag, { key: 'team', value: 'red' })],
     ]);
     expect(facts).toMatchObject({ userId: 'customer-4711', traits: { plan: 'pro', seats: 3 }, tags: { team: 'red' }, events: { signup: 2, checkout: 1 } });
@@ -43,7 +47,11 @@ describe('people facts', () => {
   });
 
   it('reads names as a column holds them, and a name like a prototype key as any other', () => {
-    const { facts, marks } = sessionFacts([custom(0, PEOPLE_TAGS.event, { name: 'constructor' }), custom(1, PEOPLE_TAGS.identify, { userId: 'a\u0000b' }), custom(2, PEOPLE_TAGS.event, { name: '__proto__' })] as never);
+    const { facts, marks } = sessionFacts([
+      custom(0, PEOPLE_TAGS.event, { name: 'constructor' }),
+      custom(1, PEOPLE_TAGS.identify, { userId: 'a\u0000b' }),
+      custom(2, PEOPLE_TAGS.event, { name: '__proto__' }),
+    ] as never);
     expect(facts.events).toEqual(JSON.parse('{"constructor":1,"__proto__":1}'));
     expect(facts.userId).toBe('ab');
     expect(marks.filter((m) => m.kind === 'event').map((m) => m.t)).toEqual([T, T + 2]);

@@ -18,7 +18,11 @@ const LOADER = fillLoader(fs.readFileSync('tracker/loader.js', 'utf8'), '5b0c1f8
 function page(nav: Record<string, unknown> = {}) {
   const appended: { src: string }[] = [];
   const window: Global = { addEventListener: () => undefined };
-  const context = vm.createContext({ window, navigator: nav, document: { readyState: 'complete', createElement: () => ({}), head: { appendChild: (node: { src: string }) => appended.push(node) } } });
+  const context = vm.createContext({
+    window,
+    navigator: nav,
+    document: { readyState: 'complete', createElement: () => ({}), head: { appendChild: (node: { src: string }) => appended.push(node) } },
+  });
   window.window = window;
   return { window, appended, run: (source: string) => vm.runInContext(source, context) };
 }
@@ -27,7 +31,12 @@ function page(nav: Record<string, unknown> = {}) {
 function takeOver(global: Global, now = () => 0) {
   const added: { tag: string; payload: Record<string, unknown> }[] = [];
   const control: string[] = [];
-  pageApi(global, (tag, payload) => added.push({ tag: 'tapedeck/' + tag, payload: payload as Record<string, unknown> }), { stop: () => control.push('stop'), start: () => control.push('start') }, now);
+  pageApi(
+    global,
+    (tag, payload) => added.push({ tag: 'tapedeck/' + tag, payload: payload as Record<string, unknown> }),
+    { stop: () => control.push('stop'), start: () => control.push('start') },
+    now,
+  );
   return { added, control };
 }
 
@@ -58,7 +67,13 @@ describe('the page API queue', () => {
     expect(control).toEqual(['stop', 'start']);
     expect(window.tapedeck.q).toEqual([]);
     // Ingest takes what the API adds.
-    expect(batchFlaw({ sessionId: 'page-api-test-1', seq: 0, events: added.map(({ tag, payload }) => ({ type: EventType.Custom, data: { tag, payload }, timestamp: 1000 })) })).toBeNull();
+    expect(
+      batchFlaw({
+        sessionId: 'page-api-test-1',
+        seq: 0,
+        events: added.map(({ tag, payload }) => ({ type: EventType.Custom, data: { tag, payload }, timestamp: 1000 })),
+      }),
+    ).toBeNull();
   });
 
   it('makes the API safe without the recorder: the loader defines it even for a visitor who opted out, and the queue is bounded', () => {
@@ -107,7 +122,11 @@ describe('the page API bounds', () => {
       global.tag('', 'blue');
     }).not.toThrow();
     expect(added).toEqual([]);
-    expect(warn.mock.calls.map((call) => call[0])).toEqual(['tapedeck.identify call dropped: over its limits', 'tapedeck.event call dropped: over its limits', 'tapedeck.tag call dropped: over its limits']);
+    expect(warn.mock.calls.map((call) => call[0])).toEqual([
+      'tapedeck.identify call dropped: over its limits',
+      'tapedeck.event call dropped: over its limits',
+      'tapedeck.tag call dropped: over its limits',
+    ]);
     // At the bounds, calls are taken.
     global.identify('x'.repeat(NAME_MAX), Object.fromEntries(Array.from({ length: FIELDS_MAX }, (_, i) => ['k' + i, i % 2 ? 'text' : null])));
     global.tag('team', '');

@@ -44,7 +44,7 @@ function SavedPage() {
 
 describe('an opened recording file', () => {
   // Its notes show with the player's activity once the player is ready (tests/e2e/replay-export.test.ts).
-  it('shows the person the site identified, with no link to the server\'s person', async () => {
+  it("shows the person the site identified, with no link to the server's person", async () => {
     const file = recordingFile('c1', 'abcdefgh');
     file.notes = [{ text: 'The visitor hesitates here', timestamp: 1_500, author: 'Kim Keeper', createdAt: 1 }];
     file.events.push({ type: 5, data: { tag: PEOPLE_TAGS.identify, payload: { userId: 'customer-4711', traits: { plan: 'pro' } } }, timestamp: 1_020 });
