@@ -47,12 +47,22 @@ describe.skipIf(!hasChromium)('people', () => {
     await tab.goto(`${site.url}/account.html`);
     await recorderRunning(tab);
     await tab.click('#signup');
+    // The site stops recording and starts it again: what it sends meanwhile is not recorded.
+    await tab.evaluate(() => {
+      const tapedeck = (window as unknown as { tapedeck: Record<string, (...args: unknown[]) => void> }).tapedeck;
+      tapedeck.stop();
+      tapedeck.event('while-stopped');
+      tapedeck.start();
+      tapedeck.event('after-restart');
+    });
     await flushRecorder(tab);
     const listed = async (query: string) => {
       const response = await fetch(`${server.url}/api/v1/streaming/sessions/${campaignId}/?${query}`, { headers: owner.headers });
       return ((await response.json()) as SessionsResponse).sessions;
     };
     await expect.poll(async () => (await listed('event=signup')).length, { timeout: 20_000 }).toBe(1);
+    await expect.poll(async () => (await listed('event=after-restart')).length, { timeout: 20_000 }).toBe(1);
+    expect(await listed('event=while-stopped')).toEqual([]);
     const [session] = await listed('user=customer-4711');
     await visit.close();
 
