@@ -132,6 +132,17 @@ describe('people facts and filters', () => {
     }
     const badEvent = await send(sessionId(), 0, (t) => [custom(PEOPLE_TAGS.event, { name: 'a', props: [1] }, t)]);
     expect(badEvent.status).toBe(400);
+    // Text a database column cannot hold (a NUL, a lone surrogate) is stored without it, never a 5xx.
+    const odd = sessionId();
+    const stored = await send(odd, 0, (t) => [
+      custom(PEOPLE_TAGS.identify, { userId: 'nul\u0000id\ud800', traits: { 'k\u0000': 'v\udc00' } }, t),
+      custom(PEOPLE_TAGS.event, { name: 'ev\ud800ent' }, t + 1),
+      custom(PEOPLE_TAGS.tag, { key: 'a\u0000', value: '\udfff' }, t + 2),
+    ]);
+    expect(stored.status).toBe(200);
+    expect(await listed('user=nulid')).toEqual([odd]);
+    expect(await listed('event=event')).toEqual([odd]);
+    await fetch(`${server.url}/api/v1/streaming/sessions/${campaign.id}/${odd}`, { method: 'DELETE', headers: owner.headers });
   });
 });
 
