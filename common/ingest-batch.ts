@@ -4,6 +4,7 @@ import { EventType } from '@rrweb/types';
 import { MAX_SEQ } from './limits.js';
 import { CAPTURED_TAGS, MESSAGE_MAX, STACK_MAX } from './captured.js';
 import { annotationAt, fieldName } from './schema-flaw.js';
+import { peoplePayloadOk, PEOPLE_TAGS } from './people.js';
 
 // The one schema of an ingest batch as the tracker sends it. Each node may carry `reason`: the
 // text a refusal gives when that node is what failed, so the tracker's author reads a sentence,
@@ -68,6 +69,7 @@ const CAPTURED_PAYLOADS = {
 };
 const capturedCheckers = Object.fromEntries(Object.entries(CAPTURED_PAYLOADS).map(([tag, schema]) => [tag, Compile(schema)]));
 const CUSTOM = EventType.Custom;
+const PEOPLE_NAMES = new Set<unknown>(Object.values(PEOPLE_TAGS));
 
 /** Null when every captured event's payload has its tag's shape, else which one does not. */
 function capturedFlaw(events: { type: number; data: object }[]): string | null {
@@ -76,6 +78,7 @@ function capturedFlaw(events: { type: number; data: object }[]): string | null {
     const data = events[i].data as { tag?: unknown; payload?: unknown };
     const checker = typeof data.tag === 'string' && Object.hasOwn(capturedCheckers, data.tag) ? capturedCheckers[data.tag] : undefined;
     if (checker && !checker.Check(data.payload)) return `events[${i}].data.payload is not a well-formed ${data.tag} event`;
+    if (PEOPLE_NAMES.has(data.tag) && !peoplePayloadOk(data.tag as string, data.payload)) return `events[${i}].data.payload is not a well-formed ${data.tag} event`;
   }
   return null;
 }

@@ -10,6 +10,7 @@
 import { EventType, IncrementalSource, MouseInteractions } from '@rrweb/types';
 import { CAPTURED_TAGS } from './captured.js';
 import { storable } from './scrub.js';
+import { boundedSet, emptyPeople, EVENT_NAMES_MAX, PEOPLE_TAGS, type Fields, type PeopleFacts } from './people.js';
 
 /** rrweb's inactivity gap: more than 10 s between human inputs is inactive time. */
 export const INACTIVITY_MS = 10_000;
@@ -53,7 +54,10 @@ export type Moment =
   | { kind: 'response'; t: number }
   | { kind: 'page'; t: number; path: string }
   | { kind: 'error'; t: number }
-  | { kind: 'request'; t: number };
+  | { kind: 'request'; t: number }
+  | { kind: 'identify'; t: number; userId: string; traits: Fields }
+  | { kind: 'event'; t: number; name: string }
+  | { kind: 'tag'; t: number; key: string; value: string };
 
 interface EventLike {
   type: number;
@@ -70,6 +74,18 @@ export function pathOf(href: string): string {
   }
 }
 
+const isFields = (value: unknown): value is Fields => !!value && typeof value === 'object' && !Array.isArray(value);
+
+/** What the page told with tapedeck.identify, .event and .tag (common/people.ts); ingest's schema bounds them. */
+function peopleMoments(t: number, tag: unknown, payload: Record<string, unknown> | undefined): Moment[] {
+  if (!payload || typeof payload !== 'object') return [];
+  // Names as a column can hold them (no NUL: PostgreSQL refuses one in text and in JSON).
+  if (tag === PEOPLE_TAGS.identify && typeof payload.userId === 'string') return [{ kind: 'identify', t, userId: storable(payload.userId), traits: isFields(payload.traits) ? payload.traits : {} }];
+  if (tag === PEOPLE_TAGS.event && typeof payload.name === 'string') return [{ kind: 'event', t, name: storable(payload.name) }];
+  if (tag === PEOPLE_TAGS.tag && typeof payload.key === 'string' && typeof payload.value === 'string') return [{ kind: 'tag', t, key: storable(payload.key), value: storable(payload.value) }];
+  return [];
+}
+
 function momentsOf(event: EventLike): Moment[] {
   const t = event.timestamp;
   const data = (event.data ?? {}) as { source?: number; type?: number; id?: number; x?: number; y?: number; href?: unknown; tag?: unknown; payload?: { level?: unknown; status?: unknown } };
@@ -81,7 +97,7 @@ function momentsOf(event: EventLike): Moment[] {
     case EventType.Custom:
       if (data.tag === CAPTURED_TAGS.error || (data.tag === CAPTURED_TAGS.console && data.payload?.level === 'error')) return [{ kind: 'error', t }];
       if (data.tag === CAPTURED_TAGS.request) return [{ kind: 'request', t }];
-      return [];
+      return peopleMoments(t, data.tag, data.payload as Record<string, unknown> | undefined);
     case EventType.IncrementalSnapshot: {
       const source = data.source ?? -1;
       const moments: Moment[] = [];
@@ -122,7 +138,7 @@ export function factMoments(events: EventLike[]): Moment[] {
 }
 
 /** The facts of a session so far, and what the rules need to carry to the next batch. */
-export interface SessionFacts {
+export interface SessionFacts extends PeopleFacts {
   activeMs: number;
   clickCount: number;
   rageClickCount: number;
@@ -157,10 +173,11 @@ export const emptyFacts = (): SessionFacts => ({
   recentClicks: [],
   pendingClicks: [],
   pendingFieldClicks: [],
+  ...emptyPeople(),
 });
 
 /** What the replay page draws on its timeline; ingest only counts. */
-export type FactMark = 'click' | 'rage' | 'dead' | 'error' | 'request' | 'page';
+export type FactMark = 'click' | 'rage' | 'dead' | 'error' | 'request' | 'page' | 'event';
 
 const near = (a: [number, number, number, number], x: number, y: number) => Math.hypot(a[1] - x, a[2] - y) <= RAGE_RADIUS_PX;
 
@@ -220,7 +237,7 @@ function page(facts: SessionFacts, path: string): void {
 
 /**
  * Folds moments (in time order) into the facts: a new object, the old one untouched. `mark`
- * hears each click, rage click, dead click, error, failed request and page as it is found.
+ * hears each click, rage click, dead click, error, failed request, page and page event as it is found.
  */
 export function foldFacts(previous: SessionFacts, moments: Moment[], mark?: (kind: FactMark, t: number) => void): SessionFacts {
   const facts: SessionFacts = { ...previous };
@@ -244,6 +261,18 @@ export function foldFacts(previous: SessionFacts, moments: Moment[], mark?: (kin
       case 'request':
         facts.failedRequestCount++;
         mark?.('request', moment.t);
+        break;
+      case 'identify':
+        // The last id wins (a visitor who signs in as someone else is that someone from then on); traits merge.
+        facts.userId = moment.userId;
+        for (const [key, value] of Object.entries(moment.traits)) facts.traits = boundedSet(facts.traits, key, value);
+        break;
+      case 'event':
+        facts.events = boundedSet(facts.events, moment.name, (Object.hasOwn(facts.events, moment.name) ? facts.events[moment.name] : 0) + 1, EVENT_NAMES_MAX);
+        mark?.('event', moment.t);
+        break;
+      case 'tag':
+        facts.tags = boundedSet(facts.tags, moment.key, moment.value);
         break;
       case 'response':
       case 'typed':

@@ -20,6 +20,7 @@ import { registerInsights } from './insights/routes.js';
 import { registerStars } from './stars/routes.js';
 import { registerSegments } from './segments/routes.js';
 import { registerNotes } from './notes/routes.js';
+import { registerPeople } from './people/routes.js';
 import { registerReplay } from './replay/routes.js';
 import { registerShares } from './shares/routes.js';
 import { registerIngest } from './ingest/routes.js';
@@ -61,6 +62,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...timeoutOptions(timeouts),
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 64 * 1024,
+    // A person's id (common/people.ts NAME_MAX, 200 characters) percent-encoded in a path: up to 12 characters each.
+    routerOptions: { maxParamLength: 2400 },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   });
   // Stop at once, in one line, if DATA_DIR cannot hold what we will write there (on PostgreSQL
@@ -114,6 +117,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerStars(app, ctx);
   await registerSegments(app, ctx);
   await registerNotes(app, ctx);
+  await registerPeople(app, ctx);
   await registerReplay(app, ctx);
   await registerShares(app, ctx);
   await registerLive(app, ctx);

@@ -22,6 +22,7 @@ import { Route as AuthGoogleCallbackRouteImport } from './routes/auth/google/cal
 import { Route as AuthedCampaignCampaignIdIndexRouteImport } from './routes/_authed/campaign/$campaignId/index'
 import { Route as AuthedCampaignCampaignIdEditRouteImport } from './routes/_authed/campaign/$campaignId/edit'
 import { Route as AuthedCampaignCampaignIdInsightsRouteImport } from './routes/_authed/campaign/$campaignId/insights'
+import { Route as AuthedCampaignCampaignIdPersonUserIdRouteImport } from './routes/_authed/campaign/$campaignId/person/$userId'
 import { Route as AuthedCampaignCampaignIdSessionSessionIdRouteImport } from './routes/_authed/campaign/$campaignId/session/$sessionId'
 
 const IndexRoute = IndexRouteImport.update({
@@ -91,6 +92,12 @@ const AuthedCampaignCampaignIdInsightsRoute =
     path: '/campaign/$campaignId/insights',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedCampaignCampaignIdPersonUserIdRoute =
+  AuthedCampaignCampaignIdPersonUserIdRouteImport.update({
+    id: '/campaign/$campaignId/person/$userId',
+    path: '/campaign/$campaignId/person/$userId',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedCampaignCampaignIdSessionSessionIdRoute =
   AuthedCampaignCampaignIdSessionSessionIdRouteImport.update({
     id: '/campaign/$campaignId/session/$sessionId',
@@ -111,6 +118,7 @@ export interface FileRoutesByFullPath {
   '/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
   '/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
   '/campaign/$campaignId/': typeof AuthedCampaignCampaignIdIndexRoute
+  '/campaign/$campaignId/person/$userId': typeof AuthedCampaignCampaignIdPersonUserIdRoute
   '/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
 }
 export interface FileRoutesByTo {
@@ -126,6 +134,7 @@ export interface FileRoutesByTo {
   '/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
   '/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
   '/campaign/$campaignId': typeof AuthedCampaignCampaignIdIndexRoute
+  '/campaign/$campaignId/person/$userId': typeof AuthedCampaignCampaignIdPersonUserIdRoute
   '/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
 }
 export interface FileRoutesById {
@@ -143,6 +152,7 @@ export interface FileRoutesById {
   '/_authed/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
   '/_authed/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
   '/_authed/campaign/$campaignId/': typeof AuthedCampaignCampaignIdIndexRoute
+  '/_authed/campaign/$campaignId/person/$userId': typeof AuthedCampaignCampaignIdPersonUserIdRoute
   '/_authed/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
 }
 export interface FileRouteTypes {
@@ -160,6 +170,7 @@ export interface FileRouteTypes {
     | '/campaign/$campaignId/edit'
     | '/campaign/$campaignId/insights'
     | '/campaign/$campaignId/'
+    | '/campaign/$campaignId/person/$userId'
     | '/campaign/$campaignId/session/$sessionId'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -175,6 +186,7 @@ export interface FileRouteTypes {
     | '/campaign/$campaignId/edit'
     | '/campaign/$campaignId/insights'
     | '/campaign/$campaignId'
+    | '/campaign/$campaignId/person/$userId'
     | '/campaign/$campaignId/session/$sessionId'
   id:
     | '__root__'
@@ -191,6 +203,7 @@ export interface FileRouteTypes {
     | '/_authed/campaign/$campaignId/edit'
     | '/_authed/campaign/$campaignId/insights'
     | '/_authed/campaign/$campaignId/'
+    | '/_authed/campaign/$campaignId/person/$userId'
     | '/_authed/campaign/$campaignId/session/$sessionId'
   fileRoutesById: FileRoutesById
 }
@@ -297,6 +310,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedCampaignCampaignIdInsightsRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/campaign/$campaignId/person/$userId': {
+      id: '/_authed/campaign/$campaignId/person/$userId'
+      path: '/campaign/$campaignId/person/$userId'
+      fullPath: '/campaign/$campaignId/person/$userId'
+      preLoaderRoute: typeof AuthedCampaignCampaignIdPersonUserIdRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/campaign/$campaignId/session/$sessionId': {
       id: '/_authed/campaign/$campaignId/session/$sessionId'
       path: '/campaign/$campaignId/session/$sessionId'
@@ -314,6 +334,7 @@ interface AuthedRouteChildren {
   AuthedCampaignCampaignIdEditRoute: typeof AuthedCampaignCampaignIdEditRoute
   AuthedCampaignCampaignIdInsightsRoute: typeof AuthedCampaignCampaignIdInsightsRoute
   AuthedCampaignCampaignIdIndexRoute: typeof AuthedCampaignCampaignIdIndexRoute
+  AuthedCampaignCampaignIdPersonUserIdRoute: typeof AuthedCampaignCampaignIdPersonUserIdRoute
   AuthedCampaignCampaignIdSessionSessionIdRoute: typeof AuthedCampaignCampaignIdSessionSessionIdRoute
 }
 
@@ -324,6 +345,8 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedCampaignCampaignIdEditRoute: AuthedCampaignCampaignIdEditRoute,
   AuthedCampaignCampaignIdInsightsRoute: AuthedCampaignCampaignIdInsightsRoute,
   AuthedCampaignCampaignIdIndexRoute: AuthedCampaignCampaignIdIndexRoute,
+  AuthedCampaignCampaignIdPersonUserIdRoute:
+    AuthedCampaignCampaignIdPersonUserIdRoute,
   AuthedCampaignCampaignIdSessionSessionIdRoute:
     AuthedCampaignCampaignIdSessionSessionIdRoute,
 }

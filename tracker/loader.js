@@ -10,11 +10,24 @@
 
   var w = window;
   var n = navigator;
-  if (!campaignId || w.tapedeck) return;
+  var t = w.tapedeck || {};
+  if (!campaignId || t.campaignId) return;
+  // The one global. Its API queues calls until the recorder takes them over; a page's own
+  // stub (the same, defined before this tag) keeps its queue.
+  w.tapedeck = t;
+  t.q = t.q || [];
+  'identify event tag consent stop start'.split(' ').forEach(function (m) {
+    t[m] =
+      t[m] ||
+      function () {
+        if (t.q.length < 100) t.q.push([m].concat([].slice.call(arguments)));
+      };
+  });
   if (n.globalPrivacyControl === true || n.doNotTrack === '1' || w.doNotTrack === '1' || n.msDoNotTrack === '1') return;
 
-  // The one global: the recorder reads its settings from here and adds flush() and stop().
-  w.tapedeck = { campaignId: campaignId, baseUrl: baseUrl };
+  // The recorder reads its settings here, adds flush() and takes over the API.
+  t.campaignId = campaignId;
+  t.baseUrl = baseUrl;
 
   function load() {
     var script = document.createElement('script');

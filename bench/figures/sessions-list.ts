@@ -1,5 +1,6 @@
 // Figure 7: p50/p95 latency of one page of GET /api/v1/streaming/sessions/{c}/ (with and without
-// search) in a campaign of 100,000 sessions, vs the same request in a campaign of 100 sessions.
+// search, and with the people filters user and event) in a campaign of 100,000 sessions, vs the
+// same request in a campaign of 100 sessions.
 // SQLite and PostgreSQL.
 import { sql } from 'kysely';
 import { eachPart, repeat, stats, type BenchOptions, type Row, type Stats } from '../lib.js';
@@ -13,7 +14,7 @@ const SMALL = 100;
 
 interface Query {
   label: string;
-  params: (rows: { id: string }[]) => string;
+  params: (rows: { id: string; user_id?: string | null }[]) => string;
 }
 
 const queries: Query[] = [
@@ -22,6 +23,11 @@ const queries: Query[] = [
   { label: 'first page, search "de-de" (1 in 8 match)', params: () => '?search=de-de' },
   // Matches a single session: the whole campaign is scanned.
   { label: 'first page, search one session id', params: (rows) => `?search=${rows[Math.floor(rows.length / 3)].id.slice(0, 12)}` },
+  // People (migration 0019): one person's sessions, by the (campaign_id, user_id, started_at) index.
+  { label: 'first page, user filter (one person)', params: (rows) => `?user=${rows.find((row) => row.user_id)?.user_id ?? 'nobody'}` },
+  // Events by session_events: a common one (1 in 50), and a rare one (1 in 5,000).
+  { label: 'first page, event filter (1 in 50 sent it)', params: () => '?event=checkout' },
+  { label: 'first page, event filter (1 in 5,000 sent it)', params: () => '?event=refund' },
 ];
 
 async function pageLatency(server: BenchServer, owner: Owner, campaignId: string, params: string, requests: number): Promise<number[]> {
@@ -58,7 +64,7 @@ async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row
     const bigRows = await insertSessions(server.db, big, total);
     const smallRows = await insertSessions(server.db, small, SMALL);
     // A live PostgreSQL has planner statistics (autovacuum analyses); a bulk-loaded one not yet.
-    if (kind === 'PostgreSQL') await sql`analyze sessions`.execute(server.db);
+    if (kind === 'PostgreSQL') await sql`analyze sessions, session_events`.execute(server.db);
     const check = JSON.parse(decodedBody(await timedGet(`${server.url}/api/v1/streaming/sessions/${big}/`, { cookie: owner.cookie }))) as { counts?: { total: number } };
     if (check.counts?.total !== undefined && check.counts.total !== total) throw new Error(`listed ${check.counts.total} of ${total} sessions`);
     const rows: Row[] = [];

@@ -50,6 +50,14 @@ const agent =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 /** A plausible session row: the i-th visitor of a campaign, one minute apart, every 7th a bot. */
+function peopleEvents(i: number): string | null {
+  const events: Record<string, number> = {};
+  if (i % 4 === 0) events.signup = 1;
+  if (i % 50 === 0) events.checkout = 1 + (i % 3);
+  if (i % 5000 === 0) events.refund = 1;
+  return Object.keys(events).length ? JSON.stringify(events) : null;
+}
+
 export function sessionRowFor(campaignId: string, i: number, start = Date.UTC(2026, 0, 1)): SessionsTable {
   const bot = i % 7 === 0;
   const startedAt = start + i * 60_000;
@@ -97,13 +105,19 @@ export function sessionRowFor(campaignId: string, i: number, start = Date.UTC(20
     facts_carry: null,
     country_code: 'DE',
     browser_name: 'chrome',
+    // People, as a site that identifies one visitor in three (about 3 sessions each), tags some
+    // and sends a signup event in one session of four, a checkout in one of 50, a refund in one of 5,000.
+    user_id: i % 3 === 0 ? `customer-${i % 30_000}` : null,
+    traits: i % 3 === 0 ? JSON.stringify({ plan: i % 10 === 0 ? 'pro' : 'free', seats: 1 + (i % 5) }) : null,
+    tags: i % 6 === 0 ? JSON.stringify({ team: i % 12 === 0 ? 'blue' : 'red' }) : null,
+    events: peopleEvents(i),
   };
 }
 
 /** Inserts `count` session rows straight into the sessions table, in multi-row statements. */
 export async function insertSessions(db: Db, campaignId: string, count: number): Promise<SessionsTable[]> {
   const rows = Array.from({ length: count }, (_, i) => sessionRowFor(campaignId, i));
-  const perStatement = 500; // 42 columns × 500 rows stays under both databases' parameter limits
+  const perStatement = 500; // 46 columns × 500 rows stays under both databases' parameter limits
   for (let i = 0; i < rows.length; i += perStatement * 20) {
     await db.transaction().execute(async (trx) => {
       for (let j = i; j < Math.min(rows.length, i + perStatement * 20); j += perStatement) {

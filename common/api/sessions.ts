@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Nullable } from './shared.js';
 import { MAX_TIME } from '../limits.js';
-import { COUNTRY_CODE, DEVICES, FILTER_MAX_CHARS, SESSION_SORTS } from '../session-list.js';
+import { COUNTRY_CODE, DEVICES, FILTER_MAX_CHARS, KEY_VALUE, SESSION_SORTS } from '../session-list.js';
 
 /** Session info the tracker reports with the first batch (the visit's details, screen, referrer, URL). */
 export const SessionInfo = Type.Object({
@@ -72,6 +72,14 @@ export const Session = Type.Object({
   failedRequestCount: Type.Number(),
   /** The path of the last page loaded. */
   exitUrl: Nullable(Type.String()),
+  // What the page told with tapedeck.identify, .tag and .event (common/people.ts). Optional for cached sessions and older files.
+  /** The id the visitor was identified by (the last one), or null. */
+  userId: Type.Optional(Nullable(Type.String())),
+  /** Traits of identify calls, merged (at most 50). */
+  traits: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]))),
+  tags: Type.Optional(Type.Record(Type.String(), Type.String())),
+  /** Event names with how many times each was sent. */
+  events: Type.Optional(Type.Record(Type.String(), Type.Number())),
   /** The owner starred it: kept past the campaign's retention. Optional for cached sessions and older files. */
   starred: Type.Optional(Type.Boolean()),
 });
@@ -115,6 +123,13 @@ export const SessionsQuery = Type.Object(
     hasDeadClicks: yes(),
     /** Only the sessions the owner starred. */
     starred: yes(),
+    /** The id the page identified the visitor by (tapedeck.identify), exact. */
+    user: Type.Optional(Type.String({ minLength: 1, maxLength: FILTER_MAX_CHARS.user })),
+    /** A name the page sent with tapedeck.event, exact. */
+    event: Type.Optional(Type.String({ minLength: 1, maxLength: FILTER_MAX_CHARS.event })),
+    /** `key:value` of a trait (tapedeck.identify) or a tag (tapedeck.tag), exact. */
+    trait: Type.Optional(Type.String({ pattern: KEY_VALUE.source, maxLength: FILTER_MAX_CHARS.trait })),
+    tag: Type.Optional(Type.String({ pattern: KEY_VALUE.source, maxLength: FILTER_MAX_CHARS.tag })),
     sort: Type.Optional(Type.Union(SESSION_SORTS.map((s) => Type.Literal(s)))),
   },
   { additionalProperties: false },

@@ -98,6 +98,11 @@ export interface SessionsTable {
   browser_name: string | null;
   /** The campaign's IP handling when the session was stored: what remote_ip holds. */
   ip_mode: string;
+  /** The id the page gave with tapedeck.identify (the last one), and JSON objects of its traits, tags and events' counts (common/people.ts). */
+  user_id: string | null;
+  traits: string | null;
+  tags: string | null;
+  events: string | null;
 }
 
 /** Append-only batches of rrweb events, gzip-compressed JSON arrays. */
@@ -173,6 +178,26 @@ export interface Database {
   session_stars: SessionStarsTable;
   segments: SegmentsTable;
   notes: NotesTable;
+  session_events: SessionEventsTable;
+  erasures: ErasuresTable;
+}
+
+/** A session's event names with their counts, kept from sessions.events by triggers (migration 0019). */
+export interface SessionEventsTable {
+  campaign_id: string;
+  session_id: string;
+  name: string;
+  count: number;
+}
+
+/** Who erased a person's sessions, when, and how many: the person only as the SHA-256 of their id. */
+export interface ErasuresTable {
+  id: string;
+  campaign_id: string;
+  erased_by: string;
+  subject_sha256: string;
+  session_count: number;
+  erased_at: number;
 }
 
 /** A read-only link to one replay; the token itself is never stored, only its SHA-256. */

@@ -7,7 +7,7 @@ import { campaignUnchanged, judgedArrays, JUDGED_NAMES } from './judged-campaign
 import type { CampaignRow } from '../campaigns/repository.js';
 import type { PackedBatch } from './pack-batch.js';
 import { foldFacts } from '../../common/session-facts.js';
-import { factValues, factsOfRow, STATE_COLUMNS, VERDICT_COLUMNS, type CountedSession, type SessionCaps, type SessionState } from '../sessions/repository.js';
+import { factValues, factsOfRow, PEOPLE_COLUMNS, STATE_COLUMNS, VERDICT_COLUMNS, type CountedSession, type SessionCaps, type SessionState } from '../sessions/repository.js';
 
 /**
  * Ingest's short way on PostgreSQL for a batch of a session this node has seen: the batch is
@@ -83,10 +83,12 @@ function writeStatement(group: Pending[], caps: SessionCaps): RawBuilder<Written
     ${column((_, f) => f.active_ms)}::bigint[], ${column((_, f) => f.click_count)}::int[], ${column((_, f) => f.rage_click_count)}::int[],
     ${column((_, f) => f.dead_click_count)}::int[], ${column((_, f) => f.error_count)}::int[], ${column((_, f) => f.failed_request_count)}::int[],
     ${column((_, f) => f.pages)}::text[], ${column((_, f) => f.exit_url)}::text[], ${column((_, f) => f.facts_carry)}::text[], ${column((_, f) => f.entry_url)}::text[],
+    ${sql.join(PEOPLE_COLUMNS.map((name) => sql`${column((_, f) => f[name])}::text[]`))},
     ${column((i) => i.batch.firstTs)}::bigint[], ${column((i) => i.batch.lastTs)}::bigint[], ${column((i) => i.batch.chunk)}::bytea[],
     ${judgedArrays(group.map((i) => i.campaign))}
   ) as u(campaign_id, session_id, seq, known_count, known_start, now, event_count, json_bytes, page_loads, human,
          active_ms, click_count, rage_click_count, dead_click_count, error_count, failed_request_count, pages, exit_url, facts_carry, entry_url,
+         ${sql.raw(PEOPLE_COLUMNS.join(', '))},
          first_ts, last_ts, data, ${JUDGED_NAMES})
 ), counted as (
   update sessions s set
@@ -96,7 +98,8 @@ function writeStatement(group: Pending[], caps: SessionCaps): RawBuilder<Written
     has_human_input = greatest(s.has_human_input, v.human),
     active_ms = v.active_ms, click_count = v.click_count, rage_click_count = v.rage_click_count,
     dead_click_count = v.dead_click_count, error_count = v.error_count, failed_request_count = v.failed_request_count,
-    pages = v.pages, exit_url = v.exit_url, facts_carry = v.facts_carry, entry_url = coalesce(s.entry_url, v.entry_url)
+    pages = v.pages, exit_url = v.exit_url, facts_carry = v.facts_carry, entry_url = coalesce(s.entry_url, v.entry_url),
+    ${sql.raw(PEOPLE_COLUMNS.map((name) => `${name} = v.${name}`).join(', '))}
   from v
   where s.campaign_id = v.campaign_id and s.id = v.session_id
     and s.batch_count = v.known_count and s.started_at = v.known_start and s.closed_reason is null

@@ -10,6 +10,8 @@ import { BOT_REASONS } from '../ingest/visitor.js';
 import { SESSION_IDLE_MS } from '../../common/limits.js';
 import { freeSessionPlace } from '../campaigns/repository.js';
 import { hasStar } from '../stars/repository.js';
+import { readObject, type Scalar } from '../../common/people.js';
+import { byEvent, pairFilter } from '../people/filters.js';
 
 /** The sessions table: every query on it, each taking the database or a transaction. */
 
@@ -30,6 +32,15 @@ export interface SessionFilters {
   hasRageClicks?: boolean;
   hasDeadClicks?: boolean;
   starred?: boolean;
+  /** The id the page identified the visitor by (exact). */
+  user?: string;
+  /** A trait or tag as [key, value] (exact). */
+  trait?: [string, string];
+  tag?: [string, string];
+  /** An event name the session sent (exact). */
+  event?: string;
+  /** Only these sessions (what a rare event's filter becomes: see pageSessions). */
+  sessionIds?: string[];
 }
 
 export interface SessionQuery extends SessionFilters {
@@ -100,6 +111,11 @@ export function filtered<Q extends SelectQueryBuilder<Database, 'sessions', obje
   if (f.hasRageClicks) q = q.where(sql<SqlBool>`rage_click_count > 0`);
   if (f.hasDeadClicks) q = q.where(sql<SqlBool>`dead_click_count > 0`);
   if (f.starred) q = q.where(hasStar);
+  if (f.user !== undefined) q = q.where('user_id', '=', f.user);
+  if (f.event !== undefined) q = q.where((eb) => eb.exists(eb.selectFrom('session_events as e').select('e.name').whereRef('e.campaign_id', '=', 'sessions.campaign_id').whereRef('e.session_id', '=', 'sessions.id').where('e.name', '=', f.event as string)));
+  if (f.trait) q = q.where(pairFilter(f.trait, 'traits'));
+  if (f.tag) q = q.where(pairFilter(f.tag, 'tags'));
+  if (f.sessionIds) q = q.where('id', 'in', f.sessionIds);
   return q as Q;
 }
 
@@ -143,6 +159,10 @@ export function toSession(row: SessionRow): Session {
     errorCount: row.error_count,
     failedRequestCount: row.failed_request_count,
     exitUrl: row.exit_url,
+    userId: row.user_id,
+    traits: readObject<Scalar>(row.traits),
+    tags: readObject<string>(row.tags),
+    events: readObject<number>(row.events),
   };
 }
 
@@ -150,14 +170,18 @@ export function toSession(row: SessionRow): Session {
  * One page of a campaign's sessions in the asked order (newest first by default), by keyset on
  * the sort's columns and the id, so every page costs the same however deep the caller pages.
  */
-export async function pageSessions(db: Executor, campaignId: string, query: SessionQuery): Promise<{ sessions: Session[]; nextCursor: string | null }> {
+export async function pageSessions(db: Executor, campaignId: string, input: SessionQuery): Promise<{ sessions: Session[]; nextCursor: string | null }> {
+  const query = input.event === undefined ? input : await byEvent(db, campaignId, input);
+  if (query.sessionIds?.length === 0) return { sessions: [], nextCursor: null };
   const sort = query.sort ?? 'newest';
   const keys = SORT_KEYS[sort];
   const after = query.cursor ? decodeCursor(query.cursor, sort) : null;
   let qb = filtered(db.selectFrom('sessions').selectAll().where('campaign_id', '=', campaignId), query);
   // Row values: (a, b, id) < (x, y, z) is one index range on both databases.
   if (after) qb = qb.where((eb) => eb(eb.refTuple(...(keys as unknown as [keyof SessionRow, keyof SessionRow])), '<', eb.tuple(...(after as [never, never]))));
-  for (const key of keys) qb = qb.orderBy(key, 'desc');
+  // By a few ids, the rows are read by the primary key and sorted: a unary plus keeps SQLite from
+  // walking the sort's index over the whole campaign instead (PostgreSQL plans the same either way).
+  for (const key of keys) qb = qb.orderBy(query.sessionIds && key !== 'id' ? sql`+${sql.ref(key)}` : key, 'desc');
   const rows = await qb.limit(query.limit + 1).execute();
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
@@ -188,8 +212,13 @@ export function findSession(db: Executor, campaignId: string, sessionId: string)
   return db.selectFrom('sessions').selectAll().where('campaign_id', '=', campaignId).where('id', '=', sessionId).executeTakeFirst();
 }
 
+/** The people facts' columns (common/people.ts): the id, and JSON objects or null when empty. */
+export const PEOPLE_COLUMNS = ['user_id', 'traits', 'tags', 'events'] as const;
+
+const jsonOrNull = (value: object) => (Object.keys(value).length ? JSON.stringify(value) : null);
+
 /** The columns the session-facts rules keep (common/session-facts.ts). */
-const FACT_COLUMNS = ['active_ms', 'click_count', 'rage_click_count', 'dead_click_count', 'error_count', 'failed_request_count', 'pages', 'exit_url', 'facts_carry'] as const;
+const FACT_COLUMNS = ['active_ms', 'click_count', 'rage_click_count', 'dead_click_count', 'error_count', 'failed_request_count', 'pages', 'exit_url', 'facts_carry', ...PEOPLE_COLUMNS] as const;
 
 /**
  * A session's row as a batch is judged against it: the caps' counters, whether it is closed, its
@@ -302,6 +331,10 @@ export function factsOfRow(row: FactColumns & { entry_url?: string | null }): Se
     pages: row.pages ? row.pages.split('\n') : [],
     entryUrl: null,
     exitUrl: row.exit_url,
+    userId: row.user_id,
+    traits: readObject<Scalar>(row.traits),
+    tags: readObject<string>(row.tags),
+    events: readObject<number>(row.events),
   };
 }
 
@@ -317,6 +350,10 @@ export function factValues(facts: SessionFacts) {
     pages: facts.pages.length ? facts.pages.join('\n') : null,
     exit_url: facts.exitUrl,
     facts_carry: carriedFacts(facts),
+    user_id: facts.userId,
+    traits: jsonOrNull(facts.traits),
+    tags: jsonOrNull(facts.tags),
+    events: jsonOrNull(facts.events),
   };
 }
 
@@ -425,6 +462,10 @@ const SESSION_DEFAULTS: Omit<SessionRow, 'campaign_id' | 'id' | 'started_at' | '
   facts_carry: null,
   country_code: null,
   browser_name: null,
+  user_id: null,
+  traits: null,
+  tags: null,
+  events: null,
 };
 
 export type NewSession = Pick<SessionRow, 'campaign_id' | 'id' | 'started_at'> & Partial<SessionRow>;

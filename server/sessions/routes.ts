@@ -5,6 +5,7 @@ import { SessionParams, SessionsParams, SessionsQuery, SessionsResponse } from '
 import type { SessionsQuery as SessionsQueryType } from '../../common/api/sessions.js';
 import { Ok } from '../../common/api/shared.js';
 import { storable } from '../../common/scrub.js';
+import { splitPair } from '../../common/people.js';
 import { requireUser } from '../auth/tokens.js';
 import { checkSameOrigin } from '../http/origin.js';
 import { notFound } from '../http/errors.js';
@@ -21,9 +22,25 @@ const filterText = (text: string | undefined) => storable(text).trim() || undefi
 
 /** The list's filters as the query gives them, as the repository takes them (the insights call takes the same). */
 export function listFilters(query: Omit<SessionsQueryType, 'cursor' | 'limit' | 'sort'>): SessionFilters {
-  const { hasErrors, hasRageClicks, hasDeadClicks, starred, ...rest } = query;
+  const { hasErrors, hasRageClicks, hasDeadClicks, starred, trait, tag, ...rest } = query;
   const [search, url, browser] = [rest.search, rest.url, rest.browser].map(filterText);
-  return { ...rest, search, url, browser, hasErrors: hasErrors === 'true', hasRageClicks: hasRageClicks === 'true', hasDeadClicks: hasDeadClicks === 'true', starred: starred === 'true' };
+  // People filters match what the page sent exactly: no trimming, but never a NUL (PostgreSQL refuses one).
+  const [user, event] = [rest.user, rest.event].map((text) => (text === undefined ? undefined : storable(text)));
+  const pair = (text: string | undefined) => (text === undefined ? undefined : (splitPair(storable(text)) ?? undefined));
+  return {
+    ...rest,
+    search,
+    url,
+    browser,
+    user,
+    event,
+    trait: pair(trait),
+    tag: pair(tag),
+    hasErrors: hasErrors === 'true',
+    hasRageClicks: hasRageClicks === 'true',
+    hasDeadClicks: hasDeadClicks === 'true',
+    starred: starred === 'true',
+  };
 }
 
 const schema = { params: SessionsParams, querystring: SessionsQuery, response: { 200: SessionsResponse } };

@@ -21,6 +21,7 @@ export const API_PATHS = {
   notes: (campaignId: string, sessionId: string) => `/api/v1/notes/${encodeURIComponent(campaignId)}/${encodeURIComponent(sessionId)}`,
   note: (campaignId: string, sessionId: string, noteId: string) =>
     `/api/v1/notes/${encodeURIComponent(campaignId)}/${encodeURIComponent(sessionId)}/${encodeURIComponent(noteId)}`,
+  person: (campaignId: string, userId: string) => `/api/v1/people/${encodeURIComponent(campaignId)}/${encodeURIComponent(userId)}`,
   replay: replayApiPath,
   liveSessions: (campaignId: string) => `/api/v1/streaming/sessions/${encodeURIComponent(campaignId)}/live`,
   liveReplay: (campaignId: string, sessionId: string) => `/api/v1/replay/live/${encodeURIComponent(campaignId)}/${encodeURIComponent(sessionId)}`,

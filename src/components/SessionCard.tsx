@@ -60,6 +60,14 @@ export function SessionCard({ campaignId, session, onDetails, onDelete, actions,
       <SessionSummary session={session} />
       <ProblemBadges session={session} />
       <dl className="session-facts">
+        {session.userId && (
+          <div>
+            <dt>User</dt>
+            <dd className="ellipsis" title={session.userId} data-testid="session-user">
+              {session.userId}
+            </dd>
+          </div>
+        )}
         <div>
           <dt>IP Address</dt>
           <dd>{storedIpLabel(session)}</dd>

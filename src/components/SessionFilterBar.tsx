@@ -1,6 +1,7 @@
 import { useEffect, useEffectEvent, useState } from 'react';
 import type { SessionFilters } from '../lib/sessionFilters.js';
 import { filterCount, hasFilters } from '../lib/sessionFilters.js';
+import { KEY_VALUE } from '../../common/session-list.js';
 
 // The sessions list's filters and sort. Every change goes to the URL (the route's search), so a
 // filtered list can be bookmarked and shared. One rule for every control: it applies as you
@@ -26,6 +27,8 @@ const dayValue = (ms: number | undefined) => {
   const d = new Date(ms);
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 };
+/** A trait or tag filter: `key:value`, else none. */
+const pair = (text: string) => (KEY_VALUE.test(text.trim()) ? text.trim() : undefined);
 const seconds = (ms: number | undefined) => (ms === undefined ? '' : String(Math.round(ms / 1000)));
 const fromSeconds = (text: string) => (text.trim() && Number.isFinite(Number(text)) && Number(text) >= 0 ? Math.round(Number(text) * 1000) : undefined);
 
@@ -144,6 +147,16 @@ export function SessionFilterBar({ filters, onChange }: { filters: SessionFilter
           value={filters.url ?? ''}
           onApply={(v) => set({ url: v.trim() || undefined })}
         />
+        <TextFilter
+          id="filter-user"
+          label="User"
+          placeholder="customer-4711"
+          value={filters.user ?? ''}
+          onApply={(v) => set({ user: v.trim() || undefined })}
+        />
+        <TextFilter id="filter-event" label="Event" placeholder="signup" value={filters.event ?? ''} onApply={(v) => set({ event: v.trim() || undefined })} />
+        <TextFilter id="filter-trait" label="Trait (key:value)" placeholder="plan:pro" value={filters.trait ?? ''} onApply={(v) => set({ trait: pair(v) })} />
+        <TextFilter id="filter-tag" label="Tag (key:value)" placeholder="team:blue" value={filters.tag ?? ''} onApply={(v) => set({ tag: pair(v) })} />
         <TextFilter
           id="filter-country"
           label="Country"

@@ -12,6 +12,7 @@ const SCREENS: Record<string, string> = {
   '/_authed/campaign/$campaignId/edit': 'Edit Campaign',
   '/_authed/campaign/$campaignId/insights': 'Campaign Insights',
   '/_authed/campaign/$campaignId/session/$sessionId': 'Session Replay',
+  '/_authed/campaign/$campaignId/person/$userId': 'Person',
   '/saved': 'Saved replays',
   '/auth/google/callback': 'Signing in',
   '/privacy': 'Privacy',

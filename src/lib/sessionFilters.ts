@@ -2,7 +2,7 @@
 // and as they go to GET /api/v1/streaming/sessions/{campaignId}/. Anything in the URL that is
 // not a valid filter is dropped, so a hand-edited link still opens the list.
 import { MAX_TIME } from '../../common/limits.js';
-import { COUNTRY_CODE, DEVICES, FILTER_MAX_CHARS, SESSION_SORTS, type SessionSort } from '../../common/session-list.js';
+import { COUNTRY_CODE, DEVICES, FILTER_MAX_CHARS, KEY_VALUE, PEOPLE_FILTERS, SESSION_SORTS, type SessionSort } from '../../common/session-list.js';
 
 export interface SessionFilters {
   from?: number;
@@ -17,6 +17,11 @@ export interface SessionFilters {
   hasRageClicks?: true;
   hasDeadClicks?: true;
   starred?: true;
+  /** People (common/people.ts): the id, an event name, `key:value` of a trait or a tag. */
+  user?: string;
+  event?: string;
+  trait?: string;
+  tag?: string;
   sort?: Exclude<SessionSort, 'newest'>;
 }
 
@@ -41,6 +46,10 @@ export function validateSessionFilters(search: Record<string, unknown>): Session
   if ((DEVICES as readonly unknown[]).includes(search.device)) filters.device = search.device as SessionFilters['device'];
   const browser = text(search.browser, FILTER_MAX_CHARS.browser);
   if (browser) filters.browser = browser;
+  for (const key of PEOPLE_FILTERS) {
+    const value = text(search[key], FILTER_MAX_CHARS[key]);
+    if (value && (key === 'user' || key === 'event' || KEY_VALUE.test(value))) filters[key] = value;
+  }
   if (SESSION_SORTS.includes(search.sort as SessionSort) && search.sort !== 'newest') filters.sort = search.sort as SessionFilters['sort'];
   return filters;
 }

@@ -5,6 +5,11 @@ import { PlayerErrorBoundary, PlayerFailure, usePlayerScriptErrors } from '../co
 import { readRecordingFile, type RecordingFile } from './recordingFile.js';
 import { keepImportedRecording } from './importedRecordings.js';
 import { REPLAY_HEIGHT, REPLAY_SPEEDS, REPLAY_WIDTH } from '../components/replay/replaySettings.js';
+import { ActivityMarkers, ActivityPanel, useActivityItems } from '../components/replay/ActivityTimeline.js';
+import { recordingStart } from '../components/replay/activity.js';
+import { formatPlayerTime } from '../components/player/playerMath.js';
+import { PersonFacts } from '../components/replay/PersonFacts.js';
+import type { RecordingNote } from '../../common/api/notes.js';
 
 /** Files the installed app was opened with (file_handlers), where the browser has a launch queue. */
 interface LaunchParams {
@@ -36,6 +41,7 @@ function playerKey(recording: RecordingFile): number {
 /** The opened recording: its player (a failure stays inside the box), keep button and session info. */
 function OpenedPlayer({ opened, onKeep, onClose }: { opened: OpenedRecording; onKeep: () => void; onClose: () => void }) {
   const { recording } = opened;
+  const activity = useActivityItems(recording.events, recording.notes);
   const [playerError, setPlayerError] = useState<unknown>(null);
   usePlayerScriptErrors((error) => setPlayerError((first: unknown) => first ?? error ?? new Error('The player failed')));
   return (
@@ -49,6 +55,16 @@ function OpenedPlayer({ opened, onKeep, onClose }: { opened: OpenedRecording; on
         <PlayerErrorBoundary backLabel="Close this recording" onBack={onClose}>
           <RecordingPlayer
             events={recording.events}
+            underControls={(view) => <ActivityMarkers items={activity} totalTime={view.totalTime} onSeek={view.seek} />}
+            afterPlayer={(view) => (
+              <ActivityPanel
+                events={recording.events}
+                items={activity}
+                currentTime={view.currentTime}
+                onSeek={view.seek}
+                notes={<FileNotes notes={recording.notes} start={recordingStart(recording.events)} onSeek={view.seek} />}
+              />
+            )}
             width={REPLAY_WIDTH}
             height={REPLAY_HEIGHT}
             speedOption={REPLAY_SPEEDS}
@@ -62,7 +78,28 @@ function OpenedPlayer({ opened, onKeep, onClose }: { opened: OpenedRecording; on
         </button>
       )}
       <SessionInfo init={recording.session} />
+      <PersonFacts campaignId={recording.campaignId} events={recording.events} linked={false} />
     </>
+  );
+}
+
+/** A file's notes (read only: they are the server's, as exported), each a way to its moment. */
+function FileNotes({ notes, start, onSeek }: { notes: RecordingNote[] | undefined; start: number; onSeek: (ms: number) => void }) {
+  if (!notes?.length) return null;
+  return (
+    <ol className="note-list" aria-label="Notes">
+      {notes.map((note, i) => {
+        const at = Math.max(0, note.timestamp - start);
+        return (
+          <li key={i} className="note">
+            <button type="button" className="activity-jump" onClick={() => onSeek(at)}>
+              <span className="activity-dot activity-note" aria-hidden="true" />
+              <span className="activity-time">{formatPlayerTime(at)}</span> <span className="small muted">{note.author}:</span> {note.text}
+            </button>
+          </li>
+        );
+      })}
+    </ol>
   );
 }
 

@@ -1,5 +1,6 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { ReplayInit } from '../../common/api-types.js';
+import type { Note } from '../../common/api/notes.js';
 
 // One IndexedDB database shared by the page and the service worker. Replay metadata and the
 // compressed bodies live in separate stores so listing /saved never loads megabytes of events.
@@ -29,6 +30,8 @@ export interface SavedReplay {
   assets: string[];
   /** The session's derived facts from the replay answer (none in a replay saved before they were sent). */
   facts?: SavedFacts;
+  /** The replay's notes as last seen online (none in a replay saved before notes travelled with it). */
+  notes?: Note[];
   /**
    * A recording file the user opened and kept, not a copy of the server's replay: its ids are
    * whatever the file says, so it lives under its own key and never answers for the server's.

@@ -3,6 +3,7 @@ import { importedKey, openOfflineDb, replayKey, type OfflineDb, type SavedFacts,
 import { isQuotaError, OfflineQuotaError } from './errors.js';
 import { notifyOfflineChange } from './channel.js';
 import { dropAssets } from './assetCache.js';
+import type { Note } from '../../common/api/notes.js';
 
 // The offline replay library: each replay answer is stored gzip-compressed with its metadata.
 // Unpinned replays are evicted least-recently-opened first once the library passes the budget
@@ -146,6 +147,8 @@ export async function saveReplay(input: ReplayToSave, now = Date.now()): Promise
     complete: input.complete,
     assets: input.assets ?? previous?.assets ?? [],
     ...(input.facts ? { facts: input.facts } : {}),
+    // A refreshed copy keeps the notes it had until the replay page sees newer ones.
+    ...(previous?.notes ? { notes: previous.notes } : {}),
     ...(input.imported ? { imported: true as const } : {}),
   };
   const budget = await getBudget();
@@ -184,6 +187,17 @@ export async function recordReplayAssets(campaignId: string, sessionId: string, 
   const replay = await tx.store.get(replayKey(campaignId, sessionId));
   if (replay && !replay.imported) await tx.store.put({ ...replay, assets: [...new Set([...replay.assets, ...assets])] });
   await tx.done;
+}
+
+/** Keeps a saved replay's notes as last seen online, so they travel with it offline; false when it is not saved. */
+export async function recordReplayNotes(campaignId: string, sessionId: string, notes: Note[]): Promise<boolean> {
+  const db = await openOfflineDb();
+  const tx = db.transaction('replays', 'readwrite');
+  const replay = await tx.store.get(replayKey(campaignId, sessionId));
+  const kept = Boolean(replay && !replay.imported);
+  if (replay && kept) await tx.store.put({ ...replay, notes });
+  await tx.done;
+  return kept;
 }
 
 /** A saved replay (by key) and its compressed body, marked as opened now (eviction goes by last opened); null when not saved. */

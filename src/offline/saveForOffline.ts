@@ -6,6 +6,8 @@ import { keepReplay, PAGE_STORES_HEADER } from './keepReplay.js';
 import { replayApiPath } from '../lib/replayUrls.js';
 import { isOffline, SOURCE_HEADER } from './network.js';
 import { warmPlayer } from '../components/player/loadPlayer.js';
+import { fetchNotes } from '../api/notes.js';
+import { recordReplayNotes } from './replayStore.js';
 
 // 'Save for offline' from the page: downloads the replay with progress, stores it (the service
 // worker is told not to store it twice), keeps the assets its events reference, and loads the
@@ -65,5 +67,9 @@ export async function saveForOffline(campaignId: string, sessionId: string, opti
     throw new Error(replayErrorMessage(new HttpError(response.status, response.statusText, body)));
   }
   const body = await readWithProgress(response, expectedLength(response, options.expectedBytes), options.onProgress);
-  return keepReplay(campaignId, sessionId, body);
+  const saved = await keepReplay(campaignId, sessionId, body);
+  // The notes travel with the copy; a copy without them is still a copy (the replay page adds them when next online).
+  const notes = await fetchNotes(campaignId, sessionId).catch(() => null);
+  if (notes && (await recordReplayNotes(campaignId, sessionId, notes.notes).catch(() => false))) return { ...saved, notes: notes.notes };
+  return saved;
 }

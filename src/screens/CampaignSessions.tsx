@@ -1,5 +1,5 @@
 import { useEffect, useEffectEvent, useRef, useState, type ReactNode } from 'react';
-import { useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { campaignKeys, campaignsQueryOptions, deleteCampaign, deleteErrorMessage } from '../api/campaigns.js';
 import { deleteSession, deleteSessionErrorMessage, sessionKeys, sessionsErrorMessage, sessionsQueryOptions, type SessionTypeFilter } from '../api/sessions.js';
@@ -170,6 +170,13 @@ export function CampaignSessions({ campaignId, sessionActions, filters = {}, onF
       </div>
       {onFilters && <SegmentPicker campaignId={campaignId} filters={filters} onFilters={onFilters} />}
       {onFilters && <SessionFilterBar filters={filters} onChange={onFilters} />}
+      {filters.user && (
+        <p className="small">
+          <Link to="/campaign/$campaignId/person/$userId" params={{ campaignId, userId: filters.user }}>
+            This person: their data and erasure
+          </Link>
+        </p>
+      )}
 
       {sessions.isError && <ErrorBox title="Error loading sessions" message={sessionsErrorMessage(sessions.error)} />}
 

@@ -8,6 +8,7 @@ import { ReplayPlayer } from '../components/ReplayPlayer.js';
 import { DeleteSessionButton } from '../components/replay/DeleteSessionButton.js';
 import { ActivityMarkers, ActivityPanel, useActivityItems } from '../components/replay/ActivityTimeline.js';
 import { SessionInfo } from '../components/SessionInfo.js';
+import { PersonFacts } from '../components/replay/PersonFacts.js';
 import { ReplayActions } from '../components/replay/ReplayActions.js';
 import { ReplayStar } from '../components/StarButton.js';
 import { NotesPanel, useNotes } from '../components/replay/Notes.js';
@@ -91,7 +92,7 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds, 
   // each live batch), not on every batch of the download.
   const firstPage = useMemo(() => source?.getSnapshot().events ?? NO_EVENTS, [source]);
   const activityEvents = snapshot?.downloaded ? events : firstPage;
-  const notes = useNotes(campaignId, sessionId);
+  const notes = useNotes(campaignId, sessionId, saved);
   const activity = useActivityItems(activityEvents, notes);
   const playable = snapshot && (startAtSeconds === undefined || snapshot.downloaded);
 
@@ -234,6 +235,7 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds, 
             {snapshot.downloaded && <MissingAssetsNote events={events} />}
           </section>
           {snapshot.init && <SessionInfo init={snapshot.init} />}
+          <PersonFacts campaignId={campaignId} events={activityEvents} />
         </>
       )}
     </div>

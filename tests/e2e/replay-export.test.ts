@@ -36,8 +36,16 @@ describe.skipIf(!hasChromium)('recording files', () => {
     owner = await userSession(server, 'Dana Download');
     campaignId = await makeCampaign(server, { ownerId: owner.userId });
     recorded = sessionId();
-    const answer = await postBatch(server, campaignId, { sessionId: recorded, seq: 0, info: info({}), events: recordedAgo(desktopRecording, 60_000) });
+    const events = recordedAgo(desktopRecording, 60_000);
+    const answer = await postBatch(server, campaignId, { sessionId: recorded, seq: 0, info: info({}), events });
     expect(await answer.json()).toEqual({ stored: true });
+    // A note travels with the file.
+    const note = await fetch(`${server.url}/api/v1/notes/${campaignId}/${recorded}`, {
+      method: 'POST',
+      headers: { ...owner.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'Pays here', timestamp: events[0].timestamp + 1000 }),
+    });
+    expect(note.status).toBe(201);
   });
 
   afterAll(async () => {
@@ -84,6 +92,9 @@ describe.skipIf(!hasChromium)('recording files', () => {
       await expect.poll(() => playButton(page).isEnabled()).toBe(true);
       await playButton(page).click();
       await expect.poll(() => page.getByRole('button', { name: 'Pause' }).count()).toBe(1);
+      // The file's note, in the notes list and on the timeline.
+      expect(await page.getByRole('list', { name: 'Notes' }).textContent()).toContain('Dana Download: Pays here');
+      await page.getByRole('group', { name: 'Activity timeline' }).getByRole('button', { name: /Note: Pays here at 00:01/ }).waitFor();
     });
 
     await step('4. Keep it in the saved replays', async () => {

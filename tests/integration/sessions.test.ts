@@ -165,6 +165,10 @@ describe('GET /api/v1/streaming/sessions/:campaignId/', () => {
       errorCount: 0,
       failedRequestCount: 0,
       exitUrl: null,
+      userId: null,
+      traits: {},
+      tags: {},
+      events: {},
       starred: false,
     });
     const webdriven = (await page('search=s003-AbCd')).sessions[0];

@@ -10,7 +10,8 @@ type Loose = Record<string, any>; // eslint-disable-line @typescript-eslint/no-e
 /** Text masked, then cut to `max` characters. */
 const trim = (value: unknown, max = MESSAGE_MAX) => maskText(String(value ?? '')).slice(0, max);
 
-const add = (tag: string, payload: object) => {
+/** Adds a custom event tagged 'tapedeck/' + tag to the recording (nothing while stopped). */
+export const add = (tag: string, payload: object) => {
   try {
     record.addCustomEvent('tapedeck/' + tag, payload);
   } catch {

@@ -12,7 +12,8 @@ import { withoutQuery } from '../../common/scrub.js';
 import { Sender } from './sender.js';
 import { freshSession, resumeSession, type SessionState } from './session.js';
 import { splitEvents } from './split.js';
-import { capture } from './capture.js';
+import { add, capture } from './capture.js';
+import { pageApi } from './page-api.js';
 
 /** The pack worker's bundled source: tracker/build.mjs builds tracker/src/pack-worker.ts first. */
 declare const PACK_WORKER_SOURCE: string | undefined;
@@ -23,7 +24,8 @@ interface Settings {
   campaignId: string;
   baseUrl: string;
   flush?: () => void;
-  stop?: () => void;
+  /** The page's API (page-api.ts) and the calls the loader queued before it. */
+  [method: string]: unknown;
 }
 
 const w = window as Window & { tapedeck?: Settings };
@@ -94,6 +96,8 @@ function start(settings: Settings): void {
   // Until when someone watches this session live (a batch leaves every tick), else every FLUSH_TICKS ticks.
   let live = 0;
   let ticks = 0;
+  // Set when ingest stopped the tracker: the page's tapedeck.start() cannot start it again.
+  let ended = 0;
 
   const save = () => storage(STATE_KEY, JSON.stringify(session));
   if (session.off) return;
@@ -116,6 +120,7 @@ function start(settings: Settings): void {
     packNow: (batch) => packNow(batch, batch.events),
     later: (run, ms) => setTimeout(safe(run), ms),
     onStop(_reason, refused) {
+      ended = 1;
       halt();
       // The tab's next pages need not ask again until this session would have ended anyway.
       if (refused) {
@@ -193,16 +198,21 @@ function start(settings: Settings): void {
   }
   storage(STASH_KEY, null);
 
-  stopRecording = record({
-    emit,
-    maskInputOptions,
-    maskTextSelector: '.tapedeck-mask',
-    blockSelector: '.tapedeck-block',
-    slimDOMOptions: 'all',
-    sampling: { input: 'last', scroll: 150 },
-  });
+  // Recording (again, after the page's tapedeck.stop(): a new full snapshot starts it).
+  function begin(): void {
+    if (stopRecording || ended) return;
+    stopRecording = record({
+      emit,
+      maskInputOptions,
+      maskTextSelector: '.tapedeck-mask',
+      blockSelector: '.tapedeck-block',
+      slimDOMOptions: 'all',
+      sampling: { input: 'last', scroll: 150 },
+    });
+    timer = setInterval(safe(() => (Date.now() < live || ++ticks % FLUSH_TICKS < 1) && flush()), TICK_MS) as unknown as number;
+  }
+  begin();
   capture(() => !session.quiet);
-  timer = setInterval(safe(() => (Date.now() < live || ++ticks % FLUSH_TICKS < 1) && flush()), TICK_MS) as unknown as number;
 
   addEventListener('visibilitychange', safe(() => document.visibilityState === 'hidden' && flush()));
   addEventListener(
@@ -219,7 +229,7 @@ function start(settings: Settings): void {
   // Back from the back/forward cache: the queue is still here, so the stash is not needed.
   addEventListener('pageshow', (event) => event.persisted && storage(STASH_KEY, null));
   settings.flush = safe(() => flush());
-  settings.stop = safe(() => halt('stopped by the site'));
+  pageApi(settings, add, { stop: () => stopRecording && halt('stopped by the site'), start: begin });
 }
 
 try {

@@ -1,4 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import type { SavedReplay } from '../../offline/db.js';
+import { recordReplayNotes } from '../../offline/replayStore.js';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { addNote, deleteNote, editNote, fetchNotes, noteKeys } from '../../api/notes.js';
 import { createErrorMessage } from '../../api/campaigns.js';
@@ -11,10 +13,18 @@ import { recordingStart } from './activity.js';
 // Notes at moments of a replay: added at the player's current time, listed here, and shown with
 // the activity (timeline markers and entries). Only a note's author may edit or delete it.
 
-/** The replay's notes (none while offline or before they load). */
-export function useNotes(campaignId: string, sessionId: string): Note[] | undefined {
+/**
+ * The replay's notes: as the server has them, else (offline) as the saved copy kept them. Seen
+ * online, they are kept with the saved copy, so a copy saved by the service worker gets them too.
+ */
+export function useNotes(campaignId: string, sessionId: string, saved?: SavedReplay | null): Note[] | undefined {
   const notes = useQuery({ queryKey: noteKeys.session(campaignId, sessionId), queryFn: () => fetchNotes(campaignId, sessionId), enabled: Boolean(campaignId && sessionId) });
-  return notes.data?.notes;
+  const online = notes.data?.notes;
+  const kept = saved?.notes;
+  useEffect(() => {
+    if (online && saved && JSON.stringify(online) !== JSON.stringify(kept ?? [])) void recordReplayNotes(campaignId, sessionId, online).catch(() => undefined);
+  }, [online, saved, kept, campaignId, sessionId]);
+  return online ?? kept;
 }
 
 interface NotesProps {

@@ -10,9 +10,9 @@ import { emptyFacts, factMoments, foldFacts, INACTIVITY_MS, type FactMark } from
 import { formatPlayerTime } from '../player/playerMath.js';
 import { clickTargetNames } from './clickTargets.js';
 
-export type ActivityKind = 'navigation' | 'click' | 'rage' | 'dead' | 'error' | 'request' | 'inactivity' | 'note';
+export type ActivityKind = 'navigation' | 'click' | 'rage' | 'dead' | 'error' | 'request' | 'inactivity' | 'note' | 'event';
 
-export const ACTIVITY_KINDS: ActivityKind[] = ['navigation', 'click', 'rage', 'dead', 'error', 'request', 'inactivity', 'note'];
+export const ACTIVITY_KINDS: ActivityKind[] = ['navigation', 'click', 'rage', 'dead', 'error', 'request', 'inactivity', 'note', 'event'];
 
 export const ACTIVITY_NAMES: Record<ActivityKind, string> = {
   navigation: 'Navigation',
@@ -23,6 +23,7 @@ export const ACTIVITY_NAMES: Record<ActivityKind, string> = {
   request: 'Failed request',
   inactivity: 'Inactivity',
   note: 'Note',
+  event: 'Event',
 };
 
 export interface ActivityItem {
@@ -35,7 +36,7 @@ export interface ActivityItem {
   detail?: string;
   /** What was clicked, as a person reads it ("Add to cart"), for a click, rage or dead click. */
   target?: string;
-  /** A note's text. */
+  /** A note's text, or the name of an event the page sent (tapedeck.event). */
   note?: string;
 }
 
@@ -44,7 +45,7 @@ export interface CapturedEntry {
   text: string;
 }
 
-const FACT_KIND: Record<FactMark, ActivityKind> = { page: 'navigation', click: 'click', rage: 'rage', dead: 'dead', error: 'error', request: 'request' };
+const FACT_KIND: Record<FactMark, ActivityKind> = { page: 'navigation', click: 'click', rage: 'rage', dead: 'dead', error: 'error', request: 'request', event: 'event' };
 
 /** The player's clock starts at the earliest event. */
 export const recordingStart = (events: ReplayEvent[]): number => events.reduce((min, e) => Math.min(min, e.timestamp), Number.POSITIVE_INFINITY);
@@ -78,6 +79,10 @@ export function activityItems(events: ReplayEvent[]): ActivityItem[] {
   const pages = moments.flatMap((moment) => (moment.kind === 'page' ? [moment.path] : []));
   let page = 0;
   for (const item of marked) if (item.kind === 'navigation') item.detail = pages[page++];
+  // Events likewise take their names in order.
+  const names = moments.flatMap((moment) => (moment.kind === 'event' ? [moment.name] : []));
+  let name = 0;
+  for (const item of marked) if (item.kind === 'event') item.note = names[name++];
   const inputs = moments.flatMap((moment) => (moment.kind === 'input' ? [moment.t] : []));
   return [...marked, ...inactivity(inputs, start)].sort((a, b) => a.at - b.at);
 }
@@ -99,7 +104,7 @@ export const activityLabel = (item: ActivityItem): string => `${activityName(ite
 /** Pointer targets on the timeline are at least this wide and tall, never overlapping (WCAG 2.2 target size). */
 export const MARKER_PX = 24;
 /** The kind a group of moments shows as its colour: the one most worth a look. */
-const SHOWN_FIRST: ActivityKind[] = ['error', 'rage', 'dead', 'request', 'navigation', 'click'];
+const SHOWN_FIRST: ActivityKind[] = ['error', 'rage', 'dead', 'request', 'event', 'navigation', 'click'];
 
 export interface MarkerGroup {
   /** The centre's distance from the strip's left edge, in pixels. */

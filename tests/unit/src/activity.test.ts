@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { activityItems, activityLabel, capturedEntries, currentItemIndex, MARKER_PX, markerGroups, type ActivityItem } from '../../../src/components/replay/activity.js';
 import { CAPTURED_TAGS } from '../../../common/captured.js';
+import { PEOPLE_TAGS } from '../../../common/people.js';
 
 const T0 = 1_700_000_000_000;
 const meta = (t: number, href: string) => ({ type: 4, timestamp: T0 + t, data: { href, width: 800, height: 600 } });
@@ -66,6 +67,18 @@ describe('activity items', () => {
 
   it('has nothing for an empty recording', () => {
     expect(activityItems([])).toEqual([]);
+  });
+
+  it("lists the site's events by name, in order, as moments of their own", () => {
+    const told = [
+      meta(0, 'https://shop.example/'),
+      snapshot(1),
+      custom(2000, PEOPLE_TAGS.event, { name: 'signup' }),
+      custom(3000, PEOPLE_TAGS.identify, { userId: 'customer-4711' }),
+      custom(4000, PEOPLE_TAGS.event, { name: 'checkout', props: { total: 42 } }),
+    ];
+    const items = activityItems(told).filter((i) => i.kind === 'event');
+    expect(items.map(activityLabel)).toEqual(['Event: signup at 00:02', 'Event: checkout at 00:04']);
   });
 });
 

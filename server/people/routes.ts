@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../context.js';
+import { Erased, Person, PersonParams, PersonQuery, PERSON_NOT_FOUND } from '../../common/api/people.js';
+import { currentUserId, requireUser } from '../auth/tokens.js';
+import { checkSameOrigin } from '../http/origin.js';
+import { badRequest, notFound } from '../http/errors.js';
+import { storable } from '../../common/scrub.js';
+import { ownedCampaign } from '../campaigns/ownership.js';
+import { erasePerson, findPerson, subjectHash } from './repository.js';
+
+const PATH = '/api/v1/people/:campaignId/:userId';
+
+/** An id as stored ids are (common/session-facts.ts keeps them storable): another can match nothing, and PostgreSQL refuses a NUL. */
+function personId(userId: string): string {
+  if (storable(userId) !== userId) throw badRequest('Invalid user id');
+  return userId;
+}
+
+/**
+ * A person of a campaign, by the id the page identified them with: GET answers their sessions,
+ * traits, tags and events (with ?download=true as a file: a data-subject access export), DELETE
+ * erases all of it. Owner only, as every campaign call: 403 for another owner's campaign.
+ */
+export async function registerPeople(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  api.get(
+    PATH,
+    { preHandler: requireUser(ctx), schema: { params: PersonParams, querystring: PersonQuery, response: { 200: Person } } },
+    async (request, reply) => {
+      const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
+      const person = await findPerson(ctx.db, campaign.id, personId(request.params.userId));
+      if (!person) throw notFound(PERSON_NOT_FOUND);
+      reply.header('cache-control', 'private, no-store');
+      // The file's name carries no part of the id (it may be an e-mail address): a short hash tells files apart.
+      if (request.query.download) reply.header('content-disposition', `attachment; filename="tapedeck-person-${subjectHash(person.userId).slice(0, 12)}.json"`);
+      return person;
+    },
+  );
+
+  api.delete(
+    PATH,
+    { preHandler: [requireUser(ctx), checkSameOrigin(ctx.config.publicUrl)], schema: { params: PersonParams, response: { 200: Erased } } },
+    async (request) => {
+      const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
+      const erased = await erasePerson(ctx.db, campaign.id, personId(request.params.userId), currentUserId(request));
+      for (const sessionId of erased) ctx.live.sessionChanged(campaign.id, sessionId);
+      return { erased: erased.length };
+    },
+  );
+}

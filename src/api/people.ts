@@ -1,0 +1,13 @@
+import { api, type ApiClient } from './client.js';
+import { API_PATHS } from './paths.js';
+import type { Erased, Person } from '../../common/api/people.js';
+
+export const personKey = (campaignId: string, userId: string) => ['person', campaignId, userId] as const;
+
+export const fetchPerson = (campaignId: string, userId: string, client: ApiClient = api) => client.get<Person>(API_PATHS.person(campaignId, userId));
+
+/** Erases every session of the person; answers how many. */
+export const erasePerson = (campaignId: string, userId: string, client: ApiClient = api) => client.delete<Erased>(API_PATHS.person(campaignId, userId));
+
+/** The data-subject access export: the same answer as a file the browser downloads (the session cookie goes with a same-origin link). */
+export const personExportUrl = (campaignId: string, userId: string) => `${API_PATHS.person(campaignId, userId)}?download=true`;

@@ -1,0 +1,96 @@
+import { useState } from 'react';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { erasePerson, fetchPerson, personExportUrl, personKey } from '../api/people.js';
+import { sessionKeys } from '../api/sessions.js';
+import { createErrorMessage } from '../api/campaigns.js';
+import { ConfirmDeleteModal } from '../components/SessionModals.js';
+import { ErrorBox } from '../components/ErrorBox.js';
+import { formatDateTime, formatDurationMs, shortId } from '../lib/format.js';
+import { replayPageLink } from '../lib/replayUrls.js';
+import { PeopleFactsList } from '../components/replay/PersonFacts.js';
+
+// A person: the sessions a site identified by one id (tapedeck.identify), what they told, their
+// data as a file (a data-subject access export), and their erasure, confirmed by typing the id.
+
+export function Person({ campaignId, userId }: { campaignId: string; userId: string }) {
+  const person = useQuery({ queryKey: personKey(campaignId, userId), queryFn: () => fetchPerson(campaignId, userId) });
+  const [erasing, setErasing] = useState(false);
+  const [typed, setTyped] = useState('');
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const erase = useMutation({
+    mutationFn: () => erasePerson(campaignId, userId),
+    onSuccess: async () => {
+      setErasing(false);
+      queryClient.removeQueries({ queryKey: personKey(campaignId, userId) });
+      await queryClient.invalidateQueries({ queryKey: sessionKeys.campaign(campaignId) });
+      await navigate({ to: '/campaign/$campaignId', params: { campaignId } });
+    },
+  });
+
+  return (
+    <div className="page person-page">
+      <div className="replay-title-row">
+        <h1>Person</h1>
+        <Link to="/campaign/$campaignId" params={{ campaignId }} className="button button-secondary">
+          Back to Campaign
+        </Link>
+      </div>
+      <p className="mono break" data-testid="person-id">
+        {userId}
+      </p>
+      {person.isPending && (
+        <p className="loading-text" role="status">
+          <span className="spinner" aria-hidden="true" /> Loading...
+        </p>
+      )}
+      {person.isError && <ErrorBox title="Error" message={createErrorMessage(person.error, 'Failed to load this person')} />}
+      {person.data && (
+        <>
+          <div className="actions">
+            <a className="button button-secondary" href={personExportUrl(campaignId, userId)} download>
+              Download data (JSON)
+            </a>
+            <button type="button" className="button button-danger" onClick={() => setErasing(true)}>
+              Erase this person
+            </button>
+          </div>
+          {erase.isError && <ErrorBox title="Error" message={createErrorMessage(erase.error, 'Failed to erase this person')} />}
+          <section className="card" aria-labelledby="person-told">
+            <h2 id="person-told">What the site told</h2>
+            <PeopleFactsList facts={person.data} />
+          </section>
+          <section className="card" aria-labelledby="person-sessions">
+            <h2 id="person-sessions">
+              Sessions ({person.data.sessions.length}
+              {person.data.truncated ? '+' : ''})
+            </h2>
+            <ul className="person-sessions">
+              {person.data.sessions.map((session) => (
+                <li key={session.sessionId}>
+                  <Link {...replayPageLink(campaignId, session.sessionId)}>{shortId(session.sessionId)}</Link> {formatDateTime(session.startedAt)},{' '}
+                  {formatDurationMs(session.durationMs)}
+                </li>
+              ))}
+            </ul>
+          </section>
+        </>
+      )}
+      {erasing && (
+        <ConfirmDeleteModal
+          title="Erase this person?"
+          confirmLabel="Erase"
+          deleting={erase.isPending}
+          ready={typed === userId}
+          onCancel={() => setErasing(false)}
+          onConfirm={() => erase.mutate()}
+        >
+          <p className="warning">This action cannot be undone. Every session of this person is erased: recordings, notes and stars.</p>
+          <label htmlFor="erase-confirm">Type the user id to confirm</label>
+          <input id="erase-confirm" className="input mono" autoComplete="off" value={typed} onChange={(e) => setTyped(e.target.value)} />
+        </ConfirmDeleteModal>
+      )}
+    </div>
+  );
+}

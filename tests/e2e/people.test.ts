@@ -1,0 +1,109 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { userSession } from '../helpers/auth.js';
+import { PAGE_STUB } from '../../common/people.js';
+import type { SessionsResponse } from '../../common/api-types.js';
+import { makeCampaign } from '../integration/ingest-support.js';
+import { flushRecorder, recorderRunning, startSite, type Site } from './tracker-site.js';
+
+// People in Chromium: a site identifies its visitor (before its tag has even run, through the
+// documented stub) and sends an event; the owner finds the session by user and by event, sees
+// the traits and the event on the timeline, opens the person and erases them.
+
+vi.setConfig({ testTimeout: 120_000 });
+
+const page = (tag: string) => `<!doctype html><html><head><meta charset="utf-8"><title>Account</title>
+<script>${PAGE_STUB}
+tapedeck.identify('customer-4711', { plan: 'pro', seats: 3 });
+tapedeck.tag('team', 'blue');</script>${tag}</head><body>
+<h1>Your account</h1>
+<button id="signup" type="button" onclick="tapedeck.event('signup', { step: 2 })">Sign up</button>
+</body></html>`;
+
+describe.skipIf(!hasChromium)('people', () => {
+  let server: TestServer;
+  let site: Site;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [server, site, browser] = await Promise.all([startServer({}, { privateDist: true }), startSite({ '/account.html': page }), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+    await server?.close();
+  });
+
+  it('finds an identified visitor by user and by event, shows what the site told, and erases the person', async () => {
+    const owner = await userSession(server, 'Pat People');
+    const campaignId = await makeCampaign(server, { ownerId: owner.userId, domains: `127.0.0.1:${site.port}` });
+    site.install(`<script async src="${server.url}/t/${campaignId}.js"></script>`);
+
+    // The visitor.
+    const visit = await browser.newContext({ viewport: { width: 1000, height: 700 } });
+    const tab = await visit.newPage();
+    await tab.goto(`${site.url}/account.html`);
+    await recorderRunning(tab);
+    await tab.click('#signup');
+    // The site stops recording and starts it again: what it sends meanwhile is not recorded.
+    await tab.evaluate(() => {
+      const tapedeck = (window as unknown as { tapedeck: Record<string, (...args: unknown[]) => void> }).tapedeck;
+      tapedeck.stop();
+      tapedeck.event('while-stopped');
+      tapedeck.start();
+      tapedeck.event('after-restart');
+    });
+    await flushRecorder(tab);
+    const listed = async (query: string) => {
+      const response = await fetch(`${server.url}/api/v1/streaming/sessions/${campaignId}/?${query}`, { headers: owner.headers });
+      return ((await response.json()) as SessionsResponse).sessions;
+    };
+    await expect.poll(async () => (await listed('event=signup')).length, { timeout: 20_000 }).toBe(1);
+    await expect.poll(async () => (await listed('event=after-restart')).length, { timeout: 20_000 }).toBe(1);
+    expect(await listed('event=while-stopped')).toEqual([]);
+    const [session] = await listed('user=customer-4711');
+    await visit.close();
+
+    // The owner finds the session by user, then by event.
+    const context = await signedInContext(browser, server.config.publicUrl, owner, { viewport: { width: 1280, height: 800 } });
+    const app = await context.newPage();
+    await app.goto(`${server.config.publicUrl}/campaign/${campaignId}`);
+    const cards = app.getByTestId('session-card');
+    await app.getByLabel('User', { exact: true }).fill('customer-4711');
+    await expect.poll(() => app.url()).toContain('user=customer-4711');
+    await expect.poll(() => cards.count()).toBe(1);
+    await expect.poll(() => cards.getByTestId('session-user').textContent()).toBe('customer-4711');
+    await app.getByLabel('User', { exact: true }).fill('someone-else');
+    await expect.poll(() => cards.count()).toBe(0);
+    await app.getByLabel('User', { exact: true }).fill('');
+    await app.getByLabel('Event', { exact: true }).fill('signup');
+    await expect.poll(() => app.url()).toContain('event=signup');
+    await expect.poll(() => cards.count()).toBe(1);
+
+    // The replay: traits, tags and events, and the event on the timeline and in the Activity list.
+    await cards.getByRole('link', { name: 'Watch Replay' }).click();
+    await app.waitForURL(`**/session/${session.sessionId}`);
+    const traits = app.getByTestId('people-traits');
+    await expect.poll(() => traits.textContent()).toContain('pro');
+    expect(await app.getByTestId('people-tags').textContent()).toContain('blue');
+    expect(await app.getByTestId('people-events').textContent()).toContain('signup');
+    const timeline = app.getByRole('group', { name: 'Activity timeline' });
+    await timeline.getByRole('button', { name: /Event: signup at \d\d:\d\d/ }).waitFor();
+
+    // The person: their sessions, then erased after typing their id.
+    await app.getByRole('link', { name: 'All sessions of this person' }).click();
+    await app.waitForURL(`**/person/customer-4711`);
+    await app.getByRole('link', { name: session.sessionId.slice(0, 8) }).waitFor();
+    await app.getByRole('button', { name: 'Erase this person' }).click();
+    const erase = app.getByRole('button', { name: 'Erase', exact: true });
+    expect(await erase.isDisabled()).toBe(true);
+    await app.getByLabel('Type the user id to confirm').fill('customer-4711');
+    await erase.click();
+    await app.waitForURL(`**/campaign/${campaignId}`);
+    await expect.poll(() => cards.count()).toBe(0);
+    expect(await listed('')).toEqual([]);
+    await context.close();
+  });
+});
