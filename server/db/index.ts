@@ -6,7 +6,7 @@ import pg from 'pg';
 import type { Database } from './schema.js';
 import { StorageError, describeStorageError, ownerOnly } from '../storage/data-dir.js';
 import { BACKSTOP_PAGES, startCheckpointer } from './checkpointer.js';
-import { RecentlyUsed } from '../recently-used.js';
+import { RecentlyUsed } from '../../common/recently-used.js';
 import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_sessions_by_verdict.js';
 import * as m0003 from './migrations/0003_chunks_sorted.js';

@@ -10,7 +10,7 @@ import { fillLoader } from '../../common/loader-script.js';
 import { isCampaignId } from '../storage/ids.js';
 import { notFound, HttpError } from '../http/errors.js';
 import { acceptsGzip } from '../http/accept-encoding.js';
-import { RecentlyUsed } from '../recently-used.js';
+import { RecentlyUsed } from '../../common/recently-used.js';
 
 // The tracker's files, served to any site: gzip on the wire, an ETag for cheap revalidation.
 

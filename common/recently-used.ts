@@ -1,0 +1,28 @@
+/**
+ * A map of at most `max` entries that drops the one set least recently (a Map keeps insertion
+ * order, so setting a key again moves it last): the one bounded in-memory keep of the server and the PWA (each made where its app is composed).
+ */
+export class RecentlyUsed<K, V> {
+  readonly #entries = new Map<K, V>();
+
+  constructor(private readonly max: number) {}
+
+  get(key: K): V | undefined {
+    return this.#entries.get(key);
+  }
+
+  /** Keeps `value` under `key` as the most recent entry. */
+  set(key: K, value: V): void {
+    this.#entries.delete(key);
+    this.#entries.set(key, value);
+    if (this.#entries.size > this.max) this.#entries.delete(this.#entries.keys().next().value as K);
+  }
+
+  delete(key: K): void {
+    this.#entries.delete(key);
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+}
