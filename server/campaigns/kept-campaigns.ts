@@ -1,4 +1,4 @@
-import { RecentlyUsed } from '../../common/recently-used.js';
+import { RecentlyUsed } from '../recently-used.js';
 import { isPostgres, type Db } from '../db/index.js';
 import { findCampaign, type CampaignRow } from './repository.js';
 

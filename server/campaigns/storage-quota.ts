@@ -1,6 +1,6 @@
 import type { Db } from '../db/index.js';
 import { HttpError } from '../http/errors.js';
-import { RecentlyUsed } from '../../common/recently-used.js';
+import { RecentlyUsed } from '../recently-used.js';
 import type { StorageUse } from '../../common/api/sessions.js';
 
 /** Ingest's answer to a new session of a campaign at its quota (existing sessions go on). */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Redis } from 'ioredis';
 import type { Db } from '../db/index.js';
-import { RecentlyUsed } from '../../common/recently-used.js';
+import { RecentlyUsed } from '../recently-used.js';
 
 /** What a key has counted in its current window, and how long that window still runs. */
 export interface Counted {

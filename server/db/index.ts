@@ -6,7 +6,7 @@ import pg from 'pg';
 import type { Database } from './schema.js';
 import { StorageError, describeStorageError, ownerOnly } from '../storage/data-dir.js';
 import { BACKSTOP_PAGES, startCheckpointer } from './checkpointer.js';
-import { RecentlyUsed } from '../../common/recently-used.js';
+import { RecentlyUsed } from '../recently-used.js';
 import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_sessions_by_verdict.js';
 import * as m0003 from './migrations/0003_chunks_sorted.js';
@@ -62,25 +62,30 @@ export interface DbOptions {
  */
 export const PREPARED = '/* prepared */ ';
 
-const preparedNames = new Map<string, string>();
+/** Statement texts marked PREPARED a pool names; ingest has a handful. */
+const PREPARED_TEXTS_MAX = 1000;
 
-/** pg's client, naming the statements marked PREPARED (pg prepares a named statement once a connection). */
-class PreparingClient extends pg.Client {
-  override query(...args: unknown[]): never {
-    const [text, values] = args;
-    if (typeof text === 'string' && text.startsWith(PREPARED) && Array.isArray(values)) {
-      let name = preparedNames.get(text);
-      if (!name) preparedNames.set(text, (name = `tapedeck_${preparedNames.size}`));
-      args.splice(0, 2, { name, text, values });
+/** pg's client class for one pool, naming the statements marked PREPARED (pg prepares a named statement once a connection). */
+function preparingClient(): typeof pg.Client {
+  const names = new RecentlyUsed<string, string>(PREPARED_TEXTS_MAX);
+  let named = 0;
+  return class PreparingClient extends pg.Client {
+    override query(...args: unknown[]): never {
+      const [text, values] = args;
+      if (typeof text === 'string' && text.startsWith(PREPARED) && Array.isArray(values)) {
+        let name = names.get(text);
+        if (!name) names.set(text, (name = `tapedeck_${named++}`));
+        args.splice(0, 2, { name, text, values });
+      }
+      return (super.query as (...rest: unknown[]) => never)(...args);
     }
-    return (super.query as (...rest: unknown[]) => never)(...args);
-  }
+  };
 }
 
 /** Opens the configured database: PostgreSQL when a URL is given, else SQLite in WAL mode. */
 export function openDb(options: DbOptions): Db {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, Client: PreparingClient, ...options.pgOptions });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, Client: preparingClient(), ...options.pgOptions });
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   // The data directory holds visitors' recordings and our secrets: owner-only.

@@ -10,7 +10,7 @@ import { fillLoader } from '../../common/loader-script.js';
 import { isCampaignId } from '../storage/ids.js';
 import { notFound, HttpError } from '../http/errors.js';
 import { acceptsGzip } from '../http/accept-encoding.js';
-import { RecentlyUsed } from '../../common/recently-used.js';
+import { RecentlyUsed } from '../recently-used.js';
 
 // The tracker's files, served to any site: gzip on the wire, an ETag for cheap revalidation.
 
@@ -28,7 +28,7 @@ function scriptFile(text: string): ScriptFile {
 
 /** Reads a built file, re-reading only when the build changed it. */
 function builtFiles(dir: string) {
-  const cache = new Map<string, { mtimeMs: number; text: string }>();
+  const cache = new RecentlyUsed<string, { mtimeMs: number; text: string }>(16);
   return (name: string): string => {
     const file = path.join(dir, name);
     let stat: fs.Stats;

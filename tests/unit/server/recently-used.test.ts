@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { RecentlyUsed } from '../../../common/recently-used.js';
+import { RecentlyUsed } from '../../../server/recently-used.js';
 
-// The one bounded in-memory keep (common/recently-used.ts): past the bound, the entry set
+// The one bounded in-memory keep (server/recently-used.ts): past the bound, the entry set
 // least recently goes first.
 
 describe('RecentlyUsed', () => {
