@@ -28,6 +28,7 @@ export function replayInit(row: Selectable<SessionsTable>): ReplayInit {
   return { userAgent, remoteIpAddress, ipMode, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason, durationMs, activeMs, pageCount, clickCount, rageClickCount, deadClickCount, errorCount, failedRequestCount };
 }
 
+/** Whether the chunks, taken in seq order, never go back in time (the usual case). */
 export function chunksInOrder(chunks: ChunkInfo[]): boolean {
   let latest = -Infinity;
   for (const chunk of chunks) {
