@@ -16,7 +16,11 @@ beforeAll(async () => {
 afterAll(async () => Promise.all([first?.close(), second?.close()]));
 
 const patch = (server: TestServer, headers: Record<string, string>, id: string, body: unknown) =>
-  fetch(`${server.url}/api/v1/campaign/update/${id}`, { method: 'PATCH', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${server.url}/api/v1/campaign/update/${id}`, {
+    method: 'PATCH',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('the campaigns ingest keeps', () => {
   it('belong to one app: another app’s campaign write leaves them, the app’s own write forgets them', async () => {

@@ -1,6 +1,15 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { ChunkFormatError, chunkLayout, decodeChunk, decodeEvents, encodeEvents, inflatedSize, receivedChunk, storableAsReceived } from '../../../server/storage/chunk-codec.js';
+import {
+  ChunkFormatError,
+  chunkLayout,
+  decodeChunk,
+  decodeEvents,
+  encodeEvents,
+  inflatedSize,
+  receivedChunk,
+  storableAsReceived,
+} from '../../../server/storage/chunk-codec.js';
 import { batchEventsSpan } from '../../../server/storage/scan-batch.js';
 import type { ReplayEvent } from '../../../common/api-types.js';
 
