@@ -22,4 +22,14 @@ describe('RecentlyUsed', () => {
     kept.set('c', 3);
     expect([kept.get('a'), kept.get('b'), kept.get('c')]).toEqual([undefined, 2, 3]);
   });
+
+  it('forgets everything at once when cleared, and keeps its bound afterwards', () => {
+    const kept = new RecentlyUsed<string, number>(2);
+    kept.set('a', 1);
+    kept.set('b', 2);
+    kept.clear();
+    expect([kept.get('a'), kept.get('b')]).toEqual([undefined, undefined]);
+    for (const [i, key] of ['c', 'd', 'e'].entries()) kept.set(key, i);
+    expect([kept.get('c'), kept.get('d'), kept.get('e')]).toEqual([undefined, 1, 2]);
+  });
 });
