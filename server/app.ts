@@ -31,6 +31,7 @@ import { startJobs } from './cluster/jobs.js';
 import { rateLimitStorage } from './cluster/rate-limit-store.js';
 import { byteCounter, type ByteCounter } from './cluster/byte-counter.js';
 import { StorageQuota } from './campaigns/storage-quota.js';
+import { KeptCampaigns } from './campaigns/kept-campaigns.js';
 import { localBus, postgresBus } from './live/bus.js';
 import { LiveHub } from './live/hub.js';
 import { registerLive } from './live/routes.js';
@@ -84,6 +85,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     db,
     keys: { key: new TextEncoder().encode(secret), secure: config.publicUrl.startsWith('https:') },
     live,
+    keptCampaigns: new KeptCampaigns(db),
   };
   app.decorate('ctx', ctx);
   app.decorate('diskGuard', new DiskGuard(config.dataDir, config.limits.diskMinFreeBytes, app.log));

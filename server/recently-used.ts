@@ -1,6 +1,7 @@
 /**
  * A map of at most `max` entries that drops the one set least recently (a Map keeps insertion
- * order, so setting a key again moves it last): the server's bounded in-memory keeps.
+ * order, so setting a key again moves it last): the server's one bounded in-memory keep, each
+ * made by the app that uses it (buildApp or a route's registration), never at module level.
  */
 export class RecentlyUsed<K, V> {
   readonly #entries = new Map<K, V>();
@@ -20,5 +21,9 @@ export class RecentlyUsed<K, V> {
 
   delete(key: K): void {
     this.#entries.delete(key);
+  }
+
+  clear(): void {
+    this.#entries.clear();
   }
 }

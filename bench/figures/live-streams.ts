@@ -52,7 +52,7 @@ async function seed(sessionBytes: number): Promise<Seeded> {
       const { access } = await createSessionTokens(db, keys, userId);
       const campaignId = await createCampaign(db, userId, '127.0.0.1');
       const chunks = 128;
-      ({ jsonBytes } = await storeWorstSession(db, campaignId, SESSION_ID, { chunks, eventsPerChunk: Math.round(sessionBytes / 333 / chunks), pad: 250, unsorted: 4 }));
+      ({ jsonBytes } = await storeWorstSession(db, campaignId, SESSION_ID, { chunks, eventsPerChunk: Math.round(sessionBytes / 333 / chunks), pad: 250, asReceived: 4 }));
       accounts.push({ cookie: `${ACCESS_COOKIE}=${access}`, campaignId });
     }
     return { dataDir, sessionSecret, accounts, jsonBytes };

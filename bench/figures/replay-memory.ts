@@ -96,7 +96,7 @@ async function seed(sessionBytes: number): Promise<Seeded> {
     const keys = { key: new TextEncoder().encode(sessionSecret), secure: false };
     const { access, refresh } = await createSessionTokens(db, keys, userId);
     const campaignId = await createCampaign(db, userId, '127.0.0.1');
-    const shape: WorstSession = { chunks: CHUNKS, eventsPerChunk: Math.round(sessionBytes / EVENT_BYTES / CHUNKS), pad: PAD, unsorted: 4 };
+    const shape: WorstSession = { chunks: CHUNKS, eventsPerChunk: Math.round(sessionBytes / EVENT_BYTES / CHUNKS), pad: PAD, asReceived: 4 };
     const worst = await storeWorstSession(db, campaignId, SESSIONS.worst, shape);
     await storeWorstSession(db, campaignId, SESSIONS.inOrder, { ...shape, inOrder: true });
     return { dataDir, sessionSecret, cookie: `${ACCESS_COOKIE}=${access}; ${REFRESH_COOKIE}=${refresh}`, campaignId, ...worst };

@@ -1,4 +1,4 @@
-import { forgetCampaigns } from '../campaigns/repository.js';
+import type { KeptCampaigns } from '../campaigns/kept-campaigns.js';
 import type { Executor } from '../db/executor.js';
 import { LOCAL_MOUNT } from '../auth/local-provider.js';
 import { forgetProviderAccount } from '../auth/oidc-adapter.js';
@@ -8,13 +8,13 @@ import { forgetProviderAccount } from '../auth/oidc-adapter.js';
  * children first, rather than trusting cascades alone: nothing of the user survives even where
  * a foreign key is missing (share links, the built-in provider's rows have none to users).
  */
-export async function deleteUserEverything(db: Executor, user: { id: string; subject: string }): Promise<void> {
+export async function deleteUserEverything(db: Executor, kept: KeptCampaigns, user: { id: string; subject: string }): Promise<void> {
   const campaigns = db.selectFrom('campaigns').select('id').where('owner_id', '=', user.id);
   await db.deleteFrom('share_links').where('campaign_id', 'in', campaigns).execute();
   await db.deleteFrom('chunks').where('campaign_id', 'in', campaigns).execute();
   await db.deleteFrom('sessions').where('campaign_id', 'in', campaigns).execute();
   await db.deleteFrom('campaigns').where('owner_id', '=', user.id).execute();
-  forgetCampaigns();
+  kept.forget();
   await db.deleteFrom('sign_ins').where('user_id', '=', user.id).execute();
   await db.deleteFrom('refresh_tokens').where('user_id', '=', user.id).execute();
   const local = localSubject(user.subject);

@@ -80,7 +80,7 @@ export async function registerAccount(app: FastifyInstance, ctx: AppContext): Pr
         const user = await trx.selectFrom('users').select(['id', 'subject', 'email', 'name']).where('id', '=', userId).executeTakeFirst();
         if (!user) throw unauthorized();
         if (!confirmsAccountDeletion(user, request.body.confirm)) throw badRequest(WRONG_CONFIRMATION);
-        await deleteUserEverything(trx, user);
+        await deleteUserEverything(trx, ctx.keptCampaigns, user);
       });
       clearSessionCookies(keys, reply);
       return { ok: true as const };

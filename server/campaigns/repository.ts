@@ -1,7 +1,8 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import { isPostgres, type Db } from '../db/index.js';
+import type { Db } from '../db/index.js';
 import type { Executor } from '../db/executor.js';
 import type { CampaignsTable } from '../db/schema.js';
+import type { KeptCampaigns } from './kept-campaigns.js';
 
 /** The campaigns table: every query on it, each taking the database or a transaction. */
 
@@ -9,45 +10,6 @@ export type CampaignRow = Selectable<CampaignsTable>;
 
 export function findCampaign(db: Executor, id: string): Promise<CampaignRow | undefined> {
   return db.selectFrom('campaigns').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-/** How long ingest may keep a campaign it read: a backstop for writes made outside this process. */
-const KEPT_MS = 10_000;
-const KEPT_MAX = 10_000;
-/** Campaigns ingest read, by id, with the database they came from. */
-const kept = new Map<string, { db: Db; row: CampaignRow; at: number }>();
-/** Raised by every write: a read that began before one is not kept (its row may predate the write). */
-let writes = 0;
-
-/** A campaign as ingest looked it up; `guess`: a kept copy another node may have changed since. */
-export interface IngestCampaign {
-  row: CampaignRow | undefined;
-  guess: boolean;
-}
-
-/**
- * The campaign a batch is for, looked up on every batch and kept a while; unknown ids are never
- * kept, and every write of a campaign below forgets them all. On SQLite this process is the
- * database's only writer, so a kept row is the row. On PostgreSQL other nodes write too: a kept
- * row is a guess, which ingest only acts on where the database checks it (ingest/known-sessions.ts)
- * and reads afresh (`fresh`) before refusing or admitting anything.
- */
-export async function campaignForIngest(db: Db, id: string, options: { now?: number; fresh?: boolean } = {}): Promise<IngestCampaign> {
-  const now = options.now ?? Date.now();
-  const hit = options.fresh ? undefined : kept.get(id);
-  if (hit && hit.db === db && now - hit.at < KEPT_MS) return { row: hit.row, guess: isPostgres(db) };
-  const before = writes;
-  const row = await findCampaign(db, id);
-  if (kept.size >= KEPT_MAX) kept.clear();
-  if (row && before === writes) kept.set(id, { db, row, at: now });
-  else if (!row) kept.delete(id);
-  return { row, guess: false };
-}
-
-/** Called by every change or deletion of campaigns (ingest never keeps an unknown id, so a new one needs none). */
-export function forgetCampaigns(): void {
-  writes++;
-  kept.clear();
 }
 
 /** A campaign with when it last received data: its sessions' newest activity, null before its first. */
@@ -76,19 +38,19 @@ export async function insertCampaign(db: Executor, row: Insertable<CampaignsTabl
 }
 
 /** Stores an owner's changes to their campaign; sessions already admitted stay whatever the new limit. */
-export async function updateCampaign(db: Executor, campaign: Pick<CampaignRow, 'id' | 'owner_id'>, changes: Updateable<CampaignsTable>): Promise<void> {
+export async function updateCampaign(db: Executor, kept: KeptCampaigns, campaign: Pick<CampaignRow, 'id' | 'owner_id'>, changes: Updateable<CampaignsTable>): Promise<void> {
   await db.updateTable('campaigns').set(changes).where('id', '=', campaign.id).where('owner_id', '=', campaign.owner_id).execute();
-  forgetCampaigns();
+  kept.forget();
 }
 
 /** Everything recorded under the campaign goes with it, or nothing does. */
-export async function deleteCampaign(db: Db, campaign: Pick<CampaignRow, 'id' | 'owner_id'>): Promise<void> {
+export async function deleteCampaign(db: Db, kept: KeptCampaigns, campaign: Pick<CampaignRow, 'id' | 'owner_id'>): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('chunks').where('campaign_id', '=', campaign.id).execute();
     await trx.deleteFrom('sessions').where('campaign_id', '=', campaign.id).execute();
     await trx.deleteFrom('campaigns').where('id', '=', campaign.id).where('owner_id', '=', campaign.owner_id).execute();
   });
-  forgetCampaigns();
+  kept.forget();
 }
 
 /**

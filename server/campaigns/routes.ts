@@ -116,7 +116,7 @@ function campaignRoutes(app: FastifyInstance, ctx: AppContext): void {
       const campaign = toUpdate.get(request) as Selectable<CampaignsTable>;
       // The campaign the update makes is checked whole, by the create rules.
       const changed = checkCampaign({ ...editableFields(campaign), ...request.body });
-      await updateCampaign(ctx.db, campaign, columnsOf(changed));
+      await updateCampaign(ctx.db, ctx.keptCampaigns, campaign, columnsOf(changed));
       return { data: toCampaign({ ...campaign, ...columnsOf(changed) }, await lastDataAt(ctx.db, campaign.id)) };
     },
   );
@@ -126,7 +126,7 @@ function campaignRoutes(app: FastifyInstance, ctx: AppContext): void {
     { preHandler: [signedIn, sameOrigin], schema: { params: CampaignIdParams, response: { 200: Ok } } },
     async (request) => {
       const campaign = await ownedCampaign(ctx.db, request, request.params.id);
-      await deleteCampaign(ctx.db, campaign);
+      await deleteCampaign(ctx.db, ctx.keptCampaigns, campaign);
       return { ok: true as const };
     },
   );

@@ -22,6 +22,7 @@ import * as m0015 from './migrations/0015_sessions_by_last_activity.js';
 import * as m0017 from './migrations/0017_stars_and_segments.js';
 import * as m0018 from './migrations/0018_notes.js';
 import * as m0019 from './migrations/0019_people.js';
+import * as m0020 from './migrations/0020_chunks_in_time_order.js';
 
 export type Db = Kysely<Database>;
 export type { Database };
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '0017_stars_and_segments': m0017,
   '0018_notes': m0018,
   '0019_people': m0019,
+  '0020_chunks_in_time_order': m0020,
 };
 
 export interface DbOptions {
@@ -62,25 +64,30 @@ export interface DbOptions {
  */
 export const PREPARED = '/* prepared */ ';
 
-const preparedNames = new Map<string, string>();
+/** Statement texts marked PREPARED a pool names; ingest has a handful. */
+const PREPARED_TEXTS_MAX = 1000;
 
-/** pg's client, naming the statements marked PREPARED (pg prepares a named statement once a connection). */
-class PreparingClient extends pg.Client {
-  override query(...args: unknown[]): never {
-    const [text, values] = args;
-    if (typeof text === 'string' && text.startsWith(PREPARED) && Array.isArray(values)) {
-      let name = preparedNames.get(text);
-      if (!name) preparedNames.set(text, (name = `tapedeck_${preparedNames.size}`));
-      args.splice(0, 2, { name, text, values });
+/** pg's client class for one pool, naming the statements marked PREPARED (pg prepares a named statement once a connection). */
+function preparingClient(): typeof pg.Client {
+  const names = new RecentlyUsed<string, string>(PREPARED_TEXTS_MAX);
+  let named = 0;
+  return class PreparingClient extends pg.Client {
+    override query(...args: unknown[]): never {
+      const [text, values] = args;
+      if (typeof text === 'string' && text.startsWith(PREPARED) && Array.isArray(values)) {
+        let name = names.get(text);
+        if (!name) names.set(text, (name = `tapedeck_${named++}`));
+        args.splice(0, 2, { name, text, values });
+      }
+      return (super.query as (...rest: unknown[]) => never)(...args);
     }
-    return (super.query as (...rest: unknown[]) => never)(...args);
-  }
+  };
 }
 
 /** Opens the configured database: PostgreSQL when a URL is given, else SQLite in WAL mode. */
 export function openDb(options: DbOptions): Db {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, Client: PreparingClient, ...options.pgOptions });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, Client: preparingClient(), ...options.pgOptions });
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   // The data directory holds visitors' recordings and our secrets: owner-only.

@@ -1,14 +1,13 @@
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
 import { EventType } from '@rrweb/types';
 import type { SessionInfo } from '../../common/api-types.js';
 import { MAX_EVENTS_PER_BATCH, MAX_INFLATED_BYTES, MAX_JSON_DEPTH } from '../../common/limits.js';
 import { batchFlaw, BatchSchema, SessionInfoSchema, type BatchBody, type SessionInfoBody } from '../../common/ingest-batch.js';
-import { scanBatch, type BatchScan, type EventsSpan } from '../storage/batch-body.js';
-import { inflatedSize } from '../storage/chunks.js';
+import { scanBatch, type BatchScan, type EventsSpan } from '../storage/scan-batch.js';
+import { encodeEvents, inflatedSize, inTimeOrder, receivedChunk, storableAsReceived } from '../storage/chunk-codec.js';
 import { hasHumanInput, pageLoads } from './event-rules.js';
 import { factMoments, type Moment } from '../../common/session-facts.js';
 import { CAPTURED_TAGS, NOTE_TAG } from '../../common/captured.js';
-import { OPEN_OBJECT } from '../../common/json-chars.js';
 import { scrubEvent, storable, withoutQuery } from '../../common/scrub.js';
 
 // Everything ingest does to a batch's bytes before the database sees it: inflate, parse,
@@ -31,7 +30,7 @@ export interface PackedBatch {
   pageLoads: number;
   /** What the session-facts rules look at in this batch, folded into the row when it is stored. */
   moments: Moment[];
-  /** The events in time order, gzip-compressed: as a JSON array, or the body as received (storage/batch-body.ts). */
+  /** The stored chunk (storage/chunk-codec.ts): its events in time order, encoded, or the body as received. */
   chunk: Uint8Array;
 }
 
@@ -155,22 +154,18 @@ function scrubbed(events: Event[], options: PackOptions): { kept: Event[]; chang
 const BATCH_KEYS = new Set(Object.keys(BatchSchema.properties));
 const INFO_KEYS = new Set(Object.keys(SessionInfoSchema.properties));
 const onlyKeys = (value: object, keys: Set<string>) => Object.keys(value).every((key) => keys.has(key));
-const inTimeOrder = (events: Event[]) => events.every((event, i) => i === 0 || event.timestamp >= events[i - 1].timestamp);
-const NEWLINE = 0x0a;
-const RETURN = 0x0d;
 
 /**
- * Where the events lie in a gzip body that can be stored as it arrived (no inflating, sorting,
- * serialising or compressing again: most of packing's cost), else null. It can when it holds just
- * what was checked: the batch's own keys, events already in time order, nothing masked or dropped
- * here, and one gzip member no larger than its JSON (nothing stored that the caps do not count).
- * No line breaks: the events go out as they are, one line of a live stream included.
+ * Where the events lie in a gzip body that can be stored as it arrived (no sorting, serialising
+ * or compressing again: most of packing's cost), else null. It can when it holds just what was
+ * checked: the batch's own keys, events already in time order, nothing masked or dropped here,
+ * and one gzip member no larger than its JSON (nothing stored that the caps do not count); and
+ * when the chunk format takes it as it is (storableAsReceived).
  */
 function receivedSpan(raw: Uint8Array, json: Buffer, scan: BatchScan, batch: BatchBody, changed: boolean): EventsSpan | null {
   if (changed || !isGzip(raw) || raw.length > json.length || announcedSize(raw) !== json.length) return null;
-  // Readers tell a kept body from an events array by its first byte (storage/batch-body.ts).
-  if (json[0] !== OPEN_OBJECT || json.includes(NEWLINE) || json.includes(RETURN)) return null;
-  if (!onlyKeys(batch, BATCH_KEYS) || (batch.info && !onlyKeys(batch.info, INFO_KEYS)) || !inTimeOrder(batch.events)) return null;
+  if (!storableAsReceived(json, scan.events)) return null;
+  if (!onlyKeys(batch, BATCH_KEYS) || (batch.info && !onlyKeys(batch.info, INFO_KEYS)) || inTimeOrder(batch.events) !== batch.events) return null;
   return scan.events;
 }
 
@@ -187,22 +182,22 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
     const received = receivedSpan(raw, json, scan, batch, changed);
     // A batch of nothing but dropped console messages is still a batch of the session (its seq counts).
     if (!kept.length) kept.push({ type: EventType.Custom, data: { tag: NOTE_TAG, payload: { dropped: 'console messages' } }, timestamp: batch.events[0].timestamp });
-    const events = kept.sort((a, b) => a.timestamp - b.timestamp); // stable; a kept body's are in order already
-    const stored = received ? null : JSON.stringify(events);
+    const events = inTimeOrder(kept); // a kept body's are in order already
+    const chunk = received ? receivedChunk(raw, received, events) : encodeEvents(events);
     return {
       ok: true,
       batch: {
         sessionId: batch.sessionId,
         seq: batch.seq,
         info: batch.info ? sessionInfo(batch.info) : null,
-        eventCount: events.length,
-        firstTs: events[0].timestamp,
-        lastTs: events[events.length - 1].timestamp,
-        jsonBytes: received ? received.end - received.start : Buffer.byteLength(stored as string),
+        eventCount: chunk.eventCount,
+        firstTs: chunk.firstTs,
+        lastTs: chunk.lastTs,
+        jsonBytes: chunk.jsonBytes,
         humanInput: hasHumanInput(events),
         pageLoads: pageLoads(events),
         moments: factMoments(events),
-        chunk: received ? raw : gzipSync(stored as string),
+        chunk: chunk.data,
       },
     };
   } catch (error) {

@@ -16,7 +16,7 @@ import { KnownSessions } from './known-sessions.js';
 import { GroupCommitter } from './group-commit.js';
 import { isPostgres } from '../db/index.js';
 import { markEndedSessionsWithoutInput, sessionCounters, type SessionState } from '../sessions/repository.js';
-import { campaignForIngest, type IngestCampaign } from '../campaigns/repository.js';
+import type { IngestCampaign } from '../campaigns/kept-campaigns.js';
 import { IngestParams, IngestResponse } from '../../common/api/ingest.js';
 import { clientAddress } from '../http/client-address.js';
 import { registerScripts } from './scripts.js';
@@ -147,7 +147,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     // sender, refused requests (unknown campaigns, other origins, preflights) included.
     await batchesPerIp(request, reply, clientAddress(request));
     const { campaignId } = request.params;
-    const lookup = (fresh: boolean) => (isCampaignId(campaignId) ? campaignForIngest(ctx.db, campaignId, { fresh }) : { row: undefined, guess: false });
+    const lookup = (fresh: boolean) => (isCampaignId(campaignId) ? ctx.keptCampaigns.forIngest(campaignId, { fresh }) : { row: undefined, guess: false });
     let state = judge(request, reply, await lookup(false));
     // On PostgreSQL a kept campaign may predate another node's change: only a fresh read refuses.
     if (state.guess && refusal(state, request.headers.origin, Date.now())) state = judge(request, reply, await lookup(true));
@@ -185,7 +185,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
   async function storeAfresh(request: FastifyRequest, reply: FastifyReply, batch: PackedBatch): Promise<{ outcome: StoreOutcome; campaign: Campaign }> {
     let state = request.ingest as IngestState;
     if (state.guess) {
-      state = judge(request, reply, await campaignForIngest(ctx.db, (state.campaign as Campaign).id, { fresh: true }));
+      state = judge(request, reply, await ctx.keptCampaigns.forIngest((state.campaign as Campaign).id, { fresh: true }));
       const refused = refusal(state, request.headers.origin, Date.now());
       if (refused) throw refused;
     }

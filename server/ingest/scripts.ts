@@ -28,7 +28,7 @@ function scriptFile(text: string): ScriptFile {
 
 /** Reads a built file, re-reading only when the build changed it. */
 function builtFiles(dir: string) {
-  const cache = new Map<string, { mtimeMs: number; text: string }>();
+  const cache = new RecentlyUsed<string, { mtimeMs: number; text: string }>(16);
   return (name: string): string => {
     const file = path.join(dir, name);
     let stat: fs.Stats;

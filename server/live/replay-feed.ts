@@ -5,7 +5,7 @@ import type { SessionsTable } from '../db/schema.js';
 import type { HeavyGate } from '../replay/heavy-gate.js';
 import { isHeavy } from '../replay/routes.js';
 import { sessionComplete } from '../replay/stream.js';
-import { chunkCost, chunkInTimeOrder } from '../replay/chunk-order.js';
+import { chunkCost, chunkPieces } from '../replay/chunk-order.js';
 import { findSession } from '../sessions/repository.js';
 import { listChunks, readChunkData, type ChunkInfo } from '../storage/chunks.js';
 import type { UserByteBudget } from './budget.js';
@@ -66,7 +66,7 @@ async function catchUp(live: LiveReplay, row: SessionRow, last: number): Promise
       const done = await live.budget.take(live.user, chunkCost(data, chunk.event_count), stream.signal);
       if (!done) return null;
       try {
-        await stream.write(`id: ${chunk.seq}\nevent: events\ndata: `, chunkInTimeOrder(data, chunk.event_count, chunk.sorted === 1), '\n\n');
+        await stream.write(`id: ${chunk.seq}\nevent: events\ndata: `, chunkPieces(data), '\n\n');
       } finally {
         done();
       }

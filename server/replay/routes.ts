@@ -12,7 +12,7 @@ import { badRequest, notFound } from '../http/errors.js';
 import { isSessionId } from '../storage/ids.js';
 import { sendJsonStream } from './encoding.js';
 import { acceptsGzip } from '../http/accept-encoding.js';
-import { demoBody } from './demo.js';
+import { demoBodies } from './demo.js';
 import { chunksInOrder, recordingStream, replayStream } from './stream.js';
 import { HeavyGate } from './heavy-gate.js';
 import { watchStalledReader } from './stalled-reader.js';
@@ -51,6 +51,7 @@ export async function registerReplay(app: FastifyInstance, ctx: AppContext): Pro
   // Each owner a share of the slots and half the queue: one owner's unread retrievals cannot take them all.
   const gate = new HeavyGate(heavyReplays, 2 * heavyReplays, { slots: heavyReplaysPerOwner, waiting: heavyReplays });
   app.decorate('replayGate', gate);
+  const demoBody = demoBodies();
 
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   // Public: the landing page's demo player. Registered before the per-session route.

@@ -4,12 +4,12 @@ import type { Db } from '../db/index.js';
 import type { SessionsTable } from '../db/schema.js';
 import type { ReplayInit } from '../../common/api-types.js';
 import { setImmediate as breathe } from 'node:timers/promises';
-import { inflatedSize, listChunks, readChunkData, readChunkJson, readChunks, type ChunkInfo } from '../storage/chunks.js';
-import { SPAN_BYTES, type EventSpans } from './spans.js';
+import { listChunks, readChunkData, readChunkJson, type ChunkInfo } from '../storage/chunks.js';
+import { SPAN_BYTES, type EventSpans } from '../storage/scan-events.js';
 import { toSession } from '../sessions/repository.js';
 import { LIVE_WINDOW_MS, SESSION_IDLE_MS } from '../../common/limits.js';
 import { RECORDING_FORMAT, RECORDING_VERSION } from '../../common/recording-file.js';
-import { COMMA, openChunk, PIECE_BYTES, sortedInPlace } from './chunk-order.js';
+import { chunkCost, COMMA, openChunk, PIECE_BYTES } from './chunk-order.js';
 import type { RecordingNote } from '../../common/api/notes.js';
 
 /**
@@ -28,6 +28,7 @@ export function replayInit(row: Selectable<SessionsTable>): ReplayInit {
   return { userAgent, remoteIpAddress, ipMode, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason, durationMs, activeMs, pageCount, clickCount, rageClickCount, deadClickCount, errorCount, failedRequestCount };
 }
 
+/** Whether the chunks, taken in seq order, never go back in time (the usual case). */
 export function chunksInOrder(chunks: ChunkInfo[]): boolean {
   let latest = -Infinity;
   for (const chunk of chunks) {
@@ -149,7 +150,7 @@ async function* mergedPieces(db: Db, campaignId: string, sessionId: string, chun
       const chunk = due[next++];
       const data = await readChunkData(db, campaignId, sessionId, chunk.seq);
       if (!data) continue;
-      const size = inflatedSize(data) + SPAN_BYTES * chunk.event_count;
+      const size = chunkCost(data, chunk.event_count);
       if (open.size && openBytes + size > budget) stats.overflows++;
       while (open.size && openBytes + size > budget) {
         take();
@@ -181,16 +182,9 @@ const CLOSE = Buffer.from(']}');
 /** The events in timestamp order, as pieces of comma-separated JSON. */
 async function* eventPieces(db: Db, campaignId: string, sessionId: string, options: ReplayOptions): AsyncGenerator<Buffer> {
   const chunks = options.chunks ?? (await listChunks(db, campaignId, sessionId));
-  const inOrder = chunksInOrder(chunks);
-  if (inOrder && chunks.every((chunk) => chunk.sorted === 1)) {
+  if (chunksInOrder(chunks)) {
     // The usual case: the stored text already is the answer, less each array's brackets.
     for await (const json of readChunkJson(db, campaignId, sessionId, chunks)) if (json.length > 2) yield json.subarray(1, -1);
-    return;
-  }
-  if (inOrder) {
-    for await (const events of readChunks(db, campaignId, sessionId, chunks)) {
-      if (events.length) yield Buffer.from(sortedInPlace(events).map((e) => JSON.stringify(e)).join(','));
-    }
     return;
   }
   // Chunks overlap in time (a batch sent late): merge them, a few open at a time.

@@ -1,10 +1,8 @@
-import { gzipSync, gunzip, gunzipSync } from 'node:zlib';
-import { promisify } from 'node:util';
 import type { Db } from '../db/index.js';
 import type { ReplayEvent } from '../../common/api-types.js';
-import { chunkEvents } from './batch-body.js';
+import { decodeChunk, decodeEvents, encodeEvents } from './chunk-codec.js';
 
-const gunzipAsync = promisify(gunzip);
+// The chunks table: rows in, rows out. What a row's data holds is chunk-codec.ts's business.
 
 /**
  * Chunks are read a page at a time, so a long session never sits in memory all at once: up to
@@ -14,8 +12,6 @@ const READ_PAGE_CHUNKS = 500;
 /** The first page is short, so the answer starts flowing at once. */
 const FIRST_PAGE_CHUNKS = 16;
 const READ_PAGE_BYTES = 4 * 1024 * 1024;
-/** Smaller chunks are inflated inline: a trip to the thread pool costs more than they do. */
-const INLINE_GUNZIP_BYTES = 64 * 1024;
 
 export interface NewChunk {
   campaignId: string;
@@ -24,27 +20,16 @@ export interface NewChunk {
   events: ReplayEvent[];
 }
 
-const byTime = (a: ReplayEvent, b: ReplayEvent) => a.timestamp - b.timestamp;
-
 /**
- * Stores one batch of events, in timestamp order, as a gzip-compressed JSON array. Chunks are
- * append-only: a batch retried with the same (campaign, session, seq) is ignored. Returns whether
- * it was newly stored.
+ * Stores one batch of events (encoded: chunk-codec.ts). Chunks are append-only: a batch retried
+ * with the same (campaign, session, seq) is ignored. Returns whether it was newly stored.
  */
 export async function appendChunk(db: Db, chunk: NewChunk): Promise<boolean> {
-  const events = chunk.events.slice().sort(byTime); // stable: equal times keep their order
-  return insertChunk(db, {
-    campaignId: chunk.campaignId,
-    sessionId: chunk.sessionId,
-    seq: chunk.seq,
-    firstTs: events.length ? events[0].timestamp : 0,
-    lastTs: events.length ? events[events.length - 1].timestamp : 0,
-    eventCount: events.length,
-    data: gzipSync(Buffer.from(JSON.stringify(events))),
-  });
+  const { data, eventCount, firstTs, lastTs } = encodeEvents(chunk.events);
+  return insertChunk(db, { campaignId: chunk.campaignId, sessionId: chunk.sessionId, seq: chunk.seq, firstTs, lastTs, eventCount, data });
 }
 
-/** A chunk already sorted and compressed (ingest packs them): its events' array, or the batch's gzip body as received. */
+/** A chunk encoded already (chunk-codec.ts: ingest packs them), with its row's facts. */
 export interface PackedChunk {
   campaignId: string;
   sessionId: string;
@@ -55,7 +40,7 @@ export interface PackedChunk {
   data: Uint8Array;
 }
 
-/** A sorted, compressed chunk's row as stored. */
+/** An encoded chunk's row as stored. */
 export function chunkRow(chunk: PackedChunk) {
   const data = Buffer.from(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength);
   return {
@@ -68,6 +53,7 @@ export function chunkRow(chunk: PackedChunk) {
     byte_size: data.byteLength,
     data,
     created_at: Date.now(),
+    // Every chunk is in time order (chunk-codec.ts): the column is read by nothing (see migration 0019).
     sorted: 1,
   };
 }
@@ -86,7 +72,7 @@ export const CHUNK_COLUMN_TYPES = {
   sorted: 'integer',
 } as const satisfies Record<keyof ReturnType<typeof chunkRow>, string>;
 
-/** Inserts a sorted, compressed chunk; a (campaign, session, seq) already stored is ignored. */
+/** Inserts an encoded chunk; a (campaign, session, seq) already stored is ignored. */
 export async function insertChunk(db: Db, chunk: PackedChunk): Promise<boolean> {
   const result = await db
     .insertInto('chunks')
@@ -101,7 +87,6 @@ export interface ChunkInfo {
   first_ts: number;
   last_ts: number;
   event_count: number;
-  sorted: number;
   byte_size: number;
 }
 
@@ -109,7 +94,7 @@ export interface ChunkInfo {
 export async function listChunks(db: Db, campaignId: string, sessionId: string, afterSeq = -1): Promise<ChunkInfo[]> {
   return db
     .selectFrom('chunks')
-    .select(['seq', 'first_ts', 'last_ts', 'event_count', 'sorted', 'byte_size'])
+    .select(['seq', 'first_ts', 'last_ts', 'event_count', 'byte_size'])
     .where('campaign_id', '=', campaignId)
     .where('session_id', '=', sessionId)
     .where('seq', '>', afterSeq)
@@ -117,29 +102,29 @@ export async function listChunks(db: Db, campaignId: string, sessionId: string, 
     .execute();
 }
 
-/** The decompressed event arrays of a session's chunks, in seq order; `listed` saves a query. */
-export async function* readChunks(db: Db, campaignId: string, sessionId: string, listed?: ChunkInfo[]): AsyncGenerator<ReplayEvent[]> {
-  for await (const json of readChunkJson(db, campaignId, sessionId, listed)) yield JSON.parse(json.toString('utf8')) as ReplayEvent[];
+/** The parsed events of a session's chunks, in seq order (tests and tools: replays never parse them). */
+export async function* readChunks(db: Db, campaignId: string, sessionId: string): AsyncGenerator<ReplayEvent[]> {
+  for await (const data of readChunkRows(db, campaignId, sessionId, await listChunks(db, campaignId, sessionId))) yield decodeEvents(data);
 }
 
-/** Each chunk's JSON array as stored (decompressed UTF-8, not parsed), in seq order; `listed` saves a query. */
-export async function* readChunkJson(db: Db, campaignId: string, sessionId: string, listed?: ChunkInfo[]): AsyncGenerator<Buffer> {
-  for await (const chunk of readChunkEntries(db, campaignId, sessionId, listed ?? (await listChunks(db, campaignId, sessionId)))) yield chunk.json;
+/** Each listed chunk's events as JSON array bytes in time order (decoded, not parsed), in seq order. */
+export async function* readChunkJson(db: Db, campaignId: string, sessionId: string, listed: ChunkInfo[]): AsyncGenerator<Buffer> {
+  for await (const data of readChunkRows(db, campaignId, sessionId, listed)) yield decodeChunk(data);
 }
 
-/** The listed chunks with their JSON as stored (and whether it is in time order), in seq order, read a bounded page at a time. */
-export async function* readChunkEntries(db: Db, campaignId: string, sessionId: string, listed: ChunkInfo[]): AsyncGenerator<{ seq: number; sorted: boolean; json: Buffer }> {
+/** The listed chunks' stored data, in seq order, read a bounded page at a time. */
+async function* readChunkRows(db: Db, campaignId: string, sessionId: string, listed: ChunkInfo[]): AsyncGenerator<Uint8Array> {
   for (const [from, to] of pages(listed)) {
     const rows = await db
       .selectFrom('chunks')
-      .select(['seq', 'sorted', 'data'])
+      .select('data')
       .where('campaign_id', '=', campaignId)
       .where('session_id', '=', sessionId)
       .where('seq', '>=', from)
       .where('seq', '<=', to)
       .orderBy('seq')
       .execute();
-    for (const row of rows) yield { seq: row.seq, sorted: row.sorted === 1, json: await inflateChunk(row.data) };
+    for (const row of rows) yield row.data;
   }
 }
 
@@ -153,20 +138,6 @@ export async function readChunkData(db: Db, campaignId: string, sessionId: strin
     .where('seq', '=', seq)
     .executeTakeFirst();
   return row?.data;
-}
-
-/**
- * A stored chunk's JSON length before it is inflated: gzip's trailer records it (modulo 4 GB,
- * far above any chunk), so a reader can judge the cost of inflating a chunk before paying it.
- */
-export function inflatedSize(data: Uint8Array): number {
-  if (data.byteLength < 18) return 0;
-  return new DataView(data.buffer, data.byteOffset, data.byteLength).getUint32(data.byteLength - 4, true);
-}
-
-/** A chunk's events as JSON array bytes; large chunks are inflated on the thread pool, off the event loop. */
-export async function inflateChunk(data: Uint8Array): Promise<Buffer> {
-  return chunkEvents(data.byteLength < INLINE_GUNZIP_BYTES ? gunzipSync(data) : await gunzipAsync(data));
 }
 
 /** Seq ranges [from, to] of consecutive chunks within the page limits (exported for its tests). */

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { completeGoogleSignIn } from '../api/auth.js';
 import type { SignInResponse } from '../../common/api-types.js';
 import { signedIn } from '../auth/session.js';
@@ -9,37 +10,41 @@ export const NO_CODE = 'No authorization code received.';
 export const SIGN_IN_FAILED = 'Authentication failed. Please try again.';
 export const NO_USER = 'No user data received';
 
-// One exchange per code: React StrictMode mounts twice, and a code can be used only once.
-const exchanges = new Map<string, Promise<SignInResponse>>();
-
-function exchange(code: string, state: string | null): Promise<SignInResponse> {
-  let pending = exchanges.get(code);
-  if (!pending) {
-    pending = completeGoogleSignIn(code, state).then(
-      (answer) => {
-        if (!answer?.user) throw new Error(NO_USER);
-        return { user: answer.user, returnTo: answer.returnTo ?? '' };
-      },
-      () => {
-        throw new Error(SIGN_IN_FAILED);
-      },
-    );
-    exchanges.set(code, pending);
-  }
-  return pending;
+/**
+ * One exchange per code (React StrictMode mounts twice, and a code can be used only once): kept
+ * by the app's QueryClient, which runs one fetch per key at a time. 'auth' queries are never
+ * persisted (offline/queryPersister.ts).
+ */
+function exchange(queryClient: QueryClient, code: string, state: string | null): Promise<SignInResponse> {
+  return queryClient.fetchQuery({
+    queryKey: ['auth', 'sign-in code', code],
+    queryFn: () =>
+      completeGoogleSignIn(code, state).then(
+        (answer) => {
+          if (!answer?.user) throw new Error(NO_USER);
+          return { user: answer.user, returnTo: answer.returnTo ?? '' };
+        },
+        () => {
+          throw new Error(SIGN_IN_FAILED);
+        },
+      ),
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
 }
 
 export function AuthCallback({ code, state }: { code?: string; state?: string }) {
   const [error, setError] = useState<string | null>(code ? null : NO_CODE);
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
 
   useEffect(() => {
     if (!code) return;
     let active = true;
-    exchange(code, state ?? null).then(
+    exchange(queryClient, code, state ?? null).then(
       async ({ user, returnTo }) => {
         if (!active) return;
-        await signedIn(user);
+        await signedIn(user, queryClient);
         // The page the user was going to, kept by the server through the sign-in.
         await navigate({ to: safePath(returnTo) ?? DEFAULT_AFTER_SIGN_IN, replace: true });
       },
@@ -48,7 +53,7 @@ export function AuthCallback({ code, state }: { code?: string; state?: string })
     return () => {
       active = false;
     };
-  }, [code, state, navigate]);
+  }, [code, state, navigate, queryClient]);
 
   if (error) {
     return (

@@ -14,7 +14,7 @@ import type { ReplayEvent, ReplayResponse, SessionsResponse } from '../../common
 import { makeCampaign, storedCounts } from '../integration/ingest-support.js';
 import { PAGE_SECRETS, TYPED, flushRecorder, recorderRunning, shopAtCheckout, startSite, type Site } from './tracker-site.js';
 import { until } from './step.js';
-import { chunkEvents } from '../../server/storage/batch-body.js';
+import { chunkLayout, eventsJson } from '../../server/storage/chunk-codec.js';
 
 interface Stored {
   events: ReplayEvent[];
@@ -27,9 +27,9 @@ interface Stored {
 async function storedEvents(server: TestServer, campaignId: string): Promise<Stored> {
   const rows = await server.db.selectFrom('chunks').select(['data']).where('campaign_id', '=', campaignId).orderBy('session_id').orderBy('seq').execute();
   const stored = rows.map((row) => gunzipSync(row.data));
-  // A chunk is an events array or the batch as it arrived (server/storage/batch-body.ts).
-  const events = stored.flatMap((json) => JSON.parse(chunkEvents(json).toString('utf8')) as ReplayEvent[]);
-  return { events, raw: stored.join('\n'), kept: stored.filter((json) => json[0] === 0x7b).length };
+  // A chunk is an events array or the batch as it arrived (server/storage/chunk-codec.ts).
+  const events = stored.flatMap((json) => JSON.parse(eventsJson(json).toString('utf8')) as ReplayEvent[]);
+  return { events, raw: stored.join('\n'), kept: stored.filter((json) => chunkLayout(json) === 'batch as received').length };
 }
 
 

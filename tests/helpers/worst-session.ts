@@ -1,6 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import type { Db } from '../../server/db/index.js';
-import { appendChunk } from '../../server/storage/chunks.js';
+import { appendChunk, insertChunk } from '../../server/storage/chunks.js';
+import { receivedChunk } from '../../server/storage/chunk-codec.js';
+import { batchEventsSpan } from '../../server/storage/scan-batch.js';
 import { insertSession } from '../../server/sessions/repository.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 
@@ -8,15 +10,16 @@ import type { ReplayEvent } from '../../common/api-types.js';
  * A session stored in the worst order a sender can choose: every chunk spans the whole session,
  * their timestamps interleave (chunk c of n holds start + i·⌈n/2⌉ + c mod ⌈n/2⌉, so two chunks
  * share each time, and every 8th event repeats its predecessor's time), chunks are stored in
- * reverse time order, and the last `unsorted` chunks are stored as older servers did, unsorted
- * (sorted = 0). Stored through the server's own appendChunk. Used by the tests and the bench.
+ * reverse time order, and the last `asReceived` chunks are stored as ingest keeps a tracker's
+ * gzip body, a batch object around the events (the chunk format's second layout). Stored through
+ * the server's own appendChunk and insertChunk. Used by the tests and the bench.
  */
 export interface WorstSession {
   chunks: number;
   eventsPerChunk: number;
   /** Characters of filler in each event (the event's JSON is about this + 80 bytes). */
   pad: number;
-  unsorted?: number;
+  asReceived?: number;
   start?: number;
   /** Store the same events in time order instead (the bench's baseline). */
   inOrder?: boolean;
@@ -49,35 +52,20 @@ export async function storeWorstSession(db: Db, campaignId: string, sessionId: s
   } else {
     batches.reverse();
   }
-  const unsorted = shape.inOrder ? 0 : shape.unsorted ?? 0;
+  const asReceived = shape.inOrder ? 0 : shape.asReceived ?? 0;
   const eventCount = batches.reduce((n, b) => n + b.length, 0);
   let jsonBytes = 0;
   await insertSession(db, { campaign_id: campaignId, id: sessionId, started_at: start, last_activity_at: Date.now(), event_count: eventCount });
   for (const [seq, events] of batches.entries()) {
     const json = JSON.stringify(events);
     jsonBytes += Buffer.byteLength(json);
-    if (seq < batches.length - unsorted) {
+    if (seq < batches.length - asReceived) {
       await appendChunk(db, { campaignId, sessionId, seq, events });
       continue;
     }
-    // As stored before chunks were sorted at write time: in the order the events came, reversed here.
-    const times = events.map((e) => e.timestamp);
-    const data = gzipSync(JSON.stringify(events.slice().reverse()));
-    await db
-      .insertInto('chunks')
-      .values({
-        campaign_id: campaignId,
-        session_id: sessionId,
-        seq,
-        first_ts: Math.min(...times),
-        last_ts: Math.max(...times),
-        event_count: events.length,
-        byte_size: data.byteLength,
-        data,
-        created_at: Date.now(),
-        sorted: 0,
-      })
-      .execute();
+    const body = Buffer.from(JSON.stringify({ sessionId, seq, events }));
+    const span = batchEventsSpan(body)!;
+    await insertChunk(db, { campaignId, sessionId, seq, ...receivedChunk(gzipSync(body), span, events) });
   }
   await db.updateTable('sessions').set({ byte_count: jsonBytes }).where('campaign_id', '=', campaignId).where('id', '=', sessionId).execute();
   return { eventCount, jsonBytes };

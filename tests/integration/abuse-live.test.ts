@@ -9,7 +9,7 @@ import { ACCESS_COOKIE } from '../../server/auth/tokens.js';
 import type { Campaign } from '../../common/api-types.js';
 
 /** About 12 MB of event JSON whose chunks all overlap: a heavy replay, far more than the sockets buffer. */
-const HEAVY: WorstSession = { chunks: 48, eventsPerChunk: 800, pad: 250, unsorted: 2 };
+const HEAVY: WorstSession = { chunks: 48, eventsPerChunk: 800, pad: 250, asReceived: 2 };
 /** About 6 MB in time order, in chunks of about 270 KB: a light replay, still more than the sockets buffer. */
 const LIGHT: WorstSession = { chunks: 24, eventsPerChunk: 800, pad: 250, inOrder: true };
 const MB = 1024 * 1024;

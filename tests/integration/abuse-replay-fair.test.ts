@@ -7,7 +7,7 @@ import { REPLAYS_BUSY } from '../../server/replay/routes.js';
 import type { Campaign, ReplayResponse } from '../../common/api-types.js';
 
 /** About 12 MB of event JSON whose chunks all overlap: heavy, and far more than the sockets buffer. */
-const HEAVY: WorstSession = { chunks: 48, eventsPerChunk: 800, pad: 250, unsorted: 2 };
+const HEAVY: WorstSession = { chunks: 48, eventsPerChunk: 800, pad: 250, asReceived: 2 };
 
 interface Account {
   owner: Owner;

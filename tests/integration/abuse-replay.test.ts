@@ -58,13 +58,13 @@ function rssSampler() {
 
 const MB = 1024 * 1024;
 /** A test-sized maximum session: about 24 MB of event JSON in 96 chunks that all overlap. */
-const MAXIMUM: WorstSession = { chunks: 96, eventsPerChunk: 800, pad: 250, unsorted: 4 };
+const MAXIMUM: WorstSession = { chunks: 96, eventsPerChunk: 800, pad: 250, asReceived: 4 };
 
 describe('replay of a session whose chunks overlap everywhere', () => {
   let server: TestServer;
   let owner: Owner;
   let campaign: Campaign;
-  const worst: WorstSession = { chunks: 40, eventsPerChunk: 300, pad: 20, unsorted: 3 };
+  const worst: WorstSession = { chunks: 40, eventsPerChunk: 300, pad: 20, asReceived: 3 };
 
   beforeAll(async () => {
     // Three at once, two running: one owner may take both slots here (by default, one).

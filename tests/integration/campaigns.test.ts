@@ -353,15 +353,15 @@ describe('ingest after an owner changes or deletes the campaign', () => {
 
     // A write made outside this process is seen within the keeping time (10 s), never later.
     await server.db.updateTable('campaigns').set({ capture_console: 0 }).where('id', '=', campaign.id).execute();
-    const { campaignForIngest } = await import('../../server/campaigns/repository.js');
-    expect((await campaignForIngest(server.db, campaign.id, { now: Date.now() + 10_001 })).row?.capture_console).toBe(0);
+    const kept = server.app.ctx.keptCampaigns;
+    expect((await kept.forIngest(campaign.id, { now: Date.now() + 10_001 })).row?.capture_console).toBe(0);
 
     // A read under way while the owner's change is written is not kept past the change.
     const { updateCampaign } = await import('../../server/campaigns/repository.js');
-    const reading = campaignForIngest(server.db, campaign.id, { now: Date.now() + 30_000 }); // past the keeping time: read afresh
-    await updateCampaign(server.db, { id: campaign.id, owner_id: owner.userId }, { domains: 'later.example.com' });
+    const reading = kept.forIngest(campaign.id, { now: Date.now() + 30_000 }); // past the keeping time: read afresh
+    await updateCampaign(server.db, kept, { id: campaign.id, owner_id: owner.userId }, { domains: 'later.example.com' });
     await reading;
-    expect((await campaignForIngest(server.db, campaign.id, { now: Date.now() + 30_000 })).row?.domains).toBe('later.example.com');
+    expect((await kept.forIngest(campaign.id, { now: Date.now() + 30_000 })).row?.domains).toBe('later.example.com');
 
     expect((await fetch(`${server.url}/api/v1/campaign/delete/${campaign.id}`, { method: 'DELETE', headers: owner.headers })).status).toBe(200);
     expect((await postBatch(server, campaign.id, batch(0), { origin: 'https://later.example.com' })).status).toBe(404);

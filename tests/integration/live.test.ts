@@ -7,6 +7,9 @@ import { SESSION_IDLE_MS } from '../../common/limits.js';
 import type { Session } from '../../common/api-types.js';
 import { TOO_MANY_STREAMS_NODE, TOO_MANY_STREAMS_USER } from '../../server/live/routes.js';
 import { gzipSync } from 'node:zlib';
+import { insertChunk } from '../../server/storage/chunks.js';
+import { receivedChunk } from '../../server/storage/chunk-codec.js';
+import { batchEventsSpan } from '../../server/storage/scan-batch.js';
 
 let server: TestServer;
 let owner: Awaited<ReturnType<typeof userSession>>;
@@ -114,20 +117,16 @@ describe('GET /api/v1/replay/live/{campaignId}/{sessionId}', () => {
     client.close();
   });
 
-  it('sends a chunk stored out of time order (as an older server stored them) in time order', async () => {
+  it('sends a batch kept as received (a batch object around its events) as its events array', async () => {
     const session = sessionId();
     await post(session, 0, pageEvents());
-    // Stored as sent, marked unsorted, as chunks were before ingest sorted them.
-    const events = marked(1);
-    const data = gzipSync(JSON.stringify(events));
-    await server.db
-      .insertInto('chunks')
-      .values({ campaign_id: campaignId, session_id: session, seq: 1, first_ts: events[1].timestamp, last_ts: events[0].timestamp, event_count: 2, byte_size: data.byteLength, data, created_at: Date.now(), sorted: 0 })
-      .execute();
+    const events = marked(1).reverse();
+    const body = Buffer.from(JSON.stringify({ sessionId: session, seq: 1, events }));
+    await insertChunk(server.db, { campaignId, sessionId: session, seq: 1, ...receivedChunk(gzipSync(body), batchEventsSpan(body)!, events) });
     const client = await sse(replayUrl(session));
     await client.waitFor(() => seqsOf(client).length === 2);
     const second = client.messages.filter((m) => m.event === 'events')[1];
-    expect((JSON.parse(second?.data ?? '[]') as TestEvent[]).map((e) => e.data.y)).toEqual([0, 1]);
+    expect(JSON.parse(second?.data ?? '[]')).toEqual(events);
     client.close();
   });
 

@@ -7,6 +7,7 @@ import { insertSession } from '../../server/sessions/repository.js';
 import type { Campaign, ReplayEvent, ReplayResponse, Session } from '../../common/api-types.js';
 import { createCampaign, rawGet } from './ingest-support.js';
 import { LIVE_WINDOW_MS } from '../../common/limits.js';
+import * as chunksInTimeOrder from '../../server/db/migrations/0020_chunks_in_time_order.js';
 
 let server: TestServer;
 let owner: Awaited<ReturnType<typeof userSession>>;
@@ -130,48 +131,52 @@ describe('GET /api/v1/replay/retrieve/:campaignId/:sessionId', () => {
     expect(row).toEqual({ sorted: 1, first_ts: 10, last_ts: 30 });
   });
 
-  /** A chunk row as it would be stored without sorting at write time (before migration 0003), or with given text. */
-  async function storedChunk(sessionId: string, seq: number, text: string, sorted: number) {
-    const events = JSON.parse(text) as ReplayEvent[];
-    const times = events.map((e) => e.timestamp);
+  /** A chunk row stored with the given JSON text (`sorted` 0: as stored before migration 0003). */
+  async function storedChunk(sessionId: string, seq: number, text: string, sorted = 1) {
+    const parsed = JSON.parse(text) as ReplayEvent[] | { events: ReplayEvent[] };
+    const times = (Array.isArray(parsed) ? parsed : parsed.events).map((e) => e.timestamp);
     await server.db
       .insertInto('chunks')
       .values({
         campaign_id: campaign.id, session_id: sessionId, seq, first_ts: Math.min(...times), last_ts: Math.max(...times),
-        event_count: events.length, byte_size: 1, data: gzipSync(text), created_at: Date.now(), sorted,
+        event_count: times.length, byte_size: 1, data: gzipSync(text), created_at: Date.now(), sorted,
       })
       .execute();
   }
 
-  it('streams sorted chunks as stored, and sorts older unsorted chunks at read time', async () => {
+  it('streams chunks as stored, an events array or a batch kept as received', async () => {
     await recordedSession('replay-as-stored', []);
-    // Stored text the server never re-serialises on the fast path: its spacing comes through.
-    await storedChunk('replay-as-stored', 0, '[ {"type":4,"data":{},"timestamp":1}, {"type":2,"data":{},"timestamp":2} ]', 1);
-    await storedChunk('replay-as-stored', 1, '[{"type":3,"data":{"x":1},"timestamp":3}]', 1);
+    // Stored text the server never re-serialises: its spacing comes through.
+    await storedChunk('replay-as-stored', 0, '[ {"type":4,"data":{},"timestamp":1}, {"type":2,"data":{},"timestamp":2} ]');
+    await storedChunk('replay-as-stored', 1, '{"sessionId":"replay-as-stored","seq":1,"events":[{"type":3,"data":{"x":1},"timestamp":3}]}');
     const path = `/api/v1/replay/retrieve/${campaign.id}/replay-as-stored`;
-    const fast = (await rawGet(server.url + path, owner.headers)).body.toString('utf8');
-    expect(fast).toContain('"events":[ {"type":4,"data":{},"timestamp":1}, {"type":2,"data":{},"timestamp":2} ,{"type":3');
-    // A chunk from before sorting at write time: the whole answer takes the parsing path, sorted.
-    await storedChunk('replay-as-stored', 2, '[{"type":3,"data":{},"timestamp":9},{"type":3,"data":{},"timestamp":4}]', 0);
-    const slow = (await rawGet(server.url + path, owner.headers)).body.toString('utf8');
-    expect(slow).toContain('"events":[{"type":4,"data":{},"timestamp":1},{"type":2');
-    expect((JSON.parse(slow) as ReplayResponse).events.map((e) => e.timestamp)).toEqual([1, 2, 3, 4, 9]);
+    const body = (await rawGet(server.url + path, owner.headers)).body.toString('utf8');
+    expect(body).toContain('"events":[ {"type":4,"data":{},"timestamp":1}, {"type":2,"data":{},"timestamp":2} ,{"type":3,"data":{"x":1},"timestamp":3}]}');
   });
 
-  it('answers the same bytes whether it streams stored chunks or sorts them at read time', async () => {
+  it('sorts chunks stored before 0003 (unsorted) once, by migration 0019', async () => {
+    await recordedSession('replay-old-unsorted', []);
+    await storedChunk('replay-old-unsorted', 0, '[{"type":3,"data":{"n":1},"timestamp":9},{"type":3,"data":{"n":2},"timestamp":4},{"type":3,"data":{"n":3},"timestamp":9}]', 0);
+    await chunksInTimeOrder.up(server.db);
+    const row = await server.db.selectFrom('chunks').select(['sorted', 'first_ts', 'last_ts']).where('session_id', '=', 'replay-old-unsorted').executeTakeFirstOrThrow();
+    expect(row).toEqual({ sorted: 1, first_ts: 4, last_ts: 9 });
+    const body = (await (await replay('replay-old-unsorted')).json()) as ReplayResponse;
+    expect(body.events.map((e) => (e.data as { n: number }).n)).toEqual([2, 1, 3]);
+  });
+
+  it('answers the same bytes whether a chunk is an events array or a batch kept as received', async () => {
     const chunks = [
       [event(4, 1000, { href: 'https://example.com/' }), event(2, 1001, { node: { id: 1 } })],
-      [event(3, 1500, { text: 'naïve “quotes” \u2028 </script>' }), event(3, 1200)],
-      [],
+      [event(3, 1200), event(3, 1500, { text: 'naïve “quotes” \u2028 </script> "events":[' })],
       [event(3, 2000, { source: 2 })],
     ];
-    await recordedSession('replay-both-paths', chunks);
-    const path = `/api/v1/replay/retrieve/${campaign.id}/replay-both-paths`;
-    const fast = (await rawGet(server.url + path, owner.headers)).body.toString('utf8');
-    await server.db.updateTable('chunks').set({ sorted: 0 }).where('session_id', '=', 'replay-both-paths').execute();
-    const slow = (await rawGet(server.url + path, owner.headers)).body.toString('utf8');
-    expect(fast).toBe(slow);
-    expect((JSON.parse(fast) as ReplayResponse).events.map((e) => e.timestamp)).toEqual([1000, 1001, 1200, 1500, 2000]);
+    await recordedSession('replay-arrays', chunks);
+    await recordedSession('replay-kept', []);
+    for (const [seq, events] of chunks.entries()) await storedChunk('replay-kept', seq, JSON.stringify({ sessionId: 'replay-kept', seq, events }));
+    const answer = async (id: string) => (await rawGet(`${server.url}/api/v1/replay/retrieve/${campaign.id}/${id}`, owner.headers)).body.toString('utf8');
+    const events = (text: string) => text.slice(text.indexOf('"events":'));
+    expect(events(await answer('replay-kept'))).toBe(events(await answer('replay-arrays')));
+    expect((JSON.parse(await answer('replay-kept')) as ReplayResponse).events.map((e) => e.timestamp)).toEqual([1000, 1001, 1200, 1500, 2000]);
   });
 
   it('answers a session of more chunks than one read takes, all of them in order', async () => {

@@ -2,7 +2,8 @@ import zlib from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { packBatch } from '../../../server/ingest/pack-batch.js';
-import { chunkEvents, scanBatch } from '../../../server/storage/batch-body.js';
+import { scanBatch } from '../../../server/storage/scan-batch.js';
+import { eventsJson } from '../../../server/storage/chunk-codec.js';
 
 describe('packBatch', () => {
   it('never throws: any bytes give a packed batch or a 4xx with a reason', () => {
@@ -48,7 +49,7 @@ describe('packBatch', () => {
       if (!outcome.ok) throw new Error(outcome.error);
       return outcome.batch;
     };
-    const storedEvents = (chunk: Uint8Array) => JSON.parse(chunkEvents(zlib.gunzipSync(chunk)).toString()) as unknown[];
+    const storedEvents = (chunk: Uint8Array) => JSON.parse(eventsJson(zlib.gunzipSync(chunk)).toString()) as unknown[];
 
     it("keeps a tracker's batch byte for byte, and its events read back as sent", () => {
       const raw = gzip(batch);

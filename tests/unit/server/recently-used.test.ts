@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RecentlyUsed } from '../../../server/recently-used.js';
 
-// The server's bounded in-memory keeps (server/recently-used.ts): past the bound, the entry set
+// The one bounded in-memory keep (server/recently-used.ts): past the bound, the entry set
 // least recently goes first.
 
 describe('RecentlyUsed', () => {
@@ -21,5 +21,15 @@ describe('RecentlyUsed', () => {
     kept.delete('a');
     kept.set('c', 3);
     expect([kept.get('a'), kept.get('b'), kept.get('c')]).toEqual([undefined, 2, 3]);
+  });
+
+  it('forgets everything at once when cleared, and keeps its bound afterwards', () => {
+    const kept = new RecentlyUsed<string, number>(2);
+    kept.set('a', 1);
+    kept.set('b', 2);
+    kept.clear();
+    expect([kept.get('a'), kept.get('b')]).toEqual([undefined, undefined]);
+    for (const [i, key] of ['c', 'd', 'e'].entries()) kept.set(key, i);
+    expect([kept.get('c'), kept.get('d'), kept.get('e')]).toEqual([undefined, 1, 2]);
   });
 });

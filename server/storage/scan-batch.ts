@@ -1,8 +1,8 @@
 import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../../common/json-chars.js';
 
-// A chunk is stored either as its events' JSON array or, when ingest could keep a tracker's gzip
-// body as it arrived, as that whole batch object ({"sessionId", "seq", "info"?, "events": [...]}).
-// Readers take the events array out of the second kind here, without parsing it.
+// The JSON scanner of a batch object ({"sessionId", "seq", "info"?, "events": [...]}): ingest's
+// depth check before parsing a body, and where its events array lies, without parsing it (a chunk
+// kept as received is read this way: storage/chunk-codec.ts).
 
 const COLON = 0x3a;
 const EVENTS = Buffer.from('events');
@@ -83,11 +83,3 @@ export function scanBatch(json: Uint8Array, maxDepth = Infinity): BatchScan {
  * so ingest stores such a body re-serialised instead.
  */
 export const batchEventsSpan = (json: Uint8Array): EventsSpan | null => scanBatch(json).events;
-
-/** A stored chunk's events as a JSON array: the chunk itself, or the array inside a batch kept as received. */
-export function chunkEvents(json: Buffer): Buffer {
-  if (json[0] !== OPEN_OBJECT) return json;
-  const span = batchEventsSpan(json);
-  if (!span) throw new Error('A stored batch holds no events array');
-  return json.subarray(span.start, span.end);
-}

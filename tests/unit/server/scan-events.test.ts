@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { eventSpans, sortedSpans } from '../../../server/replay/spans.js';
+import { eventSpans } from '../../../server/storage/scan-events.js';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 /** Each event's text and timestamp as the scan found them. */
@@ -42,12 +42,5 @@ describe('finding each event of a stored chunk without parsing it', () => {
       }),
       { numRuns: 300 },
     );
-  });
-
-  it('orders a chunk stored unsorted by time, equal times in stored order', () => {
-    const spans = eventSpans(bytes('[{"timestamp":3,"n":1},{"timestamp":1,"n":2},{"timestamp":3,"n":3},{"timestamp":2,"n":4}]'))!;
-    const sorted = sortedSpans(spans);
-    expect(Array.from(sorted.times)).toEqual([1, 2, 3, 3]);
-    expect(Array.from(sorted.starts)).toEqual([spans.starts[1], spans.starts[3], spans.starts[0], spans.starts[2]]);
   });
 });

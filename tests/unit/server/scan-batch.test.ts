@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { batchEventsSpan, chunkEvents } from '../../../server/storage/batch-body.js';
+import { batchEventsSpan } from '../../../server/storage/scan-batch.js';
 
 /** The events array's text as the scan found it, or null. */
 function found(text: string): string | null {
@@ -49,11 +49,5 @@ describe('the events of a batch stored as it arrived', () => {
       }),
       { numRuns: 1000 },
     );
-  });
-
-  it('reads a stored array as it is and a stored batch as its events, and refuses a batch without them', () => {
-    expect(chunkEvents(Buffer.from('[{"timestamp":1}]')).toString()).toBe('[{"timestamp":1}]');
-    expect(chunkEvents(Buffer.from('{"seq":0,"events":[{"timestamp":1}]}')).toString()).toBe('[{"timestamp":1}]');
-    expect(() => chunkEvents(Buffer.from('{"seq":0}'))).toThrow('A stored batch holds no events array');
   });
 });

@@ -1,5 +1,7 @@
 import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../../common/json-chars.js';
 
+// The JSON scanner of an events array (a decoded chunk: storage/chunk-codec.ts), for the replay merge.
+
 /**
  * Where each event of a stored chunk's JSON array lies, and its timestamp, found by one pass over
  * the bytes instead of JSON.parse: a merge then hands on each event's stored bytes as they are,
@@ -81,18 +83,4 @@ function grow<T extends Uint32Array | Float64Array>(array: T): T {
   const larger = new (array.constructor as new (length: number) => T)(array.length * 2);
   larger.set(array);
   return larger;
-}
-
-/** The spans in timestamp order, equal times in stored order (for chunks stored unsorted). */
-export function sortedSpans(spans: EventSpans): EventSpans {
-  const { starts, ends, times } = spans;
-  let inOrder = true;
-  for (let i = 1; i < times.length && inOrder; i++) inOrder = times[i] >= times[i - 1];
-  if (inOrder) return spans;
-  const order = Array.from(times.keys()).sort((a, b) => times[a] - times[b] || a - b);
-  return {
-    starts: Uint32Array.from(order, (k) => starts[k]),
-    ends: Uint32Array.from(order, (k) => ends[k]),
-    times: Float64Array.from(order, (k) => times[k]),
-  };
 }

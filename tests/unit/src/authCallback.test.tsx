@@ -1,0 +1,49 @@
+import { StrictMode } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, waitFor } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider, createMemoryHistory, createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
+import { AuthCallback } from '../../../src/screens/AuthCallback.js';
+import { ME_QUERY_KEY } from '../../../src/auth/session.js';
+
+// The sign-in callback page trades its code once per app: the exchange is kept by the app's own
+// QueryClient (made at its root), not by the module, so StrictMode's second mount reuses it and
+// another app in the same page (a test, say) makes its own.
+
+const USER = { id: 'u-1', name: 'Ada', email: 'ada@example.com' };
+
+function renderApp(queryClient: QueryClient) {
+  const rootRoute = createRootRoute();
+  const callback = createRoute({ getParentRoute: () => rootRoute, path: '/auth/google/callback', component: () => <AuthCallback code="one-code" state="s" /> });
+  const dashboard = createRoute({ getParentRoute: () => rootRoute, path: '/dashboard', component: () => <p>dashboard page</p> });
+  const history = createMemoryHistory({ initialEntries: ['/auth/google/callback'] });
+  const router = createRouter({ routeTree: rootRoute.addChildren([callback, dashboard]), history });
+  render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+  return router;
+}
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('the sign-in callback page', () => {
+  it('trades its code once per app, even mounted twice, and signs the user in on that app', async () => {
+    const posted: string[] = [];
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      posted.push(String(init?.body));
+      return Response.json({ user: USER, returnTo: '/dashboard' });
+    });
+    const apps = [new QueryClient(), new QueryClient()];
+    const routers = apps.map(renderApp);
+    for (const router of routers) await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    expect(posted).toEqual([JSON.stringify({ code: 'one-code', state: 's' }), JSON.stringify({ code: 'one-code', state: 's' })]);
+    for (const app of apps) expect(app.getQueryData(ME_QUERY_KEY)).toEqual(USER);
+  });
+});
