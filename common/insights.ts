@@ -12,8 +12,6 @@ export const HOURLY_UP_TO_MS = 2 * DAY_MS;
 /** How many rows each top list holds. */
 export const TOP_ROWS = 10;
 export const TOP_PAGES = 20;
-/** Top pages are counted over at most this many sessions of the range, the newest. */
-export const PAGES_FROM_SESSIONS = 5_000;
 
 export interface InsightsRange {
   from: number;
@@ -23,7 +21,8 @@ export interface InsightsRange {
 }
 
 /**
- * The range an insights call covers: `to` defaults to now, `from` to 30 days before `to`.
+ * The range an insights call covers: `to` defaults to now, `from` to 30 days before `to` (for
+ * a range drawn in days, the start of that day).
  * A reason when it is empty, reversed or longer than 366 days.
  */
 export function insightsRange(from: number | undefined, to: number | undefined, now: number): InsightsRange | { error: string } {
@@ -31,7 +30,10 @@ export function insightsRange(from: number | undefined, to: number | undefined, 
   const start = from ?? end - DEFAULT_INSIGHTS_DAYS * DAY_MS;
   if (start >= end) return { error: 'from must be before to' };
   if (end - start > MAX_INSIGHTS_DAYS * DAY_MS) return { error: `The range may span at most ${MAX_INSIGHTS_DAYS} days` };
-  return { from: start, to: end, bucketMs: end - start <= HOURLY_UP_TO_MS ? HOUR_MS : DAY_MS };
+  // A range drawn in days starts at its first day's start (UTC), as its first bucket does: the
+  // server then reads whole days from its stored summaries.
+  if (end - start <= HOURLY_UP_TO_MS) return { from: start, to: end, bucketMs: HOUR_MS };
+  return { from: Math.floor(start / DAY_MS) * DAY_MS, to: end, bucketMs: DAY_MS };
 }
 
 /** The start of every bucket of the range, so days or hours without sessions show as zero. */

@@ -36,7 +36,7 @@ export const Insights = Type.Object({
   pages: Type.Array(
     Type.Object({ path: Type.String(), views: count(), entries: count(), exits: count(), rageClicks: count(), deadClicks: count(), errors: count() }),
   ),
-  /** How many sessions (the range's newest) the pages were counted over: all of them up to 5,000. */
+  /** How many sessions the pages were counted over: all of them up to 20,000 a day (a day's newest). */
   pagesFromSessions: count(),
   /** null is a direct visit (no referrer). */
   referrers: Top({ referrer: Nullable(Type.String()) }),

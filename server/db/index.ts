@@ -1,6 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, SqliteDriver, sql, type SqliteDatabase, type DatabaseConnection, type Driver, type Migration } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresAdapter,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type SqliteDatabase,
+  type DatabaseConnection,
+  type Driver,
+  type Migration,
+} from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.js';
@@ -21,6 +33,7 @@ import * as m0012 from './migrations/0012_session_ip_mode.js';
 import * as m0015 from './migrations/0015_sessions_by_last_activity.js';
 import * as m0017 from './migrations/0017_stars_and_segments.js';
 import * as m0018 from './migrations/0018_notes.js';
+import * as m0022 from './migrations/0022_insights.js';
 
 export type Db = Kysely<Database>;
 export type { Database };
@@ -43,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '0015_sessions_by_last_activity': m0015,
   '0017_stars_and_segments': m0017,
   '0018_notes': m0018,
+  '0022_insights': m0022,
 };
 
 export interface DbOptions {
@@ -158,9 +172,7 @@ export function isPostgres(db: Db): boolean {
 async function migratorFor(db: Db): Promise<Migrator> {
   // Kysely looks for its own tables in every schema unless told which one: name ours, so a second
   // database schema on the same server (tests, other tenants) cannot hide missing tables.
-  const migrationTableSchema = isPostgres(db)
-    ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-    : undefined;
+  const migrationTableSchema = isPostgres(db) ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
   return new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => migrations } });
 }
 

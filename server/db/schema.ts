@@ -173,6 +173,9 @@ export interface Database {
   session_stars: SessionStarsTable;
   segments: SegmentsTable;
   notes: NotesTable;
+  insights_days: InsightsDaysTable;
+  funnels: FunnelsTable;
+  session_pages: SessionPagesTable;
 }
 
 /** A read-only link to one replay; the token itself is never stored, only its SHA-256. */
@@ -230,4 +233,36 @@ export interface NotesTable {
   timestamp: number;
   created_at: number;
   updated_at: number;
+}
+
+/** A campaign's insights for one UTC day (server/insights/days.ts); gone as soon as a session of that day changes. */
+export interface InsightsDaysTable {
+  campaign_id: string;
+  /** The day's start, epoch ms (UTC). */
+  day: number;
+  /** JSON: the day's summary (server/insights/summary.ts). */
+  summary: string;
+  computed_at: number;
+}
+
+/** A campaign's funnel: ordered steps within a time window. */
+export interface FunnelsTable {
+  id: string;
+  campaign_id: string;
+  name: string;
+  /** JSON: the steps (common/api/funnels.ts). */
+  steps: string;
+  within_ms: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A page a session loaded, in order: written by a trigger when the session's `pages` grows. */
+export interface SessionPagesTable {
+  campaign_id: string;
+  session_id: string;
+  position: number;
+  path: string;
+  /** When ingest stored the batch that told the page (the session's start for its first page). */
+  at: number;
 }

@@ -4,8 +4,12 @@ import { bucketStarts, DAY_MS, HOUR_MS, insightsRange } from '../../../common/in
 const NOW = Date.UTC(2026, 5, 15, 12, 30);
 
 describe('insightsRange', () => {
-  it('covers the 30 days before now when no range is given, in days', () => {
-    expect(insightsRange(undefined, undefined, NOW)).toEqual({ from: NOW - 30 * DAY_MS, to: NOW, bucketMs: DAY_MS });
+  it('covers the 30 days before now when no range is given, in days from the start of the first', () => {
+    expect(insightsRange(undefined, undefined, NOW)).toEqual({ from: Date.UTC(2026, 4, 16), to: NOW, bucketMs: DAY_MS });
+  });
+
+  it('keeps the start of a range drawn in hours', () => {
+    expect(insightsRange(NOW - DAY_MS, NOW, NOW)).toEqual({ from: NOW - DAY_MS, to: NOW, bucketMs: HOUR_MS });
   });
 
   it('draws hours up to 2 days, days beyond', () => {
@@ -24,7 +28,11 @@ describe('insightsRange', () => {
 describe('bucketStarts', () => {
   it('lists every UTC bucket the range touches, the first one aligned', () => {
     const from = Date.UTC(2026, 5, 15, 10, 20);
-    expect(bucketStarts({ from, to: from + 2 * HOUR_MS, bucketMs: HOUR_MS })).toEqual([Date.UTC(2026, 5, 15, 10), Date.UTC(2026, 5, 15, 11), Date.UTC(2026, 5, 15, 12)]);
+    expect(bucketStarts({ from, to: from + 2 * HOUR_MS, bucketMs: HOUR_MS })).toEqual([
+      Date.UTC(2026, 5, 15, 10),
+      Date.UTC(2026, 5, 15, 11),
+      Date.UTC(2026, 5, 15, 12),
+    ]);
     expect(bucketStarts({ from: Date.UTC(2026, 5, 1), to: Date.UTC(2026, 5, 4), bucketMs: DAY_MS })).toHaveLength(3);
   });
 });
