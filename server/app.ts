@@ -17,6 +17,7 @@ import { registerAccount } from './account/routes.js';
 import { registerCampaigns } from './campaigns/routes.js';
 import { registerSessions } from './sessions/routes.js';
 import { registerInsights } from './insights/routes.js';
+import { registerFunnels } from './funnels/routes.js';
 import { registerStars } from './stars/routes.js';
 import { registerSegments } from './segments/routes.js';
 import { registerNotes } from './notes/routes.js';
@@ -96,8 +97,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Per-address limits count the client as TRUST_PROXY defines it (http/client-address.ts).
     keyGenerator: clientAddress,
     ...rateStorage,
-    errorResponseBuilder: (_request, context) =>
-      new HttpError(429, `Too many requests: try again in ${Math.ceil(context.ttl / 1000)} s`),
+    errorResponseBuilder: (_request, context) => new HttpError(429, `Too many requests: try again in ${Math.ceil(context.ttl / 1000)} s`),
   });
   app.decorate('byteCounter', byteCounter(rateStorage, db, Boolean(config.databaseUrl)));
   app.decorate('storageQuota', new StorageQuota(db, config.limits.storageQuotaBytes));
@@ -111,6 +111,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerCampaigns(app, ctx);
   await registerSessions(app, ctx);
   await registerInsights(app, ctx);
+  await registerFunnels(app, ctx);
   await registerStars(app, ctx);
   await registerSegments(app, ctx);
   await registerNotes(app, ctx);

@@ -6,9 +6,10 @@ import { insightsRange } from '../../common/insights.js';
 import { requireUser } from '../auth/tokens.js';
 import { badRequest } from '../http/errors.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
-import { markEndedSessionsWithoutInput } from '../sessions/repository.js';
+import { sweepIfDue } from './sweep.js';
 import { listFilters } from '../sessions/routes.js';
 import { campaignInsights } from './repository.js';
+import { funnelCondition } from '../funnels/filter.js';
 
 const schema = { params: InsightsParams, querystring: InsightsQuery, response: { 200: Insights } };
 
@@ -22,8 +23,9 @@ export async function registerInsights(app: FastifyInstance, ctx: AppContext): P
       const range = insightsRange(from, to, Date.now());
       if ('error' in range) throw badRequest(range.error);
       // As the list does: sessions that ended with no human input count as bots now.
-      await markEndedSessionsWithoutInput(ctx.db, campaign.id);
-      return campaignInsights(ctx.db, campaign.id, listFilters(filters), range);
+      await sweepIfDue(ctx.db, campaign.id);
+      const funnel = await funnelCondition(ctx.db, campaign.id, filters);
+      return campaignInsights(ctx.db, campaign.id, { ...listFilters(filters), funnelCondition: funnel }, range);
     });
   });
 }

@@ -11,6 +11,7 @@ import { notFound } from '../http/errors.js';
 import { isSessionId } from '../storage/ids.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { SESSION_NOT_FOUND } from '../replay/routes.js';
+import { funnelCondition } from '../funnels/filter.js';
 import { countSessions, deleteSession, markEndedSessionsWithoutInput, pageSessions, type SessionFilters } from './repository.js';
 import { starredAmong } from '../stars/repository.js';
 
@@ -21,9 +22,20 @@ const filterText = (text: string | undefined) => storable(text).trim() || undefi
 
 /** The list's filters as the query gives them, as the repository takes them (the insights call takes the same). */
 export function listFilters(query: Omit<SessionsQueryType, 'cursor' | 'limit' | 'sort'>): SessionFilters {
-  const { hasErrors, hasRageClicks, hasDeadClicks, starred, ...rest } = query;
+  // The funnel filters are read with the funnel (funnelFilters below).
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { hasErrors, hasRageClicks, hasDeadClicks, starred, funnel, step, outcome, ...rest } = query;
   const [search, url, browser] = [rest.search, rest.url, rest.browser].map(filterText);
-  return { ...rest, search, url, browser, hasErrors: hasErrors === 'true', hasRageClicks: hasRageClicks === 'true', hasDeadClicks: hasDeadClicks === 'true', starred: starred === 'true' };
+  return {
+    ...rest,
+    search,
+    url,
+    browser,
+    hasErrors: hasErrors === 'true',
+    hasRageClicks: hasRageClicks === 'true',
+    hasDeadClicks: hasDeadClicks === 'true',
+    starred: starred === 'true',
+  };
 }
 
 const schema = { params: SessionsParams, querystring: SessionsQuery, response: { 200: SessionsResponse } };
@@ -38,10 +50,18 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
         // Sessions that ended with no human input become bots now, not when the next visitor arrives.
         await markEndedSessionsWithoutInput(ctx.db, campaign.id);
         const { limit = DEFAULT_PAGE, cursor, sort, ...rest } = request.query;
-        const query = { ...listFilters(rest), limit, cursor, sort };
+        const query = { ...listFilters(rest), funnelCondition: await funnelCondition(ctx.db, campaign.id, rest), limit, cursor, sort };
         // The counts cover the whole campaign, whatever the filters.
-        const [page, counts, storage] = await Promise.all([pageSessions(ctx.db, campaign.id, query), countSessions(ctx.db, campaign.id), app.storageQuota.use(campaign.id)]);
-        const stars = await starredAmong(ctx.db, campaign.id, page.sessions.map((session) => session.sessionId));
+        const [page, counts, storage] = await Promise.all([
+          pageSessions(ctx.db, campaign.id, query),
+          countSessions(ctx.db, campaign.id),
+          app.storageQuota.use(campaign.id),
+        ]);
+        const stars = await starredAmong(
+          ctx.db,
+          campaign.id,
+          page.sessions.map((session) => session.sessionId),
+        );
         page.sessions = page.sessions.map((session) => ({ ...session, starred: stars.has(session.sessionId) }));
         // The storage quota's use, so the page can say why new sessions are refused.
         return storage ? { ...page, counts, storage } : { ...page, counts };
