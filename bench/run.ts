@@ -23,6 +23,7 @@ const figureFiles = [
   'replay-open',
   'sessions-list',
   'insights',
+  'funnels',
   'pwa-weight',
   'live-delay',
   'live-streams',
@@ -36,7 +37,10 @@ function machine(): string {
 
 async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
-  const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
+  const only = process.argv
+    .find((a) => a.startsWith('--only='))
+    ?.slice(7)
+    .split(',');
   const options: BenchOptions = { quick, runs: 5 };
   const root = path.resolve(import.meta.dirname, '..');
   execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs'), '--if-needed'], { stdio: 'inherit', cwd: root });
@@ -60,7 +64,7 @@ async function main(): Promise<void> {
     } catch (error) {
       if (error instanceof PartialFigure) rows.push(...error.rows);
       console.log('FAILED');
-      failures.push(`${figure.title}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      failures.push(`${figure.title}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     }
   }
 

@@ -2,6 +2,7 @@
 // and as they go to GET /api/v1/streaming/sessions/{campaignId}/. Anything in the URL that is
 // not a valid filter is dropped, so a hand-edited link still opens the list.
 import { MAX_TIME } from '../../common/limits.js';
+import { MAX_FUNNEL_STEPS } from '../../common/funnels.js';
 import { COUNTRY_CODE, DEVICES, FILTER_MAX_CHARS, SESSION_SORTS, type SessionSort } from '../../common/session-list.js';
 
 export interface SessionFilters {
@@ -17,6 +18,10 @@ export interface SessionFilters {
   hasRageClicks?: true;
   hasDeadClicks?: true;
   starred?: true;
+  /** A funnel of the campaign, and the step reached or dropped off after (server/funnels/filter.ts). */
+  funnel?: string;
+  step?: number;
+  outcome?: 'dropped' | 'converted';
   sort?: Exclude<SessionSort, 'newest'>;
 }
 
@@ -41,6 +46,13 @@ export function validateSessionFilters(search: Record<string, unknown>): Session
   if ((DEVICES as readonly unknown[]).includes(search.device)) filters.device = search.device as SessionFilters['device'];
   const browser = text(search.browser, FILTER_MAX_CHARS.browser);
   if (browser) filters.browser = browser;
+  const funnel = text(search.funnel, 64);
+  if (funnel) {
+    filters.funnel = funnel;
+    const step = Number(search.step);
+    if (Number.isInteger(step) && step >= 1 && step <= MAX_FUNNEL_STEPS) filters.step = step;
+    if (search.outcome === 'dropped' || search.outcome === 'converted') filters.outcome = search.outcome;
+  }
   if (SESSION_SORTS.includes(search.sort as SessionSort) && search.sort !== 'newest') filters.sort = search.sort as SessionFilters['sort'];
   return filters;
 }
