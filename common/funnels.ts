@@ -4,6 +4,8 @@
 // after the first. The steps are matched on the session's page visits (session_pages); click and
 // event steps take the same path once sessions keep their clicked elements and custom events.
 
+import { addHistograms, histogramMedian, timeBin } from './insights.js';
+
 export const MAX_FUNNEL_STEPS = 10;
 export const MAX_FUNNELS_PER_CAMPAIGN = 50;
 export const MAX_FUNNEL_NAME = 100;
@@ -83,14 +85,6 @@ export function progress(visits: Visit[], steps: FunnelStep[], withinMs: number)
   return best;
 }
 
-/** The median of some numbers (the mean of the middle two for an even count); null for none. */
-export function median(values: number[]): number | null {
-  if (!values.length) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = (sorted.length - 1) / 2;
-  return Math.round((sorted[Math.floor(mid)] + sorted[Math.ceil(mid)]) / 2);
-}
-
 export interface StepResult {
   sessions: number;
   /** Share of the sessions that entered step 1 (1 for step 1 when any did). */
@@ -101,17 +95,46 @@ export interface StepResult {
   medianMsFromPrevious: number | null;
 }
 
+/**
+ * A funnel over some sessions, in a form that adds up (a day's is kept, a range's is the sum of
+ * its days'): the sessions that reached each step, and the times from the step before as a
+ * histogram (common/insights.ts timeBin).
+ */
+export interface Tally {
+  reached: number[];
+  gaps: [number, number][][];
+}
+
+export function tally(progresses: Progress[], stepCount: number): Tally {
+  const reached = Array.from({ length: stepCount }, (_, i) => progresses.filter((p) => p.reached > i).length);
+  const gaps = Array.from({ length: stepCount }, (_, i) => {
+    const bins = new Map<number, number>();
+    if (i > 0)
+      for (const p of progresses) if (p.reached > i) bins.set(timeBin(p.times[i] - p.times[i - 1]), (bins.get(timeBin(p.times[i] - p.times[i - 1])) ?? 0) + 1);
+    return [...bins].sort((a, b) => a[0] - b[0]);
+  });
+  return { reached, gaps };
+}
+
+export function addTallies(tallies: Tally[], stepCount: number): Tally {
+  return {
+    reached: Array.from({ length: stepCount }, (_, i) => tallies.reduce((sum, t) => sum + (t.reached[i] ?? 0), 0)),
+    gaps: Array.from({ length: stepCount }, (_, i) => addHistograms(tallies.map((t) => t.gaps[i] ?? []))),
+  };
+}
+
+/** Each step's sessions, conversion from the first, drop-off and median time from the step before. */
+export function stepsOf({ reached, gaps }: Tally): StepResult[] {
+  const entered = reached[0] ?? 0;
+  return reached.map((sessions, i) => ({
+    sessions,
+    conversion: entered ? Math.round((sessions / entered) * 10_000) / 10_000 : 0,
+    droppedOff: i === 0 ? 0 : reached[i - 1] - sessions,
+    medianMsFromPrevious: i === 0 || !sessions ? null : histogramMedian(gaps[i]),
+  }));
+}
+
 /** A funnel's steps over sessions' progress. */
 export function funnelSteps(progresses: Progress[], stepCount: number): StepResult[] {
-  const entered = progresses.filter((p) => p.reached >= 1).length;
-  return Array.from({ length: stepCount }, (_, i) => {
-    const reached = progresses.filter((p) => p.reached > i);
-    const before = i === 0 ? reached.length : progresses.filter((p) => p.reached >= i).length;
-    return {
-      sessions: reached.length,
-      conversion: entered ? Math.round((reached.length / entered) * 10_000) / 10_000 : 0,
-      droppedOff: before - reached.length,
-      medianMsFromPrevious: i === 0 ? null : median(reached.map((p) => p.times[i] - p.times[i - 1])),
-    };
-  });
+  return stepsOf(tally(progresses, stepCount));
 }

@@ -42,3 +42,28 @@ export function bucketStarts(range: InsightsRange): number[] {
   for (let t = Math.floor(range.from / range.bucketMs) * range.bucketMs; t < range.to; t += range.bucketMs) starts.push(t);
   return starts;
 }
+
+/** A time rounded to its histogram bin: 1 s under 10 minutes, 10 s under an hour, a minute under a day, else an hour. */
+export function timeBin(ms: number): number {
+  const step = ms < 600_000 ? 1000 : ms < HOUR_MS ? 10_000 : ms < DAY_MS ? 60_000 : HOUR_MS;
+  return Math.floor((ms + step / 2) / step) * step;
+}
+
+/** The median of a histogram [value, count][] sorted by value (the mean of the middle two for an even count); 0 for none. */
+export function histogramMedian(histogram: [number, number][]): number {
+  const total = histogram.reduce((sum, [, c]) => sum + c, 0);
+  if (!total) return 0;
+  const at = (index: number) => {
+    let seen = 0;
+    for (const [value, c] of histogram) if ((seen += c) > index) return value;
+    return 0;
+  };
+  return Math.round((at(Math.floor((total - 1) / 2)) + at(Math.ceil((total - 1) / 2))) / 2);
+}
+
+/** Histograms added up, sorted by value. */
+export function addHistograms(parts: [number, number][][]): [number, number][] {
+  const sums = new Map<number, number>();
+  for (const part of parts) for (const [value, c] of part) sums.set(value, (sums.get(value) ?? 0) + c);
+  return [...sums].sort((a, b) => a[0] - b[0]);
+}

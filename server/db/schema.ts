@@ -175,6 +175,7 @@ export interface Database {
   notes: NotesTable;
   insights_days: InsightsDaysTable;
   funnels: FunnelsTable;
+  funnel_days: FunnelDaysTable;
   session_pages: SessionPagesTable;
 }
 
@@ -265,4 +266,13 @@ export interface SessionPagesTable {
   path: string;
   /** When ingest stored the batch that told the page (the session's start for its first page). */
   at: number;
+}
+
+/** A funnel's tally of one UTC day's sessions (server/funnels/days.ts); gone when a session of that day changes. */
+export interface FunnelDaysTable {
+  funnel_id: string;
+  campaign_id: string;
+  day: number;
+  /** JSON: sessions reaching each step and the times between steps (a histogram). */
+  tally: string;
 }

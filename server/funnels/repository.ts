@@ -4,7 +4,7 @@ import type { Db } from '../db/index.js';
 import type { Executor } from '../db/executor.js';
 import type { FunnelsTable } from '../db/schema.js';
 import type { Funnel, FunnelChanges } from '../../common/api/funnels.js';
-import { DEFAULT_FUNNEL_WITHIN_MS, funnelSteps, progress, type FunnelStep, type StepResult, type Visit } from '../../common/funnels.js';
+import { DEFAULT_FUNNEL_WITHIN_MS, progress, tally, type FunnelStep, type Tally, type Visit } from '../../common/funnels.js';
 import { pathMatches } from './match.js';
 
 /** The funnels table: a campaign's funnels, and a funnel's result over its sessions. */
@@ -70,6 +70,8 @@ export async function changeFunnel(db: Executor, campaignId: string, funnelId: s
     .where('id', '=', funnelId)
     .returningAll()
     .executeTakeFirst();
+  // Its kept days counted other steps or another window.
+  if (row && (changes.steps || changes.withinMs !== undefined)) await db.deleteFrom('funnel_days').where('funnel_id', '=', funnelId).execute();
   return row && toFunnel(row);
 }
 
@@ -79,11 +81,11 @@ export async function deleteFunnel(db: Executor, campaignId: string, funnelId: s
 }
 
 /**
- * The funnel over the campaign's sessions started in [from, to): the page visits of those
+ * The funnel's tally of the campaign's sessions started in [from, to): the page visits of those
  * sessions that are one of the steps (one query, visits that are no step left out, as they
  * cannot change a session's progress), each session's progress by common/funnels.ts.
  */
-export async function funnelResult(db: Executor, campaignId: string, funnel: Funnel, from: number, to: number): Promise<StepResult[]> {
+export async function tallyOf(db: Executor, campaignId: string, funnel: Funnel, from: number, to: number): Promise<Tally> {
   const patterns = funnel.steps.flatMap((step) => ('page' in step ? [step.page] : []));
   const rows = patterns.length
     ? await db
@@ -109,5 +111,5 @@ export async function funnelResult(db: Executor, campaignId: string, funnel: Fun
       funnel.withinMs,
     ),
   );
-  return funnelSteps(progresses, funnel.steps.length);
+  return tally(progresses, funnel.steps.length);
 }

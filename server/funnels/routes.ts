@@ -14,7 +14,7 @@ import {
   FunnelsParams,
   STEPS_NOT_RECORDED,
 } from '../../common/api/funnels.js';
-import { MAX_FUNNELS_PER_CAMPAIGN, type FunnelStep } from '../../common/funnels.js';
+import { MAX_FUNNELS_PER_CAMPAIGN, stepsOf, type FunnelStep } from '../../common/funnels.js';
 import { insightsRange } from '../../common/insights.js';
 import { Ok } from '../../common/api/shared.js';
 import { storable } from '../../common/scrub.js';
@@ -23,7 +23,8 @@ import { checkSameOrigin } from '../http/origin.js';
 import { badRequest, HttpError, notFound } from '../http/errors.js';
 import { minuteLimit } from '../http/rate-limit.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
-import { addFunnel, changeFunnel, deleteFunnel, findFunnel, funnelResult, listFunnels } from './repository.js';
+import { addFunnel, changeFunnel, deleteFunnel, findFunnel, listFunnels } from './repository.js';
+import { funnelTally } from './days.js';
 
 /** Funnels saved, changed and deleted per owner a minute. */
 const FUNNEL_WRITES_PER_USER = 60;
@@ -106,11 +107,10 @@ export async function registerFunnels(app: FastifyInstance, ctx: AppContext): Pr
       const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
       const funnel = await findFunnel(ctx.db, campaign.id, request.params.funnelId);
       if (!funnel) throw notFound(FUNNEL_NOT_FOUND);
-      // The insights' range rules: 30 days back by default, at most 366 days.
+      // The insights' range rules: 30 days back by default, at most 366 days, whole days past 2 days.
       const range = insightsRange(request.query.from, request.query.to, Date.now());
       if ('error' in range) throw badRequest(range.error);
-      const from = request.query.from ?? range.from;
-      return { from, to: range.to, steps: await funnelResult(ctx.db, campaign.id, funnel, from, range.to) };
+      return { from: range.from, to: range.to, steps: stepsOf(await funnelTally(ctx.db, campaign.id, funnel, range.from, range.to, Date.now())) };
     },
   );
 }

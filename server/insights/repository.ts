@@ -1,7 +1,7 @@
 import type { Executor } from '../db/executor.js';
 import type { SessionFilters } from '../sessions/repository.js';
 import type { Insights } from '../../common/api/insights.js';
-import { bucketStarts, TOP_PAGES, TOP_ROWS, type InsightsRange } from '../../common/insights.js';
+import { addHistograms, bucketStarts, histogramMedian, TOP_PAGES, TOP_ROWS, type InsightsRange } from '../../common/insights.js';
 import { rangeSummaries } from './days.js';
 import { summarize, type PageRow, type Summary, type Top, type TopName } from './summary.js';
 
@@ -12,24 +12,6 @@ import { summarize, type PageRow, type Summary, type Top, type TopName } from '.
 
 /** Whether any filter narrows the sessions (listFilters gives false for a flag not set). */
 const hasFilters = (filters: SessionFilters) => Object.values(filters).some((value) => value !== undefined && value !== false && value !== '');
-
-/** The median of a histogram [value, count][] sorted by value (the mean of the middle two for an even count). */
-export function medianOf(histogram: [number, number][]): number {
-  const total = histogram.reduce((sum, [, c]) => sum + c, 0);
-  if (!total) return 0;
-  const at = (index: number) => {
-    let seen = 0;
-    for (const [value, c] of histogram) if ((seen += c) > index) return value;
-    return 0;
-  };
-  return Math.round((at(Math.floor((total - 1) / 2)) + at(Math.ceil((total - 1) / 2))) / 2);
-}
-
-function addHistograms(parts: [number, number][][]): [number, number][] {
-  const sums = new Map<number, number>();
-  for (const part of parts) for (const [value, c] of part) sums.set(value, (sums.get(value) ?? 0) + c);
-  return [...sums].sort((a, b) => a[0] - b[0]);
-}
 
 /** Most sessions first; ties by value, the unknown last. */
 function addTops(parts: Top[]): { value: string | null; sessions: number; extra: string | null }[] {
@@ -83,8 +65,8 @@ export function insightsOf(parts: Summary[], range: InsightsRange): Insights {
       sessions,
       humans: sessions - bots,
       bots,
-      medianDurationMs: medianOf(addHistograms(parts.map((part) => part.durations))),
-      medianActiveMs: medianOf(addHistograms(parts.map((part) => part.actives))),
+      medianDurationMs: histogramMedian(addHistograms(parts.map((part) => part.durations))),
+      medianActiveMs: histogramMedian(addHistograms(parts.map((part) => part.actives))),
       pagesPerSession: sessions ? Math.round((sum('pages') / sessions) * 100) / 100 : 0,
       withErrors: sum('withErrors'),
       withFrustration: sum('withFrustration'),

@@ -60,6 +60,7 @@ describe('funnels', () => {
     expect(funnel).toMatchObject({ name: 'Buy', withinMs: 3_600_000, steps: [{ page: '/' }, { page: '/product/*' }, { page: '/cart' }] });
     expect(((await (await funnels()).json()) as { funnels: Funnel[] }).funnels.map((f) => f.id)).toEqual([funnel.id]);
     const renamed = await funnels(`/${funnel.id}`, json('PATCH', { name: ' Purchase ' }));
+    expect(renamed.status).toBe(200);
     expect(((await renamed.json()) as Funnel).name).toBe('Purchase');
     expect(((await (await funnels(`/${funnel.id}`)).json()) as Funnel).name).toBe('Purchase');
   });
@@ -73,6 +74,16 @@ describe('funnels', () => {
       { sessions: 2, conversion: 0.6667, droppedOff: 1, medianMsFromPrevious: MINUTE },
       { sessions: 1, conversion: 0.3333, droppedOff: 1, medianMsFromPrevious: 0 },
     ]);
+  });
+
+  it('counts again when its steps change (its kept days go)', async () => {
+    const changed = await funnels(`/${funnel.id}`, json('PATCH', { steps: [{ page: '/' }, { page: '/cart' }] }));
+    expect(changed.status).toBe(200);
+    const result = (await (await funnels(`/${funnel.id}/result?${RANGE}`)).json()) as FunnelResult;
+    expect(result.steps.map((s) => s.sessions)).toEqual([3, 1]);
+    await funnels(`/${funnel.id}`, json('PATCH', { steps: [{ page: '/' }, { page: '/product/*' }, { page: '/cart' }] }));
+    const again = (await (await funnels(`/${funnel.id}/result?${RANGE}`)).json()) as FunnelResult;
+    expect(again.steps.map((s) => s.sessions)).toEqual([3, 2, 1]);
   });
 
   it('lists the sessions that reached a step, dropped off after it, or converted', async () => {

@@ -16,6 +16,9 @@ const DAY_MS = 86_400_000;
  * next read computes the day afresh. The ingest code is untouched: the trigger is one primary-key
  * probe per session write.
  *
+ * funnel_days: the same for a funnel (how many of the day's sessions reached each step, and the
+ * times between steps), dropped by the same triggers, and with the funnel when it changes.
+ *
  * session_pages: each page a session loaded (its position in the session's `pages` list, the
  * path, and when ingest first stored it), written by a trigger when the session's `pages` grows
  * (a page load, so a few times a session, never on other batches).
@@ -42,6 +45,15 @@ export async function up(db: AnyDb): Promise<void> {
     .execute();
   await db.schema.createIndex('funnels_campaign').on('funnels').columns(['campaign_id', 'created_at']).execute();
   await db.schema
+    .createTable('funnel_days')
+    .addColumn('funnel_id', 'text', (c) => c.notNull().references('funnels.id').onDelete('cascade'))
+    .addColumn('campaign_id', 'text', (c) => c.notNull())
+    .addColumn('day', 'bigint', (c) => c.notNull())
+    .addColumn('tally', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('funnel_days_pk', ['funnel_id', 'day'])
+    .execute();
+  await db.schema.createIndex('funnel_days_campaign_day').on('funnel_days').columns(['campaign_id', 'day']).execute();
+  await db.schema
     .createTable('session_pages')
     .addColumn('campaign_id', 'text', (c) => c.notNull())
     .addColumn('session_id', 'text', (c) => c.notNull())
@@ -58,7 +70,11 @@ export async function up(db: AnyDb): Promise<void> {
 const dayOf = (row: 'old' | 'new') => `(${row}.started_at / ${DAY_MS}) * ${DAY_MS}`;
 
 async function sqliteTriggers(db: AnyDb): Promise<void> {
-  const stale = (row: 'old' | 'new') => sql.raw(`delete from insights_days where campaign_id = ${row}.campaign_id and day = ${dayOf(row)};`);
+  const stale = (row: 'old' | 'new') =>
+    sql.raw(
+      `delete from insights_days where campaign_id = ${row}.campaign_id and day = ${dayOf(row)};
+       delete from funnel_days where campaign_id = ${row}.campaign_id and day = ${dayOf(row)};`,
+    );
   await sql`create trigger sessions_insights_insert after insert on sessions begin ${stale('new')} end`.execute(db);
   await sql`create trigger sessions_insights_update after update on sessions begin ${stale('old')} end`.execute(db);
   await sql`create trigger sessions_insights_delete after delete on sessions begin ${stale('old')} end`.execute(db);
@@ -80,8 +96,10 @@ async function postgresTriggers(db: AnyDb): Promise<void> {
     begin
       if tg_op = 'INSERT' then
         delete from insights_days where campaign_id = new.campaign_id and day = ${sql.raw(dayOf('new'))};
+        delete from funnel_days where campaign_id = new.campaign_id and day = ${sql.raw(dayOf('new'))};
       else
         delete from insights_days where campaign_id = old.campaign_id and day = ${sql.raw(dayOf('old'))};
+        delete from funnel_days where campaign_id = old.campaign_id and day = ${sql.raw(dayOf('old'))};
       end if;
       return null;
     end $$`.execute(db);
@@ -117,6 +135,7 @@ export async function down(db: AnyDb): Promise<void> {
     await sql`drop trigger if exists ${sql.raw(name)}${sql.raw(db.getExecutor().adapter instanceof PostgresAdapter ? ' on sessions' : '')}`.execute(db);
   }
   await db.schema.dropTable('session_pages').ifExists().execute();
+  await db.schema.dropTable('funnel_days').ifExists().execute();
   await db.schema.dropTable('funnels').ifExists().execute();
   await db.schema.dropTable('insights_days').ifExists().execute();
   await sql`drop function if exists insights_day_stale`.execute(db).catch(() => undefined);
