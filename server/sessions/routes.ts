@@ -22,8 +22,7 @@ const filterText = (text: string | undefined) => storable(text).trim() || undefi
 
 /** The list's filters as the query gives them, as the repository takes them (the insights call takes the same). */
 export function listFilters(query: Omit<SessionsQueryType, 'cursor' | 'limit' | 'sort'>): SessionFilters {
-  // The funnel filters are read with the funnel (funnelFilters below).
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  // The funnel filters need the funnel: the routes read them (server/funnels/filter.ts).
   const { hasErrors, hasRageClicks, hasDeadClicks, starred, funnel, step, outcome, ...rest } = query;
   const [search, url, browser] = [rest.search, rest.url, rest.browser].map(filterText);
   return {
