@@ -13,7 +13,10 @@ import { summarize, type Summary } from './summary.js';
 // racing a write is rare; and a row whose day's session count changed while it was computed is
 // dropped at once (a session deleted meanwhile).
 
-/** A day is stored once it ended this long ago: past the bot sweep's day and a session's idle end. */
+/**
+ * A day is stored once it ended this long ago: past the bot sweep's day and a session's idle end.
+ * The triggers of migration 0022 skip sessions started less than a day ago: keep this above that.
+ */
 export const SETTLED_MS = 2 * DAY_MS;
 
 const dayStart = (t: number) => Math.floor(t / DAY_MS) * DAY_MS;

@@ -68,6 +68,12 @@ export async function up(db: AnyDb): Promise<void> {
 }
 
 const dayOf = (row: 'old' | 'new') => `(${row}.started_at / ${DAY_MS}) * ${DAY_MS}`;
+/**
+ * Only days ended 2 days ago are stored (server/insights/days.ts SETTLED_MS): a session started
+ * less than a day ago (a margin for the clocks) is of no stored day, so the triggers skip it —
+ * which is every session ingest writes but for the rare one that lasts a day.
+ */
+const OLD_ENOUGH = { sqlite: `((julianday('now') - 2440587.5) * 86400000.0 - ${DAY_MS})`, postgres: `(extract(epoch from now()) * 1000 - ${DAY_MS})` };
 
 async function sqliteTriggers(db: AnyDb): Promise<void> {
   const stale = (row: 'old' | 'new') =>
@@ -75,9 +81,10 @@ async function sqliteTriggers(db: AnyDb): Promise<void> {
       `delete from insights_days where campaign_id = ${row}.campaign_id and day = ${dayOf(row)};
        delete from funnel_days where campaign_id = ${row}.campaign_id and day = ${dayOf(row)};`,
     );
-  await sql`create trigger sessions_insights_insert after insert on sessions begin ${stale('new')} end`.execute(db);
-  await sql`create trigger sessions_insights_update after update on sessions begin ${stale('old')} end`.execute(db);
-  await sql`create trigger sessions_insights_delete after delete on sessions begin ${stale('old')} end`.execute(db);
+  const oldEnough = (row: 'old' | 'new') => sql.raw(`${row}.started_at < ${OLD_ENOUGH.sqlite}`);
+  await sql`create trigger sessions_insights_insert after insert on sessions when ${oldEnough('new')} begin ${stale('new')} end`.execute(db);
+  await sql`create trigger sessions_insights_update after update on sessions when ${oldEnough('old')} begin ${stale('old')} end`.execute(db);
+  await sql`create trigger sessions_insights_delete after delete on sessions when ${oldEnough('old')} begin ${stale('old')} end`.execute(db);
   // The pages list as a JSON array (a list that is no valid JSON once quoted is left out).
   const list = `'["' || replace(replace(replace(new.pages, '\\', '\\\\'), '"', '\\"'), char(10), '","') || '"]'`;
   const pages = (known: string) =>
@@ -103,7 +110,13 @@ async function postgresTriggers(db: AnyDb): Promise<void> {
       end if;
       return null;
     end $$`.execute(db);
-  await sql`create trigger sessions_insights after insert or update or delete on sessions for each row execute function insights_day_stale()`.execute(db);
+  const oldEnough = (row: 'old' | 'new') => sql.raw(`(${row}.started_at < ${OLD_ENOUGH.postgres})`);
+  await sql`create trigger sessions_insights_new after insert on sessions for each row when ${oldEnough('new')} execute function insights_day_stale()`.execute(
+    db,
+  );
+  await sql`create trigger sessions_insights_old after update or delete on sessions for each row when ${oldEnough('old')} execute function insights_day_stale()`.execute(
+    db,
+  );
   await sql`create function session_pages_stored() returns trigger language plpgsql as $$
     declare known int := 0;
     begin
