@@ -67,7 +67,7 @@ describe.skipIf(!hasChromium)('funnels', () => {
     await page.getByRole('link', { name: 'Funnels' }).click();
     await page.getByRole('form', { name: 'New funnel' }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/campaign/${campaignId}/funnels`);
-    await page.getByLabel('Name').fill('Home to cart');
+    await page.getByLabel('Name', { exact: true }).fill('Home to cart');
     await page.getByLabel(/^Pages, in order/).fill('/\n/product/*\n/cart');
     await page.getByRole('button', { name: 'Create funnel' }).click();
     const funnel = page.getByRole('region', { name: 'Home to cart' });
