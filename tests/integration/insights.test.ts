@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { insertSession, type NewSession } from '../../server/sessions/repository.js';
+import { sweepExpiredRecordings } from '../../server/campaigns/retention.js';
 import type { Campaign } from '../../common/api-types.js';
 import type { Insights } from '../../common/api/insights.js';
 
@@ -253,5 +254,16 @@ describe('stored days', () => {
     const response = await fetch(`${server.url}/api/v1/campaign/delete/${mine.id}`, { method: 'DELETE', headers: owner.headers });
     expect(response.status).toBeLessThan(300);
     expect(await storedDays(mine.id)).toEqual([]);
+  });
+
+  it('leaves no stored day of the sessions retention deleted (this test runs last: the sweep covers every campaign)', async () => {
+    const mine = await newCampaign();
+    await insertSession(server.db, { campaign_id: mine.id, id: crypto.randomUUID(), started_at: T0 + HOUR, pages: '/' });
+    expect((await call(RANGE, mine.id)).status).toBe(200);
+    expect(await storedDays(mine.id)).toEqual([T0, T0 + DAY, T0 + 2 * DAY]);
+    await server.db.updateTable('campaigns').set({ retention_days: 1 }).where('id', '=', mine.id).execute();
+    expect(await sweepExpiredRecordings(server.db, { now: T0 + 3 * DAY })).toBeGreaterThan(0);
+    expect(await storedDays(mine.id)).toEqual([T0 + DAY, T0 + 2 * DAY]);
+    expect(((await (await call(RANGE, mine.id)).json()) as Insights).totals.sessions).toBe(0);
   });
 });
