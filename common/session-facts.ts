@@ -22,6 +22,8 @@ export const DEAD_CLICK_MS = 1000;
 /** Pages kept on the session row (the count goes on). */
 export const MAX_PAGES = 50;
 const MAX_PAGE_CHARS = 300;
+/** An error's message as errors are grouped by it: its first 200 characters. */
+export const MAX_ERROR_MESSAGE = 200;
 /** Clicks the carried state keeps for the rage and dead rules: bounded whatever a page does. */
 const MAX_RECENT_CLICKS = 20;
 
@@ -52,7 +54,7 @@ export type Moment =
   | { kind: 'typed'; t: number; id: number }
   | { kind: 'response'; t: number }
   | { kind: 'page'; t: number; path: string }
-  | { kind: 'error'; t: number }
+  | { kind: 'error'; t: number; message?: string }
   | { kind: 'request'; t: number };
 
 interface EventLike {
@@ -72,14 +74,32 @@ export function pathOf(href: string): string {
 
 function momentsOf(event: EventLike): Moment[] {
   const t = event.timestamp;
-  const data = (event.data ?? {}) as { source?: number; type?: number; id?: number; x?: number; y?: number; href?: unknown; tag?: unknown; payload?: { level?: unknown; status?: unknown } };
+  const data = (event.data ?? {}) as {
+    source?: number;
+    type?: number;
+    id?: number;
+    x?: number;
+    y?: number;
+    href?: unknown;
+    tag?: unknown;
+    payload?: { level?: unknown; status?: unknown; message?: unknown };
+  };
   switch (event.type) {
     case EventType.Meta:
-      return typeof data.href === 'string' ? [{ kind: 'page', t, path: pathOf(data.href) }, { kind: 'response', t }] : [{ kind: 'response', t }];
+      return typeof data.href === 'string'
+        ? [
+            { kind: 'page', t, path: pathOf(data.href) },
+            { kind: 'response', t },
+          ]
+        : [{ kind: 'response', t }];
     case EventType.FullSnapshot:
       return [{ kind: 'response', t }];
     case EventType.Custom:
-      if (data.tag === CAPTURED_TAGS.error || (data.tag === CAPTURED_TAGS.console && data.payload?.level === 'error')) return [{ kind: 'error', t }];
+      if (data.tag === CAPTURED_TAGS.error || (data.tag === CAPTURED_TAGS.console && data.payload?.level === 'error')) {
+        // The message groups the campaign's errors (server/insights/errors.ts).
+        const message = typeof data.payload?.message === 'string' ? storable(data.payload.message, MAX_ERROR_MESSAGE).trim() : '';
+        return [message ? { kind: 'error', t, message } : { kind: 'error', t }];
+      }
       if (data.tag === CAPTURED_TAGS.request) return [{ kind: 'request', t }];
       return [];
     case EventType.IncrementalSnapshot: {
@@ -87,8 +107,10 @@ function momentsOf(event: EventLike): Moment[] {
       const moments: Moment[] = [];
       if (isHumanInput(event)) moments.push({ kind: 'input', t });
       // A value typed after a click also shows the page took it (a field got the focus).
-      if (source === IncrementalSource.Mutation || source === IncrementalSource.Scroll || source === IncrementalSource.Input) moments.push({ kind: 'response', t });
-      if (source === IncrementalSource.MouseInteraction && data.type === MouseInteractions.Click) moments.push({ kind: 'click', t, x: Number(data.x) || 0, y: Number(data.y) || 0 });
+      if (source === IncrementalSource.Mutation || source === IncrementalSource.Scroll || source === IncrementalSource.Input)
+        moments.push({ kind: 'response', t });
+      if (source === IncrementalSource.MouseInteraction && data.type === MouseInteractions.Click)
+        moments.push({ kind: 'click', t, x: Number(data.x) || 0, y: Number(data.y) || 0 });
       if (source === IncrementalSource.Input && typeof data.id === 'number') moments.push({ kind: 'typed', t, id: data.id });
       return moments;
     }
@@ -193,14 +215,14 @@ function settle(facts: SessionFacts, moment: Moment, mark?: (kind: FactMark, t: 
   const answered = (at: number) => moment.kind === 'response' && moment.t >= at && moment.t - at <= DEAD_CLICK_MS;
   if (facts.pendingClicks.length) {
     facts.pendingClicks = facts.pendingClicks.filter((at) => {
-      if (moment.t - at > DEAD_CLICK_MS) return dead(at), false;
+      if (moment.t - at > DEAD_CLICK_MS) return (dead(at), false);
       return !answered(at);
     });
   }
   if (facts.pendingFieldClicks.length) {
     facts.pendingFieldClicks = facts.pendingFieldClicks.filter(([at, id]) => {
       if (answered(at) || (moment.kind === 'typed' && moment.id === id && moment.t >= at && moment.t - at <= FIELD_TYPING_MS)) return false;
-      if (moment.t - at > FIELD_TYPING_MS) return dead(at), false;
+      if (moment.t - at > FIELD_TYPING_MS) return (dead(at), false);
       return true;
     });
   }

@@ -47,6 +47,8 @@ export const Insights = Type.Object({
   /** "1920×1080", or null when the tracker did not report it. */
   screens: Top({ screen: Nullable(Type.String()) }),
   countries: Top({ countryCode: Nullable(Type.String()), country: Nullable(Type.String()) }),
+  /** JavaScript errors by message (its first 200 characters), the most frequent 20: occurrences, sessions, first and last time seen. */
+  errors: Type.Array(Type.Object({ message: Type.String(), count: count(), sessions: count(), firstSeen: Type.Number(), lastSeen: Type.Number() })),
   frustration: Type.Object({
     rageClicks: count(),
     deadClicks: count(),

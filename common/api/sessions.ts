@@ -116,6 +116,8 @@ export const SessionsQuery = Type.Object(
     hasDeadClicks: yes(),
     /** Only the sessions the owner starred. */
     starred: yes(),
+    /** Sessions that had a JavaScript error with this message (its first 200 characters, exactly). */
+    error: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     /** A funnel of the campaign: the sessions that entered it (with step/outcome, see server/funnels/filter.ts). */
     funnel: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     /** The funnel's step (1-based) the sessions reached, or dropped off after with outcome=dropped. */

@@ -177,6 +177,7 @@ export interface Database {
   funnels: FunnelsTable;
   funnel_days: FunnelDaysTable;
   session_pages: SessionPagesTable;
+  session_errors: SessionErrorsTable;
 }
 
 /** A read-only link to one replay; the token itself is never stored, only its SHA-256. */
@@ -275,4 +276,15 @@ export interface FunnelDaysTable {
   day: number;
   /** JSON: sessions reaching each step and the times between steps (a histogram). */
   tally: string;
+}
+
+/** A session's JavaScript errors with one message (server/insights/errors.ts). Goes with its session. */
+export interface SessionErrorsTable {
+  campaign_id: string;
+  session_id: string;
+  /** The first 200 characters of the message. */
+  message: string;
+  count: number;
+  first_at: number;
+  last_at: number;
 }

@@ -3,7 +3,8 @@ import type { SessionFilters } from '../sessions/repository.js';
 import type { Insights } from '../../common/api/insights.js';
 import { addHistograms, bucketStarts, histogramMedian, TOP_PAGES, TOP_ROWS, type InsightsRange } from '../../common/insights.js';
 import { rangeSummaries } from './days.js';
-import { summarize, type PageRow, type Summary, type Top, type TopName } from './summary.js';
+import { matching, summarize, type PageRow, type Summary, type Top, type TopName } from './summary.js';
+import { errorGroups } from './errors.js';
 
 // The insights dashboard, from the session rows alone (never the recorded chunks): the range's
 // summaries (server/insights/days.ts: stored days and the rest computed) added up. With any of
@@ -44,7 +45,7 @@ function addPages(parts: PageRow[][]): Insights['pages'] {
 }
 
 /** The dashboard from summaries that add up. */
-export function insightsOf(parts: Summary[], range: InsightsRange): Insights {
+export function insightsOf(parts: Summary[], range: InsightsRange, errors: Insights['errors'] = []): Insights {
   const sum = (key: keyof Summary) => parts.reduce((total, part) => total + (part[key] as number), 0);
   const sessions = sum('sessions');
   const bots = sum('bots');
@@ -83,6 +84,7 @@ export function insightsOf(parts: Summary[], range: InsightsRange): Insights {
     os: tops('os').map((r) => ({ os: r.value, sessions: r.sessions })),
     screens: tops('screen').map((r) => ({ screen: r.value, sessions: r.sessions })),
     countries: tops('country').map((r) => ({ countryCode: r.value, country: r.extra, sessions: r.sessions })),
+    errors,
     frustration: {
       rageClicks: sum('rageClicks'),
       deadClicks: sum('deadClicks'),
@@ -101,5 +103,7 @@ export async function campaignInsights(db: Executor, campaignId: string, filters
   const parts = hasFilters(filters)
     ? [await summarize(db, campaignId, range.from, range.to, filters)]
     : await rangeSummaries(db, campaignId, range.from, range.to, now);
-  return insightsOf(parts, range);
+  // Errors by message are counted on each call (session_errors holds only sessions that had one).
+  const ids = matching(db, campaignId, { ...filters, from: range.from, to: range.to }).select('id');
+  return insightsOf(parts, range, await errorGroups(db, campaignId, ids));
 }

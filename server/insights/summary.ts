@@ -62,7 +62,7 @@ const TOPS: Record<TopName, RawBuilder<unknown>> = {
   country: sql`country_code`,
 };
 
-const matching = (db: Executor, campaignId: string, filters: SessionFilters) =>
+export const matching = (db: Executor, campaignId: string, filters: SessionFilters) =>
   filtered(db.selectFrom('sessions').where('campaign_id', '=', campaignId), filters);
 type Base = ReturnType<typeof matching>;
 

@@ -17,6 +17,7 @@ import type { Session, SessionCounts } from '../../common/api-types.js';
 import type { SessionSort } from '../../common/session-list.js';
 import { badRequest } from '../http/errors.js';
 import { BOT_REASONS } from '../ingest/visitor.js';
+import { hadError } from '../insights/errors.js';
 import { SESSION_IDLE_MS } from '../../common/limits.js';
 import { freeSessionPlace } from '../campaigns/repository.js';
 import { hasStar } from '../stars/repository.js';
@@ -40,6 +41,8 @@ export interface SessionFilters {
   hasRageClicks?: boolean;
   hasDeadClicks?: boolean;
   starred?: boolean;
+  /** Sessions that had a JavaScript error with this message (session_errors). */
+  error?: string;
   /** A funnel's step or outcome (server/funnels/filter.ts), on the unaliased sessions row. */
   funnelCondition?: RawBuilder<SqlBool>;
 }
@@ -110,6 +113,7 @@ export function filtered<Q extends SelectQueryBuilder<Database, 'sessions', obje
   if (f.hasRageClicks) q = q.where(sql<SqlBool>`rage_click_count > 0`);
   if (f.hasDeadClicks) q = q.where(sql<SqlBool>`dead_click_count > 0`);
   if (f.starred) q = q.where(hasStar);
+  if (f.error) q = q.where(hadError(f.error));
   if (f.funnelCondition) q = q.where(f.funnelCondition);
   return q as Q;
 }

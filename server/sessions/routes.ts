@@ -12,6 +12,7 @@ import { isSessionId } from '../storage/ids.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { SESSION_NOT_FOUND } from '../replay/routes.js';
 import { funnelCondition } from '../funnels/filter.js';
+import { errorLogFor } from '../insights/errors.js';
 import { countSessions, deleteSession, markEndedSessionsWithoutInput, pageSessions, type SessionFilters } from './repository.js';
 import { starredAmong } from '../stars/repository.js';
 
@@ -49,6 +50,8 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
         // Sessions that ended with no human input become bots now, not when the next visitor arrives.
         await markEndedSessionsWithoutInput(ctx.db, campaign.id);
         const { limit = DEFAULT_PAGE, cursor, sort, ...rest } = request.query;
+        // Listing by an error's message: what ingest's error log holds is written first.
+        if (rest.error) await errorLogFor(ctx.db).flush();
         const query = { ...listFilters(rest), funnelCondition: await funnelCondition(ctx.db, campaign.id, rest), limit, cursor, sort };
         // The counts cover the whole campaign, whatever the filters.
         const [page, counts, storage] = await Promise.all([

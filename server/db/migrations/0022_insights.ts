@@ -19,6 +19,9 @@ const DAY_MS = 86_400_000;
  * funnel_days: the same for a funnel (how many of the day's sessions reached each step, and the
  * times between steps), dropped by the same triggers, and with the funnel when it changes.
  *
+ * session_errors: a session's JavaScript errors by message (count, first and last time), written
+ * from ingest's buffer a second after the batch (server/insights/errors.ts).
+ *
  * session_pages: each page a session loaded (its position in the session's `pages` list, the
  * path, and when ingest first stored it), written by a trigger when the session's `pages` grows
  * (a page load, so a few times a session, never on other batches).
@@ -63,6 +66,18 @@ export async function up(db: AnyDb): Promise<void> {
     .addPrimaryKeyConstraint('session_pages_pk', ['campaign_id', 'session_id', 'position'])
     .addForeignKeyConstraint('session_pages_session_fk', ['campaign_id', 'session_id'], 'sessions', ['campaign_id', 'id'], (fk) => fk.onDelete('cascade'))
     .execute();
+  await db.schema
+    .createTable('session_errors')
+    .addColumn('campaign_id', 'text', (c) => c.notNull())
+    .addColumn('session_id', 'text', (c) => c.notNull())
+    .addColumn('message', 'text', (c) => c.notNull())
+    .addColumn('count', 'integer', (c) => c.notNull())
+    .addColumn('first_at', 'bigint', (c) => c.notNull())
+    .addColumn('last_at', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('session_errors_pk', ['campaign_id', 'session_id', 'message'])
+    .addForeignKeyConstraint('session_errors_session_fk', ['campaign_id', 'session_id'], 'sessions', ['campaign_id', 'id'], (fk) => fk.onDelete('cascade'))
+    .execute();
+  await db.schema.createIndex('session_errors_message').on('session_errors').columns(['campaign_id', 'message']).execute();
   if (postgres) await postgresTriggers(db);
   else await sqliteTriggers(db);
 }
@@ -147,6 +162,7 @@ export async function down(db: AnyDb): Promise<void> {
   ]) {
     await sql`drop trigger if exists ${sql.raw(name)}${sql.raw(db.getExecutor().adapter instanceof PostgresAdapter ? ' on sessions' : '')}`.execute(db);
   }
+  await db.schema.dropTable('session_errors').ifExists().execute();
   await db.schema.dropTable('session_pages').ifExists().execute();
   await db.schema.dropTable('funnel_days').ifExists().execute();
   await db.schema.dropTable('funnels').ifExists().execute();
