@@ -18,6 +18,8 @@ export interface SessionFilters {
   hasRageClicks?: true;
   hasDeadClicks?: true;
   starred?: true;
+  /** Sessions that had a JavaScript error with this message. */
+  error?: string;
   /** A funnel of the campaign, and the step reached or dropped off after (server/funnels/filter.ts). */
   funnel?: string;
   step?: number;
@@ -46,6 +48,8 @@ export function validateSessionFilters(search: Record<string, unknown>): Session
   if ((DEVICES as readonly unknown[]).includes(search.device)) filters.device = search.device as SessionFilters['device'];
   const browser = text(search.browser, FILTER_MAX_CHARS.browser);
   if (browser) filters.browser = browser;
+  const error = text(search.error, 200);
+  if (error) filters.error = error;
   const funnel = text(search.funnel, 64);
   if (funnel) {
     filters.funnel = funnel;

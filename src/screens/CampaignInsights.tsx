@@ -11,6 +11,7 @@ import { Spinner } from '../components/Spinner.js';
 import { SessionsChart } from '../components/insights/SessionsChart.js';
 import { SessionsLink } from '../components/insights/SessionsLink.js';
 import { PagesTable } from '../components/insights/PagesTable.js';
+import { ErrorsTable } from '../components/insights/ErrorsTable.js';
 import { TopTable, type TopRow } from '../components/insights/TopTable.js';
 import { useCampaignName } from '../offline/useCampaignName.js';
 
@@ -118,6 +119,8 @@ function Dashboard({ campaignId, insights }: { campaignId: string; insights: Ins
         </ul>
       </section>
       <PagesTable campaignId={campaignId} insights={insights} range={range} />
+      {/* Older cached answers have no errors. */}
+      <ErrorsTable campaignId={campaignId} errors={insights.errors ?? []} range={range} />
       <div className="insights-grid">
         <TopTable
           title="Countries"

@@ -32,7 +32,13 @@ describe.skipIf(!hasChromium)('insights dashboard', () => {
     const created = await fetch(`${server.url}/api/v1/campaign/create`, {
       method: 'POST',
       headers: { ...user.headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Leaf & Kettle', domains: 'shop.example.com', limit: 0, start_date_time: Date.now() - day, end_date_time: Date.now() + 30 * day }),
+      body: JSON.stringify({
+        name: 'Leaf & Kettle',
+        domains: 'shop.example.com',
+        limit: 0,
+        start_date_time: Date.now() - day,
+        end_date_time: Date.now() + 30 * day,
+      }),
     });
     expect(created.status).toBe(201);
     campaignId = ((await created.json()) as { data: { id: string } }).data.id;
@@ -56,6 +62,19 @@ describe.skipIf(!hasChromium)('insights dashboard', () => {
         error_count: visit.errors,
       });
     }
+    // The visitor with errors had them with one message (ingest writes these rows; see insights-errors.test.ts).
+    const withErrors = visits.findIndex((v) => v.errors > 0);
+    await server.db
+      .insertInto('session_errors')
+      .values({
+        campaign_id: campaignId,
+        session_id: `${withErrors}`.repeat(8) + 'b'.repeat(24),
+        message: 'TypeError: price is undefined',
+        count: 2,
+        first_at: now - 7_000_000,
+        last_at: now - 7_000_000 + 500,
+      })
+      .execute();
   });
 
   afterAll(async () => {
@@ -72,7 +91,11 @@ describe.skipIf(!hasChromium)('insights dashboard', () => {
   };
 
   const stat = (page: Page, label: string) =>
-    page.locator('.stat').filter({ has: page.getByText(label, { exact: true }) }).locator('.stat-value').innerText();
+    page
+      .locator('.stat')
+      .filter({ has: page.getByText(label, { exact: true }) })
+      .locator('.stat-value')
+      .innerText();
   const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
   it('shows the seeded visits, passes axe at 1280 px, and a country count opens the list filtered to it', async () => {
@@ -82,18 +105,42 @@ describe.skipIf(!hasChromium)('insights dashboard', () => {
     expect(await stat(page, 'Bot Traffic')).toBe('1');
     expect(await stat(page, 'Sessions with errors')).toBe('1');
     const countries = page.getByRole('region', { name: 'Countries' });
-    expect(await countries.locator('tbody tr').allInnerTexts()).toEqual([expect.stringMatching(/France\s+3$/), expect.stringMatching(/Germany\s+1$/), expect.stringMatching(/United States\s+1$/)]);
+    expect(await countries.locator('tbody tr').allInnerTexts()).toEqual([
+      expect.stringMatching(/France\s+3$/),
+      expect.stringMatching(/Germany\s+1$/),
+      expect.stringMatching(/United States\s+1$/),
+    ]);
     const pages = page.getByRole('region', { name: 'Top pages' });
-    expect(await pages.getByRole('row', { name: /^\/product\/mug/ }).locator('td').first().innerText()).toBe('5');
+    expect(
+      await pages
+        .getByRole('row', { name: /^\/product\/mug/ })
+        .locator('td')
+        .first()
+        .innerText(),
+    ).toBe('5');
     expect(await page.getByRole('link', { name: 'Insights' }).getAttribute('aria-current')).toBe('page');
     await expectAccessible(page, 'insights (desktop)');
     expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(0);
+
+    const errors = page.getByRole('region', { name: 'JavaScript errors' });
+    expect(
+      await errors
+        .getByRole('row', { name: /^TypeError: price is undefined/ })
+        .locator('td')
+        .first()
+        .innerText(),
+    ).toBe('2');
 
     await countries.getByRole('link', { name: '3 sessions: FR' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('country')).toBe('FR');
     expect(new URL(page.url()).pathname).toBe(`/campaign/${campaignId}`);
     await expect.poll(() => page.getByTestId('session-card').count()).toBe(3);
     expect(await page.getByRole('link', { name: 'Sessions' }).getAttribute('aria-current')).toBe('page');
+
+    await page.goBack();
+    await page.getByRole('link', { name: '1 sessions with the error TypeError: price is undefined' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('error')).toBe('TypeError: price is undefined');
+    await expect.poll(() => page.getByTestId('session-card').count()).toBe(1);
     await page.context().close();
   });
 
