@@ -97,7 +97,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Per-address limits count the client as TRUST_PROXY defines it (http/client-address.ts).
     keyGenerator: clientAddress,
     ...rateStorage,
-    errorResponseBuilder: (_request, context) => new HttpError(429, `Too many requests: try again in ${Math.ceil(context.ttl / 1000)} s`),
+    errorResponseBuilder: (_request, context) =>
+      new HttpError(429, `Too many requests: try again in ${Math.ceil(context.ttl / 1000)} s`),
   });
   app.decorate('byteCounter', byteCounter(rateStorage, db, Boolean(config.databaseUrl)));
   app.decorate('storageQuota', new StorageQuota(db, config.limits.storageQuotaBytes));

@@ -17,11 +17,7 @@ const schema = { params: InsightsParams, querystring: InsightsQuery, response: {
 /** GET /api/v1/insights/{campaignId}: the campaign's dashboard over a range, owner only, like the sessions list. */
 export async function registerInsights(app: FastifyInstance, ctx: AppContext): Promise<void> {
   // What the error log holds is written before the database closes.
-  app.addHook('onClose', async () =>
-    errorLogFor(ctx.db)
-      .flush()
-      .catch(() => undefined),
-  );
+  app.addHook('onClose', async () => errorLogFor(ctx.db).flush().catch(() => undefined));
   await app.register(async (scope) => {
     const api = scope.withTypeProvider<TypeBoxTypeProvider>();
     api.get('/api/v1/insights/:campaignId', { preHandler: requireUser(ctx), schema }, async (request) => {

@@ -1,14 +1,4 @@
-import {
-  sql,
-  type Expression,
-  type QueryCreator,
-  type Insertable,
-  type Selectable,
-  type SelectQueryBuilder,
-  type SqlBool,
-  type RawBuilder,
-  type ExpressionBuilder,
-} from 'kysely';
+import { sql, type Expression, type QueryCreator, type Insertable, type Selectable, type SelectQueryBuilder, type SqlBool, type RawBuilder, type ExpressionBuilder } from 'kysely';
 import type { Database, Db } from '../db/index.js';
 import { carriedFacts, readCarried, type SessionFacts } from '../../common/session-facts.js';
 import type { Executor } from '../db/executor.js';
@@ -76,7 +66,9 @@ export function decodeCursor(text: string, sort: SessionSort = 'newest'): Cursor
   try {
     const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
     const valid =
-      Array.isArray(value) && value.length === columns.length && value.every((v, i) => (columns[i] === 'id' ? typeof v === 'string' : Number.isSafeInteger(v)));
+      Array.isArray(value) &&
+      value.length === columns.length &&
+      value.every((v, i) => (columns[i] === 'id' ? typeof v === 'string' : Number.isSafeInteger(v)));
     if (valid) return value as Cursor;
   } catch {
     // falls through to the 400 below
@@ -204,17 +196,7 @@ export function findSession(db: Executor, campaignId: string, sessionId: string)
 }
 
 /** The columns the session-facts rules keep (common/session-facts.ts). */
-const FACT_COLUMNS = [
-  'active_ms',
-  'click_count',
-  'rage_click_count',
-  'dead_click_count',
-  'error_count',
-  'failed_request_count',
-  'pages',
-  'exit_url',
-  'facts_carry',
-] as const;
+const FACT_COLUMNS = ['active_ms', 'click_count', 'rage_click_count', 'dead_click_count', 'error_count', 'failed_request_count', 'pages', 'exit_url', 'facts_carry'] as const;
 
 /**
  * A session's row as a batch is judged against it: the caps' counters, whether it is closed, its
@@ -232,7 +214,12 @@ export const VERDICT_COLUMNS = ['webdriver', 'user_agent', 'has_human_input', 'i
  * the UPDATE that counts it).
  */
 export function sessionCounters(db: Executor, campaignId: string, sessionId: string) {
-  return db.selectFrom('sessions').select(STATE_COLUMNS).where('campaign_id', '=', campaignId).where('id', '=', sessionId).executeTakeFirst();
+  return db
+    .selectFrom('sessions')
+    .select(STATE_COLUMNS)
+    .where('campaign_id', '=', campaignId)
+    .where('id', '=', sessionId)
+    .executeTakeFirst();
 }
 
 export type SessionState = NonNullable<Awaited<ReturnType<typeof sessionCounters>>>;
@@ -282,15 +269,7 @@ export function countBatch(db: Executor, campaignId: string, sessionId: string, 
 }
 
 /** countBatch's statement, not yet run: ingest on PostgreSQL runs it with the chunk's INSERT as one statement. */
-export function countBatchQuery(
-  db: QueryCreator<Database>,
-  campaignId: string,
-  sessionId: string,
-  batch: BatchCounts,
-  caps: SessionCaps,
-  now: number,
-  factsAsOf?: FactsAsOf,
-) {
+export function countBatchQuery(db: QueryCreator<Database>, campaignId: string, sessionId: string, batch: BatchCounts, caps: SessionCaps, now: number, factsAsOf?: FactsAsOf) {
   return db
     .updateTable('sessions')
     .set((eb) => ({
@@ -378,13 +357,7 @@ export async function deleteSession(db: Db, campaignId: string, sessionId: strin
 }
 
 /** Stores a bot verdict, only if no batch was counted since the one it was made from (that batch makes its own). */
-export async function setVerdict(
-  db: Executor,
-  campaignId: string,
-  sessionId: string,
-  verdict: { isBot: boolean; reason: string | null },
-  asOfBatchCount: number,
-): Promise<void> {
+export async function setVerdict(db: Executor, campaignId: string, sessionId: string, verdict: { isBot: boolean; reason: string | null }, asOfBatchCount: number): Promise<void> {
   await db
     .updateTable('sessions')
     .set({ is_bot: verdict.isBot ? 1 : 0, bot_reason: verdict.reason })

@@ -26,16 +26,7 @@ export function listFilters(query: Omit<SessionsQueryType, 'cursor' | 'limit' | 
   // The funnel filters need the funnel: the routes read them (server/funnels/filter.ts).
   const { hasErrors, hasRageClicks, hasDeadClicks, starred, funnel, step, outcome, ...rest } = query;
   const [search, url, browser] = [rest.search, rest.url, rest.browser].map(filterText);
-  return {
-    ...rest,
-    search,
-    url,
-    browser,
-    hasErrors: hasErrors === 'true',
-    hasRageClicks: hasRageClicks === 'true',
-    hasDeadClicks: hasDeadClicks === 'true',
-    starred: starred === 'true',
-  };
+  return { ...rest, search, url, browser, hasErrors: hasErrors === 'true', hasRageClicks: hasRageClicks === 'true', hasDeadClicks: hasDeadClicks === 'true', starred: starred === 'true' };
 }
 
 const schema = { params: SessionsParams, querystring: SessionsQuery, response: { 200: SessionsResponse } };
@@ -54,16 +45,8 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
         if (rest.error) await errorLogFor(ctx.db).flush();
         const query = { ...listFilters(rest), funnelCondition: await funnelCondition(ctx.db, campaign.id, rest), limit, cursor, sort };
         // The counts cover the whole campaign, whatever the filters.
-        const [page, counts, storage] = await Promise.all([
-          pageSessions(ctx.db, campaign.id, query),
-          countSessions(ctx.db, campaign.id),
-          app.storageQuota.use(campaign.id),
-        ]);
-        const stars = await starredAmong(
-          ctx.db,
-          campaign.id,
-          page.sessions.map((session) => session.sessionId),
-        );
+        const [page, counts, storage] = await Promise.all([pageSessions(ctx.db, campaign.id, query), countSessions(ctx.db, campaign.id), app.storageQuota.use(campaign.id)]);
+        const stars = await starredAmong(ctx.db, campaign.id, page.sessions.map((session) => session.sessionId));
         page.sessions = page.sessions.map((session) => ({ ...session, starred: stars.has(session.sessionId) }));
         // The storage quota's use, so the page can say why new sessions are refused.
         return storage ? { ...page, counts, storage } : { ...page, counts };

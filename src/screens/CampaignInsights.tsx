@@ -68,32 +68,17 @@ function Dashboard({ campaignId, insights }: { campaignId: string; insights: Ins
       {count}
     </SessionsLink>
   );
-  const top = (
-    rows: { sessions: number }[],
-    name: (row: never) => string | null,
-    filters?: (value: string) => SessionFilters,
-    label?: (value: string) => ReactNode,
-  ): TopRow[] =>
+  const top = (rows: { sessions: number }[], name: (row: never) => string | null, filters?: (value: string) => SessionFilters, label?: (value: string) => ReactNode): TopRow[] =>
     rows.map((row) => {
       const value = name(row as never);
-      return {
-        key: value ?? '',
-        name: value ?? 'Unknown',
-        label: value === null ? 'Unknown' : (label?.(value) ?? value),
-        sessions: row.sessions,
-        filters: value !== null ? filters?.(value) : undefined,
-      };
+      return { key: value ?? '', name: value ?? 'Unknown', label: value === null ? 'Unknown' : (label?.(value) ?? value), sessions: row.sessions, filters: value !== null ? filters?.(value) : undefined };
     });
   return (
     <>
       <div className="stats insights-stats" aria-label="Totals">
         <Stat label="Sessions">{link(totals.sessions, 'sessions')}</Stat>
-        <Stat label="Human Users" tone="stat-green">
-          {totals.humans}
-        </Stat>
-        <Stat label="Bot Traffic" tone="stat-amber">
-          {totals.bots}
-        </Stat>
+        <Stat label="Human Users" tone="stat-green">{totals.humans}</Stat>
+        <Stat label="Bot Traffic" tone="stat-amber">{totals.bots}</Stat>
         <Stat label="Median duration">{formatDurationMs(totals.medianDurationMs)}</Stat>
         <Stat label="Median active time">{formatDurationMs(totals.medianActiveMs)}</Stat>
         <Stat label="Pages per session">{totals.pagesPerSession}</Stat>
@@ -104,73 +89,25 @@ function Dashboard({ campaignId, insights }: { campaignId: string; insights: Ins
       <section className="card" aria-label="Frustration">
         <h2 className="insights-heading">Frustration</h2>
         <ul className="insights-frustration">
-          <li>
-            Rage clicks: {frustration.rageClicks} in {link(frustration.sessionsWithRageClicks, 'sessions with rage clicks', { hasRageClicks: true })} sessions
-          </li>
-          <li>
-            Dead clicks: {frustration.deadClicks} in {link(frustration.sessionsWithDeadClicks, 'sessions with dead clicks', { hasDeadClicks: true })} sessions
-          </li>
-          <li>
-            Errors: {frustration.errors} in {link(frustration.sessionsWithErrors, 'sessions with errors', { hasErrors: true })} sessions
-          </li>
-          <li>
-            Failed requests: {frustration.failedRequests} in {frustration.sessionsWithFailedRequests} sessions
-          </li>
+          <li>Rage clicks: {frustration.rageClicks} in {link(frustration.sessionsWithRageClicks, 'sessions with rage clicks', { hasRageClicks: true })} sessions</li>
+          <li>Dead clicks: {frustration.deadClicks} in {link(frustration.sessionsWithDeadClicks, 'sessions with dead clicks', { hasDeadClicks: true })} sessions</li>
+          <li>Errors: {frustration.errors} in {link(frustration.sessionsWithErrors, 'sessions with errors', { hasErrors: true })} sessions</li>
+          <li>Failed requests: {frustration.failedRequests} in {frustration.sessionsWithFailedRequests} sessions</li>
         </ul>
       </section>
       <PagesTable campaignId={campaignId} insights={insights} range={range} />
       {/* Older cached answers have no errors. */}
       <ErrorsTable campaignId={campaignId} errors={insights.errors ?? []} range={range} />
       <div className="insights-grid">
-        <TopTable
-          title="Countries"
-          column="Country"
-          campaignId={campaignId}
-          range={range}
-          rows={top(
-            insights.countries,
-            (r: Insights['countries'][number]) => r.countryCode,
-            (code) => ({ country: code }),
-            (code) => `${flag(code)} ${insights.countries.find((c) => c.countryCode === code)?.country ?? code}`,
-          )}
-        />
-        <TopTable
-          title="Devices"
-          column="Device"
-          campaignId={campaignId}
-          range={range}
-          rows={top(
-            insights.devices,
-            (r: Insights['devices'][number]) => r.device,
-            (device) => ({ device: device as SessionFilters['device'] }),
-          )}
-        />
-        <TopTable
-          title="Browsers"
-          column="Browser"
-          campaignId={campaignId}
-          range={range}
-          rows={top(
-            insights.browsers,
-            (r: Insights['browsers'][number]) => r.browser,
-            (browser) => ({ browser }),
-          )}
-        />
+        <TopTable title="Countries" column="Country" campaignId={campaignId} range={range}
+          rows={top(insights.countries, (r: Insights['countries'][number]) => r.countryCode, (code) => ({ country: code }), (code) => `${flag(code)} ${insights.countries.find((c) => c.countryCode === code)?.country ?? code}`)} />
+        <TopTable title="Devices" column="Device" campaignId={campaignId} range={range}
+          rows={top(insights.devices, (r: Insights['devices'][number]) => r.device, (device) => ({ device: device as SessionFilters['device'] }))} />
+        <TopTable title="Browsers" column="Browser" campaignId={campaignId} range={range}
+          rows={top(insights.browsers, (r: Insights['browsers'][number]) => r.browser, (browser) => ({ browser }))} />
         <TopTable title="Operating systems" column="OS" campaignId={campaignId} range={range} rows={top(insights.os, (r: Insights['os'][number]) => r.os)} />
-        <TopTable
-          title="Referrers"
-          column="Referrer"
-          campaignId={campaignId}
-          range={range}
-          rows={top(insights.referrers, (r: Insights['referrers'][number]) => r.referrer ?? '(direct)')}
-        />
-        <TopTable
-          title="Screens"
-          column="Screen"
-          campaignId={campaignId}
-          range={range}
-          rows={top(insights.screens, (r: Insights['screens'][number]) => r.screen)}
-        />
+        <TopTable title="Referrers" column="Referrer" campaignId={campaignId} range={range} rows={top(insights.referrers, (r: Insights['referrers'][number]) => r.referrer ?? '(direct)')} />
+        <TopTable title="Screens" column="Screen" campaignId={campaignId} range={range} rows={top(insights.screens, (r: Insights['screens'][number]) => r.screen)} />
       </div>
     </>
   );

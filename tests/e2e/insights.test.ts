@@ -32,13 +32,7 @@ describe.skipIf(!hasChromium)('insights dashboard', () => {
     const created = await fetch(`${server.url}/api/v1/campaign/create`, {
       method: 'POST',
       headers: { ...user.headers, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        name: 'Leaf & Kettle',
-        domains: 'shop.example.com',
-        limit: 0,
-        start_date_time: Date.now() - day,
-        end_date_time: Date.now() + 30 * day,
-      }),
+      body: JSON.stringify({ name: 'Leaf & Kettle', domains: 'shop.example.com', limit: 0, start_date_time: Date.now() - day, end_date_time: Date.now() + 30 * day }),
     });
     expect(created.status).toBe(201);
     campaignId = ((await created.json()) as { data: { id: string } }).data.id;
@@ -91,11 +85,7 @@ describe.skipIf(!hasChromium)('insights dashboard', () => {
   };
 
   const stat = (page: Page, label: string) =>
-    page
-      .locator('.stat')
-      .filter({ has: page.getByText(label, { exact: true }) })
-      .locator('.stat-value')
-      .innerText();
+    page.locator('.stat').filter({ has: page.getByText(label, { exact: true }) }).locator('.stat-value').innerText();
   const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
   it('shows the seeded visits, passes axe at 1280 px, and a country count opens the list filtered to it', async () => {
@@ -105,19 +95,9 @@ describe.skipIf(!hasChromium)('insights dashboard', () => {
     expect(await stat(page, 'Bot Traffic')).toBe('1');
     expect(await stat(page, 'Sessions with errors')).toBe('1');
     const countries = page.getByRole('region', { name: 'Countries' });
-    expect(await countries.locator('tbody tr').allInnerTexts()).toEqual([
-      expect.stringMatching(/France\s+3$/),
-      expect.stringMatching(/Germany\s+1$/),
-      expect.stringMatching(/United States\s+1$/),
-    ]);
+    expect(await countries.locator('tbody tr').allInnerTexts()).toEqual([expect.stringMatching(/France\s+3$/), expect.stringMatching(/Germany\s+1$/), expect.stringMatching(/United States\s+1$/)]);
     const pages = page.getByRole('region', { name: 'Top pages' });
-    expect(
-      await pages
-        .getByRole('row', { name: /^\/product\/mug/ })
-        .locator('td')
-        .first()
-        .innerText(),
-    ).toBe('5');
+    expect(await pages.getByRole('row', { name: /^\/product\/mug/ }).locator('td').first().innerText()).toBe('5');
     expect(await page.getByRole('link', { name: 'Insights' }).getAttribute('aria-current')).toBe('page');
     await expectAccessible(page, 'insights (desktop)');
     expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(0);
