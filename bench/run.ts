@@ -23,6 +23,7 @@ const figureFiles = [
   'replay-open',
   'sessions-list',
   'insights',
+  'funnels',
   'pwa-weight',
   'live-delay',
   'live-streams',

@@ -12,8 +12,6 @@ export const HOURLY_UP_TO_MS = 2 * DAY_MS;
 /** How many rows each top list holds. */
 export const TOP_ROWS = 10;
 export const TOP_PAGES = 20;
-/** Top pages are counted over at most this many sessions of the range, the newest. */
-export const PAGES_FROM_SESSIONS = 5_000;
 
 export interface InsightsRange {
   from: number;
@@ -23,7 +21,8 @@ export interface InsightsRange {
 }
 
 /**
- * The range an insights call covers: `to` defaults to now, `from` to 30 days before `to`.
+ * The range an insights call covers: `to` defaults to now, `from` to 30 days before `to` (for
+ * a range drawn in days, the start of that day).
  * A reason when it is empty, reversed or longer than 366 days.
  */
 export function insightsRange(from: number | undefined, to: number | undefined, now: number): InsightsRange | { error: string } {
@@ -31,7 +30,10 @@ export function insightsRange(from: number | undefined, to: number | undefined, 
   const start = from ?? end - DEFAULT_INSIGHTS_DAYS * DAY_MS;
   if (start >= end) return { error: 'from must be before to' };
   if (end - start > MAX_INSIGHTS_DAYS * DAY_MS) return { error: `The range may span at most ${MAX_INSIGHTS_DAYS} days` };
-  return { from: start, to: end, bucketMs: end - start <= HOURLY_UP_TO_MS ? HOUR_MS : DAY_MS };
+  // A range drawn in days starts at its first day's start (UTC), as its first bucket does: the
+  // server then reads whole days from its stored summaries.
+  if (end - start <= HOURLY_UP_TO_MS) return { from: start, to: end, bucketMs: HOUR_MS };
+  return { from: Math.floor(start / DAY_MS) * DAY_MS, to: end, bucketMs: DAY_MS };
 }
 
 /** The start of every bucket of the range, so days or hours without sessions show as zero. */
@@ -39,4 +41,29 @@ export function bucketStarts(range: InsightsRange): number[] {
   const starts: number[] = [];
   for (let t = Math.floor(range.from / range.bucketMs) * range.bucketMs; t < range.to; t += range.bucketMs) starts.push(t);
   return starts;
+}
+
+/** A time rounded to its histogram bin: 1 s under 10 minutes, 10 s under an hour, a minute under a day, else an hour. */
+export function timeBin(ms: number): number {
+  const step = ms < 600_000 ? 1000 : ms < HOUR_MS ? 10_000 : ms < DAY_MS ? 60_000 : HOUR_MS;
+  return Math.floor((ms + step / 2) / step) * step;
+}
+
+/** The median of a histogram [value, count][] sorted by value (the mean of the middle two for an even count); 0 for none. */
+export function histogramMedian(histogram: [number, number][]): number {
+  const total = histogram.reduce((sum, [, c]) => sum + c, 0);
+  if (!total) return 0;
+  const at = (index: number) => {
+    let seen = 0;
+    for (const [value, c] of histogram) if ((seen += c) > index) return value;
+    return 0;
+  };
+  return Math.round((at(Math.floor((total - 1) / 2)) + at(Math.ceil((total - 1) / 2))) / 2);
+}
+
+/** Histograms added up, sorted by value. */
+export function addHistograms(parts: [number, number][][]): [number, number][] {
+  const sums = new Map<number, number>();
+  for (const part of parts) for (const [value, c] of part) sums.set(value, (sums.get(value) ?? 0) + c);
+  return [...sums].sort((a, b) => a[0] - b[0]);
 }

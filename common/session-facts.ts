@@ -23,6 +23,8 @@ export const DEAD_CLICK_MS = 1000;
 /** Pages kept on the session row (the count goes on). */
 export const MAX_PAGES = 50;
 const MAX_PAGE_CHARS = 300;
+/** An error's message as errors are grouped by it: its first 200 characters. */
+export const MAX_ERROR_MESSAGE = 200;
 /** Clicks the carried state keeps for the rage and dead rules: bounded whatever a page does. */
 const MAX_RECENT_CLICKS = 20;
 
@@ -53,7 +55,7 @@ export type Moment =
   | { kind: 'typed'; t: number; id: number }
   | { kind: 'response'; t: number }
   | { kind: 'page'; t: number; path: string }
-  | { kind: 'error'; t: number }
+  | { kind: 'error'; t: number; message?: string }
   | { kind: 'request'; t: number }
   | { kind: 'identify'; t: number; userId: string; traits: Fields }
   | { kind: 'event'; t: number; name: string }
@@ -88,14 +90,18 @@ function peopleMoments(t: number, tag: unknown, payload: Record<string, unknown>
 
 function momentsOf(event: EventLike): Moment[] {
   const t = event.timestamp;
-  const data = (event.data ?? {}) as { source?: number; type?: number; id?: number; x?: number; y?: number; href?: unknown; tag?: unknown; payload?: { level?: unknown; status?: unknown } };
+  const data = (event.data ?? {}) as { source?: number; type?: number; id?: number; x?: number; y?: number; href?: unknown; tag?: unknown; payload?: { level?: unknown; status?: unknown; message?: unknown } };
   switch (event.type) {
     case EventType.Meta:
       return typeof data.href === 'string' ? [{ kind: 'page', t, path: pathOf(data.href) }, { kind: 'response', t }] : [{ kind: 'response', t }];
     case EventType.FullSnapshot:
       return [{ kind: 'response', t }];
     case EventType.Custom:
-      if (data.tag === CAPTURED_TAGS.error || (data.tag === CAPTURED_TAGS.console && data.payload?.level === 'error')) return [{ kind: 'error', t }];
+      if (data.tag === CAPTURED_TAGS.error || (data.tag === CAPTURED_TAGS.console && data.payload?.level === 'error')) {
+        // The message groups the campaign's errors (server/insights/errors.ts).
+        const message = typeof data.payload?.message === 'string' ? storable(data.payload.message, MAX_ERROR_MESSAGE).trim() : '';
+        return [message ? { kind: 'error', t, message } : { kind: 'error', t }];
+      }
       if (data.tag === CAPTURED_TAGS.request) return [{ kind: 'request', t }];
       return peopleMoments(t, data.tag, data.payload as Record<string, unknown> | undefined);
     case EventType.IncrementalSnapshot: {

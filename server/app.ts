@@ -17,6 +17,7 @@ import { registerAccount } from './account/routes.js';
 import { registerCampaigns } from './campaigns/routes.js';
 import { registerSessions } from './sessions/routes.js';
 import { registerInsights } from './insights/routes.js';
+import { registerFunnels } from './funnels/routes.js';
 import { registerStars } from './stars/routes.js';
 import { registerSegments } from './segments/routes.js';
 import { registerNotes } from './notes/routes.js';
@@ -116,6 +117,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerCampaigns(app, ctx);
   await registerSessions(app, ctx);
   await registerInsights(app, ctx);
+  await registerFunnels(app, ctx);
   await registerStars(app, ctx);
   await registerSegments(app, ctx);
   await registerNotes(app, ctx);

@@ -21,6 +21,7 @@ import { Route as SharedTokenRouteImport } from './routes/shared.$token'
 import { Route as AuthGoogleCallbackRouteImport } from './routes/auth/google/callback'
 import { Route as AuthedCampaignCampaignIdIndexRouteImport } from './routes/_authed/campaign/$campaignId/index'
 import { Route as AuthedCampaignCampaignIdEditRouteImport } from './routes/_authed/campaign/$campaignId/edit'
+import { Route as AuthedCampaignCampaignIdFunnelsRouteImport } from './routes/_authed/campaign/$campaignId/funnels'
 import { Route as AuthedCampaignCampaignIdInsightsRouteImport } from './routes/_authed/campaign/$campaignId/insights'
 import { Route as AuthedCampaignCampaignIdPersonUserIdRouteImport } from './routes/_authed/campaign/$campaignId/person/$userId'
 import { Route as AuthedCampaignCampaignIdSessionSessionIdRouteImport } from './routes/_authed/campaign/$campaignId/session/$sessionId'
@@ -86,6 +87,12 @@ const AuthedCampaignCampaignIdEditRoute =
     path: '/campaign/$campaignId/edit',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedCampaignCampaignIdFunnelsRoute =
+  AuthedCampaignCampaignIdFunnelsRouteImport.update({
+    id: '/campaign/$campaignId/funnels',
+    path: '/campaign/$campaignId/funnels',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedCampaignCampaignIdInsightsRoute =
   AuthedCampaignCampaignIdInsightsRouteImport.update({
     id: '/campaign/$campaignId/insights',
@@ -116,6 +123,7 @@ export interface FileRoutesByFullPath {
   '/shared/$token': typeof SharedTokenRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
   '/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
+  '/campaign/$campaignId/funnels': typeof AuthedCampaignCampaignIdFunnelsRoute
   '/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
   '/campaign/$campaignId/': typeof AuthedCampaignCampaignIdIndexRoute
   '/campaign/$campaignId/person/$userId': typeof AuthedCampaignCampaignIdPersonUserIdRoute
@@ -132,6 +140,7 @@ export interface FileRoutesByTo {
   '/shared/$token': typeof SharedTokenRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
   '/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
+  '/campaign/$campaignId/funnels': typeof AuthedCampaignCampaignIdFunnelsRoute
   '/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
   '/campaign/$campaignId': typeof AuthedCampaignCampaignIdIndexRoute
   '/campaign/$campaignId/person/$userId': typeof AuthedCampaignCampaignIdPersonUserIdRoute
@@ -150,6 +159,7 @@ export interface FileRoutesById {
   '/shared/$token': typeof SharedTokenRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
   '/_authed/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
+  '/_authed/campaign/$campaignId/funnels': typeof AuthedCampaignCampaignIdFunnelsRoute
   '/_authed/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
   '/_authed/campaign/$campaignId/': typeof AuthedCampaignCampaignIdIndexRoute
   '/_authed/campaign/$campaignId/person/$userId': typeof AuthedCampaignCampaignIdPersonUserIdRoute
@@ -168,6 +178,7 @@ export interface FileRouteTypes {
     | '/shared/$token'
     | '/auth/google/callback'
     | '/campaign/$campaignId/edit'
+    | '/campaign/$campaignId/funnels'
     | '/campaign/$campaignId/insights'
     | '/campaign/$campaignId/'
     | '/campaign/$campaignId/person/$userId'
@@ -184,6 +195,7 @@ export interface FileRouteTypes {
     | '/shared/$token'
     | '/auth/google/callback'
     | '/campaign/$campaignId/edit'
+    | '/campaign/$campaignId/funnels'
     | '/campaign/$campaignId/insights'
     | '/campaign/$campaignId'
     | '/campaign/$campaignId/person/$userId'
@@ -201,6 +213,7 @@ export interface FileRouteTypes {
     | '/shared/$token'
     | '/auth/google/callback'
     | '/_authed/campaign/$campaignId/edit'
+    | '/_authed/campaign/$campaignId/funnels'
     | '/_authed/campaign/$campaignId/insights'
     | '/_authed/campaign/$campaignId/'
     | '/_authed/campaign/$campaignId/person/$userId'
@@ -303,6 +316,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedCampaignCampaignIdEditRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/campaign/$campaignId/funnels': {
+      id: '/_authed/campaign/$campaignId/funnels'
+      path: '/campaign/$campaignId/funnels'
+      fullPath: '/campaign/$campaignId/funnels'
+      preLoaderRoute: typeof AuthedCampaignCampaignIdFunnelsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/campaign/$campaignId/insights': {
       id: '/_authed/campaign/$campaignId/insights'
       path: '/campaign/$campaignId/insights'
@@ -332,6 +352,7 @@ interface AuthedRouteChildren {
   AuthedCreateCampaignRoute: typeof AuthedCreateCampaignRoute
   AuthedDashboardRoute: typeof AuthedDashboardRoute
   AuthedCampaignCampaignIdEditRoute: typeof AuthedCampaignCampaignIdEditRoute
+  AuthedCampaignCampaignIdFunnelsRoute: typeof AuthedCampaignCampaignIdFunnelsRoute
   AuthedCampaignCampaignIdInsightsRoute: typeof AuthedCampaignCampaignIdInsightsRoute
   AuthedCampaignCampaignIdIndexRoute: typeof AuthedCampaignCampaignIdIndexRoute
   AuthedCampaignCampaignIdPersonUserIdRoute: typeof AuthedCampaignCampaignIdPersonUserIdRoute
@@ -343,6 +364,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedCreateCampaignRoute: AuthedCreateCampaignRoute,
   AuthedDashboardRoute: AuthedDashboardRoute,
   AuthedCampaignCampaignIdEditRoute: AuthedCampaignCampaignIdEditRoute,
+  AuthedCampaignCampaignIdFunnelsRoute: AuthedCampaignCampaignIdFunnelsRoute,
   AuthedCampaignCampaignIdInsightsRoute: AuthedCampaignCampaignIdInsightsRoute,
   AuthedCampaignCampaignIdIndexRoute: AuthedCampaignCampaignIdIndexRoute,
   AuthedCampaignCampaignIdPersonUserIdRoute:

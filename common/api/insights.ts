@@ -36,7 +36,7 @@ export const Insights = Type.Object({
   pages: Type.Array(
     Type.Object({ path: Type.String(), views: count(), entries: count(), exits: count(), rageClicks: count(), deadClicks: count(), errors: count() }),
   ),
-  /** How many sessions (the range's newest) the pages were counted over: all of them up to 5,000. */
+  /** How many sessions the pages were counted over: all of them up to 20,000 a day (a day's newest). */
   pagesFromSessions: count(),
   /** null is a direct visit (no referrer). */
   referrers: Top({ referrer: Nullable(Type.String()) }),
@@ -47,6 +47,8 @@ export const Insights = Type.Object({
   /** "1920×1080", or null when the tracker did not report it. */
   screens: Top({ screen: Nullable(Type.String()) }),
   countries: Top({ countryCode: Nullable(Type.String()), country: Nullable(Type.String()) }),
+  /** JavaScript errors by message (its first 200 characters), the most frequent 20: occurrences, sessions, first and last time seen. */
+  errors: Type.Array(Type.Object({ message: Type.String(), count: count(), sessions: count(), firstSeen: Type.Number(), lastSeen: Type.Number() })),
   frustration: Type.Object({
     rageClicks: count(),
     deadClicks: count(),

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Nullable } from './shared.js';
 import { MAX_TIME } from '../limits.js';
+import { MAX_FUNNEL_STEPS } from '../funnels.js';
 import { COUNTRY_CODE, DEVICES, FILTER_MAX_CHARS, KEY_VALUE, SESSION_SORTS } from '../session-list.js';
 
 /** Session info the tracker reports with the first batch (the visit's details, screen, referrer, URL). */
@@ -130,6 +131,13 @@ export const SessionsQuery = Type.Object(
     /** `key:value` of a trait (tapedeck.identify) or a tag (tapedeck.tag), exact. */
     trait: Type.Optional(Type.String({ pattern: KEY_VALUE.source, maxLength: FILTER_MAX_CHARS.trait })),
     tag: Type.Optional(Type.String({ pattern: KEY_VALUE.source, maxLength: FILTER_MAX_CHARS.tag })),
+    /** Sessions that had a JavaScript error with this message (its first 200 characters, exactly). */
+    error: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    /** A funnel of the campaign: the sessions that entered it (with step/outcome, see server/funnels/filter.ts). */
+    funnel: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    /** The funnel's step (1-based) the sessions reached, or dropped off after with outcome=dropped. */
+    step: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_FUNNEL_STEPS })),
+    outcome: Type.Optional(Type.Union([Type.Literal('dropped'), Type.Literal('converted')])),
     sort: Type.Optional(Type.Union(SESSION_SORTS.map((s) => Type.Literal(s)))),
   },
   { additionalProperties: false },

@@ -23,6 +23,7 @@ import * as m0017 from './migrations/0017_stars_and_segments.js';
 import * as m0018 from './migrations/0018_notes.js';
 import * as m0019 from './migrations/0019_people.js';
 import * as m0020 from './migrations/0020_chunks_in_time_order.js';
+import * as m0022 from './migrations/0022_insights.js';
 
 export type Db = Kysely<Database>;
 export type { Database };
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '0018_notes': m0018,
   '0019_people': m0019,
   '0020_chunks_in_time_order': m0020,
+  '0022_insights': m0022,
 };
 
 export interface DbOptions {

@@ -180,6 +180,11 @@ export interface Database {
   notes: NotesTable;
   session_events: SessionEventsTable;
   erasures: ErasuresTable;
+  insights_days: InsightsDaysTable;
+  funnels: FunnelsTable;
+  funnel_days: FunnelDaysTable;
+  session_pages: SessionPagesTable;
+  session_errors: SessionErrorsTable;
 }
 
 /** A session's event names with their counts, kept from sessions.events by triggers (migration 0019). */
@@ -255,4 +260,56 @@ export interface NotesTable {
   timestamp: number;
   created_at: number;
   updated_at: number;
+}
+
+/** A campaign's insights for one UTC day (server/insights/days.ts); gone as soon as a session of that day changes. */
+export interface InsightsDaysTable {
+  campaign_id: string;
+  /** The day's start, epoch ms (UTC). */
+  day: number;
+  /** JSON: the day's summary (server/insights/summary.ts). */
+  summary: string;
+  computed_at: number;
+}
+
+/** A campaign's funnel: ordered steps within a time window. */
+export interface FunnelsTable {
+  id: string;
+  campaign_id: string;
+  name: string;
+  /** JSON: the steps (common/api/funnels.ts). */
+  steps: string;
+  within_ms: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A page a session loaded, in order: written by a trigger when the session's `pages` grows. */
+export interface SessionPagesTable {
+  campaign_id: string;
+  session_id: string;
+  position: number;
+  path: string;
+  /** When ingest stored the batch that told the page (the session's start for its first page). */
+  at: number;
+}
+
+/** A funnel's tally of one UTC day's sessions (server/funnels/days.ts); gone when a session of that day changes. */
+export interface FunnelDaysTable {
+  funnel_id: string;
+  campaign_id: string;
+  day: number;
+  /** JSON: sessions reaching each step and the times between steps (a histogram). */
+  tally: string;
+}
+
+/** A session's JavaScript errors with one message (server/insights/errors.ts). Goes with its session. */
+export interface SessionErrorsTable {
+  campaign_id: string;
+  session_id: string;
+  /** The first 200 characters of the message. */
+  message: string;
+  count: number;
+  first_at: number;
+  last_at: number;
 }

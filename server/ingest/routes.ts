@@ -17,6 +17,7 @@ import { GroupCommitter } from './group-commit.js';
 import { isPostgres } from '../db/index.js';
 import { markEndedSessionsWithoutInput, sessionCounters, type SessionState } from '../sessions/repository.js';
 import type { IngestCampaign } from '../campaigns/kept-campaigns.js';
+import { errorLogFor } from '../insights/errors.js';
 import { IngestParams, IngestResponse } from '../../common/api/ingest.js';
 import { clientAddress } from '../http/client-address.js';
 import { registerScripts } from './scripts.js';
@@ -179,6 +180,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
 
   // PostgreSQL: batches take the short way (short-way.ts) when the database confirms what this node saw.
   const seen = new KnownSessions();
+  const errorLog = errorLogFor(ctx.db);
   const shortWay = isPostgres(ctx.db) ? new ShortWay(ctx, limits, seen, app.log) : undefined;
 
   /** The long way: the campaign and the session read afresh, then stored in a group commit (store.ts). */
@@ -217,6 +219,8 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     const { outcome, campaign } = short ? { outcome: short, campaign: checked } : await storeAfresh(request, reply, batch);
     // Here the batch is committed (its group's COMMIT is done): what follows may announce it.
     if (outcome.stored || outcome.admitted || outcome.closed) ctx.live.sessionChanged(campaign.id, batch.sessionId);
+    // Errors by message for the insights: buffered, written a second later (server/insights/errors.ts).
+    if (outcome.stored) errorLog.add(campaign.id, batch.sessionId, batch.moments);
     if (outcome.closed) throw new HttpError(SESSION_CLOSED_STATUS, outcome.closed);
     // Someone watches this session live: the tracker then sends every second for a while.
     if (ctx.live.isWatched(campaign.id, batch.sessionId)) reply.header(LIVE_HEADER, '1');

@@ -6,14 +6,18 @@ import { insightsRange } from '../../common/insights.js';
 import { requireUser } from '../auth/tokens.js';
 import { badRequest } from '../http/errors.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
-import { markEndedSessionsWithoutInput } from '../sessions/repository.js';
+import { sweepIfDue } from './sweep.js';
+import { errorLogFor } from './errors.js';
 import { listFilters } from '../sessions/routes.js';
 import { campaignInsights } from './repository.js';
+import { funnelCondition } from '../funnels/filter.js';
 
 const schema = { params: InsightsParams, querystring: InsightsQuery, response: { 200: Insights } };
 
 /** GET /api/v1/insights/{campaignId}: the campaign's dashboard over a range, owner only, like the sessions list. */
 export async function registerInsights(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  // What the error log holds is written before the database closes.
+  app.addHook('onClose', async () => errorLogFor(ctx.db).flush().catch(() => undefined));
   await app.register(async (scope) => {
     const api = scope.withTypeProvider<TypeBoxTypeProvider>();
     api.get('/api/v1/insights/:campaignId', { preHandler: requireUser(ctx), schema }, async (request) => {
@@ -22,8 +26,10 @@ export async function registerInsights(app: FastifyInstance, ctx: AppContext): P
       const range = insightsRange(from, to, Date.now());
       if ('error' in range) throw badRequest(range.error);
       // As the list does: sessions that ended with no human input count as bots now.
-      await markEndedSessionsWithoutInput(ctx.db, campaign.id);
-      return campaignInsights(ctx.db, campaign.id, listFilters(filters), range);
+      await sweepIfDue(ctx.db, campaign.id);
+      await errorLogFor(ctx.db).flush();
+      const funnel = await funnelCondition(ctx.db, campaign.id, filters);
+      return campaignInsights(ctx.db, campaign.id, { ...listFilters(filters), funnelCondition: funnel }, range);
     });
   });
 }

@@ -1,4 +1,4 @@
-import { sql, type Expression, type QueryCreator, type Insertable, type Selectable, type SelectQueryBuilder, type SqlBool, type ExpressionBuilder } from 'kysely';
+import { sql, type Expression, type QueryCreator, type Insertable, type Selectable, type SelectQueryBuilder, type SqlBool, type RawBuilder, type ExpressionBuilder } from 'kysely';
 import type { Database, Db } from '../db/index.js';
 import { carriedFacts, readCarried, type SessionFacts } from '../../common/session-facts.js';
 import type { Executor } from '../db/executor.js';
@@ -7,6 +7,7 @@ import type { Session, SessionCounts } from '../../common/api-types.js';
 import type { SessionSort } from '../../common/session-list.js';
 import { badRequest } from '../http/errors.js';
 import { BOT_REASONS } from '../ingest/visitor.js';
+import { hadError } from '../insights/errors.js';
 import { SESSION_IDLE_MS } from '../../common/limits.js';
 import { freeSessionPlace } from '../campaigns/repository.js';
 import { hasStar } from '../stars/repository.js';
@@ -41,6 +42,10 @@ export interface SessionFilters {
   event?: string;
   /** Only these sessions (what a rare event's filter becomes: see pageSessions). */
   sessionIds?: string[];
+  /** Sessions that had a JavaScript error with this message (session_errors). */
+  error?: string;
+  /** A funnel's step or outcome (server/funnels/filter.ts), on the unaliased sessions row. */
+  funnelCondition?: RawBuilder<SqlBool>;
 }
 
 export interface SessionQuery extends SessionFilters {
@@ -116,6 +121,8 @@ export function filtered<Q extends SelectQueryBuilder<Database, 'sessions', obje
   if (f.trait) q = q.where(pairFilter(f.trait, 'traits'));
   if (f.tag) q = q.where(pairFilter(f.tag, 'tags'));
   if (f.sessionIds) q = q.where('id', 'in', f.sessionIds);
+  if (f.error) q = q.where(hadError(f.error));
+  if (f.funnelCondition) q = q.where(f.funnelCondition);
   return q as Q;
 }
 
@@ -403,7 +410,7 @@ export async function setClosedReason(db: Executor, campaignId: string, sessionI
 }
 
 /** How far back a sweep looks for sessions that ended without human input. */
-const SWEEP_WINDOW_MS = 24 * 60 * 60 * 1000;
+export const SWEEP_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Sessions that ended (idle past the tracker's SESSION_IDLE_MS, so it has moved on) without any

@@ -12,6 +12,8 @@ import { notFound } from '../http/errors.js';
 import { isSessionId } from '../storage/ids.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { SESSION_NOT_FOUND } from '../replay/routes.js';
+import { funnelCondition } from '../funnels/filter.js';
+import { errorLogFor } from '../insights/errors.js';
 import { countSessions, deleteSession, markEndedSessionsWithoutInput, pageSessions, type SessionFilters } from './repository.js';
 import { starredAmong } from '../stars/repository.js';
 
@@ -22,7 +24,8 @@ const filterText = (text: string | undefined) => storable(text).trim() || undefi
 
 /** The list's filters as the query gives them, as the repository takes them (the insights call takes the same). */
 export function listFilters(query: Omit<SessionsQueryType, 'cursor' | 'limit' | 'sort'>): SessionFilters {
-  const { hasErrors, hasRageClicks, hasDeadClicks, starred, trait, tag, ...rest } = query;
+  // The funnel filters need the funnel: the routes read them (server/funnels/filter.ts).
+  const { hasErrors, hasRageClicks, hasDeadClicks, starred, trait, tag, funnel, step, outcome, ...rest } = query;
   const [search, url, browser] = [rest.search, rest.url, rest.browser].map(filterText);
   // People filters match what the page sent exactly: no trimming, but never a NUL (PostgreSQL refuses one).
   const [user, event] = [rest.user, rest.event].map((text) => (text === undefined ? undefined : storable(text)));
@@ -55,7 +58,9 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
         // Sessions that ended with no human input become bots now, not when the next visitor arrives.
         await markEndedSessionsWithoutInput(ctx.db, campaign.id);
         const { limit = DEFAULT_PAGE, cursor, sort, ...rest } = request.query;
-        const query = { ...listFilters(rest), limit, cursor, sort };
+        // Listing by an error's message: what ingest's error log holds is written first.
+        if (rest.error) await errorLogFor(ctx.db).flush();
+        const query = { ...listFilters(rest), funnelCondition: await funnelCondition(ctx.db, campaign.id, rest), limit, cursor, sort };
         // The counts cover the whole campaign, whatever the filters.
         const [page, counts, storage] = await Promise.all([pageSessions(ctx.db, campaign.id, query), countSessions(ctx.db, campaign.id), app.storageQuota.use(campaign.id)]);
         const stars = await starredAmong(ctx.db, campaign.id, page.sessions.map((session) => session.sessionId));

@@ -2,6 +2,7 @@
 // and as they go to GET /api/v1/streaming/sessions/{campaignId}/. Anything in the URL that is
 // not a valid filter is dropped, so a hand-edited link still opens the list.
 import { MAX_TIME } from '../../common/limits.js';
+import { MAX_FUNNEL_STEPS } from '../../common/funnels.js';
 import { COUNTRY_CODE, DEVICES, FILTER_MAX_CHARS, KEY_VALUE, PEOPLE_FILTERS, SESSION_SORTS, type SessionSort } from '../../common/session-list.js';
 
 export interface SessionFilters {
@@ -22,6 +23,12 @@ export interface SessionFilters {
   event?: string;
   trait?: string;
   tag?: string;
+  /** Sessions that had a JavaScript error with this message. */
+  error?: string;
+  /** A funnel of the campaign, and the step reached or dropped off after (server/funnels/filter.ts). */
+  funnel?: string;
+  step?: number;
+  outcome?: 'dropped' | 'converted';
   sort?: Exclude<SessionSort, 'newest'>;
 }
 
@@ -49,6 +56,15 @@ export function validateSessionFilters(search: Record<string, unknown>): Session
   for (const key of PEOPLE_FILTERS) {
     const value = text(search[key], FILTER_MAX_CHARS[key]);
     if (value && (key === 'user' || key === 'event' || KEY_VALUE.test(value))) filters[key] = value;
+  }
+  const error = text(search.error, 200);
+  if (error) filters.error = error;
+  const funnel = text(search.funnel, 64);
+  if (funnel) {
+    filters.funnel = funnel;
+    const step = Number(search.step);
+    if (Number.isInteger(step) && step >= 1 && step <= MAX_FUNNEL_STEPS) filters.step = step;
+    if (search.outcome === 'dropped' || search.outcome === 'converted') filters.outcome = search.outcome;
   }
   if (SESSION_SORTS.includes(search.sort as SessionSort) && search.sort !== 'newest') filters.sort = search.sort as SessionFilters['sort'];
   return filters;

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { INSIGHTS_DAYS, insightsErrorMessage, insightsQueryOptions, type InsightsDays } from '../api/insights.js';
+import { INSIGHTS_DAYS, insightsErrorMessage, insightsKeys, insightsQueryOptions, type InsightsDays } from '../api/insights.js';
+import { useLiveRefresh } from '../lib/useLiveRefresh.js';
 import type { Insights } from '../../common/api/insights.js';
 import type { SessionFilters } from '../lib/sessionFilters.js';
 import { formatDurationMs } from '../lib/format.js';
@@ -10,10 +11,11 @@ import { Spinner } from '../components/Spinner.js';
 import { SessionsChart } from '../components/insights/SessionsChart.js';
 import { SessionsLink } from '../components/insights/SessionsLink.js';
 import { PagesTable } from '../components/insights/PagesTable.js';
+import { ErrorsTable } from '../components/insights/ErrorsTable.js';
 import { TopTable, type TopRow } from '../components/insights/TopTable.js';
 import { useCampaignName } from '../offline/useCampaignName.js';
 
-const RANGE_LABELS: Record<InsightsDays, string> = { 1: 'Last 24 hours', 7: 'Last 7 days', 30: 'Last 30 days', 90: 'Last 90 days' };
+export const RANGE_LABELS: Record<InsightsDays, string> = { 1: 'Last 24 hours', 7: 'Last 7 days', 30: 'Last 30 days', 90: 'Last 90 days' };
 
 /** A country's flag from its ISO code (regional indicator letters). */
 const flag = (code: string) => String.fromCodePoint(...[...code.toUpperCase()].map((c) => 0x1f1a5 + c.charCodeAt(0)));
@@ -28,6 +30,8 @@ export function CampaignInsights({ campaignId, days, onDays }: Props) {
   // The last range read stays on screen while another loads; offline it comes from the persisted cache.
   const insights = useQuery({ ...insightsQueryOptions(campaignId, days), placeholderData: keepPreviousData });
   const campaignName = useCampaignName(campaignId);
+  // Live: a session stored or deleted brings the dashboard again (at most every few seconds).
+  useLiveRefresh(campaignId, insightsKeys.campaign(campaignId));
   return (
     <div className="page insights-page">
       <div className="page-header">
@@ -92,6 +96,8 @@ function Dashboard({ campaignId, insights }: { campaignId: string; insights: Ins
         </ul>
       </section>
       <PagesTable campaignId={campaignId} insights={insights} range={range} />
+      {/* Older cached answers have no errors. */}
+      <ErrorsTable campaignId={campaignId} errors={insights.errors ?? []} range={range} />
       <div className="insights-grid">
         <TopTable title="Countries" column="Country" campaignId={campaignId} range={range}
           rows={top(insights.countries, (r: Insights['countries'][number]) => r.countryCode, (code) => ({ country: code }), (code) => `${flag(code)} ${insights.countries.find((c) => c.countryCode === code)?.country ?? code}`)} />

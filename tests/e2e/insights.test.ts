@@ -56,6 +56,19 @@ describe.skipIf(!hasChromium)('insights dashboard', () => {
         error_count: visit.errors,
       });
     }
+    // The visitor with errors had them with one message (ingest writes these rows; see insights-errors.test.ts).
+    const withErrors = visits.findIndex((v) => v.errors > 0);
+    await server.db
+      .insertInto('session_errors')
+      .values({
+        campaign_id: campaignId,
+        session_id: `${withErrors}`.repeat(8) + 'b'.repeat(24),
+        message: 'TypeError: price is undefined',
+        count: 2,
+        first_at: now - 7_000_000,
+        last_at: now - 7_000_000 + 500,
+      })
+      .execute();
   });
 
   afterAll(async () => {
@@ -89,11 +102,25 @@ describe.skipIf(!hasChromium)('insights dashboard', () => {
     await expectAccessible(page, 'insights (desktop)');
     expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(0);
 
+    const errors = page.getByRole('region', { name: 'JavaScript errors' });
+    expect(
+      await errors
+        .getByRole('row', { name: /^TypeError: price is undefined/ })
+        .locator('td')
+        .first()
+        .innerText(),
+    ).toBe('2');
+
     await countries.getByRole('link', { name: '3 sessions: FR' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('country')).toBe('FR');
     expect(new URL(page.url()).pathname).toBe(`/campaign/${campaignId}`);
     await expect.poll(() => page.getByTestId('session-card').count()).toBe(3);
     expect(await page.getByRole('link', { name: 'Sessions' }).getAttribute('aria-current')).toBe('page');
+
+    await page.goBack();
+    await page.getByRole('link', { name: '1 sessions with the error TypeError: price is undefined' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('error')).toBe('TypeError: price is undefined');
+    await expect.poll(() => page.getByTestId('session-card').count()).toBe(1);
     await page.context().close();
   });
 

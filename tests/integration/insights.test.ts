@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { insertSession, type NewSession } from '../../server/sessions/repository.js';
+import { sweepExpiredRecordings } from '../../server/campaigns/retention.js';
 import type { Campaign } from '../../common/api-types.js';
 import type { Insights } from '../../common/api/insights.js';
 
@@ -165,7 +166,8 @@ describe('GET /api/v1/insights/:campaignId', () => {
 
   it('covers the last 30 days when no range is given', async () => {
     const body = await insights('');
-    expect(body.to - body.from).toBe(30 * DAY);
+    // From the start of the day 30 days back (the first day's bucket), to now.
+    expect(body.from).toBe(Math.floor((body.to - 30 * DAY) / DAY) * DAY);
     expect(body.bucketMs).toBe(DAY);
   });
 
@@ -193,5 +195,58 @@ describe('GET /api/v1/insights/:campaignId', () => {
     expect([bad.status, await bad.json()]).toEqual([400, { error: 'Invalid campaign id' }]);
     const anonymous = await call(RANGE, campaign.id, {});
     expect([anonymous.status, await anonymous.json()]).toEqual([401, { error: 'Unauthorized' }]);
+  });
+});
+
+describe('stored days', () => {
+  const storedDays = async (campaignId: string) =>
+    (await server.db.selectFrom('insights_days').select('day').where('campaign_id', '=', campaignId).orderBy('day').execute()).map((row) => Number(row.day));
+
+  it('keeps the whole settled days of a range, and answers the same from them', async () => {
+    const first = await insights();
+    expect((await storedDays(campaign.id)).filter((day) => day < T0 + 3 * DAY)).toEqual([T0, T0 + DAY, T0 + 2 * DAY]);
+    expect(await insights()).toEqual(first);
+  });
+
+  it('drops a day as soon as one of its sessions is added, changed or deleted, and counts it afresh', async () => {
+    const mine = await newCampaign();
+    const one = crypto.randomUUID();
+    await insertSession(server.db, { campaign_id: mine.id, id: one, started_at: T0 + HOUR, pages: '/' });
+    const ask = async () => {
+      const response = await call(RANGE, mine.id);
+      return ((await response.json()) as Insights).totals;
+    };
+    expect((await ask()).sessions).toBe(1);
+    await insertSession(server.db, { campaign_id: mine.id, id: 'two', started_at: T0 + DAY + HOUR, pages: '/' });
+    expect(await storedDays(mine.id)).toEqual([T0, T0 + 2 * DAY]);
+    expect((await ask()).sessions).toBe(2);
+    await server.db.updateTable('sessions').set({ is_bot: 1 }).where('campaign_id', '=', mine.id).where('id', '=', 'two').execute();
+    expect(await storedDays(mine.id)).toEqual([T0, T0 + 2 * DAY]);
+    expect(await ask()).toMatchObject({ sessions: 2, bots: 1 });
+    const deleted = await fetch(`${server.url}/api/v1/streaming/sessions/${mine.id}/${one}`, { method: 'DELETE', headers: owner.headers });
+    expect(deleted.status).toBeLessThan(300);
+    expect(await storedDays(mine.id)).toEqual([T0 + DAY, T0 + 2 * DAY]);
+    expect(await ask()).toMatchObject({ sessions: 1, bots: 1 });
+  });
+
+  it('leaves no stored day of a deleted campaign', async () => {
+    const mine = await newCampaign();
+    await insertSession(server.db, { campaign_id: mine.id, id: 'one', started_at: T0 + HOUR, pages: '/' });
+    expect((await call(RANGE, mine.id)).status).toBe(200);
+    expect(await storedDays(mine.id)).toHaveLength(3);
+    const response = await fetch(`${server.url}/api/v1/campaign/delete/${mine.id}`, { method: 'DELETE', headers: owner.headers });
+    expect(response.status).toBeLessThan(300);
+    expect(await storedDays(mine.id)).toEqual([]);
+  });
+
+  it('leaves no stored day of the sessions retention deleted (this test runs last: the sweep covers every campaign)', async () => {
+    const mine = await newCampaign();
+    await insertSession(server.db, { campaign_id: mine.id, id: crypto.randomUUID(), started_at: T0 + HOUR, pages: '/' });
+    expect((await call(RANGE, mine.id)).status).toBe(200);
+    expect(await storedDays(mine.id)).toEqual([T0, T0 + DAY, T0 + 2 * DAY]);
+    await server.db.updateTable('campaigns').set({ retention_days: 1 }).where('id', '=', mine.id).execute();
+    expect(await sweepExpiredRecordings(server.db, { now: T0 + 3 * DAY })).toBeGreaterThan(0);
+    expect(await storedDays(mine.id)).toEqual([T0 + DAY, T0 + 2 * DAY]);
+    expect(((await (await call(RANGE, mine.id)).json()) as Insights).totals.sessions).toBe(0);
   });
 });

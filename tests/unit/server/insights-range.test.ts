@@ -4,8 +4,12 @@ import { bucketStarts, DAY_MS, HOUR_MS, insightsRange } from '../../../common/in
 const NOW = Date.UTC(2026, 5, 15, 12, 30);
 
 describe('insightsRange', () => {
-  it('covers the 30 days before now when no range is given, in days', () => {
-    expect(insightsRange(undefined, undefined, NOW)).toEqual({ from: NOW - 30 * DAY_MS, to: NOW, bucketMs: DAY_MS });
+  it('covers the 30 days before now when no range is given, in days from the start of the first', () => {
+    expect(insightsRange(undefined, undefined, NOW)).toEqual({ from: Date.UTC(2026, 4, 16), to: NOW, bucketMs: DAY_MS });
+  });
+
+  it('keeps the start of a range drawn in hours', () => {
+    expect(insightsRange(NOW - DAY_MS, NOW, NOW)).toEqual({ from: NOW - DAY_MS, to: NOW, bucketMs: HOUR_MS });
   });
 
   it('draws hours up to 2 days, days beyond', () => {

@@ -1,0 +1,101 @@
+// Funnels: p50/p95 latency of GET /api/v1/funnels/{c}/{f}/result over 30 days for a 4-step
+// funnel (/ → /products/* → /cart → /checkout) in a campaign of 100,000 sessions, vs the same
+// request in a campaign of 100 sessions. SQLite and PostgreSQL. Budget: p95 ≤ 500 ms.
+import { sql } from 'kysely';
+import type { Db } from '../../server/db/index.js';
+import { addFunnel } from '../../server/funnels/repository.js';
+import { eachPart, repeat, stats, type BenchOptions, type Row, type Stats } from '../lib.js';
+import { withServer, type BenchServer, type DatabaseKind } from '../support/server.js';
+import { createCampaign, createOwner, sessionRowFor, type Owner } from '../support/seed.js';
+import { decodedBody, percentile, timedGet } from '../support/http.js';
+
+export const title = 'Funnels';
+
+const SMALL = 100;
+const DAYS = 30;
+const BUDGET_P95_MS = 500;
+const START = Date.UTC(2026, 0, 1);
+const END = START + DAYS * 86_400_000;
+const STEPS = [{ page: '/' }, { page: '/products/*' }, { page: '/cart' }, { page: '/checkout' }];
+
+/** Each session's pages: most enter at /, fewer go on at each step, some wander between. */
+const pagesOf = (i: number) =>
+  [i % 5 ? '/' : '/about', `/products/${i % 500}`, i % 3 ? '/products/other' : null, i % 2 ? '/cart' : null, i % 4 === 1 ? '/checkout' : null]
+    .filter(Boolean)
+    .join('\n');
+
+/** `count` sessions over the 30 days; the session_pages trigger records their pages as they are inserted. */
+async function seed(db: Db, campaignId: string, count: number): Promise<void> {
+  const rows = Array.from({ length: count }, (_, i) => {
+    const started = START + Math.floor((i * (END - START)) / count);
+    return { ...sessionRowFor(campaignId, i), started_at: started, last_activity_at: started + 60_000, pages: pagesOf(i) };
+  });
+  for (let i = 0; i < rows.length; i += 10_000) {
+    await db.transaction().execute(async (trx) => {
+      for (let j = i; j < Math.min(rows.length, i + 10_000); j += 500)
+        await trx
+          .insertInto('sessions')
+          .values(rows.slice(j, j + 500))
+          .execute();
+    });
+  }
+}
+
+async function latency(server: BenchServer, owner: Owner, path: string, requests: number): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < requests; i++) {
+    const response = await timedGet(`${server.url}${path}`, { cookie: owner.cookie });
+    if (response.status !== 200) throw new Error(`funnel result answered ${response.status}: ${decodedBody(response).slice(0, 200)}`);
+    samples.push(response.lastByteMs);
+  }
+  return samples;
+}
+
+async function latencies(runs: number, measure: () => Promise<number[]>): Promise<{ p50: Stats; p95: Stats }> {
+  const p50: number[] = [];
+  const p95: number[] = [];
+  await repeat(runs, async () => {
+    const samples = await measure();
+    p50.push(percentile(samples, 50));
+    p95.push(percentile(samples, 95));
+    return 0;
+  });
+  return { p50: stats(p50.slice(1)), p95: stats(p95.slice(1)) };
+}
+
+async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row[]> {
+  const total = options.quick ? 10_000 : 100_000;
+  const requests = options.quick ? 10 : 20;
+  return withServer({ database: kind }, async (server) => {
+    const owner = await createOwner(server);
+    const paths: string[] = [];
+    for (const [name, count] of [
+      ['Big campaign', total],
+      ['Small campaign', SMALL],
+    ] as const) {
+      const campaignId = await createCampaign(server.db, owner.userId, 'shop.example.com', name);
+      await seed(server.db, campaignId, count);
+      const funnel = await addFunnel(server.db, campaignId, { name: 'Checkout', steps: STEPS, withinMs: 3_600_000 }, 50);
+      paths.push(`/api/v1/funnels/${campaignId}/${funnel?.id}/result?from=${START}&to=${END}`);
+    }
+    if (kind === 'PostgreSQL') await sql`analyze`.execute(server.db);
+    const check = JSON.parse(decodedBody(await timedGet(`${server.url}${paths[0]}`, { cookie: owner.cookie }))) as { steps?: { sessions: number }[] };
+    if (check.steps?.[0]?.sessions !== total - total / 5) throw new Error(`the funnel counted ${JSON.stringify(check.steps)} of ${total} sessions`);
+    const ours = await latencies(options.runs, () => latency(server, owner, paths[0], requests));
+    const base = await latencies(options.runs, () => latency(server, owner, paths[1], requests));
+    const name = `${kind}, 4 steps, ${total.toLocaleString('en-US')} sessions over ${DAYS} days`;
+    const baseline = (s: Stats) => ({ name: `same funnel, campaign of ${SMALL} sessions`, stats: s });
+    return [
+      { group: title, name: `p50 ${name}`, unit: 'ms', ours: ours.p50, baseline: baseline(base.p50) },
+      { group: title, name: `p95 ${name}`, unit: 'ms', ours: ours.p95, baseline: baseline(base.p95), budget: BUDGET_P95_MS },
+    ];
+  });
+}
+
+export async function run(options: BenchOptions): Promise<Row[]> {
+  return eachPart<DatabaseKind>(
+    ['SQLite', 'PostgreSQL'],
+    (kind) => figureFor(kind, options),
+    (kind) => kind,
+  );
+}

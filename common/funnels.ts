@@ -1,0 +1,140 @@
+// Funnel rules, shared by the server (which counts a funnel's sessions) and its tests: plain
+// values, no schemas. A funnel is ordered steps and a window: a session reaches step N when it
+// did steps 1…N in that order (later positions of its visits), the Nth no later than `withinMs`
+// after the first. The steps are matched on the session's page visits (session_pages); click and
+// event steps take the same path once sessions keep their clicked elements and custom events.
+
+import { addHistograms, histogramMedian, timeBin } from './insights.js';
+
+export const MAX_FUNNEL_STEPS = 10;
+export const MAX_FUNNELS_PER_CAMPAIGN = 50;
+export const MAX_FUNNEL_NAME = 100;
+export const MAX_STEP_CHARS = 300;
+/** A funnel's window when none is given: a day (a session rarely lasts longer). */
+export const DEFAULT_FUNNEL_WITHIN_MS = 86_400_000;
+export const MAX_FUNNEL_WITHIN_MS = 90 * 86_400_000;
+
+export type FunnelStep = { page: string } | { click: string } | { event: string };
+
+/** One thing a session did, in order: a page it loaded (its path), at a time. */
+export interface Visit {
+  kind: 'page' | 'click' | 'event';
+  value: string;
+  at: number;
+}
+
+const kindOf = (step: FunnelStep): Visit['kind'] => ('page' in step ? 'page' : 'click' in step ? 'click' : 'event');
+const valueOf = (step: FunnelStep): string => ('page' in step ? step.page : 'click' in step ? step.click : step.event);
+
+/**
+ * A page pattern as a test of a path: `*` stands for any characters (`/product/*`), anything
+ * else for itself; the query string and fragment are not part of a path, so they are dropped
+ * from the pattern too.
+ */
+export function pagePattern(pattern: string): (path: string) => boolean {
+  const clean = pattern.split(/[?#]/)[0];
+  if (!clean.includes('*')) return (path) => path === clean;
+  const regex = new RegExp(
+    `^${clean
+      .split('*')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+    's',
+  );
+  return (path) => regex.test(path);
+}
+
+/** Whether a visit is the step. */
+export function stepMatcher(step: FunnelStep): (visit: Visit) => boolean {
+  const kind = kindOf(step);
+  if (kind === 'page') {
+    const matches = pagePattern(valueOf(step));
+    return (visit) => visit.kind === 'page' && matches(visit.value);
+  }
+  const value = valueOf(step);
+  return (visit) => visit.kind === kind && visit.value === value;
+}
+
+export interface Progress {
+  /** How many steps the session reached, 0 to steps.length. */
+  reached: number;
+  /** When it did each step reached. */
+  times: number[];
+}
+
+/**
+ * How far a session got: from each visit that is step 1, the earliest later visits that are the
+ * following steps, within the window; the furthest such run (the first of equals).
+ */
+export function progress(visits: Visit[], steps: FunnelStep[], withinMs: number): Progress {
+  const matchers = steps.map(stepMatcher);
+  let best: Progress = { reached: 0, times: [] };
+  for (let start = 0; start < visits.length && best.reached < steps.length; start++) {
+    if (!matchers[0](visits[start])) continue;
+    const times = [visits[start].at];
+    let at = start;
+    for (let step = 1; step < steps.length; step++) {
+      let next = at + 1;
+      while (next < visits.length && !(matchers[step](visits[next]) && visits[next].at - visits[start].at <= withinMs)) next++;
+      if (next >= visits.length) break;
+      times.push(visits[next].at);
+      at = next;
+    }
+    if (times.length > best.reached) best = { reached: times.length, times };
+  }
+  return best;
+}
+
+export interface StepResult {
+  sessions: number;
+  /** Share of the sessions that entered step 1 (1 for step 1 when any did). */
+  conversion: number;
+  /** Sessions that reached the step before but not this one (0 for step 1). */
+  droppedOff: number;
+  /** Median time from the step before, over the sessions that reached this one; null for step 1 or none. */
+  medianMsFromPrevious: number | null;
+}
+
+/**
+ * A funnel over some sessions, in a form that adds up (a day's is kept, a range's is the sum of
+ * its days'): the sessions that reached each step, and the times from the step before as a
+ * histogram (common/insights.ts timeBin).
+ */
+export interface Tally {
+  reached: number[];
+  gaps: [number, number][][];
+}
+
+export function tally(progresses: Progress[], stepCount: number): Tally {
+  const reached = Array.from({ length: stepCount }, (_, i) => progresses.filter((p) => p.reached > i).length);
+  const gaps = Array.from({ length: stepCount }, (_, i) => {
+    const bins = new Map<number, number>();
+    if (i > 0)
+      for (const p of progresses) if (p.reached > i) bins.set(timeBin(p.times[i] - p.times[i - 1]), (bins.get(timeBin(p.times[i] - p.times[i - 1])) ?? 0) + 1);
+    return [...bins].sort((a, b) => a[0] - b[0]);
+  });
+  return { reached, gaps };
+}
+
+export function addTallies(tallies: Tally[], stepCount: number): Tally {
+  return {
+    reached: Array.from({ length: stepCount }, (_, i) => tallies.reduce((sum, t) => sum + (t.reached[i] ?? 0), 0)),
+    gaps: Array.from({ length: stepCount }, (_, i) => addHistograms(tallies.map((t) => t.gaps[i] ?? []))),
+  };
+}
+
+/** Each step's sessions, conversion from the first, drop-off and median time from the step before. */
+export function stepsOf({ reached, gaps }: Tally): StepResult[] {
+  const entered = reached[0] ?? 0;
+  return reached.map((sessions, i) => ({
+    sessions,
+    conversion: entered ? Math.round((sessions / entered) * 10_000) / 10_000 : 0,
+    droppedOff: i === 0 ? 0 : reached[i - 1] - sessions,
+    medianMsFromPrevious: i === 0 || !sessions ? null : histogramMedian(gaps[i]),
+  }));
+}
+
+/** A funnel's steps over sessions' progress. */
+export function funnelSteps(progresses: Progress[], stepCount: number): StepResult[] {
+  return stepsOf(tally(progresses, stepCount));
+}

@@ -1,0 +1,115 @@
+import crypto from 'node:crypto';
+import { sql, type Selectable } from 'kysely';
+import type { Db } from '../db/index.js';
+import type { Executor } from '../db/executor.js';
+import type { FunnelsTable } from '../db/schema.js';
+import type { Funnel, FunnelChanges } from '../../common/api/funnels.js';
+import { DEFAULT_FUNNEL_WITHIN_MS, progress, tally, type FunnelStep, type Tally, type Visit } from '../../common/funnels.js';
+import { pathMatches } from './match.js';
+
+/** The funnels table: a campaign's funnels, and a funnel's result over its sessions. */
+
+const toFunnel = (row: Selectable<FunnelsTable>): Funnel => ({
+  id: row.id,
+  name: row.name,
+  steps: JSON.parse(row.steps) as FunnelStep[],
+  withinMs: Number(row.within_ms),
+  createdAt: Number(row.created_at),
+  updatedAt: Number(row.updated_at),
+});
+
+export async function listFunnels(db: Executor, campaignId: string): Promise<Funnel[]> {
+  const rows = await db.selectFrom('funnels').selectAll().where('campaign_id', '=', campaignId).orderBy('created_at').orderBy('id').execute();
+  return rows.map(toFunnel);
+}
+
+export async function findFunnel(db: Executor, campaignId: string, funnelId: string): Promise<Funnel | undefined> {
+  const row = await db.selectFrom('funnels').selectAll().where('campaign_id', '=', campaignId).where('id', '=', funnelId).executeTakeFirst();
+  return row && toFunnel(row);
+}
+
+/** Adds a funnel unless the campaign has `max` already (counted under the campaign row's lock, as segments are). */
+export async function addFunnel(
+  db: Db,
+  campaignId: string,
+  funnel: { name: string; steps: FunnelStep[]; withinMs?: number },
+  max: number,
+  now = Date.now(),
+): Promise<Funnel | undefined> {
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('campaigns')
+      .set((eb) => ({ id: eb.ref('id') }))
+      .where('id', '=', campaignId)
+      .execute();
+    const { n } = await trx
+      .selectFrom('funnels')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('campaign_id', '=', campaignId)
+      .executeTakeFirstOrThrow();
+    if (Number(n) >= max) return undefined;
+    const row = {
+      ...{ id: crypto.randomUUID(), campaign_id: campaignId, name: funnel.name, steps: JSON.stringify(funnel.steps) },
+      ...{ within_ms: funnel.withinMs ?? DEFAULT_FUNNEL_WITHIN_MS, created_at: now, updated_at: now },
+    };
+    await trx.insertInto('funnels').values(row).execute();
+    return toFunnel(row);
+  });
+}
+
+export async function changeFunnel(db: Executor, campaignId: string, funnelId: string, changes: FunnelChanges, now = Date.now()): Promise<Funnel | undefined> {
+  const row = await db
+    .updateTable('funnels')
+    .set({
+      ...(changes.name !== undefined ? { name: changes.name } : {}),
+      ...(changes.steps ? { steps: JSON.stringify(changes.steps) } : {}),
+      ...(changes.withinMs !== undefined ? { within_ms: changes.withinMs } : {}),
+      updated_at: now,
+    })
+    .where('campaign_id', '=', campaignId)
+    .where('id', '=', funnelId)
+    .returningAll()
+    .executeTakeFirst();
+  // Its kept days counted other steps or another window.
+  if (row && (changes.steps || changes.withinMs !== undefined)) await db.deleteFrom('funnel_days').where('funnel_id', '=', funnelId).execute();
+  return row && toFunnel(row);
+}
+
+export async function deleteFunnel(db: Executor, campaignId: string, funnelId: string): Promise<boolean> {
+  const result = await db.deleteFrom('funnels').where('campaign_id', '=', campaignId).where('id', '=', funnelId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/**
+ * The funnel's tally of the campaign's sessions started in [from, to): the page visits of those
+ * sessions that are one of the steps (one query, visits that are no step left out, as they
+ * cannot change a session's progress), each session's progress by common/funnels.ts.
+ */
+export async function tallyOf(db: Executor, campaignId: string, funnel: Funnel, from: number, to: number): Promise<Tally> {
+  const patterns = funnel.steps.flatMap((step) => ('page' in step ? [step.page] : []));
+  const rows = patterns.length
+    ? await db
+        .selectFrom('sessions as s')
+        .innerJoin('session_pages as p', (join) => join.onRef('p.campaign_id', '=', 's.campaign_id').onRef('p.session_id', '=', 's.id'))
+        .select(['p.session_id', 'p.position', 'p.path', 'p.at'])
+        .where('s.campaign_id', '=', campaignId)
+        .where('s.started_at', '>=', from)
+        .where('s.started_at', '<', to)
+        .where((eb) => eb.or(patterns.map((pattern) => pathMatches(db, sql.ref('p.path'), pattern))))
+        .execute()
+    : [];
+  const bySession = new Map<string, { position: number; visit: Visit }[]>();
+  for (const row of rows) {
+    const visits = bySession.get(row.session_id) ?? [];
+    visits.push({ position: Number(row.position), visit: { kind: 'page', value: row.path, at: Number(row.at) } });
+    bySession.set(row.session_id, visits);
+  }
+  const progresses = [...bySession.values()].map((visits) =>
+    progress(
+      visits.sort((a, b) => a.position - b.position).map((v) => v.visit),
+      funnel.steps,
+      funnel.withinMs,
+    ),
+  );
+  return tally(progresses, funnel.steps.length);
+}

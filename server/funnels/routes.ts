@@ -1,0 +1,116 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../context.js';
+import {
+  Funnel,
+  FUNNEL_LIMIT_REACHED,
+  FUNNEL_NOT_FOUND,
+  FunnelBody,
+  FunnelChanges,
+  FunnelList,
+  FunnelParams,
+  FunnelResult,
+  FunnelResultQuery,
+  FunnelsParams,
+  STEPS_NOT_RECORDED,
+} from '../../common/api/funnels.js';
+import { MAX_FUNNELS_PER_CAMPAIGN, stepsOf, type FunnelStep } from '../../common/funnels.js';
+import { insightsRange } from '../../common/insights.js';
+import { Ok } from '../../common/api/shared.js';
+import { storable } from '../../common/scrub.js';
+import { currentUserId, requireUser } from '../auth/tokens.js';
+import { checkSameOrigin } from '../http/origin.js';
+import { badRequest, HttpError, notFound } from '../http/errors.js';
+import { minuteLimit } from '../http/rate-limit.js';
+import { ownedCampaign } from '../campaigns/ownership.js';
+import { addFunnel, changeFunnel, deleteFunnel, findFunnel, listFunnels } from './repository.js';
+import { funnelTally } from './days.js';
+
+/** Funnels saved, changed and deleted per owner a minute. */
+const FUNNEL_WRITES_PER_USER = 60;
+const BODY_LIMIT = 8 * 1024;
+
+const funnelName = (name: string) => {
+  const text = storable(name).trim();
+  if (!text) throw badRequest('Funnel name is required');
+  return text;
+};
+
+/** Steps as stored: trimmed, storable; click and event steps refused until sessions record them. */
+function funnelSteps(steps: FunnelStep[]): FunnelStep[] {
+  return steps.map((step) => {
+    if (!('page' in step)) throw badRequest(STEPS_NOT_RECORDED);
+    const page = storable(step.page).trim();
+    if (!page.startsWith('/') && !page.startsWith('*')) throw badRequest('A page step is a path: it starts with / (or *)');
+    return { page };
+  });
+}
+
+/** A campaign's funnels and their results: owner only, as every campaign call. */
+export async function registerFunnels(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const writeLimit = minuteLimit(app, 'funnel-user', FUNNEL_WRITES_PER_USER);
+  const preHandler = [requireUser(ctx), checkSameOrigin(ctx.config.publicUrl)];
+  const writer = async (request: FastifyRequest, reply: { header(name: string, value: number): unknown }, campaignId: string) => {
+    await writeLimit(request, reply, currentUserId(request));
+    return ownedCampaign(ctx.db, request, campaignId);
+  };
+
+  api.get('/api/v1/funnels/:campaignId', { preHandler, schema: { params: FunnelsParams, response: { 200: FunnelList } } }, async (request, reply) => {
+    const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
+    reply.header('cache-control', 'private, no-cache');
+    return { funnels: await listFunnels(ctx.db, campaign.id) };
+  });
+
+  api.post(
+    '/api/v1/funnels/:campaignId',
+    { preHandler, bodyLimit: BODY_LIMIT, schema: { params: FunnelsParams, body: FunnelBody, response: { 201: Funnel } } },
+    async (request, reply) => {
+      const campaign = await writer(request, reply, request.params.campaignId);
+      const { name, steps, withinMs } = request.body;
+      const funnel = await addFunnel(ctx.db, campaign.id, { name: funnelName(name), steps: funnelSteps(steps), withinMs }, MAX_FUNNELS_PER_CAMPAIGN);
+      if (!funnel) throw new HttpError(409, FUNNEL_LIMIT_REACHED);
+      return reply.status(201).send(funnel);
+    },
+  );
+
+  api.get('/api/v1/funnels/:campaignId/:funnelId', { preHandler, schema: { params: FunnelParams, response: { 200: Funnel } } }, async (request) => {
+    const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
+    const funnel = await findFunnel(ctx.db, campaign.id, request.params.funnelId);
+    if (!funnel) throw notFound(FUNNEL_NOT_FOUND);
+    return funnel;
+  });
+
+  api.patch(
+    '/api/v1/funnels/:campaignId/:funnelId',
+    { preHandler, bodyLimit: BODY_LIMIT, schema: { params: FunnelParams, body: FunnelChanges, response: { 200: Funnel } } },
+    async (request, reply) => {
+      const campaign = await writer(request, reply, request.params.campaignId);
+      const { name, steps, withinMs } = request.body;
+      const changes = { name: name === undefined ? undefined : funnelName(name), steps: steps && funnelSteps(steps), withinMs };
+      const funnel = await changeFunnel(ctx.db, campaign.id, request.params.funnelId, changes);
+      if (!funnel) throw notFound(FUNNEL_NOT_FOUND);
+      return funnel;
+    },
+  );
+
+  api.delete('/api/v1/funnels/:campaignId/:funnelId', { preHandler, schema: { params: FunnelParams, response: { 200: Ok } } }, async (request, reply) => {
+    const campaign = await writer(request, reply, request.params.campaignId);
+    if (!(await deleteFunnel(ctx.db, campaign.id, request.params.funnelId))) throw notFound(FUNNEL_NOT_FOUND);
+    return { ok: true as const };
+  });
+
+  api.get(
+    '/api/v1/funnels/:campaignId/:funnelId/result',
+    { preHandler, schema: { params: FunnelParams, querystring: FunnelResultQuery, response: { 200: FunnelResult } } },
+    async (request) => {
+      const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
+      const funnel = await findFunnel(ctx.db, campaign.id, request.params.funnelId);
+      if (!funnel) throw notFound(FUNNEL_NOT_FOUND);
+      // The insights' range rules: 30 days back by default, at most 366 days, whole days past 2 days.
+      const range = insightsRange(request.query.from, request.query.to, Date.now());
+      if ('error' in range) throw badRequest(range.error);
+      return { from: range.from, to: range.to, steps: stepsOf(await funnelTally(ctx.db, campaign.id, funnel, range.from, range.to, Date.now())) };
+    },
+  );
+}

@@ -1,0 +1,101 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { Db } from '../db/index.js';
+import type { Executor } from '../db/executor.js';
+import type { Moment } from '../../common/session-facts.js';
+import type { Insights } from '../../common/api/insights.js';
+
+// JavaScript errors by message. Ingest hands each stored batch's error moments (with their
+// message, common/session-facts.ts) to an in-memory log, off the batch's path; the log writes
+// them to session_errors a second later, one row per session and message (count, first and last
+// time), in one transaction. The log is bounded: past MAX_PENDING messages waiting, more are
+// dropped until it is written. A session deleted meanwhile is skipped (its rows go with it).
+
+const FLUSH_MS = 1000;
+const MAX_PENDING = 10_000;
+/** Messages listed on the dashboard. */
+export const TOP_ERRORS = 20;
+
+interface Pending {
+  campaignId: string;
+  sessionId: string;
+  message: string;
+  count: number;
+  first: number;
+  last: number;
+}
+
+export class ErrorLog {
+  private pending = new Map<string, Pending>();
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly db: Db) {}
+
+  /** A stored batch's errors (moments without a message are counted on the session row only). */
+  add(campaignId: string, sessionId: string, moments: Moment[]): void {
+    for (const moment of moments) {
+      if (moment.kind !== 'error' || !moment.message) continue;
+      const key = `${campaignId}\n${sessionId}\n${moment.message}`;
+      const row = this.pending.get(key);
+      if (row) {
+        row.count++;
+        row.first = Math.min(row.first, moment.t);
+        row.last = Math.max(row.last, moment.t);
+      } else if (this.pending.size < MAX_PENDING) {
+        this.pending.set(key, { campaignId, sessionId, message: moment.message, count: 1, first: moment.t, last: moment.t });
+      }
+    }
+    if (this.pending.size && !this.timer) this.timer = setTimeout(() => void this.flush().catch(() => undefined), FLUSH_MS).unref();
+  }
+
+  /** Writes what waits (the dashboard calls it first, so it counts every stored batch). */
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const rows = [...this.pending.values()];
+    this.pending.clear();
+    this.writing = this.writing.then(() => (rows.length ? write(this.db, rows) : undefined));
+    return this.writing;
+  }
+}
+
+async function write(db: Db, rows: Pending[]): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (const r of rows) {
+      await sql`insert into session_errors (campaign_id, session_id, message, count, first_at, last_at)
+        select ${r.campaignId}, ${r.sessionId}, ${r.message}, ${r.count}, ${r.first}, ${r.last}
+        where exists (select 1 from sessions where campaign_id = ${r.campaignId} and id = ${r.sessionId})
+        on conflict (campaign_id, session_id, message) do update set count = session_errors.count + excluded.count,
+          first_at = case when excluded.first_at < session_errors.first_at then excluded.first_at else session_errors.first_at end,
+          last_at = case when excluded.last_at > session_errors.last_at then excluded.last_at else session_errors.last_at end`.execute(trx);
+    }
+  });
+}
+
+const logs = new WeakMap<Db, ErrorLog>();
+
+/** The node's error log for this database. */
+export function errorLogFor(db: Db): ErrorLog {
+  let log = logs.get(db);
+  if (!log) logs.set(db, (log = new ErrorLog(db)));
+  return log;
+}
+
+/** Sessions (the unaliased sessions row) that had an error with this message. */
+export const hadError = (message: string) =>
+  sql<SqlBool>`exists (select 1 from session_errors e where e.campaign_id = sessions.campaign_id and e.session_id = sessions.id and e.message = ${message})`;
+
+/** The most frequent messages among the sessions of `ids` (a subquery of session ids). */
+export async function errorGroups(db: Executor, campaignId: string, ids: Expression<unknown>): Promise<Insights['errors']> {
+  const { rows } = await sql<Record<string, unknown>>`
+    select message, sum(count) as count, count(*) as sessions, min(first_at) as first, max(last_at) as last
+    from session_errors where campaign_id = ${campaignId} and session_id in (${ids})
+    group by message order by sum(count) desc, message limit ${sql.lit(TOP_ERRORS)}`.execute(db);
+  return rows.map((r) => ({
+    message: String(r.message),
+    count: Number(r.count),
+    sessions: Number(r.sessions),
+    firstSeen: Number(r.first),
+    lastSeen: Number(r.last),
+  }));
+}

@@ -1,0 +1,169 @@
+import { useState, type FormEvent } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { HttpError } from '../api/client.js';
+import { INSIGHTS_DAYS, type InsightsDays } from '../api/insights.js';
+import { createFunnel, deleteFunnel, funnelKeys, funnelResultQueryOptions, funnelsQueryOptions } from '../api/funnels.js';
+import type { Funnel } from '../../common/api/funnels.js';
+import type { SessionFilters } from '../lib/sessionFilters.js';
+import { formatDurationMs } from '../lib/format.js';
+import { CampaignTabs } from '../components/CampaignTabs.js';
+import { ErrorBox } from '../components/ErrorBox.js';
+import { Spinner } from '../components/Spinner.js';
+import { SessionsLink } from '../components/insights/SessionsLink.js';
+import { useCampaignName } from '../offline/useCampaignName.js';
+import { useLiveRefresh } from '../lib/useLiveRefresh.js';
+import { RANGE_LABELS } from './CampaignInsights.js';
+
+const reason = (error: unknown) =>
+  error instanceof HttpError ? (error.serverMessage ?? error.message) : error instanceof Error ? error.message : String(error);
+const WINDOWS: [number, string][] = [
+  [30 * 60_000, '30 minutes'],
+  [3_600_000, '1 hour'],
+  [86_400_000, '1 day'],
+];
+
+interface Props {
+  campaignId: string;
+  days: InsightsDays;
+  onDays: (days: InsightsDays) => void;
+}
+
+/** The campaign's funnels: each one's steps with the sessions entering them, and a form for a new one. */
+export function CampaignFunnels({ campaignId, days, onDays }: Props) {
+  const funnels = useQuery(funnelsQueryOptions(campaignId));
+  const campaignName = useCampaignName(campaignId);
+  useLiveRefresh(campaignId, funnelKeys.campaign(campaignId));
+  return (
+    <div className="page insights-page">
+      <div className="page-header">
+        <div>
+          <h1>Funnels</h1>
+          {campaignName && <p className="campaign-name">{campaignName}</p>}
+        </div>
+        <div className="actions">
+          <label className="visually-hidden" htmlFor="funnels-range">
+            Range
+          </label>
+          <select id="funnels-range" className="input" value={days} onChange={(e) => onDays(Number(e.target.value) as InsightsDays)}>
+            {INSIGHTS_DAYS.map((d) => (
+              <option key={d} value={d}>
+                {RANGE_LABELS[d]}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <CampaignTabs campaignId={campaignId} current="funnels" />
+      {funnels.isError && !funnels.data && <ErrorBox title="Failed to fetch funnels" />}
+      {funnels.isPending && <Spinner label="Loading funnels" />}
+      {funnels.data?.funnels.map((funnel) => (
+        <FunnelCard key={funnel.id} campaignId={campaignId} funnel={funnel} days={days} />
+      ))}
+      {funnels.data && funnels.data.funnels.length === 0 && <p className="muted">No funnels yet: name the pages a visitor goes through, in order.</p>}
+      <NewFunnel campaignId={campaignId} />
+    </div>
+  );
+}
+
+function FunnelCard({ campaignId, funnel, days }: { campaignId: string; funnel: Funnel; days: InsightsDays }) {
+  const queryClient = useQueryClient();
+  const result = useQuery({ ...funnelResultQueryOptions(campaignId, funnel.id, days), placeholderData: keepPreviousData });
+  const remove = useMutation({
+    mutationFn: () => deleteFunnel(campaignId, funnel.id),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: funnelKeys.campaign(campaignId) }),
+  });
+  const range: SessionFilters = result.data ? { from: result.data.from, to: result.data.to } : {};
+  const link = (count: number, label: string, filters: SessionFilters) => (
+    <SessionsLink campaignId={campaignId} filters={{ ...range, funnel: funnel.id, ...filters }} label={`${count} ${label}`}>
+      {count}
+    </SessionsLink>
+  );
+  const steps = funnel.steps.map((step) => ('page' in step ? step.page : 'click' in step ? `Click ${step.click}` : `Event ${step.event}`));
+  const last = steps.length;
+  return (
+    <section className="card" aria-label={funnel.name}>
+      <div className="page-header">
+        <h2 className="insights-heading">{funnel.name}</h2>
+        <button type="button" className="button button-secondary" disabled={remove.isPending} onClick={() => remove.mutate()}>
+          Delete funnel
+        </button>
+      </div>
+      {result.isError && !result.data && <ErrorBox title={reason(result.error)} />}
+      {result.data && (
+        <table className="insights-table">
+          <thead>
+            <tr>
+              <th scope="col">Step</th>
+              <th scope="col">Sessions</th>
+              <th scope="col">Conversion</th>
+              <th scope="col">Dropped off</th>
+              <th scope="col">Median time from the step before</th>
+            </tr>
+          </thead>
+          <tbody>
+            {result.data.steps.map((row, i) => (
+              <tr key={i}>
+                <th scope="row">
+                  {i + 1}. {steps[i]}
+                </th>
+                <td>{link(row.sessions, `sessions reached step ${i + 1}`, i + 1 === last ? { outcome: 'converted' } : { step: i + 1 })}</td>
+                <td>{Math.round(row.conversion * 1000) / 10}%</td>
+                <td>{i === 0 ? '–' : link(row.droppedOff, `sessions dropped off after step ${i}`, { step: i, outcome: 'dropped' })}</td>
+                <td>{row.medianMsFromPrevious === null ? '–' : formatDurationMs(row.medianMsFromPrevious)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function NewFunnel({ campaignId }: { campaignId: string }) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const [pages, setPages] = useState('');
+  const [withinMs, setWithinMs] = useState(3_600_000);
+  const create = useMutation({
+    mutationFn: () =>
+      createFunnel(campaignId, {
+        name,
+        withinMs,
+        steps: pages
+          .split('\n')
+          .map((page) => page.trim())
+          .filter(Boolean)
+          .map((page) => ({ page })),
+      }),
+    onSuccess: () => {
+      setName('');
+      setPages('');
+      return queryClient.invalidateQueries({ queryKey: funnelKeys.campaign(campaignId) });
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  return (
+    <form className="card" aria-label="New funnel" onSubmit={submit}>
+      <h2 className="insights-heading">New funnel</h2>
+      <label htmlFor="funnel-name">Name</label>
+      <input id="funnel-name" className="input" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
+      <label htmlFor="funnel-pages">Pages, in order (one a line; * stands for any characters, as in /product/*)</label>
+      <textarea id="funnel-pages" className="input" required rows={4} value={pages} onChange={(e) => setPages(e.target.value)} />
+      <label htmlFor="funnel-within">Within</label>
+      <select id="funnel-within" className="input" value={withinMs} onChange={(e) => setWithinMs(Number(e.target.value))}>
+        {WINDOWS.map(([ms, label]) => (
+          <option key={ms} value={ms}>
+            {label}
+          </option>
+        ))}
+      </select>
+      {create.isError && <p role="alert">{reason(create.error)}</p>}
+      <button type="submit" className="button button-primary" disabled={create.isPending}>
+        Create funnel
+      </button>
+    </form>
+  );
+}
