@@ -15,6 +15,7 @@ import {
 // The data-keeping settings live beside the other campaign rules, free of TypeBox for the PWA.
 export { DEFAULT_IP_MODE, DEFAULT_RETENTION_DAYS } from '../domains.js';
 import { MAX_TIME } from '../limits.js';
+import { MAX_MASKED_PARAMS, MAX_PARAM_NAME } from '../recording-rules.js';
 
 /** Campaign ids are UUIDs: ownership.ts answers 400 for any other shape. */
 export const CampaignIdParams = Type.Object({ id: Type.String() });
@@ -38,6 +39,10 @@ export const Campaign = Type.Object({
   retention_days: Type.Optional(Type.Integer()),
   /** How much of a visitor's IP address is stored. Optional for cached campaigns. */
   ip_mode: Type.Optional(Type.String()),
+  /** Whether page addresses in recordings keep their query string (masked_params masked); false: path only. Optional for cached campaigns. */
+  keep_query: Type.Optional(Type.Boolean()),
+  /** Query parameters whose values are masked when keep_query is on (lower case). Optional for cached campaigns. */
+  masked_params: Type.Optional(Type.Array(Type.String())),
   /** Sessions counted against the limit (a deleted session frees its place). Optional for cached campaigns. */
   session_count: Type.Optional(Type.Integer({ minimum: 0 })),
   /** When the campaign last received data (epoch ms), null when it never has. Optional for cached campaigns. */
@@ -52,14 +57,24 @@ export const CampaignResponse = Type.Object({ data: Campaign });
 
 /** The words of a refusal for each field (`reason`: a wrong value; `missing`: left out), the form's where it has them. */
 const name = Type.String({ maxLength: MAX_NAME_LENGTH, reason: `name must be text of at most ${MAX_NAME_LENGTH} characters`, missing: NAME_REQUIRED });
-const domains = Type.String({ maxLength: MAX_DOMAINS_LENGTH, reason: `domains must be text of at most ${MAX_DOMAINS_LENGTH} characters`, missing: DOMAINS_REQUIRED });
+const domains = Type.String({
+  maxLength: MAX_DOMAINS_LENGTH,
+  reason: `domains must be text of at most ${MAX_DOMAINS_LENGTH} characters`,
+  missing: DOMAINS_REQUIRED,
+});
 const limit = Type.Integer({ minimum: 0, maximum: MAX_SESSION_LIMIT, reason: LIMIT_INVALID });
-const time = (field: string, missing: string) => Type.Integer({ minimum: 0, maximum: MAX_TIME, reason: `${field} must be epoch milliseconds (a non-negative integer)`, missing });
+const time = (field: string, missing: string) =>
+  Type.Integer({ minimum: 0, maximum: MAX_TIME, reason: `${field} must be epoch milliseconds (a non-negative integer)`, missing });
 const startTime = time('start_date_time', START_REQUIRED);
 const endTime = time('end_date_time', END_REQUIRED);
 const captureConsole = Type.Boolean({ reason: 'captureConsole must be true or false' });
 const retentionDays = Type.Enum(RETENTION_DAYS, { reason: `retention_days must be one of ${RETENTION_DAYS.join(', ')} (0 keeps recordings forever)` });
 const ipMode = Type.Enum(IP_MODES, { reason: `ip_mode must be one of ${IP_MODES.join(', ')}` });
+const keepQuery = Type.Boolean({ reason: 'keep_query must be true or false' });
+const maskedParams = Type.Array(Type.String({ minLength: 1, maxLength: MAX_PARAM_NAME, pattern: '^[^\\s&=#?,]+$' }), {
+  maxItems: MAX_MASKED_PARAMS,
+  reason: `masked_params must be a list of at most ${MAX_MASKED_PARAMS} parameter names (1–${MAX_PARAM_NAME} characters, no spaces, &, =, #, ? or commas)`,
+});
 
 /**
  * POST /api/v1/campaign/create. A field sent as null counts as left out. After this schema the
@@ -81,6 +96,10 @@ export const CreateCampaignPayload = Type.Object(
     retention_days: Type.Optional(retentionDays),
     /** Optional, DEFAULT_IP_MODE when left out. */
     ip_mode: Type.Optional(ipMode),
+    /** Optional, false (path only) when left out. */
+    keep_query: Type.Optional(keepQuery),
+    /** Optional, DEFAULT_MASKED_PARAMS when left out; matched without regard to case. */
+    masked_params: Type.Optional(maskedParams),
   },
   { additionalProperties: false },
 );
@@ -103,6 +122,8 @@ export const UpdateCampaignPayload = Type.Object(
     captureConsole: change(captureConsole),
     retention_days: change(retentionDays),
     ip_mode: change(ipMode),
+    keep_query: change(keepQuery),
+    masked_params: change(maskedParams),
   },
   { additionalProperties: false },
 );

@@ -14,6 +14,7 @@ import {
   UpdateCampaignPayload,
 } from '../../common/api/campaigns.js';
 import { Ok } from '../../common/api/shared.js';
+import { DEFAULT_MASKED_PARAMS } from '../../common/recording-rules.js';
 import type { CampaignsTable } from '../db/schema.js';
 import { currentUserId, requireUser } from '../auth/tokens.js';
 import { checkSameOrigin } from '../http/origin.js';
@@ -37,6 +38,8 @@ export function toCampaign(row: Insertable<CampaignsTable> | Selectable<Campaign
     captureConsole: row.capture_console !== 0,
     retention_days: row.retention_days ?? 0,
     ip_mode: row.ip_mode ?? 'full',
+    keep_query: row.keep_query === 1,
+    masked_params: row.masked_params === undefined ? DEFAULT_MASKED_PARAMS : row.masked_params.split('\n').filter(Boolean),
     session_count: row.session_count ?? 0,
     last_data_at: lastDataAt,
   };
@@ -60,6 +63,9 @@ function columnsOf(payload: CreateCampaignPayload) {
     capture_console: payload.captureConsole === false ? 0 : 1,
     retention_days: payload.retention_days ?? DEFAULT_RETENTION_DAYS,
     ip_mode: payload.ip_mode ?? DEFAULT_IP_MODE,
+    keep_query: payload.keep_query ? 1 : 0,
+    // Matched without regard to case: kept lower case, each once.
+    masked_params: [...new Set((payload.masked_params ?? DEFAULT_MASKED_PARAMS).map((name) => name.toLowerCase()))].join('\n'),
   };
 }
 
@@ -107,7 +113,11 @@ function campaignRoutes(app: FastifyInstance, ctx: AppContext): void {
   api.patch(
     '/api/v1/campaign/update/:id',
     {
-      preValidation: [signedIn, sameOrigin, async (request) => void toUpdate.set(request, await ownedCampaign(ctx.db, request, (request.params as { id: string }).id))],
+      preValidation: [
+        signedIn,
+        sameOrigin,
+        async (request) => void toUpdate.set(request, await ownedCampaign(ctx.db, request, (request.params as { id: string }).id)),
+      ],
       bodyLimit: CREATE_BODY_LIMIT,
       schema: { params: CampaignIdParams, body: UpdateCampaignPayload, response: { 200: CampaignResponse } },
       validatorCompiler: reasonedValidator,

@@ -44,6 +44,10 @@ export interface CampaignsTable {
   retention_days: Generated<number>;
   /** How much of a visitor's address is stored: 'full', 'truncated' or 'none'. */
   ip_mode: Generated<string>;
+  /** 1: page addresses keep their query string (masked_params masked); 0: path only. */
+  keep_query: Generated<number>;
+  /** Query parameters whose values are masked when keep_query is 1: lower-case names, one a line. */
+  masked_params: Generated<string>;
 }
 
 export interface SessionsTable {

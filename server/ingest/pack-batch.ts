@@ -9,7 +9,7 @@ import { hasHumanInput, pageLoads } from './event-rules.js';
 import { factMoments, type Moment } from '../../common/session-facts.js';
 import { CAPTURED_TAGS, NOTE_TAG } from '../../common/captured.js';
 import { OPEN_OBJECT } from '../../common/json-chars.js';
-import { scrubEvent, storable, withoutQuery } from '../../common/scrub.js';
+import { pageUrl, scrubEvent, storable, withoutQuery } from '../../common/scrub.js';
 
 // Everything ingest does to a batch's bytes before the database sees it: inflate, parse,
 // validate, and (unless the body can be stored as it arrived) sort, serialise and compress.
@@ -39,6 +39,8 @@ export interface PackedBatch {
 export interface PackOptions {
   /** false: console messages are dropped, whatever the tracker sent. */
   captureConsole: boolean;
+  /** Page addresses keep their query string with these parameters masked; absent or null: path only. */
+  maskedParams?: string[] | null;
 }
 
 export type PackOutcome = { ok: true; batch: PackedBatch } | { ok: false; status: number; error: string };
@@ -101,7 +103,7 @@ function parse(json: Buffer): { value: unknown; scan: BatchScan } {
 }
 
 /** The visitor's browser talking: checked by the schema, then trimmed to what the row keeps. */
-function sessionInfo(info: SessionInfoBody): SessionInfo {
+function sessionInfo(info: SessionInfoBody, masked: string[] | null | undefined): SessionInfo {
   return {
     userAgent: storable(info.userAgent, 1000),
     language: storable(info.language, 100),
@@ -113,9 +115,10 @@ function sessionInfo(info: SessionInfoBody): SessionInfo {
     fullScreenEnabled: info.fullScreenEnabled,
     screenWidth: info.screenWidth,
     screenHeight: info.screenHeight,
-    // Page addresses keep no query string or fragment, where sites put tokens and e-mails.
+    // Page addresses keep no query string or fragment, where sites put tokens and e-mails, unless
+    // the campaign keeps them (its named parameters masked); another site's address never does.
     referrer: storable(withoutQuery(info.referrer ?? ''), 2000),
-    url: storable(withoutQuery(info.url ?? ''), 2000),
+    url: storable(pageUrl(info.url ?? '', masked), 2000),
   };
 }
 
@@ -145,9 +148,11 @@ type Event = BatchBody['events'][number];
  * home-made sender may not), and console messages dropped when the campaign turned their capture off.
  */
 function scrubbed(events: Event[], options: PackOptions): { kept: Event[]; changed: boolean } {
-  const kept = options.captureConsole ? events : events.filter((e) => !(e.type === EventType.Custom && (e.data as { tag?: unknown }).tag === CAPTURED_TAGS.console));
+  const kept = options.captureConsole
+    ? events
+    : events.filter((e) => !(e.type === EventType.Custom && (e.data as { tag?: unknown }).tag === CAPTURED_TAGS.console));
   let changed = kept.length !== events.length;
-  for (const event of kept) changed = scrubEvent(event) || changed;
+  for (const event of kept) changed = scrubEvent(event, options.maskedParams) || changed;
   return { kept, changed };
 }
 
@@ -186,7 +191,8 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
     const { kept, changed } = scrubbed(batch.events, options);
     const received = receivedSpan(raw, json, scan, batch, changed);
     // A batch of nothing but dropped console messages is still a batch of the session (its seq counts).
-    if (!kept.length) kept.push({ type: EventType.Custom, data: { tag: NOTE_TAG, payload: { dropped: 'console messages' } }, timestamp: batch.events[0].timestamp });
+    if (!kept.length)
+      kept.push({ type: EventType.Custom, data: { tag: NOTE_TAG, payload: { dropped: 'console messages' } }, timestamp: batch.events[0].timestamp });
     const events = kept.sort((a, b) => a.timestamp - b.timestamp); // stable; a kept body's are in order already
     const stored = received ? null : JSON.stringify(events);
     return {
@@ -194,7 +200,7 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
       batch: {
         sessionId: batch.sessionId,
         seq: batch.seq,
-        info: batch.info ? sessionInfo(batch.info) : null,
+        info: batch.info ? sessionInfo(batch.info, options.maskedParams) : null,
         eventCount: events.length,
         firstTs: events[0].timestamp,
         lastTs: events[events.length - 1].timestamp,

@@ -21,6 +21,7 @@ import { IngestParams, IngestResponse } from '../../common/api/ingest.js';
 import { clientAddress } from '../http/client-address.js';
 import { registerScripts } from './scripts.js';
 import { ingestByteBudgets } from './byte-budget.js';
+import { packOptions, trackerRules } from '../campaigns/recording-rules.js';
 
 type Campaign = Selectable<CampaignsTable>;
 
@@ -100,7 +101,13 @@ function sessionLimits(app: FastifyInstance, ctx: AppContext) {
   return {
     reread,
     /** The row the batch is judged against, `kept` or read, after the limits that apply (a new session's too). */
-    check: async (request: FastifyRequest, reply: FastifyReply, campaign: Campaign, batch: PackedBatch, kept: SessionState | undefined): Promise<SessionState | undefined> => {
+    check: async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      campaign: Campaign,
+      batch: PackedBatch,
+      kept: SessionState | undefined,
+    ): Promise<SessionState | undefined> => {
       const session = kept ?? (await reread(campaign, batch));
       if (!session) {
         await newPerIp(request, reply, clientAddress(request));
@@ -171,8 +178,18 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
       .send();
   });
 
+  // The campaign's recording rules, read by the tracker before it records (the same origin and
+  // date checks as a batch): an edit reaches every site within a minute, no new snippet needed.
+  app.get(INGEST_PATH, { schema: { params: IngestParams } }, async (request, reply) => {
+    const state = request.ingest as IngestState;
+    const refused = refusal(state, request.headers.origin, Date.now());
+    if (refused) throw refused;
+    reply.header('Cache-Control', 'private, max-age=60');
+    return trackerRules(state.campaign as Campaign);
+  });
+
   const pack = (reply: FastifyReply, body: Buffer, campaign: Campaign) =>
-    packer.pack(body, Date.now(), { captureConsole: campaign.capture_console !== 0 }).catch((error: unknown) => {
+    packer.pack(body, Date.now(), packOptions(campaign)).catch((error: unknown) => {
       if (error instanceof HttpError && error.statusCode === 503) reply.header('retry-after', 2);
       throw error;
     });
@@ -190,8 +207,9 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
       if (refused) throw refused;
     }
     const campaign = state.campaign as Campaign;
-    // The campaign's console setting changed since the batch was checked: check it again.
-    if (campaign.capture_console !== (request.ingest?.campaign as Campaign).capture_console) batch = await pack(reply, request.body as Buffer, campaign);
+    // The campaign's console or page-address setting changed since the batch was checked: check it again.
+    if (JSON.stringify(packOptions(campaign)) !== JSON.stringify(packOptions(request.ingest?.campaign as Campaign)))
+      batch = await pack(reply, request.body as Buffer, campaign);
     // After the short way (which checked the limits), the row is read afresh. SQLite: the row this
     // process left a session in is the row (it is the only writer); the UPDATE that counts the
     // batch still checks it.
@@ -208,25 +226,27 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
 
   // The body is raw bytes, checked in a worker (common/ingest-batch.ts) with a reason per field.
   const schema = { params: IngestParams, response: { 200: IngestResponse, 202: IngestResponse } };
-  app.withTypeProvider<TypeBoxTypeProvider>().post(INGEST_PATH, { bodyLimit: MAX_BODY_BYTES, schema, onRequest: app.diskGuard.hook }, async (request, reply) => {
-    if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Empty body');
-    const checked = request.ingest?.campaign as Campaign;
-    await bytes.received(request, reply, checked.id, request.body.length);
-    const batch = await pack(reply, request.body, checked);
-    const short = await shortWay?.store(request, reply, checked, batch);
-    const { outcome, campaign } = short ? { outcome: short, campaign: checked } : await storeAfresh(request, reply, batch);
-    // Here the batch is committed (its group's COMMIT is done): what follows may announce it.
-    if (outcome.stored || outcome.admitted || outcome.closed) ctx.live.sessionChanged(campaign.id, batch.sessionId);
-    if (outcome.closed) throw new HttpError(SESSION_CLOSED_STATUS, outcome.closed);
-    // Someone watches this session live: the tracker then sends every second for a while.
-    if (ctx.live.isWatched(campaign.id, batch.sessionId)) reply.header(LIVE_HEADER, '1');
-    if (outcome.admitted && sweepDue(campaign.id, Date.now())) {
-      await markEndedSessionsWithoutInput(ctx.db, campaign.id).catch((error: unknown) => request.log.warn({ err: error }, 'bot sweep failed'));
-    }
-    // 202 tells the tracker, at the cost of reading a status, to stop capturing console messages.
-    if (campaign.capture_console === 0) return reply.status(202).send({ stored: outcome.stored, console: false as const });
-    return { stored: outcome.stored };
-  });
+  app
+    .withTypeProvider<TypeBoxTypeProvider>()
+    .post(INGEST_PATH, { bodyLimit: MAX_BODY_BYTES, schema, onRequest: app.diskGuard.hook }, async (request, reply) => {
+      if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Empty body');
+      const checked = request.ingest?.campaign as Campaign;
+      await bytes.received(request, reply, checked.id, request.body.length);
+      const batch = await pack(reply, request.body, checked);
+      const short = await shortWay?.store(request, reply, checked, batch);
+      const { outcome, campaign } = short ? { outcome: short, campaign: checked } : await storeAfresh(request, reply, batch);
+      // Here the batch is committed (its group's COMMIT is done): what follows may announce it.
+      if (outcome.stored || outcome.admitted || outcome.closed) ctx.live.sessionChanged(campaign.id, batch.sessionId);
+      if (outcome.closed) throw new HttpError(SESSION_CLOSED_STATUS, outcome.closed);
+      // Someone watches this session live: the tracker then sends every second for a while.
+      if (ctx.live.isWatched(campaign.id, batch.sessionId)) reply.header(LIVE_HEADER, '1');
+      if (outcome.admitted && sweepDue(campaign.id, Date.now())) {
+        await markEndedSessionsWithoutInput(ctx.db, campaign.id).catch((error: unknown) => request.log.warn({ err: error }, 'bot sweep failed'));
+      }
+      // 202 tells the tracker, at the cost of reading a status, to stop capturing console messages.
+      if (campaign.capture_console === 0) return reply.status(202).send({ stored: outcome.stored, console: false as const });
+      return { stored: outcome.stored };
+    });
 }
 
 export async function registerIngest(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -32,7 +32,6 @@ async function storedEvents(server: TestServer, campaignId: string): Promise<Sto
   return { events, raw: stored.join('\n'), kept: stored.filter((json) => json[0] === 0x7b).length };
 }
 
-
 const source = (e: ReplayEvent) => (e.data as { source?: number; type?: number }).source;
 
 describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
@@ -73,7 +72,10 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
     await context.addInitScript(() => {
       const w = window as unknown as { iframesAdded: number };
       w.iframesAdded = 0;
-      new MutationObserver((records) => records.forEach((r) => r.addedNodes.forEach((n) => n.nodeName === 'IFRAME' && w.iframesAdded++))).observe(document, { childList: true, subtree: true });
+      new MutationObserver((records) => records.forEach((r) => r.addedNodes.forEach((n) => n.nodeName === 'IFRAME' && w.iframesAdded++))).observe(document, {
+        childList: true,
+        subtree: true,
+      });
     });
     const page = await context.newPage();
     const workers: string[] = [];
@@ -89,7 +91,7 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
     const stored = await until('both pages and both clicks stored', async () => {
       const s = await storedEvents(server, campaignId);
       const snapshots = s.events.filter((e) => e.type === 2).length;
-      return snapshots >= 2 && s.raw.includes('thanks.html') && s ;
+      return snapshots >= 2 && s.raw.includes('thanks.html') && s;
     });
     await context.close();
     // Each page packed its batches (masking, time zone, gzip) in a worker of its own.
@@ -137,7 +139,9 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
     for (const text of inputs) expect(text).toMatch(/^\**$/);
 
     // The replay API hands the same events back, in order, with the session info.
-    const replay = (await (await fetch(`${server.url}/api/v1/replay/retrieve/${campaignId}/${session.sessionId}`, { headers: owner.headers })).json()) as ReplayResponse;
+    const replay = (await (
+      await fetch(`${server.url}/api/v1/replay/retrieve/${campaignId}/${session.sessionId}`, { headers: owner.headers })
+    ).json()) as ReplayResponse;
     expect(replay.events).toEqual(stored.events);
     expect(replay.init).toMatchObject({ remoteIpAddress: '127.0.0.1', webdriver: true, userAgent: session.userAgent });
 
@@ -146,7 +150,7 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
     for (const part of ['SECRET', 'qzxa', 'wvjb', 'kfyc', 'hgud']) expect(stored.raw).not.toContain(part);
   });
 
-  it('packs on the page, masked and compressed, where the site\'s CSP forbids workers', async () => {
+  it("packs on the page, masked and compressed, where the site's CSP forbids workers", async () => {
     const campaignId = await makeCampaign(server, { domains: `127.0.0.1:${site.port}` });
     site.install(`<script src="/csp.js"></script>`, { '/csp.js': await downloadedScript(campaignId) }, { 'content-security-policy': "worker-src 'none'" });
     const context = await browser.newContext();
@@ -270,14 +274,17 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
     site.install(`<script async src="${server.url}/t/${campaignId}.js"></script>`);
     const context = await browser.newContext();
     const page = await context.newPage();
-    // The browser blocks the answer (no CORS for this origin), so the request fails for the page.
-    const refused = page.waitForEvent('requestfailed', { predicate: (r) => r.url().includes('/api/v1/ingest/') && r.method() === 'POST' });
+    // The recorder first reads the campaign's rules; the browser blocks the answer (no CORS for
+    // this origin), so the request fails for the page and the recorder never starts.
+    const refused = page.waitForEvent('requestfailed', { predicate: (r) => r.url().includes('/api/v1/ingest/') && r.method() === 'GET' });
+    const posts: string[] = [];
+    page.on('request', (r) => r.url().includes('/api/v1/ingest/') && r.method() === 'POST' && posts.push(r.url()));
     await page.goto(`${site.url}/checkout.html`);
-    await recorderRunning(page);
-    await page.click('#buy');
-    await flushRecorder(page);
     expect((await refused).failure()?.errorText).toBeTruthy();
+    await page.click('#buy');
+    expect(await page.evaluate(() => typeof (window as { tapedeck?: { flush?: unknown } }).tapedeck?.flush)).toBe('undefined');
     await context.close();
+    expect(posts).toEqual([]);
     expect(await storedCounts(server, campaignId)).toEqual({ sessions: 0, chunks: 0 });
   });
 
@@ -288,10 +295,10 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
     const campaignId = await makeCampaign(server, { domains: `127.0.0.1:${site.port}` });
     site.install(`<script src="/optout.js"></script>`, { '/optout.js': await downloadedScript(campaignId) });
     const context = await browser.newContext();
-    await context.addInitScript(
-      ([name, answer]) => Object.defineProperty(Navigator.prototype, name, { get: () => answer, configurable: true }),
-      [property, value] as const,
-    );
+    await context.addInitScript(([name, answer]) => Object.defineProperty(Navigator.prototype, name, { get: () => answer, configurable: true }), [
+      property,
+      value,
+    ] as const);
     const page = await context.newPage();
     const toServer: string[] = [];
     page.on('request', (request) => request.url().startsWith(server.url) && toServer.push(request.url()));

@@ -1,6 +1,6 @@
 // Privacy rules on top of rrweb's masking: the visitor's choice first, then a pass over every
 // event for what rrweb itself leaves readable.
-import { withoutQuery } from '../../common/scrub.js';
+import { pageUrl } from '../../common/scrub.js';
 
 type Nav = Navigator & { globalPrivacyControl?: boolean; msDoNotTrack?: string };
 
@@ -44,10 +44,13 @@ export function maskEvent(event: { type: number; data: unknown }): void {
   });
 }
 
-/** A page's address (rrweb's EventType.Meta, 4) without query string and fragment, where sites put tokens and e-mails. */
-export function maskPage(event: { type: number; data: unknown }): void {
+/**
+ * A page's address (rrweb's EventType.Meta, 4) as the campaign keeps it: without query string and
+ * fragment, where sites put tokens and e-mails, unless `masked` lists the parameters to hide.
+ */
+export function maskPage(event: { type: number; data: unknown }, masked?: string[]): void {
   const data = event.data as { href?: string };
-  if (event.type === 4 && data.href) data.href = withoutQuery(data.href);
+  if (event.type === 4 && data.href) data.href = pageUrl(data.href, masked);
 }
 
 /** DOM changes a mutation event carries, for the mutation budget. */

@@ -4,11 +4,22 @@ import { record } from '@rrweb/record';
 import type { SessionInfo } from '../../common/api-types.js';
 import type { Batch } from './batch.js';
 import { note } from './batch.js';
-import { BATCH_BYTES, FLUSH_EVENTS, FLUSH_TICKS, LIVE_FOLLOW_MS, LIVE_HEADER, MUTATION_BUDGET, SESSION_IDLE_MS, TICK_MS, UNLOAD_BATCH_BYTES } from '../../common/limits.js';
+import {
+  BATCH_BYTES,
+  FLUSH_EVENTS,
+  FLUSH_TICKS,
+  LIVE_FOLLOW_MS,
+  LIVE_HEADER,
+  MUTATION_BUDGET,
+  SESSION_IDLE_MS,
+  TICK_MS,
+  UNLOAD_BATCH_BYTES,
+} from '../../common/limits.js';
 import { maskJson, packNow } from './pack.js';
 import { createPacker } from './packer.js';
 import { maskPage, mutationCount, optedOut } from './privacy.js';
-import { withoutQuery } from '../../common/scrub.js';
+import { pageUrl, withoutQuery } from '../../common/scrub.js';
+import type { TrackerRules } from '../../common/recording-rules.js';
 import { Sender } from './sender.js';
 import { freshSession, resumeSession, type SessionState } from './session.js';
 import { splitEvents } from './split.js';
@@ -24,6 +35,8 @@ interface Settings {
   baseUrl: string;
   flush?: () => void;
   stop?: () => void;
+  /** Set as the recorder begins: a second copy of it on the page starts nothing. */
+  started?: 1;
 }
 
 const w = window as Window & { tapedeck?: Settings };
@@ -63,7 +76,7 @@ const safe =
     }
   };
 
-function sessionInfo(): SessionInfo {
+function sessionInfo(rules: TrackerRules): SessionInfo {
   const n = navigator;
   return {
     userAgent: n.userAgent,
@@ -78,12 +91,11 @@ function sessionInfo(): SessionInfo {
     screenWidth: screen.width,
     screenHeight: screen.height,
     referrer: withoutQuery(document.referrer),
-    url: withoutQuery(location.href),
+    url: pageUrl(location.href, rules.query),
   };
 }
 
-function start(settings: Settings): void {
-  const url = settings.baseUrl + '/api/v1/ingest/' + encodeURIComponent(settings.campaignId);
+function start(settings: Settings, url: string, rules: TrackerRules): void {
   let session: SessionState = resumeSession(storage(STATE_KEY), Date.now());
   let buffer: string[] = [];
   let bytes = 0;
@@ -139,7 +151,7 @@ function start(settings: Settings): void {
     if (!buffer.length) return;
     for (const events of splitEvents(buffer, maxBytes, maxBytes === BATCH_BYTES ? undefined : byteLength)) {
       const batch: Batch = { sessionId: session.id, seq: session.seq++, events, bytes: events.reduce((n, e) => n + e.length, 0) };
-      if (!session.sent) batch.info = sessionInfo();
+      if (!session.sent) batch.info = sessionInfo(rules);
       sender.add(batch);
     }
     buffer = [];
@@ -168,7 +180,7 @@ function start(settings: Settings): void {
       }
       session.last = now;
       // The page's address here; the rest masked on its way out (maskJson, in the pack worker).
-      maskPage(event);
+      maskPage(event, rules.query);
       const json = JSON.stringify(event);
       buffer.push(json);
       bytes += json.length;
@@ -187,7 +199,9 @@ function start(settings: Settings): void {
 
   // Batches the previous page of this tab could not send while it unloaded.
   try {
-    (JSON.parse(storage(STASH_KEY) || '[]') as Batch[]).forEach(({ sessionId, seq, info, events, bytes }) => sender.add({ sessionId, seq, info, events, bytes }));
+    (JSON.parse(storage(STASH_KEY) || '[]') as Batch[]).forEach(({ sessionId, seq, info, events, bytes }) =>
+      sender.add({ sessionId, seq, info, events, bytes }),
+    );
   } catch {
     // unreadable leftovers are not worth breaking the page over
   }
@@ -202,9 +216,15 @@ function start(settings: Settings): void {
     sampling: { input: 'last', scroll: 150 },
   });
   capture(() => !session.quiet);
-  timer = setInterval(safe(() => (Date.now() < live || ++ticks % FLUSH_TICKS < 1) && flush()), TICK_MS) as unknown as number;
+  timer = setInterval(
+    safe(() => (Date.now() < live || ++ticks % FLUSH_TICKS < 1) && flush()),
+    TICK_MS,
+  ) as unknown as number;
 
-  addEventListener('visibilitychange', safe(() => document.visibilityState === 'hidden' && flush()));
+  addEventListener(
+    'visibilitychange',
+    safe(() => document.visibilityState === 'hidden' && flush()),
+  );
   addEventListener(
     'pagehide',
     safe(() => {
@@ -222,9 +242,24 @@ function start(settings: Settings): void {
   settings.stop = safe(() => halt('stopped by the site'));
 }
 
+/**
+ * The campaign's recording rules first (GET on the ingest address: the same origin and date
+ * checks as a batch), then recording by them. Nothing is recorded when they cannot be read.
+ */
+async function begin(settings: Settings): Promise<void> {
+  // A tab whose session ingest refused does not ask again until that session would have ended.
+  if (resumeSession(storage(STATE_KEY), Date.now()).off) return;
+  const url = settings.baseUrl + '/api/v1/ingest/' + encodeURIComponent(settings.campaignId);
+  const response = await send(url, { credentials: 'omit' });
+  if (response.ok) start(settings, url, (await response.json()) as TrackerRules);
+}
+
 try {
   const settings = w.tapedeck;
-  if (settings && !settings.flush && !optedOut(navigator, w as { doNotTrack?: string })) start(settings);
+  if (settings && !settings.started && !optedOut(navigator, w as { doNotTrack?: string })) {
+    settings.started = 1;
+    begin(settings).catch(() => {});
+  }
 } catch {
   // never throw into the host page
 }

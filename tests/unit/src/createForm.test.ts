@@ -10,6 +10,12 @@ import {
 } from '../../../src/lib/createForm.js';
 import { toLocalInputValue } from '../../../src/lib/format.js';
 import type { Campaign } from '../../../common/api-types.js';
+import { newRulesForm } from '../../../src/lib/rulesForm.js';
+import { DEFAULT_MASKED_PARAMS, MASKED_PARAMS_INVALID } from '../../../common/recording-rules.js';
+
+/** A new form's recording rules and the create body's words for them. */
+const RULES = newRulesForm();
+const RULES_PAYLOAD = { keep_query: false, masked_params: DEFAULT_MASKED_PARAMS };
 
 const valid: CampaignForm = {
   name: 'Spring sale',
@@ -20,6 +26,7 @@ const valid: CampaignForm = {
   captureConsole: true,
   retentionDays: '90',
   ipMode: 'truncated',
+  ...RULES,
 };
 
 const LIMIT_MESSAGE = 'Session limit must be a whole number from 1 to 20, or 0 for no limit';
@@ -44,6 +51,7 @@ describe('campaign form', () => {
       captureConsole: false,
       retention_days: 0,
       ip_mode: 'none',
+      ...RULES_PAYLOAD,
     });
   });
 
@@ -58,7 +66,20 @@ describe('campaign form', () => {
       captureConsole: true,
       retentionDays: '90',
       ipMode: 'truncated',
+      ...RULES,
     });
+    expect(RULES).toEqual({ keepQuery: false, maskedParams: DEFAULT_MASKED_PARAMS.join(', ') });
+  });
+
+  it('keeps query strings with the masked parameters listed, and refuses names a query string cannot hold', () => {
+    expect(toCreatePayload({ ...valid, keepQuery: true, maskedParams: ' token, , Code ' })).toMatchObject({
+      keep_query: true,
+      masked_params: ['token', 'Code'],
+    });
+    for (const text of ['to ken', 'a=b', 'x#', 'a&b', 'x'.repeat(101), Array.from({ length: 51 }, (_, i) => `p${i}`).join(',')]) {
+      expect(validateCampaignForm({ ...valid, maskedParams: text }), text).toEqual({ maskedParams: MASKED_PARAMS_INVALID });
+    }
+    expect(validateCampaignForm({ ...valid, maskedParams: '' })).toEqual({});
   });
 
   it('reports every field with its own message', () => {
@@ -107,6 +128,8 @@ describe('edit form', () => {
     captureConsole: false,
     retention_days: 30,
     ip_mode: 'full',
+    keep_query: true,
+    masked_params: ['token', 'ref'],
   };
 
   it('opens with the stored campaign, older cached campaigns as kept forever with full addresses', () => {
@@ -119,9 +142,11 @@ describe('edit form', () => {
       captureConsole: false,
       retentionDays: '30',
       ipMode: 'full',
+      keepQuery: true,
+      maskedParams: 'token, ref',
     });
-    const { retention_days: _r, ip_mode: _i, captureConsole: _c, ...cached } = campaign;
-    expect(campaignForm(cached)).toMatchObject({ retentionDays: '0', ipMode: 'full', captureConsole: true });
+    const { retention_days: _r, ip_mode: _i, captureConsole: _c, keep_query: _k, masked_params: _m, ...cached } = campaign;
+    expect(campaignForm(cached)).toMatchObject({ retentionDays: '0', ipMode: 'full', captureConsole: true, ...RULES });
   });
 
   it('sends only the fields changed, leaving untouched dates as stored to the second', () => {

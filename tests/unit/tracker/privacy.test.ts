@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EventType, IncrementalSource } from '@rrweb/types';
 import { maskEvent, maskPage, mutationCount, optedOut } from '../../../tracker/src/privacy.js';
-import { maskText, requestUrl, scrubEvent, withoutQuery } from '../../../common/scrub.js';
+import { maskText, pageUrl, requestUrl, scrubEvent, withoutQuery } from '../../../common/scrub.js';
 import { resumeSession, newSessionId } from '../../../tracker/src/session.js';
 import { fillLoader } from '../../../common/loader-script.js';
 import fs from 'node:fs';
@@ -44,7 +44,13 @@ describe('masking rrweb events', () => {
   it('masks placeholders in added nodes and attribute changes', () => {
     const event = {
       type: 3,
-      data: { source: 0, adds: [{ node: { attributes: { placeholder: 'secret' } } }], attributes: [{ id: 4, attributes: { placeholder: 'hunter2', class: 'x' } }], removes: [], texts: [] },
+      data: {
+        source: 0,
+        adds: [{ node: { attributes: { placeholder: 'secret' } } }],
+        attributes: [{ id: 4, attributes: { placeholder: 'hunter2', class: 'x' } }],
+        removes: [],
+        texts: [],
+      },
     };
     maskEvent(event);
     expect(event.data.adds[0].node.attributes.placeholder).toBe('******');
@@ -97,7 +103,28 @@ describe('the one scrubber of captured text and URLs', () => {
 
   it('changes nothing the second time: ingest scrubs again what the tracker scrubbed', () => {
     // Text made of the pieces the rules look at, in any order.
-    const piece = fc.constantFrom('http://127.0.0.1:8080/a', 'https://x.example/p?token=1#f', '#step', '?', ':14:77', '(', ')', ' ', '\n', '4111', '.', '/', '-', '１２', '@', '%40', 'john', 'example.com', '＠', 'a');
+    const piece = fc.constantFrom(
+      'http://127.0.0.1:8080/a',
+      'https://x.example/p?token=1#f',
+      '#step',
+      '?',
+      ':14:77',
+      '(',
+      ')',
+      ' ',
+      '\n',
+      '4111',
+      '.',
+      '/',
+      '-',
+      '１２',
+      '@',
+      '%40',
+      'john',
+      'example.com',
+      '＠',
+      'a',
+    );
     const text = fc.array(fc.oneof(piece, fc.string({ maxLength: 4 })), { maxLength: 24 }).map((parts) => parts.join(''));
     fc.assert(
       fc.property(text, (value) => {
@@ -119,12 +146,32 @@ describe('the one scrubber of captured text and URLs', () => {
     expect(snapshot.data.href).toBe('https://x.example/?a=1');
   });
 
+  it('keeps a query string only when the campaign asks, its named parameters masked, and never a fragment', () => {
+    const url = 'https://shop.example.com/search?q=shoes&token=abc&TOKEN=def&to%6Ben=x&mail=ada@example.com&flag#access_token=s3cret';
+    expect(pageUrl(url)).toBe('https://shop.example.com/search');
+    expect(pageUrl(url, null)).toBe('https://shop.example.com/search');
+    const kept = pageUrl(url, ['token']);
+    expect(kept).toBe('https://shop.example.com/search?q=shoes&token=*&TOKEN=*&to%6Ben=*&mail=[email]&flag');
+    expect(pageUrl(kept, ['token'])).toBe(kept);
+    expect(pageUrl('https://x.example/a?', ['token'])).toBe('https://x.example/a');
+    expect(pageUrl('https://x.example/a?%E0%A4%A=1', ['token'])).toBe('https://x.example/a?%E0%A4%A=1');
+    const meta = { type: EventType.Meta, data: { href: 'https://shop.example.com/cart?q=1&code=9#x' } };
+    maskPage(meta, ['code']);
+    expect(meta.data.href).toBe('https://shop.example.com/cart?q=1&code=*');
+    expect(scrubEvent(meta, ['code'])).toBe(false);
+    expect(scrubEvent(meta)).toBe(true);
+    expect(meta.data.href).toBe('https://shop.example.com/cart');
+  });
+
   it('scrubs what ingest stores from any sender: page addresses, captured text and request URLs', () => {
     const meta = { type: EventType.Meta, data: { href: 'https://shop.example.com/cart?token=abc' } };
     expect(scrubEvent(meta)).toBe(true);
     expect(meta.data.href).toBe('https://shop.example.com/cart');
     expect(scrubEvent(meta)).toBe(false);
-    const request = { type: EventType.Custom, data: { tag: 'tapedeck/request', payload: { method: 'GET', url: '/api/card/4111.1111.1111.1111?token=1', status: 500, durationMs: 1 } } };
+    const request = {
+      type: EventType.Custom,
+      data: { tag: 'tapedeck/request', payload: { method: 'GET', url: '/api/card/4111.1111.1111.1111?token=1', status: 500, durationMs: 1 } },
+    };
     expect(scrubEvent(request)).toBe(true);
     expect(request.data.payload.url).toBe('/api/card/****.****.****.****');
     const console = { type: EventType.Custom, data: { tag: 'tapedeck/console', payload: { level: 'error', message: 'no user john%40example.com\u0000' } } };
