@@ -14,7 +14,7 @@ import {
   UpdateCampaignPayload,
 } from '../../common/api/campaigns.js';
 import { Ok } from '../../common/api/shared.js';
-import { DEFAULT_MASKED_PARAMS } from '../../common/recording-rules.js';
+import { ruleColumns, ruleFields } from './recording-rules.js';
 import type { CampaignsTable } from '../db/schema.js';
 import { currentUserId, requireUser } from '../auth/tokens.js';
 import { checkSameOrigin } from '../http/origin.js';
@@ -38,8 +38,7 @@ export function toCampaign(row: Insertable<CampaignsTable> | Selectable<Campaign
     captureConsole: row.capture_console !== 0,
     retention_days: row.retention_days ?? 0,
     ip_mode: row.ip_mode ?? 'full',
-    keep_query: row.keep_query === 1,
-    masked_params: row.masked_params === undefined ? DEFAULT_MASKED_PARAMS : row.masked_params.split('\n').filter(Boolean),
+    ...ruleFields(row),
     session_count: row.session_count ?? 0,
     last_data_at: lastDataAt,
   };
@@ -63,9 +62,7 @@ function columnsOf(payload: CreateCampaignPayload) {
     capture_console: payload.captureConsole === false ? 0 : 1,
     retention_days: payload.retention_days ?? DEFAULT_RETENTION_DAYS,
     ip_mode: payload.ip_mode ?? DEFAULT_IP_MODE,
-    keep_query: payload.keep_query ? 1 : 0,
-    // Matched without regard to case: kept lower case, each once.
-    masked_params: [...new Set((payload.masked_params ?? DEFAULT_MASKED_PARAMS).map((name) => name.toLowerCase()))].join('\n'),
+    ...ruleColumns(payload),
   };
 }
 

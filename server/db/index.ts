@@ -1,6 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, SqliteDriver, sql, type SqliteDatabase, type DatabaseConnection, type Driver, type Migration } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresAdapter,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type SqliteDatabase,
+  type DatabaseConnection,
+  type Driver,
+  type Migration,
+} from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.js';
@@ -22,6 +34,7 @@ import * as m0015 from './migrations/0015_sessions_by_last_activity.js';
 import * as m0017 from './migrations/0017_stars_and_segments.js';
 import * as m0018 from './migrations/0018_notes.js';
 import * as m0019 from './migrations/0019_campaign_page_queries.js';
+import * as m0020 from './migrations/0020_campaign_recording_rules.js';
 
 export type Db = Kysely<Database>;
 export type { Database };
@@ -45,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '0017_stars_and_segments': m0017,
   '0018_notes': m0018,
   '0019_campaign_page_queries': m0019,
+  '0020_campaign_recording_rules': m0020,
 };
 
 export interface DbOptions {
@@ -160,9 +174,7 @@ export function isPostgres(db: Db): boolean {
 async function migratorFor(db: Db): Promise<Migrator> {
   // Kysely looks for its own tables in every schema unless told which one: name ours, so a second
   // database schema on the same server (tests, other tenants) cannot hide missing tables.
-  const migrationTableSchema = isPostgres(db)
-    ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-    : undefined;
+  const migrationTableSchema = isPostgres(db) ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
   return new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => migrations } });
 }
 

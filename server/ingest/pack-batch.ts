@@ -10,6 +10,8 @@ import { factMoments, type Moment } from '../../common/session-facts.js';
 import { CAPTURED_TAGS, NOTE_TAG } from '../../common/captured.js';
 import { OPEN_OBJECT } from '../../common/json-chars.js';
 import { pageUrl, scrubEvent, storable, withoutQuery } from '../../common/scrub.js';
+import { sampled } from '../../common/recording-rules.js';
+import { onRecordedPages } from './recorded-pages.js';
 
 // Everything ingest does to a batch's bytes before the database sees it: inflate, parse,
 // validate, and (unless the body can be stored as it arrived) sort, serialise and compress.
@@ -41,6 +43,11 @@ export interface PackOptions {
   captureConsole: boolean;
   /** Page addresses keep their query string with these parameters masked; absent or null: path only. */
   maskedParams?: string[] | null;
+  /** Per cent of sessions recorded (by session id): batches of the others are refused. */
+  sampleRate?: number;
+  /** Path patterns: events of pages not recorded are dropped (common/recording-rules.ts). */
+  include?: string[];
+  exclude?: string[];
 }
 
 export type PackOutcome = { ok: true; batch: PackedBatch } | { ok: false; status: number; error: string };
@@ -57,6 +64,9 @@ class Refusal extends Error {
     super(message);
   }
 }
+
+/** A batch of a session outside the campaign's sample. */
+export const NOT_SAMPLED = 'This session is outside the campaign’s sample';
 
 /** Refused for its inflated size under a cap lower than ingest's own: the worker may still take it. */
 export const OVER_CAP = 'over cap';
@@ -188,6 +198,8 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
     const json = inflate(raw, cap);
     const { value, scan } = parse(json);
     const batch = check(value, now);
+    // A session the campaign's sample leaves out is refused whole, whoever sent it.
+    if (!sampled(batch.sessionId, options.sampleRate)) throw new Refusal(403, NOT_SAMPLED);
     const { kept, changed } = scrubbed(batch.events, options);
     const received = receivedSpan(raw, json, scan, batch, changed);
     // A batch of nothing but dropped console messages is still a batch of the session (its seq counts).

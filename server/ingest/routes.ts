@@ -33,6 +33,7 @@ export const REFUSALS = {
   originNotAllowed: 'Origin not allowed for this campaign',
   notStarted: 'Campaign has not started',
   ended: 'Campaign has ended',
+  noConsent: 'This campaign records a visitor only with their consent',
 } as const;
 
 interface IngestState {
@@ -85,6 +86,13 @@ function refusal(state: IngestState, origin: string | undefined, now: number): H
   if (now > campaign.end_date_time) return new HttpError(403, REFUSALS.ended);
   return null;
 }
+
+/**
+ * The tracker marks batches sent with the visitor's consent (?consent=1): without it, a campaign
+ * that asks for consent stores nothing, whatever sent the batch.
+ */
+const withoutConsent = (state: IngestState, request: FastifyRequest) =>
+  state.campaign?.consent === 'required' && (request.query as { consent?: unknown }).consent !== '1';
 
 /** The limits a batch passes once its session is known: new sessions per IP and per campaign, batches per session. */
 function sessionLimits(app: FastifyInstance, ctx: AppContext) {
@@ -162,6 +170,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     if (request.method === 'POST') {
       const refused = refusal(state, request.headers.origin, Date.now());
       if (refused) throw refused;
+      if (withoutConsent(state, request)) throw new HttpError(403, REFUSALS.noConsent);
       await bytes.declared(request, reply, (state.campaign as Campaign).id);
     }
   });
@@ -205,6 +214,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
       state = judge(request, reply, await campaignForIngest(ctx.db, (state.campaign as Campaign).id, { fresh: true }));
       const refused = refusal(state, request.headers.origin, Date.now());
       if (refused) throw refused;
+      if (withoutConsent(state, request)) throw new HttpError(403, REFUSALS.noConsent);
     }
     const campaign = state.campaign as Campaign;
     // The campaign's console or page-address setting changed since the batch was checked: check it again.

@@ -17,9 +17,12 @@ import {
 } from '../../common/limits.js';
 import { maskJson, packNow } from './pack.js';
 import { createPacker } from './packer.js';
-import { maskPage, mutationCount, optedOut } from './privacy.js';
+import { maskEvent, maskPage, mutationCount, optedOut } from './privacy.js';
 import { pageUrl, withoutQuery } from '../../common/scrub.js';
-import type { TrackerRules } from '../../common/recording-rules.js';
+import { pageRecorded, sampled, type TrackerRules } from '../../common/recording-rules.js';
+import { recordRules } from './rules.js';
+import { consentAnswer, onConsent } from './consent.js';
+import { exposeConsent } from './consent-global.js';
 import { Sender } from './sender.js';
 import { freshSession, resumeSession, type SessionState } from './session.js';
 import { splitEvents } from './split.js';
@@ -37,6 +40,7 @@ interface Settings {
   stop?: () => void;
   /** Set as the recorder begins: a second copy of it on the page starts nothing. */
   started?: 1;
+  consent?: (granted: unknown) => void;
 }
 
 const w = window as Window & { tapedeck?: Settings };
@@ -103,18 +107,31 @@ function start(settings: Settings, url: string, rules: TrackerRules): void {
   let changes = 0;
   let stopRecording: (() => void) | undefined;
   let timer = 0;
+  // The visitor's consent: true where the campaign does not ask; undefined until the site says.
+  let given = rules.consent ? consentAnswer() : true;
+  // Before consent, with a memory buffer: events since the last two full snapshots, never sent unless given.
+  let held: string[][] | undefined;
+  const masking = recordRules(rules);
+  const strict = rules.privacy === 'strict';
   // Until when someone watches this session live (a batch leaves every tick), else every FLUSH_TICKS ticks.
   let live = 0;
   let ticks = 0;
 
   const save = () => storage(STATE_KEY, JSON.stringify(session));
-  if (session.off) return;
+  // Outside the sample, a session is not recorded at all (ingest decides the same by its id).
+  if (session.off || !masking || !sampled(session.id, rules.sample)) return;
   // Started before recording, so the first full snapshot is compressed off the main thread.
   const packer = createPacker(typeof PACK_WORKER_SOURCE === 'string' ? PACK_WORKER_SOURCE : undefined);
   const sender = new Sender({
     async post(body, keepalive) {
       try {
-        const response = await send(url, { method: 'POST', body, keepalive, credentials: 'omit', headers: { 'content-type': 'text/plain' } });
+        const response = await send(url + (rules.consent ? '?consent=1' : ''), {
+          method: 'POST',
+          body,
+          keepalive,
+          credentials: 'omit',
+          headers: { 'content-type': 'text/plain' },
+        });
         // 202: stored, but the campaign does not want console messages (none for the rest of the session).
         if (response.status === 202) session.quiet = 1;
         // A viewer is following the session live: send on every tick for a while.
@@ -159,18 +176,50 @@ function start(settings: Settings, url: string, rules: TrackerRules): void {
     save();
   }
 
-  function halt(reason?: string): void {
+  /** Recording stops for now (a page not recorded, consent not given); what was held is dropped. */
+  function pause(): void {
     stopRecording?.();
     stopRecording = undefined;
+    held = undefined;
+  }
+
+  /** Records while the page and the consent allow it: starting (with a full snapshot) or stopping as they change. */
+  function follow(): void {
+    const holding = given === undefined;
+    const allowed = pageRecorded(location.pathname, rules) && given !== false && (!holding || !!rules.buffer);
+    if (!allowed || (held && !holding)) pause();
+    if (!allowed || stopRecording) return;
+    if (holding) held = [[]];
+    stopRecording = record({
+      emit,
+      maskInputOptions,
+      ...masking,
+      slimDOMOptions: 'all',
+      sampling: { input: 'last', scroll: 150 },
+      checkoutEveryNms: holding ? (rules.buffer as number) * 1000 : undefined,
+    });
+  }
+
+  function halt(reason?: string): void {
+    pause();
     clearInterval(timer);
+    onConsent(() => {}); // never again on this page
     if (reason) {
       buffer.push(note({ stopped: reason }));
       flush();
     }
   }
 
-  function emit(event: { type: number; data: unknown; timestamp: number }): void {
+  function emit(event: { type: number; data: unknown; timestamp: number }, checkout?: boolean): void {
     try {
+      // The page's address here; the rest masked on its way out (maskJson, in the pack worker).
+      maskPage(event, rules.query);
+      if (strict) maskEvent(event, strict);
+      if (held) {
+        // A new full snapshot (rrweb's checkout, its Meta event first) starts a segment; the one before it is kept.
+        if (checkout && event.type === 4) held = [held[held.length - 1], []];
+        return void held[held.length - 1].push(JSON.stringify(event));
+      }
       const now = Date.now();
       if (now - session.last > SESSION_IDLE_MS) {
         // Back after 30 idle minutes: a new session, which starts with a full snapshot.
@@ -179,8 +228,6 @@ function start(settings: Settings, url: string, rules: TrackerRules): void {
         setTimeout(safe(() => record.takeFullSnapshot(true)));
       }
       session.last = now;
-      // The page's address here; the rest masked on its way out (maskJson, in the pack worker).
-      maskPage(event, rules.query);
       const json = JSON.stringify(event);
       buffer.push(json);
       bytes += json.length;
@@ -258,6 +305,7 @@ try {
   const settings = w.tapedeck;
   if (settings && !settings.started && !optedOut(navigator, w as { doNotTrack?: string })) {
     settings.started = 1;
+    exposeConsent(settings);
     begin(settings).catch(() => {});
   }
 } catch {

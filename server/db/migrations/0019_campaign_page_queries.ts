@@ -10,9 +10,31 @@ type AnyDb = Kysely<any>;
  * campaigns keep paths only; the names' default is the list new campaigns get.
  */
 export async function up(db: AnyDb): Promise<void> {
-  const names = ['token', 'access_token', 'id_token', 'key', 'api_key', 'apikey', 'secret', 'password', 'email', 'code', 'session', 'sid', 'auth', 'signature', 'sig'];
-  await db.schema.alterTable('campaigns').addColumn('keep_query', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('campaigns').addColumn('masked_params', 'text', (c) => c.notNull().defaultTo(names.join('\n'))).execute();
+  const names = [
+    'token',
+    'access_token',
+    'id_token',
+    'key',
+    'api_key',
+    'apikey',
+    'secret',
+    'password',
+    'email',
+    'code',
+    'session',
+    'sid',
+    'auth',
+    'signature',
+    'sig',
+  ];
+  await db.schema
+    .alterTable('campaigns')
+    .addColumn('keep_query', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('campaigns')
+    .addColumn('masked_params', 'text', (c) => c.notNull().defaultTo(names.join('\n')))
+    .execute();
 }
 
 export async function down(db: AnyDb): Promise<void> {
