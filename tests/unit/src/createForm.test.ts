@@ -15,7 +15,18 @@ import { DEFAULT_MASKED_PARAMS, MASKED_PARAMS_INVALID } from '../../../common/re
 
 /** A new form's recording rules and the create body's words for them. */
 const RULES = newRulesForm();
-const RULES_PAYLOAD = { keep_query: false, masked_params: DEFAULT_MASKED_PARAMS };
+const RULES_PAYLOAD = {
+  keep_query: false,
+  masked_params: DEFAULT_MASKED_PARAMS,
+  sample_rate: 100,
+  min_duration_ms: 0,
+  url_include: [],
+  url_exclude: [],
+  block_selector: '',
+  privacy: 'balanced',
+  consent: 'none',
+  consent_buffer_seconds: 0,
+};
 
 const valid: CampaignForm = {
   name: 'Spring sale',
@@ -68,7 +79,7 @@ describe('campaign form', () => {
       ipMode: 'truncated',
       ...RULES,
     });
-    expect(RULES).toEqual({ keepQuery: false, maskedParams: DEFAULT_MASKED_PARAMS.join(', ') });
+    expect(RULES).toMatchObject({ keepQuery: false, maskedParams: DEFAULT_MASKED_PARAMS.join(', '), sampleRate: '100', privacy: 'balanced', consent: 'none' });
   });
 
   it('keeps query strings with the masked parameters listed, and refuses names a query string cannot hold', () => {
@@ -130,6 +141,8 @@ describe('edit form', () => {
     ip_mode: 'full',
     keep_query: true,
     masked_params: ['token', 'ref'],
+    sample_rate: 25,
+    url_include: ['/shop/*', '/cart'],
   };
 
   it('opens with the stored campaign, older cached campaigns as kept forever with full addresses', () => {
@@ -142,10 +155,13 @@ describe('edit form', () => {
       captureConsole: false,
       retentionDays: '30',
       ipMode: 'full',
+      ...RULES,
       keepQuery: true,
       maskedParams: 'token, ref',
+      sampleRate: '25',
+      urlInclude: '/shop/*\n/cart',
     });
-    const { retention_days: _r, ip_mode: _i, captureConsole: _c, keep_query: _k, masked_params: _m, ...cached } = campaign;
+    const { retention_days: _r, ip_mode: _i, captureConsole: _c, keep_query: _k, masked_params: _m, sample_rate: _s, url_include: _u, ...cached } = campaign;
     expect(campaignForm(cached)).toMatchObject({ retentionDays: '0', ipMode: 'full', captureConsole: true, ...RULES });
   });
 
