@@ -158,9 +158,10 @@ type Event = BatchBody['events'][number];
  * home-made sender may not), and console messages dropped when the campaign turned their capture off.
  */
 function scrubbed(events: Event[], options: PackOptions): { kept: Event[]; changed: boolean } {
+  const onPages = onRecordedPages(events, options.include ?? [], options.exclude ?? []);
   const kept = options.captureConsole
-    ? events
-    : events.filter((e) => !(e.type === EventType.Custom && (e.data as { tag?: unknown }).tag === CAPTURED_TAGS.console));
+    ? onPages
+    : onPages.filter((e) => !(e.type === EventType.Custom && (e.data as { tag?: unknown }).tag === CAPTURED_TAGS.console));
   let changed = kept.length !== events.length;
   for (const event of kept) changed = scrubEvent(event, options.maskedParams) || changed;
   return { kept, changed };
