@@ -32,7 +32,7 @@ export const SessionInfoSchema = Type.Object(
     referrer: Type.Optional(text(8000)),
     url: Type.Optional(text(8000)),
   },
-  { reason: "must be an object with the visit's details" },
+  { reason: 'must be an object with the visit\'s details' },
 );
 
 export const EventSchema = Type.Object(
@@ -48,7 +48,7 @@ export const BatchSchema = Type.Object(
   {
     sessionId: Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$', reason: 'must be 8 to 64 letters, digits, "-" or "_"' }),
     seq: Type.Integer({ minimum: 0, maximum: MAX_SEQ, reason: `must be a whole number from 0 to ${MAX_SEQ}` }),
-    info: Type.Optional(Type.Union([SessionInfoSchema, Type.Null()], { reason: "must be an object with the visit's details" })),
+    info: Type.Optional(Type.Union([SessionInfoSchema, Type.Null()], { reason: 'must be an object with the visit\'s details' })),
     events: Type.Array(EventSchema, { minItems: 1, reason: 'must be a non-empty array' }),
   },
   { reason: 'must be a JSON object' },
@@ -60,10 +60,7 @@ export const BatchSchema = Type.Object(
  */
 const CAPTURED_PAYLOADS = {
   [CAPTURED_TAGS.error]: Type.Object({ message: text(MESSAGE_MAX), source: text(MESSAGE_MAX), stack: text(STACK_MAX) }, { additionalProperties: false }),
-  [CAPTURED_TAGS.console]: Type.Object(
-    { level: Type.Union([Type.Literal('error'), Type.Literal('warn')]), message: text(MESSAGE_MAX) },
-    { additionalProperties: false },
-  ),
+  [CAPTURED_TAGS.console]: Type.Object({ level: Type.Union([Type.Literal('error'), Type.Literal('warn')]), message: text(MESSAGE_MAX) }, { additionalProperties: false }),
   [CAPTURED_TAGS.request]: Type.Object(
     { method: text(20), url: text(MESSAGE_MAX), status: whole(999), durationMs: whole(MAX_SEQ) },
     { additionalProperties: false },

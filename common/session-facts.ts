@@ -72,24 +72,10 @@ export function pathOf(href: string): string {
 
 function momentsOf(event: EventLike): Moment[] {
   const t = event.timestamp;
-  const data = (event.data ?? {}) as {
-    source?: number;
-    type?: number;
-    id?: number;
-    x?: number;
-    y?: number;
-    href?: unknown;
-    tag?: unknown;
-    payload?: { level?: unknown; status?: unknown };
-  };
+  const data = (event.data ?? {}) as { source?: number; type?: number; id?: number; x?: number; y?: number; href?: unknown; tag?: unknown; payload?: { level?: unknown; status?: unknown } };
   switch (event.type) {
     case EventType.Meta:
-      return typeof data.href === 'string'
-        ? [
-            { kind: 'page', t, path: pathOf(data.href) },
-            { kind: 'response', t },
-          ]
-        : [{ kind: 'response', t }];
+      return typeof data.href === 'string' ? [{ kind: 'page', t, path: pathOf(data.href) }, { kind: 'response', t }] : [{ kind: 'response', t }];
     case EventType.FullSnapshot:
       return [{ kind: 'response', t }];
     case EventType.Custom:
@@ -101,10 +87,8 @@ function momentsOf(event: EventLike): Moment[] {
       const moments: Moment[] = [];
       if (isHumanInput(event)) moments.push({ kind: 'input', t });
       // A value typed after a click also shows the page took it (a field got the focus).
-      if (source === IncrementalSource.Mutation || source === IncrementalSource.Scroll || source === IncrementalSource.Input)
-        moments.push({ kind: 'response', t });
-      if (source === IncrementalSource.MouseInteraction && data.type === MouseInteractions.Click)
-        moments.push({ kind: 'click', t, x: Number(data.x) || 0, y: Number(data.y) || 0 });
+      if (source === IncrementalSource.Mutation || source === IncrementalSource.Scroll || source === IncrementalSource.Input) moments.push({ kind: 'response', t });
+      if (source === IncrementalSource.MouseInteraction && data.type === MouseInteractions.Click) moments.push({ kind: 'click', t, x: Number(data.x) || 0, y: Number(data.y) || 0 });
       if (source === IncrementalSource.Input && typeof data.id === 'number') moments.push({ kind: 'typed', t, id: data.id });
       return moments;
     }
@@ -209,14 +193,14 @@ function settle(facts: SessionFacts, moment: Moment, mark?: (kind: FactMark, t: 
   const answered = (at: number) => moment.kind === 'response' && moment.t >= at && moment.t - at <= DEAD_CLICK_MS;
   if (facts.pendingClicks.length) {
     facts.pendingClicks = facts.pendingClicks.filter((at) => {
-      if (moment.t - at > DEAD_CLICK_MS) return (dead(at), false);
+      if (moment.t - at > DEAD_CLICK_MS) return dead(at), false;
       return !answered(at);
     });
   }
   if (facts.pendingFieldClicks.length) {
     facts.pendingFieldClicks = facts.pendingFieldClicks.filter(([at, id]) => {
       if (answered(at) || (moment.kind === 'typed' && moment.id === id && moment.t >= at && moment.t - at <= FIELD_TYPING_MS)) return false;
-      if (moment.t - at > FIELD_TYPING_MS) return (dead(at), false);
+      if (moment.t - at > FIELD_TYPING_MS) return dead(at), false;
       return true;
     });
   }

@@ -16,18 +16,11 @@ export const NoteBody = Type.Object({ text: text(), timestamp: timestamp() }, { 
 export type NoteBody = Static<typeof NoteBody>;
 
 /** PATCH: new text, a new moment, or both. */
-export const NoteChanges = Type.Object(
-  { text: Type.Optional(text()), timestamp: Type.Optional(timestamp()) },
-  { additionalProperties: false, minProperties: 1 },
-);
+export const NoteChanges = Type.Object({ text: Type.Optional(text()), timestamp: Type.Optional(timestamp()) }, { additionalProperties: false, minProperties: 1 });
 export type NoteChanges = Static<typeof NoteChanges>;
 
 export const NotesParams = Type.Object({ campaignId: Type.String({ maxLength: 64 }), sessionId: Type.String({ maxLength: 64 }) });
-export const NoteParams = Type.Object({
-  campaignId: Type.String({ maxLength: 64 }),
-  sessionId: Type.String({ maxLength: 64 }),
-  noteId: Type.String({ maxLength: 64 }),
-});
+export const NoteParams = Type.Object({ campaignId: Type.String({ maxLength: 64 }), sessionId: Type.String({ maxLength: 64 }), noteId: Type.String({ maxLength: 64 }) });
 
 export const Note = Type.Object({
   id: Type.String(),

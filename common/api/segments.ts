@@ -19,10 +19,7 @@ export const SegmentBody = Type.Object({ name: name(), filters: SegmentFilters }
 export type SegmentBody = Static<typeof SegmentBody>;
 
 /** PATCH: a new name, new filters, or both. */
-export const SegmentChanges = Type.Object(
-  { name: Type.Optional(name()), filters: Type.Optional(SegmentFilters) },
-  { additionalProperties: false, minProperties: 1 },
-);
+export const SegmentChanges = Type.Object({ name: Type.Optional(name()), filters: Type.Optional(SegmentFilters) }, { additionalProperties: false, minProperties: 1 });
 export type SegmentChanges = Static<typeof SegmentChanges>;
 
 export const SegmentsParams = Type.Object({ campaignId: Type.String({ maxLength: 64 }) });

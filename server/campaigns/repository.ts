@@ -58,13 +58,7 @@ export function listCampaigns(db: Executor, ownerId: string): Promise<CampaignWi
   return db
     .selectFrom('campaigns as c')
     .selectAll('c')
-    .select((eb) =>
-      eb
-        .selectFrom('sessions as s')
-        .select((s) => s.fn.max('s.last_activity_at').as('m'))
-        .whereRef('s.campaign_id', '=', 'c.id')
-        .as('last_data_at'),
-    )
+    .select((eb) => eb.selectFrom('sessions as s').select((s) => s.fn.max('s.last_activity_at').as('m')).whereRef('s.campaign_id', '=', 'c.id').as('last_data_at'))
     .where('c.owner_id', '=', ownerId)
     .orderBy('c.created_at', 'desc')
     .orderBy('c.id', 'desc')
@@ -73,11 +67,7 @@ export function listCampaigns(db: Executor, ownerId: string): Promise<CampaignWi
 
 /** When the campaign last received data: its sessions' newest activity, null before its first. */
 export async function lastDataAt(db: Executor, campaignId: string): Promise<number | null> {
-  const row = await db
-    .selectFrom('sessions')
-    .select((eb) => eb.fn.max('last_activity_at').as('m'))
-    .where('campaign_id', '=', campaignId)
-    .executeTakeFirst();
+  const row = await db.selectFrom('sessions').select((eb) => eb.fn.max('last_activity_at').as('m')).where('campaign_id', '=', campaignId).executeTakeFirst();
   return row?.m == null ? null : Number(row.m);
 }
 
@@ -117,11 +107,7 @@ export async function admitOneSession(db: Executor, campaignId: string): Promise
 
 /** Gives back places a campaign counted for sessions that were not started after all. */
 export async function releaseSessionPlaces(db: Executor, campaignId: string, places: number): Promise<void> {
-  await db
-    .updateTable('campaigns')
-    .set((eb) => ({ session_count: eb('session_count', '-', places) }))
-    .where('id', '=', campaignId)
-    .execute();
+  await db.updateTable('campaigns').set((eb) => ({ session_count: eb('session_count', '-', places) })).where('id', '=', campaignId).execute();
 }
 
 /** Frees the place of one deleted session under the campaign's limit; the counter never goes below 0. */

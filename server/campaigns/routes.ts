@@ -110,11 +110,7 @@ function campaignRoutes(app: FastifyInstance, ctx: AppContext): void {
   api.patch(
     '/api/v1/campaign/update/:id',
     {
-      preValidation: [
-        signedIn,
-        sameOrigin,
-        async (request) => void toUpdate.set(request, await ownedCampaign(ctx.db, request, (request.params as { id: string }).id)),
-      ],
+      preValidation: [signedIn, sameOrigin, async (request) => void toUpdate.set(request, await ownedCampaign(ctx.db, request, (request.params as { id: string }).id))],
       bodyLimit: CREATE_BODY_LIMIT,
       schema: { params: CampaignIdParams, body: UpdateCampaignPayload, response: { 200: CampaignResponse } },
       validatorCompiler: reasonedValidator,

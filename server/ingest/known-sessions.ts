@@ -129,9 +129,7 @@ export class KnownSessionWriter {
     this.#groups = new StatementGroups(
       async (group) => {
         const rows = (await writeStatement(group, caps).execute(db)).rows;
-        return new Map(
-          rows.map((row): [string, KnownWrite] => [`${row.campaign_id}/${row.id}`, row.applied ? { applied: true, row } : { applied: false, current: row }]),
-        );
+        return new Map(rows.map((row): [string, KnownWrite] => [`${row.campaign_id}/${row.id}`, row.applied ? { applied: true, row } : { applied: false, current: row }]));
       },
       { applied: false, current: undefined },
       log,

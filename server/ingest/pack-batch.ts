@@ -204,8 +204,7 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
     const { kept, changed } = scrubbed(batch.events, options);
     const received = receivedSpan(raw, json, scan, batch, changed);
     // A batch of nothing but dropped console messages is still a batch of the session (its seq counts).
-    if (!kept.length)
-      kept.push({ type: EventType.Custom, data: { tag: NOTE_TAG, payload: { dropped: 'console messages' } }, timestamp: batch.events[0].timestamp });
+    if (!kept.length) kept.push({ type: EventType.Custom, data: { tag: NOTE_TAG, payload: { dropped: 'console messages' } }, timestamp: batch.events[0].timestamp });
     const events = kept.sort((a, b) => a.timestamp - b.timestamp); // stable; a kept body's are in order already
     const stored = received ? null : JSON.stringify(events);
     return {

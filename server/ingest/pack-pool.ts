@@ -74,17 +74,14 @@ export class BatchPacker {
   constructor(private readonly workers: number) {}
 
   #start(): Promise<Piscina> {
-    this.#pool ??= workerScript().then(
-      (filename) =>
-        new Piscina({
-          filename,
-          minThreads: this.workers,
-          maxThreads: this.workers,
-          maxQueue: MAX_QUEUED_BATCHES,
-          idleTimeout: 60_000,
-          resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
-        }),
-    );
+    this.#pool ??= workerScript().then((filename) => new Piscina({
+      filename,
+      minThreads: this.workers,
+      maxThreads: this.workers,
+      maxQueue: MAX_QUEUED_BATCHES,
+      idleTimeout: 60_000,
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    }));
     return this.#pool;
   }
 

@@ -12,13 +12,7 @@ import { clientIp } from './visitor.js';
 /** The rate limits a batch passes once its session is looked up (routes.ts). */
 export interface BatchLimits {
   /** The session's row, `kept` or read (410 if it is closed), after the limits that apply. */
-  check(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    campaign: CampaignRow,
-    batch: PackedBatch,
-    kept: SessionState | undefined,
-  ): Promise<SessionState | undefined>;
+  check(request: FastifyRequest, reply: FastifyReply, campaign: CampaignRow, batch: PackedBatch, kept: SessionState | undefined): Promise<SessionState | undefined>;
 }
 
 /** A new session's counters, before its first batch. */

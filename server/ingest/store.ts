@@ -15,23 +15,7 @@ import { foldFacts } from '../../common/session-facts.js';
 import { MAX_SEQ } from '../../common/limits.js';
 import { NOTE_TAG } from '../../common/captured.js';
 import { admitOneSession } from '../campaigns/repository.js';
-import {
-  countBatch,
-  countBatchQuery,
-  factValues,
-  factsOfRow,
-  setFacts,
-  insertSessionIfAbsent,
-  sessionRow,
-  sessionCounters,
-  setClosedReason,
-  setVerdict,
-  type CountedSession,
-  type FactsAsOf,
-  type SessionCaps,
-  type SessionRow,
-  type SessionState,
-} from '../sessions/repository.js';
+import { countBatch, countBatchQuery, factValues, factsOfRow, setFacts, insertSessionIfAbsent, sessionRow, sessionCounters, setClosedReason, setVerdict, type CountedSession, type FactsAsOf, type SessionCaps, type SessionRow, type SessionState } from '../sessions/repository.js';
 
 type Campaign = Selectable<CampaignsTable>;
 
@@ -156,15 +140,7 @@ export async function updateVerdict(db: Executor, campaignId: string, sessionId:
  * trip instead of two; the chunk goes in only if the count did. Undefined when the count
  * matched nothing; `stored` false when the (session, seq) was stored already.
  */
-async function countAndInsert(
-  trx: Trx,
-  campaignId: string,
-  batch: PackedBatch,
-  chunk: PackedChunk,
-  caps: SessionCaps,
-  now: number,
-  asOf: FactsAsOf | undefined,
-): Promise<FirstCount | undefined> {
+async function countAndInsert(trx: Trx, campaignId: string, batch: PackedBatch, chunk: PackedChunk, caps: SessionCaps, now: number, asOf: FactsAsOf | undefined): Promise<FirstCount | undefined> {
   const row = chunkRow(chunk);
   const columns = Object.keys(CHUNK_COLUMN_TYPES) as (keyof typeof CHUNK_COLUMN_TYPES)[];
   const result = await trx
@@ -193,15 +169,7 @@ interface FirstCount {
 }
 
 /** Counts the batch as of the row read; on PostgreSQL its chunk's INSERT rides along (a round trip costs more than the work there). */
-async function countFirst(
-  trx: Trx,
-  campaignId: string,
-  batch: PackedBatch,
-  chunk: PackedChunk,
-  caps: SessionCaps,
-  now: number,
-  asOf: FactsAsOf | undefined,
-): Promise<FirstCount> {
+async function countFirst(trx: Trx, campaignId: string, batch: PackedBatch, chunk: PackedChunk, caps: SessionCaps, now: number, asOf: FactsAsOf | undefined): Promise<FirstCount> {
   if (!isPostgres(trx)) return { counted: await countBatch(trx, campaignId, batch.sessionId, batch, caps, now, asOf) };
   return (await countAndInsert(trx, campaignId, batch, chunk, caps, now, asOf)) ?? {};
 }
@@ -235,15 +203,7 @@ export const isBatchRefusal = (error: unknown): boolean => error === DUPLICATE |
  * rolls everything of the batch back; reaching a cap closes the session instead of storing the
  * batch. Resolves once the batch is committed.
  */
-export async function storeBatch(
-  db: Db,
-  campaign: Campaign,
-  batch: PackedBatch,
-  ip: string,
-  caps: SessionCaps,
-  now = Date.now(),
-  options: StoreOptions = {},
-): Promise<StoreOutcome> {
+export async function storeBatch(db: Db, campaign: Campaign, batch: PackedBatch, ip: string, caps: SessionCaps, now = Date.now(), options: StoreOptions = {}): Promise<StoreOutcome> {
   const work = (trx: Trx) => storeIn(trx, campaign, batch, ip, caps, now, options.known);
   try {
     // New sessions last: their admission locks the campaign's row, held until the COMMIT.
@@ -261,29 +221,13 @@ export async function storeBatch(
  * is held only from there to the COMMIT (every new session of the campaign waits for it).
  * Throwing rolls the session back with the transaction: a refused session leaves nothing.
  */
-async function storeIn(
-  trx: Trx,
-  campaign: Campaign,
-  batch: PackedBatch,
-  ip: string,
-  caps: SessionCaps,
-  now: number,
-  known: SessionState | undefined,
-): Promise<StoreOutcome> {
+async function storeIn(trx: Trx, campaign: Campaign, batch: PackedBatch, ip: string, caps: SessionCaps, now: number, known: SessionState | undefined): Promise<StoreOutcome> {
   const outcome = await storeCounted(trx, campaign, batch, ip, caps, now, known);
   if (outcome.admitted && !(await admitOneSession(trx, campaign.id))) throw new HttpError(403, LIMIT_REACHED);
   return outcome;
 }
 
-async function storeCounted(
-  trx: Trx,
-  campaign: Campaign,
-  batch: PackedBatch,
-  ip: string,
-  caps: SessionCaps,
-  now: number,
-  known: SessionState | undefined,
-): Promise<StoreOutcome> {
+async function storeCounted(trx: Trx, campaign: Campaign, batch: PackedBatch, ip: string, caps: SessionCaps, now: number, known: SessionState | undefined): Promise<StoreOutcome> {
   let admitted = false;
   let state = known;
   // A session not seen yet is started here, under the transaction. Its row is read only when
@@ -300,18 +244,8 @@ async function storeCounted(
   }
   // The usual batch costs one UPDATE here: the counters raised within the caps and the facts
   // folded from the row as read, both only if the row is still as read.
-  const asOf = batch.moments.length
-    ? { facts: foldFacts(factsOfRow(state), batch.moments), batchCount: state.batch_count, startedAt: state.started_at }
-    : undefined;
-  const chunk = {
-    campaignId: campaign.id,
-    sessionId: batch.sessionId,
-    seq: batch.seq,
-    firstTs: batch.firstTs,
-    lastTs: batch.lastTs,
-    eventCount: batch.eventCount,
-    data: batch.chunk,
-  };
+  const asOf = batch.moments.length ? { facts: foldFacts(factsOfRow(state), batch.moments), batchCount: state.batch_count, startedAt: state.started_at } : undefined;
+  const chunk = { campaignId: campaign.id, sessionId: batch.sessionId, seq: batch.seq, firstTs: batch.firstTs, lastTs: batch.lastTs, eventCount: batch.eventCount, data: batch.chunk };
   const first = await countFirst(trx, campaign.id, batch, chunk, caps, now, asOf);
   // Another batch of the session came between (or a cap is reached): counted as the row is now.
   const row = first.counted ?? (asOf ? await countBatch(trx, campaign.id, batch.sessionId, batch, caps, now) : undefined);

@@ -25,7 +25,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-const send = (method: string, path: string, body: unknown, headers = owner.headers) =>
+const send = (method: string, path: string, body: unknown, headers: Record<string, string> = owner.headers) =>
   fetch(`${server.url}${path}`, { method, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 async function created(body: Record<string, unknown>): Promise<Campaign> {

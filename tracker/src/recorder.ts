@@ -4,17 +4,7 @@ import { record } from '@rrweb/record';
 import type { SessionInfo } from '../../common/api-types.js';
 import type { Batch } from './batch.js';
 import { note } from './batch.js';
-import {
-  BATCH_BYTES,
-  FLUSH_EVENTS,
-  FLUSH_TICKS,
-  LIVE_FOLLOW_MS,
-  LIVE_HEADER,
-  MUTATION_BUDGET,
-  SESSION_IDLE_MS,
-  TICK_MS,
-  UNLOAD_BATCH_BYTES,
-} from '../../common/limits.js';
+import { BATCH_BYTES, FLUSH_EVENTS, FLUSH_TICKS, LIVE_FOLLOW_MS, LIVE_HEADER, MUTATION_BUDGET, SESSION_IDLE_MS, TICK_MS, UNLOAD_BATCH_BYTES } from '../../common/limits.js';
 import { maskJson, packNow } from './pack.js';
 import { createPacker } from './packer.js';
 import { maskEvent, maskPage, mutationCount, optedOut } from './privacy.js';
@@ -125,13 +115,7 @@ function start(settings: Settings, url: string, rules: TrackerRules): void {
   const sender = new Sender({
     async post(body, keepalive) {
       try {
-        const response = await send(url + (rules.consent ? '?consent=1' : ''), {
-          method: 'POST',
-          body,
-          keepalive,
-          credentials: 'omit',
-          headers: { 'content-type': 'text/plain' },
-        });
+        const response = await send(url + (rules.consent ? '?consent=1' : ''), { method: 'POST', body, keepalive, credentials: 'omit', headers: { 'content-type': 'text/plain' } });
         // 202: stored, but the campaign does not want console messages (none for the rest of the session).
         if (response.status === 202) session.quiet = 1;
         // A viewer is following the session live: send on every tick for a while.
@@ -190,14 +174,8 @@ function start(settings: Settings, url: string, rules: TrackerRules): void {
     if (!allowed || (held && !holding)) pause();
     if (!allowed || stopRecording) return;
     if (holding) held = [[]];
-    stopRecording = record({
-      emit,
-      maskInputOptions,
-      ...masking,
-      slimDOMOptions: 'all',
-      sampling: { input: 'last', scroll: 150 },
-      checkoutEveryNms: holding ? (rules.buffer as number) * 1000 : undefined,
-    });
+    const checkoutEveryNms = holding ? (rules.buffer as number) * 1000 : undefined;
+    stopRecording = record({ emit, maskInputOptions, ...masking, slimDOMOptions: 'all', sampling: { input: 'last', scroll: 150 }, checkoutEveryNms });
   }
 
   function halt(reason?: string): void {
@@ -246,32 +224,27 @@ function start(settings: Settings, url: string, rules: TrackerRules): void {
 
   // Batches the previous page of this tab could not send while it unloaded.
   try {
-    (JSON.parse(storage(STASH_KEY) || '[]') as Batch[]).forEach(({ sessionId, seq, info, events, bytes }) =>
-      sender.add({ sessionId, seq, info, events, bytes }),
-    );
+    (JSON.parse(storage(STASH_KEY) || '[]') as Batch[]).forEach(({ sessionId, seq, info, events, bytes }) => sender.add({ sessionId, seq, info, events, bytes }));
   } catch {
     // unreadable leftovers are not worth breaking the page over
   }
   storage(STASH_KEY, null);
 
-  stopRecording = record({
-    emit,
-    maskInputOptions,
-    maskTextSelector: '.tapedeck-mask',
-    blockSelector: '.tapedeck-block',
-    slimDOMOptions: 'all',
-    sampling: { input: 'last', scroll: 150 },
+  onConsent((granted) => {
+    if (granted === given) return;
+    // Yes: what was held in memory goes first, then recording goes on. No: it is dropped.
+    const kept = granted && held ? held.flat() : [];
+    given = granted;
+    pause();
+    buffer.push(...kept);
+    follow();
   });
+  follow();
   capture(() => !session.quiet);
-  timer = setInterval(
-    safe(() => (Date.now() < live || ++ticks % FLUSH_TICKS < 1) && flush()),
-    TICK_MS,
-  ) as unknown as number;
+  // Each tick also follows the visitor across pages of a single-page app.
+  timer = setInterval(safe(() => (follow(), (Date.now() < live || ++ticks % FLUSH_TICKS < 1) && flush())), TICK_MS) as unknown as number;
 
-  addEventListener(
-    'visibilitychange',
-    safe(() => document.visibilityState === 'hidden' && flush()),
-  );
+  addEventListener('visibilitychange', safe(() => document.visibilityState === 'hidden' && flush()));
   addEventListener(
     'pagehide',
     safe(() => {
