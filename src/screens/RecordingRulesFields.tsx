@@ -5,9 +5,9 @@ import { MAX_BLOCK_SELECTOR, type ConsentMode, type PrivacyPreset } from '../../
 // The campaign form's recording rules: what the tracker records on the site and what is kept of it.
 
 const PRIVACY_LABELS: Record<PrivacyPreset, string> = {
-  strict: 'Strict: all text, inputs and images masked',
-  balanced: 'Balanced: inputs, e-mails and long numbers masked',
-  relaxed: 'Relaxed: inputs masked',
+  strict: 'Strict',
+  balanced: 'Balanced',
+  relaxed: 'Relaxed',
 };
 const CONSENT_LABELS: Record<ConsentMode, string> = { none: 'Not needed', required: 'Required' };
 
@@ -29,7 +29,7 @@ export function RecordingRulesFields({ form, errors, sending, set }: RecordingRu
     <>
       <h2>Recording Rules</h2>
       <div className="form-row">
-        <Field id="campaign-privacy" label="Privacy" help="What is masked before anything leaves the visitor's browser.">
+        <Field id="campaign-privacy" label="Privacy" help="Masked before anything leaves the visitor's browser: relaxed, what they type; balanced, also e-mails and long numbers on the page; strict, all text and images.">
           <select
             id="campaign-privacy"
             className="input"
