@@ -29,7 +29,11 @@ export function RecordingRulesFields({ form, errors, sending, set }: RecordingRu
     <>
       <h2>Recording Rules</h2>
       <div className="form-row">
-        <Field id="campaign-privacy" label="Privacy" help="Masked before anything leaves the visitor's browser: relaxed, what they type; balanced, also e-mails and long numbers on the page; strict, all text and images.">
+        <Field
+          id="campaign-privacy"
+          label="Privacy"
+          help="Masked before anything leaves the visitor's browser: relaxed, what they type; balanced, also e-mails and long numbers on the page; strict, all text and images."
+        >
           <select
             id="campaign-privacy"
             className="input"
