@@ -5,6 +5,8 @@ import { maskText } from '../../common/scrub.js';
 
 /** Elements whose text is masked whole on any campaign (rrweb's .rr-mask too). */
 const MASKED = '.tapedeck-mask,.td-mask,.rr-mask';
+/** Text maskText could change (a digit, an at sign or a percent-encoding, a URL): most page text has none, and skips it. */
+const MASKABLE = /[0-9０-９@＠%]|:\/\//;
 /** What the strict preset shows as same-size placeholders: anything that shows a picture. */
 const PICTURES = ',img,picture,video,canvas,svg,iframe,object,embed,input[type=image]';
 
@@ -25,6 +27,7 @@ export function recordRules(rules: TrackerRules) {
     // Relaxed: only text the site marked; otherwise every text passes maskTextFn.
     maskTextSelector: rules.privacy === 'relaxed' ? MASKED : '*',
     // Strict and marked text: every character but spaces; balanced: e-mails and long numbers.
-    maskTextFn: (text: string, element: HTMLElement | null) => (strict || element?.closest(MASKED) ? text.replace(/\S/g, '*') : maskText(text)),
+    maskTextFn: (text: string, element: HTMLElement | null) =>
+      strict || element?.closest(MASKED) ? text.replace(/\S/g, '*') : MASKABLE.test(text) ? maskText(text) : text,
   };
 }

@@ -1,5 +1,7 @@
 // @vitest-environment jsdom
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { maskText } from '../../../common/scrub.js';
 import { gzipSync } from 'node:zlib';
 import { ALWAYS_BLOCKED, pageRecorded, sampled } from '../../../common/recording-rules.js';
 import { recordRules } from '../../../tracker/src/rules.js';
@@ -84,6 +86,12 @@ describe('privacy presets', () => {
     const snapshot = { type: 2, data: { node: { attributes: { alt: 'Ada', placeholder: 'ada@x.io' } } } };
     maskEvent(snapshot);
     expect(snapshot.data.node.attributes).toEqual({ alt: 'Ada', placeholder: '********' });
+  });
+
+  it('balanced skips only text the scrubber would leave as it is', () => {
+    const maskTextFn = recordRules({})?.maskTextFn as (text: string, element: HTMLElement | null) => string;
+    const pieces = fc.constantFrom('a', ' ', '1', '９', '@', '＠', '%40', '.', '-', 'x.io', '://h/p?q=1', ':', '/');
+    fc.assert(fc.property(fc.array(fc.oneof(pieces, fc.string()), { maxLength: 20 }), (parts) => maskTextFn(parts.join(''), div) === maskText(parts.join(''))));
   });
 
   it('relaxed masks only the text the site marked (inputs are masked by every preset)', () => {
