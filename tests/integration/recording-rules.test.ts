@@ -126,6 +126,22 @@ describe('page addresses ingest stores', () => {
     });
   });
 
+  it('keep the path only in a share link without details, even where the campaign keeps query strings', async () => {
+    const campaignId = await makeCampaign(server, { ownerId: owner.userId, columns: { keep_query: 1 } });
+    const id = sessionId();
+    const events = pageEvents();
+    events[0].data.href = 'https://shop.example.com/search?q=shoes&token=abc';
+    expect((await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events })).status).toBe(200);
+    const hrefsOf = async (includeDetails: boolean) => {
+      const link = await send('POST', `/api/v1/replay/share/${campaignId}/${id}`, { expiresIn: '1h', includeDetails });
+      const { token } = (await link.json()) as { token: string };
+      const shared = (await (await fetch(`${server.url}/api/v1/shared/${token}`)).json()) as { events: { type: number; data: { href?: string } }[] };
+      return shared.events.filter((e) => e.type === 4).map((e) => e.data.href);
+    };
+    expect(await hrefsOf(false)).toEqual(['https://shop.example.com/search']);
+    expect(await hrefsOf(true)).toEqual(['https://shop.example.com/search?q=shoes&token=*']);
+  });
+
   it('keep the path only otherwise, whatever the sender sent', async () => {
     const campaignId = await makeCampaign(server, { ownerId: owner.userId });
     expect(await visit(campaignId)).toEqual({ hrefs: ['https://shop.example.com/search'], entry: 'https://shop.example.com/search', pages: '/search' });
