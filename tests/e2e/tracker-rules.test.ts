@@ -117,6 +117,30 @@ describe.skipIf(!hasChromium)('recording rules in a real browser', () => {
     expect(events.find((e) => e.type === 4)?.data).toMatchObject({ href: `${site.url}/rules.html?q=shoes&token=*` });
   });
 
+  it('pauses on a page the campaign does not record and records again on one it does', async () => {
+    const campaignId = await campaignWith({ url_exclude: '/rules-next*' });
+    const { page, close } = await visit();
+    await page.click('#more');
+    await page.click('#next');
+    await page.waitForURL(`${site.url}/rules-next.html`);
+    const leftAt = Date.now();
+    await recorderRunning(page);
+    await page.click('#again');
+    await flushRecorder(page);
+    const backAt = Date.now();
+    // Back on a recorded page (as a single-page app would go, without a page load): recording resumes.
+    await page.evaluate(() => history.pushState(null, '', '/rules.html'));
+    const { events } = await until('the page recorded again', async () => {
+      await flushRecorder(page);
+      const s = await stored(campaignId);
+      return s.events.filter((e) => e.type === 4).length === 2 && s;
+    });
+    await close();
+    expect(events.filter((e) => e.type === 4).map((e) => (e.data as { href: string }).href)).toEqual([`${site.url}/rules.html`, `${site.url}/rules.html`]);
+    // Nothing from the time on the page not recorded (the click there included).
+    expect(events.filter((e) => e.timestamp >= leftAt && e.timestamp < backAt)).toEqual([]);
+  });
+
   it('sends nothing before consent, then the visit from the moment it is given', async () => {
     const campaignId = await campaignWith({ consent: 'required' });
     const { page, posts, close } = await visit();
