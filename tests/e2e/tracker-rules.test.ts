@@ -14,6 +14,7 @@ import { makeCampaign, storedCounts } from '../integration/ingest-support.js';
 import { flushRecorder, recorderRunning, startSite, type Site } from './tracker-site.js';
 import { until } from './step.js';
 import { chunkEvents } from '../../server/storage/batch-body.js';
+import { sampled } from '../../common/recording-rules.js';
 
 // A campaign's recording rules in a real browser: what its privacy preset and blocked elements
 // keep out of storage, and that under consent nothing reaches ingest before the visitor agrees.
@@ -139,6 +140,44 @@ describe.skipIf(!hasChromium)('recording rules in a real browser', () => {
     expect(events.filter((e) => e.type === 4).map((e) => (e.data as { href: string }).href)).toEqual([`${site.url}/rules.html`, `${site.url}/rules.html`]);
     // Nothing from the time on the page not recorded (the click there included).
     expect(events.filter((e) => e.timestamp >= leftAt && e.timestamp < backAt)).toEqual([]);
+  });
+
+  it('records a session of the sample whole and one outside it not at all, page after page', async () => {
+    const campaignId = await campaignWith({ sample_rate: 50 });
+    const ids = Array.from({ length: 100 }, (_, i) => `sampled-session-${i}`);
+    const [inside, outside] = [ids.find((id) => sampled(id, 50)) as string, ids.find((id) => !sampled(id, 50)) as string];
+    const visitAs = async (id: string) => {
+      const context = await browser.newContext();
+      // The tab's session as the recorder keeps it, set before the first page.
+      await context.addInitScript(
+        (sessionId) =>
+          sessionStorage.getItem('tapedeck') ?? sessionStorage.setItem('tapedeck', JSON.stringify({ id: sessionId, seq: 0, last: Date.now() - 60_000 })),
+        id,
+      );
+      const page = await context.newPage();
+      const posts: string[] = [];
+      page.on('request', (r) => r.url().includes('/api/v1/ingest/') && r.method() === 'POST' && posts.push(r.url()));
+      // The recorder decided (and kept the session for the tab) once it moved the time of its last use.
+      const decided = () => page.waitForFunction(() => Date.now() - JSON.parse(sessionStorage.getItem('tapedeck') ?? '{}').last < 30_000);
+      await page.goto(`${site.url}/rules.html`);
+      await decided();
+      await page.click('#more');
+      const rulesRead = page.waitForResponse((r) => r.url().includes('/api/v1/ingest/') && r.request().method() === 'GET');
+      await page.click('#next');
+      await rulesRead;
+      await page.click('#again');
+      await page.evaluate(() => (window as unknown as { tapedeck: { flush?(): void } }).tapedeck.flush?.());
+      const state = await page.evaluate(() => JSON.parse(sessionStorage.getItem('tapedeck') as string) as { id: string });
+      return { posts, state, close: () => context.close() };
+    };
+    const out = await visitAs(outside);
+    await out.close();
+    expect([out.posts, out.state.id]).toEqual([[], outside]);
+    const kept = await visitAs(inside);
+    await until('both pages stored', async () => (await stored(campaignId)).events.filter((e) => e.type === 4).length === 2);
+    await kept.close();
+    const sessions = await server.db.selectFrom('sessions').select('id').where('campaign_id', '=', campaignId).execute();
+    expect(sessions).toEqual([{ id: inside }]);
   });
 
   it('sends nothing before consent, then the visit from the moment it is given', async () => {

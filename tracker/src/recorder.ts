@@ -108,8 +108,10 @@ function start(settings: Settings, url: string, rules: TrackerRules): void {
   let ticks = 0;
 
   const save = () => storage(STATE_KEY, JSON.stringify(session));
-  // Outside the sample, a session is not recorded at all (ingest decides the same by its id).
-  if (session.off || !masking || !sampled(session.id, rules.sample)) return;
+  if (session.off || !masking) return;
+  // Outside the sample, a session is not recorded at all (ingest decides the same by its id); kept
+  // for the tab, so its next pages decide the same.
+  if (!sampled(session.id, rules.sample)) return void ((session.last = Date.now()), save());
   // Started before recording, so the first full snapshot is compressed off the main thread.
   const packer = createPacker(typeof PACK_WORKER_SOURCE === 'string' ? PACK_WORKER_SOURCE : undefined);
   const sender = new Sender({
