@@ -57,17 +57,45 @@ function scrubPayload(tag: unknown, payload: Record<string, unknown>): boolean {
 
 /**
  * An event of a visitor's batch scrubbed in place, as ingest stores it: a page's address (rrweb's
- * Meta event, 4) without query string and fragment, captured errors, console messages and
- * requests (Custom events, 5) masked. True when anything changed.
+ * Meta event, 4) as the campaign keeps it (pageUrl: path only unless `masked` names the query
+ * parameters to hide), captured errors, console messages and requests (Custom events, 5)
+ * masked. True when anything changed.
  */
-export function scrubEvent(event: EventLike): boolean {
+export function scrubEvent(event: EventLike, masked?: readonly string[] | null): boolean {
   const data = event.data as { href?: unknown; tag?: unknown; payload?: unknown };
   if (event.type === 4 && typeof data.href === 'string') {
-    const href = storable(withoutQuery(data.href));
+    const href = storable(pageUrl(data.href, masked));
     if (href === data.href) return false;
     data.href = href;
     return true;
   }
   const captured = event.type === 5 && Object.values<unknown>(CAPTURED_TAGS).includes(data.tag) && data.payload && typeof data.payload === 'object';
   return captured ? scrubPayload(data.tag, data.payload as Record<string, unknown>) : false;
+}
+
+/**
+ * A page's address as a campaign keeps it. `masked` null or absent: path only (the default).
+ * Else the query string is kept with the named parameters' values shown as `*` and the rest
+ * masked as text; the fragment always goes (sign-in flows put tokens there). Applying it twice
+ * changes nothing the second time.
+ */
+export function pageUrl(url: string, masked?: readonly string[] | null): string {
+  const base = url.split('#')[0];
+  const at = base.indexOf('?');
+  if (!masked || at < 0) return withoutQuery(url);
+  const pairs = base
+    .slice(at + 1)
+    .split('&')
+    .filter(Boolean)
+    .map((pair) => {
+      const name = pair.split('=')[0];
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name);
+      } catch {
+        // a malformed escape: compared as written
+      }
+      return masked.includes(decoded.toLowerCase()) ? name + '=*' : maskText(pair);
+    });
+  return base.slice(0, at) + (pairs.length ? '?' + pairs.join('&') : '');
 }

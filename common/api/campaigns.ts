@@ -15,6 +15,17 @@ import {
 // The data-keeping settings live beside the other campaign rules, free of TypeBox for the PWA.
 export { DEFAULT_IP_MODE, DEFAULT_RETENTION_DAYS } from '../domains.js';
 import { MAX_TIME } from '../limits.js';
+import {
+  CONSENT_MODES,
+  MAX_BLOCK_SELECTOR,
+  MAX_CONSENT_BUFFER_SECONDS,
+  MAX_MASKED_PARAMS,
+  MAX_MIN_DURATION_MS,
+  MAX_PARAM_NAME,
+  MAX_URL_PATTERN,
+  MAX_URL_PATTERNS,
+  PRIVACY_PRESETS,
+} from '../recording-rules.js';
 
 /** Campaign ids are UUIDs: ownership.ts answers 400 for any other shape. */
 export const CampaignIdParams = Type.Object({ id: Type.String() });
@@ -38,6 +49,19 @@ export const Campaign = Type.Object({
   retention_days: Type.Optional(Type.Integer()),
   /** How much of a visitor's IP address is stored. Optional for cached campaigns. */
   ip_mode: Type.Optional(Type.String()),
+  /** Whether page addresses in recordings keep their query string (masked_params masked); false: path only. Optional for cached campaigns. */
+  keep_query: Type.Optional(Type.Boolean()),
+  /** Query parameters whose values are masked when keep_query is on (lower case). Optional for cached campaigns. */
+  masked_params: Type.Optional(Type.Array(Type.String())),
+  /** The recording rules (docs: docs/pending/rules.md). Optional for cached campaigns. */
+  sample_rate: Type.Optional(Type.Integer()),
+  min_duration_ms: Type.Optional(Type.Integer()),
+  url_include: Type.Optional(Type.Array(Type.String())),
+  url_exclude: Type.Optional(Type.Array(Type.String())),
+  block_selector: Type.Optional(Type.String()),
+  privacy: Type.Optional(Type.String()),
+  consent: Type.Optional(Type.String()),
+  consent_buffer_seconds: Type.Optional(Type.Integer()),
   /** Sessions counted against the limit (a deleted session frees its place). Optional for cached campaigns. */
   session_count: Type.Optional(Type.Integer({ minimum: 0 })),
   /** When the campaign last received data (epoch ms), null when it never has. Optional for cached campaigns. */
@@ -60,6 +84,53 @@ const endTime = time('end_date_time', END_REQUIRED);
 const captureConsole = Type.Boolean({ reason: 'captureConsole must be true or false' });
 const retentionDays = Type.Enum(RETENTION_DAYS, { reason: `retention_days must be one of ${RETENTION_DAYS.join(', ')} (0 keeps recordings forever)` });
 const ipMode = Type.Enum(IP_MODES, { reason: `ip_mode must be one of ${IP_MODES.join(', ')}` });
+const keepQuery = Type.Boolean({ reason: 'keep_query must be true or false' });
+const maskedParams = Type.Array(Type.String({ minLength: 1, maxLength: MAX_PARAM_NAME, pattern: '^[^\\s&=#?,]+$' }), {
+  maxItems: MAX_MASKED_PARAMS,
+  reason: `masked_params must be a list of at most ${MAX_MASKED_PARAMS} parameter names (1–${MAX_PARAM_NAME} characters, no spaces, &, =, #, ? or commas)`,
+});
+const sampleRate = Type.Integer({ minimum: 1, maximum: 100, reason: 'sample_rate must be a whole number of per cent from 1 to 100' });
+const minDuration = Type.Integer({
+  minimum: 0,
+  maximum: MAX_MIN_DURATION_MS,
+  reason: `min_duration_ms must be a whole number of milliseconds from 0 to ${MAX_MIN_DURATION_MS}`,
+});
+const urlPatterns = (field: string) =>
+  Type.Array(Type.String({ minLength: 1, maxLength: MAX_URL_PATTERN, pattern: '^/[^\\s]*$' }), {
+    maxItems: MAX_URL_PATTERNS,
+    reason: `${field} must be a list of at most ${MAX_URL_PATTERNS} path patterns, each starting with / (up to ${MAX_URL_PATTERN} characters, no spaces; * matches any characters)`,
+  });
+const urlInclude = urlPatterns('url_include');
+const urlExclude = urlPatterns('url_exclude');
+// A selector is checked by the browser (the form); here its size, and no braces or angle brackets: never a style rule or markup.
+const blockSelector = Type.String({
+  maxLength: MAX_BLOCK_SELECTOR,
+  pattern: '^[^{}<>]*$',
+  reason: `block_selector must be a CSS selector of at most ${MAX_BLOCK_SELECTOR} characters`,
+});
+const privacy = Type.Enum(PRIVACY_PRESETS, { reason: `privacy must be one of ${PRIVACY_PRESETS.join(', ')}` });
+const consent = Type.Enum(CONSENT_MODES, { reason: `consent must be one of ${CONSENT_MODES.join(', ')}` });
+const consentBuffer = Type.Integer({
+  minimum: 0,
+  maximum: MAX_CONSENT_BUFFER_SECONDS,
+  reason: `consent_buffer_seconds must be a whole number from 0 to ${MAX_CONSENT_BUFFER_SECONDS}`,
+});
+
+/** The recording rules, each optional: left out of a create body, its default (common/recording-rules.ts). */
+const rules = {
+  keep_query: keepQuery,
+  masked_params: maskedParams,
+  sample_rate: sampleRate,
+  min_duration_ms: minDuration,
+  url_include: urlInclude,
+  url_exclude: urlExclude,
+  block_selector: blockSelector,
+  privacy,
+  consent,
+  consent_buffer_seconds: consentBuffer,
+};
+const optional = <T extends Record<string, TSchema>>(fields: T) =>
+  Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(v)])) as { [K in keyof T]: ReturnType<typeof Type.Optional<T[K]>> };
 
 /**
  * POST /api/v1/campaign/create. A field sent as null counts as left out. After this schema the
@@ -81,6 +152,8 @@ export const CreateCampaignPayload = Type.Object(
     retention_days: Type.Optional(retentionDays),
     /** Optional, DEFAULT_IP_MODE when left out. */
     ip_mode: Type.Optional(ipMode),
+    /** Optional: path-only page addresses, DEFAULT_MASKED_PARAMS (matched without regard to case), every session and page, balanced masking, no consent. */
+    ...optional(rules),
   },
   { additionalProperties: false },
 );
@@ -103,6 +176,16 @@ export const UpdateCampaignPayload = Type.Object(
     captureConsole: change(captureConsole),
     retention_days: change(retentionDays),
     ip_mode: change(ipMode),
+    keep_query: change(keepQuery),
+    masked_params: change(maskedParams),
+    sample_rate: change(sampleRate),
+    min_duration_ms: change(minDuration),
+    url_include: change(urlInclude),
+    url_exclude: change(urlExclude),
+    block_selector: change(blockSelector),
+    privacy: change(privacy),
+    consent: change(consent),
+    consent_buffer_seconds: change(consentBuffer),
   },
   { additionalProperties: false },
 );

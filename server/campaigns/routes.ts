@@ -14,6 +14,7 @@ import {
   UpdateCampaignPayload,
 } from '../../common/api/campaigns.js';
 import { Ok } from '../../common/api/shared.js';
+import { ruleColumns, ruleFields } from './recording-rules.js';
 import type { CampaignsTable } from '../db/schema.js';
 import { currentUserId, requireUser } from '../auth/tokens.js';
 import { checkSameOrigin } from '../http/origin.js';
@@ -37,6 +38,7 @@ export function toCampaign(row: Insertable<CampaignsTable> | Selectable<Campaign
     captureConsole: row.capture_console !== 0,
     retention_days: row.retention_days ?? 0,
     ip_mode: row.ip_mode ?? 'full',
+    ...ruleFields(row),
     session_count: row.session_count ?? 0,
     last_data_at: lastDataAt,
   };
@@ -60,6 +62,7 @@ function columnsOf(payload: CreateCampaignPayload) {
     capture_console: payload.captureConsole === false ? 0 : 1,
     retention_days: payload.retention_days ?? DEFAULT_RETENTION_DAYS,
     ip_mode: payload.ip_mode ?? DEFAULT_IP_MODE,
+    ...ruleColumns(payload),
   };
 }
 

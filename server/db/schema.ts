@@ -44,6 +44,25 @@ export interface CampaignsTable {
   retention_days: Generated<number>;
   /** How much of a visitor's address is stored: 'full', 'truncated' or 'none'. */
   ip_mode: Generated<string>;
+  /** 1: page addresses keep their query string (masked_params masked); 0: path only. */
+  keep_query: Generated<number>;
+  /** Query parameters whose values are masked when keep_query is 1: lower-case names, one a line. */
+  masked_params: Generated<string>;
+  /** Per cent of sessions recorded (1–100), decided by the session id (common/recording-rules.ts). */
+  sample_rate: Generated<number>;
+  /** Ended sessions shorter than this are deleted by the sweep (0: all kept). */
+  min_duration_ms: Generated<number>;
+  /** Path patterns, one a line: pages recorded (none: all) and pages never recorded. */
+  url_include: Generated<string>;
+  url_exclude: Generated<string>;
+  /** CSS selector of elements never recorded, besides the ones always blocked ('' : none). */
+  block_selector: Generated<string>;
+  /** 'strict', 'balanced' or 'relaxed'. */
+  privacy: Generated<string>;
+  /** 'none' or 'required'. */
+  consent: Generated<string>;
+  /** Seconds recorded in memory before consent and sent once it is given (0: none). */
+  consent_buffer_seconds: Generated<number>;
 }
 
 export interface SessionsTable {

@@ -13,6 +13,12 @@ const JUDGED = [
   ['end_date_time', 'bigint'],
   ['capture_console', 'int'],
   ['ip_mode', 'text'],
+  ['keep_query', 'int'],
+  ['masked_params', 'text'],
+  ['sample_rate', 'int'],
+  ['url_include', 'text'],
+  ['url_exclude', 'text'],
+  ['consent', 'text'],
 ] as const;
 
 /** The judged columns of each item's campaign, as `unnest`'s array parameters. */

@@ -8,7 +8,9 @@ import { encodeEvents, inflatedSize, inTimeOrder, receivedChunk, storableAsRecei
 import { hasHumanInput, pageLoads } from './event-rules.js';
 import { factMoments, type Moment } from '../../common/session-facts.js';
 import { CAPTURED_TAGS, NOTE_TAG } from '../../common/captured.js';
-import { scrubEvent, storable, withoutQuery } from '../../common/scrub.js';
+import { pageUrl, scrubEvent, storable, withoutQuery } from '../../common/scrub.js';
+import { sampled } from '../../common/recording-rules.js';
+import { onRecordedPages } from './recorded-pages.js';
 
 // Everything ingest does to a batch's bytes before the database sees it: inflate, parse,
 // validate, and (unless the body can be stored as it arrived) sort, serialise and compress.
@@ -38,6 +40,13 @@ export interface PackedBatch {
 export interface PackOptions {
   /** false: console messages are dropped, whatever the tracker sent. */
   captureConsole: boolean;
+  /** Page addresses keep their query string with these parameters masked; absent or null: path only. */
+  maskedParams?: string[] | null;
+  /** Per cent of sessions recorded (by session id): batches of the others are refused. */
+  sampleRate?: number;
+  /** Path patterns: events of pages not recorded are dropped (common/recording-rules.ts). */
+  include?: string[];
+  exclude?: string[];
 }
 
 export type PackOutcome = { ok: true; batch: PackedBatch } | { ok: false; status: number; error: string };
@@ -54,6 +63,9 @@ class Refusal extends Error {
     super(message);
   }
 }
+
+/** A batch of a session outside the campaign's sample. */
+export const NOT_SAMPLED = 'This session is outside the campaign’s sample';
 
 /** Refused for its inflated size under a cap lower than ingest's own: the worker may still take it. */
 export const OVER_CAP = 'over cap';
@@ -100,7 +112,7 @@ function parse(json: Buffer): { value: unknown; scan: BatchScan } {
 }
 
 /** The visitor's browser talking: checked by the schema, then trimmed to what the row keeps. */
-function sessionInfo(info: SessionInfoBody): SessionInfo {
+function sessionInfo(info: SessionInfoBody, masked: string[] | null | undefined): SessionInfo {
   return {
     userAgent: storable(info.userAgent, 1000),
     language: storable(info.language, 100),
@@ -112,9 +124,10 @@ function sessionInfo(info: SessionInfoBody): SessionInfo {
     fullScreenEnabled: info.fullScreenEnabled,
     screenWidth: info.screenWidth,
     screenHeight: info.screenHeight,
-    // Page addresses keep no query string or fragment, where sites put tokens and e-mails.
+    // Page addresses keep no query string or fragment, where sites put tokens and e-mails, unless
+    // the campaign keeps them (its named parameters masked); another site's address never does.
     referrer: storable(withoutQuery(info.referrer ?? ''), 2000),
-    url: storable(withoutQuery(info.url ?? ''), 2000),
+    url: storable(pageUrl(info.url ?? '', masked), 2000),
   };
 }
 
@@ -144,9 +157,12 @@ type Event = BatchBody['events'][number];
  * home-made sender may not), and console messages dropped when the campaign turned their capture off.
  */
 function scrubbed(events: Event[], options: PackOptions): { kept: Event[]; changed: boolean } {
-  const kept = options.captureConsole ? events : events.filter((e) => !(e.type === EventType.Custom && (e.data as { tag?: unknown }).tag === CAPTURED_TAGS.console));
+  const onPages = onRecordedPages(events, options.include ?? [], options.exclude ?? []);
+  const kept = options.captureConsole
+    ? onPages
+    : onPages.filter((e) => !(e.type === EventType.Custom && (e.data as { tag?: unknown }).tag === CAPTURED_TAGS.console));
   let changed = kept.length !== events.length;
-  for (const event of kept) changed = scrubEvent(event) || changed;
+  for (const event of kept) changed = scrubEvent(event, options.maskedParams) || changed;
   return { kept, changed };
 }
 
@@ -178,6 +194,8 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
     const json = inflate(raw, cap);
     const { value, scan } = parse(json);
     const batch = check(value, now);
+    // A session the campaign's sample leaves out is refused whole, whoever sent it.
+    if (!sampled(batch.sessionId, options.sampleRate)) throw new Refusal(403, NOT_SAMPLED);
     const { kept, changed } = scrubbed(batch.events, options);
     const received = receivedSpan(raw, json, scan, batch, changed);
     // A batch of nothing but dropped console messages is still a batch of the session (its seq counts).
@@ -189,7 +207,7 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
       batch: {
         sessionId: batch.sessionId,
         seq: batch.seq,
-        info: batch.info ? sessionInfo(batch.info) : null,
+        info: batch.info ? sessionInfo(batch.info, options.maskedParams) : null,
         eventCount: chunk.eventCount,
         firstTs: chunk.firstTs,
         lastTs: chunk.lastTs,

@@ -22,6 +22,7 @@ import { IngestParams, IngestResponse } from '../../common/api/ingest.js';
 import { clientAddress } from '../http/client-address.js';
 import { registerScripts } from './scripts.js';
 import { ingestByteBudgets } from './byte-budget.js';
+import { packOptions, trackerRules } from '../campaigns/recording-rules.js';
 
 type Campaign = Selectable<CampaignsTable>;
 
@@ -33,6 +34,7 @@ export const REFUSALS = {
   originNotAllowed: 'Origin not allowed for this campaign',
   notStarted: 'Campaign has not started',
   ended: 'Campaign has ended',
+  noConsent: 'This campaign records a visitor only with their consent',
 } as const;
 
 interface IngestState {
@@ -85,6 +87,13 @@ function refusal(state: IngestState, origin: string | undefined, now: number): H
   if (now > campaign.end_date_time) return new HttpError(403, REFUSALS.ended);
   return null;
 }
+
+/**
+ * The tracker marks batches sent with the visitor's consent (?consent=1): without it, a campaign
+ * that asks for consent stores nothing, whatever sent the batch.
+ */
+const withoutConsent = (state: IngestState, request: FastifyRequest) =>
+  state.campaign?.consent === 'required' && (request.query as { consent?: unknown }).consent !== '1';
 
 /** The limits a batch passes once its session is known: new sessions per IP and per campaign, batches per session. */
 function sessionLimits(app: FastifyInstance, ctx: AppContext) {
@@ -156,6 +165,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     if (request.method === 'POST') {
       const refused = refusal(state, request.headers.origin, Date.now());
       if (refused) throw refused;
+      if (withoutConsent(state, request)) throw new HttpError(403, REFUSALS.noConsent);
       await bytes.declared(request, reply, (state.campaign as Campaign).id);
     }
   });
@@ -172,8 +182,18 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
       .send();
   });
 
+  // The campaign's recording rules, read by the tracker before it records (the same origin and
+  // date checks as a batch): an edit reaches every site within a minute, no new snippet needed.
+  app.get(INGEST_PATH, { schema: { params: IngestParams } }, async (request, reply) => {
+    const state = request.ingest as IngestState;
+    const refused = refusal(state, request.headers.origin, Date.now());
+    if (refused) throw refused;
+    reply.header('Cache-Control', 'private, max-age=60');
+    return trackerRules(state.campaign as Campaign);
+  });
+
   const pack = (reply: FastifyReply, body: Buffer, campaign: Campaign) =>
-    packer.pack(body, Date.now(), { captureConsole: campaign.capture_console !== 0 }).catch((error: unknown) => {
+    packer.pack(body, Date.now(), packOptions(campaign)).catch((error: unknown) => {
       if (error instanceof HttpError && error.statusCode === 503) reply.header('retry-after', 2);
       throw error;
     });
@@ -190,10 +210,12 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
       state = judge(request, reply, await ctx.keptCampaigns.forIngest((state.campaign as Campaign).id, { fresh: true }));
       const refused = refusal(state, request.headers.origin, Date.now());
       if (refused) throw refused;
+      if (withoutConsent(state, request)) throw new HttpError(403, REFUSALS.noConsent);
     }
     const campaign = state.campaign as Campaign;
-    // The campaign's console setting changed since the batch was checked: check it again.
-    if (campaign.capture_console !== (request.ingest?.campaign as Campaign).capture_console) batch = await pack(reply, request.body as Buffer, campaign);
+    // The campaign's console or page-address setting changed since the batch was checked: check it again.
+    if (JSON.stringify(packOptions(campaign)) !== JSON.stringify(packOptions(request.ingest?.campaign as Campaign)))
+      batch = await pack(reply, request.body as Buffer, campaign);
     // After the short way (which checked the limits), the row is read afresh. SQLite: the row this
     // process left a session in is the row (it is the only writer); the UPDATE that counts the
     // batch still checks it.

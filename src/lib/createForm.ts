@@ -14,6 +14,7 @@ import {
 import type { Campaign, CreateCampaignPayload } from '../../common/api-types.js';
 import type { UpdateCampaignPayload } from '../../common/api/campaigns.js';
 import { toLocalInputValue } from './format.js';
+import { RULES_PAYLOAD_FIELDS, newRulesForm, rulesForm, rulesPayload, validateRulesForm, type RulesForm, type RulesFormField } from './rulesForm.js';
 
 // The campaign form, for create and edit: name, domains, dates, session limit, console capture,
 // retention and IP handling. Messages and rules come from common/domains.ts (shared with the
@@ -23,7 +24,7 @@ export const LIMIT_MIN = 1;
 export const LIMIT_MAX = 20;
 export const LIMIT_DEFAULT = 5;
 
-export interface CampaignForm {
+export interface CampaignForm extends RulesForm {
   name: string;
   domains: string;
   /** Raw number-input text. */
@@ -38,7 +39,7 @@ export interface CampaignForm {
 }
 
 /** The fields that can show an error. */
-export type CampaignFormField = 'name' | 'domains' | 'limit' | 'startDate' | 'endDate';
+export type CampaignFormField = 'name' | 'domains' | 'limit' | 'startDate' | 'endDate' | RulesFormField;
 export type CampaignFormErrors = Partial<Record<CampaignFormField, string>>;
 
 /** A new campaign: starting now, 5 sessions, console captured, the server's defaults for keeping data. */
@@ -52,6 +53,7 @@ export function newCampaignForm(now: Date): CampaignForm {
     captureConsole: true,
     retentionDays: String(DEFAULT_RETENTION_DAYS),
     ipMode: DEFAULT_IP_MODE,
+    ...newRulesForm(),
   };
 }
 
@@ -66,6 +68,7 @@ export function campaignForm(campaign: Campaign): CampaignForm {
     captureConsole: campaign.captureConsole !== false,
     retentionDays: String(campaign.retention_days ?? 0),
     ipMode: (campaign.ip_mode as IpMode | undefined) ?? 'full',
+    ...rulesForm(campaign),
   };
 }
 
@@ -103,7 +106,8 @@ export function validateCampaignForm(form: CampaignForm): CampaignFormErrors {
   if (parseLimit(form.limit) === null) errors.limit = LIMIT_INVALID;
   if (startError) errors.startDate = startError;
   if (endError) errors.endDate = endError;
-  return errors;
+  // The rules come after the other fields: the first error in the form's order is focused.
+  return { ...errors, ...validateRulesForm(form) };
 }
 
 /** The create body for a form that passed validateCampaignForm. */
@@ -117,6 +121,7 @@ export function toCreatePayload(form: CampaignForm): CreateCampaignPayload {
     captureConsole: form.captureConsole,
     retention_days: Number(form.retentionDays) as RetentionDays,
     ip_mode: form.ipMode,
+    ...rulesPayload(form),
   };
 }
 
@@ -132,6 +137,7 @@ export function toUpdatePayload(form: CampaignForm, opened: CampaignForm): Updat
     captureConsole: 'captureConsole',
     retentionDays: 'retention_days',
     ipMode: 'ip_mode',
+    ...RULES_PAYLOAD_FIELDS,
   };
   const entries = (Object.keys(changed) as (keyof CampaignForm)[])
     .filter((field) => form[field] !== opened[field])

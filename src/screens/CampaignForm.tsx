@@ -1,4 +1,4 @@
-import { cloneElement, useState, type FormEvent, type ReactElement } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useMutation, type UseMutationResult } from '@tanstack/react-query';
 import { createErrorMessage } from '../api/campaigns.js';
 import {
@@ -14,6 +14,8 @@ import {
 } from '../lib/createForm.js';
 import { IP_MODES, MAX_DOMAINS_LENGTH, MAX_NAME_LENGTH, RETENTION_DAYS, type IpMode } from '../../common/domains.js';
 import { ErrorBox } from '../components/ErrorBox.js';
+import { Field } from '../components/FormField.js';
+import { RecordingRulesFields } from './RecordingRulesFields.js';
 import { useWhenBackOnline } from '../offline/useOnline.js';
 import { OfflineWriteError } from '../offline/network.js';
 
@@ -202,59 +204,13 @@ export function CampaignFormPage({ title, initial, submitLabel, sendingLabel, fa
             </select>
           </Field>
         </div>
+        <RecordingRulesFields form={form} errors={errors} sending={sending} set={set} />
         <div className="form-actions">
           <button type="submit" className="button button-primary" disabled={sending}>
             {sending ? sendingLabel : submitLabel}
           </button>
         </div>
       </form>
-    </div>
-  );
-}
-
-function Field({
-  id,
-  label,
-  help,
-  error,
-  errorDetail,
-  note,
-  children,
-}: {
-  id: string;
-  label: string;
-  help: string;
-  error?: string;
-  /** Said after the error: which part of the value is wrong. */
-  errorDetail?: string | null;
-  /** Said as the value changes: what will be made of it. */
-  note?: string | null;
-  children: ReactElement<Record<string, unknown>>;
-}) {
-  // Screen readers hear the help text, the note and the error with the input.
-  const described = [`${id}-help`, note && `${id}-note`, error && `${id}-error`].filter(Boolean).join(' ');
-  const input = cloneElement(children, {
-    'aria-describedby': described,
-    'aria-invalid': error ? true : undefined,
-  });
-  return (
-    <div className={`field${error ? ' field-invalid' : ''}`}>
-      <label htmlFor={id}>{label}</label>
-      {input}
-      <p className="help" id={`${id}-help`}>
-        {help}
-      </p>
-      {note && (
-        <p className="help field-note" id={`${id}-note`} role="status">
-          {note}
-        </p>
-      )}
-      {error && (
-        <div className="field-error" id={`${id}-error`} role="alert">
-          <p>{error}</p>
-          {errorDetail && <p>{errorDetail}</p>}
-        </div>
-      )}
     </div>
   );
 }

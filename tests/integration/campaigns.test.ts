@@ -5,6 +5,7 @@ import { appendChunk } from '../../server/storage/chunks.js';
 import { insertSession } from '../../server/sessions/repository.js';
 import { DOMAINS_INVALID, LIMIT_INVALID } from '../../common/domains.js';
 import type { Campaign } from '../../common/api-types.js';
+import { DEFAULT_RULES } from './recording-rules-support.js';
 import { info, pageEvents, postBatch, sessionId, storedCounts } from './ingest-support.js';
 
 let server: TestServer;
@@ -44,7 +45,16 @@ describe('POST /api/v1/campaign/create', () => {
     const response = await create({ ...valid, name: '  Spring sale  ', domains: ' example.com ,, shop.example.com ' });
     expect(response.status).toBe(201);
     const { data } = (await response.json()) as { data: Campaign };
-    expect(data).toEqual({ ...valid, captureConsole: true, retention_days: 90, ip_mode: 'truncated', session_count: 0, last_data_at: null, id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(data).toEqual({
+      ...valid,
+      ...DEFAULT_RULES,
+      captureConsole: true,
+      retention_days: 90,
+      ip_mode: 'truncated',
+      session_count: 0,
+      last_data_at: null,
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
     expect(await listCampaigns()).toContainEqual(data);
   });
 
@@ -157,19 +167,22 @@ describe('GET /api/v1/campaign/getAll', () => {
     for (const name of names) expect((await create({ ...valid, name }, other.headers)).status).toBe(201);
     const list = await listCampaigns(other.headers);
     expect(list.map((c) => c.name)).toEqual([...names].reverse());
-    expect(Object.keys(list[0]).sort()).toEqual([
-      'captureConsole',
-      'domains',
-      'end_date_time',
-      'id',
-      'ip_mode',
-      'last_data_at',
-      'limit',
-      'name',
-      'retention_days',
-      'session_count',
-      'start_date_time',
-    ]);
+    expect(Object.keys(list[0]).sort()).toEqual(
+      [
+        'captureConsole',
+        'domains',
+        'end_date_time',
+        'id',
+        'ip_mode',
+        'last_data_at',
+        'limit',
+        'name',
+        'retention_days',
+        'session_count',
+        'start_date_time',
+        ...Object.keys(DEFAULT_RULES),
+      ].sort(),
+    );
     const stranger = await userSession(server, 'Nobody Yet');
     expect(await listCampaigns(stranger.headers)).toEqual([]);
   });
@@ -269,7 +282,7 @@ describe('PATCH /api/v1/campaign/update/:id', () => {
       ip_mode: 'none',
     };
     const { data } = (await (await update(before.id, changes)).json()) as { data: Campaign };
-    expect(data).toEqual({ id: before.id, ...changes, session_count: 0, last_data_at: null });
+    expect(data).toEqual({ id: before.id, ...DEFAULT_RULES, ...changes, session_count: 0, last_data_at: null });
   });
 
   it.each([

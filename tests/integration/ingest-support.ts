@@ -4,7 +4,9 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import { userSession } from '../helpers/auth.js';
 import type { TestServer } from '../helpers/server.js';
+import type { Insertable } from 'kysely';
 import type { Campaign } from '../../common/api-types.js';
+import type { CampaignsTable } from '../../server/db/schema.js';
 
 export interface CampaignOptions {
   /** The owner's user id; a fresh user when not given. */
@@ -17,6 +19,8 @@ export interface CampaignOptions {
   captureConsole?: boolean;
   /** How much of the visitor's address is stored; the column's default (full) when not given. */
   ipMode?: 'full' | 'truncated' | 'none';
+  /** Other columns of the campaign row (its recording rules), as stored. */
+  columns?: Partial<Insertable<CampaignsTable>>;
 }
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -38,6 +42,7 @@ export async function makeCampaign(server: TestServer, options: CampaignOptions 
       created_at: Date.now(),
       ...(options.captureConsole === false ? { capture_console: 0 } : {}),
       ...(options.ipMode ? { ip_mode: options.ipMode } : {}),
+      ...options.columns,
     })
     .execute();
   return id;

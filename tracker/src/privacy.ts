@@ -1,6 +1,6 @@
 // Privacy rules on top of rrweb's masking: the visitor's choice first, then a pass over every
 // event for what rrweb itself leaves readable.
-import { withoutQuery } from '../../common/scrub.js';
+import { pageUrl } from '../../common/scrub.js';
 
 type Nav = Navigator & { globalPrivacyControl?: boolean; msDoNotTrack?: string };
 
@@ -22,32 +22,41 @@ interface MutationData {
 
 const stars = (value: unknown) => (typeof value === 'string' ? '*'.repeat(value.length) : value);
 
-function maskNode(node: SerializedNode): void {
-  const attributes = node.attributes;
-  if (attributes && 'placeholder' in attributes) attributes.placeholder = stars(attributes.placeholder);
-  node.childNodes?.forEach(maskNode);
+// Attributes that hold words a visitor reads: masked too under the strict preset.
+const WORDS = /^(placeholder|alt|title|label|value|content|aria-(label|description|placeholder|valuetext)|data-.*)$/;
+
+/** `placeholder` masked, and under `strict` every attribute that holds words. */
+function maskAttributes(attributes: Record<string, unknown>, strict?: boolean): void {
+  for (const name in attributes) if (name === 'placeholder' || (strict && WORDS.test(name))) attributes[name] = stars(attributes[name]);
+}
+
+function maskNode(node: SerializedNode, strict?: boolean): void {
+  if (node.attributes) maskAttributes(node.attributes, strict);
+  node.childNodes?.forEach((child) => maskNode(child, strict));
 }
 
 /**
- * Masks `placeholder` attributes (often prefilled with the visitor's own data) in full
+ * Masks `placeholder` attributes (often prefilled with the visitor's own data), and under the
+ * strict preset every attribute that holds words (alt, title, aria-label…), in full
  * snapshots (rrweb's EventType.FullSnapshot, 2) and DOM mutations (EventType.IncrementalSnapshot, 3,
  * with IncrementalSource.Mutation, 0). Values are masked by rrweb. Plain numbers: importing
  * @rrweb/types' enum objects costs every recorded page their bytes (the tests build events with them).
  */
-export function maskEvent(event: { type: number; data: unknown }): void {
-  if (event.type === 2) maskNode((event.data as { node: SerializedNode }).node);
+export function maskEvent(event: { type: number; data: unknown }, strict?: boolean): void {
+  if (event.type === 2) maskNode((event.data as { node: SerializedNode }).node, strict);
   const data = event.data as MutationData;
   if (event.type !== 3 || data.source !== 0) return;
-  data.adds?.forEach((add) => maskNode(add.node));
-  data.attributes?.forEach((change) => {
-    if ('placeholder' in change.attributes) change.attributes.placeholder = stars(change.attributes.placeholder);
-  });
+  data.adds?.forEach((add) => maskNode(add.node, strict));
+  data.attributes?.forEach((change) => maskAttributes(change.attributes, strict));
 }
 
-/** A page's address (rrweb's EventType.Meta, 4) without query string and fragment, where sites put tokens and e-mails. */
-export function maskPage(event: { type: number; data: unknown }): void {
+/**
+ * A page's address (rrweb's EventType.Meta, 4) as the campaign keeps it: without query string and
+ * fragment, where sites put tokens and e-mails, unless `masked` lists the parameters to hide.
+ */
+export function maskPage(event: { type: number; data: unknown }, masked?: string[]): void {
   const data = event.data as { href?: string };
-  if (event.type === 4 && data.href) data.href = withoutQuery(data.href);
+  if (event.type === 4 && data.href) data.href = pageUrl(data.href, masked);
 }
 
 /** DOM changes a mutation event carries, for the mutation budget. */

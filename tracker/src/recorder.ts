@@ -7,8 +7,12 @@ import { note } from './batch.js';
 import { BATCH_BYTES, FLUSH_EVENTS, FLUSH_TICKS, LIVE_FOLLOW_MS, LIVE_HEADER, MUTATION_BUDGET, SESSION_IDLE_MS, TICK_MS, UNLOAD_BATCH_BYTES } from '../../common/limits.js';
 import { maskJson, packNow } from './pack.js';
 import { createPacker } from './packer.js';
-import { maskPage, mutationCount, optedOut } from './privacy.js';
-import { withoutQuery } from '../../common/scrub.js';
+import { maskEvent, maskPage, mutationCount, optedOut } from './privacy.js';
+import { pageUrl, withoutQuery } from '../../common/scrub.js';
+import { pageRecorded, sampled, type TrackerRules } from '../../common/recording-rules.js';
+import { recordRules } from './rules.js';
+import { consentAnswer, onConsent } from './consent.js';
+import { exposeConsent } from './consent-global.js';
 import { Sender } from './sender.js';
 import { freshSession, resumeSession, type SessionState } from './session.js';
 import { splitEvents } from './split.js';
@@ -24,8 +28,12 @@ interface Settings {
   campaignId: string;
   baseUrl: string;
   flush?: () => void;
+  stop?: () => void;
+  /** Set as the recorder begins: a second copy of it on the page starts nothing. */
+  started?: 1;
   /** The page's API (page-api.ts) and the calls the loader queued before it. */
   [method: string]: unknown;
+  consent?: (granted: unknown) => void;
 }
 
 const w = window as Window & { tapedeck?: Settings };
@@ -65,7 +73,7 @@ const safe =
     }
   };
 
-function sessionInfo(): SessionInfo {
+function sessionInfo(rules: TrackerRules): SessionInfo {
   const n = navigator;
   return {
     userAgent: n.userAgent,
@@ -80,12 +88,11 @@ function sessionInfo(): SessionInfo {
     screenWidth: screen.width,
     screenHeight: screen.height,
     referrer: withoutQuery(document.referrer),
-    url: withoutQuery(location.href),
+    url: pageUrl(location.href, rules.query),
   };
 }
 
-function start(settings: Settings): void {
-  const url = settings.baseUrl + '/api/v1/ingest/' + encodeURIComponent(settings.campaignId);
+function start(settings: Settings, url: string, rules: TrackerRules): void {
   let session: SessionState = resumeSession(storage(STATE_KEY), Date.now());
   let buffer: string[] = [];
   let bytes = 0;
@@ -93,20 +100,30 @@ function start(settings: Settings): void {
   let changes = 0;
   let stopRecording: (() => void) | undefined;
   let timer = 0;
+  // The site's tapedeck.stop() (until its start()); ended: ingest or a budget stopped the tracker for good.
+  let siteStopped = 0;
+  let ended = 0;
+  // The visitor's consent: true where the campaign does not ask; undefined until the site says.
+  let given = rules.consent ? consentAnswer() : true;
+  // Before consent, with a memory buffer: events since the last two full snapshots, never sent unless given.
+  let held: string[][] | undefined;
+  const masking = recordRules(rules);
+  const strict = rules.privacy === 'strict';
   // Until when someone watches this session live (a batch leaves every tick), else every FLUSH_TICKS ticks.
   let live = 0;
   let ticks = 0;
-  // Set when ingest stopped the tracker: the page's tapedeck.start() cannot start it again.
-  let ended = 0;
 
   const save = () => storage(STATE_KEY, JSON.stringify(session));
-  if (session.off) return;
+  if (session.off || !masking) return;
+  // Outside the sample, a session is not recorded at all (ingest decides the same by its id); kept
+  // for the tab, so its next pages decide the same.
+  if (!sampled(session.id, rules.sample)) return void ((session.last = Date.now()), save());
   // Started before recording, so the first full snapshot is compressed off the main thread.
   const packer = createPacker(typeof PACK_WORKER_SOURCE === 'string' ? PACK_WORKER_SOURCE : undefined);
   const sender = new Sender({
     async post(body, keepalive) {
       try {
-        const response = await send(url, { method: 'POST', body, keepalive, credentials: 'omit', headers: { 'content-type': 'text/plain' } });
+        const response = await send(url + (rules.consent ? '?consent=1' : ''), { method: 'POST', body, keepalive, credentials: 'omit', headers: { 'content-type': 'text/plain' } });
         // 202: stored, but the campaign does not want console messages (none for the rest of the session).
         if (response.status === 202) session.quiet = 1;
         // A viewer is following the session live: send on every tick for a while.
@@ -120,7 +137,6 @@ function start(settings: Settings): void {
     packNow: (batch) => packNow(batch, batch.events),
     later: (run, ms) => setTimeout(safe(run), ms),
     onStop(_reason, refused) {
-      ended = 1;
       halt();
       // The tab's next pages need not ask again until this session would have ended anyway.
       if (refused) {
@@ -144,7 +160,7 @@ function start(settings: Settings): void {
     if (!buffer.length) return;
     for (const events of splitEvents(buffer, maxBytes, maxBytes === BATCH_BYTES ? undefined : byteLength)) {
       const batch: Batch = { sessionId: session.id, seq: session.seq++, events, bytes: events.reduce((n, e) => n + e.length, 0) };
-      if (!session.sent) batch.info = sessionInfo();
+      if (!session.sent) batch.info = sessionInfo(rules);
       sender.add(batch);
     }
     buffer = [];
@@ -152,18 +168,45 @@ function start(settings: Settings): void {
     save();
   }
 
-  function halt(reason?: string): void {
+  /** Recording stops for now (a page not recorded, consent not given); what was held is dropped. */
+  function pause(): void {
     stopRecording?.();
     stopRecording = undefined;
+    held = undefined;
+  }
+
+  /** Records while the page and the consent allow it: starting (with a full snapshot) or stopping as they change. */
+  function follow(): void {
+    const holding = given === undefined;
+    const allowed = !siteStopped && !ended && pageRecorded(location.pathname, rules) && given !== false && (!holding || !!rules.buffer);
+    if (!allowed || (held && !holding)) pause();
+    if (!allowed || stopRecording) return;
+    if (holding) held = [[]];
+    const checkoutEveryNms = holding ? (rules.buffer as number) * 1000 : undefined;
+    stopRecording = record({ emit, maskInputOptions, ...masking, slimDOMOptions: 'all', sampling: { input: 'last', scroll: 150 }, checkoutEveryNms });
+  }
+
+  function halt(reason?: string): void {
+    ended = 1;
+    pause();
     clearInterval(timer);
+    onConsent(() => {}); // never again on this page
     if (reason) {
       buffer.push(note({ stopped: reason }));
       flush();
     }
   }
 
-  function emit(event: { type: number; data: unknown; timestamp: number }): void {
+  function emit(event: { type: number; data: unknown; timestamp: number }, checkout?: boolean): void {
     try {
+      // The page's address here; the rest masked on its way out (maskJson, in the pack worker).
+      maskPage(event, rules.query);
+      if (strict) maskEvent(event, strict);
+      if (held) {
+        // A new full snapshot (rrweb's checkout, its Meta event first) starts a segment; the one before it is kept.
+        if (checkout && event.type === 4) held = [held[held.length - 1], []];
+        return void held[held.length - 1].push(JSON.stringify(event));
+      }
       const now = Date.now();
       if (now - session.last > SESSION_IDLE_MS) {
         // Back after 30 idle minutes: a new session, which starts with a full snapshot.
@@ -172,8 +215,6 @@ function start(settings: Settings): void {
         setTimeout(safe(() => record.takeFullSnapshot(true)));
       }
       session.last = now;
-      // The page's address here; the rest masked on its way out (maskJson, in the pack worker).
-      maskPage(event);
       const json = JSON.stringify(event);
       buffer.push(json);
       bytes += json.length;
@@ -198,21 +239,19 @@ function start(settings: Settings): void {
   }
   storage(STASH_KEY, null);
 
-  // Recording (again, after the page's tapedeck.stop(): a new full snapshot starts it).
-  function begin(): void {
-    if (stopRecording || ended) return;
-    stopRecording = record({
-      emit,
-      maskInputOptions,
-      maskTextSelector: '.tapedeck-mask',
-      blockSelector: '.tapedeck-block',
-      slimDOMOptions: 'all',
-      sampling: { input: 'last', scroll: 150 },
-    });
-    timer = setInterval(safe(() => (Date.now() < live || ++ticks % FLUSH_TICKS < 1) && flush()), TICK_MS) as unknown as number;
-  }
-  begin();
+  onConsent((granted) => {
+    if (granted === given) return;
+    // Yes: what was held in memory goes first, then recording goes on. No: it is dropped.
+    const kept = granted && held ? held.flat() : [];
+    given = granted;
+    pause();
+    buffer.push(...kept);
+    follow();
+  });
+  follow();
   capture(() => !session.quiet);
+  // Each tick also follows the visitor across pages of a single-page app.
+  timer = setInterval(safe(() => (follow(), (Date.now() < live || ++ticks % FLUSH_TICKS < 1) && flush())), TICK_MS) as unknown as number;
 
   addEventListener('visibilitychange', safe(() => document.visibilityState === 'hidden' && flush()));
   addEventListener(
@@ -229,12 +268,36 @@ function start(settings: Settings): void {
   // Back from the back/forward cache: the queue is still here, so the stash is not needed.
   addEventListener('pageshow', (event) => event.persisted && storage(STASH_KEY, null));
   settings.flush = safe(() => flush());
-  pageApi(settings, add, { stop: () => stopRecording && halt('stopped by the site'), start: begin });
+  const stopBySite = () => {
+    siteStopped = 1;
+    if (!stopRecording) return;
+    pause();
+    buffer.push(note({ stopped: 'stopped by the site' }));
+    flush();
+  };
+  // Started again with a new full snapshot (follow), unless ingest ended the tracker.
+  pageApi(settings, add, { stop: stopBySite, start: () => ((siteStopped = 0), follow()) });
+}
+
+/**
+ * The campaign's recording rules first (GET on the ingest address: the same origin and date
+ * checks as a batch), then recording by them. Nothing is recorded when they cannot be read.
+ */
+async function begin(settings: Settings): Promise<void> {
+  // A tab whose session ingest refused does not ask again until that session would have ended.
+  if (resumeSession(storage(STATE_KEY), Date.now()).off) return;
+  const url = settings.baseUrl + '/api/v1/ingest/' + encodeURIComponent(settings.campaignId);
+  const response = await send(url, { credentials: 'omit' });
+  if (response.ok) start(settings, url, (await response.json()) as TrackerRules);
 }
 
 try {
   const settings = w.tapedeck;
-  if (settings && !settings.flush && !optedOut(navigator, w as { doNotTrack?: string })) start(settings);
+  if (settings && !settings.started && !optedOut(navigator, w as { doNotTrack?: string })) {
+    settings.started = 1;
+    exposeConsent(settings);
+    begin(settings).catch(() => {});
+  }
 } catch {
   // never throw into the host page
 }

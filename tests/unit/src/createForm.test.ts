@@ -10,6 +10,23 @@ import {
 } from '../../../src/lib/createForm.js';
 import { toLocalInputValue } from '../../../src/lib/format.js';
 import type { Campaign } from '../../../common/api-types.js';
+import { newRulesForm } from '../../../src/lib/rulesForm.js';
+import { DEFAULT_MASKED_PARAMS, MASKED_PARAMS_INVALID } from '../../../common/recording-rules.js';
+
+/** A new form's recording rules and the create body's words for them. */
+const RULES = newRulesForm();
+const RULES_PAYLOAD = {
+  keep_query: false,
+  masked_params: DEFAULT_MASKED_PARAMS,
+  sample_rate: 100,
+  min_duration_ms: 0,
+  url_include: [],
+  url_exclude: [],
+  block_selector: '',
+  privacy: 'balanced',
+  consent: 'none',
+  consent_buffer_seconds: 0,
+};
 
 const valid: CampaignForm = {
   name: 'Spring sale',
@@ -20,6 +37,7 @@ const valid: CampaignForm = {
   captureConsole: true,
   retentionDays: '90',
   ipMode: 'truncated',
+  ...RULES,
 };
 
 const LIMIT_MESSAGE = 'Session limit must be a whole number from 1 to 20, or 0 for no limit';
@@ -44,6 +62,7 @@ describe('campaign form', () => {
       captureConsole: false,
       retention_days: 0,
       ip_mode: 'none',
+      ...RULES_PAYLOAD,
     });
   });
 
@@ -58,7 +77,20 @@ describe('campaign form', () => {
       captureConsole: true,
       retentionDays: '90',
       ipMode: 'truncated',
+      ...RULES,
     });
+    expect(RULES).toMatchObject({ keepQuery: false, maskedParams: DEFAULT_MASKED_PARAMS.join(', '), sampleRate: '100', privacy: 'balanced', consent: 'none' });
+  });
+
+  it('keeps query strings with the masked parameters listed, and refuses names a query string cannot hold', () => {
+    expect(toCreatePayload({ ...valid, keepQuery: true, maskedParams: ' token, , Code ' })).toMatchObject({
+      keep_query: true,
+      masked_params: ['token', 'Code'],
+    });
+    for (const text of ['to ken', 'a=b', 'x#', 'a&b', 'x'.repeat(101), Array.from({ length: 51 }, (_, i) => `p${i}`).join(',')]) {
+      expect(validateCampaignForm({ ...valid, maskedParams: text }), text).toEqual({ maskedParams: MASKED_PARAMS_INVALID });
+    }
+    expect(validateCampaignForm({ ...valid, maskedParams: '' })).toEqual({});
   });
 
   it('reports every field with its own message', () => {
@@ -107,6 +139,10 @@ describe('edit form', () => {
     captureConsole: false,
     retention_days: 30,
     ip_mode: 'full',
+    keep_query: true,
+    masked_params: ['token', 'ref'],
+    sample_rate: 25,
+    url_include: ['/shop/*', '/cart'],
   };
 
   it('opens with the stored campaign, older cached campaigns as kept forever with full addresses', () => {
@@ -119,9 +155,14 @@ describe('edit form', () => {
       captureConsole: false,
       retentionDays: '30',
       ipMode: 'full',
+      ...RULES,
+      keepQuery: true,
+      maskedParams: 'token, ref',
+      sampleRate: '25',
+      urlInclude: '/shop/*\n/cart',
     });
-    const { retention_days: _r, ip_mode: _i, captureConsole: _c, ...cached } = campaign;
-    expect(campaignForm(cached)).toMatchObject({ retentionDays: '0', ipMode: 'full', captureConsole: true });
+    const { retention_days: _r, ip_mode: _i, captureConsole: _c, keep_query: _k, masked_params: _m, sample_rate: _s, url_include: _u, ...cached } = campaign;
+    expect(campaignForm(cached)).toMatchObject({ retentionDays: '0', ipMode: 'full', captureConsole: true, ...RULES });
   });
 
   it('sends only the fields changed, leaving untouched dates as stored to the second', () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EventType, IncrementalSource } from '@rrweb/types';
 import { maskEvent, maskPage, mutationCount, optedOut } from '../../../tracker/src/privacy.js';
-import { maskText, requestUrl, scrubEvent, withoutQuery } from '../../../common/scrub.js';
+import { maskText, pageUrl, requestUrl, scrubEvent, withoutQuery } from '../../../common/scrub.js';
 import { resumeSession, newSessionId } from '../../../tracker/src/session.js';
 import { fillLoader } from '../../../common/loader-script.js';
 import fs from 'node:fs';
@@ -117,6 +117,23 @@ describe('the one scrubber of captured text and URLs', () => {
     const snapshot = { type: EventType.FullSnapshot, data: { href: 'https://x.example/?a=1' } };
     maskPage(snapshot);
     expect(snapshot.data.href).toBe('https://x.example/?a=1');
+  });
+
+  it('keeps a query string only when the campaign asks, its named parameters masked, and never a fragment', () => {
+    const url = 'https://shop.example.com/search?q=shoes&token=abc&TOKEN=def&to%6Ben=x&mail=ada@example.com&flag#access_token=s3cret';
+    expect(pageUrl(url)).toBe('https://shop.example.com/search');
+    expect(pageUrl(url, null)).toBe('https://shop.example.com/search');
+    const kept = pageUrl(url, ['token']);
+    expect(kept).toBe('https://shop.example.com/search?q=shoes&token=*&TOKEN=*&to%6Ben=*&mail=[email]&flag');
+    expect(pageUrl(kept, ['token'])).toBe(kept);
+    expect(pageUrl('https://x.example/a?', ['token'])).toBe('https://x.example/a');
+    expect(pageUrl('https://x.example/a?%E0%A4%A=1', ['token'])).toBe('https://x.example/a?%E0%A4%A=1');
+    const meta = { type: EventType.Meta, data: { href: 'https://shop.example.com/cart?q=1&code=9#x' } };
+    maskPage(meta, ['code']);
+    expect(meta.data.href).toBe('https://shop.example.com/cart?q=1&code=*');
+    expect(scrubEvent(meta, ['code'])).toBe(false);
+    expect(scrubEvent(meta)).toBe(true);
+    expect(meta.data.href).toBe('https://shop.example.com/cart');
   });
 
   it('scrubs what ingest stores from any sender: page addresses, captured text and request URLs', () => {

@@ -1,0 +1,49 @@
+import { cloneElement, type ReactElement } from 'react';
+
+/** A labelled form field with its help text, and a note and an error when it has them. */
+export function Field({
+  id,
+  label,
+  help,
+  error,
+  errorDetail,
+  note,
+  children,
+}: {
+  id: string;
+  label: string;
+  help: string;
+  error?: string;
+  /** Said after the error: which part of the value is wrong. */
+  errorDetail?: string | null;
+  /** Said as the value changes: what will be made of it. */
+  note?: string | null;
+  children: ReactElement<Record<string, unknown>>;
+}) {
+  // Screen readers hear the help text, the note and the error with the input.
+  const described = [`${id}-help`, note && `${id}-note`, error && `${id}-error`].filter(Boolean).join(' ');
+  const input = cloneElement(children, {
+    'aria-describedby': described,
+    'aria-invalid': error ? true : undefined,
+  });
+  return (
+    <div className={`field${error ? ' field-invalid' : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      {input}
+      <p className="help" id={`${id}-help`}>
+        {help}
+      </p>
+      {note && (
+        <p className="help field-note" id={`${id}-note`} role="status">
+          {note}
+        </p>
+      )}
+      {error && (
+        <div className="field-error" id={`${id}-error`} role="alert">
+          <p>{error}</p>
+          {errorDetail && <p>{errorDetail}</p>}
+        </div>
+      )}
+    </div>
+  );
+}
