@@ -84,7 +84,7 @@ describe.skipIf(!hasChromium)('people', () => {
 
     // The replay: traits, tags and events, and the event on the timeline and in the Activity list.
     await cards.getByRole('link', { name: 'Watch Replay' }).click();
-    await app.waitForURL(`**/session/${session.sessionId}`);
+    await app.waitForURL((url) => url.pathname.endsWith(`/session/${session.sessionId}`)); // the list's filters ride along
     const traits = app.getByTestId('people-traits');
     await expect.poll(() => traits.textContent()).toContain('pro');
     expect(await app.getByTestId('people-tags').textContent()).toContain('blue');
