@@ -33,6 +33,7 @@ import { StorageQuota } from './campaigns/storage-quota.js';
 import { localBus, postgresBus } from './live/bus.js';
 import { LiveHub } from './live/hub.js';
 import { registerLive } from './live/routes.js';
+import { openRecordings } from './recordings/index.js';
 
 export interface BuildOptions {
   /** Extra database settings (tests pass a per-run PostgreSQL schema). */
@@ -81,6 +82,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     db,
     keys: { key: new TextEncoder().encode(secret), secure: config.publicUrl.startsWith('https:') },
     live,
+    recordings: openRecordings(db, config.limits, app.log),
   };
   app.decorate('ctx', ctx);
   app.decorate('diskGuard', new DiskGuard(config.dataDir, config.limits.diskMinFreeBytes, app.log));

@@ -26,9 +26,6 @@ function countryReader(): Reader<Response> | null {
   return countries;
 }
 
-// One rule for the client address (server/http/client-address.ts), kept importable from here.
-export { clientIp } from '../http/client-address.js';
-
 /** The address as a campaign stores it: as seen, with its host part zeroed, or not at all. */
 export function storedIp(ip: string, mode: string): string | null {
   if (mode === 'none') return null;
@@ -41,7 +38,12 @@ export function truncatedIp(ip: string): string | null {
   if (isIP(ip) === 4) return ip.replace(/\.\d+$/, '.0');
   if (isIP(ip) !== 6) return null;
   const groups = ipv6Groups(ip);
-  return groups ? `${groups.slice(0, 3).map((g) => g.toString(16)).join(':')}::` : null;
+  return groups
+    ? `${groups
+        .slice(0, 3)
+        .map((g) => g.toString(16))
+        .join(':')}::`
+    : null;
 }
 
 /** The eight 16-bit groups of an IPv6 address (a zone index dropped, an embedded IPv4 tail read). */

@@ -17,83 +17,20 @@ const READ_PAGE_BYTES = 4 * 1024 * 1024;
 /** Smaller chunks are inflated inline: a trip to the thread pool costs more than they do. */
 const INLINE_GUNZIP_BYTES = 64 * 1024;
 
-export interface NewChunk {
-  campaignId: string;
-  sessionId: string;
-  seq: number;
-  events: ReplayEvent[];
-}
-
 const byTime = (a: ReplayEvent, b: ReplayEvent) => a.timestamp - b.timestamp;
 
 /**
- * Stores one batch of events, in timestamp order, as a gzip-compressed JSON array. Chunks are
- * append-only: a batch retried with the same (campaign, session, seq) is ignored. Returns whether
- * it was newly stored.
+ * A batch of events as a chunk stores them: in timestamp order, as a gzip-compressed JSON array
+ * (recordings/seed.ts's appendChunk stores one).
  */
-export async function appendChunk(db: Db, chunk: NewChunk): Promise<boolean> {
-  const events = chunk.events.slice().sort(byTime); // stable: equal times keep their order
-  return insertChunk(db, {
-    campaignId: chunk.campaignId,
-    sessionId: chunk.sessionId,
-    seq: chunk.seq,
+export function packEvents(unsorted: ReplayEvent[]): { firstTs: number; lastTs: number; eventCount: number; chunk: Buffer } {
+  const events = unsorted.slice().sort(byTime); // stable: equal times keep their order
+  return {
     firstTs: events.length ? events[0].timestamp : 0,
     lastTs: events.length ? events[events.length - 1].timestamp : 0,
     eventCount: events.length,
-    data: gzipSync(Buffer.from(JSON.stringify(events))),
-  });
-}
-
-/** A chunk already sorted and compressed (ingest packs them): its events' array, or the batch's gzip body as received. */
-export interface PackedChunk {
-  campaignId: string;
-  sessionId: string;
-  seq: number;
-  firstTs: number;
-  lastTs: number;
-  eventCount: number;
-  data: Uint8Array;
-}
-
-/** A sorted, compressed chunk's row as stored. */
-export function chunkRow(chunk: PackedChunk) {
-  const data = Buffer.from(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength);
-  return {
-    campaign_id: chunk.campaignId,
-    session_id: chunk.sessionId,
-    seq: chunk.seq,
-    first_ts: chunk.firstTs,
-    last_ts: chunk.lastTs,
-    event_count: chunk.eventCount,
-    byte_size: data.byteLength,
-    data,
-    created_at: Date.now(),
-    sorted: 1,
+    chunk: gzipSync(Buffer.from(JSON.stringify(events))),
   };
-}
-
-/** PostgreSQL's type of each of a chunk row's columns: values selected (not inserted as VALUES) need a cast. */
-export const CHUNK_COLUMN_TYPES = {
-  campaign_id: 'text',
-  session_id: 'text',
-  seq: 'integer',
-  first_ts: 'bigint',
-  last_ts: 'bigint',
-  event_count: 'integer',
-  byte_size: 'integer',
-  data: 'bytea',
-  created_at: 'bigint',
-  sorted: 'integer',
-} as const satisfies Record<keyof ReturnType<typeof chunkRow>, string>;
-
-/** Inserts a sorted, compressed chunk; a (campaign, session, seq) already stored is ignored. */
-export async function insertChunk(db: Db, chunk: PackedChunk): Promise<boolean> {
-  const result = await db
-    .insertInto('chunks')
-    .values(chunkRow(chunk))
-    .onConflict((oc) => oc.columns(['campaign_id', 'session_id', 'seq']).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
 
 export interface ChunkInfo {

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { Db } from '../../server/db/index.js';
-import { appendChunk } from '../../server/storage/chunks.js';
-import { insertSession } from '../../server/sessions/repository.js';
+import { appendChunk } from '../../server/recordings/seed.js';
+import { insertSession } from '../../server/recordings/seed.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 
 /**

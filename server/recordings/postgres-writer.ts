@@ -1,0 +1,115 @@
+import type { Db } from '../db/index.js';
+import { findCampaign } from '../campaigns/repository.js';
+import type { PackedBatch } from '../ingest/pack-batch.js';
+import { STATE_COLUMNS, sessionCounters, type SessionState } from '../sessions/repository.js';
+import { NOTHING_COUNTED, capReached, type SessionCaps } from './rules.js';
+import { GroupCommitter } from './group-commit.js';
+import { StatementGroups, type WriterLog } from './statement-groups.js';
+import { DUPLICATE, TransactionWriter, isBatchRefusal, type Written } from './transaction-writer.js';
+import { countStatement, countValues, startStatement, startValues, type CountedRow, type Counting, type Starting } from './postgres-statements.js';
+import { firstBatchRow } from './session-rows.js';
+import { judgedAlike } from './judged-campaign.js';
+import { LastSeenRows, type Destination, type Recordings, type WriteOutcome } from './index.js';
+
+type CountAnswer = { applied: true; row: CountedRow } | { applied: false; current: SessionState | undefined };
+
+const keyOf = (campaignId: string, sessionId: string) => `${campaignId}/${sessionId}`;
+const stateOf = (row: SessionState) => Object.fromEntries(STATE_COLUMNS.map((column) => [column, row[column]])) as SessionState;
+/** PostgreSQL's unique_violation: a session another request started while the statement ran. */
+const isStartedElsewhere = (error: unknown) => (error as { code?: string }).code === '23505';
+
+/**
+ * PostgreSQL: other nodes write too, so the row this node last saw and the campaign it judged a
+ * batch by are only what it expects; the shared statements (postgres-statements.ts) check both
+ * under the rows' locks, with no transaction around them. A batch they leave (another node wrote
+ * the session, a cap, a retried batch, a campaign about to be full) is written in a transaction
+ * of its own against the rows read afresh, a few such transactions at once.
+ */
+export class PostgresWriter implements Recordings {
+  readonly #rows = new LastSeenRows();
+  readonly #transaction: TransactionWriter;
+  readonly #committer: GroupCommitter;
+  readonly #counting: StatementGroups<Counting & { key: string; bytes: number }, CountAnswer>;
+  readonly #starting: StatementGroups<Starting & { key: string; bytes: number }, SessionState | undefined>;
+
+  constructor(
+    private readonly db: Db,
+    private readonly caps: SessionCaps,
+    log: WriterLog,
+  ) {
+    this.#transaction = new TransactionWriter('postgres', caps);
+    this.#committer = new GroupCommitter(db, isBatchRefusal, { concurrency: 4, maxGroup: 4 });
+    this.#counting = new StatementGroups(
+      async (group) => {
+        const { rows } = await countStatement.run<CountedRow>(db, countValues(group, caps));
+        return new Map(rows.map((row): [string, CountAnswer] => [keyOf(row.campaign_id, row.id), row.applied ? { applied: true, row } : { applied: false, current: row }]));
+      },
+      { applied: false, current: undefined },
+      log,
+    );
+    this.#starting = new StatementGroups(
+      async (group) => {
+        try {
+          const [{ started }] = (await startStatement.run<{ started: (SessionState & { campaign_id: string; id: string })[] }>(db, startValues(group))).rows;
+          return new Map(started.map((row) => [keyOf(row.campaign_id, row.id), row]));
+        } catch (error) {
+          if (isStartedElsewhere(error)) return new Map();
+          throw error;
+        }
+      },
+      undefined,
+      log,
+    );
+  }
+
+  async lastSeen(campaignId: string, sessionId: string): Promise<SessionState | undefined> {
+    const kept = this.#rows.get(campaignId, sessionId);
+    if (kept) return kept;
+    const row = await sessionCounters(this.db, campaignId, sessionId);
+    this.#rows.set(campaignId, sessionId, row);
+    return row;
+  }
+
+  async write(batch: PackedBatch, to: Destination): Promise<WriteOutcome> {
+    const { campaign } = to;
+    const item = { key: keyOf(campaign.id, batch.sessionId), bytes: batch.chunk.byteLength, campaign, batch };
+    let guess = to.lastSeen;
+    // A second try with the row as the statement found it: another node wrote the session between.
+    for (let tries = 0; tries < 2 && guess && !guess.closed_reason && !capReached(guess, batch, this.caps); tries++) {
+      const answer = await this.#counting.submit({ ...item, lastSeen: guess, now: Date.now() });
+      if (answer.applied) {
+        this.#rows.set(campaign.id, batch.sessionId, stateOf(answer.row));
+        await this.#transaction.keepVerdict(this.db, campaign.id, batch.sessionId, answer.row);
+        return { stored: true, admitted: false };
+      }
+      guess = answer.current;
+    }
+    if (!to.lastSeen && batch.info && !capReached(NOTHING_COUNTED, batch, this.caps)) {
+      const started = await this.#starting.submit({ ...item, row: firstBatchRow(campaign, batch, batch.info, to.ip, Date.now()) });
+      if (started) {
+        this.#rows.set(campaign.id, batch.sessionId, stateOf(started));
+        return { stored: true, admitted: true };
+      }
+    }
+    return this.#inTransaction(batch, to);
+  }
+
+  /** The batch written in a transaction of its own (a few share one), against the campaign and the row read afresh. */
+  async #inTransaction(batch: PackedBatch, { campaign, ip, lastSeen }: Destination): Promise<WriteOutcome> {
+    const current = await findCampaign(this.db, campaign.id);
+    if (!current || !judgedAlike(campaign, current)) return { stored: false, admitted: false, campaignChanged: true };
+    let written: Written | undefined;
+    try {
+      // Known sessions first, new ones last: their admission holds the campaign's row to the COMMIT.
+      const order = `${lastSeen ? 0 : 1}/${campaign.id}/${batch.sessionId}`;
+      written = await this.#committer.run((trx) => this.#transaction.write(trx, current, batch, ip, undefined, Date.now()), order);
+      const { row: _row, ...outcome } = written;
+      return outcome;
+    } catch (error) {
+      if (error === DUPLICATE) return { stored: false, admitted: false };
+      throw error;
+    } finally {
+      this.#rows.set(campaign.id, batch.sessionId, written?.row);
+    }
+  }
+}
