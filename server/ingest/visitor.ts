@@ -38,12 +38,7 @@ export function truncatedIp(ip: string): string | null {
   if (isIP(ip) === 4) return ip.replace(/\.\d+$/, '.0');
   if (isIP(ip) !== 6) return null;
   const groups = ipv6Groups(ip);
-  return groups
-    ? `${groups
-        .slice(0, 3)
-        .map((g) => g.toString(16))
-        .join(':')}::`
-    : null;
+  return groups ? `${groups.slice(0, 3).map((g) => g.toString(16)).join(':')}::` : null;
 }
 
 /** The eight 16-bit groups of an IPv6 address (a zone index dropped, an embedded IPv4 tail read). */

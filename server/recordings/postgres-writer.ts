@@ -42,7 +42,9 @@ export class PostgresWriter implements Recordings {
     this.#counting = new StatementGroups(
       async (group) => {
         const { rows } = await countStatement.run<CountedRow>(db, countValues(group, caps));
-        return new Map(rows.map((row): [string, CountAnswer] => [keyOf(row.campaign_id, row.id), row.applied ? { applied: true, row } : { applied: false, current: row }]));
+        return new Map(
+          rows.map((row): [string, CountAnswer] => [keyOf(row.campaign_id, row.id), row.applied ? { applied: true, row } : { applied: false, current: row }]),
+        );
       },
       { applied: false, current: undefined },
       log,

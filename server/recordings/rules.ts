@@ -53,7 +53,11 @@ interface Cap {
 
 /** A batch that would take its session past one of these closes the session instead. */
 export const CAPS: readonly Cap[] = [
-  { column: 'byte_count', limit: (caps) => caps.sessionMaxBytes, reason: (caps) => `Session closed: it reached ${Math.round(caps.sessionMaxBytes / MB)} MB of events` },
+  {
+    column: 'byte_count',
+    limit: (caps) => caps.sessionMaxBytes,
+    reason: (caps) => `Session closed: it reached ${Math.round(caps.sessionMaxBytes / MB)} MB of events`,
+  },
   { column: 'event_count', limit: (caps) => caps.sessionMaxEvents, reason: (caps) => `Session closed: it reached ${caps.sessionMaxEvents} events` },
   { column: 'batch_count', limit: (caps) => caps.sessionMaxBatches, reason: (caps) => `Session closed: it reached ${caps.sessionMaxBatches} batches` },
 ];
@@ -88,7 +92,9 @@ export const limitName = (column: string) => `cap_${column}`;
  */
 export function raiseSql(dialect: Dialect, row: string, by: (column: string) => string): string {
   const max = dialect === 'postgres' ? 'greatest' : 'max';
-  return COUNTERS.map(({ column, flag }) => (flag ? `${column} = ${max}(${row}.${column}, ${by(column)})` : `${column} = ${row}.${column} + ${by(column)}`)).join(', ');
+  return COUNTERS.map(({ column, flag }) =>
+    flag ? `${column} = ${max}(${row}.${column}, ${by(column)})` : `${column} = ${row}.${column} + ${by(column)}`,
+  ).join(', ');
 }
 
 /** SQL: `row` stays within every cap once raised by the batch; `limit(column)` is the cap's value. */

@@ -52,7 +52,12 @@ export function foldedFacts(row: FactColumns, batch: PackedBatch): ReturnType<ty
 
 /** The bot verdict a session's row as counted earns, as its columns. */
 export function verdictOf(row: Pick<SessionRow, 'webdriver' | 'user_agent' | 'has_human_input' | 'event_count'>): Pick<SessionRow, 'is_bot' | 'bot_reason'> {
-  const verdict = botVerdict({ webdriver: row.webdriver === 1, userAgent: row.user_agent, hasHumanInput: row.has_human_input === 1, eventCount: row.event_count });
+  const verdict = botVerdict({
+    webdriver: row.webdriver === 1,
+    userAgent: row.user_agent,
+    hasHumanInput: row.has_human_input === 1,
+    eventCount: row.event_count,
+  });
   return { is_bot: verdict.isBot ? 1 : 0, bot_reason: verdict.reason };
 }
 
@@ -87,9 +92,24 @@ export interface ChunkRow {
   sorted: number;
 }
 
-export function chunkRow(campaignId: string, batch: Pick<PackedBatch, 'sessionId' | 'seq' | 'firstTs' | 'lastTs' | 'eventCount' | 'chunk'>, now: number): ChunkRow {
+export function chunkRow(
+  campaignId: string,
+  batch: Pick<PackedBatch, 'sessionId' | 'seq' | 'firstTs' | 'lastTs' | 'eventCount' | 'chunk'>,
+  now: number,
+): ChunkRow {
   const data = Buffer.from(batch.chunk.buffer, batch.chunk.byteOffset, batch.chunk.byteLength);
-  return { campaign_id: campaignId, session_id: batch.sessionId, seq: batch.seq, first_ts: batch.firstTs, last_ts: batch.lastTs, event_count: batch.eventCount, byte_size: data.byteLength, data, created_at: now, sorted: 1 };
+  return {
+    campaign_id: campaignId,
+    session_id: batch.sessionId,
+    seq: batch.seq,
+    first_ts: batch.firstTs,
+    last_ts: batch.lastTs,
+    event_count: batch.eventCount,
+    byte_size: data.byteLength,
+    data,
+    created_at: now,
+    sorted: 1,
+  };
 }
 
 /**
@@ -98,7 +118,11 @@ export function chunkRow(campaignId: string, batch: Pick<PackedBatch, 'sessionId
  */
 export function closingNote(campaignId: string, batch: PackedBatch, reason: string, now: number): ChunkRow {
   const note = [{ type: EventType.Custom, data: { tag: NOTE_TAG, payload: { stopped: reason } }, timestamp: batch.lastTs }];
-  return chunkRow(campaignId, { sessionId: batch.sessionId, seq: MAX_SEQ + 1, firstTs: batch.lastTs, lastTs: batch.lastTs, eventCount: 1, chunk: gzipSync(JSON.stringify(note)) }, now);
+  return chunkRow(
+    campaignId,
+    { sessionId: batch.sessionId, seq: MAX_SEQ + 1, firstTs: batch.lastTs, lastTs: batch.lastTs, eventCount: 1, chunk: gzipSync(JSON.stringify(note)) },
+    now,
+  );
 }
 
 /** The columns factValues writes (a fact added there flows into every statement that writes facts). */
@@ -107,4 +131,15 @@ export const FACT_VALUE_COLUMNS = Object.keys(factValues(emptyFacts())) as (keyo
 /** Every column of a session's row, in one order (a column added to the table's defaults flows in). */
 export const SESSION_COLUMNS = Object.keys(sessionRow({ campaign_id: '', id: '', started_at: 0 })) as (keyof SessionRow)[];
 
-export const CHUNK_COLUMNS = ['campaign_id', 'session_id', 'seq', 'first_ts', 'last_ts', 'event_count', 'byte_size', 'data', 'created_at', 'sorted'] as const satisfies readonly (keyof ChunkRow)[];
+export const CHUNK_COLUMNS = [
+  'campaign_id',
+  'session_id',
+  'seq',
+  'first_ts',
+  'last_ts',
+  'event_count',
+  'byte_size',
+  'data',
+  'created_at',
+  'sorted',
+] as const satisfies readonly (keyof ChunkRow)[];

@@ -27,7 +27,12 @@ export class Statement<Name extends string> {
   }
 
   async run<Row>(db: Executor, values: Record<Name, unknown>): Promise<{ rows: Row[]; changed: number }> {
-    const result = await db.executeQuery<Row>(CompiledQuery.raw(this.text, this.#order.map((name) => values[name])));
+    const result = await db.executeQuery<Row>(
+      CompiledQuery.raw(
+        this.text,
+        this.#order.map((name) => values[name]),
+      ),
+    );
     return { rows: result.rows, changed: Number(result.numAffectedRows ?? 0n) };
   }
 }

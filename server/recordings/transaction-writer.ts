@@ -5,7 +5,19 @@ import type { CampaignRow } from '../campaigns/repository.js';
 import { STATE_COLUMNS, VERDICT_COLUMNS, type CountedSession, type SessionRow, type SessionState } from '../sessions/repository.js';
 import { NOTHING_COUNTED, admissionSql, capReached, capValues, grownName, limitName, raiseSql, withinCapsSql, COUNTERS, type SessionCaps } from './rules.js';
 import { Statement, type Dialect } from './statement.js';
-import { CHUNK_COLUMNS, FACT_VALUE_COLUMNS, SESSION_COLUMNS, chunkRow, closingNote, firstBatchRow, foldedFacts, newSessionRow, verdictOf, verdictStale, type ChunkRow } from './session-rows.js';
+import {
+  CHUNK_COLUMNS,
+  FACT_VALUE_COLUMNS,
+  SESSION_COLUMNS,
+  chunkRow,
+  closingNote,
+  firstBatchRow,
+  foldedFacts,
+  newSessionRow,
+  verdictOf,
+  verdictStale,
+  type ChunkRow,
+} from './session-rows.js';
 import { INFO_REQUIRED, LIMIT_REACHED, type WriteOutcome } from './index.js';
 
 /** Thrown inside the transaction to undo the counters when the chunk was stored already. */
@@ -41,7 +53,10 @@ export class TransactionWriter {
   ) {
     this.#caps = capValues(caps);
     const where = (p: (name: 'campaign' | 'session') => string) => `campaign_id = ${p('campaign')} and id = ${p('session')}`;
-    this.#read = new Statement(dialect, (p) => `select ${STATE_COLUMNS.join(', ')} from sessions where ${where(p)}${dialect === 'postgres' ? ' for update' : ''}`);
+    this.#read = new Statement(
+      dialect,
+      (p) => `select ${STATE_COLUMNS.join(', ')} from sessions where ${where(p)}${dialect === 'postgres' ? ' for update' : ''}`,
+    );
     // The row is counted only as last seen (batch_count and started_at tell one state from
     // another), within the caps: its facts were folded from that row.
     this.#count = new Statement(dialect, (p) => {
@@ -56,13 +71,19 @@ where s.campaign_id = ${p('campaign')} and s.id = ${p('session')} and s.closed_r
 returning ${[...STATE_COLUMNS, ...VERDICT_COLUMNS].join(', ')}`;
     });
     const insert = (table: string, columns: readonly string[], conflict: string) =>
-      new Statement<string>(dialect, (p) => `insert into ${table} (${columns.join(', ')}) values (${columns.map((column) => p(column)).join(', ')}) on conflict (${conflict}) do nothing`);
+      new Statement<string>(
+        dialect,
+        (p) => `insert into ${table} (${columns.join(', ')}) values (${columns.map((column) => p(column)).join(', ')}) on conflict (${conflict}) do nothing`,
+      );
     this.#insertSession = insert('sessions', SESSION_COLUMNS, 'campaign_id, id');
     this.#insertChunk = insert('chunks', CHUNK_COLUMNS, 'campaign_id, session_id, seq');
     const admission = admissionSql('k', '1');
     this.#admit = new Statement(dialect, (p) => `update campaigns as k set ${admission.set} where k.id = ${p('campaign')} and ${admission.fits}`);
     this.#close = new Statement(dialect, (p) => `update sessions set closed_reason = ${p('reason')} where ${where(p)} and closed_reason is null`);
-    this.#verdict = new Statement(dialect, (p) => `update sessions set is_bot = ${p('is_bot')}, bot_reason = ${p('bot_reason')} where ${where(p)} and batch_count = ${p('batch_count')}`);
+    this.#verdict = new Statement(
+      dialect,
+      (p) => `update sessions set is_bot = ${p('is_bot')}, bot_reason = ${p('bot_reason')} where ${where(p)} and batch_count = ${p('batch_count')}`,
+    );
   }
 
   /** Writes the batch in `trx`; throws DUPLICATE for a retried batch and an HttpError for a refused one (both undo the batch). */
@@ -109,7 +130,16 @@ returning ${[...STATE_COLUMNS, ...VERDICT_COLUMNS].join(', ')}`;
 
   async #countAsOf(trx: Executor, campaignId: string, batch: PackedBatch, row: SessionState, now: number): Promise<CountedSession | undefined> {
     const grows = Object.fromEntries(COUNTERS.map(({ column, grows }) => [grownName(column), grows(batch)]));
-    const values = { ...grows, ...this.#caps, ...foldedFacts(row, batch), now, campaign: campaignId, session: batch.sessionId, seen_batch_count: row.batch_count, seen_started_at: row.started_at };
+    const values = {
+      ...grows,
+      ...this.#caps,
+      ...foldedFacts(row, batch),
+      now,
+      campaign: campaignId,
+      session: batch.sessionId,
+      seen_batch_count: row.batch_count,
+      seen_started_at: row.started_at,
+    };
     return (await this.#count.run<CountedSession>(trx, values)).rows[0];
   }
 
@@ -121,7 +151,9 @@ returning ${[...STATE_COLUMNS, ...VERDICT_COLUMNS].join(', ')}`;
   async #start(trx: Executor, campaign: CampaignRow, batch: PackedBatch, ip: string, now: number): Promise<Written | undefined> {
     const info = batch.info!;
     const reason = capReached(NOTHING_COUNTED, batch, this.caps);
-    const row: SessionRow = reason ? { ...newSessionRow(campaign, batch, info, ip, now), closed_reason: reason } : firstBatchRow(campaign, batch, info, ip, now);
+    const row: SessionRow = reason
+      ? { ...newSessionRow(campaign, batch, info, ip, now), closed_reason: reason }
+      : firstBatchRow(campaign, batch, info, ip, now);
     if ((await this.#insertSession.run(trx, row)).changed !== 1) return undefined;
     if (!(await this.insertChunk(trx, reason ? closingNote(campaign.id, batch, reason, now) : chunkRow(campaign.id, batch, now)))) throw DUPLICATE;
     if ((await this.#admit.run(trx, { campaign: campaign.id })).changed !== 1) throw new HttpError(403, LIMIT_REACHED);

@@ -25,10 +25,12 @@ describe(`recordings: group commit on ${usingPostgres() ? 'PostgreSQL' : 'SQLite
     const writer = new TransactionWriter(usingPostgres() ? 'postgres' : 'sqlite', server.config.limits);
     // As the writers order a group: sessions not seen yet last, by id (a sort that keeps a session's batches in order).
     const order = `1/${batch.sessionId}`;
-    return committer.run((trx) => writer.write(trx, campaign, batch, '127.0.0.1', undefined, Date.now()), order).then(
-      ({ row: _row, ...outcome }) => outcome,
-      (error: unknown) => (error === DUPLICATE ? { stored: false, admitted: false } : Promise.reject(error)),
-    );
+    return committer
+      .run((trx) => writer.write(trx, campaign, batch, '127.0.0.1', undefined, Date.now()), order)
+      .then(
+        ({ row: _row, ...outcome }) => outcome,
+        (error: unknown) => (error === DUPLICATE ? { stored: false, admitted: false } : Promise.reject(error)),
+      );
   };
 
   it('keeps the good batches of a group whole, refuses the bad one alone, and answers each only after the COMMIT', async () => {

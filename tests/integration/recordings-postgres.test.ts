@@ -36,14 +36,22 @@ describe.skipIf(!usingPostgres())('recordings on PostgreSQL: the shared statemen
 
   /** Counts and stores batches by one statement; the answers by session id. */
   async function count(items: { campaign: CampaignRow; batch: PackedBatch; lastSeen: SessionState }[], limits = caps()) {
-    const { rows } = await countStatement.run<CountedRow>(server.db, countValues(items.map((item) => ({ ...item, now: Date.now() })), limits));
+    const { rows } = await countStatement.run<CountedRow>(
+      server.db,
+      countValues(
+        items.map((item) => ({ ...item, now: Date.now() })),
+        limits,
+      ),
+    );
     return new Map(rows.map((row) => [row.id, row]));
   }
   /** Writes a batch in a transaction of its own, as the writer does with what the statements leave. */
   const inTransaction = (campaign: CampaignRow, batch: PackedBatch, now = Date.now()) =>
     server.db.transaction().execute((trx) => new TransactionWriter('postgres', caps()).write(trx, campaign, batch, ip, undefined, now));
   const start = (campaign: CampaignRow, batch: PackedBatch, now = Date.now()) =>
-    startStatement.run<{ started: SessionState[] }>(server.db, startValues([{ campaign, batch, row: firstBatchRow(campaign, batch, batch.info!, ip, now) }])).then((r) => r.rows[0].started);
+    startStatement
+      .run<{ started: SessionState[] }>(server.db, startValues([{ campaign, batch, row: firstBatchRow(campaign, batch, batch.info!, ip, now) }]))
+      .then((r) => r.rows[0].started);
 
   /** A session started by its first batch, with the campaign and the row as stored. */
   async function started(): Promise<{ campaign: CampaignRow; id: string; row: SessionState; start: number }> {
@@ -80,7 +88,8 @@ describe.skipIf(!usingPostgres())('recordings on PostgreSQL: the shared statemen
           { type: 5, data: { tag: CAPTURED_TAGS.error, payload: { message: 'Boom', source: '', stack: '' } }, timestamp: begin + 5000 },
         ],
       });
-    for (const id of [viaTransaction, viaStatement]) await inTransaction(campaign, packed({ sessionId: id, seq: 0, info: info(), events: pageEvents(begin) }), now - 30_000);
+    for (const id of [viaTransaction, viaStatement])
+      await inTransaction(campaign, packed({ sessionId: id, seq: 0, info: info(), events: pageEvents(begin) }), now - 30_000);
     await inTransaction(campaign, next(viaTransaction), now);
     const seen = (await sessionCounters(server.db, campaign.id, viaStatement))!;
     const { rows } = await countStatement.run<CountedRow>(server.db, countValues([{ campaign, batch: next(viaStatement), lastSeen: seen, now }], caps()));
@@ -90,7 +99,12 @@ describe.skipIf(!usingPostgres())('recordings on PostgreSQL: the shared statemen
     expect(one).toMatchObject({ batch_count: 2, page_count: 2, error_count: 1, pages: '/cart\n/checkout' });
     expect({ ...other, id: viaTransaction }).toEqual(one);
     const chunk = (id: string) =>
-      server.db.selectFrom('chunks').select(['seq', 'first_ts', 'last_ts', 'event_count', 'byte_size', 'data', 'sorted']).where('session_id', '=', id).where('seq', '=', 1).executeTakeFirstOrThrow();
+      server.db
+        .selectFrom('chunks')
+        .select(['seq', 'first_ts', 'last_ts', 'event_count', 'byte_size', 'data', 'sorted'])
+        .where('session_id', '=', id)
+        .where('seq', '=', 1)
+        .executeTakeFirstOrThrow();
     expect(await chunk(viaStatement)).toEqual(await chunk(viaTransaction));
   });
 
@@ -109,7 +123,9 @@ describe.skipIf(!usingPostgres())('recordings on PostgreSQL: the shared statemen
   it('writes nothing for a batch stored already, a session erased and started again, or a changed campaign', async () => {
     const { campaign, id, row } = await started();
     // A retried batch: seq 0 is stored; the row is as seen, yet nothing is counted twice.
-    expect((await count([{ campaign, batch: packed({ sessionId: id, seq: 0, events: pageEvents() }), lastSeen: row }])).get(id)).toMatchObject({ applied: false });
+    expect((await count([{ campaign, batch: packed({ sessionId: id, seq: 0, events: pageEvents() }), lastSeen: row }])).get(id)).toMatchObject({
+      applied: false,
+    });
     expect(await findSession(server.db, campaign.id, id)).toMatchObject({ batch_count: 1, event_count: 3 });
 
     // Erased and started again: same batch count, another start; the old facts must not come back.
@@ -118,7 +134,9 @@ describe.skipIf(!usingPostgres())('recordings on PostgreSQL: the shared statemen
     await inTransaction(campaign, packed({ sessionId: id, seq: 0, info: info(), events: pageEvents(Date.now() - 10_000) }));
     const restarted = (await sessionCounters(server.db, campaign.id, id))!;
     expect(restarted.batch_count).toBe(row.batch_count);
-    expect((await count([{ campaign, batch: packed({ sessionId: id, seq: 1, events: clickAt(Date.now() - 5000) }), lastSeen: row }])).get(id)).toMatchObject({ applied: false });
+    expect((await count([{ campaign, batch: packed({ sessionId: id, seq: 1, events: clickAt(Date.now() - 5000) }), lastSeen: row }])).get(id)).toMatchObject({
+      applied: false,
+    });
     expect(await chunkSeqs(server, campaign.id, id)).toEqual([0]);
 
     // The campaign's rules changed since the node read its copy: nothing, and no row to retry with.
@@ -130,11 +148,22 @@ describe.skipIf(!usingPostgres())('recordings on PostgreSQL: the shared statemen
   it('writes nothing past a cap, even for the row as it is (the statement checks the caps itself)', async () => {
     const { campaign, id, row, start: begin } = await started();
     const batch = packed({ sessionId: id, seq: 1, events: clickAt(begin + 3000) });
-    for (const cap of [{ sessionMaxBatches: row.batch_count }, { sessionMaxBytes: row.byte_count + batch.jsonBytes - 1 }, { sessionMaxEvents: row.event_count + batch.eventCount - 1 }]) {
-      expect((await count([{ campaign, batch, lastSeen: row }], caps(cap))).get(id), JSON.stringify(cap)).toMatchObject({ applied: false, batch_count: row.batch_count });
+    for (const cap of [
+      { sessionMaxBatches: row.batch_count },
+      { sessionMaxBytes: row.byte_count + batch.jsonBytes - 1 },
+      { sessionMaxEvents: row.event_count + batch.eventCount - 1 },
+    ]) {
+      expect((await count([{ campaign, batch, lastSeen: row }], caps(cap))).get(id), JSON.stringify(cap)).toMatchObject({
+        applied: false,
+        batch_count: row.batch_count,
+      });
     }
     expect(await chunkSeqs(server, campaign.id, id)).toEqual([0]);
-    expect(await findSession(server.db, campaign.id, id)).toMatchObject({ batch_count: row.batch_count, byte_count: row.byte_count, event_count: row.event_count });
+    expect(await findSession(server.db, campaign.id, id)).toMatchObject({
+      batch_count: row.batch_count,
+      byte_count: row.byte_count,
+      event_count: row.event_count,
+    });
     expect((await count([{ campaign, batch, lastSeen: row }])).get(id)).toMatchObject({ applied: true });
   });
 
@@ -155,8 +184,15 @@ describe.skipIf(!usingPostgres())('recordings on PostgreSQL: the shared statemen
     const [viaTransaction, viaStatement] = [sessionId(), sessionId()];
     const now = Date.now();
     const first = (id: string) => packed({ sessionId: id, seq: 0, info: info(), events: [...pageEvents(now - 5000), ...clickAt(now - 2500)] });
-    await server.db.transaction().execute((trx) => new TransactionWriter('postgres', caps()).write(trx, campaign, first(viaTransaction), '203.0.113.9', undefined, now));
-    const [row] = (await startStatement.run<{ started: SessionState[] }>(server.db, startValues([{ campaign, batch: first(viaStatement), row: firstBatchRow(campaign, first(viaStatement), info(), '203.0.113.9', now) }]))).rows[0].started;
+    await server.db
+      .transaction()
+      .execute((trx) => new TransactionWriter('postgres', caps()).write(trx, campaign, first(viaTransaction), '203.0.113.9', undefined, now));
+    const [row] = (
+      await startStatement.run<{ started: SessionState[] }>(
+        server.db,
+        startValues([{ campaign, batch: first(viaStatement), row: firstBatchRow(campaign, first(viaStatement), info(), '203.0.113.9', now) }]),
+      )
+    ).rows[0].started;
     expect(row).toMatchObject({ batch_count: 1, event_count: 4, click_count: 2 });
     const [one, other] = [(await findSession(server.db, campaign.id, viaTransaction))!, (await findSession(server.db, campaign.id, viaStatement))!];
     expect({ ...other, id: viaTransaction }).toEqual(one);
@@ -171,7 +207,11 @@ describe.skipIf(!usingPostgres())('recordings on PostgreSQL: the shared statemen
     const taken = sessionId();
     expect(await start(campaign, batchOf(taken))).toHaveLength(1);
     // Three together for the two places left: none is started here.
-    const items = [sessionId(), sessionId(), sessionId()].map((id) => ({ campaign, batch: batchOf(id), row: firstBatchRow(campaign, batchOf(id), info(), ip, Date.now()) }));
+    const items = [sessionId(), sessionId(), sessionId()].map((id) => ({
+      campaign,
+      batch: batchOf(id),
+      row: firstBatchRow(campaign, batchOf(id), info(), ip, Date.now()),
+    }));
     expect((await startStatement.run<{ started: SessionState[] }>(server.db, startValues(items))).rows[0].started).toEqual([]);
     expect(await admittedCount(server, campaign.id)).toBe(1);
     // Started already (a retried first batch): not started twice, not counted twice.
@@ -215,7 +255,11 @@ describe.skipIf(!usingPostgres())('recordings on PostgreSQL: the shared statemen
     // "Another node" stores seq 2: this node's last seen row for the session is now stale.
     const otherNode = writerFor(server, log);
     const campaign = await server.db.selectFrom('campaigns').selectAll().where('id', '=', campaignId).executeTakeFirstOrThrow();
-    await otherNode.write(packed({ sessionId: id, seq: 2, events: clickAt(begin + 6000) }), { campaign, ip, lastSeen: await otherNode.lastSeen(campaignId, id) });
+    await otherNode.write(packed({ sessionId: id, seq: 2, events: clickAt(begin + 6000) }), {
+      campaign,
+      ip,
+      lastSeen: await otherNode.lastSeen(campaignId, id),
+    });
     expect((await postBatch(server, campaignId, { sessionId: id, seq: 3, events: clickAt(begin + 9000) })).status).toBe(200);
     expect(await findSession(server.db, campaignId, id)).toMatchObject({ batch_count: 4, click_count: 4 });
     expect(await chunkSeqs(server, campaignId, id)).toEqual([0, 1, 2, 3]);

@@ -31,7 +31,11 @@ describe(`recordings on ${usingPostgres() ? 'PostgreSQL' : 'SQLite'}`, () => {
       const start = Date.now() - 60_000;
       const seq1 = packed({ sessionId: id, seq: 1, events: clickAt(start + 3000) });
       // The cap set where seq 1 would pass it.
-      const limit = { byte_count: { sessionMaxBytes: first(id).jsonBytes + seq1.jsonBytes - 1 }, event_count: { sessionMaxEvents: 4 - 1 }, batch_count: { sessionMaxBatches: 1 } }[cap.column];
+      const limit = {
+        byte_count: { sessionMaxBytes: first(id).jsonBytes + seq1.jsonBytes - 1 },
+        event_count: { sessionMaxEvents: 4 - 1 },
+        batch_count: { sessionMaxBatches: 1 },
+      }[cap.column];
       const writer = writerFor(server, log, limit);
       const reason = cap.reason({ ...server.config.limits, ...limit });
       expect(await writer.write(first(id, start), { campaign, ip, lastSeen: undefined })).toEqual<WriteOutcome>({ stored: true, admitted: true });
@@ -43,7 +47,11 @@ describe(`recordings on ${usingPostgres() ? 'PostgreSQL' : 'SQLite'}`, () => {
       expect(note).toEqual([{ type: 5, data: { tag: NOTE_TAG, payload: { stopped: reason } }, timestamp: seq1.lastTs }]);
       // Closed: the next batch is answered so, and stores nothing.
       const next = packed({ sessionId: id, seq: 2, events: clickAt(start + 6000) });
-      expect(await writer.write(next, { campaign, ip, lastSeen: await writer.lastSeen(campaign.id, id) })).toEqual<WriteOutcome>({ stored: false, admitted: false, closed: reason });
+      expect(await writer.write(next, { campaign, ip, lastSeen: await writer.lastSeen(campaign.id, id) })).toEqual<WriteOutcome>({
+        stored: false,
+        admitted: false,
+        closed: reason,
+      });
       expect(await chunkSeqs(server, campaign.id, id)).toEqual([0, MAX_SEQ + 1]);
     }
   });
@@ -65,10 +73,16 @@ describe(`recordings on ${usingPostgres() ? 'PostgreSQL' : 'SQLite'}`, () => {
     const start = Date.now() - 60_000;
     await writer.write(first(id, start), { campaign, ip, lastSeen: undefined });
     const seq1 = packed({ sessionId: id, seq: 1, events: clickAt(start + 3000) });
-    expect(await writer.write(seq1, { campaign, ip, lastSeen: await writer.lastSeen(campaign.id, id) })).toEqual<WriteOutcome>({ stored: true, admitted: false });
+    expect(await writer.write(seq1, { campaign, ip, lastSeen: await writer.lastSeen(campaign.id, id) })).toEqual<WriteOutcome>({
+      stored: true,
+      admitted: false,
+    });
     const counted = await sessionCounters(server.db, campaign.id, id);
     // Again as last seen, as a first batch, and against the row before seq 1: nothing moves.
-    expect(await writer.write(seq1, { campaign, ip, lastSeen: await writer.lastSeen(campaign.id, id) })).toEqual<WriteOutcome>({ stored: false, admitted: false });
+    expect(await writer.write(seq1, { campaign, ip, lastSeen: await writer.lastSeen(campaign.id, id) })).toEqual<WriteOutcome>({
+      stored: false,
+      admitted: false,
+    });
     expect(await writer.write(first(id, start), { campaign, ip, lastSeen: undefined })).toEqual<WriteOutcome>({ stored: false, admitted: false });
     expect(await sessionCounters(server.db, campaign.id, id)).toEqual(counted);
     expect(await chunkSeqs(server, campaign.id, id)).toEqual([0, 1]);
@@ -101,7 +115,9 @@ describe(`recordings on ${usingPostgres() ? 'PostgreSQL' : 'SQLite'}`, () => {
     expect(await admittedCount(server, campaign.id)).toBe(1);
     // A batch without the session's info starts nothing either.
     const noInfo = packed({ sessionId: sessionId(), seq: 0, events: pageEvents() });
-    await expect(writerFor(server, log).write(noInfo, { campaign: await campaignRow(server), ip, lastSeen: undefined })).rejects.toMatchObject({ statusCode: 400 });
+    await expect(writerFor(server, log).write(noInfo, { campaign: await campaignRow(server), ip, lastSeen: undefined })).rejects.toMatchObject({
+      statusCode: 400,
+    });
   });
 
   it('folds each batch’s facts onto the row as it is, even when it was last seen before another batch', async () => {
@@ -110,7 +126,8 @@ describe(`recordings on ${usingPostgres() ? 'PostgreSQL' : 'SQLite'}`, () => {
     const id = sessionId();
     const start = Date.now() - 60_000;
     // Clicks far apart in time and space: each counts once, none is a rage click.
-    const clicks = (at: number, n: number) => Array.from({ length: n }, (_, i) => ({ type: 3, data: { source: 2, type: 2, id: 1, x: 10 + 200 * i, y: 10 }, timestamp: at + 5000 * i }));
+    const clicks = (at: number, n: number) =>
+      Array.from({ length: n }, (_, i) => ({ type: 3, data: { source: 2, type: 2, id: 1, x: 10 + 200 * i, y: 10 }, timestamp: at + 5000 * i }));
     await writer.write(first(id, start), { campaign, ip, lastSeen: undefined });
     const beforeSeq1 = await writer.lastSeen(campaign.id, id);
     await writer.write(packed({ sessionId: id, seq: 1, events: clicks(start + 10_000, 1) }), { campaign, ip, lastSeen: beforeSeq1 });
@@ -128,7 +145,11 @@ describe(`recordings on ${usingPostgres() ? 'PostgreSQL' : 'SQLite'}`, () => {
     const id = sessionId();
     const click = (at: number) => ({ type: 3, data: { source: 2, type: 2, id: 1, x: 10, y: 10 }, timestamp: at });
     const now = Date.now();
-    await writer.write(packed({ sessionId: id, seq: 0, info: info(), events: [...pageEvents(now - 60_000), click(now - 50_000)] }), { campaign, ip, lastSeen: undefined });
+    await writer.write(packed({ sessionId: id, seq: 0, info: info(), events: [...pageEvents(now - 60_000), click(now - 50_000)] }), {
+      campaign,
+      ip,
+      lastSeen: undefined,
+    });
     const beforeErasure = (await writer.lastSeen(campaign.id, id))!;
     expect(beforeErasure.click_count).toBe(2); // the page's own click and this one
     await server.db.deleteFrom('chunks').where('session_id', '=', id).execute();
@@ -172,7 +193,12 @@ describe(`recordings on ${usingPostgres() ? 'PostgreSQL' : 'SQLite'}`, () => {
       { status: 'fulfilled', value: { stored: false, admitted: false } },
     ]);
     // One place was left: one of b and c has it, the other is refused and leaves nothing.
-    expect(answers.slice(3).map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(
+      answers
+        .slice(3)
+        .map((o) => o.status)
+        .sort(),
+    ).toEqual(['fulfilled', 'rejected']);
     expect(await chunkSeqs(server, campaign.id, a)).toEqual([0, 1, 2]);
     expect(await findSession(server.db, campaign.id, a)).toMatchObject({ batch_count: 3, click_count: 3 });
     expect(await storedCounts(server, campaign.id)).toEqual({ sessions: 2, chunks: 4 });

@@ -30,7 +30,12 @@ describe('recordings: the counter rules', () => {
       'event_count = s.event_count + v.event_count, byte_count = s.byte_count + v.byte_count, batch_count = s.batch_count + v.batch_count, page_count = s.page_count + v.page_count, has_human_input = max(s.has_human_input, v.has_human_input)',
     );
     expect(raiseSql('postgres', 's', by)).toContain('has_human_input = greatest(s.has_human_input, v.has_human_input)');
-    expect(withinCapsSql('s', by, (column) => `:${column}`)).toBe('s.byte_count <= :byte_count - v.byte_count and s.event_count <= :event_count - v.event_count and s.batch_count <= :batch_count - v.batch_count');
-    expect(admissionSql('k', '2')).toEqual({ set: 'session_count = k.session_count + 2', fits: '(k.session_limit = 0 or k.session_count + 2 <= k.session_limit)' });
+    expect(withinCapsSql('s', by, (column) => `:${column}`)).toBe(
+      's.byte_count <= :byte_count - v.byte_count and s.event_count <= :event_count - v.event_count and s.batch_count <= :batch_count - v.batch_count',
+    );
+    expect(admissionSql('k', '2')).toEqual({
+      set: 'session_count = k.session_count + 2',
+      fits: '(k.session_limit = 0 or k.session_count + 2 <= k.session_limit)',
+    });
   });
 });
