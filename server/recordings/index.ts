@@ -2,7 +2,7 @@ import type { Db } from '../db/index.js';
 import { isPostgres } from '../db/index.js';
 import type { CampaignRow } from '../campaigns/repository.js';
 import type { PackedBatch } from '../ingest/pack-batch.js';
-import type { SessionState } from '../sessions/repository.js';
+import { sessionCounters, type SessionState } from '../sessions/repository.js';
 import { RecentlyUsed } from '../recently-used.js';
 import type { SessionCaps } from './rules.js';
 import type { WriterLog } from './statement-groups.js';
@@ -53,8 +53,13 @@ export class LastSeenRows {
   /** Bounded: a row is a few hundred bytes; a forgotten session is only read again. */
   readonly #rows = new RecentlyUsed<string, SessionState>(5_000);
 
-  get(campaignId: string, sessionId: string): SessionState | undefined {
-    return this.#rows.get(`${campaignId}/${sessionId}`);
+  /** The row as last written or read, else as read now. */
+  async get(db: Db, campaignId: string, sessionId: string): Promise<SessionState | undefined> {
+    const remembered = this.#rows.get(`${campaignId}/${sessionId}`);
+    if (remembered) return remembered;
+    const row = await sessionCounters(db, campaignId, sessionId);
+    this.set(campaignId, sessionId, row);
+    return row;
   }
 
   set(campaignId: string, sessionId: string, row: SessionState | undefined): void {

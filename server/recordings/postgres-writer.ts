@@ -1,7 +1,7 @@
 import type { Db } from '../db/index.js';
 import { findCampaign } from '../campaigns/repository.js';
 import type { PackedBatch } from '../ingest/pack-batch.js';
-import { STATE_COLUMNS, sessionCounters, type SessionState } from '../sessions/repository.js';
+import { STATE_COLUMNS, type SessionState } from '../sessions/repository.js';
 import { NOTHING_COUNTED, capReached, type SessionCaps } from './rules.js';
 import { GroupCommitter } from './group-commit.js';
 import { StatementGroups, type WriterLog } from './statement-groups.js';
@@ -64,27 +64,23 @@ export class PostgresWriter implements Recordings {
     );
   }
 
-  async lastSeen(campaignId: string, sessionId: string): Promise<SessionState | undefined> {
-    const kept = this.#rows.get(campaignId, sessionId);
-    if (kept) return kept;
-    const row = await sessionCounters(this.db, campaignId, sessionId);
-    this.#rows.set(campaignId, sessionId, row);
-    return row;
+  lastSeen(campaignId: string, sessionId: string): Promise<SessionState | undefined> {
+    return this.#rows.get(this.db, campaignId, sessionId);
   }
 
   async write(batch: PackedBatch, to: Destination): Promise<WriteOutcome> {
     const { campaign } = to;
     const item = { key: keyOf(campaign.id, batch.sessionId), bytes: batch.chunk.byteLength, campaign, batch };
-    let guess = to.lastSeen;
+    let lastSeen = to.lastSeen;
     // A second try with the row as the statement found it: another node wrote the session between.
-    for (let tries = 0; tries < 2 && guess && !guess.closed_reason && !capReached(guess, batch, this.caps); tries++) {
-      const answer = await this.#counting.submit({ ...item, lastSeen: guess, now: Date.now() });
+    for (let tries = 0; tries < 2 && lastSeen && !lastSeen.closed_reason && !capReached(lastSeen, batch, this.caps); tries++) {
+      const answer = await this.#counting.submit({ ...item, lastSeen, now: Date.now() });
       if (answer.applied) {
         this.#rows.set(campaign.id, batch.sessionId, stateOf(answer.row));
         await this.#transaction.keepVerdict(this.db, campaign.id, batch.sessionId, answer.row);
         return { stored: true, admitted: false };
       }
-      guess = answer.current;
+      lastSeen = answer.current;
     }
     if (!to.lastSeen && batch.info && !capReached(NOTHING_COUNTED, batch, this.caps)) {
       const started = await this.#starting.submit({ ...item, row: firstBatchRow(campaign, batch, batch.info, to.ip, Date.now()) });

@@ -24,12 +24,8 @@ export class SqliteWriter implements Recordings {
     this.#committer = new GroupCommitter(db, isBatchRefusal, { concurrency: 1, maxGroup: 64 });
   }
 
-  async lastSeen(campaignId: string, sessionId: string): Promise<SessionState | undefined> {
-    const kept = this.#rows.get(campaignId, sessionId);
-    if (kept) return kept;
-    const row = await this.#transaction.read(this.db, campaignId, sessionId);
-    this.#rows.set(campaignId, sessionId, row);
-    return row;
+  lastSeen(campaignId: string, sessionId: string): Promise<SessionState | undefined> {
+    return this.#rows.get(this.db, campaignId, sessionId);
   }
 
   async write(batch: PackedBatch, { campaign, ip, lastSeen }: Destination): Promise<WriteOutcome> {

@@ -95,7 +95,8 @@ returning ${[...STATE_COLUMNS, ...VERDICT_COLUMNS].join(', ')}`;
       row = await this.read(trx, campaign.id, batch.sessionId);
       if (!row) throw badRequest(INFO_REQUIRED);
     }
-    // At most twice: a row read here (locked on PostgreSQL) is the row the count finds.
+    // Against the last seen row, then (if it changed) the row read here: locked on PostgreSQL, and
+    // SQLite has no other writer, so the second count finds the row as read.
     for (let tries = 0; tries < 3; tries++) {
       if (row.closed_reason) return { stored: false, admitted: false, closed: row.closed_reason };
       const reason = capReached(row, batch, this.caps);
