@@ -3,9 +3,8 @@ import { findCampaign } from '../campaigns/repository.js';
 import type { PackedBatch } from '../ingest/pack-batch.js';
 import { STATE_COLUMNS, type SessionState } from '../sessions/repository.js';
 import { NOTHING_COUNTED, capReached, type SessionCaps } from './rules.js';
-import { GroupCommitter } from './group-commit.js';
 import { StatementGroups, type WriterLog } from './statement-groups.js';
-import { DUPLICATE, TransactionWriter, isBatchRefusal, type Written } from './transaction-writer.js';
+import { GroupedTransactions } from './transaction-writer.js';
 import { countStatement, countValues, startStatement, startValues, type CountedRow, type Counting, type Starting } from './postgres-statements.js';
 import { firstBatchRow } from './session-rows.js';
 import { judgedAlike } from './judged-campaign.js';
@@ -27,8 +26,7 @@ const isStartedElsewhere = (error: unknown) => (error as { code?: string }).code
  */
 export class PostgresWriter implements Recordings {
   readonly #rows = new LastSeenRows();
-  readonly #transaction: TransactionWriter;
-  readonly #committer: GroupCommitter;
+  readonly #transactions: GroupedTransactions;
   readonly #counting: StatementGroups<Counting & { key: string; bytes: number }, CountAnswer>;
   readonly #starting: StatementGroups<Starting & { key: string; bytes: number }, SessionState | undefined>;
 
@@ -37,8 +35,8 @@ export class PostgresWriter implements Recordings {
     private readonly caps: SessionCaps,
     log: WriterLog,
   ) {
-    this.#transaction = new TransactionWriter('postgres', caps);
-    this.#committer = new GroupCommitter(db, isBatchRefusal, { concurrency: 4, maxGroup: 4 });
+    // A few small groups at once, each on its own pooled connection.
+    this.#transactions = new GroupedTransactions(db, 'postgres', caps, this.#rows, { concurrency: 4, maxGroup: 4 });
     this.#counting = new StatementGroups(
       async (group) => {
         const { rows } = await countStatement.run<CountedRow>(db, countValues(group, caps));
@@ -77,7 +75,7 @@ export class PostgresWriter implements Recordings {
       const answer = await this.#counting.submit({ ...item, lastSeen, now: Date.now() });
       if (answer.applied) {
         this.#rows.set(campaign.id, batch.sessionId, stateOf(answer.row));
-        await this.#transaction.keepVerdict(this.db, campaign.id, batch.sessionId, answer.row);
+        await this.#transactions.writer.keepVerdict(this.db, campaign.id, batch.sessionId, answer.row);
         return { stored: true, admitted: false };
       }
       lastSeen = answer.current;
@@ -92,22 +90,10 @@ export class PostgresWriter implements Recordings {
     return this.#inTransaction(batch, to);
   }
 
-  /** The batch written in a transaction of its own (a few share one), against the campaign and the row read afresh. */
+  /** The batch written in a transaction (a few share one), against the campaign and the row read afresh (locked). */
   async #inTransaction(batch: PackedBatch, { campaign, ip, lastSeen }: Destination): Promise<WriteOutcome> {
     const current = await findCampaign(this.db, campaign.id);
     if (!current || !judgedAlike(campaign, current)) return { stored: false, admitted: false, campaignChanged: true };
-    let written: Written | undefined;
-    try {
-      // Known sessions first, new ones last: their admission holds the campaign's row to the COMMIT.
-      const order = `${lastSeen ? 0 : 1}/${campaign.id}/${batch.sessionId}`;
-      written = await this.#committer.run((trx) => this.#transaction.write(trx, current, batch, ip, undefined, Date.now()), order);
-      const { row: _row, ...outcome } = written;
-      return outcome;
-    } catch (error) {
-      if (error === DUPLICATE) return { stored: false, admitted: false };
-      throw error;
-    } finally {
-      this.#rows.set(campaign.id, batch.sessionId, written?.row);
-    }
+    return this.#transactions.write(current, batch, ip, undefined, lastSeen !== undefined);
   }
 }

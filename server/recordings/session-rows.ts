@@ -9,6 +9,8 @@ import { MAX_SEQ } from '../../common/limits.js';
 import { NOTE_TAG } from '../../common/captured.js';
 import { factValues, factsOfRow, sessionRow, type FactColumns, type SessionRow } from '../sessions/repository.js';
 import { NOTHING_COUNTED, raised } from './rules.js';
+import type { Selectable } from 'kysely';
+import type { ChunksTable } from '../db/schema.js';
 
 /** The rows a batch writes, as plain values: a new session's, its facts, its verdict, a chunk's. */
 
@@ -79,18 +81,7 @@ export function firstBatchRow(campaign: CampaignRow, batch: PackedBatch, info: S
 }
 
 /** A chunk's row as stored: the batch's events, already sorted and compressed (ingest packs them). */
-export interface ChunkRow {
-  campaign_id: string;
-  session_id: string;
-  seq: number;
-  first_ts: number;
-  last_ts: number;
-  event_count: number;
-  byte_size: number;
-  data: Buffer;
-  created_at: number;
-  sorted: number;
-}
+export type ChunkRow = Selectable<ChunksTable> & { data: Buffer };
 
 export function chunkRow(
   campaignId: string,

@@ -18,7 +18,9 @@ import {
   verdictStale,
   type ChunkRow,
 } from './session-rows.js';
-import { INFO_REQUIRED, LIMIT_REACHED, type WriteOutcome } from './index.js';
+import { INFO_REQUIRED, LIMIT_REACHED, type LastSeenRows, type WriteOutcome } from './index.js';
+import { GroupCommitter, type GroupOptions } from './group-commit.js';
+import type { Db } from '../db/index.js';
 
 /** Thrown inside the transaction to undo the counters when the chunk was stored already. */
 export const DUPLICATE = Symbol('duplicate batch');
@@ -166,5 +168,48 @@ returning ${[...STATE_COLUMNS, ...VERDICT_COLUMNS].join(', ')}`;
     await this.#close.run(trx, { reason, campaign: campaignId, session: batch.sessionId });
     await this.insertChunk(trx, closingNote(campaignId, batch, reason, now));
     return { stored: false, admitted: false, closed: reason };
+  }
+}
+
+/**
+ * The transaction writer in a group commit: the batches that arrive together share a transaction,
+ * one savepoint each. Remembers the row each batch leaves as its session's last seen row (and
+ * forgets it for a batch refused, retried or closed: it is read again next time).
+ */
+export class GroupedTransactions {
+  readonly writer: TransactionWriter;
+  readonly #committer: GroupCommitter;
+
+  constructor(
+    db: Db,
+    dialect: Dialect,
+    caps: SessionCaps,
+    private readonly rows: LastSeenRows,
+    options: GroupOptions,
+  ) {
+    this.writer = new TransactionWriter(dialect, caps);
+    this.#committer = new GroupCommitter(db, isBatchRefusal, options);
+  }
+
+  /** `seenBefore`: the session was seen before (its batches go first; new sessions' admissions hold the campaign's row to the COMMIT). */
+  async write(
+    campaign: CampaignRow,
+    batch: PackedBatch,
+    ip: string,
+    lastSeen: SessionState | undefined,
+    seenBefore = lastSeen !== undefined,
+  ): Promise<WriteOutcome> {
+    let written: Written | undefined;
+    try {
+      const order = `${seenBefore ? 0 : 1}/${campaign.id}/${batch.sessionId}`;
+      written = await this.#committer.run((trx) => this.writer.write(trx, campaign, batch, ip, lastSeen, Date.now()), order);
+      const { row: _row, ...outcome } = written;
+      return outcome;
+    } catch (error) {
+      if (error === DUPLICATE) return { stored: false, admitted: false };
+      throw error;
+    } finally {
+      this.rows.set(campaign.id, batch.sessionId, written?.row);
+    }
   }
 }
