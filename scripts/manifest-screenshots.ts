@@ -9,7 +9,7 @@ import { launchChromium } from '../tests/helpers/browser.js';
 import { startServer } from '../tests/helpers/server.js';
 import { signIn } from '../tests/helpers/signin.js';
 import { ACCESS_COOKIE, REFRESH_COOKIE } from '../server/auth/tokens.js';
-import { insertSession } from '../server/sessions/repository.js';
+import { insertSession } from '../server/recordings/seed.js';
 import type { Campaign } from '../common/api-types.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

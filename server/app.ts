@@ -36,6 +36,7 @@ import { KeptCampaigns } from './campaigns/kept-campaigns.js';
 import { localBus, postgresBus } from './live/bus.js';
 import { LiveHub } from './live/hub.js';
 import { registerLive } from './live/routes.js';
+import { openRecordings } from './recordings/index.js';
 
 export interface BuildOptions {
   /** Extra database settings (tests pass a per-run PostgreSQL schema). */
@@ -87,6 +88,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     keys: { key: new TextEncoder().encode(secret), secure: config.publicUrl.startsWith('https:') },
     live,
     keptCampaigns: new KeptCampaigns(db),
+    recordings: openRecordings(db, config.limits, app.log),
   };
   app.decorate('ctx', ctx);
   app.decorate('diskGuard', new DiskGuard(config.dataDir, config.limits.diskMinFreeBytes, app.log));

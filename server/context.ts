@@ -3,6 +3,7 @@ import type { Db } from './db/index.js';
 import type { SessionKeys } from './auth/tokens.js';
 import type { LiveHub } from './live/hub.js';
 import type { KeptCampaigns } from './campaigns/kept-campaigns.js';
+import type { Recordings } from './recordings/index.js';
 
 /** What every area of the server is built from; made once in buildApp. */
 export interface AppContext {
@@ -13,4 +14,6 @@ export interface AppContext {
   live: LiveHub;
   /** The campaigns ingest read, kept a while (this app's own: never shared with another app in the process). */
   keptCampaigns: KeptCampaigns;
+  /** The one writer of sessions, their chunks and campaigns' admitted-session counts. */
+  recordings: Recordings;
 }

@@ -5,7 +5,7 @@ import type { Db } from '../../server/db/index.js';
 import type { SessionsTable } from '../../server/db/schema.js';
 import { upsertUser } from '../../server/auth/users.js';
 import { createSessionTokens, ACCESS_COOKIE, REFRESH_COOKIE } from '../../server/auth/tokens.js';
-import { appendChunk } from '../../server/storage/chunks.js';
+import { appendChunk } from '../../server/recordings/seed.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import type { BenchServer } from './server.js';
 import { batchesOf } from './recording.js';

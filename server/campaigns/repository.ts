@@ -53,25 +53,6 @@ export async function deleteCampaign(db: Db, kept: KeptCampaigns, campaign: Pick
   kept.forget();
 }
 
-/**
- * Admits one more session within the campaign's limit (0 = none): one conditional UPDATE, so
- * concurrent first batches can never admit more than the limit. Whether it was admitted.
- */
-export async function admitOneSession(db: Executor, campaignId: string): Promise<boolean> {
-  const result = await db
-    .updateTable('campaigns')
-    .set((eb) => ({ session_count: eb('session_count', '+', 1) }))
-    .where('id', '=', campaignId)
-    .where((eb) => eb.or([eb('session_limit', '=', 0), eb('session_count', '<', eb.ref('session_limit'))]))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
-
-/** Gives back places a campaign counted for sessions that were not started after all. */
-export async function releaseSessionPlaces(db: Executor, campaignId: string, places: number): Promise<void> {
-  await db.updateTable('campaigns').set((eb) => ({ session_count: eb('session_count', '-', places) })).where('id', '=', campaignId).execute();
-}
-
 /** Frees the place of one deleted session under the campaign's limit; the counter never goes below 0. */
 export async function freeSessionPlace(db: Executor, campaignId: string): Promise<void> {
   await db

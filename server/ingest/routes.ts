@@ -10,19 +10,17 @@ import { isCampaignId } from '../storage/ids.js';
 import { LIVE_HEADER, MAX_BODY_BYTES } from '../../common/limits.js';
 import { BatchPacker } from './pack-pool.js';
 import type { PackedBatch } from './pack-batch.js';
-import { SESSION_CLOSED_STATUS, isBatchRefusal, storeBatch, type StoreOutcome } from './store.js';
-import { ShortWay } from './short-way.js';
-import { KnownSessions } from './known-sessions.js';
-import { GroupCommitter } from './group-commit.js';
-import { isPostgres } from '../db/index.js';
-import { markEndedSessionsWithoutInput, sessionCounters, type SessionState } from '../sessions/repository.js';
+import { SESSION_CLOSED_STATUS } from '../recordings/index.js';
+import { markEndedSessionsWithoutInput } from '../recordings/bot-sweep.js';
+import type { SessionState } from '../sessions/repository.js';
+import { RecentlyUsed } from '../recently-used.js';
 import type { IngestCampaign } from '../campaigns/kept-campaigns.js';
 import { errorLogFor } from '../insights/errors.js';
+import { packOptions, trackerRules } from '../campaigns/recording-rules.js';
 import { IngestParams, IngestResponse } from '../../common/api/ingest.js';
 import { clientAddress } from '../http/client-address.js';
 import { registerScripts } from './scripts.js';
 import { ingestByteBudgets } from './byte-budget.js';
-import { packOptions, trackerRules } from '../campaigns/recording-rules.js';
 
 type Campaign = Selectable<CampaignsTable>;
 
@@ -37,11 +35,14 @@ export const REFUSALS = {
   noConsent: 'This campaign records a visitor only with their consent',
 } as const;
 
+/** Another node changes the campaign while the batch is written: the tracker sends it again. */
+const CAMPAIGN_CHANGING = 'The campaign is being changed: try again in a moment';
+
 interface IngestState {
   campaign: Campaign | undefined;
   allowed: boolean;
-  /** The campaign is a kept copy another node may have changed (PostgreSQL): the database checks it before it counts. */
-  guess: boolean;
+  /** The campaign is this node's cached copy, which another node may have changed (PostgreSQL): refusing takes a fresh read. */
+  cached: boolean;
 }
 
 declare module 'fastify' {
@@ -67,11 +68,11 @@ function originAllowed(origin: string | undefined, domains: string): boolean {
  * reads, so a sweep per admission only cost ingest a statement per new session.
  */
 export function sweepSchedule(everyMs = 60_000): (campaignId: string, now: number) => boolean {
-  const last = new Map<string, number>();
+  // Bounded: a campaign forgotten is only swept again.
+  const last = new RecentlyUsed<string, number>(10_000);
   return (campaignId, now) => {
     const previous = last.get(campaignId);
     if (previous !== undefined && now - previous < everyMs) return false;
-    if (last.size >= 10_000) last.clear(); // bounded: a forgotten campaign is only swept again
     last.set(campaignId, now);
     return true;
   };
@@ -95,31 +96,19 @@ function refusal(state: IngestState, origin: string | undefined, now: number): H
 const withoutConsent = (state: IngestState, request: FastifyRequest) =>
   state.campaign?.consent === 'required' && (request.query as { consent?: unknown }).consent !== '1';
 
-/** The limits a batch passes once its session is known: new sessions per IP and per campaign, batches per session. */
+/** The limits a batch passes once its session is looked up: new sessions per IP and per campaign, batches per session. */
 function sessionLimits(app: FastifyInstance, ctx: AppContext) {
   const rates = ctx.config.rateLimits;
   const newPerIp = minuteLimit(app, 'new-session-ip', rates.newSessionsPerIp);
   const newPerCampaign = minuteLimit(app, 'new-session-campaign', rates.newSessionsPerCampaign);
   const perSession = minuteLimit(app, 'batch-session', rates.batchesPerSession);
-  /** The session's row, read now (410 when it is closed). */
-  const reread = async (campaign: Campaign, batch: PackedBatch): Promise<SessionState | undefined> => {
-    const session = await sessionCounters(ctx.db, campaign.id, batch.sessionId);
-    if (session?.closed_reason) throw new HttpError(SESSION_CLOSED_STATUS, session.closed_reason);
-    return session;
-  };
-  return {
-    reread,
-    /** The row the batch is judged against, `kept` or read, after the limits that apply (a new session's too). */
-    check: async (request: FastifyRequest, reply: FastifyReply, campaign: Campaign, batch: PackedBatch, kept: SessionState | undefined): Promise<SessionState | undefined> => {
-      const session = kept ?? (await reread(campaign, batch));
-      if (!session) {
-        await newPerIp(request, reply, clientAddress(request));
-        await newPerCampaign(request, reply, campaign.id);
-        await app.storageQuota.admitNewSession(campaign.id);
-      }
-      await perSession(request, reply, `${campaign.id}/${batch.sessionId}`);
-      return session;
-    },
+  return async (request: FastifyRequest, reply: FastifyReply, campaign: Campaign, batch: PackedBatch, lastSeen: SessionState | undefined): Promise<void> => {
+    if (!lastSeen) {
+      await newPerIp(request, reply, clientAddress(request));
+      await newPerCampaign(request, reply, campaign.id);
+      await app.storageQuota.admitNewSession(campaign.id);
+    }
+    await perSession(request, reply, `${campaign.id}/${batch.sessionId}`);
   };
 }
 
@@ -129,7 +118,7 @@ function judge(request: FastifyRequest, reply: FastifyReply, { row, guess }: Ing
   const allowed = row !== undefined && originAllowed(origin, row.domains);
   if (allowed) reply.header('Access-Control-Allow-Origin', origin as string);
   else reply.removeHeader('Access-Control-Allow-Origin');
-  return { campaign: row, allowed, guess };
+  return { campaign: row, allowed, cached: guess };
 }
 
 async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -140,9 +129,6 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
   const limits = sessionLimits(app, ctx);
   const bytes = ingestByteBudgets(app.byteCounter, ctx.config.rateLimits);
   const sweepDue = sweepSchedule();
-  // Batches that arrive together share a transaction. SQLite has one writer: one group at a
-  // time. PostgreSQL runs a few small groups at once, each on its own pooled connection.
-  const committer = new GroupCommitter(ctx.db, isBatchRefusal, isPostgres(ctx.db) ? { concurrency: 4, maxGroup: 4 } : { concurrency: 1, maxGroup: 64 });
 
   // Bodies are raw bytes (gzip or JSON) sent as text/plain, a "simple" cross-origin request
   // that needs no preflight and works with keepalive fetch while a page unloads.
@@ -159,8 +145,8 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     const { campaignId } = request.params;
     const lookup = (fresh: boolean) => (isCampaignId(campaignId) ? ctx.keptCampaigns.forIngest(campaignId, { fresh }) : { row: undefined, guess: false });
     let state = judge(request, reply, await lookup(false));
-    // On PostgreSQL a kept campaign may predate another node's change: only a fresh read refuses.
-    if (state.guess && refusal(state, request.headers.origin, Date.now())) state = judge(request, reply, await lookup(true));
+    // On PostgreSQL a cached campaign may predate another node's change: only a fresh read refuses.
+    if (state.cached && refusal(state, request.headers.origin, Date.now())) state = judge(request, reply, await lookup(true));
     request.ingest = state;
     if (request.method === 'POST') {
       const refused = refusal(state, request.headers.origin, Date.now());
@@ -198,47 +184,39 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
       throw error;
     });
 
-  // PostgreSQL: batches take the short way (short-way.ts) when the database confirms what this node saw.
-  const seen = new KnownSessions();
-  const errorLog = errorLogFor(ctx.db);
-  const shortWay = isPostgres(ctx.db) ? new ShortWay(ctx, limits, seen, app.log) : undefined;
-
-  /** The long way: the campaign and the session read afresh, then stored in a group commit (store.ts). */
-  async function storeAfresh(request: FastifyRequest, reply: FastifyReply, batch: PackedBatch): Promise<{ outcome: StoreOutcome; campaign: Campaign }> {
-    let state = request.ingest as IngestState;
-    if (state.guess) {
-      state = judge(request, reply, await ctx.keptCampaigns.forIngest((state.campaign as Campaign).id, { fresh: true }));
-      const refused = refusal(state, request.headers.origin, Date.now());
-      if (refused) throw refused;
-      if (withoutConsent(state, request)) throw new HttpError(403, REFUSALS.noConsent);
-    }
-    const campaign = state.campaign as Campaign;
-    // The campaign's console or page-address setting changed since the batch was checked: check it again.
-    if (JSON.stringify(packOptions(campaign)) !== JSON.stringify(packOptions(request.ingest?.campaign as Campaign)))
-      batch = await pack(reply, request.body as Buffer, campaign);
-    // After the short way (which checked the limits), the row is read afresh. SQLite: the row this
-    // process left a session in is the row (it is the only writer); the UPDATE that counts the
-    // batch still checks it.
-    const known = shortWay ? await limits.reread(campaign, batch) : await limits.check(request, reply, campaign, batch, seen.get(campaign.id, batch.sessionId));
-    let outcome: StoreOutcome | undefined;
-    try {
-      outcome = await storeBatch(ctx.db, campaign, batch, clientAddress(request), ctx.config.limits, Date.now(), { committer, known });
-    } finally {
-      if (outcome?.state) seen.keep(campaign.id, batch.sessionId, outcome.state);
-      else seen.forget(campaign.id, batch.sessionId);
-    }
-    return { outcome, campaign };
+  /** The campaign as it is now, judged again: another node changed it since this node's copy was read (PostgreSQL). */
+  async function judgeAfresh(request: FastifyRequest, reply: FastifyReply, id: string): Promise<Campaign> {
+    const state = judge(request, reply, await ctx.keptCampaigns.forIngest(id, { fresh: true }));
+    const refused = refusal(state, request.headers.origin, Date.now());
+    if (refused) throw refused;
+    if (withoutConsent(state, request)) throw new HttpError(403, REFUSALS.noConsent);
+    return state.campaign as Campaign;
   }
+
+  const errorLog = errorLogFor(ctx.db);
 
   // The body is raw bytes, checked in a worker (common/ingest-batch.ts) with a reason per field.
   const schema = { params: IngestParams, response: { 200: IngestResponse, 202: IngestResponse } };
   app.withTypeProvider<TypeBoxTypeProvider>().post(INGEST_PATH, { bodyLimit: MAX_BODY_BYTES, schema, onRequest: app.diskGuard.hook }, async (request, reply) => {
     if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Empty body');
-    const checked = request.ingest?.campaign as Campaign;
-    await bytes.received(request, reply, checked.id, request.body.length);
-    const batch = await pack(reply, request.body, checked);
-    const short = await shortWay?.store(request, reply, checked, batch);
-    const { outcome, campaign } = short ? { outcome: short, campaign: checked } : await storeAfresh(request, reply, batch);
+    let campaign = request.ingest?.campaign as Campaign;
+    await bytes.received(request, reply, campaign.id, request.body.length);
+    let batch = await pack(reply, request.body, campaign);
+    const lastSeen = await ctx.recordings.lastSeen(campaign.id, batch.sessionId);
+    await limits(request, reply, campaign, batch, lastSeen);
+    const ip = clientAddress(request);
+    let outcome = await ctx.recordings.write(batch, { campaign, ip, lastSeen });
+    if (outcome.campaignChanged) {
+      const judged = campaign;
+      campaign = await judgeAfresh(request, reply, campaign.id);
+      // Its console or page-address settings changed too: the batch is packed again under them.
+      if (JSON.stringify(packOptions(campaign)) !== JSON.stringify(packOptions(judged))) batch = await pack(reply, request.body, campaign);
+      outcome = await ctx.recordings.write(batch, { campaign, ip, lastSeen });
+      if (outcome.campaignChanged) {
+        reply.header('retry-after', 1);
+        throw new HttpError(503, CAMPAIGN_CHANGING);
+      }
+    }
     // Here the batch is committed (its group's COMMIT is done): what follows may announce it.
     if (outcome.stored || outcome.admitted || outcome.closed) ctx.live.sessionChanged(campaign.id, batch.sessionId);
     // Errors by message for the insights: buffered, written a second later (server/insights/errors.ts).

@@ -26,9 +26,6 @@ function countryReader(): Reader<Response> | null {
   return countries;
 }
 
-// One rule for the client address (server/http/client-address.ts), kept importable from here.
-export { clientIp } from '../http/client-address.js';
-
 /** The address as a campaign stores it: as seen, with its host part zeroed, or not at all. */
 export function storedIp(ip: string, mode: string): string | null {
   if (mode === 'none') return null;

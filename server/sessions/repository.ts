@@ -1,4 +1,4 @@
-import { sql, type Expression, type QueryCreator, type Insertable, type Selectable, type SelectQueryBuilder, type SqlBool, type RawBuilder, type ExpressionBuilder } from 'kysely';
+import { sql, type Expression, type Selectable, type SelectQueryBuilder, type SqlBool, type RawBuilder, type ExpressionBuilder } from 'kysely';
 import type { Database, Db } from '../db/index.js';
 import { carriedFacts, readCarried, type SessionFacts } from '../../common/session-facts.js';
 import type { Executor } from '../db/executor.js';
@@ -6,9 +6,7 @@ import type { SessionsTable } from '../db/schema.js';
 import type { Session, SessionCounts } from '../../common/api-types.js';
 import type { SessionSort } from '../../common/session-list.js';
 import { badRequest } from '../http/errors.js';
-import { BOT_REASONS } from '../ingest/visitor.js';
 import { hadError } from '../insights/errors.js';
-import { SESSION_IDLE_MS } from '../../common/limits.js';
 import { freeSessionPlace } from '../campaigns/repository.js';
 import { hasStar } from '../stars/repository.js';
 import { readObject, type Scalar } from '../../common/people.js';
@@ -253,75 +251,11 @@ export function sessionCounters(db: Executor, campaignId: string, sessionId: str
 
 export type SessionState = NonNullable<Awaited<ReturnType<typeof sessionCounters>>>;
 
-/** Inserts a new session's row; false when another request inserted it first. */
-export async function insertSessionIfAbsent(db: Executor, row: Insertable<SessionsTable>): Promise<boolean> {
-  const inserted = await db
-    .insertInto('sessions')
-    .values(row)
-    .onConflict((oc) => oc.columns(['campaign_id', 'id']).doNothing())
-    .executeTakeFirst();
-  return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
-}
+/** A session's row as a batch counted it: its state and what its bot verdict is made from. */
+export type CountedSession = SessionState & Pick<SessionRow, (typeof VERDICT_COLUMNS)[number]>;
 
-/** The caps one session may reach (config.limits). */
-export interface SessionCaps {
-  sessionMaxBytes: number;
-  sessionMaxEvents: number;
-  sessionMaxBatches: number;
-}
-
-/** A batch as the session's counters see it. */
-export interface BatchCounts {
-  eventCount: number;
-  jsonBytes: number;
-  pageLoads: number;
-  humanInput: boolean;
-}
-
-/** A batch's facts, folded from the row as read before: stored only if the row is still as read. */
-export interface FactsAsOf {
-  facts: SessionFacts;
-  /** The row's batch_count when it was read: another batch stored since makes the UPDATE match nothing. */
-  batchCount: number;
-  /** The row's start when it was read: a session erased and started again since has another. */
-  startedAt: number;
-}
-
-/**
- * Raises the row's counters for a batch, within the caps: the row is locked by the UPDATE, so
- * concurrent batches of one session can never pass a cap together. Undefined when a cap is
- * reached (or the session is closed, or, with `factsAsOf`, the row changed since it was read);
- * else the facts the bot verdict is made from.
- */
-export function countBatch(db: Executor, campaignId: string, sessionId: string, batch: BatchCounts, caps: SessionCaps, now: number, factsAsOf?: FactsAsOf) {
-  return countBatchQuery(db, campaignId, sessionId, batch, caps, now, factsAsOf).executeTakeFirst();
-}
-
-/** countBatch's statement, not yet run: ingest on PostgreSQL runs it with the chunk's INSERT as one statement. */
-export function countBatchQuery(db: QueryCreator<Database>, campaignId: string, sessionId: string, batch: BatchCounts, caps: SessionCaps, now: number, factsAsOf?: FactsAsOf) {
-  return db
-    .updateTable('sessions')
-    .set((eb) => ({
-      last_activity_at: now,
-      duration_ms: sql<number>`${now} - ${sql.ref('started_at')}`,
-      event_count: eb('event_count', '+', batch.eventCount),
-      byte_count: eb('byte_count', '+', batch.jsonBytes),
-      batch_count: eb('batch_count', '+', 1),
-      page_count: eb('page_count', '+', batch.pageLoads),
-      ...(batch.humanInput ? { has_human_input: 1 } : {}),
-      ...(factsAsOf ? factColumns(factsAsOf.facts) : {}),
-    }))
-    .where('campaign_id', '=', campaignId)
-    .where('id', '=', sessionId)
-    .where('closed_reason', 'is', null)
-    .where((eb) => eb('byte_count', '<=', caps.sessionMaxBytes - batch.jsonBytes))
-    .where((eb) => eb('event_count', '<=', caps.sessionMaxEvents - batch.eventCount))
-    .where((eb) => eb('batch_count', '<', caps.sessionMaxBatches))
-    .$if(factsAsOf !== undefined, (qb) => qb.where('batch_count', '=', factsAsOf!.batchCount).where('started_at', '=', factsAsOf!.startedAt))
-    .returning([...STATE_COLUMNS, ...VERDICT_COLUMNS]);
-}
-
-export type CountedSession = NonNullable<Awaited<ReturnType<typeof countBatch>>>;
+// The bot sweep writes sessions: it lives with the other writes (server/recordings).
+export { markEndedSessionsWithoutInput, SWEEP_WINDOW_MS } from '../recordings/bot-sweep.js';
 
 export type FactColumns = Pick<SessionRow, (typeof FACT_COLUMNS)[number]>;
 
@@ -364,20 +298,6 @@ export function factValues(facts: SessionFacts) {
   };
 }
 
-/** The row's columns for a session's facts. */
-function factColumns(facts: SessionFacts) {
-  return {
-    ...factValues(facts),
-    // The page the tracker reported first stays the entry; the first page seen fills a gap.
-    ...(facts.entryUrl ? { entry_url: sql<string>`coalesce(${sql.ref('entry_url')}, ${facts.entryUrl})` } : {}),
-  };
-}
-
-/** Stores the facts a batch's moments changed (the row is locked by countBatch in the same transaction). */
-export async function setFacts(db: Executor, campaignId: string, sessionId: string, facts: SessionFacts): Promise<void> {
-  await db.updateTable('sessions').set(factColumns(facts)).where('campaign_id', '=', campaignId).where('id', '=', sessionId).execute();
-}
-
 /**
  * Deletes one session and its stored chunks in one transaction (a visitor's erasure request),
  * and frees its place under the campaign's session limit: the admitted-session counter goes
@@ -391,43 +311,6 @@ export async function deleteSession(db: Db, campaignId: string, sessionId: strin
     await freeSessionPlace(trx, campaignId);
     return true;
   });
-}
-
-/** Stores a bot verdict, only if no batch was counted since the one it was made from (that batch makes its own). */
-export async function setVerdict(db: Executor, campaignId: string, sessionId: string, verdict: { isBot: boolean; reason: string | null }, asOfBatchCount: number): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({ is_bot: verdict.isBot ? 1 : 0, bot_reason: verdict.reason })
-    .where('campaign_id', '=', campaignId)
-    .where('id', '=', sessionId)
-    .where('batch_count', '=', asOfBatchCount)
-    .execute();
-}
-
-/** Closes a session at a cap: no more batches are taken, and this is why. */
-export async function setClosedReason(db: Executor, campaignId: string, sessionId: string, reason: string): Promise<void> {
-  await db.updateTable('sessions').set({ closed_reason: reason }).where('campaign_id', '=', campaignId).where('id', '=', sessionId).execute();
-}
-
-/** How far back a sweep looks for sessions that ended without human input. */
-export const SWEEP_WINDOW_MS = 24 * 60 * 60 * 1000;
-
-/**
- * Sessions that ended (idle past the tracker's SESSION_IDLE_MS, so it has moved on) without any
- * human input are bots. Run before a list, and after a campaign admits a new session (at most
- * once a minute; outside its transaction, so the admission never waits on other rows); the
- * verdict index keeps it cheap.
- */
-export async function markEndedSessionsWithoutInput(db: Executor, campaignId: string, now = Date.now()): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({ is_bot: 1, bot_reason: BOT_REASONS.noInput })
-    .where('campaign_id', '=', campaignId)
-    .where('is_bot', '=', 0)
-    .where('started_at', '>', now - SWEEP_WINDOW_MS)
-    .where('has_human_input', '=', 0)
-    .where('last_activity_at', '<', now - SESSION_IDLE_MS)
-    .execute();
 }
 
 const SESSION_DEFAULTS: Omit<SessionRow, 'campaign_id' | 'id' | 'started_at' | 'last_activity_at'> = {
@@ -481,9 +364,4 @@ export type NewSession = Pick<SessionRow, 'campaign_id' | 'id' | 'started_at'> &
 export function sessionRow(session: NewSession): SessionRow {
   const lastActivity = session.last_activity_at ?? session.started_at;
   return { ...SESSION_DEFAULTS, last_activity_at: lastActivity, duration_ms: Math.max(0, lastActivity - session.started_at), ...session };
-}
-
-/** Inserts a session row (tests and the bench seed sessions with it). */
-export async function insertSession(db: Executor, session: NewSession): Promise<void> {
-  await db.insertInto('sessions').values(sessionRow(session)).execute();
 }

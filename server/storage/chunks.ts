@@ -1,6 +1,6 @@
 import type { Db } from '../db/index.js';
 import type { ReplayEvent } from '../../common/api-types.js';
-import { decodeChunk, decodeEvents, encodeEvents } from './chunk-codec.js';
+import { decodeChunk, decodeEvents } from './chunk-codec.js';
 
 // The chunks table: rows in, rows out. What a row's data holds is chunk-codec.ts's business.
 
@@ -12,75 +12,6 @@ const READ_PAGE_CHUNKS = 500;
 /** The first page is short, so the answer starts flowing at once. */
 const FIRST_PAGE_CHUNKS = 16;
 const READ_PAGE_BYTES = 4 * 1024 * 1024;
-
-export interface NewChunk {
-  campaignId: string;
-  sessionId: string;
-  seq: number;
-  events: ReplayEvent[];
-}
-
-/**
- * Stores one batch of events (encoded: chunk-codec.ts). Chunks are append-only: a batch retried
- * with the same (campaign, session, seq) is ignored. Returns whether it was newly stored.
- */
-export async function appendChunk(db: Db, chunk: NewChunk): Promise<boolean> {
-  const { data, eventCount, firstTs, lastTs } = encodeEvents(chunk.events);
-  return insertChunk(db, { campaignId: chunk.campaignId, sessionId: chunk.sessionId, seq: chunk.seq, firstTs, lastTs, eventCount, data });
-}
-
-/** A chunk encoded already (chunk-codec.ts: ingest packs them), with its row's facts. */
-export interface PackedChunk {
-  campaignId: string;
-  sessionId: string;
-  seq: number;
-  firstTs: number;
-  lastTs: number;
-  eventCount: number;
-  data: Uint8Array;
-}
-
-/** An encoded chunk's row as stored. */
-export function chunkRow(chunk: PackedChunk) {
-  const data = Buffer.from(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength);
-  return {
-    campaign_id: chunk.campaignId,
-    session_id: chunk.sessionId,
-    seq: chunk.seq,
-    first_ts: chunk.firstTs,
-    last_ts: chunk.lastTs,
-    event_count: chunk.eventCount,
-    byte_size: data.byteLength,
-    data,
-    created_at: Date.now(),
-    // Every chunk is in time order (chunk-codec.ts): the column is read by nothing (see migration 0019).
-    sorted: 1,
-  };
-}
-
-/** PostgreSQL's type of each of a chunk row's columns: values selected (not inserted as VALUES) need a cast. */
-export const CHUNK_COLUMN_TYPES = {
-  campaign_id: 'text',
-  session_id: 'text',
-  seq: 'integer',
-  first_ts: 'bigint',
-  last_ts: 'bigint',
-  event_count: 'integer',
-  byte_size: 'integer',
-  data: 'bytea',
-  created_at: 'bigint',
-  sorted: 'integer',
-} as const satisfies Record<keyof ReturnType<typeof chunkRow>, string>;
-
-/** Inserts an encoded chunk; a (campaign, session, seq) already stored is ignored. */
-export async function insertChunk(db: Db, chunk: PackedChunk): Promise<boolean> {
-  const result = await db
-    .insertInto('chunks')
-    .values(chunkRow(chunk))
-    .onConflict((oc) => oc.columns(['campaign_id', 'session_id', 'seq']).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
-}
 
 export interface ChunkInfo {
   seq: number;

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
-import { insertSession } from '../../server/sessions/repository.js';
+import { insertSession } from '../../server/recordings/seed.js';
 import { expectAccessible } from './a11y.js';
 
 // The insights dashboard as an owner reads it: its counts are the seeded visits', it passes axe

@@ -6,8 +6,8 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { chromiumPath, hasChromium, launchChromium } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { TEST_PASSWORD } from '../helpers/signin.js';
-import { appendChunk } from '../../server/storage/chunks.js';
-import { insertSession } from '../../server/sessions/repository.js';
+import { appendChunk } from '../../server/recordings/seed.js';
+import { insertSession } from '../../server/recordings/seed.js';
 import type { Campaign } from '../../common/api-types.js';
 import { OFFLINE_WRITE_MESSAGE } from '../../src/offline/network.js';
 import { step } from './step.js';

@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { hasChromium, launchChromium } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { signIn } from '../helpers/signin.js';
-import { insertSession } from '../../server/sessions/repository.js';
+import { insertSession } from '../../server/recordings/seed.js';
 import { ACCESS_COOKIE, REFRESH_COOKIE } from '../../server/auth/tokens.js';
 import type { Campaign } from '../../common/api-types.js';
 

@@ -4,7 +4,7 @@ import { hasChromium, launchChromium, signedInContext } from '../helpers/browser
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { makeCampaign, sessionId } from '../integration/ingest-support.js';
-import { insertSession } from '../../server/sessions/repository.js';
+import { insertSession } from '../../server/recordings/seed.js';
 import { STORAGE_QUOTA_TITLE } from '../../src/components/StorageQuotaNotice.js';
 
 // A campaign at its storage quota (STORAGE_QUOTA_MB): its sessions page tells the owner why

@@ -1,9 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import type { Db } from '../../server/db/index.js';
-import { appendChunk, insertChunk } from '../../server/storage/chunks.js';
+import { appendChunk, insertEncodedChunk, insertSession } from '../../server/recordings/seed.js';
 import { receivedChunk } from '../../server/storage/chunk-codec.js';
 import { batchEventsSpan } from '../../server/storage/scan-batch.js';
-import { insertSession } from '../../server/sessions/repository.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 
 /**
@@ -65,7 +64,7 @@ export async function storeWorstSession(db: Db, campaignId: string, sessionId: s
     }
     const body = Buffer.from(JSON.stringify({ sessionId, seq, events }));
     const span = batchEventsSpan(body)!;
-    await insertChunk(db, { campaignId, sessionId, seq, ...receivedChunk(gzipSync(body), span, events) });
+    await insertEncodedChunk(db, { campaignId, sessionId, seq, ...receivedChunk(gzipSync(body), span, events) });
   }
   await db.updateTable('sessions').set({ byte_count: jsonBytes }).where('campaign_id', '=', campaignId).where('id', '=', sessionId).execute();
   return { eventCount, jsonBytes };

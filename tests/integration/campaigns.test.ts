@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
-import { appendChunk } from '../../server/storage/chunks.js';
-import { insertSession } from '../../server/sessions/repository.js';
+import { appendChunk } from '../../server/recordings/seed.js';
+import { insertSession } from '../../server/recordings/seed.js';
 import { DOMAINS_INVALID, LIMIT_INVALID } from '../../common/domains.js';
 import type { Campaign } from '../../common/api-types.js';
 import { DEFAULT_RULES } from './recording-rules-support.js';

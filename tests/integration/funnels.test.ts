@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
-import { insertSession } from '../../server/sessions/repository.js';
+import { insertSession } from '../../server/recordings/seed.js';
 import type { Campaign } from '../../common/api-types.js';
 import type { Funnel, FunnelResult } from '../../common/api/funnels.js';
 import type { SessionsResponse } from '../../common/api/sessions.js';

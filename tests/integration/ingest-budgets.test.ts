@@ -6,7 +6,7 @@ import { startServer, usingPostgres, type TestServer } from '../helpers/server.j
 import { userSession } from '../helpers/auth.js';
 import { info, makeCampaign, pageEvents, postBatch, sessionId, storedCounts } from './ingest-support.js';
 import { byteCounter } from '../../server/cluster/byte-counter.js';
-import { insertSession } from '../../server/sessions/repository.js';
+import { insertSession } from '../../server/recordings/seed.js';
 import { QUOTA_REACHED } from '../../server/campaigns/storage-quota.js';
 
 const MB = 1024 * 1024;

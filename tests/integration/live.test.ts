@@ -7,7 +7,7 @@ import { SESSION_IDLE_MS } from '../../common/limits.js';
 import type { Session } from '../../common/api-types.js';
 import { TOO_MANY_STREAMS_NODE, TOO_MANY_STREAMS_USER } from '../../server/live/routes.js';
 import { gzipSync } from 'node:zlib';
-import { insertChunk } from '../../server/storage/chunks.js';
+import { insertEncodedChunk } from '../../server/recordings/seed.js';
 import { receivedChunk } from '../../server/storage/chunk-codec.js';
 import { batchEventsSpan } from '../../server/storage/scan-batch.js';
 
@@ -122,7 +122,7 @@ describe('GET /api/v1/replay/live/{campaignId}/{sessionId}', () => {
     await post(session, 0, pageEvents());
     const events = marked(1).reverse();
     const body = Buffer.from(JSON.stringify({ sessionId: session, seq: 1, events }));
-    await insertChunk(server.db, { campaignId, sessionId: session, seq: 1, ...receivedChunk(gzipSync(body), batchEventsSpan(body)!, events) });
+    await insertEncodedChunk(server.db, { campaignId, sessionId: session, seq: 1, ...receivedChunk(gzipSync(body), batchEventsSpan(body)!, events) });
     const client = await sse(replayUrl(session));
     await client.waitFor(() => seqsOf(client).length === 2);
     const second = client.messages.filter((m) => m.event === 'events')[1];

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
-import { appendChunk } from '../../server/storage/chunks.js';
-import { insertSession } from '../../server/sessions/repository.js';
+import { appendChunk } from '../../server/recordings/seed.js';
+import { insertSession } from '../../server/recordings/seed.js';
 import type { Campaign } from '../../common/api-types.js';
 
 // Every campaign, session and replay call: 401 without a session, 403 with no data for a campaign

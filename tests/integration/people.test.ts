@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
-import { insertSession } from '../../server/sessions/repository.js';
+import { insertSession } from '../../server/recordings/seed.js';
 import { RARE_EVENT_SESSIONS } from '../../server/people/filters.js';
 import { subjectHash } from '../../server/people/repository.js';
 import { ERASE_BATCH, type Person } from '../../common/api/people.js';

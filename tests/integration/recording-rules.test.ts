@@ -5,7 +5,7 @@ import type { Campaign } from '../../common/api-types.js';
 import { DEFAULT_MASKED_PARAMS } from '../../common/recording-rules.js';
 import { info, makeCampaign, pageEvents, postBatch, sessionId } from './ingest-support.js';
 import { DEFAULT_RULES } from './recording-rules-support.js';
-import { insertSession } from '../../server/sessions/repository.js';
+import { insertSession } from '../../server/recordings/seed.js';
 import { sweepExpiredRecordings } from '../../server/campaigns/retention.js';
 import { SESSION_IDLE_MS } from '../../common/limits.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
-import { appendChunk } from '../../server/storage/chunks.js';
-import { insertSession } from '../../server/sessions/repository.js';
+import { appendChunk } from '../../server/recordings/seed.js';
+import { insertSession } from '../../server/recordings/seed.js';
 import { hashShareToken } from '../../server/shares/repository.js';
 import type { Campaign, ReplayEvent } from '../../common/api-types.js';
 import type { CreatedShare, SharedReplay, ShareList } from '../../common/api/shares.js';

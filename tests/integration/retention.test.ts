@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, usingPostgres, type TestServer } from '../helpers/server.js';
-import { appendChunk } from '../../server/storage/chunks.js';
-import { insertSession } from '../../server/sessions/repository.js';
+import { appendChunk } from '../../server/recordings/seed.js';
+import { insertSession } from '../../server/recordings/seed.js';
 import { sweepExpiredRecordings } from '../../server/campaigns/retention.js';
 import { oneNodeAtATime, sweepRecordings } from '../../server/cluster/jobs.js';
 import { makeCampaign } from './ingest-support.js';

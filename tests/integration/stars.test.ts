@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
-import { insertSession } from '../../server/sessions/repository.js';
-import { appendChunk } from '../../server/storage/chunks.js';
+import { insertSession } from '../../server/recordings/seed.js';
+import { appendChunk } from '../../server/recordings/seed.js';
 import { sweepExpiredRecordings } from '../../server/campaigns/retention.js';
 import { STAR_WRITES_PER_USER } from '../../server/stars/routes.js';
 import type { Campaign, SessionsResponse } from '../../common/api-types.js';

@@ -1,7 +1,7 @@
 /**
  * Gathers what is queued during one turn of the event loop into groups and runs them, at most
- * `concurrency` at once; what arrives while they run makes the next group. Ingest's group commit
- * (group-commit.ts) and short way (statement-groups.ts) both group batches this way.
+ * `concurrency` at once; what arrives while they run makes the next group. SQLite's group commit
+ * (group-commit.ts) and PostgreSQL's shared statements (statement-groups.ts) group batches this way.
  */
 export class TurnGroups<Entry> {
   readonly #queue: Entry[] = [];

@@ -6,10 +6,10 @@ interface Queued<Item, Answer> {
 }
 
 /**
- * Where the short way tells what went wrong without losing anything (the server's log): nothing
- * is lost, but a failure that recurs costs every batch a second write and must be seen.
+ * Where a shared statement's failure is told (the server's log): nothing is lost, but a failure
+ * that recurs costs every batch a second write and must be seen.
  */
-export interface ShortWayLog {
+export interface WriterLog {
   warn(details: { err: unknown; batches?: number; campaignId?: string }, message: string): void;
 }
 
@@ -20,8 +20,7 @@ interface GroupBounds {
 }
 
 /**
- * Runs the items queued in one turn of the event loop as one statement (ingest's short way on
- * PostgreSQL): a statement costs PostgreSQL about as much for one row as for a few, so batches
+ * Runs the items queued in one turn of the event loop as one statement (PostgreSQL's writer): a statement costs PostgreSQL about as much for one row as for a few, so batches
  * that arrive together share it. One item a key a statement (a session's row is written once
  * by it); a second item of a key waits for the next. `run` answers each item by its key.
  */
@@ -33,7 +32,7 @@ export class StatementGroups<Item extends { key: string; bytes: number }, Answer
     /** The answer of an item the statement did not answer, or of every item of a statement that failed (it wrote nothing). */
     private readonly unanswered: Answer,
     /** Told of a statement that failed: its items are answered as unanswered all the same. */
-    private readonly log: ShortWayLog,
+    private readonly log: WriterLog,
     // One statement at a time: the items that wait meanwhile make the next statement bigger,
     // which costs PostgreSQL less an item than two smaller statements at once.
     // At most 64 items or 4 MB of them (a statement's parameters are held in memory, as text).
@@ -72,7 +71,7 @@ export class StatementGroups<Item extends { key: string; bytes: number }, Answer
       answers = await this.run(group.map((entry) => entry.item));
     } catch (error) {
       // A deadlock between nodes may happen now and then; anything that recurs is a fault to see.
-      this.log.warn({ err: error, batches: group.length }, 'ingest short-way statement failed; its batches took the long way');
+      this.log.warn({ err: error, batches: group.length }, 'a shared ingest statement failed; its batches were written one by one');
       answers = new Map();
     }
     for (const { item, resolve } of group) resolve(answers.get(item.key) ?? this.unanswered);

@@ -1,0 +1,24 @@
+import type { Executor } from '../db/executor.js';
+import { BOT_REASONS } from '../ingest/visitor.js';
+import { SESSION_IDLE_MS } from '../../common/limits.js';
+
+/** How far back a sweep looks for sessions that ended without human input. */
+export const SWEEP_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Sessions that ended (idle past the tracker's SESSION_IDLE_MS, so it has moved on) without any
+ * human input are bots. Run before a list, and after a campaign admits a new session (at most
+ * once a minute; outside its transaction, so the admission never waits on other rows); the
+ * verdict index keeps it cheap.
+ */
+export async function markEndedSessionsWithoutInput(db: Executor, campaignId: string, now = Date.now()): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ is_bot: 1, bot_reason: BOT_REASONS.noInput })
+    .where('campaign_id', '=', campaignId)
+    .where('is_bot', '=', 0)
+    .where('started_at', '>', now - SWEEP_WINDOW_MS)
+    .where('has_human_input', '=', 0)
+    .where('last_activity_at', '<', now - SESSION_IDLE_MS)
+    .execute();
+}

@@ -1,0 +1,215 @@
+import type { Executor } from '../db/executor.js';
+import { HttpError, badRequest } from '../http/errors.js';
+import type { PackedBatch } from '../ingest/pack-batch.js';
+import type { CampaignRow } from '../campaigns/repository.js';
+import { STATE_COLUMNS, VERDICT_COLUMNS, type CountedSession, type SessionRow, type SessionState } from '../sessions/repository.js';
+import { NOTHING_COUNTED, admissionSql, capReached, capValues, grownName, limitName, raiseSql, withinCapsSql, COUNTERS, type SessionCaps } from './rules.js';
+import { Statement, type Dialect } from './statement.js';
+import {
+  CHUNK_COLUMNS,
+  FACT_VALUE_COLUMNS,
+  SESSION_COLUMNS,
+  chunkRow,
+  closingNote,
+  firstBatchRow,
+  foldedFacts,
+  newSessionRow,
+  verdictOf,
+  verdictStale,
+  type ChunkRow,
+} from './session-rows.js';
+import { INFO_REQUIRED, LIMIT_REACHED, type LastSeenRows, type WriteOutcome } from './index.js';
+import { GroupCommitter, type GroupOptions } from './group-commit.js';
+import type { Db } from '../db/index.js';
+
+/** Thrown inside the transaction to undo the counters when the chunk was stored already. */
+export const DUPLICATE = Symbol('duplicate batch');
+
+/** Whether an error is the batch's own answer (a refusal or a retried batch), not the database's. */
+export const isBatchRefusal = (error: unknown): boolean => error === DUPLICATE || error instanceof HttpError;
+
+/** A write's outcome with the session's row as the batch left it (the next batch's last seen row). */
+export type Written = WriteOutcome & { row?: SessionState };
+
+const pick = <T extends object>(row: T, columns: readonly string[]) => Object.fromEntries(columns.map((column) => [column, row[column as keyof T]]));
+
+/**
+ * One batch written inside a transaction (SQLite's every batch, in a group commit; PostgreSQL's
+ * batches its shared statements left): the session admitted if new, the batch counted within
+ * the caps against the row as last seen, its chunk stored. Each statement's text is written once,
+ * here; a batch only binds values. On PostgreSQL the row is read FOR UPDATE, so it stays as read.
+ */
+export class TransactionWriter {
+  readonly #read: Statement<'campaign' | 'session'>;
+  readonly #count: Statement<string>;
+  readonly #insertSession: Statement<string>;
+  readonly #insertChunk: Statement<string>;
+  readonly #admit: Statement<'campaign'>;
+  readonly #close: Statement<'reason' | 'campaign' | 'session'>;
+  readonly #verdict: Statement<'is_bot' | 'bot_reason' | 'campaign' | 'session' | 'batch_count'>;
+  readonly #caps: Record<string, number>;
+
+  constructor(
+    dialect: Dialect,
+    private readonly caps: SessionCaps,
+  ) {
+    this.#caps = capValues(caps);
+    const where = (p: (name: 'campaign' | 'session') => string) => `campaign_id = ${p('campaign')} and id = ${p('session')}`;
+    this.#read = new Statement(
+      dialect,
+      (p) => `select ${STATE_COLUMNS.join(', ')} from sessions where ${where(p)}${dialect === 'postgres' ? ' for update' : ''}`,
+    );
+    // The row is counted only as last seen (batch_count and started_at tell one state from
+    // another), within the caps: its facts were folded from that row.
+    this.#count = new Statement(dialect, (p) => {
+      // Typed: PostgreSQL cannot tell what `$1 - $2` subtracts.
+      const by = (column: string) => `cast(${p(grownName(column))} as bigint)`;
+      const facts = FACT_VALUE_COLUMNS.map((column) => `${column} = ${p(column)}`).join(', ');
+      return `update sessions as s set last_activity_at = ${p('now')}, duration_ms = ${p('now')} - s.started_at, ${raiseSql(dialect, 's', by)}, ${facts},
+  entry_url = coalesce(s.entry_url, ${p('entry_url')})
+where s.campaign_id = ${p('campaign')} and s.id = ${p('session')} and s.closed_reason is null
+  and s.batch_count = ${p('seen_batch_count')} and s.started_at = ${p('seen_started_at')}
+  and ${withinCapsSql('s', by, (column) => `cast(${p(limitName(column))} as bigint)`)}
+returning ${[...STATE_COLUMNS, ...VERDICT_COLUMNS].join(', ')}`;
+    });
+    const insert = (table: string, columns: readonly string[], conflict: string) =>
+      new Statement<string>(
+        dialect,
+        (p) => `insert into ${table} (${columns.join(', ')}) values (${columns.map((column) => p(column)).join(', ')}) on conflict (${conflict}) do nothing`,
+      );
+    this.#insertSession = insert('sessions', SESSION_COLUMNS, 'campaign_id, id');
+    this.#insertChunk = insert('chunks', CHUNK_COLUMNS, 'campaign_id, session_id, seq');
+    const admission = admissionSql('k', '1');
+    this.#admit = new Statement(dialect, (p) => `update campaigns as k set ${admission.set} where k.id = ${p('campaign')} and ${admission.fits}`);
+    this.#close = new Statement(dialect, (p) => `update sessions set closed_reason = ${p('reason')} where ${where(p)} and closed_reason is null`);
+    this.#verdict = new Statement(
+      dialect,
+      (p) => `update sessions set is_bot = ${p('is_bot')}, bot_reason = ${p('bot_reason')} where ${where(p)} and batch_count = ${p('batch_count')}`,
+    );
+  }
+
+  /** Writes the batch in `trx`; throws DUPLICATE for a retried batch and an HttpError for a refused one (both undo the batch). */
+  async write(trx: Executor, campaign: CampaignRow, batch: PackedBatch, ip: string, lastSeen: SessionState | undefined, now: number): Promise<Written> {
+    let row = lastSeen;
+    if (!row) {
+      const started = batch.info ? await this.#start(trx, campaign, batch, ip, now) : undefined;
+      if (started) return started;
+      row = await this.read(trx, campaign.id, batch.sessionId);
+      if (!row) throw badRequest(INFO_REQUIRED);
+    }
+    // Against the last seen row, then (if it changed) the row read here: locked on PostgreSQL, and
+    // SQLite has no other writer, so the second count finds the row as read.
+    for (let tries = 0; tries < 3; tries++) {
+      if (row.closed_reason) return { stored: false, admitted: false, closed: row.closed_reason };
+      const reason = capReached(row, batch, this.caps);
+      if (reason) return this.#closeAtCap(trx, campaign.id, batch, reason, now);
+      const counted = await this.#countAsOf(trx, campaign.id, batch, row, now);
+      if (counted) {
+        if (!(await this.insertChunk(trx, chunkRow(campaign.id, batch, now)))) throw DUPLICATE;
+        await this.keepVerdict(trx, campaign.id, batch.sessionId, counted);
+        return { stored: true, admitted: false, row: pick(counted, STATE_COLUMNS) as SessionState };
+      }
+      const latest = await this.read(trx, campaign.id, batch.sessionId);
+      // Erased since it was last seen: the batch starts the session again.
+      if (!latest) return this.write(trx, campaign, batch, ip, undefined, now);
+      row = latest;
+    }
+    throw new Error('A session row changed under its lock');
+  }
+
+  read(db: Executor, campaignId: string, sessionId: string): Promise<SessionState | undefined> {
+    return this.#read.run<SessionState>(db, { campaign: campaignId, session: sessionId }).then((result) => result.rows[0]);
+  }
+
+  async insertChunk(db: Executor, chunk: ChunkRow): Promise<boolean> {
+    return (await this.#insertChunk.run(db, chunk as unknown as Record<string, unknown>)).changed === 1;
+  }
+
+  /** Keeps the bot verdict current as the row's counters change, unless a later batch has counted the row since. */
+  async keepVerdict(db: Executor, campaignId: string, sessionId: string, row: CountedSession): Promise<void> {
+    if (!verdictStale(row)) return;
+    await this.#verdict.run(db, { ...verdictOf(row), campaign: campaignId, session: sessionId, batch_count: row.batch_count });
+  }
+
+  async #countAsOf(trx: Executor, campaignId: string, batch: PackedBatch, row: SessionState, now: number): Promise<CountedSession | undefined> {
+    const grows = Object.fromEntries(COUNTERS.map(({ column, grows }) => [grownName(column), grows(batch)]));
+    const values = {
+      ...grows,
+      ...this.#caps,
+      ...foldedFacts(row, batch),
+      now,
+      campaign: campaignId,
+      session: batch.sessionId,
+      seen_batch_count: row.batch_count,
+      seen_started_at: row.started_at,
+    };
+    return (await this.#count.run<CountedSession>(trx, values)).rows[0];
+  }
+
+  /**
+   * Starts a new session with its first batch: its row goes in counted, then its chunk, and the
+   * campaign admits it last (its row's lock is then held only to the COMMIT). Refused, it throws:
+   * the transaction undoes the row. Undefined when another request started the session first.
+   */
+  async #start(trx: Executor, campaign: CampaignRow, batch: PackedBatch, ip: string, now: number): Promise<Written | undefined> {
+    const info = batch.info!;
+    const reason = capReached(NOTHING_COUNTED, batch, this.caps);
+    const row: SessionRow = reason
+      ? { ...newSessionRow(campaign, batch, info, ip, now), closed_reason: reason }
+      : firstBatchRow(campaign, batch, info, ip, now);
+    if ((await this.#insertSession.run(trx, row)).changed !== 1) return undefined;
+    if (!(await this.insertChunk(trx, reason ? closingNote(campaign.id, batch, reason, now) : chunkRow(campaign.id, batch, now)))) throw DUPLICATE;
+    if ((await this.#admit.run(trx, { campaign: campaign.id })).changed !== 1) throw new HttpError(403, LIMIT_REACHED);
+    return reason ? { stored: false, admitted: true, closed: reason } : { stored: true, admitted: true, row: pick(row, STATE_COLUMNS) as SessionState };
+  }
+
+  /** Closes a session at its cap: the reason on its row, and at the end of its replay as a note. */
+  async #closeAtCap(trx: Executor, campaignId: string, batch: PackedBatch, reason: string, now: number): Promise<Written> {
+    await this.#close.run(trx, { reason, campaign: campaignId, session: batch.sessionId });
+    await this.insertChunk(trx, closingNote(campaignId, batch, reason, now));
+    return { stored: false, admitted: false, closed: reason };
+  }
+}
+
+/**
+ * The transaction writer in a group commit: the batches that arrive together share a transaction,
+ * one savepoint each. Remembers the row each batch leaves as its session's last seen row (and
+ * forgets it for a batch refused, retried or closed: it is read again next time).
+ */
+export class GroupedTransactions {
+  readonly writer: TransactionWriter;
+  readonly #committer: GroupCommitter;
+
+  constructor(
+    db: Db,
+    dialect: Dialect,
+    caps: SessionCaps,
+    private readonly rows: LastSeenRows,
+    options: GroupOptions,
+  ) {
+    this.writer = new TransactionWriter(dialect, caps);
+    this.#committer = new GroupCommitter(db, isBatchRefusal, options);
+  }
+
+  /** `seenBefore`: the session was seen before (its batches go first; new sessions' admissions hold the campaign's row to the COMMIT). */
+  async write(
+    campaign: CampaignRow,
+    batch: PackedBatch,
+    ip: string,
+    lastSeen: SessionState | undefined,
+    seenBefore = lastSeen !== undefined,
+  ): Promise<WriteOutcome> {
+    let written: Written | undefined;
+    try {
+      const order = `${seenBefore ? 0 : 1}/${campaign.id}/${batch.sessionId}`;
+      written = await this.#committer.run((trx) => this.writer.write(trx, campaign, batch, ip, lastSeen, Date.now()), order);
+      const { row: _row, ...outcome } = written;
+      return outcome;
+    } catch (error) {
+      if (error === DUPLICATE) return { stored: false, admitted: false };
+      throw error;
+    } finally {
+      this.rows.set(campaign.id, batch.sessionId, written?.row);
+    }
+  }
+}
