@@ -17,6 +17,8 @@ import { registerAccount } from './account/routes.js';
 import { registerCampaigns } from './campaigns/routes.js';
 import { registerSessions } from './sessions/routes.js';
 import { registerInsights } from './insights/routes.js';
+import { registerHeatmaps } from './heatmaps/routes.js';
+import { HeatmapFeed } from './heatmaps/feed.js';
 import { registerStars } from './stars/routes.js';
 import { registerSegments } from './segments/routes.js';
 import { registerNotes } from './notes/routes.js';
@@ -81,6 +83,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     db,
     keys: { key: new TextEncoder().encode(secret), secure: config.publicUrl.startsWith('https:') },
     live,
+    heatmaps: new HeatmapFeed(db, app.log),
   };
   app.decorate('ctx', ctx);
   app.decorate('diskGuard', new DiskGuard(config.dataDir, config.limits.diskMinFreeBytes, app.log));
@@ -96,8 +99,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Per-address limits count the client as TRUST_PROXY defines it (http/client-address.ts).
     keyGenerator: clientAddress,
     ...rateStorage,
-    errorResponseBuilder: (_request, context) =>
-      new HttpError(429, `Too many requests: try again in ${Math.ceil(context.ttl / 1000)} s`),
+    errorResponseBuilder: (_request, context) => new HttpError(429, `Too many requests: try again in ${Math.ceil(context.ttl / 1000)} s`),
   });
   app.decorate('byteCounter', byteCounter(rateStorage, db, Boolean(config.databaseUrl)));
   app.decorate('storageQuota', new StorageQuota(db, config.limits.storageQuotaBytes));
@@ -111,6 +113,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerCampaigns(app, ctx);
   await registerSessions(app, ctx);
   await registerInsights(app, ctx);
+  await registerHeatmaps(app, ctx);
   await registerStars(app, ctx);
   await registerSegments(app, ctx);
   await registerNotes(app, ctx);

@@ -2,6 +2,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/index.js';
 import type { SessionKeys } from './auth/tokens.js';
 import type { LiveHub } from './live/hub.js';
+import type { HeatmapFeed } from './heatmaps/feed.js';
 
 /** What every area of the server is built from; made once in buildApp. */
 export interface AppContext {
@@ -10,4 +11,6 @@ export interface AppContext {
   keys: SessionKeys;
   /** Live sessions: who follows what, and news of changed sessions from every node. */
   live: LiveHub;
+  /** Heatmap aggregation: ingest feeds it each stored batch's heat, off the hot path. */
+  heatmaps: HeatmapFeed;
 }

@@ -21,6 +21,7 @@ import * as m0012 from './migrations/0012_session_ip_mode.js';
 import * as m0015 from './migrations/0015_sessions_by_last_activity.js';
 import * as m0017 from './migrations/0017_stars_and_segments.js';
 import * as m0018 from './migrations/0018_notes.js';
+import * as m0021 from './migrations/0021_heatmaps.js';
 
 export type Db = Kysely<Database>;
 export type { Database };
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0015_sessions_by_last_activity': m0015,
   '0017_stars_and_segments': m0017,
   '0018_notes': m0018,
+  '0021_heatmaps': m0021,
 };
 
 export interface DbOptions {

@@ -7,6 +7,7 @@ import { scanBatch, type BatchScan, type EventsSpan } from '../storage/batch-bod
 import { inflatedSize } from '../storage/chunks.js';
 import { hasHumanInput, pageLoads } from './event-rules.js';
 import { factMoments, type Moment } from '../../common/session-facts.js';
+import { heatRecords, type HeatRecord } from '../heatmaps/records.js';
 import { CAPTURED_TAGS, NOTE_TAG } from '../../common/captured.js';
 import { OPEN_OBJECT } from '../../common/json-chars.js';
 import { scrubEvent, storable, withoutQuery } from '../../common/scrub.js';
@@ -31,6 +32,8 @@ export interface PackedBatch {
   pageLoads: number;
   /** What the session-facts rules look at in this batch, folded into the row when it is stored. */
   moments: Moment[];
+  /** Heatmap clicks and scroll depths (server/heatmaps), aggregated after the batch is stored. */
+  heat: HeatRecord[];
   /** The events in time order, gzip-compressed: as a JSON array, or the body as received (storage/batch-body.ts). */
   chunk: Uint8Array;
 }
@@ -145,7 +148,9 @@ type Event = BatchBody['events'][number];
  * home-made sender may not), and console messages dropped when the campaign turned their capture off.
  */
 function scrubbed(events: Event[], options: PackOptions): { kept: Event[]; changed: boolean } {
-  const kept = options.captureConsole ? events : events.filter((e) => !(e.type === EventType.Custom && (e.data as { tag?: unknown }).tag === CAPTURED_TAGS.console));
+  const kept = options.captureConsole
+    ? events
+    : events.filter((e) => !(e.type === EventType.Custom && (e.data as { tag?: unknown }).tag === CAPTURED_TAGS.console));
   let changed = kept.length !== events.length;
   for (const event of kept) changed = scrubEvent(event) || changed;
   return { kept, changed };
@@ -186,7 +191,8 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
     const { kept, changed } = scrubbed(batch.events, options);
     const received = receivedSpan(raw, json, scan, batch, changed);
     // A batch of nothing but dropped console messages is still a batch of the session (its seq counts).
-    if (!kept.length) kept.push({ type: EventType.Custom, data: { tag: NOTE_TAG, payload: { dropped: 'console messages' } }, timestamp: batch.events[0].timestamp });
+    if (!kept.length)
+      kept.push({ type: EventType.Custom, data: { tag: NOTE_TAG, payload: { dropped: 'console messages' } }, timestamp: batch.events[0].timestamp });
     const events = kept.sort((a, b) => a.timestamp - b.timestamp); // stable; a kept body's are in order already
     const stored = received ? null : JSON.stringify(events);
     return {
@@ -202,6 +208,7 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
         humanInput: hasHumanInput(events),
         pageLoads: pageLoads(events),
         moments: factMoments(events),
+        heat: heatRecords(events),
         chunk: received ? raw : gzipSync(stored as string),
       },
     };

@@ -100,7 +100,13 @@ function sessionLimits(app: FastifyInstance, ctx: AppContext) {
   return {
     reread,
     /** The row the batch is judged against, `kept` or read, after the limits that apply (a new session's too). */
-    check: async (request: FastifyRequest, reply: FastifyReply, campaign: Campaign, batch: PackedBatch, kept: SessionState | undefined): Promise<SessionState | undefined> => {
+    check: async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      campaign: Campaign,
+      batch: PackedBatch,
+      kept: SessionState | undefined,
+    ): Promise<SessionState | undefined> => {
       const session = kept ?? (await reread(campaign, batch));
       if (!session) {
         await newPerIp(request, reply, clientAddress(request));
@@ -208,25 +214,29 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
 
   // The body is raw bytes, checked in a worker (common/ingest-batch.ts) with a reason per field.
   const schema = { params: IngestParams, response: { 200: IngestResponse, 202: IngestResponse } };
-  app.withTypeProvider<TypeBoxTypeProvider>().post(INGEST_PATH, { bodyLimit: MAX_BODY_BYTES, schema, onRequest: app.diskGuard.hook }, async (request, reply) => {
-    if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Empty body');
-    const checked = request.ingest?.campaign as Campaign;
-    await bytes.received(request, reply, checked.id, request.body.length);
-    const batch = await pack(reply, request.body, checked);
-    const short = await shortWay?.store(request, reply, checked, batch);
-    const { outcome, campaign } = short ? { outcome: short, campaign: checked } : await storeAfresh(request, reply, batch);
-    // Here the batch is committed (its group's COMMIT is done): what follows may announce it.
-    if (outcome.stored || outcome.admitted || outcome.closed) ctx.live.sessionChanged(campaign.id, batch.sessionId);
-    if (outcome.closed) throw new HttpError(SESSION_CLOSED_STATUS, outcome.closed);
-    // Someone watches this session live: the tracker then sends every second for a while.
-    if (ctx.live.isWatched(campaign.id, batch.sessionId)) reply.header(LIVE_HEADER, '1');
-    if (outcome.admitted && sweepDue(campaign.id, Date.now())) {
-      await markEndedSessionsWithoutInput(ctx.db, campaign.id).catch((error: unknown) => request.log.warn({ err: error }, 'bot sweep failed'));
-    }
-    // 202 tells the tracker, at the cost of reading a status, to stop capturing console messages.
-    if (campaign.capture_console === 0) return reply.status(202).send({ stored: outcome.stored, console: false as const });
-    return { stored: outcome.stored };
-  });
+  app
+    .withTypeProvider<TypeBoxTypeProvider>()
+    .post(INGEST_PATH, { bodyLimit: MAX_BODY_BYTES, schema, onRequest: app.diskGuard.hook }, async (request, reply) => {
+      if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Empty body');
+      const checked = request.ingest?.campaign as Campaign;
+      await bytes.received(request, reply, checked.id, request.body.length);
+      const batch = await pack(reply, request.body, checked);
+      const short = await shortWay?.store(request, reply, checked, batch);
+      const { outcome, campaign } = short ? { outcome: short, campaign: checked } : await storeAfresh(request, reply, batch);
+      // Here the batch is committed (its group's COMMIT is done): what follows may announce it.
+      if (outcome.stored || outcome.admitted || outcome.closed) ctx.live.sessionChanged(campaign.id, batch.sessionId);
+      // Heatmaps gather the batch's clicks in memory and write them later, in their own transaction.
+      if (outcome.stored) ctx.heatmaps.fed(campaign.id, batch.sessionId, batch.moments, batch.heat);
+      if (outcome.closed) throw new HttpError(SESSION_CLOSED_STATUS, outcome.closed);
+      // Someone watches this session live: the tracker then sends every second for a while.
+      if (ctx.live.isWatched(campaign.id, batch.sessionId)) reply.header(LIVE_HEADER, '1');
+      if (outcome.admitted && sweepDue(campaign.id, Date.now())) {
+        await markEndedSessionsWithoutInput(ctx.db, campaign.id).catch((error: unknown) => request.log.warn({ err: error }, 'bot sweep failed'));
+      }
+      // 202 tells the tracker, at the cost of reading a status, to stop capturing console messages.
+      if (campaign.capture_console === 0) return reply.status(202).send({ stored: outcome.stored, console: false as const });
+      return { stored: outcome.stored };
+    });
 }
 
 export async function registerIngest(app: FastifyInstance, ctx: AppContext): Promise<void> {
