@@ -21,6 +21,7 @@ import { Route as SharedTokenRouteImport } from './routes/shared.$token'
 import { Route as AuthGoogleCallbackRouteImport } from './routes/auth/google/callback'
 import { Route as AuthedCampaignCampaignIdIndexRouteImport } from './routes/_authed/campaign/$campaignId/index'
 import { Route as AuthedCampaignCampaignIdEditRouteImport } from './routes/_authed/campaign/$campaignId/edit'
+import { Route as AuthedCampaignCampaignIdHeatmapsRouteImport } from './routes/_authed/campaign/$campaignId/heatmaps'
 import { Route as AuthedCampaignCampaignIdInsightsRouteImport } from './routes/_authed/campaign/$campaignId/insights'
 import { Route as AuthedCampaignCampaignIdSessionSessionIdRouteImport } from './routes/_authed/campaign/$campaignId/session/$sessionId'
 
@@ -85,6 +86,12 @@ const AuthedCampaignCampaignIdEditRoute =
     path: '/campaign/$campaignId/edit',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedCampaignCampaignIdHeatmapsRoute =
+  AuthedCampaignCampaignIdHeatmapsRouteImport.update({
+    id: '/campaign/$campaignId/heatmaps',
+    path: '/campaign/$campaignId/heatmaps',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedCampaignCampaignIdInsightsRoute =
   AuthedCampaignCampaignIdInsightsRouteImport.update({
     id: '/campaign/$campaignId/insights',
@@ -109,6 +116,7 @@ export interface FileRoutesByFullPath {
   '/shared/$token': typeof SharedTokenRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
   '/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
+  '/campaign/$campaignId/heatmaps': typeof AuthedCampaignCampaignIdHeatmapsRoute
   '/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
   '/campaign/$campaignId/': typeof AuthedCampaignCampaignIdIndexRoute
   '/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
@@ -124,6 +132,7 @@ export interface FileRoutesByTo {
   '/shared/$token': typeof SharedTokenRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
   '/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
+  '/campaign/$campaignId/heatmaps': typeof AuthedCampaignCampaignIdHeatmapsRoute
   '/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
   '/campaign/$campaignId': typeof AuthedCampaignCampaignIdIndexRoute
   '/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
@@ -141,6 +150,7 @@ export interface FileRoutesById {
   '/shared/$token': typeof SharedTokenRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
   '/_authed/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
+  '/_authed/campaign/$campaignId/heatmaps': typeof AuthedCampaignCampaignIdHeatmapsRoute
   '/_authed/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
   '/_authed/campaign/$campaignId/': typeof AuthedCampaignCampaignIdIndexRoute
   '/_authed/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
@@ -158,6 +168,7 @@ export interface FileRouteTypes {
     | '/shared/$token'
     | '/auth/google/callback'
     | '/campaign/$campaignId/edit'
+    | '/campaign/$campaignId/heatmaps'
     | '/campaign/$campaignId/insights'
     | '/campaign/$campaignId/'
     | '/campaign/$campaignId/session/$sessionId'
@@ -173,6 +184,7 @@ export interface FileRouteTypes {
     | '/shared/$token'
     | '/auth/google/callback'
     | '/campaign/$campaignId/edit'
+    | '/campaign/$campaignId/heatmaps'
     | '/campaign/$campaignId/insights'
     | '/campaign/$campaignId'
     | '/campaign/$campaignId/session/$sessionId'
@@ -189,6 +201,7 @@ export interface FileRouteTypes {
     | '/shared/$token'
     | '/auth/google/callback'
     | '/_authed/campaign/$campaignId/edit'
+    | '/_authed/campaign/$campaignId/heatmaps'
     | '/_authed/campaign/$campaignId/insights'
     | '/_authed/campaign/$campaignId/'
     | '/_authed/campaign/$campaignId/session/$sessionId'
@@ -290,6 +303,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedCampaignCampaignIdEditRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/campaign/$campaignId/heatmaps': {
+      id: '/_authed/campaign/$campaignId/heatmaps'
+      path: '/campaign/$campaignId/heatmaps'
+      fullPath: '/campaign/$campaignId/heatmaps'
+      preLoaderRoute: typeof AuthedCampaignCampaignIdHeatmapsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/campaign/$campaignId/insights': {
       id: '/_authed/campaign/$campaignId/insights'
       path: '/campaign/$campaignId/insights'
@@ -312,6 +332,7 @@ interface AuthedRouteChildren {
   AuthedCreateCampaignRoute: typeof AuthedCreateCampaignRoute
   AuthedDashboardRoute: typeof AuthedDashboardRoute
   AuthedCampaignCampaignIdEditRoute: typeof AuthedCampaignCampaignIdEditRoute
+  AuthedCampaignCampaignIdHeatmapsRoute: typeof AuthedCampaignCampaignIdHeatmapsRoute
   AuthedCampaignCampaignIdInsightsRoute: typeof AuthedCampaignCampaignIdInsightsRoute
   AuthedCampaignCampaignIdIndexRoute: typeof AuthedCampaignCampaignIdIndexRoute
   AuthedCampaignCampaignIdSessionSessionIdRoute: typeof AuthedCampaignCampaignIdSessionSessionIdRoute
@@ -322,6 +343,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedCreateCampaignRoute: AuthedCreateCampaignRoute,
   AuthedDashboardRoute: AuthedDashboardRoute,
   AuthedCampaignCampaignIdEditRoute: AuthedCampaignCampaignIdEditRoute,
+  AuthedCampaignCampaignIdHeatmapsRoute: AuthedCampaignCampaignIdHeatmapsRoute,
   AuthedCampaignCampaignIdInsightsRoute: AuthedCampaignCampaignIdInsightsRoute,
   AuthedCampaignCampaignIdIndexRoute: AuthedCampaignCampaignIdIndexRoute,
   AuthedCampaignCampaignIdSessionSessionIdRoute:

@@ -75,9 +75,17 @@ export const HeatmapClicksQuery = Type.Object(
   { additionalProperties: false },
 );
 export const HeatmapClicks = Type.Object({
-  /** Most recent first; `at` is the session's first click on the element. */
+  /** Most recent first; `at` is the session's first click on the element (the replay opens `at - startedAt` in). */
   sessions: Type.Array(
-    Type.Object({ sessionId: Type.String(), at: Type.Number(), clicks: count(), rageClicks: count(), deadClicks: count(), errorClicks: count() }),
+    Type.Object({
+      sessionId: Type.String(),
+      startedAt: Type.Number(),
+      at: Type.Number(),
+      clicks: count(),
+      rageClicks: count(),
+      deadClicks: count(),
+      errorClicks: count(),
+    }),
   ),
 });
 export type HeatmapClicks = Static<typeof HeatmapClicks>;

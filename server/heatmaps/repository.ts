@@ -166,9 +166,24 @@ export async function elementClickers(db: Db, campaignId: string, path: string, 
         deadClicks: known.deadClicks + deadClicks,
         errorClicks: known.errorClicks + errorClicks,
       });
-    else sessions.set(row.session_id, { sessionId: row.session_id, at: element.at, clicks, rageClicks, deadClicks, errorClicks });
+    else sessions.set(row.session_id, { sessionId: row.session_id, startedAt: 0, at: element.at, clicks, rageClicks, deadClicks, errorClicks });
   }
-  return { sessions: [...sessions.values()].sort((a, b) => b.at - a.at).slice(0, MAX_CLICKERS) };
+  const listed = [...sessions.values()].sort((a, b) => b.at - a.at).slice(0, MAX_CLICKERS);
+  if (listed.length) {
+    const started = await db
+      .selectFrom('sessions')
+      .select(['id', 'started_at'])
+      .where('campaign_id', '=', campaignId)
+      .where(
+        'id',
+        'in',
+        listed.map((s) => s.sessionId),
+      )
+      .execute();
+    const startedAt = new Map(started.map((row) => [row.id, num(row.started_at)]));
+    for (const session of listed) session.startedAt = startedAt.get(session.sessionId) ?? session.at;
+  }
+  return { sessions: listed };
 }
 
 /** The campaign's page patterns, in order. */

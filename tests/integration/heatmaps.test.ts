@@ -47,7 +47,7 @@ interface Visit {
 
 async function visit(campaignId: string, v: Visit, start = Date.now() - 60_000): Promise<void> {
   const path = v.path ?? '/product/1';
-  const events = [meta(start, path, v.width), full(start + 1), view(start + 2, path, v.width)];
+  const events: { type: number; data: object; timestamp: number }[] = [meta(start, path, v.width), full(start + 1), view(start + 2, path, v.width)];
   for (const t of v.at) events.push(...clicks(start + t, path, '#add', 'Add to cart', v.width));
   events.push(mutation(start + Math.max(...v.at) + 100));
   if (v.deadLabel) events.push(...clicks(start + 20_000, path, 'form>label:nth-of-type(2)', 'Size', v.width));
@@ -119,7 +119,9 @@ describe('GET /api/v1/heatmaps/:campaignId', () => {
     const { campaignId, desktop, mobile } = await shop();
     const response = await get(`/api/v1/heatmaps/${campaignId}/clicks?path=/product/1&device=desktop&selector=${encodeURIComponent('#add')}`);
     const body = (await response.json()) as HeatmapClicks;
-    expect(body.sessions).toEqual([{ sessionId: desktop, at: expect.any(Number), clicks: 4, rageClicks: 1, deadClicks: 0, errorClicks: 0 }]);
+    expect(body.sessions).toEqual([
+      { sessionId: desktop, startedAt: expect.any(Number), at: expect.any(Number), clicks: 4, rageClicks: 1, deadClicks: 0, errorClicks: 0 },
+    ]);
     expect(body.sessions.map((s) => s.sessionId)).not.toContain(mobile);
   });
 
