@@ -23,6 +23,7 @@ const figureFiles = [
   'replay-open',
   'sessions-list',
   'insights',
+  'heatmaps',
   'pwa-weight',
   'live-delay',
   'live-streams',

@@ -10,6 +10,8 @@ const LAYER_COLUMNS = ['clicks', 'rage_clicks', 'dead_clicks', 'error_clicks'] a
 
 /** Takes a campaign's queued contributions off its aggregates, and drops rows that count nothing any more. */
 export async function drainUnfed(db: Db, campaignId: string): Promise<number> {
+  // Most reads find nothing queued: no write transaction for them.
+  if (!(await db.selectFrom('heatmap_unfed').select('campaign_id').where('campaign_id', '=', campaignId).limit(1).executeTakeFirst())) return 0;
   return db.transaction().execute(async (trx) => {
     // Deleted as they are read: two drains at once never take one off twice.
     const rows = await trx.deleteFrom('heatmap_unfed').where('campaign_id', '=', campaignId).returningAll().execute();
