@@ -3,7 +3,6 @@
 // sessions (heatmap_unfed, filled by a trigger whatever deleted them) taken off again.
 import { sql, type Transaction } from 'kysely';
 import type { Database, Db } from '../db/index.js';
-import { isPostgres } from '../db/index.js';
 import { pageOf } from '../../common/heatmaps.js';
 import { addFed, emptyFed, readFed, type Fed, type Layers } from './fed.js';
 
@@ -81,8 +80,23 @@ async function patternsOf(trx: Trx, campaignIds: string[]): Promise<Map<string, 
 /** Whether a delta's element or bin is credited: already in the stored contribution, or new clicks while under the cap. */
 const credited = (stored: Record<string, unknown>, name: string, clicks: number, room: () => boolean) => name in stored || (clicks > 0 && room());
 
+/** PostgreSQL's foreign key violation: a session deleted while the flush ran. */
+const FOREIGN_KEY_VIOLATION = '23503';
+
 /** Adds a flush's contributions: the sessions still there only (one deleted since feeds nothing). */
 export async function storeContributions(db: Db, contributions: Contribution[]): Promise<void> {
+  try {
+    await storeOnce(
+      db,
+      contributions.map((c) => ({ ...c, fed: addFed(emptyFed(), c.fed) })),
+    );
+  } catch (error) {
+    if ((error as { code?: string }).code !== FOREIGN_KEY_VIOLATION) throw error;
+    await storeOnce(db, contributions);
+  }
+}
+
+async function storeOnce(db: Db, contributions: Contribution[]): Promise<void> {
   if (!contributions.length) return;
   await db.transaction().execute(async (trx) => {
     const campaigns = [...new Set(contributions.map((c) => c.campaignId))];
@@ -101,10 +115,10 @@ export async function storeContributions(db: Db, contributions: Contribution[]):
     const stored = new Map<string, Fed>();
     for (const campaignId of campaigns) {
       const ids = [...new Set(list.filter((c) => c.campaignId === campaignId).map((c) => c.sessionId))];
-      // Locked against a deletion until this commits (SQLite has one writer anyway).
-      let sessions = trx.selectFrom('sessions').select('id').where('campaign_id', '=', campaignId).where('id', 'in', ids);
-      if (isPostgres(db)) sessions = sessions.forShare();
-      for (const row of await sessions.execute()) alive.add(`${campaignId}\n${row.id}`);
+      // Not locked (ingest updates these rows all the time): a session deleted after this read
+      // makes the insert fail its foreign key, and the flush runs again without it (see below).
+      const sessions = await trx.selectFrom('sessions').select('id').where('campaign_id', '=', campaignId).where('id', 'in', ids).execute();
+      for (const row of sessions) alive.add(`${campaignId}\n${row.id}`);
       const feeds = await trx.selectFrom('heatmap_feeds').selectAll().where('campaign_id', '=', campaignId).where('session_id', 'in', ids).execute();
       for (const row of feeds) stored.set(`${row.campaign_id}\n${row.session_id}\n${row.page}\n${row.device}\n${row.day}`, readFed(row.fed));
     }

@@ -176,6 +176,22 @@ describe('heatmaps: ownership and bounds', () => {
     expect((await put(Array.from({ length: 51 }, (_, i) => `/p${i}`))).status).toBe(400);
   });
 
+  it('keeps at most 200 elements per page, device class and day; every click still counts on the page', async () => {
+    const campaignId = await makeCampaign(server, { ownerId: owner.userId });
+    const start = Date.now() - 120_000;
+    for (let i = 0; i < 7; i++) {
+      const events: { type: number; data: object; timestamp: number }[] = [meta(start, '/', 1280), full(start + 1)];
+      // 2 s apart: never a rage burst.
+      for (let j = 0; j < 30; j++) events.push(...clicks(start + 10 + j * 2000, '/', `#e-${i}-${j}`, `E ${i} ${j}`, 1280), mutation(start + 100 + j * 2000));
+      expect((await postBatch(server, campaignId, { sessionId: sessionId(), seq: 0, info: info(), events })).status).toBe(200);
+    }
+    const body = await heatmap(campaignId, 'path=/&device=desktop');
+    expect(body.clicks).toBe(210);
+    expect(body.elements).toHaveLength(100);
+    const kept = await server.db.selectFrom('heatmap_elements').select('selector').where('campaign_id', '=', campaignId).execute();
+    expect(kept).toHaveLength(200);
+  });
+
   it('refuses a click record out of shape at ingest', async () => {
     const campaignId = await makeCampaign(server, { ownerId: owner.userId });
     const bad = {
