@@ -24,6 +24,7 @@ const figureFiles = [
   'sessions-list',
   'insights',
   'heatmaps',
+  'heatmaps-ingest',
   'pwa-weight',
   'live-delay',
   'live-streams',
