@@ -20,7 +20,9 @@ export interface FeedOptions {
   maxPending: number;
 }
 
-const DEFAULTS: FeedOptions = { flushMs: 2_000, maxSessions: 20_000, maxPending: 50_000 };
+// Every 5 s: an active session's contribution is rewritten at most once per flush (a reader on
+// this node flushes first anyway).
+const DEFAULTS: FeedOptions = { flushMs: 5_000, maxSessions: 20_000, maxPending: 50_000 };
 
 export class HeatmapFeed {
   private readonly options: FeedOptions;
