@@ -80,7 +80,7 @@ describe.skipIf(!hasChromium)('heatmaps', () => {
     return (await response.json()) as Heatmap;
   }
 
-  /** The canvas's most opaque (hottest) pixel, and the button's box in the rebuilt page, both in page pixels. */
+  /** The canvas's most opaque (hottest) pixel and the button's box in the drawn page, both where the screen shows them. */
   async function hottestAndButton(page: Page) {
     await page.waitForSelector('canvas[aria-label="Click heatmap"]');
     return until('the heat to be drawn', () =>
@@ -91,9 +91,21 @@ describe.skipIf(!hasChromium)('heatmaps', () => {
         let at = 0;
         for (let i = 3; i < pixels.length; i += 4) if (pixels[i] > best) [best, at] = [pixels[i], (i - 3) / 4];
         const frame = document.querySelector<HTMLIFrameElement>('.heatmap-page iframe')!;
-        const box = frame.contentDocument?.querySelector('#add')?.getBoundingClientRect();
-        if (best <= 0 || !box) return false;
-        return { x: at % canvas.width, y: Math.floor(at / canvas.width), box: { left: box.left, top: box.top, right: box.right, bottom: box.bottom } };
+        const button = frame.contentDocument?.querySelector('#add')?.getBoundingClientRect();
+        if (best <= 0 || !button) return false;
+        const onCanvas = canvas.getBoundingClientRect();
+        const onFrame = frame.getBoundingClientRect();
+        const frameScale = onFrame.width / frame.clientWidth;
+        return {
+          x: onCanvas.left + (at % canvas.width) * (onCanvas.width / canvas.width),
+          y: onCanvas.top + Math.floor(at / canvas.width) * (onCanvas.height / canvas.height),
+          box: {
+            left: onFrame.left + button.left * frameScale,
+            right: onFrame.left + button.right * frameScale,
+            top: onFrame.top + button.top * frameScale,
+            bottom: onFrame.top + button.bottom * frameScale,
+          },
+        };
       }),
     );
   }

@@ -43,11 +43,10 @@ function stretch(player: PlayerHandle, width: number): { doc: Document; height: 
   const height = Math.min(MAX_PAGE_PX, Math.max(doc.documentElement.scrollHeight, doc.body?.scrollHeight ?? 0, 1));
   frame.setAttribute('height', String(height));
   frame.setAttribute('width', String(width));
-  // rrweb-player's boxes hold the viewport's height: let them hold the page's.
+  // rrweb-player's boxes hold the viewport's height, centred and scaled: let them hold the
+  // page's, at the stage's top left, unscaled (the stage scales).
   for (let box = frame.parentElement; box && !box.classList.contains('heatmap-stage'); box = box.parentElement) {
-    box.style.height = `${height}px`;
-    box.style.width = `${width}px`;
-    box.style.transform = 'none';
+    Object.assign(box.style, { height: `${height}px`, width: `${width}px`, transform: 'none', position: 'relative', left: '0', top: '0', margin: '0' });
   }
   return { doc, height };
 }
