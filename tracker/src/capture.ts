@@ -4,14 +4,14 @@
 import { record } from '@rrweb/record';
 import { MESSAGE_MAX, STACK_MAX } from '../../common/captured.js';
 import { maskText, requestUrl } from '../../common/scrub.js';
-import { heat } from './heat.js';
 
 type Loose = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Text masked, then cut to `max` characters. */
 const trim = (value: unknown, max = MESSAGE_MAX) => maskText(String(value ?? '')).slice(0, max);
 
-const add = (tag: string, payload: object) => {
+/** Adds a Tapedeck custom event to the recording (heat.ts adds its records through it too). */
+export const add = (tag: string, payload: object) => {
   try {
     record.addCustomEvent('tapedeck/' + tag, payload);
   } catch {
@@ -22,7 +22,6 @@ const add = (tag: string, payload: object) => {
 /** Starts capturing; `consoleOn` says whether the campaign wants console messages. */
 export function capture(consoleOn: () => unknown): void {
   const w = window as Loose;
-  heat(add);
   const error = (message: unknown, source: string, stack: unknown) =>
     add('error', { message: trim(message), source: trim(source), stack: trim(stack, STACK_MAX) });
   // Failed (status 0) or answered 400 or more: method, URL without query or fragment (masked), status, time

@@ -12,7 +12,8 @@ import { withoutQuery } from '../../common/scrub.js';
 import { Sender } from './sender.js';
 import { freshSession, resumeSession, type SessionState } from './session.js';
 import { splitEvents } from './split.js';
-import { capture } from './capture.js';
+import { add, capture } from './capture.js';
+import { heat } from './heat.js';
 
 /** The pack worker's bundled source: tracker/build.mjs builds tracker/src/pack-worker.ts first. */
 declare const PACK_WORKER_SOURCE: string | undefined;
@@ -202,6 +203,7 @@ function start(settings: Settings): void {
     sampling: { input: 'last', scroll: 150 },
   });
   capture(() => !session.quiet);
+  heat(add);
   timer = setInterval(safe(() => (Date.now() < live || ++ticks % FLUSH_TICKS < 1) && flush()), TICK_MS) as unknown as number;
 
   addEventListener('visibilitychange', safe(() => document.visibilityState === 'hidden' && flush()));
