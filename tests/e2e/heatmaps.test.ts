@@ -11,6 +11,7 @@ import type { Heatmap, HeatmapClicks } from '../../common/api/heatmaps.js';
 import { makeCampaign } from '../integration/ingest-support.js';
 import { flushRecorder, recorderRunning, startSite, type Site } from './tracker-site.js';
 import { step, until } from './step.js';
+import { expectAccessible } from './a11y.js';
 
 // Three visitors of a shop at 1280, 768 and 390 px click its "Add to cart" button; the desktop
 // one rage-clicks it, the tablet one dead-clicks a label. The owner's heatmap puts the button on
@@ -141,6 +142,8 @@ describe.skipIf(!hasChromium)('heatmaps', () => {
         expect(x).toBeLessThanOrEqual(box.right);
         expect(y).toBeGreaterThanOrEqual(box.top);
         expect(y).toBeLessThanOrEqual(box.bottom);
+        // The rebuilt page is the visitor's site, not ours (as on the replay page).
+        await expectAccessible(page, `heatmaps (${device})`, ['.heatmap-page']);
       });
     }
 
