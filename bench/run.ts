@@ -24,6 +24,8 @@ const figureFiles = [
   'sessions-list',
   'insights',
   'funnels',
+  'heatmaps',
+  'heatmaps-ingest',
   'pwa-weight',
   'live-delay',
   'live-streams',

@@ -6,6 +6,10 @@ export const CAPTURED_TAGS = {
   error: 'tapedeck/error',
   console: 'tapedeck/console',
   request: 'tapedeck/request',
+  /** Heatmaps: one per click, where on which element (common/heatmaps.ts). */
+  click: 'tapedeck/click',
+  /** Heatmaps: how far down a page was seen, sent each time a new tenth of it shows. */
+  scroll: 'tapedeck/scroll',
 } as const;
 
 /** The tag of Tapedeck's own notes in a replay (why recording stopped, what was dropped), from the tracker or the server. */
@@ -19,5 +23,8 @@ export const STACK_MAX = 2000;
 // - error: {message, source: "file:line" where the page reported it (empty for rejections), stack};
 // - console: {level: 'error' | 'warn', message: the call's first argument};
 // - request: {method, url without query string and fragment, status (0 when it failed), durationMs}
-//   — never bodies or headers.
+//   — never bodies or headers;
+// - click: {p: page path, s: the element's selector path, t: its short visible text, fx, fy: where
+//   in its box (0 to 1), x, y: page position, w: viewport width, h: page height};
+// - scroll: {p: page path, d: depth seen (percent, a multiple of 10), w, h, v: 1 on a page view's first}.
 // Their text is masked by the one scrubber, common/scrub.ts.

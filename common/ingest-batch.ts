@@ -3,6 +3,7 @@ import { Compile } from 'typebox/compile';
 import { EventType } from '@rrweb/types';
 import { MAX_SEQ } from './limits.js';
 import { CAPTURED_TAGS, MESSAGE_MAX, STACK_MAX } from './captured.js';
+import { CLICK_TEXT_MAX, MAX_PAGE_PX, PATH_MAX, SELECTOR_MAX } from './heatmaps.js';
 import { annotationAt, fieldName } from './schema-flaw.js';
 import { peoplePayloadOk, PEOPLE_TAGS } from './people.js';
 
@@ -12,6 +13,8 @@ import { peoplePayloadOk, PEOPLE_TAGS } from './people.js';
 
 const text = (maxLength: number) => Type.String({ maxLength, reason: `must be text of at most ${maxLength} characters` });
 const flag = () => Type.Boolean({ reason: 'must be true or false' });
+/** A share of an element's box, 0 to 1. */
+const share = Type.Number({ minimum: 0, maximum: 1, reason: 'must be a number from 0 to 1' });
 const whole = (maximum: number) => Type.Integer({ minimum: 0, maximum, reason: `must be a whole number from 0 to ${maximum}` });
 
 /** rrweb's own event types, the newer Asset and Annotation included. */
@@ -33,7 +36,7 @@ export const SessionInfoSchema = Type.Object(
     referrer: Type.Optional(text(8000)),
     url: Type.Optional(text(8000)),
   },
-  { reason: 'must be an object with the visit\'s details' },
+  { reason: "must be an object with the visit's details" },
 );
 
 export const EventSchema = Type.Object(
@@ -49,7 +52,7 @@ export const BatchSchema = Type.Object(
   {
     sessionId: Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$', reason: 'must be 8 to 64 letters, digits, "-" or "_"' }),
     seq: Type.Integer({ minimum: 0, maximum: MAX_SEQ, reason: `must be a whole number from 0 to ${MAX_SEQ}` }),
-    info: Type.Optional(Type.Union([SessionInfoSchema, Type.Null()], { reason: 'must be an object with the visit\'s details' })),
+    info: Type.Optional(Type.Union([SessionInfoSchema, Type.Null()], { reason: "must be an object with the visit's details" })),
     events: Type.Array(EventSchema, { minItems: 1, reason: 'must be a non-empty array' }),
   },
   { reason: 'must be a JSON object' },
@@ -61,9 +64,30 @@ export const BatchSchema = Type.Object(
  */
 const CAPTURED_PAYLOADS = {
   [CAPTURED_TAGS.error]: Type.Object({ message: text(MESSAGE_MAX), source: text(MESSAGE_MAX), stack: text(STACK_MAX) }, { additionalProperties: false }),
-  [CAPTURED_TAGS.console]: Type.Object({ level: Type.Union([Type.Literal('error'), Type.Literal('warn')]), message: text(MESSAGE_MAX) }, { additionalProperties: false }),
+  [CAPTURED_TAGS.console]: Type.Object(
+    { level: Type.Union([Type.Literal('error'), Type.Literal('warn')]), message: text(MESSAGE_MAX) },
+    { additionalProperties: false },
+  ),
   [CAPTURED_TAGS.request]: Type.Object(
     { method: text(20), url: text(MESSAGE_MAX), status: whole(999), durationMs: whole(MAX_SEQ) },
+    { additionalProperties: false },
+  ),
+  [CAPTURED_TAGS.click]: Type.Object(
+    {
+      p: text(PATH_MAX),
+      s: text(SELECTOR_MAX),
+      t: text(CLICK_TEXT_MAX),
+      fx: share,
+      fy: share,
+      x: whole(MAX_PAGE_PX),
+      y: whole(MAX_PAGE_PX),
+      w: whole(MAX_PAGE_PX),
+      h: whole(MAX_PAGE_PX),
+    },
+    { additionalProperties: false },
+  ),
+  [CAPTURED_TAGS.scroll]: Type.Object(
+    { p: text(PATH_MAX), d: whole(100), w: whole(MAX_PAGE_PX), h: whole(MAX_PAGE_PX), v: Type.Optional(Type.Literal(1)) },
     { additionalProperties: false },
   ),
 };

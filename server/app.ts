@@ -18,6 +18,8 @@ import { registerCampaigns } from './campaigns/routes.js';
 import { registerSessions } from './sessions/routes.js';
 import { registerInsights } from './insights/routes.js';
 import { registerFunnels } from './funnels/routes.js';
+import { registerHeatmaps } from './heatmaps/routes.js';
+import { HeatmapFeed } from './heatmaps/feed.js';
 import { registerStars } from './stars/routes.js';
 import { registerSegments } from './segments/routes.js';
 import { registerNotes } from './notes/routes.js';
@@ -89,6 +91,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     live,
     keptCampaigns: new KeptCampaigns(db),
     recordings: openRecordings(db, config.limits, app.log),
+    heatmaps: new HeatmapFeed(db, app.log),
   };
   app.decorate('ctx', ctx);
   app.decorate('diskGuard', new DiskGuard(config.dataDir, config.limits.diskMinFreeBytes, app.log));
@@ -104,8 +107,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Per-address limits count the client as TRUST_PROXY defines it (http/client-address.ts).
     keyGenerator: clientAddress,
     ...rateStorage,
-    errorResponseBuilder: (_request, context) =>
-      new HttpError(429, `Too many requests: try again in ${Math.ceil(context.ttl / 1000)} s`),
+    errorResponseBuilder: (_request, context) => new HttpError(429, `Too many requests: try again in ${Math.ceil(context.ttl / 1000)} s`),
   });
   app.decorate('byteCounter', byteCounter(rateStorage, db, Boolean(config.databaseUrl)));
   app.decorate('storageQuota', new StorageQuota(db, config.limits.storageQuotaBytes));
@@ -120,6 +122,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerSessions(app, ctx);
   await registerInsights(app, ctx);
   await registerFunnels(app, ctx);
+  await registerHeatmaps(app, ctx);
   await registerStars(app, ctx);
   await registerSegments(app, ctx);
   await registerNotes(app, ctx);

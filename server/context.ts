@@ -4,6 +4,7 @@ import type { SessionKeys } from './auth/tokens.js';
 import type { LiveHub } from './live/hub.js';
 import type { KeptCampaigns } from './campaigns/kept-campaigns.js';
 import type { Recordings } from './recordings/index.js';
+import type { HeatmapFeed } from './heatmaps/feed.js';
 
 /** What every area of the server is built from; made once in buildApp. */
 export interface AppContext {
@@ -16,4 +17,6 @@ export interface AppContext {
   keptCampaigns: KeptCampaigns;
   /** The one writer of sessions, their chunks and campaigns' admitted-session counts. */
   recordings: Recordings;
+  /** Heatmap aggregation: ingest feeds it each stored batch's heat, off the hot path. */
+  heatmaps: HeatmapFeed;
 }

@@ -22,6 +22,7 @@ import { Route as AuthGoogleCallbackRouteImport } from './routes/auth/google/cal
 import { Route as AuthedCampaignCampaignIdIndexRouteImport } from './routes/_authed/campaign/$campaignId/index'
 import { Route as AuthedCampaignCampaignIdEditRouteImport } from './routes/_authed/campaign/$campaignId/edit'
 import { Route as AuthedCampaignCampaignIdFunnelsRouteImport } from './routes/_authed/campaign/$campaignId/funnels'
+import { Route as AuthedCampaignCampaignIdHeatmapsRouteImport } from './routes/_authed/campaign/$campaignId/heatmaps'
 import { Route as AuthedCampaignCampaignIdInsightsRouteImport } from './routes/_authed/campaign/$campaignId/insights'
 import { Route as AuthedCampaignCampaignIdPersonUserIdRouteImport } from './routes/_authed/campaign/$campaignId/person/$userId'
 import { Route as AuthedCampaignCampaignIdSessionSessionIdRouteImport } from './routes/_authed/campaign/$campaignId/session/$sessionId'
@@ -93,6 +94,12 @@ const AuthedCampaignCampaignIdFunnelsRoute =
     path: '/campaign/$campaignId/funnels',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedCampaignCampaignIdHeatmapsRoute =
+  AuthedCampaignCampaignIdHeatmapsRouteImport.update({
+    id: '/campaign/$campaignId/heatmaps',
+    path: '/campaign/$campaignId/heatmaps',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedCampaignCampaignIdInsightsRoute =
   AuthedCampaignCampaignIdInsightsRouteImport.update({
     id: '/campaign/$campaignId/insights',
@@ -124,6 +131,7 @@ export interface FileRoutesByFullPath {
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
   '/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
   '/campaign/$campaignId/funnels': typeof AuthedCampaignCampaignIdFunnelsRoute
+  '/campaign/$campaignId/heatmaps': typeof AuthedCampaignCampaignIdHeatmapsRoute
   '/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
   '/campaign/$campaignId/': typeof AuthedCampaignCampaignIdIndexRoute
   '/campaign/$campaignId/person/$userId': typeof AuthedCampaignCampaignIdPersonUserIdRoute
@@ -141,6 +149,7 @@ export interface FileRoutesByTo {
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
   '/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
   '/campaign/$campaignId/funnels': typeof AuthedCampaignCampaignIdFunnelsRoute
+  '/campaign/$campaignId/heatmaps': typeof AuthedCampaignCampaignIdHeatmapsRoute
   '/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
   '/campaign/$campaignId': typeof AuthedCampaignCampaignIdIndexRoute
   '/campaign/$campaignId/person/$userId': typeof AuthedCampaignCampaignIdPersonUserIdRoute
@@ -160,6 +169,7 @@ export interface FileRoutesById {
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
   '/_authed/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
   '/_authed/campaign/$campaignId/funnels': typeof AuthedCampaignCampaignIdFunnelsRoute
+  '/_authed/campaign/$campaignId/heatmaps': typeof AuthedCampaignCampaignIdHeatmapsRoute
   '/_authed/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
   '/_authed/campaign/$campaignId/': typeof AuthedCampaignCampaignIdIndexRoute
   '/_authed/campaign/$campaignId/person/$userId': typeof AuthedCampaignCampaignIdPersonUserIdRoute
@@ -179,6 +189,7 @@ export interface FileRouteTypes {
     | '/auth/google/callback'
     | '/campaign/$campaignId/edit'
     | '/campaign/$campaignId/funnels'
+    | '/campaign/$campaignId/heatmaps'
     | '/campaign/$campaignId/insights'
     | '/campaign/$campaignId/'
     | '/campaign/$campaignId/person/$userId'
@@ -196,6 +207,7 @@ export interface FileRouteTypes {
     | '/auth/google/callback'
     | '/campaign/$campaignId/edit'
     | '/campaign/$campaignId/funnels'
+    | '/campaign/$campaignId/heatmaps'
     | '/campaign/$campaignId/insights'
     | '/campaign/$campaignId'
     | '/campaign/$campaignId/person/$userId'
@@ -214,6 +226,7 @@ export interface FileRouteTypes {
     | '/auth/google/callback'
     | '/_authed/campaign/$campaignId/edit'
     | '/_authed/campaign/$campaignId/funnels'
+    | '/_authed/campaign/$campaignId/heatmaps'
     | '/_authed/campaign/$campaignId/insights'
     | '/_authed/campaign/$campaignId/'
     | '/_authed/campaign/$campaignId/person/$userId'
@@ -323,6 +336,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedCampaignCampaignIdFunnelsRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/campaign/$campaignId/heatmaps': {
+      id: '/_authed/campaign/$campaignId/heatmaps'
+      path: '/campaign/$campaignId/heatmaps'
+      fullPath: '/campaign/$campaignId/heatmaps'
+      preLoaderRoute: typeof AuthedCampaignCampaignIdHeatmapsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/campaign/$campaignId/insights': {
       id: '/_authed/campaign/$campaignId/insights'
       path: '/campaign/$campaignId/insights'
@@ -353,6 +373,7 @@ interface AuthedRouteChildren {
   AuthedDashboardRoute: typeof AuthedDashboardRoute
   AuthedCampaignCampaignIdEditRoute: typeof AuthedCampaignCampaignIdEditRoute
   AuthedCampaignCampaignIdFunnelsRoute: typeof AuthedCampaignCampaignIdFunnelsRoute
+  AuthedCampaignCampaignIdHeatmapsRoute: typeof AuthedCampaignCampaignIdHeatmapsRoute
   AuthedCampaignCampaignIdInsightsRoute: typeof AuthedCampaignCampaignIdInsightsRoute
   AuthedCampaignCampaignIdIndexRoute: typeof AuthedCampaignCampaignIdIndexRoute
   AuthedCampaignCampaignIdPersonUserIdRoute: typeof AuthedCampaignCampaignIdPersonUserIdRoute
@@ -365,6 +386,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedDashboardRoute: AuthedDashboardRoute,
   AuthedCampaignCampaignIdEditRoute: AuthedCampaignCampaignIdEditRoute,
   AuthedCampaignCampaignIdFunnelsRoute: AuthedCampaignCampaignIdFunnelsRoute,
+  AuthedCampaignCampaignIdHeatmapsRoute: AuthedCampaignCampaignIdHeatmapsRoute,
   AuthedCampaignCampaignIdInsightsRoute: AuthedCampaignCampaignIdInsightsRoute,
   AuthedCampaignCampaignIdIndexRoute: AuthedCampaignCampaignIdIndexRoute,
   AuthedCampaignCampaignIdPersonUserIdRoute:

@@ -30,6 +30,38 @@ function registerNoop(app: FastifyInstance): void {
   });
 }
 
+/**
+ * The tracker's heatmap records as it sends them beside rrweb's events (tracker/src/heat.ts): a
+ * page view at each page load, a click record with each click; ingest aggregates them.
+ */
+function withHeat(events: ReplayEvent[]): ReplayEvent[] {
+  const heat: ReplayEvent[] = [];
+  for (const event of events) {
+    const data = event.data as { source?: number; type?: number; x?: number; y?: number; width?: number; href?: string };
+    if (event.type === 4)
+      heat.push({
+        type: 5,
+        data: { tag: 'tapedeck/scroll', payload: { p: '/', d: 60, w: data.width ?? 1280, h: 2000, v: 1 } },
+        timestamp: event.timestamp + 1,
+      } as ReplayEvent);
+    if (event.type === 3 && data.source === 2 && data.type === 2) {
+      const payload = {
+        p: '/',
+        s: `main>button:nth-of-type(${Math.round(data.x ?? 0) % 5})`,
+        t: 'Add to cart',
+        fx: 0.5,
+        fy: 0.5,
+        x: Math.round(data.x ?? 0),
+        y: Math.round(data.y ?? 0),
+        w: 1280,
+        h: 2000,
+      };
+      heat.push({ type: 5, data: { tag: 'tapedeck/click', payload }, timestamp: event.timestamp + 1 } as ReplayEvent);
+    }
+  }
+  return [...events, ...heat].sort((a, b) => a.timestamp - b.timestamp);
+}
+
 export interface Prepared {
   bodies: Uint8Array[];
   events: number[];
@@ -40,7 +72,8 @@ export interface Prepared {
  * session info. Sessions are interleaved (batch 0 of every session, then batch 1, …) so, with
  * many more sessions than connections, each session's batches arrive in order, as one tab sends them.
  */
-export function prepare(demo: ReplayEvent[], sessions: number, tag: string): Prepared {
+export function prepare(recorded: ReplayEvent[], sessions: number, tag: string): Prepared {
+  const demo = withHeat(recorded);
   // Recorded just now, one session a second: ingest takes times within a day of its clock.
   const end = Date.now() - sessions * 1000;
   const perSession = Array.from({ length: sessions }, (_, i) => {
@@ -122,7 +155,11 @@ async function measure(setup: Setup, options: BenchOptions): Promise<Row[]> {
   const label = `${kind}, ${sessions} sessions, ${samples[0].ingest.sent.toLocaleString('en-US')} gzip batches, ${CONNECTIONS} connections`;
   const noop = 'no-op route, same server and bodies';
   const row = (name: string, unit: string, pick: (r: LoadResult) => number): Row => ({
-    group: title, name, unit, ours: of((s) => pick(s.ingest)), baseline: { name: noop, stats: of((s) => pick(s.noop)) },
+    group: title,
+    name,
+    unit,
+    ours: of((s) => pick(s.ingest)),
+    baseline: { name: noop, stats: of((s) => pick(s.noop)) },
   });
   return [
     row(`batches/s (${label})`, '1/s', (r) => perSecond(r, r.acked)),
@@ -130,12 +167,20 @@ async function measure(setup: Setup, options: BenchOptions): Promise<Row[]> {
     row(`p50 latency (${kind})`, 'ms', (r) => r.p50),
     row(`p99 latency (${kind})`, 'ms', (r) => r.p99),
     {
-      group: title, name: `events lost: acknowledged − stored (${kind})`, unit: 'events', ours: of((s) => s.lost), budget: 0,
+      group: title,
+      name: `events lost: acknowledged − stored (${kind})`,
+      unit: 'events',
+      ours: of((s) => s.lost),
+      budget: 0,
       note: failed ? `${failed} batches not acknowledged (answers ${statuses})` : 'every batch acknowledged',
     },
   ];
 }
 
 export async function run(options: BenchOptions): Promise<Row[]> {
-  return eachPart<DatabaseKind>(['SQLite', 'PostgreSQL'], (kind) => figureFor(kind, options), (kind) => kind);
+  return eachPart<DatabaseKind>(
+    ['SQLite', 'PostgreSQL'],
+    (kind) => figureFor(kind, options),
+    (kind) => kind,
+  );
 }

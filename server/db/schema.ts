@@ -182,7 +182,7 @@ export interface RateLimitHitsTable {
   reset_at: number;
 }
 
-export interface Database {
+export interface Database extends HeatmapTables {
   users: UsersTable;
   local_accounts: LocalAccountsTable;
   refresh_tokens: RefreshTokensTable;
@@ -222,6 +222,68 @@ export interface ErasuresTable {
   subject_sha256: string;
   session_count: number;
   erased_at: number;
+}
+
+/** Heatmaps (migration 0021, server/heatmaps): aggregates per campaign, page, device class and day (days since the epoch, UTC). */
+interface HeatmapKey {
+  campaign_id: string;
+  page: string;
+  device: string;
+  day: number;
+}
+interface HeatCounts {
+  clicks: number;
+  rage_clicks: number;
+  dead_clicks: number;
+  error_clicks: number;
+}
+export interface HeatmapPagesTable extends HeatmapKey, HeatCounts {
+  views: number;
+  sessions: number;
+  rage_sessions: number;
+  dead_sessions: number;
+  error_sessions: number;
+  /** Sum of each view's fold (the depth seen before any scroll, percent). */
+  fold_sum: number;
+  snapshot_session: string | null;
+  snapshot_at: number | null;
+}
+export interface HeatmapElementsTable extends HeatmapKey, HeatCounts {
+  selector: string;
+  text: string;
+  /** Sums of where in the element clicks landed, in thousandths of its width and height. */
+  fx_sum: number;
+  fy_sum: number;
+}
+export interface HeatmapBinsTable extends HeatmapKey, HeatCounts {
+  bin: number;
+}
+export interface HeatmapScrollTable extends HeatmapKey {
+  depth: number;
+  reached: number;
+}
+/** One session's contribution to one page, device class and day (JSON, server/heatmaps/fed.ts): what its deletion subtracts. */
+export interface HeatmapUnfedTable extends HeatmapKey {
+  session_id: string;
+  fed: string;
+}
+export interface HeatmapFeedsTable extends HeatmapUnfedTable {
+  /** The session's last moment on the page: the snapshot's candidate when the page's own goes. */
+  last_at: number;
+}
+export interface HeatmapPatternsTable {
+  campaign_id: string;
+  pattern: string;
+  position: number;
+}
+export interface HeatmapTables {
+  heatmap_pages: HeatmapPagesTable;
+  heatmap_elements: HeatmapElementsTable;
+  heatmap_bins: HeatmapBinsTable;
+  heatmap_scroll: HeatmapScrollTable;
+  heatmap_feeds: HeatmapFeedsTable;
+  heatmap_unfed: HeatmapUnfedTable;
+  heatmap_patterns: HeatmapPatternsTable;
 }
 
 /** A read-only link to one replay; the token itself is never stored, only its SHA-256. */

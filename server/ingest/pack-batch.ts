@@ -7,6 +7,7 @@ import { scanBatch, type BatchScan, type EventsSpan } from '../storage/scan-batc
 import { encodeEvents, inflatedSize, inTimeOrder, receivedChunk, storableAsReceived } from '../storage/chunk-codec.js';
 import { hasHumanInput, pageLoads } from './event-rules.js';
 import { factMoments, type Moment } from '../../common/session-facts.js';
+import { heatRecords, type HeatRecord } from '../heatmaps/records.js';
 import { CAPTURED_TAGS, NOTE_TAG } from '../../common/captured.js';
 import { pageUrl, scrubEvent, storable, withoutQuery } from '../../common/scrub.js';
 import { sampled } from '../../common/recording-rules.js';
@@ -32,6 +33,8 @@ export interface PackedBatch {
   pageLoads: number;
   /** What the session-facts rules look at in this batch, folded into the row when it is stored. */
   moments: Moment[];
+  /** Heatmap clicks and scroll depths (server/heatmaps), aggregated after the batch is stored. */
+  heat: HeatRecord[];
   /** The stored chunk (storage/chunk-codec.ts): its events in time order, encoded, or the body as received. */
   chunk: Uint8Array;
 }
@@ -215,6 +218,7 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
         humanInput: hasHumanInput(events),
         pageLoads: pageLoads(events),
         moments: factMoments(events),
+        heat: heatRecords(events),
         chunk: chunk.data,
       },
     };

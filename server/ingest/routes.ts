@@ -221,6 +221,8 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     if (outcome.stored || outcome.admitted || outcome.closed) ctx.live.sessionChanged(campaign.id, batch.sessionId);
     // Errors by message for the insights: buffered, written a second later (server/insights/errors.ts).
     if (outcome.stored) errorLog.add(campaign.id, batch.sessionId, batch.moments);
+    // Heatmaps gather the batch's clicks in memory and write them later, in their own transaction.
+    if (outcome.stored) ctx.heatmaps.fed(campaign.id, batch.sessionId, batch.moments, batch.heat);
     if (outcome.closed) throw new HttpError(SESSION_CLOSED_STATUS, outcome.closed);
     // Someone watches this session live: the tracker then sends every second for a while.
     if (ctx.live.isWatched(campaign.id, batch.sessionId)) reply.header(LIVE_HEADER, '1');

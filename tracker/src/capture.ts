@@ -22,11 +22,18 @@ export const add = (tag: string, payload: object) => {
 /** Starts capturing; `consoleOn` says whether the campaign wants console messages. */
 export function capture(consoleOn: () => unknown): void {
   const w = window as Loose;
-  const error = (message: unknown, source: string, stack: unknown) => add('error', { message: trim(message), source: trim(source), stack: trim(stack, STACK_MAX) });
+  const error = (message: unknown, source: string, stack: unknown) =>
+    add('error', { message: trim(message), source: trim(source), stack: trim(stack, STACK_MAX) });
   // Failed (status 0) or answered 400 or more: method, URL without query or fragment (masked), status, time
   // (never negative: ingest refuses the whole batch for one, and a clock set back gives one).
   const request = (method: unknown, url: unknown, status: number, start: number) =>
-    (!status || status > 399) && add('request', { method: trim(method, 20).toUpperCase(), url: requestUrl(String(url)).slice(0, MESSAGE_MAX), status, durationMs: Math.max(0, Date.now() - start) });
+    (!status || status > 399) &&
+    add('request', {
+      method: trim(method, 20).toUpperCase(),
+      url: requestUrl(String(url)).slice(0, MESSAGE_MAX),
+      status,
+      durationMs: Math.max(0, Date.now() - start),
+    });
 
   addEventListener('error', (e) => e.message && error(e.message, e.filename + ':' + e.lineno, e.error?.stack));
   addEventListener('unhandledrejection', ({ reason }) => error(reason?.message ?? reason, '', reason?.stack));

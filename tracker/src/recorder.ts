@@ -10,7 +10,7 @@ import { createPacker } from './packer.js';
 import { maskEvent, maskPage, mutationCount, optedOut } from './privacy.js';
 import { pageUrl, withoutQuery } from '../../common/scrub.js';
 import { pageRecorded, sampled, type TrackerRules } from '../../common/recording-rules.js';
-import { recordRules } from './rules.js';
+import { recordRules, textHidden } from './rules.js';
 import { consentAnswer, onConsent } from './consent.js';
 import { exposeConsent } from './consent-global.js';
 import { Sender } from './sender.js';
@@ -18,6 +18,7 @@ import { freshSession, resumeSession, type SessionState } from './session.js';
 import { splitEvents } from './split.js';
 import { add, capture } from './capture.js';
 import { pageApi } from './page-api.js';
+import { heat } from './heat.js';
 
 /** The pack worker's bundled source: tracker/build.mjs builds tracker/src/pack-worker.ts first. */
 declare const PACK_WORKER_SOURCE: string | undefined;
@@ -250,6 +251,7 @@ function start(settings: Settings, url: string, rules: TrackerRules): void {
   });
   follow();
   capture(() => !session.quiet);
+  heat(add, textHidden(rules, masking.blockSelector));
   // Each tick also follows the visitor across pages of a single-page app.
   timer = setInterval(safe(() => (follow(), (Date.now() < live || ++ticks % FLUSH_TICKS < 1) && flush())), TICK_MS) as unknown as number;
 

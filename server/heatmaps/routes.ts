@@ -1,0 +1,100 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../context.js';
+import {
+  Heatmap,
+  HeatmapClicks,
+  HeatmapClicksQuery,
+  HeatmapPages,
+  HeatmapPagesQuery,
+  HeatmapParams,
+  HeatmapPatterns,
+  HeatmapQuery,
+} from '../../common/api/heatmaps.js';
+import { insightsRange } from '../../common/insights.js';
+import { patternFlaw } from '../../common/heatmaps.js';
+import { requireUser } from '../auth/tokens.js';
+import { badRequest } from '../http/errors.js';
+import { ownedCampaign } from '../campaigns/ownership.js';
+import { busiestPage, elementClickers, heatmapOf, heatmapPages, pagePatterns, savePagePatterns, type Range } from './repository.js';
+import { drainUnfed } from './unfed.js';
+
+/** A call's range (as the insights dashboard's: the last 30 days unless told, at most 366 days). */
+function rangeOf(from: number | undefined, to: number | undefined): Range {
+  const range = insightsRange(from, to, Date.now());
+  if ('error' in range) throw badRequest(range.error);
+  return { from: range.from, to: range.to };
+}
+
+/** The heatmaps API, owner only: pages, one page's heatmap, who clicked an element, page patterns. */
+export async function registerHeatmaps(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  await app.register(async (scope) => {
+    // Closed before the database (a child closes before its parent): the last heat is written.
+    scope.addHook('onClose', async () => ctx.heatmaps.close());
+    const api = scope.withTypeProvider<TypeBoxTypeProvider>();
+    const owned = async (request: Parameters<typeof ownedCampaign>[1], campaignId: string) => {
+      const campaign = await ownedCampaign(ctx.db, request, campaignId);
+      // What this node gathered, and what deleted sessions fed, settled before reading.
+      await ctx.heatmaps.flush();
+      await drainUnfed(ctx.db, campaign.id);
+      return campaign;
+    };
+
+    api.get(
+      '/api/v1/heatmaps/:campaignId/pages',
+      { preHandler: requireUser(ctx), schema: { params: HeatmapParams, querystring: HeatmapPagesQuery, response: { 200: HeatmapPages } } },
+      async (request) => {
+        const campaign = await owned(request, request.params.campaignId);
+        return heatmapPages(ctx.db, campaign.id, rangeOf(request.query.from, request.query.to));
+      },
+    );
+
+    api.get(
+      '/api/v1/heatmaps/:campaignId',
+      { preHandler: requireUser(ctx), schema: { params: HeatmapParams, querystring: HeatmapQuery, response: { 200: Heatmap } } },
+      async (request) => {
+        const campaign = await owned(request, request.params.campaignId);
+        const { path, device, from, to } = request.query;
+        const range = rangeOf(from, to);
+        const busiest = device && path ? null : await busiestPage(ctx.db, campaign.id, range, path);
+        const page = path ?? busiest?.path;
+        if (!page) return heatmapOf(ctx.db, campaign.id, '/', device ?? 'desktop', range);
+        return heatmapOf(ctx.db, campaign.id, page, device ?? busiest?.device ?? 'desktop', range);
+      },
+    );
+
+    api.get(
+      '/api/v1/heatmaps/:campaignId/clicks',
+      { preHandler: requireUser(ctx), schema: { params: HeatmapParams, querystring: HeatmapClicksQuery, response: { 200: HeatmapClicks } } },
+      async (request) => {
+        const campaign = await owned(request, request.params.campaignId);
+        const { path, device, selector, from, to } = request.query;
+        return elementClickers(ctx.db, campaign.id, path, device, selector, rangeOf(from, to));
+      },
+    );
+
+    api.get(
+      '/api/v1/heatmaps/:campaignId/patterns',
+      { preHandler: requireUser(ctx), schema: { params: HeatmapParams, response: { 200: HeatmapPatterns } } },
+      async (request) => {
+        const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
+        return { patterns: await pagePatterns(ctx.db, campaign.id) };
+      },
+    );
+
+    api.put(
+      '/api/v1/heatmaps/:campaignId/patterns',
+      { preHandler: requireUser(ctx), schema: { params: HeatmapParams, body: HeatmapPatterns, response: { 200: HeatmapPatterns } } },
+      async (request) => {
+        const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
+        const patterns = [...new Set(request.body.patterns)];
+        for (const pattern of patterns) {
+          const flaw = patternFlaw(pattern);
+          if (flaw) throw badRequest(`${flaw}: ${pattern}`);
+        }
+        await savePagePatterns(ctx.db, campaign.id, patterns);
+        return { patterns };
+      },
+    );
+  });
+}

@@ -1,0 +1,205 @@
+// Writing heat: a flush's contributions added to the aggregates and to each session's stored
+// contribution (heatmap_feeds), in one transaction; and the queued contributions of deleted
+// sessions (heatmap_unfed, filled by a trigger whatever deleted them) taken off again.
+import { sql, type Transaction } from 'kysely';
+import type { Database, Db } from '../db/index.js';
+import { pageOf } from '../../common/heatmaps.js';
+import { addFed, emptyFed, readFed, type Fed, type Layers } from './fed.js';
+
+/** The most elements one page, device class and day keeps (the rest still count on the page). */
+export const MAX_PAGE_ELEMENTS = 200;
+const ROWS_PER_STATEMENT = 200;
+
+export interface Contribution {
+  campaignId: string;
+  sessionId: string;
+  path: string;
+  device: string;
+  day: number;
+  fed: Fed;
+}
+
+type Trx = Transaction<Database>;
+type Key = { campaign_id: string; page: string; device: string; day: number };
+const keyOf = (k: Key) => `${k.campaign_id}\n${k.page}\n${k.device}\n${k.day}`;
+const layerColumns = (l: Layers) => ({ clicks: l[0], rage_clicks: l[1], dead_clicks: l[2], error_clicks: l[3] });
+const LAYER_COLUMNS = ['clicks', 'rage_clicks', 'dead_clicks', 'error_clicks'] as const;
+const KEY = ['campaign_id', 'page', 'device', 'day'] as const;
+
+/** Rows inserted in slices, each added onto the row it meets (`add` columns summed). */
+async function upsert<T extends 'heatmap_pages' | 'heatmap_elements' | 'heatmap_bins' | 'heatmap_scroll'>(
+  trx: Trx,
+  table: T,
+  rows: Record<string, unknown>[],
+  conflict: string[],
+  add: string[],
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  // One row per key: PostgreSQL refuses a statement that meets one row twice.
+  const byKey = new Map<string, Record<string, unknown>>();
+  for (const row of rows) {
+    const id = conflict.map((c) => String(row[c])).join('\n');
+    const into = byKey.get(id);
+    if (!into) byKey.set(id, { ...row });
+    else {
+      for (const c of add) into[c] = Number(into[c]) + Number(row[c]);
+      if (Number(row.snapshot_at) > Number(into.snapshot_at)) Object.assign(into, { snapshot_at: row.snapshot_at, snapshot_session: row.snapshot_session });
+      if ('text' in row) into.text = row.text;
+    }
+  }
+  const merged = [...byKey.values()];
+  for (let i = 0; i < merged.length; i += ROWS_PER_STATEMENT) {
+    const slice = merged.slice(i, i + ROWS_PER_STATEMENT);
+    await trx
+      .insertInto(table)
+      .values(slice as never)
+      .onConflict((oc) =>
+        oc
+          .columns(conflict as never)
+          .doUpdateSet(
+            Object.fromEntries([...add.map((c) => [c, sql`${sql.ref(`${table}.${c}`)} + excluded.${sql.ref(c)}`]), ...Object.entries(extra)]) as never,
+          ),
+      )
+      .execute();
+  }
+}
+
+/** Patterns of the campaigns, in their order. */
+async function patternsOf(trx: Db, campaignIds: string[]): Promise<Map<string, string[]>> {
+  const rows = await trx
+    .selectFrom('heatmap_patterns')
+    .select(['campaign_id', 'pattern'])
+    .where('campaign_id', 'in', campaignIds)
+    .orderBy('position')
+    .execute();
+  const patterns = new Map<string, string[]>();
+  for (const row of rows) patterns.set(row.campaign_id, [...(patterns.get(row.campaign_id) ?? []), row.pattern]);
+  return patterns;
+}
+
+/** Whether a delta's element or bin is credited: already in the stored contribution, or new clicks while under the cap. */
+const credited = (stored: Record<string, unknown>, name: string, clicks: number, room: () => boolean) => name in stored || (clicks > 0 && room());
+
+/** A foreign key violation (PostgreSQL, SQLite): a session deleted while the flush ran. */
+const FOREIGN_KEY_VIOLATIONS = new Set(['23503', 'SQLITE_CONSTRAINT_FOREIGNKEY']);
+
+/** Adds a flush's contributions: the sessions still there only (one deleted since feeds nothing). */
+export async function storeContributions(db: Db, contributions: Contribution[]): Promise<void> {
+  try {
+    await storeOnce(
+      db,
+      contributions.map((c) => ({ ...c, fed: addFed(emptyFed(), c.fed) })),
+    );
+  } catch (error) {
+    if (!FOREIGN_KEY_VIOLATIONS.has(String((error as { code?: string }).code))) throw error;
+    await storeOnce(db, contributions);
+  }
+}
+
+async function storeOnce(db: Db, contributions: Contribution[]): Promise<void> {
+  if (!contributions.length) return;
+  const campaigns = [...new Set(contributions.map((c) => c.campaignId))];
+  const patterns = await patternsOf(db, campaigns);
+  // Same session, page, device and day (two paths under one pattern): one contribution.
+  const merged = new Map<string, Contribution & { page: string }>();
+  for (const c of contributions) {
+    const page = pageOf(c.path, patterns.get(c.campaignId) ?? []);
+    const id = `${c.campaignId}\n${c.sessionId}\n${page}\n${c.device}\n${c.day}`;
+    const into = merged.get(id);
+    if (into) addFed(into.fed, c.fed);
+    else merged.set(id, { ...c, page, fed: addFed(emptyFed(), c.fed) });
+  }
+  const list = [...merged.values()];
+  const alive = new Set<string>();
+  const stored = new Map<string, Fed>();
+  for (const campaignId of campaigns) {
+    const ids = [...new Set(list.filter((c) => c.campaignId === campaignId).map((c) => c.sessionId))];
+    // Read before the writes, unlocked (ingest updates these rows all the time): a session
+    // deleted after this read makes the insert fail its foreign key, and the flush runs again.
+    const sessions = await db.selectFrom('sessions').select('id').where('campaign_id', '=', campaignId).where('id', 'in', ids).execute();
+    for (const row of sessions) alive.add(`${campaignId}\n${row.id}`);
+    const feeds = await db.selectFrom('heatmap_feeds').selectAll().where('campaign_id', '=', campaignId).where('session_id', 'in', ids).execute();
+    for (const row of feeds) stored.set(`${row.campaign_id}\n${row.session_id}\n${row.page}\n${row.device}\n${row.day}`, readFed(row.fed));
+  }
+  const live = list.filter((c) => alive.has(`${c.campaignId}\n${c.sessionId}`));
+  if (!live.length) return;
+  // Elements each page already keeps, for the cap.
+  const kept = new Map<string, Set<string>>();
+  for (const campaignId of campaigns) {
+    const mine = live.filter((c) => c.campaignId === campaignId);
+    const rows = await db
+      .selectFrom('heatmap_elements')
+      .select(['campaign_id', 'page', 'device', 'day', 'selector'])
+      .where('campaign_id', '=', campaignId)
+      .where('page', 'in', [...new Set(mine.map((c) => c.page))])
+      .where('day', 'in', [...new Set(mine.map((c) => c.day))])
+      .execute();
+    for (const row of rows) (kept.get(keyOf(row)) ?? kept.set(keyOf(row), new Set()).get(keyOf(row)))?.add(row.selector);
+  }
+  const pages: Record<string, unknown>[] = [];
+  const elements: Record<string, unknown>[] = [];
+  const bins: Record<string, unknown>[] = [];
+  const scroll: Record<string, unknown>[] = [];
+  const feeds: Record<string, unknown>[] = [];
+  for (const c of live) {
+    const key: Key = { campaign_id: c.campaignId, page: c.page, device: c.device, day: c.day };
+    const id = `${c.campaignId}\n${c.sessionId}\n${c.page}\n${c.device}\n${c.day}`;
+    const before = stored.get(id);
+    const old = before ?? emptyFed();
+    const delta = c.fed;
+    const selectors = kept.get(keyOf(key)) ?? kept.set(keyOf(key), new Set()).get(keyOf(key))!;
+    for (const [selector, element] of Object.entries(delta.elements)) {
+      if (!credited(old.elements, selector, element.layers[0], () => selectors.has(selector) || selectors.size < MAX_PAGE_ELEMENTS))
+        delete delta.elements[selector];
+      else selectors.add(selector);
+    }
+    for (const [bin, layers] of Object.entries(delta.bins))
+      if (!credited(old.bins, bin, layers[0], () => Object.keys(old.bins).length < 300)) delete delta.bins[bin];
+    const after = addFed(readFed(JSON.stringify(old)), delta);
+    const newly = (i: number) => (old.layers[i] === 0 && after.layers[i] > 0 ? 1 : 0);
+    pages.push({
+      ...key,
+      views: delta.views,
+      sessions: before ? 0 : 1,
+      ...layerColumns(delta.layers),
+      rage_sessions: newly(1),
+      dead_sessions: newly(2),
+      error_sessions: newly(3),
+      fold_sum: delta.fold,
+      snapshot_session: c.sessionId,
+      snapshot_at: after.lastAt || null,
+    });
+    for (const [selector, e] of Object.entries(delta.elements))
+      elements.push({ ...key, selector, text: after.elements[selector].text, ...layerColumns(e.layers), fx_sum: e.fx, fy_sum: e.fy });
+    for (const [bin, layers] of Object.entries(delta.bins)) bins.push({ ...key, bin: Number(bin), ...layerColumns(layers) });
+    delta.scroll.forEach((reached, i) => reached && scroll.push({ ...key, depth: i * 10, reached }));
+    feeds.push({ ...key, session_id: c.sessionId, fed: JSON.stringify(after), last_at: after.lastAt });
+  }
+  // Only the writes hold the transaction: on SQLite it holds the one connection ingest needs too.
+  await db.transaction().execute(async (trx) => {
+    const newer = sql`excluded.snapshot_at > coalesce(heatmap_pages.snapshot_at, 0)`;
+    await upsert(
+      trx,
+      'heatmap_pages',
+      pages,
+      [...KEY],
+      ['views', 'sessions', ...LAYER_COLUMNS, 'rage_sessions', 'dead_sessions', 'error_sessions', 'fold_sum'],
+      {
+        snapshot_session: sql`case when ${newer} then excluded.snapshot_session else heatmap_pages.snapshot_session end`,
+        snapshot_at: sql`case when ${newer} then excluded.snapshot_at else heatmap_pages.snapshot_at end`,
+      },
+    );
+    await upsert(trx, 'heatmap_elements', elements, [...KEY, 'selector'], [...LAYER_COLUMNS, 'fx_sum', 'fy_sum'], { text: sql`excluded.text` });
+    await upsert(trx, 'heatmap_bins', bins, [...KEY, 'bin'], [...LAYER_COLUMNS]);
+    await upsert(trx, 'heatmap_scroll', scroll, [...KEY, 'depth'], ['reached']);
+    for (let i = 0; i < feeds.length; i += ROWS_PER_STATEMENT) {
+      await trx
+        .insertInto('heatmap_feeds')
+        .values(feeds.slice(i, i + ROWS_PER_STATEMENT) as never)
+        .onConflict((oc) =>
+          oc.columns(['campaign_id', 'session_id', 'page', 'device', 'day']).doUpdateSet({ fed: sql`excluded.fed`, last_at: sql`excluded.last_at` }),
+        )
+        .execute();
+    }
+  });
+}

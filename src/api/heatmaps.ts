@@ -1,0 +1,67 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api, HttpError, type ApiClient } from './client.js';
+import { API_PATHS } from './paths.js';
+import type { Heatmap, HeatmapClicks, HeatmapPages } from '../../common/api/heatmaps.js';
+import type { DeviceClass } from '../../common/heatmaps.js';
+import { DAY_MS } from '../../common/insights.js';
+import { INSIGHTS_DAYS, type InsightsDays } from './insights.js';
+
+/** The ranges the heatmaps screen offers: the insights screen's. */
+export const HEATMAP_DAYS = INSIGHTS_DAYS;
+
+/** What a heatmap is asked for: no path (or device) means the page (and device class) with most views. */
+export interface HeatmapChoice {
+  path?: string;
+  device?: DeviceClass;
+  days: InsightsDays;
+}
+
+/** Keyed by the range's length, not its ends: offline, the last one fetched is read from the persisted cache. */
+export const heatmapKeys = {
+  campaign: (campaignId: string) => ['heatmaps', campaignId] as const,
+  pages: (campaignId: string, days: InsightsDays) => [...heatmapKeys.campaign(campaignId), 'pages', days] as const,
+  heatmap: (campaignId: string, choice: HeatmapChoice) =>
+    [...heatmapKeys.campaign(campaignId), 'map', choice.path ?? '', choice.device ?? '', choice.days] as const,
+  clicks: (campaignId: string, path: string, device: DeviceClass, selector: string, days: InsightsDays) =>
+    [...heatmapKeys.campaign(campaignId), 'clicks', path, device, selector, days] as const,
+};
+
+const range = (days: InsightsDays, now = Date.now()) => ({ from: String(now - days * DAY_MS), to: String(now) });
+
+export const heatmapPagesQueryOptions = (campaignId: string, days: InsightsDays, client: ApiClient = api) =>
+  queryOptions({
+    queryKey: heatmapKeys.pages(campaignId, days),
+    queryFn: () => client.get<HeatmapPages>(`${API_PATHS.heatmapPages(campaignId)}?${new URLSearchParams(range(days))}`),
+  });
+
+export const heatmapQueryOptions = (campaignId: string, choice: HeatmapChoice, client: ApiClient = api) =>
+  queryOptions({
+    queryKey: heatmapKeys.heatmap(campaignId, choice),
+    queryFn: () => {
+      const params = new URLSearchParams({
+        ...range(choice.days),
+        ...(choice.path ? { path: choice.path } : {}),
+        ...(choice.device ? { device: choice.device } : {}),
+      });
+      return client.get<Heatmap>(`${API_PATHS.heatmap(campaignId)}?${params}`);
+    },
+  });
+
+export const heatmapClicksQueryOptions = (
+  campaignId: string,
+  path: string,
+  device: DeviceClass,
+  selector: string,
+  days: InsightsDays,
+  client: ApiClient = api,
+) =>
+  queryOptions({
+    queryKey: heatmapKeys.clicks(campaignId, path, device, selector, days),
+    queryFn: () => client.get<HeatmapClicks>(`${API_PATHS.heatmapClicks(campaignId)}?${new URLSearchParams({ ...range(days), path, device, selector })}`),
+  });
+
+/** The heatmaps screen's load error: 'Error: {status} {statusText}', else 'Failed to fetch the heatmap'. */
+export function heatmapErrorMessage(error: unknown): string {
+  if (error instanceof HttpError) return `Error: ${error.status} ${error.statusText}`.trim();
+  return 'Failed to fetch the heatmap';
+}

@@ -1,0 +1,167 @@
+import { useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { EventType } from '@rrweb/types';
+import type { Heatmap } from '../../../common/api/heatmaps.js';
+import type { ReplayEvent } from '../../../common/api-types.js';
+import { replayErrorMessage, replayQueryOptions } from '../../api/replay.js';
+import { whenDownloaded } from '../../replay/replaySource.js';
+import { makePlayer, seekTo, type PlayerHandle } from '../player/rrwebPlayer.js';
+import { drawHeat, heatPoints, layerCount, type ElementBox, type HeatLayer } from '../../lib/heat.js';
+import { Spinner } from '../Spinner.js';
+
+// The page itself under the heat: the snapshot session rebuilt by rrweb, in the player's own inert,
+// sandboxed frame, at the moment the heatmap names, stretched to the page's whole height; a canvas
+// over it draws the layer. Hovering (or tapping) a hot element names it; clicking picks it.
+
+/** The tallest page drawn, in pixels (the rest of a longer page is cut). */
+const MAX_PAGE_PX = 8000;
+
+interface Props {
+  campaignId: string;
+  heatmap: Heatmap;
+  layer: HeatLayer;
+  onPick: (selector: string) => void;
+}
+
+/** The recording's viewport at a moment: its last Meta event's size before it. */
+function viewportAt(events: readonly ReplayEvent[], at: number): { width: number; height: number } {
+  let size = { width: 1280, height: 800 };
+  for (const event of events) {
+    if (event.timestamp > at) break;
+    const data = event.data as { width?: number; height?: number };
+    if (event.type === EventType.Meta && data.width && data.height) size = { width: data.width, height: data.height };
+  }
+  return size;
+}
+
+/** The rebuilt page's frame: its document, and its frame stretched to the page's height. */
+function stretch(player: PlayerHandle, width: number): { doc: Document; height: number } | null {
+  const frame = player.rrweb.getReplayer().iframe;
+  const doc = frame?.contentDocument;
+  if (!frame || !doc?.documentElement) return null;
+  frame.contentWindow?.scrollTo(0, 0);
+  const height = Math.min(MAX_PAGE_PX, Math.max(doc.documentElement.scrollHeight, doc.body?.scrollHeight ?? 0, 1));
+  frame.setAttribute('height', String(height));
+  frame.setAttribute('width', String(width));
+  // rrweb-player's boxes hold the viewport's height, centred and scaled: let them hold the
+  // page's, at the stage's top left, unscaled (the stage scales).
+  for (let box = frame.parentElement; box && !box.classList.contains('heatmap-stage'); box = box.parentElement) {
+    Object.assign(box.style, { height: `${height}px`, width: `${width}px`, transform: 'none', position: 'relative', left: '0', top: '0', margin: '0' });
+  }
+  return { doc, height };
+}
+
+function boxesIn(doc: Document, heatmap: Heatmap): ElementBox[] {
+  const boxes: ElementBox[] = [];
+  for (const element of heatmap.elements) {
+    let found: Element | null;
+    try {
+      found = doc.querySelector(element.selector);
+    } catch {
+      continue; // a selector the rebuilt page cannot read
+    }
+    const rect = found?.getBoundingClientRect();
+    if (rect && rect.width > 0 && rect.height > 0) boxes.push({ element, x: rect.left, y: rect.top, width: rect.width, height: rect.height });
+  }
+  return boxes;
+}
+
+export function HeatmapSnapshot({ campaignId, heatmap, layer, onPick }: Props) {
+  const snapshot = heatmap.snapshot;
+  const replay = useQuery({ ...replayQueryOptions(campaignId, snapshot?.sessionId ?? ''), enabled: Boolean(snapshot) });
+  const host = useRef<HTMLDivElement>(null);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const outer = useRef<HTMLDivElement>(null);
+  const [page, setPage] = useState<{ width: number; height: number; boxes: ElementBox[] } | null>(null);
+  const [scale, setScale] = useState(1);
+  const [hovered, setHovered] = useState<{ box: ElementBox; x: number; y: number } | null>(null);
+
+  useEffect(() => {
+    const source = replay.data;
+    if (!source || !snapshot || !host.current) return;
+    let player: PlayerHandle | null = null;
+    let gone = false;
+    void (async () => {
+      const { events } = await whenDownloaded(source);
+      if (gone || !host.current || !events.length) return;
+      const viewport = viewportAt(events, snapshot.timestamp);
+      player = await makePlayer(host.current, events, viewport, [1], 1);
+      if (gone) return player.rrweb.$destroy();
+      seekTo(player, snapshot.timestamp - events[0].timestamp);
+      // The seek patches the frame on the next frames: measure after it.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const stretched = !gone && stretch(player, viewport.width);
+      if (stretched) setPage({ width: viewport.width, height: stretched.height, boxes: boxesIn(stretched.doc, heatmap) });
+    })();
+    return () => {
+      gone = true;
+      player?.rrweb.$destroy();
+      setPage(null);
+    };
+  }, [replay.data, snapshot, heatmap]);
+
+  useEffect(() => {
+    if (!page || !outer.current) return;
+    const fit = () => setScale(Math.min(1, (outer.current?.clientWidth ?? page.width) / page.width));
+    fit();
+    const observer = new ResizeObserver(fit);
+    observer.observe(outer.current);
+    return () => observer.disconnect();
+  }, [page]);
+
+  useEffect(() => {
+    if (page && canvas.current) drawHeat(canvas.current, heatPoints(heatmap, layer, page.boxes, page.width));
+  }, [page, heatmap, layer]);
+
+  if (!snapshot) return <p className="muted">No recording of this page at this device class yet to draw it on.</p>;
+  if (replay.isError) return <p className="muted">{replayErrorMessage(replay.error)}</p>;
+
+  const at = (event: { clientX: number; clientY: number }) => {
+    const rect = canvas.current?.getBoundingClientRect();
+    if (!rect || !page) return null;
+    const x = (event.clientX - rect.left) / scale;
+    const y = (event.clientY - rect.top) / scale;
+    const under = page.boxes
+      .filter((b) => layerCount(b.element, layer) > 0 && x >= b.x && x <= b.x + b.width && y >= b.y && y <= b.y + b.height)
+      .sort((a, b) => a.width * a.height - b.width * b.height)[0];
+    return under ? { box: under, x, y } : null;
+  };
+
+  return (
+    <div className="heatmap-frame" ref={outer}>
+      {!page && <Spinner label="Rebuilding the page" />}
+      <div className="heatmap-viewport" style={page ? { width: page.width * scale, height: page.height * scale } : undefined}>
+        <div className="heatmap-stage" style={page ? { width: page.width, height: page.height, transform: `scale(${scale})` } : undefined}>
+          <div ref={host} className="heatmap-page" aria-hidden="true" />
+          {page && (
+            <canvas
+              ref={canvas}
+              className="heatmap-canvas"
+              width={page.width}
+              height={page.height}
+              role="img"
+              aria-label="Click heatmap"
+              data-scale={scale}
+              onPointerMove={(e) => setHovered(at(e))}
+              onPointerLeave={() => setHovered(null)}
+              onClick={(e) => {
+                const hit = at(e);
+                setHovered(hit);
+                if (hit) onPick(hit.box.element.selector);
+              }}
+            />
+          )}
+          {hovered && (
+            <div className="heatmap-tip" role="status" style={{ left: hovered.box.x, top: hovered.box.y + hovered.box.height + 4 }}>
+              <strong>{hovered.box.element.text || hovered.box.element.selector}</strong>
+              <span>
+                {hovered.box.element.clicks} clicks · {hovered.box.element.rageClicks} rage · {hovered.box.element.deadClicks} dead ·{' '}
+                {hovered.box.element.errorClicks} followed by an error
+              </span>
+            </div>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
