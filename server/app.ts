@@ -20,6 +20,7 @@ import { registerInsights } from './insights/routes.js';
 import { registerFunnels } from './funnels/routes.js';
 import { registerHeatmaps } from './heatmaps/routes.js';
 import { HeatmapFeed } from './heatmaps/feed.js';
+import { ErrorLog } from './insights/errors.js';
 import { registerStars } from './stars/routes.js';
 import { registerSegments } from './segments/routes.js';
 import { registerNotes } from './notes/routes.js';
@@ -92,6 +93,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     keptCampaigns: new KeptCampaigns(db),
     recordings: openRecordings(db, config.limits, app.log),
     heatmaps: new HeatmapFeed(db, app.log),
+    errorLog: new ErrorLog(db),
   };
   app.decorate('ctx', ctx);
   app.decorate('diskGuard', new DiskGuard(config.dataDir, config.limits.diskMinFreeBytes, app.log));

@@ -5,6 +5,7 @@ import type { LiveHub } from './live/hub.js';
 import type { KeptCampaigns } from './campaigns/kept-campaigns.js';
 import type { Recordings } from './recordings/index.js';
 import type { HeatmapFeed } from './heatmaps/feed.js';
+import type { ErrorLog } from './insights/errors.js';
 
 /** What every area of the server is built from; made once in buildApp. */
 export interface AppContext {
@@ -19,4 +20,6 @@ export interface AppContext {
   recordings: Recordings;
   /** Heatmap aggregation: ingest feeds it each stored batch's heat, off the hot path. */
   heatmaps: HeatmapFeed;
+  /** JavaScript errors by message for the insights: ingest adds each stored batch's, written a second later. */
+  errorLog: ErrorLog;
 }

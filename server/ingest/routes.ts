@@ -15,7 +15,6 @@ import { markEndedSessionsWithoutInput } from '../recordings/bot-sweep.js';
 import type { SessionState } from '../sessions/repository.js';
 import { RecentlyUsed } from '../recently-used.js';
 import type { IngestCampaign } from '../campaigns/kept-campaigns.js';
-import { errorLogFor } from '../insights/errors.js';
 import { packOptions, trackerRules } from '../campaigns/recording-rules.js';
 import { IngestParams, IngestResponse } from '../../common/api/ingest.js';
 import { clientAddress } from '../http/client-address.js';
@@ -193,7 +192,6 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     return state.campaign as Campaign;
   }
 
-  const errorLog = errorLogFor(ctx.db);
 
   // The body is raw bytes, checked in a worker (common/ingest-batch.ts) with a reason per field.
   const schema = { params: IngestParams, response: { 200: IngestResponse, 202: IngestResponse } };
@@ -220,7 +218,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     // Here the batch is committed (its group's COMMIT is done): what follows may announce it.
     if (outcome.stored || outcome.admitted || outcome.closed) ctx.live.sessionChanged(campaign.id, batch.sessionId);
     // Errors by message for the insights: buffered, written a second later (server/insights/errors.ts).
-    if (outcome.stored) errorLog.add(campaign.id, batch.sessionId, batch.moments);
+    if (outcome.stored) ctx.errorLog.add(campaign.id, batch.sessionId, batch.moments);
     // Heatmaps gather the batch's clicks in memory and write them later, in their own transaction.
     if (outcome.stored) ctx.heatmaps.fed(campaign.id, batch.sessionId, batch.moments, batch.heat);
     if (outcome.closed) throw new HttpError(SESSION_CLOSED_STATUS, outcome.closed);

@@ -72,15 +72,6 @@ async function write(db: Db, rows: Pending[]): Promise<void> {
   });
 }
 
-const logs = new WeakMap<Db, ErrorLog>();
-
-/** The node's error log for this database. */
-export function errorLogFor(db: Db): ErrorLog {
-  let log = logs.get(db);
-  if (!log) logs.set(db, (log = new ErrorLog(db)));
-  return log;
-}
-
 /** Sessions (the unaliased sessions row) that had an error with this message. */
 export const hadError = (message: string) =>
   sql<SqlBool>`exists (select 1 from session_errors e where e.campaign_id = sessions.campaign_id and e.session_id = sessions.id and e.message = ${message})`;

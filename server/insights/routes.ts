@@ -7,7 +7,6 @@ import { requireUser } from '../auth/tokens.js';
 import { badRequest } from '../http/errors.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { sweepIfDue } from './sweep.js';
-import { errorLogFor } from './errors.js';
 import { listFilters } from '../sessions/routes.js';
 import { campaignInsights } from './repository.js';
 import { funnelCondition } from '../funnels/filter.js';
@@ -17,7 +16,7 @@ const schema = { params: InsightsParams, querystring: InsightsQuery, response: {
 /** GET /api/v1/insights/{campaignId}: the campaign's dashboard over a range, owner only, like the sessions list. */
 export async function registerInsights(app: FastifyInstance, ctx: AppContext): Promise<void> {
   // What the error log holds is written before the database closes.
-  app.addHook('onClose', async () => errorLogFor(ctx.db).flush().catch(() => undefined));
+  app.addHook('onClose', async () => ctx.errorLog.flush().catch(() => undefined));
   await app.register(async (scope) => {
     const api = scope.withTypeProvider<TypeBoxTypeProvider>();
     api.get('/api/v1/insights/:campaignId', { preHandler: requireUser(ctx), schema }, async (request) => {
@@ -27,7 +26,7 @@ export async function registerInsights(app: FastifyInstance, ctx: AppContext): P
       if ('error' in range) throw badRequest(range.error);
       // As the list does: sessions that ended with no human input count as bots now.
       await sweepIfDue(ctx.db, campaign.id);
-      await errorLogFor(ctx.db).flush();
+      await ctx.errorLog.flush();
       const funnel = await funnelCondition(ctx.db, campaign.id, filters);
       return campaignInsights(ctx.db, campaign.id, { ...listFilters(filters), funnelCondition: funnel }, range);
     });

@@ -13,7 +13,6 @@ import { isSessionId } from '../storage/ids.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { SESSION_NOT_FOUND } from '../replay/routes.js';
 import { funnelCondition } from '../funnels/filter.js';
-import { errorLogFor } from '../insights/errors.js';
 import { countSessions, deleteSession, markEndedSessionsWithoutInput, pageSessions, type SessionFilters } from './repository.js';
 import { starredAmong } from '../stars/repository.js';
 
@@ -59,7 +58,7 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
         await markEndedSessionsWithoutInput(ctx.db, campaign.id);
         const { limit = DEFAULT_PAGE, cursor, sort, ...rest } = request.query;
         // Listing by an error's message: what ingest's error log holds is written first.
-        if (rest.error) await errorLogFor(ctx.db).flush();
+        if (rest.error) await ctx.errorLog.flush();
         const query = { ...listFilters(rest), funnelCondition: await funnelCondition(ctx.db, campaign.id, rest), limit, cursor, sort };
         // The counts cover the whole campaign, whatever the filters.
         const [page, counts, storage] = await Promise.all([pageSessions(ctx.db, campaign.id, query), countSessions(ctx.db, campaign.id), app.storageQuota.use(campaign.id)]);
