@@ -10,7 +10,8 @@ import { flushRecorder, recorderRunning, startSite, type Site } from './tracker-
 
 // People in Chromium: a site identifies its visitor (before its tag has even run, through the
 // documented stub) and sends an event; the owner finds the session by user and by event, sees
-// the traits and the event on the timeline, opens the person and erases them.
+// the traits and the event on the timeline, saves the filter as a segment, stars the session and
+// leaves a note at the event's moment, opens the person and erases them (star and note too).
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -81,6 +82,17 @@ describe.skipIf(!hasChromium)('people', () => {
     await app.getByLabel('Event', { exact: true }).fill('signup');
     await expect.poll(() => app.url()).toContain('event=signup');
     await expect.poll(() => cards.count()).toBe(1);
+    // Kept for later: the filter saved as a segment, and picked again after clearing.
+    await app.getByRole('button', { name: 'Save filters as…' }).click();
+    await app.getByLabel('Segment name').fill('Signed up');
+    await app.getByRole('button', { name: 'Save', exact: true }).click();
+    const picker = app.locator('#segment-pick');
+    await expect.poll(() => picker.inputValue()).not.toBe('');
+    await app.getByRole('button', { name: 'Clear filters' }).click();
+    await expect.poll(() => app.url()).not.toContain('event=signup');
+    await picker.selectOption({ label: 'Signed up' });
+    await expect.poll(() => app.url()).toContain('event=signup');
+    await expect.poll(() => cards.count()).toBe(1);
 
     // The replay: traits, tags and events, and the event on the timeline and in the Activity list.
     await cards.getByRole('link', { name: 'Watch Replay' }).click();
@@ -90,7 +102,19 @@ describe.skipIf(!hasChromium)('people', () => {
     expect(await app.getByTestId('people-tags').textContent()).toContain('blue');
     expect(await app.getByTestId('people-events').textContent()).toContain('signup');
     const timeline = app.getByRole('group', { name: 'Activity timeline' });
-    await timeline.getByRole('button', { name: /Event: signup at \d\d:\d\d/ }).waitFor();
+    const marker = timeline.getByRole('button', { name: /Event: signup at \d\d:\d\d/ });
+    await marker.waitFor();
+
+    // Starred, and a note at the moment of the event: on the timeline beside it.
+    await app.getByRole('button', { name: 'Star', exact: true }).click();
+    await app.getByRole('button', { name: 'Starred', exact: true, pressed: true }).waitFor();
+    const [, time] = /at (\d\d:\d\d)$/.exec((await marker.getAttribute('aria-label')) ?? '')!;
+    await app.getByRole('slider', { name: 'Playback position' }).evaluate((el: HTMLInputElement) => el.scrollIntoView());
+    await marker.click();
+    await app.getByLabel(`Note at ${time}`).fill('Signed up on the second step');
+    await app.getByRole('button', { name: 'Add note' }).click();
+    await timeline.getByRole('button', { name: `Note: Signed up on the second step at ${time}` }).waitFor();
+    expect(await listed('starred=true')).toHaveLength(1);
 
     // The person: their sessions, then erased after typing their id.
     await app.getByRole('link', { name: 'All sessions of this person' }).click();
@@ -104,6 +128,10 @@ describe.skipIf(!hasChromium)('people', () => {
     await app.waitForURL(`**/campaign/${campaignId}`);
     await expect.poll(() => cards.count()).toBe(0);
     expect(await listed('')).toEqual([]);
+    // Nothing of the person is left: no star, no note.
+    expect(await listed('starred=true')).toEqual([]);
+    expect(await server.db.selectFrom('notes').select('id').where('campaign_id', '=', campaignId).execute()).toEqual([]);
+    expect(await server.db.selectFrom('session_stars').select('session_id').where('campaign_id', '=', campaignId).execute()).toEqual([]);
     await context.close();
   });
 });
