@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { PlayerControls } from './player/PlayerControls.js';
-import { recordingSize } from './player/playerMath.js';
+import { recordingSize, speedLabel } from './player/playerMath.js';
 import { useFullscreen } from './player/useFullscreen.js';
 import { ShortcutsHelp } from './player/ShortcutsHelp.js';
 import { playerFailureMessage } from './player/loadPlayer.js';
@@ -114,7 +114,7 @@ export function ReplayPlayer({
     },
     onEnded: () => onEnded?.(),
   });
-  const { player, playing, currentTime, totalTime } = state;
+  const { player, playing, skipping, currentTime, totalTime } = state;
   const { size, measure } = useFit({
     container: containerRef,
     stage: stageRef,
@@ -167,6 +167,10 @@ export function ReplayPlayer({
         <div ref={stageRef} className="player-stage" style={size ? { minHeight: size.height } : undefined}>
           {/* inert: the recorded page takes no focus and no clicks; its links cannot navigate. */}
           <div ref={hostRef} className="player-host" inert style={size ? { width: size.width, height: size.height } : undefined} />
+          {/* Said while rrweb fast-forwards a gap with no input (skip inactive): how fast. */}
+          <p className="player-skipping" role="status">
+            {skipping ? `Skipping inactivity ${speedLabel(skipping)}` : ''}
+          </p>
           {failure && !onError && (
             <p className="player-failed" role="alert">
               {failure}

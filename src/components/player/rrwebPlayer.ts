@@ -82,19 +82,33 @@ export function playerProps(events: readonly ReplayEvent[], size: Size, speedOpt
   };
 }
 
-/** When rrweb starts skipping a gap, the gap runs at our speed (skipSpeed) instead of rrweb's. */
-function speedUpSkips(rrweb: RrwebPlayer) {
+/**
+ * When rrweb starts skipping a gap, the gap runs at our speed (skipSpeed) instead of rrweb's;
+ * `onSkip` hears that speed, and null when the gap is over.
+ */
+function speedUpSkips(rrweb: RrwebPlayer, onSkip: (speed: number | null) => void) {
   const replayer = rrweb.getReplayer();
   replayer.on?.('skip-start', (payload) => {
     const chosen = (payload as { speed?: number } | undefined)?.speed;
-    if (typeof chosen === 'number') replayer.timer?.setSpeed(skipSpeed(chosen, replayer.speedService?.state.context.normalSpeed));
+    if (typeof chosen !== 'number') return;
+    const speed = skipSpeed(chosen, replayer.speedService?.state.context.normalSpeed);
+    replayer.timer?.setSpeed(speed);
+    onSkip(speed);
   });
+  replayer.on?.('skip-end', () => onSkip(null));
 }
 
-export async function makePlayer(host: HTMLElement, events: readonly ReplayEvent[], size: Size, speedOption: number[], speed: number): Promise<PlayerHandle> {
+export async function makePlayer(
+  host: HTMLElement,
+  events: readonly ReplayEvent[],
+  size: Size,
+  speedOption: number[],
+  speed: number,
+  onSkip: (speed: number | null) => void = () => {},
+): Promise<PlayerHandle> {
   const [{ default: RrwebPlayer }] = await loadPlayer();
   const rrweb = new RrwebPlayer({ target: host, props: playerProps(events, size, speedOption, speed) }) as unknown as RrwebPlayer;
-  speedUpSkips(rrweb);
+  speedUpSkips(rrweb, onSkip);
   return { rrweb, startedWith: events.length, firstDrawn: afterFirstSnapshot(events) };
 }
 

@@ -32,6 +32,8 @@ export interface PlayerOptions {
 export interface PlayerState {
   player: PlayerHandle | null;
   playing: boolean;
+  /** The speed an inactive gap is being skipped at, else null. */
+  skipping: number | null;
   currentTime: number;
   totalTime: number;
   setCurrentTime(ms: number): void;
@@ -66,6 +68,7 @@ function markDrawn(source: ReplaySource) {
 export function usePlayer(source: ReplaySource, options: PlayerOptions): PlayerState {
   const [player, setPlayer] = useState<PlayerHandle | null>(null);
   const [playing, setPlaying] = useState(false);
+  const [skipping, setSkipping] = useState<number | null>(null);
   const [currentTime, setCurrentTime] = useState(0);
   const [totalTime, setTotalTime] = useState(0);
   const settings = useEffectEvent(() => options);
@@ -91,7 +94,7 @@ export function usePlayer(source: ReplaySource, options: PlayerOptions): PlayerS
     const create = async () => {
       try {
         const { firstSize, speedOption, speed, label, focusFallback, startAtMs, onMade } = settings();
-        const handle = await makePlayer(target, source.getSnapshot().events, firstSize(), speedOption, speed);
+        const handle = await makePlayer(target, source.getSnapshot().events, firstSize(), speedOption, speed, setSkipping);
         if (signal.cancelled) return destroyPlayer(handle);
         made = handle;
         const frame = handle.rrweb.getReplayer().iframe;
@@ -133,6 +136,7 @@ export function usePlayer(source: ReplaySource, options: PlayerOptions): PlayerS
       target.replaceChildren();
       setPlayer(null);
       setPlaying(false);
+      setSkipping(null);
       setCurrentTime(0);
     };
   }, [source, host]);
@@ -144,5 +148,5 @@ export function usePlayer(source: ReplaySource, options: PlayerOptions): PlayerS
     setCurrentTime(ms);
   };
 
-  return { player, playing, currentTime, totalTime, setCurrentTime, setTotalTime, seek };
+  return { player, playing, skipping, currentTime, totalTime, setCurrentTime, setTotalTime, seek };
 }
