@@ -11,6 +11,8 @@ const SCREENS: Record<string, string> = {
   '/_authed/campaign/$campaignId/': 'Campaign Sessions',
   '/_authed/campaign/$campaignId/edit': 'Edit Campaign',
   '/_authed/campaign/$campaignId/insights': 'Campaign Insights',
+  '/_authed/campaign/$campaignId/heatmaps': 'Campaign Heatmaps',
+  '/_authed/campaign/$campaignId/funnels': 'Campaign Funnels',
   '/_authed/campaign/$campaignId/session/$sessionId': 'Session Replay',
   '/_authed/campaign/$campaignId/person/$userId': 'Person',
   '/saved': 'Saved replays',

@@ -17,7 +17,10 @@ describe('campaign script builder', () => {
     // Still runs: defines the global with our values.
     const win: Record<string, unknown> = { addEventListener() {} };
     new Function('window', 'navigator', 'document', script)(win, {}, { readyState: 'loading', createElement: () => ({}), head: { appendChild() {} } });
-    expect(win.tapedeck).toEqual({ campaignId: 'camp_123', baseUrl: 'https://rec.example.com' });
+    // ...and the page's API as queueing stubs until the recorder loads (tracker/src/page-api.ts).
+    expect(win.tapedeck).toMatchObject({ campaignId: 'camp_123', baseUrl: 'https://rec.example.com', q: [] });
+    (win.tapedeck as Record<string, (...args: unknown[]) => void>).identify('customer-1');
+    expect((win.tapedeck as { q: unknown[] }).q).toEqual([['identify', 'customer-1']]);
   });
 
   it('falls back to the unminified text when minifying fails', async () => {
