@@ -90,7 +90,7 @@ export function peoplePayloadOk(tag: string, payload: unknown): boolean {
 export const QUEUE_MAX = 100;
 
 /**
- * The one-line stub a page may run before the tag (docs/pending/people.md shows it): calls to the
+ * The one-line stub a page may run before the tag (docs/ingest.md shows it): calls to the
  * API are then safe anywhere, queued for the recorder, as the loader's own stub queues them.
  */
 export const PAGE_STUB =

@@ -53,7 +53,7 @@ export const Campaign = Type.Object({
   keep_query: Type.Optional(Type.Boolean()),
   /** Query parameters whose values are masked when keep_query is on (lower case). Optional for cached campaigns. */
   masked_params: Type.Optional(Type.Array(Type.String())),
-  /** The recording rules (docs: docs/pending/rules.md). Optional for cached campaigns. */
+  /** The recording rules (docs: docs/privacy.md, docs/api.md). Optional for cached campaigns. */
   sample_rate: Type.Optional(Type.Integer()),
   min_duration_ms: Type.Optional(Type.Integer()),
   url_include: Type.Optional(Type.Array(Type.String())),
