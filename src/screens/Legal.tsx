@@ -40,7 +40,10 @@ export function Privacy() {
         <li>What the page showed and how the visitor moved, clicked and scrolled, so the session can be replayed.</li>
         <li>Every input field is masked: typed text, passwords and form values are never recorded.</li>
         <li>The IP address, the country derived from it on this server, language, time zone, browser, operating system and device.</li>
+        <li>What the site itself tells the recorder: the visitor's user id and traits, tags and named events (the site decides what it sends).</li>
+        <li>Each campaign sets how much page text is masked, which elements are never recorded, which pages are recorded, and whether recording waits for the visitor's consent.</li>
         <li>Nothing is recorded when the visitor's browser sends Do-Not-Track or Global Privacy Control.</li>
+        <li>The site owner can export or erase every session of one identified visitor.</li>
       </ul>
     </LegalPage>
   );
