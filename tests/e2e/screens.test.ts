@@ -335,6 +335,8 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       for (const text of [human.slice(0, 8), human, 'Human User', 'Bot Traffic', '203.0.113.7', 'France', 'Unknown', 'fr-FR', '8 cores', 'Europe/Paris', 'Cookies enabled', 'Focus active', 'Windowed']) await see(text);
       // A campaign made with the form keeps recordings for the default 90 days, and says so.
       await see('Recordings are kept for 90 days');
+      // The campaign's four tabs fit the screen, a phone's too (none scrolled out of sight).
+      expect(await page.locator('.campaign-tabs').evaluate((bar) => bar.scrollWidth - bar.clientWidth)).toBeLessThanOrEqual(0);
       await shot('sessions');
       await titled('Campaign Sessions — Tapedeck');
       // 'Bot Traffic' and 'Human User' badges are on screen: their contrast is checked here.
