@@ -1,5 +1,5 @@
 // The facts a session's events tell — active time, pages, clicks, rage clicks, dead clicks,
-// errors, failed requests — by one set of rules, used where ingest stores them on the session
+// quick backs, excessive scrolling, errors, failed requests — by one set of rules, used where ingest stores them on the session
 // row (a batch at a time, with a small carried state) and where the replay page marks its
 // timeline (all events at once).
 //
@@ -25,6 +25,15 @@ export const MAX_PAGES = 50;
 const MAX_PAGE_CHARS = 300;
 /** An error's message as errors are grouped by it: its first 200 characters. */
 export const MAX_ERROR_MESSAGE = 200;
+/** Quick back: the visitor left a page and loaded it again within this long of leaving it (A → B → A). */
+export const QUICK_BACK_MS = 5000;
+/**
+ * Excessive scrolling: at least SCROLL_REVERSALS changes of vertical direction of one scrolling
+ * element within SCROLL_WINDOW_MS, each after a swing of at least SCROLL_SWING_PX.
+ */
+export const SCROLL_REVERSALS = 4;
+export const SCROLL_WINDOW_MS = 10_000;
+export const SCROLL_SWING_PX = 200;
 /** Clicks the carried state keeps for the rage and dead rules: bounded whatever a page does. */
 const MAX_RECENT_CLICKS = 20;
 
@@ -55,6 +64,7 @@ export type Moment =
   | { kind: 'typed'; t: number; id: number }
   | { kind: 'response'; t: number }
   | { kind: 'page'; t: number; path: string }
+  | { kind: 'scroll'; t: number; id: number; y: number }
   | { kind: 'error'; t: number; message?: string }
   | { kind: 'request'; t: number }
   | { kind: 'identify'; t: number; userId: string; traits: Fields }
@@ -112,6 +122,7 @@ function momentsOf(event: EventLike): Moment[] {
       if (source === IncrementalSource.Mutation || source === IncrementalSource.Scroll || source === IncrementalSource.Input) moments.push({ kind: 'response', t });
       if (source === IncrementalSource.MouseInteraction && data.type === MouseInteractions.Click) moments.push({ kind: 'click', t, x: Number(data.x) || 0, y: Number(data.y) || 0 });
       if (source === IncrementalSource.Input && typeof data.id === 'number') moments.push({ kind: 'typed', t, id: data.id });
+      if (source === IncrementalSource.Scroll && typeof data.id === 'number' && Number.isFinite(data.y)) moments.push({ kind: 'scroll', t, id: data.id, y: Number(data.y) });
       return moments;
     }
     default:
@@ -151,6 +162,8 @@ export interface SessionFacts extends PeopleFacts {
   deadClickCount: number;
   errorCount: number;
   failedRequestCount: number;
+  quickBackCount: number;
+  excessiveScrollCount: number;
   /** Page paths in visit order, at most MAX_PAGES. */
   pages: string[];
   entryUrl: string | null;
@@ -163,6 +176,17 @@ export interface SessionFacts extends PeopleFacts {
   pendingClicks: number[];
   /** Carried: clicks that focused their element, [time, element id], waiting for a response or typing into it. */
   pendingFieldClicks: [number, number][];
+  /** Carried: the last two pages, [path, time loaded], for quick backs. */
+  pageTrail: [string, number][];
+  /** Carried: the element scrolling, its direction (-1, 0, 1), the farthest y of the swing, and the recent reversals' times. */
+  scrolling: Scrolling | null;
+}
+
+export interface Scrolling {
+  id: number;
+  dir: number;
+  peak: number;
+  turns: number[];
 }
 
 export const emptyFacts = (): SessionFacts => ({
@@ -172,6 +196,8 @@ export const emptyFacts = (): SessionFacts => ({
   deadClickCount: 0,
   errorCount: 0,
   failedRequestCount: 0,
+  quickBackCount: 0,
+  excessiveScrollCount: 0,
   pages: [],
   entryUrl: null,
   exitUrl: null,
@@ -179,6 +205,8 @@ export const emptyFacts = (): SessionFacts => ({
   recentClicks: [],
   pendingClicks: [],
   pendingFieldClicks: [],
+  pageTrail: [],
+  scrolling: null,
   ...emptyPeople(),
 });
 
@@ -235,10 +263,54 @@ function input(facts: SessionFacts, t: number): void {
   if (last === null || t > last) facts.lastInputAt = t;
 }
 
-function page(facts: SessionFacts, path: string): void {
+function page(facts: SessionFacts, path: string, t: number): void {
   facts.entryUrl ??= path;
   facts.exitUrl = path;
   if (facts.pages.length < MAX_PAGES) facts.pages = [...facts.pages, path];
+  quickBack(facts, path, t);
+}
+
+/**
+ * A page loaded again (A → B → A) within QUICK_BACK_MS of leaving it (B's load) is a quick back.
+ * The same path again (a reload, or rrweb's periodic snapshot) is the same page, not a visit.
+ */
+function quickBack(facts: SessionFacts, path: string, t: number): void {
+  const trail = facts.pageTrail;
+  const last = trail[trail.length - 1];
+  if (last?.[0] === path) return;
+  const before = trail[trail.length - 2];
+  if (before?.[0] === path && t >= last[1] && t - last[1] <= QUICK_BACK_MS) facts.quickBackCount++;
+  facts.pageTrail = [...trail.slice(-1), [path, t]];
+  facts.scrolling = null;
+}
+
+/**
+ * Scrolling back and forth: one element's vertical scroll, a reversal when it moves back
+ * SCROLL_SWING_PX from the farthest point of its swing. SCROLL_REVERSALS reversals within
+ * SCROLL_WINDOW_MS count once, and the next count needs as many again. Another element
+ * scrolling, or another page, starts afresh.
+ */
+function scroll(facts: SessionFacts, id: number, y: number, t: number): void {
+  const was = facts.scrolling;
+  if (!was || was.id !== id) {
+    facts.scrolling = { id, dir: 0, peak: y, turns: [] };
+    return;
+  }
+  const s: Scrolling = { ...was, turns: was.turns.filter((at) => t >= at && t - at <= SCROLL_WINDOW_MS) };
+  const moved = y - s.peak;
+  if (s.dir === 0) {
+    if (Math.abs(moved) >= SCROLL_SWING_PX) Object.assign(s, { dir: Math.sign(moved), peak: y });
+  } else if (Math.sign(moved) === s.dir) {
+    s.peak = y;
+  } else if (Math.abs(moved) >= SCROLL_SWING_PX) {
+    Object.assign(s, { dir: -s.dir, peak: y });
+    s.turns.push(t);
+    if (s.turns.length >= SCROLL_REVERSALS) {
+      facts.excessiveScrollCount++;
+      s.turns = [];
+    }
+  }
+  facts.scrolling = s;
 }
 
 /**
@@ -257,7 +329,7 @@ export function foldFacts(previous: SessionFacts, moments: Moment[], mark?: (kin
         click(facts, moment.t, moment.x, moment.y, moment.field, mark);
         break;
       case 'page':
-        page(facts, moment.path);
+        page(facts, moment.path, moment.t);
         mark?.('page', moment.t);
         break;
       case 'error':
@@ -280,6 +352,9 @@ export function foldFacts(previous: SessionFacts, moments: Moment[], mark?: (kin
       case 'tag':
         facts.tags = boundedSet(facts.tags, moment.key, moment.value);
         break;
+      case 'scroll':
+        scroll(facts, moment.id, moment.y, moment.t);
+        break;
       case 'response':
       case 'typed':
         break;
@@ -297,14 +372,19 @@ export function sessionFacts(events: EventLike[]): { facts: SessionFacts; marks:
 }
 
 /** What a session carries from one batch to the next beside its counts: bounded, stored as JSON. */
-export type CarriedFacts = Pick<SessionFacts, 'lastInputAt' | 'recentClicks' | 'pendingClicks' | 'pendingFieldClicks'>;
+export type CarriedFacts = Pick<SessionFacts, 'lastInputAt' | 'recentClicks' | 'pendingClicks' | 'pendingFieldClicks' | 'pageTrail' | 'scrolling'>;
 
-export const carriedFacts = ({ lastInputAt, recentClicks, pendingClicks, pendingFieldClicks }: SessionFacts): string =>
-  JSON.stringify({ lastInputAt, recentClicks, pendingClicks, pendingFieldClicks });
+export const carriedFacts = ({ lastInputAt, recentClicks, pendingClicks, pendingFieldClicks, pageTrail, scrolling }: SessionFacts): string =>
+  JSON.stringify({ lastInputAt, recentClicks, pendingClicks, pendingFieldClicks, pageTrail, scrolling });
+
+const isScrolling = (value: unknown): value is Scrolling => {
+  const s = value as Scrolling | null;
+  return !!s && typeof s === 'object' && [s.id, s.dir, s.peak].every((v) => typeof v === 'number') && Array.isArray(s.turns);
+};
 
 /** The carried state as stored, read back defensively: a bad value starts afresh. */
 export function readCarried(json: string | null | undefined): CarriedFacts {
-  const empty = { lastInputAt: null, recentClicks: [], pendingClicks: [], pendingFieldClicks: [] };
+  const empty = { lastInputAt: null, recentClicks: [], pendingClicks: [], pendingFieldClicks: [], pageTrail: [], scrolling: null };
   if (!json) return empty;
   try {
     const value = JSON.parse(json) as Partial<CarriedFacts>;
@@ -313,6 +393,8 @@ export function readCarried(json: string | null | undefined): CarriedFacts {
       recentClicks: Array.isArray(value.recentClicks) ? value.recentClicks.slice(-MAX_RECENT_CLICKS) : [],
       pendingClicks: Array.isArray(value.pendingClicks) ? value.pendingClicks.slice(-MAX_RECENT_CLICKS) : [],
       pendingFieldClicks: Array.isArray(value.pendingFieldClicks) ? value.pendingFieldClicks.slice(-MAX_RECENT_CLICKS) : [],
+      pageTrail: Array.isArray(value.pageTrail) ? value.pageTrail.slice(-2) : [],
+      scrolling: isScrolling(value.scrolling) ? { ...value.scrolling, turns: value.scrolling.turns.slice(-SCROLL_REVERSALS) } : null,
     };
   } catch {
     return empty;

@@ -67,6 +67,10 @@ export const Session = Type.Object({
   rageClickCount: Type.Number(),
   /** Clicks the page did not answer (no DOM change, navigation, scroll or input) within 1 s. */
   deadClickCount: Type.Number(),
+  /** Pages left and loaded again within 5 s (A → B → A); optional for cached sessions and older files. */
+  quickBackCount: Type.Optional(Type.Number()),
+  /** Bursts of 4 or more scroll direction reversals (each after 200 px) within 10 s. */
+  excessiveScrollCount: Type.Optional(Type.Number()),
   /** Uncaught errors, unhandled rejections and console.error calls. */
   errorCount: Type.Number(),
   /** Requests that failed or answered 400 or more. */
@@ -122,6 +126,10 @@ export const SessionsQuery = Type.Object(
     hasErrors: yes(),
     hasRageClicks: yes(),
     hasDeadClicks: yes(),
+    /** Sessions where the visitor left a page and came back within seconds (common/session-facts.ts). */
+    hasQuickBacks: yes(),
+    /** Sessions with bursts of scrolling back and forth. */
+    hasExcessiveScrolling: yes(),
     /** Only the sessions the owner starred. */
     starred: yes(),
     /** The id the page identified the visitor by (tapedeck.identify), exact. */

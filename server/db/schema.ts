@@ -104,6 +104,9 @@ export interface SessionsTable {
   click_count: number;
   rage_click_count: number;
   dead_click_count: number;
+  /** Frustration: pages left and loaded again within seconds, bursts of scrolling back and forth (0025). */
+  quick_back_count: number;
+  excessive_scroll_count: number;
   error_count: number;
   failed_request_count: number;
   /** Page paths in visit order, one a line (at most 50). */

@@ -30,6 +30,8 @@ export interface SessionFilters {
   hasErrors?: boolean;
   hasRageClicks?: boolean;
   hasDeadClicks?: boolean;
+  hasQuickBacks?: boolean;
+  hasExcessiveScrolling?: boolean;
   starred?: boolean;
   /** The id the page identified the visitor by (exact). */
   user?: string;
@@ -113,6 +115,8 @@ export function filtered<Q extends SelectQueryBuilder<Database, 'sessions', obje
   if (f.hasErrors) q = q.where(sql<SqlBool>`error_count > 0`);
   if (f.hasRageClicks) q = q.where(sql<SqlBool>`rage_click_count > 0`);
   if (f.hasDeadClicks) q = q.where(sql<SqlBool>`dead_click_count > 0`);
+  if (f.hasQuickBacks) q = q.where(sql<SqlBool>`quick_back_count > 0`);
+  if (f.hasExcessiveScrolling) q = q.where(sql<SqlBool>`excessive_scroll_count > 0`);
   if (f.starred) q = q.where(hasStar);
   if (f.user !== undefined) q = q.where('user_id', '=', f.user);
   if (f.event !== undefined) q = q.where((eb) => eb.exists(eb.selectFrom('session_events as e').select('e.name').whereRef('e.campaign_id', '=', 'sessions.campaign_id').whereRef('e.session_id', '=', 'sessions.id').where('e.name', '=', f.event as string)));
@@ -161,6 +165,8 @@ export function toSession(row: SessionRow): Session {
     clickCount: row.click_count,
     rageClickCount: row.rage_click_count,
     deadClickCount: row.dead_click_count,
+    quickBackCount: row.quick_back_count,
+    excessiveScrollCount: row.excessive_scroll_count,
     errorCount: row.error_count,
     failedRequestCount: row.failed_request_count,
     exitUrl: row.exit_url,
@@ -223,7 +229,7 @@ export const PEOPLE_COLUMNS = ['user_id', 'traits', 'tags', 'events'] as const;
 const jsonOrNull = (value: object) => (Object.keys(value).length ? JSON.stringify(value) : null);
 
 /** The columns the session-facts rules keep (common/session-facts.ts). */
-const FACT_COLUMNS = ['active_ms', 'click_count', 'rage_click_count', 'dead_click_count', 'error_count', 'failed_request_count', 'pages', 'exit_url', 'facts_carry', ...PEOPLE_COLUMNS] as const;
+const FACT_COLUMNS = ['active_ms', 'click_count', 'rage_click_count', 'dead_click_count', 'quick_back_count', 'excessive_scroll_count', 'error_count', 'failed_request_count', 'pages', 'exit_url', 'facts_carry', ...PEOPLE_COLUMNS] as const;
 
 /**
  * A session's row as a batch is judged against it: the caps' counters, whether it is closed, its
@@ -267,6 +273,8 @@ export function factsOfRow(row: FactColumns & { entry_url?: string | null }): Se
     clickCount: row.click_count,
     rageClickCount: row.rage_click_count,
     deadClickCount: row.dead_click_count,
+    quickBackCount: row.quick_back_count,
+    excessiveScrollCount: row.excessive_scroll_count,
     errorCount: row.error_count,
     failedRequestCount: row.failed_request_count,
     pages: row.pages ? row.pages.split('\n') : [],
@@ -286,6 +294,8 @@ export function factValues(facts: SessionFacts) {
     click_count: facts.clickCount,
     rage_click_count: facts.rageClickCount,
     dead_click_count: facts.deadClickCount,
+    quick_back_count: facts.quickBackCount,
+    excessive_scroll_count: facts.excessiveScrollCount,
     error_count: facts.errorCount,
     failed_request_count: facts.failedRequestCount,
     pages: facts.pages.length ? facts.pages.join('\n') : null,
@@ -345,6 +355,8 @@ const SESSION_DEFAULTS: Omit<SessionRow, 'campaign_id' | 'id' | 'started_at' | '
   click_count: 0,
   rage_click_count: 0,
   dead_click_count: 0,
+  quick_back_count: 0,
+  excessive_scroll_count: 0,
   error_count: 0,
   failed_request_count: 0,
   pages: null,

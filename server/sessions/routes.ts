@@ -24,7 +24,7 @@ const filterText = (text: string | undefined) => storable(text).trim() || undefi
 /** The list's filters as the query gives them, as the repository takes them (the insights call takes the same). */
 export function listFilters(query: Omit<SessionsQueryType, 'cursor' | 'limit' | 'sort'>): SessionFilters {
   // The funnel filters need the funnel: the routes read them (server/funnels/filter.ts).
-  const { hasErrors, hasRageClicks, hasDeadClicks, starred, trait, tag, funnel, step, outcome, ...rest } = query;
+  const { hasErrors, hasRageClicks, hasDeadClicks, hasQuickBacks, hasExcessiveScrolling, starred, trait, tag, funnel, step, outcome, ...rest } = query;
   const [search, url, browser] = [rest.search, rest.url, rest.browser].map(filterText);
   // People filters match what the page sent exactly: no trimming, but never a NUL (PostgreSQL refuses one).
   const [user, event] = [rest.user, rest.event].map((text) => (text === undefined ? undefined : storable(text)));
@@ -41,6 +41,8 @@ export function listFilters(query: Omit<SessionsQueryType, 'cursor' | 'limit' | 
     hasErrors: hasErrors === 'true',
     hasRageClicks: hasRageClicks === 'true',
     hasDeadClicks: hasDeadClicks === 'true',
+    hasQuickBacks: hasQuickBacks === 'true',
+    hasExcessiveScrolling: hasExcessiveScrolling === 'true',
     starred: starred === 'true',
   };
 }
