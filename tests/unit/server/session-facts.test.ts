@@ -158,7 +158,7 @@ describe('batches', () => {
     expect(carriedFacts(state).length).toBeLessThan(2000);
   });
   it('reads a damaged carried state as a fresh one', () => {
-    expect(readCarried('{oops')).toEqual({ lastInputAt: null, recentClicks: [], pendingClicks: [], pendingFieldClicks: [] });
+    expect(readCarried('{oops')).toEqual({ lastInputAt: null, recentClicks: [], pendingClicks: [], pendingFieldClicks: [], pageTrail: [], scrolling: null });
   });
 });
 
@@ -166,7 +166,7 @@ describe('a recorded session (the demo recording)', () => {
   it('has its clicks, pages and active time, and no false rage or dead clicks', () => {
     const events = JSON.parse(gunzipSync(fs.readFileSync(path.resolve('server/replay/demo/desktop.json.gz'))).toString('utf8')) as never[];
     const { facts: result, marks } = sessionFacts(events);
-    expect(result).toMatchObject({ clickCount: 6, rageClickCount: 0, deadClickCount: 0, errorCount: 0, pages: ['/'], entryUrl: '/', exitUrl: '/' });
+    expect(result).toMatchObject({ clickCount: 6, rageClickCount: 0, deadClickCount: 0, quickBackCount: 0, excessiveScrollCount: 0, errorCount: 0, pages: ['/'], entryUrl: '/', exitUrl: '/' });
     expect(result.activeMs).toBeGreaterThan(10_000);
     expect(marks.filter((m) => m.kind === 'click')).toHaveLength(6);
   });
