@@ -98,6 +98,8 @@ export function sessionRowFor(campaignId: string, i: number, start = Date.UTC(20
     click_count: i % 40,
     rage_click_count: i % 50 === 0 ? 1 : 0,
     dead_click_count: i % 20 === 0 ? 1 : 0,
+    quick_back_count: i % 25 === 0 ? 1 : 0,
+    excessive_scroll_count: i % 40 === 0 ? 1 : 0,
     error_count: i % 25 === 0 ? 1 + (i % 3) : 0,
     failed_request_count: i % 30 === 0 ? 1 : 0,
     pages: `/products/${i % 500}\n/cart`,

@@ -52,10 +52,15 @@ export const Insights = Type.Object({
   frustration: Type.Object({
     rageClicks: count(),
     deadClicks: count(),
+    /** Pages left and loaded again within 5 s; bursts of scrolling back and forth (common/session-facts.ts). */
+    quickBacks: count(),
+    excessiveScrolls: count(),
     errors: count(),
     failedRequests: count(),
     sessionsWithRageClicks: count(),
     sessionsWithDeadClicks: count(),
+    sessionsWithQuickBacks: count(),
+    sessionsWithExcessiveScrolling: count(),
     sessionsWithErrors: count(),
     sessionsWithFailedRequests: count(),
   }),

@@ -35,6 +35,8 @@ export const ReplayInit = Type.Object({
   clickCount: Type.Optional(Type.Number()),
   rageClickCount: Type.Optional(Type.Number()),
   deadClickCount: Type.Optional(Type.Number()),
+  quickBackCount: Type.Optional(Type.Number()),
+  excessiveScrollCount: Type.Optional(Type.Number()),
   errorCount: Type.Optional(Type.Number()),
   failedRequestCount: Type.Optional(Type.Number()),
 });

@@ -46,7 +46,8 @@ function addPages(parts: PageRow[][]): Insights['pages'] {
 
 /** The dashboard from summaries that add up. */
 export function insightsOf(parts: Summary[], range: InsightsRange, errors: Insights['errors'] = []): Insights {
-  const sum = (key: keyof Summary) => parts.reduce((total, part) => total + (part[key] as number), 0);
+  // A day stored before a count existed has none of it (0025 drops stored days; this is belt and braces).
+  const sum = (key: keyof Summary) => parts.reduce((total, part) => total + Number(part[key] ?? 0), 0);
   const sessions = sum('sessions');
   const bots = sum('bots');
   const buckets = new Map<number, [number, number, number, number]>();
@@ -88,10 +89,14 @@ export function insightsOf(parts: Summary[], range: InsightsRange, errors: Insig
     frustration: {
       rageClicks: sum('rageClicks'),
       deadClicks: sum('deadClicks'),
+      quickBacks: sum('quickBacks'),
+      excessiveScrolls: sum('excessiveScrolls'),
       errors: sum('errors'),
       failedRequests: sum('failedRequests'),
       sessionsWithRageClicks: sum('withRage'),
       sessionsWithDeadClicks: sum('withDead'),
+      sessionsWithQuickBacks: sum('withQuickBacks'),
+      sessionsWithExcessiveScrolling: sum('withExcessiveScrolling'),
       sessionsWithErrors: sum('withErrors'),
       sessionsWithFailedRequests: sum('withFailed'),
     },

@@ -25,10 +25,14 @@ export interface Summary {
   withFrustration: number;
   rageClicks: number;
   deadClicks: number;
+  quickBacks: number;
+  excessiveScrolls: number;
   errors: number;
   failedRequests: number;
   withRage: number;
   withDead: number;
+  withQuickBacks: number;
+  withExcessiveScrolling: number;
   withFailed: number;
   /** [hour start, sessions, bots, with errors, with frustration] */
   hours: [number, number, number, number, number][];
@@ -43,6 +47,8 @@ export interface Summary {
 export type TopName = 'referrer' | 'device' | 'browser' | 'os' | 'screen' | 'country';
 
 const n = (value: unknown) => Number(value ?? 0);
+/** A session with any frustration signal (errors and failed requests are counted apart). */
+const FRUSTRATED = sql`rage_click_count > 0 or dead_click_count > 0 or quick_back_count > 0 or excessive_scroll_count > 0`;
 const count = (condition: RawBuilder<unknown>) => sql`sum(case when ${condition} then 1 else 0 end)`;
 /** A session's duration as the list shows it (at least its active time). */
 const DURATION = sql`case when duration_ms > active_ms then duration_ms else active_ms end`;
@@ -93,13 +99,17 @@ export async function summarize(db: Executor, campaignId: string, from: number, 
       sql<number>`sum(is_bot)`.as('bots'),
       sql<number>`sum(page_count)`.as('pages'),
       count(sql`error_count > 0`).as('withErrors'),
-      count(sql`rage_click_count > 0 or dead_click_count > 0`).as('withFrustration'),
+      count(FRUSTRATED).as('withFrustration'),
       sql`sum(rage_click_count)`.as('rageClicks'),
       sql`sum(dead_click_count)`.as('deadClicks'),
+      sql`sum(quick_back_count)`.as('quickBacks'),
+      sql`sum(excessive_scroll_count)`.as('excessiveScrolls'),
       sql`sum(error_count)`.as('errors'),
       sql`sum(failed_request_count)`.as('failedRequests'),
       count(sql`rage_click_count > 0`).as('withRage'),
       count(sql`dead_click_count > 0`).as('withDead'),
+      count(sql`quick_back_count > 0`).as('withQuickBacks'),
+      count(sql`excessive_scroll_count > 0`).as('withExcessiveScrolling'),
       count(sql`failed_request_count > 0`).as('withFailed'),
     ])
     .executeTakeFirstOrThrow();
@@ -112,7 +122,7 @@ export async function summarize(db: Executor, campaignId: string, from: number, 
       sql<number>`count(*)`.as('s'),
       sql<number>`sum(is_bot)`.as('b'),
       count(sql`error_count > 0`).as('e'),
-      count(sql`rage_click_count > 0 or dead_click_count > 0`).as('f'),
+      count(FRUSTRATED).as('f'),
     ])
     .groupBy(hour)
     .execute();
@@ -126,10 +136,14 @@ export async function summarize(db: Executor, campaignId: string, from: number, 
     withFrustration: n(row.withFrustration),
     rageClicks: n(row.rageClicks),
     deadClicks: n(row.deadClicks),
+    quickBacks: n(row.quickBacks),
+    excessiveScrolls: n(row.excessiveScrolls),
     errors: n(row.errors),
     failedRequests: n(row.failedRequests),
     withRage: n(row.withRage),
     withDead: n(row.withDead),
+    withQuickBacks: n(row.withQuickBacks),
+    withExcessiveScrolling: n(row.withExcessiveScrolling),
     withFailed: n(row.withFailed),
     hours: hours.map((h) => [n(h.t), n(h.s), n(h.b), n(h.e), n(h.f)]),
     durations: await histogram(DURATION),
@@ -142,8 +156,8 @@ export async function summarize(db: Executor, campaignId: string, from: number, 
 
 function zero(): Omit<Summary, 'tops'> {
   return {
-    ...{ sessions: 0, bots: 0, pages: 0, withErrors: 0, withFrustration: 0, rageClicks: 0, deadClicks: 0, errors: 0 },
-    ...{ failedRequests: 0, withRage: 0, withDead: 0, withFailed: 0, hours: [], durations: [], actives: [], pageRows: [], pagesFrom: 0 },
+    ...{ sessions: 0, bots: 0, pages: 0, withErrors: 0, withFrustration: 0, rageClicks: 0, deadClicks: 0, quickBacks: 0, excessiveScrolls: 0, errors: 0 },
+    ...{ failedRequests: 0, withRage: 0, withDead: 0, withQuickBacks: 0, withExcessiveScrolling: 0, withFailed: 0, hours: [], durations: [], actives: [], pageRows: [], pagesFrom: 0 },
   };
 }
 

@@ -24,8 +24,9 @@ export const MERGE_BUDGET_BYTES = 16 * 1024 * 1024;
 export function replayInit(row: Selectable<SessionsTable>): ReplayInit {
   const session = toSession(row);
   const { userAgent, remoteIpAddress, ipMode, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason } = session;
-  const { durationMs, activeMs, pageCount, clickCount, rageClickCount, deadClickCount, errorCount, failedRequestCount } = session;
-  return { userAgent, remoteIpAddress, ipMode, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason, durationMs, activeMs, pageCount, clickCount, rageClickCount, deadClickCount, errorCount, failedRequestCount };
+  const { durationMs, activeMs, pageCount, clickCount, rageClickCount, deadClickCount, quickBackCount, excessiveScrollCount, errorCount, failedRequestCount } = session;
+  const facts = { durationMs, activeMs, pageCount, clickCount, rageClickCount, deadClickCount, quickBackCount, excessiveScrollCount, errorCount, failedRequestCount };
+  return { userAgent, remoteIpAddress, ipMode, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason, ...facts };
 }
 
 /** Whether the chunks, taken in seq order, never go back in time (the usual case). */

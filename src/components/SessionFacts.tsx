@@ -60,13 +60,17 @@ export function CountryName({ session }: { session: Pick<Session, 'country' | 'c
   return <span title={session.countryCode ?? undefined}>{session.country || 'Unknown'}</span>;
 }
 
-/** Badges for errors, rage clicks and dead clicks: only those the session has. */
-export function ProblemBadges({ session }: { session: Partial<Pick<Session, 'errorCount' | 'rageClickCount' | 'deadClickCount' | 'failedRequestCount'>> }) {
+type Problems = 'errorCount' | 'rageClickCount' | 'deadClickCount' | 'quickBackCount' | 'excessiveScrollCount' | 'failedRequestCount';
+
+/** Badges for errors, failed requests and frustration signals: only those the session has. */
+export function ProblemBadges({ session }: { session: Partial<Pick<Session, Problems>> }) {
   const badges = [
     [session.errorCount, 'error', 'errors', 'badge-error'],
     [session.failedRequestCount, 'failed request', 'failed requests', 'badge-error'],
     [session.rageClickCount, 'rage click', 'rage clicks', 'badge-rage'],
     [session.deadClickCount, 'dead click', 'dead clicks', 'badge-dead'],
+    [session.quickBackCount, 'quick back', 'quick backs', 'badge-dead'],
+    [session.excessiveScrollCount, 'excessive scroll', 'excessive scrolls', 'badge-dead'],
   ] as const;
   const shown = badges.filter(([count]) => (count ?? 0) > 0);
   if (!shown.length) return null;

@@ -79,7 +79,7 @@ function TextFilter({
 
 export function SessionFilterBar({ filters, onChange }: { filters: SessionFilters; onChange: (filters: SessionFilters) => void }) {
   const set = (patch: Partial<SessionFilters>) => onChange({ ...filters, ...patch });
-  const flag = (key: 'hasErrors' | 'hasRageClicks' | 'hasDeadClicks' | 'starred', label: string) => (
+  const flag = (key: 'hasErrors' | 'hasRageClicks' | 'hasDeadClicks' | 'hasQuickBacks' | 'hasExcessiveScrolling' | 'starred', label: string) => (
     <label className="filter filter-check" htmlFor={`filter-${key}`}>
       <input id={`filter-${key}`} type="checkbox" checked={filters[key] === true} onChange={(e) => set({ [key]: e.target.checked ? true : undefined })} />{' '}
       {label}
@@ -117,6 +117,8 @@ export function SessionFilterBar({ filters, onChange }: { filters: SessionFilter
         {flag('hasErrors', 'Has errors')}
         {flag('hasRageClicks', 'Has rage clicks')}
         {flag('hasDeadClicks', 'Has dead clicks')}
+        {flag('hasQuickBacks', 'Quick backs')}
+        {flag('hasExcessiveScrolling', 'Excessive scrolling')}
         {flag('starred', 'Starred')}
         <TextFilter id="filter-from" label="From" type="date" value={dayValue(filters.from)} onApply={(v) => set({ from: dayStart(v) })} />
         <TextFilter

@@ -17,6 +17,8 @@ export interface SessionFilters {
   hasErrors?: true;
   hasRageClicks?: true;
   hasDeadClicks?: true;
+  hasQuickBacks?: true;
+  hasExcessiveScrolling?: true;
   starred?: true;
   /** People (common/people.ts): the id, an event name, `key:value` of a trait or a tag. */
   user?: string;
@@ -33,7 +35,7 @@ export interface SessionFilters {
 }
 
 const NUMBERS = ['from', 'to', 'minDuration', 'maxDuration'] as const;
-const FLAGS = ['hasErrors', 'hasRageClicks', 'hasDeadClicks', 'starred'] as const;
+const FLAGS = ['hasErrors', 'hasRageClicks', 'hasDeadClicks', 'hasQuickBacks', 'hasExcessiveScrolling', 'starred'] as const;
 
 const text = (value: unknown, max: number) =>
   typeof value === 'string' || typeof value === 'number' ? String(value).trim().slice(0, max) || undefined : undefined;

@@ -91,6 +91,14 @@ function Dashboard({ campaignId, insights }: { campaignId: string; insights: Ins
         <ul className="insights-frustration">
           <li>Rage clicks: {frustration.rageClicks} in {link(frustration.sessionsWithRageClicks, 'sessions with rage clicks', { hasRageClicks: true })} sessions</li>
           <li>Dead clicks: {frustration.deadClicks} in {link(frustration.sessionsWithDeadClicks, 'sessions with dead clicks', { hasDeadClicks: true })} sessions</li>
+          {/* Older cached answers have neither of these two. */}
+          <li>
+            Quick backs: {frustration.quickBacks ?? 0} in {link(frustration.sessionsWithQuickBacks ?? 0, 'sessions with quick backs', { hasQuickBacks: true })} sessions
+          </li>
+          <li>
+            Excessive scrolling: {frustration.excessiveScrolls ?? 0} in{' '}
+            {link(frustration.sessionsWithExcessiveScrolling ?? 0, 'sessions with excessive scrolling', { hasExcessiveScrolling: true })} sessions
+          </li>
           <li>Errors: {frustration.errors} in {link(frustration.sessionsWithErrors, 'sessions with errors', { hasErrors: true })} sessions</li>
           <li>Failed requests: {frustration.failedRequests} in {frustration.sessionsWithFailedRequests} sessions</li>
         </ul>
