@@ -83,10 +83,14 @@ describe('GET /api/v1/insights/:campaignId', () => {
     expect(body.frustration).toEqual({
       rageClicks: 1,
       deadClicks: 1,
+      quickBacks: 0,
+      excessiveScrolls: 0,
       errors: 2,
       failedRequests: 1,
       sessionsWithRageClicks: 1,
       sessionsWithDeadClicks: 1,
+      sessionsWithQuickBacks: 0,
+      sessionsWithExcessiveScrolling: 0,
       sessionsWithErrors: 1,
       sessionsWithFailedRequests: 1,
     });

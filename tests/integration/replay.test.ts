@@ -85,6 +85,8 @@ describe('GET /api/v1/replay/retrieve/:campaignId/:sessionId', () => {
       clickCount: 7,
       rageClickCount: 1,
       deadClickCount: 3,
+      quickBackCount: 0,
+      excessiveScrollCount: 0,
       errorCount: 2,
       failedRequestCount: 4,
     });

@@ -162,6 +162,8 @@ describe('GET /api/v1/streaming/sessions/:campaignId/', () => {
       clickCount: 0,
       rageClickCount: 0,
       deadClickCount: 0,
+      quickBackCount: 0,
+      excessiveScrollCount: 0,
       errorCount: 0,
       failedRequestCount: 0,
       exitUrl: null,
