@@ -51,6 +51,7 @@ describe('session filters', () => {
     { minDuration: '0', maxDuration: '8640000000000000' },
     { url: ` ${'/a'.repeat(150)} `, browser: 'B'.repeat(80), country: 'fr' },
     { device: 'tablet', sort: 'errors', hasErrors: 'true' },
+    { hasQuickBacks: 'true', hasExcessiveScrolling: true },
   ])('that the page keeps from its URL pass the server schema (%#)', async (search) => {
     const app = Fastify({ ajv: { customOptions: { coerceTypes: 'array' } } }); // as server/app.ts
     app.get('/', { schema: { querystring: SessionsQuery } }, async () => ({ ok: true }));

@@ -113,6 +113,11 @@ describe('the session card facts', () => {
     const badges = within(screen.getByRole('list', { name: 'Problems' })).getAllByRole('listitem').map((li) => li.textContent);
     expect(badges).toEqual(['1 failed request', '1 rage click', '2 dead clicks']);
   });
+  it('badges quick backs and excessive scrolling', () => {
+    render(<ProblemBadges session={{ quickBackCount: 1, excessiveScrollCount: 2 }} />);
+    const badges = within(screen.getByRole('list', { name: 'Problems' })).getAllByRole('listitem').map((li) => li.textContent);
+    expect(badges).toEqual(['1 quick back', '2 excessive scrolls']);
+  });
   it('asks before deleting a session', () => {
     const onConfirm = vi.fn();
     render(<DeleteSessionModal sessionId="abcdef1234567890" deleting={false} onCancel={() => undefined} onConfirm={onConfirm} />);
