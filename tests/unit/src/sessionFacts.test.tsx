@@ -81,6 +81,10 @@ describe('filters in the URL', () => {
     render(<SessionFilterBar filters={{ sort: 'errors' }} onChange={onChange} />);
     fireEvent.click(screen.getByLabelText('Has rage clicks'));
     expect(onChange).toHaveBeenLastCalledWith({ sort: 'errors', hasRageClicks: true });
+    fireEvent.click(screen.getByLabelText('Quick backs'));
+    expect(onChange).toHaveBeenLastCalledWith({ sort: 'errors', hasQuickBacks: true });
+    fireEvent.click(screen.getByLabelText('Excessive scrolling'));
+    expect(onChange).toHaveBeenLastCalledWith({ sort: 'errors', hasExcessiveScrolling: true });
     fireEvent.change(screen.getByLabelText('Device'), { target: { value: 'tablet' } });
     expect(onChange).toHaveBeenLastCalledWith({ sort: 'errors', device: 'tablet' });
     const url = screen.getByLabelText('Visited page');
