@@ -3,8 +3,8 @@
 // aggregation on, vs the same server and bodies with it off (the route's hand-over a no-op),
 // alternating within each run; the time counted ends when the aggregation's flush has written it all. SQLite and PostgreSQL. Budget: ≥ 0.9× without it.
 import type { HeatmapFeed } from '../../server/heatmaps/feed.js';
-import { eachPart, stats, type BenchOptions, type Row } from '../lib.js';
-import { withServer, type BenchServer, type DatabaseKind } from '../support/server.js';
+import { stats, type BenchOptions, type Row } from '../lib.js';
+import { eachDatabase, withServer, type BenchServer, type DatabaseKind } from '../support/server.js';
 import { createCampaign, createOwner } from '../support/seed.js';
 import { demoEvents } from '../support/recording.js';
 import { LoadGenerator } from '../support/load.js';
@@ -66,9 +66,5 @@ async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row
 }
 
 export async function run(options: BenchOptions): Promise<Row[]> {
-  return eachPart<DatabaseKind>(
-    ['SQLite', 'PostgreSQL'],
-    (kind) => figureFor(kind, options),
-    (kind) => kind,
-  );
+  return eachDatabase((kind) => figureFor(kind, options));
 }

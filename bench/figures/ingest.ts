@@ -3,8 +3,8 @@
 // (events stored = events acknowledged). SQLite and PostgreSQL.
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import { eachPart, stats, type BenchOptions, type Row } from '../lib.js';
-import { withServer, type BenchServer, type DatabaseKind } from '../support/server.js';
+import { stats, type BenchOptions, type Row } from '../lib.js';
+import { eachDatabase, withServer, type BenchServer, type DatabaseKind } from '../support/server.js';
 import { createCampaign, createOwner } from '../support/seed.js';
 import { batchesOf, demoEvents } from '../support/recording.js';
 import { LoadGenerator, type LoadResult } from '../support/load.js';
@@ -178,9 +178,5 @@ async function measure(setup: Setup, options: BenchOptions): Promise<Row[]> {
 }
 
 export async function run(options: BenchOptions): Promise<Row[]> {
-  return eachPart<DatabaseKind>(
-    ['SQLite', 'PostgreSQL'],
-    (kind) => figureFor(kind, options),
-    (kind) => kind,
-  );
+  return eachDatabase((kind) => figureFor(kind, options));
 }
