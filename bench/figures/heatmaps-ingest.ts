@@ -6,25 +6,15 @@ import type { HeatmapFeed } from '../../server/heatmaps/feed.js';
 import { stats, type BenchOptions, type Row } from '../lib.js';
 import { eachDatabase, withServer, type BenchServer, type DatabaseKind } from '../support/server.js';
 import { createCampaign, createOwner } from '../support/seed.js';
-import { demoEvents } from '../support/recording.js';
 import { LoadGenerator } from '../support/load.js';
-import { CONNECTIONS, ORIGIN, prepare } from './ingest.js';
+import { CONNECTIONS, ingestOnce } from './ingest.js';
 
 export const title = 'Heatmaps at ingest';
 
 /** Batches/s over the load and the flush that writes what it gathered (so no aggregation work escapes the clock). */
 async function batchesPerSecond(load: LoadGenerator, server: BenchServer, feed: HeatmapFeed, ownerId: string, sessions: number, tag: string): Promise<number> {
   const campaignId = await createCampaign(server.db, ownerId, 'shop.example.com', `Heat ${tag}`);
-  const prepared = prepare(demoEvents(), sessions, tag);
-  const result = await load.run({
-    origin: ORIGIN,
-    connections: CONNECTIONS,
-    bodies: prepared.bodies,
-    events: prepared.events,
-    url: `${server.url}/api/v1/ingest/${campaignId}`,
-    amount: prepared.bodies.length,
-    cycle: false,
-  });
+  const result = await ingestOnce(load, server.url, campaignId, sessions, tag);
   if (result.non2xx || result.errors) throw new Error(`ingest refused ${result.non2xx + result.errors} batches`);
   const flushStart = performance.now();
   await feed.flush();

@@ -11,9 +11,8 @@ import pg from 'pg';
 import { stats, type BenchOptions, type Row } from '../lib.js';
 import { postgresUrl } from '../support/server.js';
 import { createCampaign } from '../support/seed.js';
-import { demoEvents } from '../support/recording.js';
 import { LoadGenerator, type LoadResult } from '../support/load.js';
-import { CONNECTIONS, ORIGIN, prepare, storedEvents } from './ingest.js';
+import { CONNECTIONS, ingestOnce, storedEvents } from './ingest.js';
 import { freePort } from '../../tests/helpers/server.js';
 import { spawnServer, type ServerProcess } from '../../tests/integration/spawn-server.js';
 import { openDb, type Db } from '../../server/db/index.js';
@@ -118,16 +117,7 @@ async function oneRun(load: LoadGenerator, cluster: Cluster, ownerId: string, no
   try {
     const url = await listen(proxy);
     const campaignId = await createCampaign(cluster.db, ownerId, 'shop.example.com', `Ingest ${tag}`);
-    const prepared = prepare(demoEvents(), sessions, tag);
-    const result = await load.run({
-      origin: ORIGIN,
-      connections: CONNECTIONS,
-      bodies: prepared.bodies,
-      events: prepared.events,
-      url: `${url}/api/v1/ingest/${campaignId}`,
-      amount: prepared.bodies.length,
-      cycle: false,
-    });
+    const result = await ingestOnce(load, url, campaignId, sessions, tag);
     return { result, lost: result.ackedEvents - (await storedEvents(cluster, campaignId)) };
   } finally {
     proxy.closeAllConnections();

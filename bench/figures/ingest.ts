@@ -95,6 +95,20 @@ export function prepare(recorded: ReplayEvent[], sessions: number, tag: string):
   return prepared;
 }
 
+/** `sessions` demo sessions sent once, as fast as the load generator goes, to `baseUrl`'s ingest for the campaign. */
+export function ingestOnce(load: LoadGenerator, baseUrl: string, campaignId: string, sessions: number, tag: string): Promise<LoadResult> {
+  const prepared = prepare(demoEvents(), sessions, tag);
+  return load.run({
+    origin: ORIGIN,
+    connections: CONNECTIONS,
+    bodies: prepared.bodies,
+    events: prepared.events,
+    url: `${baseUrl}/api/v1/ingest/${campaignId}`,
+    amount: prepared.bodies.length,
+    cycle: false,
+  });
+}
+
 export async function storedEvents(server: Pick<BenchServer, 'db'>, campaignId: string): Promise<number> {
   const row = await server.db
     .selectFrom('chunks')
