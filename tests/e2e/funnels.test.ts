@@ -3,7 +3,6 @@ import { hasChromium, signedInContext } from '../helpers/browser.js';
 import { insertSession } from '../../server/recordings/seed.js';
 import { expectAccessible } from './a11y.js';
 import { useVisitorRig } from './tracker-site.js';
-import { createCampaign } from '../integration/ingest-support.js';
 
 // A funnel as an owner makes and reads it: three visitors went home → product → cart, home →
 // product, and home; the funnel "home → product → cart" shows 3 → 2 → 1, and "dropped off after
@@ -16,19 +15,14 @@ const visitors = [
 ];
 
 describe.skipIf(!hasChromium)('funnels', () => {
-  const rig = useVisitorRig({}, { owner: 'Fern Funnel' });
-  let campaignId: string;
+  const rig = useVisitorRig({}, { owner: 'Fern Funnel', campaign: true });
 
   beforeAll(async () => {
-    const day = 86_400_000;
-    campaignId = (
-      await createCampaign(rig.server, rig.owner.headers, 'Leaf & Kettle', 'shop.example.com', { from: Date.now() - day, to: Date.now() + 30 * day })
-    ).id;
     const now = Date.now();
     for (const [i, visitor] of visitors.entries()) {
       const start = now - (i + 1) * 3_600_000;
       await insertSession(rig.server.db, {
-        campaign_id: campaignId,
+        campaign_id: rig.campaignId,
         id: visitor.id,
         started_at: start,
         last_activity_at: start + 60_000,
@@ -45,10 +39,10 @@ describe.skipIf(!hasChromium)('funnels', () => {
       serviceWorkers: 'block',
     });
     const page = await context.newPage();
-    await page.goto(`${rig.server.config.publicUrl}/campaign/${campaignId}/insights`);
+    await page.goto(`${rig.server.config.publicUrl}/campaign/${rig.campaignId}/insights`);
     await page.getByRole('link', { name: 'Funnels' }).click();
     await page.getByRole('form', { name: 'New funnel' }).waitFor();
-    expect(new URL(page.url()).pathname).toBe(`/campaign/${campaignId}/funnels`);
+    expect(new URL(page.url()).pathname).toBe(`/campaign/${rig.campaignId}/funnels`);
     await page.getByLabel('Name', { exact: true }).fill('Home to cart');
     await page.getByLabel(/^Pages, in order/).fill('/\n/product/*\n/cart');
     await page.getByRole('button', { name: 'Create funnel' }).click();
@@ -60,7 +54,7 @@ describe.skipIf(!hasChromium)('funnels', () => {
 
     await funnel.getByRole('link', { name: '1 sessions dropped off after step 2' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('outcome')).toBe('dropped');
-    expect(new URL(page.url()).pathname).toBe(`/campaign/${campaignId}`);
+    expect(new URL(page.url()).pathname).toBe(`/campaign/${rig.campaignId}`);
     await expect.poll(() => page.getByTestId('session-card').count()).toBe(1);
     expect(await page.getByTestId('session-card').innerText()).toContain(visitors[1].id);
     await context.close();

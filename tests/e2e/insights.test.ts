@@ -4,7 +4,6 @@ import { hasChromium, signedInContext } from '../helpers/browser.js';
 import { insertSession } from '../../server/recordings/seed.js';
 import { expectAccessible } from './a11y.js';
 import { useVisitorRig } from './tracker-site.js';
-import { createCampaign } from '../integration/ingest-support.js';
 
 // The insights dashboard as an owner reads it: its counts are the seeded visits', it passes axe
 // at desktop and phone sizes without sideways scrolling, and a country's count opens the
@@ -19,18 +18,13 @@ const visits = [
 ];
 
 describe.skipIf(!hasChromium)('insights dashboard', () => {
-  const rig = useVisitorRig({}, { owner: 'Iris Insight' });
-  let campaignId: string;
+  const rig = useVisitorRig({}, { owner: 'Iris Insight', campaign: true });
 
   beforeAll(async () => {
-    const day = 86_400_000;
-    campaignId = (
-      await createCampaign(rig.server, rig.owner.headers, 'Leaf & Kettle', 'shop.example.com', { from: Date.now() - day, to: Date.now() + 30 * day })
-    ).id;
     const now = Date.now();
     for (const [i, visit] of visits.entries()) {
       await insertSession(rig.server.db, {
-        campaign_id: campaignId,
+        campaign_id: rig.campaignId,
         id: `${i}`.repeat(8) + 'b'.repeat(24),
         started_at: now - (i + 1) * 3_600_000,
         last_activity_at: now - (i + 1) * 3_600_000 + 60_000,
@@ -52,7 +46,7 @@ describe.skipIf(!hasChromium)('insights dashboard', () => {
     await rig.server.db
       .insertInto('session_errors')
       .values({
-        campaign_id: campaignId,
+        campaign_id: rig.campaignId,
         session_id: `${withErrors}`.repeat(8) + 'b'.repeat(24),
         message: 'TypeError: price is undefined',
         count: 2,
@@ -70,7 +64,7 @@ describe.skipIf(!hasChromium)('insights dashboard', () => {
       serviceWorkers: 'block',
     });
     const page = await context.newPage();
-    await page.goto(`${rig.server.config.publicUrl}/campaign/${campaignId}/insights`);
+    await page.goto(`${rig.server.config.publicUrl}/campaign/${rig.campaignId}/insights`);
     await page.getByRole('region', { name: 'Countries' }).waitFor();
     return page;
   };
@@ -118,7 +112,7 @@ describe.skipIf(!hasChromium)('insights dashboard', () => {
 
     await countries.getByRole('link', { name: '3 sessions: FR' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('country')).toBe('FR');
-    expect(new URL(page.url()).pathname).toBe(`/campaign/${campaignId}`);
+    expect(new URL(page.url()).pathname).toBe(`/campaign/${rig.campaignId}`);
     await expect.poll(() => page.getByTestId('session-card').count()).toBe(3);
     expect(await page.getByRole('link', { name: 'Sessions' }).getAttribute('aria-current')).toBe('page');
 

@@ -4,7 +4,6 @@ import { hasChromium, signedInContext } from '../helpers/browser.js';
 import { insertSession } from '../../server/recordings/seed.js';
 import { expectAccessible } from './a11y.js';
 import { useVisitorRig } from './tracker-site.js';
-import { createCampaign } from '../integration/ingest-support.js';
 
 // The sessions list as an owner scans it: on a phone the first session's "Watch Replay" is on
 // the first screen (compact cards, filters folded behind "Filters (n)"); every filter applies as
@@ -14,18 +13,13 @@ import { createCampaign } from '../integration/ingest-support.js';
 const screenshots = process.env.SESSIONS_SCREENSHOTS === '1';
 
 describe.skipIf(!hasChromium)('sessions list', () => {
-  const rig = useVisitorRig({}, { owner: 'Lena Lister' });
-  let campaignId: string;
+  const rig = useVisitorRig({}, { owner: 'Lena Lister', campaign: true });
 
   beforeAll(async () => {
-    const day = 86_400_000;
-    campaignId = (
-      await createCampaign(rig.server, rig.owner.headers, 'Leaf & Kettle', 'shop.example.com', { from: Date.now() - day, to: Date.now() + 30 * day })
-    ).id;
     const now = Date.now();
     for (let i = 0; i < 4; i++) {
       await insertSession(rig.server.db, {
-        campaign_id: campaignId,
+        campaign_id: rig.campaignId,
         id: `${i}`.repeat(8) + 'a'.repeat(24),
         started_at: now - (i + 1) * 600_000,
         last_activity_at: now - (i + 1) * 600_000 + 95_000,
@@ -59,7 +53,7 @@ describe.skipIf(!hasChromium)('sessions list', () => {
       serviceWorkers: 'block',
     });
     const page = await context.newPage();
-    await page.goto(`${rig.server.config.publicUrl}/campaign/${campaignId}`);
+    await page.goto(`${rig.server.config.publicUrl}/campaign/${rig.campaignId}`);
     await page.getByTestId('session-card').first().waitFor();
     return page;
   };

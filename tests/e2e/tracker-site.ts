@@ -11,6 +11,9 @@ import { launchChromium } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { buildTracker } from '../../tracker/build.mjs';
+import { createCampaign } from '../integration/ingest-support.js';
+
+const DAY_MS = 86_400_000;
 
 /** What the visitor types; none of it may appear in what is stored. */
 export const TYPED = {
@@ -136,6 +139,8 @@ export interface VisitorRig {
   browser: Browser;
   /** The signed-in owner, when the options name one. */
   owner: Awaited<ReturnType<typeof userSession>>;
+  /** The owner's campaign, when the options ask for one. */
+  campaignId: string;
 }
 
 export interface VisitorRigOptions {
@@ -148,6 +153,8 @@ export interface VisitorRigOptions {
   env?: Record<string, string>;
   /** The name of an owner to sign in (rig.owner). */
   owner?: string;
+  /** With an owner: their campaign "Leaf & Kettle" on shop.example.com, live since yesterday for 30 days (rig.campaignId). */
+  campaign?: boolean;
 }
 
 /**
@@ -169,6 +176,10 @@ export function useVisitorRig(extraPages: Record<string, (tag: string) => string
       rig.server = await startServer(env, { privateDist: true });
     }
     if (options.owner) rig.owner = await userSession(rig.server, options.owner);
+    if (options.owner && options.campaign) {
+      const live = { from: Date.now() - DAY_MS, to: Date.now() + 30 * DAY_MS };
+      rig.campaignId = (await createCampaign(rig.server, rig.owner.headers, 'Leaf & Kettle', 'shop.example.com', live)).id;
+    }
     // One at a time, so what did start is closed after a failure.
     rig.site = await startSite(extraPages);
     rig.browser = await launchChromium();
