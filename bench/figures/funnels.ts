@@ -4,10 +4,11 @@
 import { sql } from 'kysely';
 import type { Db } from '../../server/db/index.js';
 import { addFunnel } from '../../server/funnels/repository.js';
-import { eachPart, repeat, stats, type BenchOptions, type Row, type Stats } from '../lib.js';
-import { withServer, type BenchServer, type DatabaseKind } from '../support/server.js';
-import { createCampaign, createOwner, sessionRowFor, type Owner } from '../support/seed.js';
-import { decodedBody, percentile, timedGet } from '../support/http.js';
+import type { BenchOptions, Row } from '../lib.js';
+import { latencies, latencyRows, requestLatencies } from '../support/latency.js';
+import { eachDatabase, withServer, type DatabaseKind } from '../support/server.js';
+import { createCampaign, createOwner, insertSessionRows, sessionRowFor } from '../support/seed.js';
+import { decodedBody, timedGet } from '../support/http.js';
 
 export const title = 'Funnels';
 
@@ -30,37 +31,7 @@ async function seed(db: Db, campaignId: string, count: number): Promise<void> {
     const started = START + Math.floor((i * (END - START)) / count);
     return { ...sessionRowFor(campaignId, i), started_at: started, last_activity_at: started + 60_000, pages: pagesOf(i) };
   });
-  for (let i = 0; i < rows.length; i += 10_000) {
-    await db.transaction().execute(async (trx) => {
-      for (let j = i; j < Math.min(rows.length, i + 10_000); j += 500)
-        await trx
-          .insertInto('sessions')
-          .values(rows.slice(j, j + 500))
-          .execute();
-    });
-  }
-}
-
-async function latency(server: BenchServer, owner: Owner, path: string, requests: number): Promise<number[]> {
-  const samples: number[] = [];
-  for (let i = 0; i < requests; i++) {
-    const response = await timedGet(`${server.url}${path}`, { cookie: owner.cookie });
-    if (response.status !== 200) throw new Error(`funnel result answered ${response.status}: ${decodedBody(response).slice(0, 200)}`);
-    samples.push(response.lastByteMs);
-  }
-  return samples;
-}
-
-async function latencies(runs: number, measure: () => Promise<number[]>): Promise<{ p50: Stats; p95: Stats }> {
-  const p50: number[] = [];
-  const p95: number[] = [];
-  await repeat(runs, async () => {
-    const samples = await measure();
-    p50.push(percentile(samples, 50));
-    p95.push(percentile(samples, 95));
-    return 0;
-  });
-  return { p50: stats(p50.slice(1)), p95: stats(p95.slice(1)) };
+  await insertSessionRows(db, rows);
 }
 
 async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row[]> {
@@ -81,21 +52,14 @@ async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row
     if (kind === 'PostgreSQL') await sql`analyze`.execute(server.db);
     const check = JSON.parse(decodedBody(await timedGet(`${server.url}${paths[0]}`, { cookie: owner.cookie }))) as { steps?: { sessions: number }[] };
     if (check.steps?.[0]?.sessions !== total - total / 5) throw new Error(`the funnel counted ${JSON.stringify(check.steps)} of ${total} sessions`);
-    const ours = await latencies(options.runs, () => latency(server, owner, paths[0], requests));
-    const base = await latencies(options.runs, () => latency(server, owner, paths[1], requests));
+    const measure = (path: string) => () => requestLatencies(`${server.url}${path}`, owner, requests, 'funnel result');
+    const ours = await latencies(options.runs, measure(paths[0]));
+    const base = await latencies(options.runs, measure(paths[1]));
     const name = `${kind}, 4 steps, ${total.toLocaleString('en-US')} sessions over ${DAYS} days`;
-    const baseline = (s: Stats) => ({ name: `same funnel, campaign of ${SMALL} sessions`, stats: s });
-    return [
-      { group: title, name: `p50 ${name}`, unit: 'ms', ours: ours.p50, baseline: baseline(base.p50) },
-      { group: title, name: `p95 ${name}`, unit: 'ms', ours: ours.p95, baseline: baseline(base.p95), budget: BUDGET_P95_MS },
-    ];
+    return latencyRows(title, name, ours, `same funnel, campaign of ${SMALL} sessions`, base, BUDGET_P95_MS);
   });
 }
 
 export async function run(options: BenchOptions): Promise<Row[]> {
-  return eachPart<DatabaseKind>(
-    ['SQLite', 'PostgreSQL'],
-    (kind) => figureFor(kind, options),
-    (kind) => kind,
-  );
+  return eachDatabase((kind) => figureFor(kind, options));
 }

@@ -3,28 +3,18 @@
 // aggregation on, vs the same server and bodies with it off (the route's hand-over a no-op),
 // alternating within each run; the time counted ends when the aggregation's flush has written it all. SQLite and PostgreSQL. Budget: ≥ 0.9× without it.
 import type { HeatmapFeed } from '../../server/heatmaps/feed.js';
-import { eachPart, stats, type BenchOptions, type Row } from '../lib.js';
-import { withServer, type BenchServer, type DatabaseKind } from '../support/server.js';
+import { stats, type BenchOptions, type Row } from '../lib.js';
+import { eachDatabase, withServer, type BenchServer, type DatabaseKind } from '../support/server.js';
 import { createCampaign, createOwner } from '../support/seed.js';
-import { demoEvents } from '../support/recording.js';
 import { LoadGenerator } from '../support/load.js';
-import { CONNECTIONS, ORIGIN, prepare } from './ingest.js';
+import { CONNECTIONS, ingestOnce } from './ingest.js';
 
 export const title = 'Heatmaps at ingest';
 
 /** Batches/s over the load and the flush that writes what it gathered (so no aggregation work escapes the clock). */
 async function batchesPerSecond(load: LoadGenerator, server: BenchServer, feed: HeatmapFeed, ownerId: string, sessions: number, tag: string): Promise<number> {
   const campaignId = await createCampaign(server.db, ownerId, 'shop.example.com', `Heat ${tag}`);
-  const prepared = prepare(demoEvents(), sessions, tag);
-  const result = await load.run({
-    origin: ORIGIN,
-    connections: CONNECTIONS,
-    bodies: prepared.bodies,
-    events: prepared.events,
-    url: `${server.url}/api/v1/ingest/${campaignId}`,
-    amount: prepared.bodies.length,
-    cycle: false,
-  });
+  const result = await ingestOnce(load, server.url, campaignId, sessions, tag);
   if (result.non2xx || result.errors) throw new Error(`ingest refused ${result.non2xx + result.errors} batches`);
   const flushStart = performance.now();
   await feed.flush();
@@ -66,9 +56,5 @@ async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row
 }
 
 export async function run(options: BenchOptions): Promise<Row[]> {
-  return eachPart<DatabaseKind>(
-    ['SQLite', 'PostgreSQL'],
-    (kind) => figureFor(kind, options),
-    (kind) => kind,
-  );
+  return eachDatabase((kind) => figureFor(kind, options));
 }

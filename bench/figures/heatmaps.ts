@@ -7,10 +7,11 @@
 // other device classes; ingest's own cost of aggregating is the ingest figure's.
 import { sql } from 'kysely';
 import type { Db } from '../../server/db/index.js';
-import { eachPart, repeat, stats, type BenchOptions, type Row, type Stats } from '../lib.js';
-import { withServer, type BenchServer, type DatabaseKind } from '../support/server.js';
-import { createCampaign, createOwner, type Owner } from '../support/seed.js';
-import { decodedBody, percentile, timedGet } from '../support/http.js';
+import type { BenchOptions, Row } from '../lib.js';
+import { latencies, latencyRows, requestLatencies } from '../support/latency.js';
+import { eachDatabase, withServer, type DatabaseKind } from '../support/server.js';
+import { createCampaign, createOwner } from '../support/seed.js';
+import { decodedBody, timedGet } from '../support/http.js';
 
 export const title = 'Heatmaps';
 
@@ -82,29 +83,6 @@ async function seedPage(db: Db, campaignId: string, page: string, device: string
   });
 }
 
-async function latency(server: BenchServer, owner: Owner, url: string, requests: number): Promise<number[]> {
-  const samples: number[] = [];
-  for (let i = 0; i < requests; i++) {
-    const response = await timedGet(url, { cookie: owner.cookie });
-    if (response.status !== 200) throw new Error(`heatmap answered ${response.status}: ${decodedBody(response).slice(0, 200)}`);
-    samples.push(response.lastByteMs);
-  }
-  return samples;
-}
-
-/** p50 and p95 of each run's requests, as medians over the runs (the first run warms up). */
-async function latencies(runs: number, measure: () => Promise<number[]>): Promise<{ p50: Stats; p95: Stats }> {
-  const p50: number[] = [];
-  const p95: number[] = [];
-  await repeat(runs, async () => {
-    const samples = await measure();
-    p50.push(percentile(samples, 50));
-    p95.push(percentile(samples, 95));
-    return 0;
-  });
-  return { p50: stats(p50.slice(1)), p95: stats(p95.slice(1)) };
-}
-
 async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row[]> {
   const clicks = options.quick ? 100_000 : 1_000_000;
   const requests = options.quick ? 10 : 20;
@@ -122,21 +100,13 @@ async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row
     const check = JSON.parse(decodedBody(await timedGet(url('/product/*'), { cookie: owner.cookie }))) as { clicks?: number; elements?: unknown[] };
     if (check.clicks !== clicks || (check.elements?.length ?? 0) < 100)
       throw new Error(`the heatmap counted ${check.clicks} of ${clicks} clicks, ${check.elements?.length} elements`);
-    const ours = await latencies(options.runs, () => latency(server, owner, url('/product/*'), requests));
-    const base = await latencies(options.runs, () => latency(server, owner, url('/about'), requests));
+    const ours = await latencies(options.runs, () => requestLatencies(url('/product/*'), owner, requests, 'heatmap'));
+    const base = await latencies(options.runs, () => requestLatencies(url('/about'), owner, requests, 'heatmap'));
     const name = `${kind}, a page with ${clicks.toLocaleString('en-US')} clicks over ${DAYS} days`;
-    const baseline = (s: Stats) => ({ name: 'same request, a page with 1,000 clicks', stats: s });
-    return [
-      { group: title, name: `p50 ${name}`, unit: 'ms', ours: ours.p50, baseline: baseline(base.p50) },
-      { group: title, name: `p95 ${name}`, unit: 'ms', ours: ours.p95, baseline: baseline(base.p95), budget: BUDGET_P95_MS },
-    ];
+    return latencyRows(title, name, ours, 'same request, a page with 1,000 clicks', base, BUDGET_P95_MS);
   });
 }
 
 export async function run(options: BenchOptions): Promise<Row[]> {
-  return eachPart<DatabaseKind>(
-    ['SQLite', 'PostgreSQL'],
-    (kind) => figureFor(kind, options),
-    (kind) => kind,
-  );
+  return eachDatabase((kind) => figureFor(kind, options));
 }

@@ -20,14 +20,28 @@ const BUDGET = 5;
 function floodBody(index: number): Uint8Array {
   const now = Date.now();
   const pad = 'x'.repeat(Math.floor((MAX_INFLATED_BYTES * 0.97) / MAX_EVENTS_PER_BATCH) - 80);
-  const events = Array.from({ length: MAX_EVENTS_PER_BATCH }, (_, i) => ({ type: 3, data: { source: 0, texts: [{ id: i, value: pad }] }, timestamp: now - 60_000 + i }));
+  const events = Array.from({ length: MAX_EVENTS_PER_BATCH }, (_, i) => ({
+    type: 3,
+    data: { source: 0, texts: [{ id: i, value: pad }] },
+    timestamp: now - 60_000 + i,
+  }));
   const body = JSON.stringify({ sessionId: `flood-${index.toString().padStart(6, '0')}`, seq: 0, info: visitInfo({ url: `${ORIGIN}/` }), events });
   if (body.length > MAX_INFLATED_BYTES) throw new Error('the flood batch is over the inflate cap');
   return zlib.gzipSync(body, { level: 9 });
 }
 
 async function probe(load: LoadGenerator, server: BenchServer, cookie: string, seconds: number): Promise<LoadResult> {
-  return load.run({ url: `${server.url}/api/v1/auth/me`, origin: server.config.publicUrl, connections: 1, seconds, method: 'GET', headers: { cookie }, bodies: [], events: [], cycle: true });
+  return load.run({
+    url: `${server.url}/api/v1/auth/me`,
+    origin: server.config.publicUrl,
+    connections: 1,
+    seconds,
+    method: 'GET',
+    headers: { cookie },
+    bodies: [],
+    events: [],
+    cycle: true,
+  });
 }
 
 interface Sample {
@@ -41,11 +55,26 @@ interface Owner {
   cookie: string;
 }
 
-async function oneRun(prober: LoadGenerator, flooder: LoadGenerator, server: BenchServer, owner: Owner, bodies: Uint8Array[], seconds: number): Promise<Sample> {
+async function oneRun(
+  prober: LoadGenerator,
+  flooder: LoadGenerator,
+  server: BenchServer,
+  owner: Owner,
+  bodies: Uint8Array[],
+  seconds: number,
+): Promise<Sample> {
   const campaignId = await createCampaign(server.db, owner.userId, 'shop.example.com', 'Flood');
   const cookie = owner.cookie;
   const idle = await probe(prober, server, cookie, seconds);
-  const flooding = flooder.run({ url: `${server.url}/api/v1/ingest/${campaignId}`, origin: ORIGIN, connections: SENDERS, seconds: seconds + 2, bodies, events: bodies.map(() => MAX_EVENTS_PER_BATCH), cycle: true });
+  const flooding = flooder.run({
+    url: `${server.url}/api/v1/ingest/${campaignId}`,
+    origin: ORIGIN,
+    connections: SENDERS,
+    seconds: seconds + 2,
+    bodies,
+    events: bodies.map(() => MAX_EVENTS_PER_BATCH),
+    cycle: true,
+  });
   await new Promise((resolve) => setTimeout(resolve, 1000)); // the flood is under way
   const flooded = await probe(prober, server, cookie, seconds);
   return { idle, flooded, flood: await flooding };
@@ -68,12 +97,20 @@ export async function run(options: BenchOptions): Promise<Row[]> {
       const statuses = [...new Set(samples.flatMap((s) => Object.keys(s.flood.statuses)))].join('/');
       return [
         {
-          group: title, name: `p99 latency of GET /api/v1/auth/me while ${flood}`, unit: 'ms', ours: of((s) => s.flooded.p99),
-          baseline: { name: 'the same call, idle server', stats: of((s) => s.idle.p99) }, budget: BUDGET, budgetOn: 'ratio',
+          group: title,
+          name: `p99 latency of GET /api/v1/auth/me while ${flood}`,
+          unit: 'ms',
+          ours: of((s) => s.flooded.p99),
+          baseline: { name: 'the same call, idle server', stats: of((s) => s.idle.p99) },
+          budget: BUDGET,
+          budgetOn: 'ratio',
           note: `flood batches per second ${of((s) => s.flood.sent / s.flood.seconds).median.toFixed(1)}, ${answered} packed and answered (${statuses})`,
         },
         {
-          group: title, name: `p50 latency of GET /api/v1/auth/me while ${flood}`, unit: 'ms', ours: of((s) => s.flooded.p50),
+          group: title,
+          name: `p50 latency of GET /api/v1/auth/me while ${flood}`,
+          unit: 'ms',
+          ours: of((s) => s.flooded.p50),
           baseline: { name: 'the same call, idle server', stats: of((s) => s.idle.p50) },
         },
       ];

@@ -3,8 +3,8 @@
 // (events stored = events acknowledged). SQLite and PostgreSQL.
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import { eachPart, stats, type BenchOptions, type Row } from '../lib.js';
-import { withServer, type BenchServer, type DatabaseKind } from '../support/server.js';
+import { stats, type BenchOptions, type Row } from '../lib.js';
+import { eachDatabase, withServer, type BenchServer, type DatabaseKind } from '../support/server.js';
 import { createCampaign, createOwner } from '../support/seed.js';
 import { batchesOf, demoEvents } from '../support/recording.js';
 import { LoadGenerator, type LoadResult } from '../support/load.js';
@@ -95,6 +95,20 @@ export function prepare(recorded: ReplayEvent[], sessions: number, tag: string):
   return prepared;
 }
 
+/** `sessions` demo sessions sent once, as fast as the load generator goes, to `baseUrl`'s ingest for the campaign. */
+export function ingestOnce(load: LoadGenerator, baseUrl: string, campaignId: string, sessions: number, tag: string): Promise<LoadResult> {
+  const prepared = prepare(demoEvents(), sessions, tag);
+  return load.run({
+    origin: ORIGIN,
+    connections: CONNECTIONS,
+    bodies: prepared.bodies,
+    events: prepared.events,
+    url: `${baseUrl}/api/v1/ingest/${campaignId}`,
+    amount: prepared.bodies.length,
+    cycle: false,
+  });
+}
+
 export async function storedEvents(server: Pick<BenchServer, 'db'>, campaignId: string): Promise<number> {
   const row = await server.db
     .selectFrom('chunks')
@@ -178,9 +192,5 @@ async function measure(setup: Setup, options: BenchOptions): Promise<Row[]> {
 }
 
 export async function run(options: BenchOptions): Promise<Row[]> {
-  return eachPart<DatabaseKind>(
-    ['SQLite', 'PostgreSQL'],
-    (kind) => figureFor(kind, options),
-    (kind) => kind,
-  );
+  return eachDatabase((kind) => figureFor(kind, options));
 }

@@ -85,7 +85,8 @@ async function measure(visitor: import('playwright-core').Page, stream: SseClien
     for (; read < stream.messages.length; read++) {
       const message = stream.messages[read];
       if (message.event !== 'events') continue;
-      for (const event of JSON.parse(message.data) as RrwebEvent[]) if (isAction(event) && event.timestamp >= startedAt) delays.push(message.at - event.timestamp);
+      for (const event of JSON.parse(message.data) as RrwebEvent[])
+        if (isAction(event) && event.timestamp >= startedAt) delays.push(message.at - event.timestamp);
     }
   };
   // Warm-up: the tracker learns a viewer is present from its next ingest reply (up to 5 s away,

@@ -52,7 +52,12 @@ async function seed(sessionBytes: number): Promise<Seeded> {
       const { access } = await createSessionTokens(db, keys, userId);
       const campaignId = await createCampaign(db, userId, '127.0.0.1');
       const chunks = 128;
-      ({ jsonBytes } = await storeWorstSession(db, campaignId, SESSION_ID, { chunks, eventsPerChunk: Math.round(sessionBytes / 333 / chunks), pad: 250, asReceived: 4 }));
+      ({ jsonBytes } = await storeWorstSession(db, campaignId, SESSION_ID, {
+        chunks,
+        eventsPerChunk: Math.round(sessionBytes / 333 / chunks),
+        pad: 250,
+        asReceived: 4,
+      }));
       accounts.push({ cookie: `${ACCESS_COOKIE}=${access}`, campaignId });
     }
     return { dataDir, sessionSecret, accounts, jsonBytes };
@@ -159,7 +164,15 @@ export async function run(options: BenchOptions): Promise<Row[]> {
     const baseline = 'same window, no streams';
     return [
       { group: title, name: `peak RSS over idle (${label})`, unit: 'MB', ours: stats(rss), baseline: { name: baseline, stats: stats(idleRss) }, budget: 200 },
-      { group: title, name: `owner API p99 meanwhile (GET /api/v1/auth/me)`, unit: 'ms', ours: stats(p99), baseline: { name: baseline, stats: stats(idleP99) }, budget: 5, budgetOn: 'ratio' },
+      {
+        group: title,
+        name: `owner API p99 meanwhile (GET /api/v1/auth/me)`,
+        unit: 'ms',
+        ours: stats(p99),
+        baseline: { name: baseline, stats: stats(idleP99) },
+        budget: 5,
+        budgetOn: 'ratio',
+      },
     ];
   } finally {
     fs.rmSync(seeded.dataDir, { recursive: true, force: true });

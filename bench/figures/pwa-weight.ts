@@ -32,7 +32,10 @@ async function scriptsLoaded(browser: Browser, server: BenchServer, route: strin
     page.on('response', (response) => {
       const url = new URL(response.url());
       if (url.origin !== server.url || !url.pathname.endsWith('.js') || !response.ok() || scripts.has(url.pathname)) return;
-      scripts.set(url.pathname, response.body().then((body) => zlib.gzipSync(body, { level: 9 }).length));
+      scripts.set(
+        url.pathname,
+        response.body().then((body) => zlib.gzipSync(body, { level: 9 }).length),
+      );
     });
     await page.goto(server.url + route, { waitUntil: 'networkidle' });
     if (ready) await page.getByText(ready, { exact: false }).first().waitFor({ timeout: 15_000 });
@@ -82,11 +85,18 @@ export async function run(options: BenchOptions): Promise<Row[]> {
       const replay = await measure(`/campaign/${campaignId}/session/${sessionId}`, true, 'events recorded');
       return [
         {
-          group: title, name: `initial JS gzip for / (${home.files.length} files)`, unit: 'KB', ours: home.stats,
-          baseline: { name: 'React 19 + ReactDOM alone (esbuild, minified)', stats: exact(reactAlone / 1024, options.runs) }, budget: 200,
+          group: title,
+          name: `initial JS gzip for / (${home.files.length} files)`,
+          unit: 'KB',
+          ours: home.stats,
+          baseline: { name: 'React 19 + ReactDOM alone (esbuild, minified)', stats: exact(reactAlone / 1024, options.runs) },
+          budget: 200,
         },
         {
-          group: title, name: `JS gzip for the replay route (${replay.files.length} files)`, unit: 'KB', ours: replay.stats,
+          group: title,
+          name: `JS gzip for the replay route (${replay.files.length} files)`,
+          unit: 'KB',
+          ours: replay.stats,
           baseline: { name: 'React 19 + ReactDOM + rrweb-player alone', stats: exact(reactAndPlayer / 1024, options.runs) },
         },
       ];

@@ -61,20 +61,36 @@ function rowsFor(workload: Workload, s: Samples, quick: boolean): Row[] {
     {
       // "Ours adds no more than plain rrweb does" is ours' total against rrweb's on the same work,
       // with 5% allowed for timing noise (two equal costs measure up to a few percent apart here).
-      group, name: `${workload.label}: main-thread time, ours vs ${rrwebName}`, unit: 'ms', ours: stats(s.task.ours),
+      group,
+      name: `${workload.label}: main-thread time, ours vs ${rrwebName}`,
+      unit: 'ms',
+      ours: stats(s.task.ours),
       // The budget is set on the issue's workloads; --quick's smaller ones are shown, not judged
       // (their few milliseconds of difference sit inside the machine's noise).
-      baseline: { name: rrwebName, stats: stats(s.task.rrweb) }, ...(quick ? {} : { budget: 1.05, budgetOn: 'ratio' as const }),
+      baseline: { name: rrwebName, stats: stats(s.task.rrweb) },
+      ...(quick ? {} : { budget: 1.05, budgetOn: 'ratio' as const }),
       note: `added over no recorder: ours ${fmtMs(added('ours').median)}, rrweb ${fmtMs(added('rrweb').median)}${quick ? '; budget judged on full runs only' : ''}`,
     },
-    ...(quick ? [] : [{
-      // Reference, no budget: what getting the events off the page costs at the least.
-      group, name: `${workload.label}: main-thread time, ours vs ${rrwebJsonName}`, unit: 'ms', ours: stats(s.task.ours),
-      baseline: { name: rrwebJsonName, stats: stats(s.task.rrwebJson) }, note: `added over no recorder: rrweb + JSON ${fmtMs(added('rrwebJson').median)}`,
-    }]),
+    ...(quick
+      ? []
+      : [
+          {
+            // Reference, no budget: what getting the events off the page costs at the least.
+            group,
+            name: `${workload.label}: main-thread time, ours vs ${rrwebJsonName}`,
+            unit: 'ms',
+            ours: stats(s.task.ours),
+            baseline: { name: rrwebJsonName, stats: stats(s.task.rrwebJson) },
+            note: `added over no recorder: rrweb + JSON ${fmtMs(added('rrwebJson').median)}`,
+          },
+        ]),
     {
-      group, name: `${workload.label}: JS heap used after the workload (after GC), ours`, unit: 'MB', ours: stats(s.heap.ours),
-      baseline: { name: `${rrwebName} (events kept in an array)`, stats: stats(s.heap.rrweb) }, note: `no recorder: ${stats(s.heap.none).median.toFixed(2)} MB`,
+      group,
+      name: `${workload.label}: JS heap used after the workload (after GC), ours`,
+      unit: 'MB',
+      ours: stats(s.heap.ours),
+      baseline: { name: `${rrwebName} (events kept in an array)`, stats: stats(s.heap.rrweb) },
+      note: `no recorder: ${stats(s.heap.none).median.toFixed(2)} MB`,
     },
   ];
 }

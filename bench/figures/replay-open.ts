@@ -138,12 +138,22 @@ export async function run(options: BenchOptions): Promise<Row[]> {
         const budget = options.quick ? undefined : FIRST_FRAME_BUDGET;
         return [
           {
-            group: title, name: `navigation → player's first frame, online (${label})`, unit: 'ms', ours: stats(pairs.map((p) => p.online)),
-            baseline, budget, budgetOn: 'ratio',
+            group: title,
+            name: `navigation → player's first frame, online (${label})`,
+            unit: 'ms',
+            ours: stats(pairs.map((p) => p.online)),
+            baseline,
+            budget,
+            budgetOn: 'ratio',
           },
           {
-            group: title, name: `navigation → player's first frame, offline from IndexedDB (${label})`, unit: 'ms', ours: stats(pairs.map((p) => p.offline)),
-            baseline, budget, budgetOn: 'ratio',
+            group: title,
+            name: `navigation → player's first frame, offline from IndexedDB (${label})`,
+            unit: 'ms',
+            ours: stats(pairs.map((p) => p.offline)),
+            baseline,
+            budget,
+            budgetOn: 'ratio',
           },
         ];
       });

@@ -8,8 +8,7 @@ import { decodedBody, timedGet } from '../support/http.js';
 
 export const title = 'Replay retrieval';
 
-const replayUrl = (server: BenchServer, campaignId: string, sessionId: string) =>
-  `${server.url}/api/v1/replay/retrieve/${campaignId}/${sessionId}`;
+const replayUrl = (server: BenchServer, campaignId: string, sessionId: string) => `${server.url}/api/v1/replay/retrieve/${campaignId}/${sessionId}`;
 
 /** One check outside the timings: the endpoint answers every stored event. */
 async function checkComplete(server: BenchServer, owner: Owner, campaignId: string, sessionId: string, count: number): Promise<void> {
@@ -51,7 +50,10 @@ export async function run(options: BenchOptions): Promise<Row[]> {
         last.push(response.lastByteMs);
         return response.lastByteMs;
       });
-      const baseline = { name: 'same stored chunks read from the database', stats: await repeat(options.runs, () => readStored(server, campaignId, sessionId)) };
+      const baseline = {
+        name: 'same stored chunks read from the database',
+        stats: await repeat(options.runs, () => readStored(server, campaignId, sessionId)),
+      };
       // repeat() ran one warm-up first: drop it from the per-byte samples.
       rows.push(
         { group: title, name: `time to first byte (${label})`, unit: 'ms', ours: statsOf(first.slice(1)), baseline },

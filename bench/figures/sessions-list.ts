@@ -3,10 +3,11 @@
 // same request in a campaign of 100 sessions.
 // SQLite and PostgreSQL.
 import { sql } from 'kysely';
-import { eachPart, repeat, stats, type BenchOptions, type Row, type Stats } from '../lib.js';
-import { withServer, type BenchServer, type DatabaseKind } from '../support/server.js';
+import type { BenchOptions, Row } from '../lib.js';
+import { latencies, latencyRows, requestLatencies } from '../support/latency.js';
+import { eachDatabase, withServer, type BenchServer, type DatabaseKind } from '../support/server.js';
 import { createCampaign, createOwner, insertSessions, type Owner } from '../support/seed.js';
-import { decodedBody, percentile, timedGet } from '../support/http.js';
+import { decodedBody, timedGet } from '../support/http.js';
 
 export const title = 'Sessions list';
 
@@ -30,28 +31,8 @@ const queries: Query[] = [
   { label: 'first page, event filter (1 in 5,000 sent it)', params: () => '?event=refund' },
 ];
 
-async function pageLatency(server: BenchServer, owner: Owner, campaignId: string, params: string, requests: number): Promise<number[]> {
-  const url = `${server.url}/api/v1/streaming/sessions/${campaignId}/${params}`;
-  const samples: number[] = [];
-  for (let i = 0; i < requests; i++) {
-    const response = await timedGet(url, { cookie: owner.cookie });
-    if (response.status !== 200) throw new Error(`sessions list answered ${response.status}: ${decodedBody(response).slice(0, 200)}`);
-    samples.push(response.lastByteMs);
-  }
-  return samples;
-}
-
-/** p50 and p95 of each run's requests, as medians over the runs. */
-async function latencies(runs: number, measure: () => Promise<number[]>): Promise<{ p50: Stats; p95: Stats }> {
-  const p50: number[] = [];
-  const p95: number[] = [];
-  await repeat(runs, async () => {
-    const samples = await measure();
-    p50.push(percentile(samples, 50));
-    p95.push(percentile(samples, 95));
-    return 0;
-  });
-  return { p50: stats(p50.slice(1)), p95: stats(p95.slice(1)) };
+function pageLatency(server: BenchServer, owner: Owner, campaignId: string, params: string, requests: number): Promise<number[]> {
+  return requestLatencies(`${server.url}/api/v1/streaming/sessions/${campaignId}/${params}`, owner, requests, 'sessions list');
 }
 
 async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row[]> {
@@ -65,23 +46,21 @@ async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row
     const smallRows = await insertSessions(server.db, small, SMALL);
     // A live PostgreSQL has planner statistics (autovacuum analyses); a bulk-loaded one not yet.
     if (kind === 'PostgreSQL') await sql`analyze sessions, session_events`.execute(server.db);
-    const check = JSON.parse(decodedBody(await timedGet(`${server.url}/api/v1/streaming/sessions/${big}/`, { cookie: owner.cookie }))) as { counts?: { total: number } };
+    const check = JSON.parse(decodedBody(await timedGet(`${server.url}/api/v1/streaming/sessions/${big}/`, { cookie: owner.cookie }))) as {
+      counts?: { total: number };
+    };
     if (check.counts?.total !== undefined && check.counts.total !== total) throw new Error(`listed ${check.counts.total} of ${total} sessions`);
     const rows: Row[] = [];
     for (const query of queries) {
       const ours = await latencies(options.runs, () => pageLatency(server, owner, big, query.params(bigRows), requests));
       const base = await latencies(options.runs, () => pageLatency(server, owner, small, query.params(smallRows), requests));
       const name = `${kind}, ${total.toLocaleString('en-US')} sessions, ${query.label}`;
-      const baseName = `same request, campaign of ${SMALL} sessions`;
-      rows.push(
-        { group: title, name: `p50 ${name}`, unit: 'ms', ours: ours.p50, baseline: { name: baseName, stats: base.p50 } },
-        { group: title, name: `p95 ${name}`, unit: 'ms', ours: ours.p95, baseline: { name: baseName, stats: base.p95 } },
-      );
+      rows.push(...latencyRows(title, name, ours, `same request, campaign of ${SMALL} sessions`, base));
     }
     return rows;
   });
 }
 
 export async function run(options: BenchOptions): Promise<Row[]> {
-  return eachPart<DatabaseKind>(['SQLite', 'PostgreSQL'], (kind) => figureFor(kind, options), (kind) => kind);
+  return eachDatabase((kind) => figureFor(kind, options));
 }

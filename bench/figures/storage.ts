@@ -30,9 +30,7 @@ export async function run(options: BenchOptions): Promise<Row[]> {
   const demo = demoEvents();
   // The demo recording as recorded: a repeated recording would flatter xz, which finds the
   // repetitions across the whole session.
-  const sessions: Array<{ label: string; events: ReplayEvent[] }> = [
-    { label: `demo session, ${demo.length.toLocaleString('en-US')} events`, events: demo },
-  ];
+  const sessions: Array<{ label: string; events: ReplayEvent[] }> = [{ label: `demo session, ${demo.length.toLocaleString('en-US')} events`, events: demo }];
   return withServer({}, async (server) => {
     const owner = await createOwner(server);
     const campaignId = await createCampaign(server.db, owner.userId, '127.0.0.1');
@@ -63,9 +61,33 @@ function sizeRows(label: string, samples: Sizes[]): Row[] {
   const perMinute = (s: Sizes) => s.minutes;
   const minutes = samples[0].minutes.toFixed(1);
   return [
-    { group: title, name: `stored per 1,000 events (${label})`, unit: 'KB', ours: per((s) => s.stored, perThousand), baseline: { name: 'raw JSON', stats: per((s) => s.json, perThousand) } },
-    { group: title, name: `stored per 1,000 events (${label})`, unit: 'KB', ours: per((s) => s.stored, perThousand), baseline: { name: 'xz -9 of the JSON (floor)', stats: per((s) => s.xz, perThousand) } },
-    { group: title, name: `stored per recorded minute (${label}, ${minutes} min)`, unit: 'KB', ours: per((s) => s.stored, perMinute), baseline: { name: 'raw JSON', stats: per((s) => s.json, perMinute) } },
-    { group: title, name: `stored per recorded minute (${label}, ${minutes} min)`, unit: 'KB', ours: per((s) => s.stored, perMinute), baseline: { name: 'xz -9 of the JSON (floor)', stats: per((s) => s.xz, perMinute) } },
+    {
+      group: title,
+      name: `stored per 1,000 events (${label})`,
+      unit: 'KB',
+      ours: per((s) => s.stored, perThousand),
+      baseline: { name: 'raw JSON', stats: per((s) => s.json, perThousand) },
+    },
+    {
+      group: title,
+      name: `stored per 1,000 events (${label})`,
+      unit: 'KB',
+      ours: per((s) => s.stored, perThousand),
+      baseline: { name: 'xz -9 of the JSON (floor)', stats: per((s) => s.xz, perThousand) },
+    },
+    {
+      group: title,
+      name: `stored per recorded minute (${label}, ${minutes} min)`,
+      unit: 'KB',
+      ours: per((s) => s.stored, perMinute),
+      baseline: { name: 'raw JSON', stats: per((s) => s.json, perMinute) },
+    },
+    {
+      group: title,
+      name: `stored per recorded minute (${label}, ${minutes} min)`,
+      unit: 'KB',
+      ours: per((s) => s.stored, perMinute),
+      baseline: { name: 'xz -9 of the JSON (floor)', stats: per((s) => s.xz, perMinute) },
+    },
   ];
 }

@@ -23,7 +23,13 @@ export function timedGet(url: string, headers: Record<string, string> = {}): Pro
       response.on('data', (part: Buffer) => parts.push(part));
       response.on('error', reject);
       response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, firstByteMs, lastByteMs: performance.now() - started, body: Buffer.concat(parts), headers: response.headers }),
+        resolve({
+          status: response.statusCode ?? 0,
+          firstByteMs,
+          lastByteMs: performance.now() - started,
+          body: Buffer.concat(parts),
+          headers: response.headers,
+        }),
       );
     });
     request.on('error', reject);

@@ -100,7 +100,10 @@ async function runJob(job: LoadJob): Promise<LoadResult> {
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
-    p50: percentile(latencies.sort((a, b) => a - b), 50),
+    p50: percentile(
+      latencies.sort((a, b) => a - b),
+      50,
+    ),
     p99: percentile(latencies, 99),
     statuses,
   };

@@ -12,21 +12,25 @@ const demoDir = path.resolve(import.meta.dirname, '..', '..', 'server', 'replay'
 export function demoEvents(): ReplayEvent[] {
   const file = process.env.BENCH_RECORDING ?? demoFile();
   const parsed: unknown = JSON.parse(zlib.gunzipSync(fs.readFileSync(file)).toString('utf8'));
-  const events = Array.isArray(parsed) ? parsed : (parsed as { data?: unknown; events?: unknown }).data ?? (parsed as { events?: unknown }).events;
+  const events = Array.isArray(parsed) ? parsed : ((parsed as { data?: unknown; events?: unknown }).data ?? (parsed as { events?: unknown }).events);
   if (!Array.isArray(events) || events.length < 2) throw new Error(`${file} holds no rrweb events`);
   return (events as ReplayEvent[]).slice().sort((a, b) => a.timestamp - b.timestamp);
 }
 
 function demoFile(): string {
-  const files = fs.existsSync(demoDir) ? fs.readdirSync(demoDir).filter((f) => f.endsWith('.json.gz')).sort() : [];
+  const files = fs.existsSync(demoDir)
+    ? fs
+        .readdirSync(demoDir)
+        .filter((f) => f.endsWith('.json.gz'))
+        .sort()
+    : [];
   if (files.length === 0) throw new Error(`no demo recording in ${demoDir} (not available yet)`);
   // The desktop recording when there are several (demo-desktop / demo-mobile).
   return path.join(demoDir, files.find((f) => !/mobile/i.test(f)) ?? files[0]);
 }
 
 /** Recorded time covered by events, in minutes. */
-export const minutesOf = (events: ReplayEvent[]): number =>
-  (events[events.length - 1].timestamp - events[0].timestamp) / 60_000;
+export const minutesOf = (events: ReplayEvent[]): number => (events[events.length - 1].timestamp - events[0].timestamp) / 60_000;
 
 /**
  * A session of exactly `count` events: the recording played again and again (each repetition

@@ -46,8 +46,7 @@ export async function createCampaign(db: Db, ownerId: string, domains: string, n
 
 const languages = ['en-US', 'de-DE', 'fr-FR', 'es-ES', 'pt-BR', 'ja-JP', 'nl-NL', 'it-IT'];
 const timezones = ['Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'Europe/Paris', 'America/Sao_Paulo'];
-const agent =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const agent = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 /** A plausible session row: the i-th visitor of a campaign, one minute apart, every 7th a bot. */
 function peopleEvents(i: number): string | null {
@@ -119,15 +118,23 @@ export function sessionRowFor(campaignId: string, i: number, start = Date.UTC(20
 /** Inserts `count` session rows straight into the sessions table, in multi-row statements. */
 export async function insertSessions(db: Db, campaignId: string, count: number): Promise<SessionsTable[]> {
   const rows = Array.from({ length: count }, (_, i) => sessionRowFor(campaignId, i));
+  await insertSessionRows(db, rows);
+  return rows;
+}
+
+/** Inserts session rows in multi-row statements, 20 statements to a transaction. */
+export async function insertSessionRows(db: Db, rows: SessionsTable[]): Promise<void> {
   const perStatement = 500; // 46 columns × 500 rows stays under both databases' parameter limits
   for (let i = 0; i < rows.length; i += perStatement * 20) {
     await db.transaction().execute(async (trx) => {
       for (let j = i; j < Math.min(rows.length, i + perStatement * 20); j += perStatement) {
-        await trx.insertInto('sessions').values(rows.slice(j, j + perStatement)).execute();
+        await trx
+          .insertInto('sessions')
+          .values(rows.slice(j, j + perStatement))
+          .execute();
       }
     });
   }
-  return rows;
 }
 
 /** A recorded session: its row, then its events stored as the tracker's batches would be. */
@@ -148,6 +155,11 @@ export async function storeSession(db: Db, campaignId: string, events: ReplayEve
     .where('campaign_id', '=', campaignId)
     .where('session_id', '=', row.id)
     .executeTakeFirstOrThrow();
-  await db.updateTable('sessions').set({ byte_count: Number(stored.bytes) }).where('campaign_id', '=', campaignId).where('id', '=', row.id).execute();
+  await db
+    .updateTable('sessions')
+    .set({ byte_count: Number(stored.bytes) })
+    .where('campaign_id', '=', campaignId)
+    .where('id', '=', row.id)
+    .execute();
   return row.id;
 }

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../server/config.js';
 import type { Db } from '../../server/db/index.js';
 import { startServer } from '../../tests/helpers/server.js';
+import { eachPart, type Row } from '../lib.js';
 
 /** PostgreSQL for the figures that compare both databases (BENCH_DATABASE_URL overrides). */
 export const postgresUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -47,6 +48,11 @@ export async function startBenchServer(options: BenchServerOptions = {}): Promis
     { databaseUrl: kind === 'PostgreSQL' ? postgresUrl : null, beforeListen: options.beforeListen, poolMax: 10 },
   );
   return { ...server, kind };
+}
+
+/** A figure measured on SQLite, then on PostgreSQL; a part that fails is named by its database. */
+export function eachDatabase(figureFor: (kind: DatabaseKind) => Promise<Row[]>): Promise<Row[]> {
+  return eachPart<DatabaseKind>(['SQLite', 'PostgreSQL'], figureFor, (kind) => kind);
 }
 
 /** Runs `use` with a fresh server and always closes it. */

@@ -2,21 +2,21 @@ import './insights/insights.css';
 import { Link } from '@tanstack/react-router';
 
 /** The campaign's views, as tabs: the sessions list, the insights dashboard, the heatmaps and the funnels. */
-export function CampaignTabs({ campaignId, current }: { campaignId: string; current: 'sessions' | 'insights' | 'heatmaps' | 'funnels' }) {
+const TABS = [
+  { view: 'sessions', to: '/campaign/$campaignId', label: 'Sessions' },
+  { view: 'insights', to: '/campaign/$campaignId/insights', label: 'Insights' },
+  { view: 'heatmaps', to: '/campaign/$campaignId/heatmaps', label: 'Heatmaps' },
+  { view: 'funnels', to: '/campaign/$campaignId/funnels', label: 'Funnels' },
+] as const;
+
+export function CampaignTabs({ campaignId, current }: { campaignId: string; current: (typeof TABS)[number]['view'] }) {
   return (
     <nav className="campaign-tabs" aria-label="Campaign views">
-      <Link to="/campaign/$campaignId" params={{ campaignId }} className="campaign-tab" aria-current={current === 'sessions' ? 'page' : undefined}>
-        Sessions
-      </Link>
-      <Link to="/campaign/$campaignId/insights" params={{ campaignId }} className="campaign-tab" aria-current={current === 'insights' ? 'page' : undefined}>
-        Insights
-      </Link>
-      <Link to="/campaign/$campaignId/heatmaps" params={{ campaignId }} className="campaign-tab" aria-current={current === 'heatmaps' ? 'page' : undefined}>
-        Heatmaps
-      </Link>
-      <Link to="/campaign/$campaignId/funnels" params={{ campaignId }} className="campaign-tab" aria-current={current === 'funnels' ? 'page' : undefined}>
-        Funnels
-      </Link>
+      {TABS.map((tab) => (
+        <Link key={tab.view} to={tab.to} params={{ campaignId }} className="campaign-tab" aria-current={current === tab.view ? 'page' : undefined}>
+          {tab.label}
+        </Link>
+      ))}
     </nav>
   );
 }

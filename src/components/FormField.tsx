@@ -47,3 +47,60 @@ export function Field({
     </div>
   );
 }
+
+/** A select of `options` ([value, label], in order); Field gives it its description. */
+export function Choices({
+  id,
+  options,
+  value,
+  disabled,
+  onChange,
+  ...described
+}: {
+  id: string;
+  options: readonly (readonly [string, string])[];
+  value: string;
+  disabled: boolean;
+  onChange: (value: string) => void;
+  'aria-describedby'?: string;
+  'aria-invalid'?: boolean;
+}) {
+  return (
+    <select id={id} className="input" value={value} disabled={disabled} onChange={(e) => onChange(e.target.value)} {...described}>
+      {options.map(([choice, label]) => (
+        <option key={choice} value={choice}>
+          {label}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** A checkbox with its label, and its help text under it. */
+export function CheckboxField({
+  id,
+  label,
+  help,
+  checked,
+  disabled,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  help: string;
+  checked: boolean;
+  disabled: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  return (
+    <div className="field">
+      <label className="checkbox" htmlFor={id}>
+        <input id={id} type="checkbox" aria-describedby={`${id}-help`} checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />{' '}
+        {label}
+      </label>
+      <p className="help" id={`${id}-help`}>
+        {help}
+      </p>
+    </div>
+  );
+}

@@ -14,7 +14,7 @@ import {
 } from '../lib/createForm.js';
 import { IP_MODES, MAX_DOMAINS_LENGTH, MAX_NAME_LENGTH, RETENTION_DAYS, type IpMode } from '../../common/domains.js';
 import { ErrorBox } from '../components/ErrorBox.js';
-import { Field } from '../components/FormField.js';
+import { CheckboxField, Choices, Field } from '../components/FormField.js';
 import { RecordingRulesFields } from './RecordingRulesFields.js';
 import { useWhenBackOnline } from '../offline/useOnline.js';
 import { OfflineWriteError } from '../offline/network.js';
@@ -125,22 +125,14 @@ export function CampaignFormPage({ title, initial, submitLabel, sendingLabel, fa
             onChange={(e) => edit('limit')(e.target.value)}
           />
         </Field>
-        <div className="field">
-          <label className="checkbox" htmlFor="campaign-captureConsole">
-            <input
-              id="campaign-captureConsole"
-              type="checkbox"
-              aria-describedby="campaign-captureConsole-help"
-              checked={form.captureConsole}
-              disabled={sending}
-              onChange={(e) => set('captureConsole', e.target.checked)}
-            />{' '}
-            Capture console messages
-          </label>
-          <p className="help" id="campaign-captureConsole-help">
-            console.error and console.warn calls on the site, with e-mails and long numbers masked. Errors and failed requests are always captured.
-          </p>
-        </div>
+        <CheckboxField
+          id="campaign-captureConsole"
+          label="Capture console messages"
+          help="console.error and console.warn calls on the site, with e-mails and long numbers masked. Errors and failed requests are always captured."
+          checked={form.captureConsole}
+          disabled={sending}
+          onChange={(checked) => set('captureConsole', checked)}
+        />
         <div className="form-row">
           <Field id="campaign-startDate" label="Start Date" help="Recording starts at this date and time (your local time)." error={errors.startDate}>
             <input
@@ -180,28 +172,22 @@ export function CampaignFormPage({ title, initial, submitLabel, sendingLabel, fa
         </div>
         <div className="form-row">
           <Field id="campaign-retentionDays" label="Keep Recordings" help="Recordings older than this are deleted.">
-            <select
+            <Choices
               id="campaign-retentionDays"
-              className="input"
+              options={RETENTION_DAYS.map((days) => [String(days), RETENTION_LABELS[days]] as const)}
               value={form.retentionDays}
               disabled={sending}
-              onChange={(e) => set('retentionDays', e.target.value)}
-            >
-              {RETENTION_DAYS.map((days) => (
-                <option key={days} value={String(days)}>
-                  {RETENTION_LABELS[days]}
-                </option>
-              ))}
-            </select>
+              onChange={(value) => set('retentionDays', value)}
+            />
           </Field>
           <Field id="campaign-ipMode" label="Visitor IP Address" help="What is stored of each visitor's address; the country is looked up either way.">
-            <select id="campaign-ipMode" className="input" value={form.ipMode} disabled={sending} onChange={(e) => set('ipMode', e.target.value as IpMode)}>
-              {IP_MODES.map((mode) => (
-                <option key={mode} value={mode}>
-                  {IP_MODE_LABELS[mode]}
-                </option>
-              ))}
-            </select>
+            <Choices
+              id="campaign-ipMode"
+              options={IP_MODES.map((mode) => [mode, IP_MODE_LABELS[mode]] as const)}
+              value={form.ipMode}
+              disabled={sending}
+              onChange={(value) => set('ipMode', value as IpMode)}
+            />
           </Field>
         </div>
         <RecordingRulesFields form={form} errors={errors} sending={sending} set={set} />

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { HttpError } from '../api/client.js';
-import { INSIGHTS_DAYS, type InsightsDays } from '../api/insights.js';
+import type { InsightsDays } from '../api/insights.js';
 import { createFunnel, deleteFunnel, funnelKeys, funnelResultQueryOptions, funnelsQueryOptions } from '../api/funnels.js';
 import type { Funnel } from '../../common/api/funnels.js';
 import type { SessionFilters } from '../lib/sessionFilters.js';
@@ -10,9 +10,9 @@ import { CampaignTabs } from '../components/CampaignTabs.js';
 import { ErrorBox } from '../components/ErrorBox.js';
 import { Spinner } from '../components/Spinner.js';
 import { SessionsLink } from '../components/insights/SessionsLink.js';
-import { useCampaignName } from '../offline/useCampaignName.js';
 import { useLiveRefresh } from '../lib/useLiveRefresh.js';
-import { RANGE_LABELS } from './CampaignInsights.js';
+import { InsightsHeader } from '../components/insights/InsightsHeader.js';
+import { InsightsTable } from '../components/insights/InsightsTable.js';
 
 const reason = (error: unknown) =>
   error instanceof HttpError ? (error.serverMessage ?? error.message) : error instanceof Error ? error.message : String(error);
@@ -31,28 +31,10 @@ interface Props {
 /** The campaign's funnels: each one's steps with the sessions entering them, and a form for a new one. */
 export function CampaignFunnels({ campaignId, days, onDays }: Props) {
   const funnels = useQuery(funnelsQueryOptions(campaignId));
-  const campaignName = useCampaignName(campaignId);
   useLiveRefresh(campaignId, funnelKeys.campaign(campaignId));
   return (
     <div className="page insights-page">
-      <div className="page-header">
-        <div>
-          <h1>Funnels</h1>
-          {campaignName && <p className="campaign-name">{campaignName}</p>}
-        </div>
-        <div className="actions">
-          <label className="visually-hidden" htmlFor="funnels-range">
-            Range
-          </label>
-          <select id="funnels-range" className="input" value={days} onChange={(e) => onDays(Number(e.target.value) as InsightsDays)}>
-            {INSIGHTS_DAYS.map((d) => (
-              <option key={d} value={d}>
-                {RANGE_LABELS[d]}
-              </option>
-            ))}
-          </select>
-        </div>
-      </div>
+      <InsightsHeader campaignId={campaignId} title="Funnels" range={{ id: 'funnels-range', days, onDays }} />
       <CampaignTabs campaignId={campaignId} current="funnels" />
       {funnels.isError && !funnels.data && <ErrorBox title="Failed to fetch funnels" />}
       {funnels.isPending && <Spinner label="Loading funnels" />}
@@ -90,30 +72,19 @@ function FunnelCard({ campaignId, funnel, days }: { campaignId: string; funnel: 
       </div>
       {result.isError && !result.data && <ErrorBox title={reason(result.error)} />}
       {result.data && (
-        <table className="insights-table">
-          <thead>
-            <tr>
-              <th scope="col">Step</th>
-              <th scope="col">Sessions</th>
-              <th scope="col">Conversion</th>
-              <th scope="col">Dropped off</th>
-              <th scope="col">Median time from the step before</th>
+        <InsightsTable columns={['Step', 'Sessions', 'Conversion', 'Dropped off', 'Median time from the step before']}>
+          {result.data.steps.map((row, i) => (
+            <tr key={i}>
+              <th scope="row">
+                {i + 1}. {steps[i]}
+              </th>
+              <td>{link(row.sessions, `sessions reached step ${i + 1}`, i + 1 === last ? { outcome: 'converted' } : { step: i + 1 })}</td>
+              <td>{Math.round(row.conversion * 1000) / 10}%</td>
+              <td>{i === 0 ? '–' : link(row.droppedOff, `sessions dropped off after step ${i}`, { step: i, outcome: 'dropped' })}</td>
+              <td>{row.medianMsFromPrevious === null ? '–' : formatDurationMs(row.medianMsFromPrevious)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {result.data.steps.map((row, i) => (
-              <tr key={i}>
-                <th scope="row">
-                  {i + 1}. {steps[i]}
-                </th>
-                <td>{link(row.sessions, `sessions reached step ${i + 1}`, i + 1 === last ? { outcome: 'converted' } : { step: i + 1 })}</td>
-                <td>{Math.round(row.conversion * 1000) / 10}%</td>
-                <td>{i === 0 ? '–' : link(row.droppedOff, `sessions dropped off after step ${i}`, { step: i, outcome: 'dropped' })}</td>
-                <td>{row.medianMsFromPrevious === null ? '–' : formatDurationMs(row.medianMsFromPrevious)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </InsightsTable>
       )}
     </section>
   );

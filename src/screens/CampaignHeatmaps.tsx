@@ -11,9 +11,9 @@ import { CampaignTabs } from '../components/CampaignTabs.js';
 import { ErrorBox } from '../components/ErrorBox.js';
 import { Spinner } from '../components/Spinner.js';
 import { HeatmapSnapshot } from '../components/heatmaps/HeatmapSnapshot.js';
-import { useCampaignName } from '../offline/useCampaignName.js';
+import { InsightsHeader, RANGE_LABELS } from '../components/insights/InsightsHeader.js';
+import { InsightsTable } from '../components/insights/InsightsTable.js';
 
-const RANGE_LABELS: Record<InsightsDays, string> = { 1: 'Last 24 hours', 7: 'Last 7 days', 30: 'Last 30 days', 90: 'Last 90 days' };
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const DEVICE_LABELS: Record<DeviceClass, string> = { desktop: 'Desktop', tablet: 'Tablet', mobile: 'Mobile' };
 
@@ -33,7 +33,6 @@ export function CampaignHeatmaps({ campaignId, path, device, layer, days, onChan
   // The last heatmap read stays on screen while another loads; offline it comes from the persisted cache.
   const pages = useQuery({ ...heatmapPagesQueryOptions(campaignId, days), placeholderData: keepPreviousData });
   const heatmap = useQuery({ ...heatmapQueryOptions(campaignId, { path, device, days }), placeholderData: keepPreviousData });
-  const campaignName = useCampaignName(campaignId);
   const [picked, setPicked] = useState<string | null>(null);
   const shown = heatmap.data;
   const choose = (next: Partial<HeatmapSearch>) => {
@@ -42,12 +41,7 @@ export function CampaignHeatmaps({ campaignId, path, device, layer, days, onChan
   };
   return (
     <div className="page insights-page heatmaps-page">
-      <div className="page-header">
-        <div>
-          <h1>Heatmaps</h1>
-          {campaignName && <p className="campaign-name">{campaignName}</p>}
-        </div>
-      </div>
+      <InsightsHeader campaignId={campaignId} title="Heatmaps" />
       <CampaignTabs campaignId={campaignId} current="heatmaps" />
       <div className="heatmap-controls card">
         <label>
@@ -132,32 +126,21 @@ function HeatmapBody({ campaignId, heatmap, layer, days, picked, onPick }: BodyP
         <section className="card" aria-label="Most clicked elements">
           <h2 className="insights-heading">Elements</h2>
           <div className="table-scroll">
-            <table className="insights-table heatmap-elements">
-              <thead>
-                <tr>
-                  <th scope="col">Element</th>
-                  <th scope="col">Clicks</th>
-                  <th scope="col">Rage</th>
-                  <th scope="col">Dead</th>
-                  <th scope="col">Errors</th>
+            <InsightsTable className="heatmap-elements" columns={['Element', 'Clicks', 'Rage', 'Dead', 'Errors']}>
+              {elements.map((e) => (
+                <tr key={e.selector} aria-selected={picked === e.selector}>
+                  <th scope="row">
+                    <button type="button" className="link-button" title={e.selector} onClick={() => onPick(e.selector)}>
+                      {e.text || e.selector}
+                    </button>
+                  </th>
+                  <td>{e.clicks}</td>
+                  <td>{e.rageClicks}</td>
+                  <td>{e.deadClicks}</td>
+                  <td>{e.errorClicks}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {elements.map((e) => (
-                  <tr key={e.selector} aria-selected={picked === e.selector}>
-                    <th scope="row">
-                      <button type="button" className="link-button" title={e.selector} onClick={() => onPick(e.selector)}>
-                        {e.text || e.selector}
-                      </button>
-                    </th>
-                    <td>{e.clicks}</td>
-                    <td>{e.rageClicks}</td>
-                    <td>{e.deadClicks}</td>
-                    <td>{e.errorClicks}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </InsightsTable>
           </div>
         </section>
         {picked && <Clickers campaignId={campaignId} heatmap={heatmap} selector={picked} days={days} />}
@@ -200,25 +183,17 @@ function ScrollMap({ heatmap }: { heatmap: Heatmap }) {
     <section className="card" aria-label="Scroll map">
       <h2 className="insights-heading">Scroll depth</h2>
       <p className="muted">Average fold: {heatmap.averageFold}% of the page</p>
-      <table className="insights-table">
-        <thead>
-          <tr>
-            <th scope="col">Depth</th>
-            <th scope="col">Reached</th>
+      <InsightsTable columns={['Depth', 'Reached']}>
+        {heatmap.scroll.map((s) => (
+          <tr key={s.depth}>
+            <th scope="row">{s.depth}%</th>
+            <td>
+              <span className="heatmap-reach" style={{ width: `${Math.round((s.reached / top) * 100)}%` }} />
+              {Math.round((s.reached / top) * 100)}%
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {heatmap.scroll.map((s) => (
-            <tr key={s.depth}>
-              <th scope="row">{s.depth}%</th>
-              <td>
-                <span className="heatmap-reach" style={{ width: `${Math.round((s.reached / top) * 100)}%` }} />
-                {Math.round((s.reached / top) * 100)}%
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </InsightsTable>
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { INSIGHTS_DAYS, insightsErrorMessage, insightsKeys, insightsQueryOptions, type InsightsDays } from '../api/insights.js';
+import { insightsErrorMessage, insightsKeys, insightsQueryOptions, type InsightsDays } from '../api/insights.js';
 import { useLiveRefresh } from '../lib/useLiveRefresh.js';
 import type { Insights } from '../../common/api/insights.js';
 import type { SessionFilters } from '../lib/sessionFilters.js';
@@ -13,9 +13,7 @@ import { SessionsLink } from '../components/insights/SessionsLink.js';
 import { PagesTable } from '../components/insights/PagesTable.js';
 import { ErrorsTable } from '../components/insights/ErrorsTable.js';
 import { TopTable, type TopRow } from '../components/insights/TopTable.js';
-import { useCampaignName } from '../offline/useCampaignName.js';
-
-export const RANGE_LABELS: Record<InsightsDays, string> = { 1: 'Last 24 hours', 7: 'Last 7 days', 30: 'Last 30 days', 90: 'Last 90 days' };
+import { InsightsHeader } from '../components/insights/InsightsHeader.js';
 
 /** A country's flag from its ISO code (regional indicator letters). */
 const flag = (code: string) => String.fromCodePoint(...[...code.toUpperCase()].map((c) => 0x1f1a5 + c.charCodeAt(0)));
@@ -29,29 +27,11 @@ interface Props {
 export function CampaignInsights({ campaignId, days, onDays }: Props) {
   // The last range read stays on screen while another loads; offline it comes from the persisted cache.
   const insights = useQuery({ ...insightsQueryOptions(campaignId, days), placeholderData: keepPreviousData });
-  const campaignName = useCampaignName(campaignId);
   // Live: a session stored or deleted brings the dashboard again (at most every few seconds).
   useLiveRefresh(campaignId, insightsKeys.campaign(campaignId));
   return (
     <div className="page insights-page">
-      <div className="page-header">
-        <div>
-          <h1>Campaign Insights</h1>
-          {campaignName && <p className="campaign-name">{campaignName}</p>}
-        </div>
-        <div className="actions">
-          <label className="visually-hidden" htmlFor="insights-range">
-            Range
-          </label>
-          <select id="insights-range" className="input" value={days} onChange={(e) => onDays(Number(e.target.value) as InsightsDays)}>
-            {INSIGHTS_DAYS.map((d) => (
-              <option key={d} value={d}>
-                {RANGE_LABELS[d]}
-              </option>
-            ))}
-          </select>
-        </div>
-      </div>
+      <InsightsHeader campaignId={campaignId} title="Campaign Insights" range={{ id: 'insights-range', days, onDays }} />
       <CampaignTabs campaignId={campaignId} current="insights" />
       {insights.isError && !insights.data && <ErrorBox title={insightsErrorMessage(insights.error)} />}
       {insights.isPending && <Spinner label="Loading insights" />}
@@ -68,17 +48,32 @@ function Dashboard({ campaignId, insights }: { campaignId: string; insights: Ins
       {count}
     </SessionsLink>
   );
-  const top = (rows: { sessions: number }[], name: (row: never) => string | null, filters?: (value: string) => SessionFilters, label?: (value: string) => ReactNode): TopRow[] =>
+  const top = (
+    rows: { sessions: number }[],
+    name: (row: never) => string | null,
+    filters?: (value: string) => SessionFilters,
+    label?: (value: string) => ReactNode,
+  ): TopRow[] =>
     rows.map((row) => {
       const value = name(row as never);
-      return { key: value ?? '', name: value ?? 'Unknown', label: value === null ? 'Unknown' : (label?.(value) ?? value), sessions: row.sessions, filters: value !== null ? filters?.(value) : undefined };
+      return {
+        key: value ?? '',
+        name: value ?? 'Unknown',
+        label: value === null ? 'Unknown' : (label?.(value) ?? value),
+        sessions: row.sessions,
+        filters: value !== null ? filters?.(value) : undefined,
+      };
     });
   return (
     <>
       <div className="stats insights-stats" aria-label="Totals">
         <Stat label="Sessions">{link(totals.sessions, 'sessions')}</Stat>
-        <Stat label="Human Users" tone="stat-green">{totals.humans}</Stat>
-        <Stat label="Bot Traffic" tone="stat-amber">{totals.bots}</Stat>
+        <Stat label="Human Users" tone="stat-green">
+          {totals.humans}
+        </Stat>
+        <Stat label="Bot Traffic" tone="stat-amber">
+          {totals.bots}
+        </Stat>
         <Stat label="Median duration">{formatDurationMs(totals.medianDurationMs)}</Stat>
         <Stat label="Median active time">{formatDurationMs(totals.medianActiveMs)}</Stat>
         <Stat label="Pages per session">{totals.pagesPerSession}</Stat>
@@ -89,33 +84,82 @@ function Dashboard({ campaignId, insights }: { campaignId: string; insights: Ins
       <section className="card" aria-label="Frustration">
         <h2 className="insights-heading">Frustration</h2>
         <ul className="insights-frustration">
-          <li>Rage clicks: {frustration.rageClicks} in {link(frustration.sessionsWithRageClicks, 'sessions with rage clicks', { hasRageClicks: true })} sessions</li>
-          <li>Dead clicks: {frustration.deadClicks} in {link(frustration.sessionsWithDeadClicks, 'sessions with dead clicks', { hasDeadClicks: true })} sessions</li>
+          <li>
+            Rage clicks: {frustration.rageClicks} in {link(frustration.sessionsWithRageClicks, 'sessions with rage clicks', { hasRageClicks: true })} sessions
+          </li>
+          <li>
+            Dead clicks: {frustration.deadClicks} in {link(frustration.sessionsWithDeadClicks, 'sessions with dead clicks', { hasDeadClicks: true })} sessions
+          </li>
           {/* Older cached answers have neither of these two. */}
           <li>
-            Quick backs: {frustration.quickBacks ?? 0} in {link(frustration.sessionsWithQuickBacks ?? 0, 'sessions with quick backs', { hasQuickBacks: true })} sessions
+            Quick backs: {frustration.quickBacks ?? 0} in {link(frustration.sessionsWithQuickBacks ?? 0, 'sessions with quick backs', { hasQuickBacks: true })}{' '}
+            sessions
           </li>
           <li>
             Excessive scrolling: {frustration.excessiveScrolls ?? 0} in{' '}
             {link(frustration.sessionsWithExcessiveScrolling ?? 0, 'sessions with excessive scrolling', { hasExcessiveScrolling: true })} sessions
           </li>
-          <li>Errors: {frustration.errors} in {link(frustration.sessionsWithErrors, 'sessions with errors', { hasErrors: true })} sessions</li>
-          <li>Failed requests: {frustration.failedRequests} in {frustration.sessionsWithFailedRequests} sessions</li>
+          <li>
+            Errors: {frustration.errors} in {link(frustration.sessionsWithErrors, 'sessions with errors', { hasErrors: true })} sessions
+          </li>
+          <li>
+            Failed requests: {frustration.failedRequests} in {frustration.sessionsWithFailedRequests} sessions
+          </li>
         </ul>
       </section>
       <PagesTable campaignId={campaignId} insights={insights} range={range} />
       {/* Older cached answers have no errors. */}
       <ErrorsTable campaignId={campaignId} errors={insights.errors ?? []} range={range} />
       <div className="insights-grid">
-        <TopTable title="Countries" column="Country" campaignId={campaignId} range={range}
-          rows={top(insights.countries, (r: Insights['countries'][number]) => r.countryCode, (code) => ({ country: code }), (code) => `${flag(code)} ${insights.countries.find((c) => c.countryCode === code)?.country ?? code}`)} />
-        <TopTable title="Devices" column="Device" campaignId={campaignId} range={range}
-          rows={top(insights.devices, (r: Insights['devices'][number]) => r.device, (device) => ({ device: device as SessionFilters['device'] }))} />
-        <TopTable title="Browsers" column="Browser" campaignId={campaignId} range={range}
-          rows={top(insights.browsers, (r: Insights['browsers'][number]) => r.browser, (browser) => ({ browser }))} />
+        <TopTable
+          title="Countries"
+          column="Country"
+          campaignId={campaignId}
+          range={range}
+          rows={top(
+            insights.countries,
+            (r: Insights['countries'][number]) => r.countryCode,
+            (code) => ({ country: code }),
+            (code) => `${flag(code)} ${insights.countries.find((c) => c.countryCode === code)?.country ?? code}`,
+          )}
+        />
+        <TopTable
+          title="Devices"
+          column="Device"
+          campaignId={campaignId}
+          range={range}
+          rows={top(
+            insights.devices,
+            (r: Insights['devices'][number]) => r.device,
+            (device) => ({ device: device as SessionFilters['device'] }),
+          )}
+        />
+        <TopTable
+          title="Browsers"
+          column="Browser"
+          campaignId={campaignId}
+          range={range}
+          rows={top(
+            insights.browsers,
+            (r: Insights['browsers'][number]) => r.browser,
+            (browser) => ({ browser }),
+          )}
+        />
         <TopTable title="Operating systems" column="OS" campaignId={campaignId} range={range} rows={top(insights.os, (r: Insights['os'][number]) => r.os)} />
-        <TopTable title="Referrers" column="Referrer" campaignId={campaignId} range={range} rows={top(insights.referrers, (r: Insights['referrers'][number]) => r.referrer ?? '(direct)')} />
-        <TopTable title="Screens" column="Screen" campaignId={campaignId} range={range} rows={top(insights.screens, (r: Insights['screens'][number]) => r.screen)} />
+        <TopTable
+          title="Referrers"
+          column="Referrer"
+          campaignId={campaignId}
+          range={range}
+          rows={top(insights.referrers, (r: Insights['referrers'][number]) => r.referrer ?? '(direct)')}
+        />
+        <TopTable
+          title="Screens"
+          column="Screen"
+          campaignId={campaignId}
+          range={range}
+          rows={top(insights.screens, (r: Insights['screens'][number]) => r.screen)}
+        />
       </div>
     </>
   );

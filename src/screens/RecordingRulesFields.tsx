@@ -1,5 +1,5 @@
 import type { CampaignForm, CampaignFormErrors } from '../lib/createForm.js';
-import { Field } from '../components/FormField.js';
+import { CheckboxField, Choices, Field } from '../components/FormField.js';
 import { MAX_BLOCK_SELECTOR, type ConsentMode, type PrivacyPreset } from '../../common/recording-rules.js';
 
 // The campaign form's recording rules: what the tracker records on the site and what is kept of it.
@@ -25,6 +25,15 @@ export function RecordingRulesFields({ form, errors, sending, set }: RecordingRu
   const lines = (field: 'urlInclude' | 'urlExclude') => (
     <textarea id={`campaign-${field}`} className="input" rows={3} value={form[field]} disabled={sending} onChange={(e) => set(field, e.target.value)} />
   );
+  const choices = <K extends 'privacy' | 'consent'>(field: K, labels: Record<CampaignForm[K], string>) => (
+    <Choices
+      id={`campaign-${field}`}
+      options={Object.entries(labels)}
+      value={form[field]}
+      disabled={sending}
+      onChange={(value) => set(field, value as CampaignForm[K])}
+    />
+  );
   return (
     <>
       <h2>Recording Rules</h2>
@@ -34,19 +43,7 @@ export function RecordingRulesFields({ form, errors, sending, set }: RecordingRu
           label="Privacy"
           help="Masked before anything leaves the visitor's browser: relaxed, what they type; balanced, also e-mails and long numbers on the page; strict, all text and images."
         >
-          <select
-            id="campaign-privacy"
-            className="input"
-            value={form.privacy}
-            disabled={sending}
-            onChange={(e) => set('privacy', e.target.value as PrivacyPreset)}
-          >
-            {Object.entries(PRIVACY_LABELS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
+          {choices('privacy', PRIVACY_LABELS)}
         </Field>
         <Field
           id="campaign-sampleRate"
@@ -101,19 +98,7 @@ export function RecordingRulesFields({ form, errors, sending, set }: RecordingRu
       </Field>
       <div className="form-row">
         <Field id="campaign-consent" label="Visitor Consent" help="Required: nothing is recorded or sent until your site calls tapedeck.consent(true).">
-          <select
-            id="campaign-consent"
-            className="input"
-            value={form.consent}
-            disabled={sending}
-            onChange={(e) => set('consent', e.target.value as ConsentMode)}
-          >
-            {Object.entries(CONSENT_LABELS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
+          {choices('consent', CONSENT_LABELS)}
         </Field>
         <Field
           id="campaign-consentBufferSeconds"
@@ -124,23 +109,14 @@ export function RecordingRulesFields({ form, errors, sending, set }: RecordingRu
           {text('consentBufferSeconds', 'number')}
         </Field>
       </div>
-      <div className="field">
-        <label className="checkbox" htmlFor="campaign-keepQuery">
-          <input
-            id="campaign-keepQuery"
-            type="checkbox"
-            aria-describedby="campaign-keepQuery-help"
-            checked={form.keepQuery}
-            disabled={sending}
-            onChange={(e) => set('keepQuery', e.target.checked)}
-          />{' '}
-          Keep query strings in page addresses
-        </label>
-        <p className="help" id="campaign-keepQuery-help">
-          Off: recordings keep each page's path only (/search). On: also its query string (/search?q=shoes), with the values of the parameters below masked.
-          Fragments (#…) are never kept, and share links without session details show paths only.
-        </p>
-      </div>
+      <CheckboxField
+        id="campaign-keepQuery"
+        label="Keep query strings in page addresses"
+        help="Off: recordings keep each page's path only (/search). On: also its query string (/search?q=shoes), with the values of the parameters below masked. Fragments (#…) are never kept, and share links without session details show paths only."
+        checked={form.keepQuery}
+        disabled={sending}
+        onChange={(checked) => set('keepQuery', checked)}
+      />
       <Field
         id="campaign-maskedParams"
         label="Masked Parameters"

@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { userSession } from '../helpers/auth.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, signedInContext } from '../helpers/browser.js';
 import { insertSession } from '../../server/recordings/seed.js';
 import { expectAccessible } from './a11y.js';
+import { useVisitorRig } from './tracker-site.js';
 
 // A funnel as an owner makes and reads it: three visitors went home → product → cart, home →
 // product, and home; the funnel "home → product → cart" shows 3 → 2 → 1, and "dropped off after
@@ -17,34 +15,14 @@ const visitors = [
 ];
 
 describe.skipIf(!hasChromium)('funnels', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let user: Awaited<ReturnType<typeof userSession>>;
-  let campaignId: string;
+  const rig = useVisitorRig({}, { owner: 'Fern Funnel', campaign: true });
 
   beforeAll(async () => {
-    server = await startServer({}, { privateDist: true });
-    browser = await launchChromium();
-    user = await userSession(server, 'Fern Funnel');
-    const day = 86_400_000;
-    const created = await fetch(`${server.url}/api/v1/campaign/create`, {
-      method: 'POST',
-      headers: { ...user.headers, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        name: 'Leaf & Kettle',
-        domains: 'shop.example.com',
-        limit: 0,
-        start_date_time: Date.now() - day,
-        end_date_time: Date.now() + 30 * day,
-      }),
-    });
-    expect(created.status).toBe(201);
-    campaignId = ((await created.json()) as { data: { id: string } }).data.id;
     const now = Date.now();
     for (const [i, visitor] of visitors.entries()) {
       const start = now - (i + 1) * 3_600_000;
-      await insertSession(server.db, {
-        campaign_id: campaignId,
+      await insertSession(rig.server.db, {
+        campaign_id: rig.campaignId,
         id: visitor.id,
         started_at: start,
         last_activity_at: start + 60_000,
@@ -55,18 +33,16 @@ describe.skipIf(!hasChromium)('funnels', () => {
     }
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
   it('shows home → product → cart as 3 → 2 → 1, and the visitor who dropped off after step 2', async () => {
-    const context = await signedInContext(browser, server.config.publicUrl, user, { viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+    const context = await signedInContext(rig.browser, rig.server.config.publicUrl, rig.owner, {
+      viewport: { width: 1280, height: 800 },
+      serviceWorkers: 'block',
+    });
     const page = await context.newPage();
-    await page.goto(`${server.config.publicUrl}/campaign/${campaignId}/insights`);
+    await page.goto(`${rig.server.config.publicUrl}/campaign/${rig.campaignId}/insights`);
     await page.getByRole('link', { name: 'Funnels' }).click();
     await page.getByRole('form', { name: 'New funnel' }).waitFor();
-    expect(new URL(page.url()).pathname).toBe(`/campaign/${campaignId}/funnels`);
+    expect(new URL(page.url()).pathname).toBe(`/campaign/${rig.campaignId}/funnels`);
     await page.getByLabel('Name', { exact: true }).fill('Home to cart');
     await page.getByLabel(/^Pages, in order/).fill('/\n/product/*\n/cart');
     await page.getByRole('button', { name: 'Create funnel' }).click();
@@ -78,7 +54,7 @@ describe.skipIf(!hasChromium)('funnels', () => {
 
     await funnel.getByRole('link', { name: '1 sessions dropped off after step 2' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('outcome')).toBe('dropped');
-    expect(new URL(page.url()).pathname).toBe(`/campaign/${campaignId}`);
+    expect(new URL(page.url()).pathname).toBe(`/campaign/${rig.campaignId}`);
     await expect.poll(() => page.getByTestId('session-card').count()).toBe(1);
     expect(await page.getByTestId('session-card').innerText()).toContain(visitors[1].id);
     await context.close();

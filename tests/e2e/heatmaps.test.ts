@@ -1,15 +1,10 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { hasChromium, signedInContext } from '../helpers/browser.js';
 import { userSession } from '../helpers/auth.js';
-import { buildTracker } from '../../tracker/build.mjs';
 import type { Heatmap, HeatmapClicks } from '../../common/api/heatmaps.js';
 import { makeCampaign } from '../integration/ingest-support.js';
-import { flushRecorder, recorderRunning, startSite, type Site } from './tracker-site.js';
+import { flushRecorder, recorderRunning, useVisitorRig } from './tracker-site.js';
 import { step, until } from './step.js';
 import { expectAccessible } from './a11y.js';
 
@@ -38,31 +33,13 @@ const product = (loader: string) => `<!doctype html><html><head><meta charset="u
 </script></body></html>`;
 
 describe.skipIf(!hasChromium)('heatmaps', () => {
-  let server: TestServer;
-  let site: Site;
-  let browser: Browser;
-  let distDir: string;
-
-  beforeAll(async () => {
-    distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-e2e-heat-'));
-    fs.cpSync(path.resolve('dist'), distDir, { recursive: true });
-    await buildTracker(path.join(distDir, 'tracker'));
-    server = await startServer({ DIST_DIR: distDir });
-    site = await startSite({ '/product': product });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await site?.close();
-    await server?.close();
-    fs.rmSync(distDir, { recursive: true, force: true });
-  });
+  const rig = useVisitorRig({ '/product': product }, { tracker: 'with app' });
 
   /** A visitor at `width` px: clicks the button (`clicks` times, fast), maybe a label that does nothing; then moves on until `stored` holds. */
   async function visit(width: number, clicks: number, deadLabel: boolean, stored: () => Promise<boolean>): Promise<void> {
-    const context = await browser.newContext({ viewport: { width, height: 800 } });
+    const context = await rig.browser.newContext({ viewport: { width, height: 800 } });
     const tab = await context.newPage();
-    await tab.goto(`${site.url}/product`);
+    await tab.goto(`${rig.site.url}/product`);
     await recorderRunning(tab);
     for (let i = 0; i < clicks; i++) await tab.click('#add', { delay: 10 });
     if (deadLabel) await tab.click('label.size');
@@ -77,7 +54,7 @@ describe.skipIf(!hasChromium)('heatmaps', () => {
   }
 
   async function heatmap(owner: { headers: Record<string, string> }, campaignId: string, device: string): Promise<Heatmap> {
-    const response = await fetch(`${server.url}/api/v1/heatmaps/${campaignId}?path=/product&device=${device}`, { headers: owner.headers });
+    const response = await fetch(`${rig.server.url}/api/v1/heatmaps/${campaignId}?path=/product&device=${device}`, { headers: owner.headers });
     return (await response.json()) as Heatmap;
   }
 
@@ -112,9 +89,9 @@ describe.skipIf(!hasChromium)('heatmaps', () => {
   }
 
   it('puts the button on top at each device class, heat inside it, and the rage layer on the rage-clicking visitor alone', async () => {
-    const owner = await userSession(server, 'Hana Heat');
-    const campaignId = await makeCampaign(server, { ownerId: owner.userId, domains: `127.0.0.1:${site.port}` });
-    site.install(`<script async src="${server.url}/t/${campaignId}.js"></script>`);
+    const owner = await userSession(rig.server, 'Hana Heat');
+    const campaignId = await makeCampaign(rig.server, { ownerId: owner.userId, domains: `127.0.0.1:${rig.site.port}` });
+    rig.site.install(`<script async src="${rig.server.url}/t/${campaignId}.js"></script>`);
 
     await step('three visitors', async () => {
       await visit(1280, 4, false, async () => (await heatmap(owner, campaignId, 'desktop')).rageClicks === 1);
@@ -131,37 +108,37 @@ describe.skipIf(!hasChromium)('heatmaps', () => {
       expect(tablet.elements.find((e) => e.selector !== '#add')).toMatchObject({ text: 'Size', deadClicks: 1 });
     });
 
-    const context = await signedInContext(browser, server.url, owner, { viewport: { width: 1400, height: 900 } });
+    const context = await signedInContext(rig.browser, rig.server.url, owner, { viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
     for (const device of ['desktop', 'tablet', 'mobile']) {
       await step(`the overlay's hottest point lies inside the button (${device})`, async () => {
-        await page.goto(`${server.url}/campaign/${campaignId}/heatmaps?path=%2Fproduct&device=${device}`);
+        await page.goto(`${rig.server.url}/campaign/${campaignId}/heatmaps?path=%2Fproduct&device=${device}`);
         await page.getByRole('link', { name: 'Heatmaps' }).waitFor();
         const { x, y, box } = await hottestAndButton(page);
         expect(x).toBeGreaterThanOrEqual(box.left);
         expect(x).toBeLessThanOrEqual(box.right);
         expect(y).toBeGreaterThanOrEqual(box.top);
         expect(y).toBeLessThanOrEqual(box.bottom);
-        // The rebuilt page is the visitor's site, not ours (as on the replay page).
+        // The rebuilt page is the visitor's rig.site, not ours (as on the replay page).
         await expectAccessible(page, `heatmaps (${device})`, ['.heatmap-page']);
       });
     }
 
     await step('the rage layer shows only the rage-clicking visitor', async () => {
       const desktopClickers = (await (
-        await fetch(`${server.url}/api/v1/heatmaps/${campaignId}/clicks?path=/product&device=desktop&selector=${encodeURIComponent('#add')}`, {
+        await fetch(`${rig.server.url}/api/v1/heatmaps/${campaignId}/clicks?path=/product&device=desktop&selector=${encodeURIComponent('#add')}`, {
           headers: owner.headers,
         })
       ).json()) as HeatmapClicks;
       const rager = desktopClickers.sessions[0].sessionId;
-      await page.goto(`${server.url}/campaign/${campaignId}/heatmaps?path=%2Fproduct&device=desktop&layer=rage`);
+      await page.goto(`${rig.server.url}/campaign/${campaignId}/heatmaps?path=%2Fproduct&device=desktop&layer=rage`);
       await expect.poll(() => page.getByTestId('heatmap-summary').textContent()).toBe('1 click from 1 session');
       await page.getByRole('button', { name: 'Add to cart' }).click();
       const links = page.getByRole('region', { name: 'Sessions that clicked it' }).getByRole('link');
       await expect.poll(() => links.count()).toBe(1);
       expect(await links.first().getAttribute('href')).toContain(`/session/${rager}`);
       for (const device of ['tablet', 'mobile']) {
-        await page.goto(`${server.url}/campaign/${campaignId}/heatmaps?path=%2Fproduct&device=${device}&layer=rage`);
+        await page.goto(`${rig.server.url}/campaign/${campaignId}/heatmaps?path=%2Fproduct&device=${device}&layer=rage`);
         await expect.poll(() => page.getByTestId('heatmap-summary').textContent()).toBe('0 clicks from 0 sessions');
       }
     });

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { userSession } from '../helpers/auth.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { hasChromium, signedInContext } from '../helpers/browser.js';
 import { insertSession } from '../../server/recordings/seed.js';
 import { expectAccessible } from './a11y.js';
+import { useVisitorRig } from './tracker-site.js';
 
 // The insights dashboard as an owner reads it: its counts are the seeded visits', it passes axe
 // at desktop and phone sizes without sideways scrolling, and a country's count opens the
@@ -19,27 +18,13 @@ const visits = [
 ];
 
 describe.skipIf(!hasChromium)('insights dashboard', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let user: Awaited<ReturnType<typeof userSession>>;
-  let campaignId: string;
+  const rig = useVisitorRig({}, { owner: 'Iris Insight', campaign: true });
 
   beforeAll(async () => {
-    server = await startServer({}, { privateDist: true });
-    browser = await launchChromium();
-    user = await userSession(server, 'Iris Insight');
-    const day = 86_400_000;
-    const created = await fetch(`${server.url}/api/v1/campaign/create`, {
-      method: 'POST',
-      headers: { ...user.headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Leaf & Kettle', domains: 'shop.example.com', limit: 0, start_date_time: Date.now() - day, end_date_time: Date.now() + 30 * day }),
-    });
-    expect(created.status).toBe(201);
-    campaignId = ((await created.json()) as { data: { id: string } }).data.id;
     const now = Date.now();
     for (const [i, visit] of visits.entries()) {
-      await insertSession(server.db, {
-        campaign_id: campaignId,
+      await insertSession(rig.server.db, {
+        campaign_id: rig.campaignId,
         id: `${i}`.repeat(8) + 'b'.repeat(24),
         started_at: now - (i + 1) * 3_600_000,
         last_activity_at: now - (i + 1) * 3_600_000 + 60_000,
@@ -58,10 +43,10 @@ describe.skipIf(!hasChromium)('insights dashboard', () => {
     }
     // The visitor with errors had them with one message (ingest writes these rows; see insights-errors.test.ts).
     const withErrors = visits.findIndex((v) => v.errors > 0);
-    await server.db
+    await rig.server.db
       .insertInto('session_errors')
       .values({
-        campaign_id: campaignId,
+        campaign_id: rig.campaignId,
         session_id: `${withErrors}`.repeat(8) + 'b'.repeat(24),
         message: 'TypeError: price is undefined',
         count: 2,
@@ -71,21 +56,25 @@ describe.skipIf(!hasChromium)('insights dashboard', () => {
       .execute();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
   const open = async (viewport: { width: number; height: number }, isMobile: boolean): Promise<Page> => {
-    const context = await signedInContext(browser, server.config.publicUrl, user, { viewport, isMobile, hasTouch: isMobile, serviceWorkers: 'block' });
+    const context = await signedInContext(rig.browser, rig.server.config.publicUrl, rig.owner, {
+      viewport,
+      isMobile,
+      hasTouch: isMobile,
+      serviceWorkers: 'block',
+    });
     const page = await context.newPage();
-    await page.goto(`${server.config.publicUrl}/campaign/${campaignId}/insights`);
+    await page.goto(`${rig.server.config.publicUrl}/campaign/${rig.campaignId}/insights`);
     await page.getByRole('region', { name: 'Countries' }).waitFor();
     return page;
   };
 
   const stat = (page: Page, label: string) =>
-    page.locator('.stat').filter({ has: page.getByText(label, { exact: true }) }).locator('.stat-value').innerText();
+    page
+      .locator('.stat')
+      .filter({ has: page.getByText(label, { exact: true }) })
+      .locator('.stat-value')
+      .innerText();
   const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
   it('shows the seeded visits, passes axe at 1280 px, and a country count opens the list filtered to it', async () => {
@@ -95,9 +84,19 @@ describe.skipIf(!hasChromium)('insights dashboard', () => {
     expect(await stat(page, 'Bot Traffic')).toBe('1');
     expect(await stat(page, 'Sessions with errors')).toBe('1');
     const countries = page.getByRole('region', { name: 'Countries' });
-    expect(await countries.locator('tbody tr').allInnerTexts()).toEqual([expect.stringMatching(/France\s+3$/), expect.stringMatching(/Germany\s+1$/), expect.stringMatching(/United States\s+1$/)]);
+    expect(await countries.locator('tbody tr').allInnerTexts()).toEqual([
+      expect.stringMatching(/France\s+3$/),
+      expect.stringMatching(/Germany\s+1$/),
+      expect.stringMatching(/United States\s+1$/),
+    ]);
     const pages = page.getByRole('region', { name: 'Top pages' });
-    expect(await pages.getByRole('row', { name: /^\/product\/mug/ }).locator('td').first().innerText()).toBe('5');
+    expect(
+      await pages
+        .getByRole('row', { name: /^\/product\/mug/ })
+        .locator('td')
+        .first()
+        .innerText(),
+    ).toBe('5');
     expect(await page.getByRole('link', { name: 'Insights' }).getAttribute('aria-current')).toBe('page');
     await expectAccessible(page, 'insights (desktop)');
     expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(0);
@@ -113,7 +112,7 @@ describe.skipIf(!hasChromium)('insights dashboard', () => {
 
     await countries.getByRole('link', { name: '3 sessions: FR' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('country')).toBe('FR');
-    expect(new URL(page.url()).pathname).toBe(`/campaign/${campaignId}`);
+    expect(new URL(page.url()).pathname).toBe(`/campaign/${rig.campaignId}`);
     await expect.poll(() => page.getByTestId('session-card').count()).toBe(3);
     expect(await page.getByRole('link', { name: 'Sessions' }).getAttribute('aria-current')).toBe('page');
 

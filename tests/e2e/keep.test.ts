@@ -4,8 +4,8 @@ import { hasChromium, launchChromium, signedInContext } from '../helpers/browser
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import type { ReplayEvent } from '../../common/api-types.js';
-import { info, makeCampaign, postBatch, sessionId } from '../integration/ingest-support.js';
-import { desktopRecording, phoneRecording, recordedAgo } from './replay-fixtures.js';
+import { makeCampaign } from '../integration/ingest-support.js';
+import { desktopRecording, phoneRecording, recordedAgo, recordSession } from './replay-fixtures.js';
 
 // Keep and annotate in Chromium: the owner stars a session, filters the list to starred ones,
 // saves that as a segment and applies it again, and adds a note at a moment of the replay,
@@ -28,12 +28,7 @@ describe.skipIf(!hasChromium)('stars, segments and notes', () => {
   it('stars a session, filters starred, saves and reapplies a segment, and notes a moment on the timeline', async () => {
     const owner = await userSession(server, 'Kim Keeper');
     const campaignId = await makeCampaign(server, { ownerId: owner.userId });
-    const record = async (events: ReplayEvent[]) => {
-      const id = sessionId();
-      const answer = await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events });
-      expect(await answer.json()).toEqual({ stored: true });
-      return id;
-    };
+    const record = (events: ReplayEvent[]) => recordSession(server, campaignId, events);
     const kept = await record(recordedAgo(desktopRecording, 120_000));
     await record(recordedAgo(phoneRecording, 90_000));
 

@@ -1,12 +1,10 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it, vi } from 'vitest';
+import { hasChromium, signedInContext } from '../helpers/browser.js';
 import { userSession } from '../helpers/auth.js';
 import { PAGE_STUB } from '../../common/people.js';
 import type { SessionsResponse } from '../../common/api-types.js';
 import { makeCampaign } from '../integration/ingest-support.js';
-import { flushRecorder, recorderRunning, startSite, type Site } from './tracker-site.js';
+import { flushRecorder, recorderRunning, useVisitorRig } from './tracker-site.js';
 
 // People in Chromium: a site identifies its visitor (before its tag has even run, through the
 // documented stub) and sends an event; the owner finds the session by user and by event, sees
@@ -24,28 +22,17 @@ tapedeck.tag('team', 'blue');</script>${tag}</head><body>
 </body></html>`;
 
 describe.skipIf(!hasChromium)('people', () => {
-  let server: TestServer;
-  let site: Site;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [server, site, browser] = await Promise.all([startServer({}, { privateDist: true }), startSite({ '/account.html': page }), launchChromium()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await site?.close();
-    await server?.close();
-  });
+  const rig = useVisitorRig({ '/account.html': page });
 
   it('finds an identified visitor by user and by event, shows what the site told, and erases the person', async () => {
-    const owner = await userSession(server, 'Pat People');
-    const campaignId = await makeCampaign(server, { ownerId: owner.userId, domains: `127.0.0.1:${site.port}` });
-    site.install(`<script async src="${server.url}/t/${campaignId}.js"></script>`);
+    const owner = await userSession(rig.server, 'Pat People');
+    const campaignId = await makeCampaign(rig.server, { ownerId: owner.userId, domains: `127.0.0.1:${rig.site.port}` });
+    rig.site.install(`<script async src="${rig.server.url}/t/${campaignId}.js"></script>`);
 
     // The visitor.
-    const visit = await browser.newContext({ viewport: { width: 1000, height: 700 } });
+    const visit = await rig.browser.newContext({ viewport: { width: 1000, height: 700 } });
     const tab = await visit.newPage();
-    await tab.goto(`${site.url}/account.html`);
+    await tab.goto(`${rig.site.url}/account.html`);
     await recorderRunning(tab);
     await tab.click('#signup');
     // The site stops recording and starts it again: what it sends meanwhile is not recorded.
@@ -58,7 +45,7 @@ describe.skipIf(!hasChromium)('people', () => {
     });
     await flushRecorder(tab);
     const listed = async (query: string) => {
-      const response = await fetch(`${server.url}/api/v1/streaming/sessions/${campaignId}/?${query}`, { headers: owner.headers });
+      const response = await fetch(`${rig.server.url}/api/v1/streaming/sessions/${campaignId}/?${query}`, { headers: owner.headers });
       return ((await response.json()) as SessionsResponse).sessions;
     };
     await expect.poll(async () => (await listed('event=signup')).length, { timeout: 20_000 }).toBe(1);
@@ -68,9 +55,9 @@ describe.skipIf(!hasChromium)('people', () => {
     await visit.close();
 
     // The owner finds the session by user, then by event.
-    const context = await signedInContext(browser, server.config.publicUrl, owner, { viewport: { width: 1280, height: 800 } });
+    const context = await signedInContext(rig.browser, rig.server.config.publicUrl, owner, { viewport: { width: 1280, height: 800 } });
     const app = await context.newPage();
-    await app.goto(`${server.config.publicUrl}/campaign/${campaignId}`);
+    await app.goto(`${rig.server.config.publicUrl}/campaign/${campaignId}`);
     const cards = app.getByTestId('session-card');
     await app.getByLabel('User', { exact: true }).fill('customer-4711');
     await expect.poll(() => app.url()).toContain('user=customer-4711');

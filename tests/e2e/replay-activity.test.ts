@@ -1,11 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it, vi } from 'vitest';
+import { hasChromium, signedInContext } from '../helpers/browser.js';
 import { userSession } from '../helpers/auth.js';
 import type { SessionsResponse } from '../../common/api-types.js';
 import { makeCampaign } from '../integration/ingest-support.js';
-import { flushRecorder, recorderRunning, startSite, type Site } from './tracker-site.js';
+import { flushRecorder, recorderRunning, useVisitorRig } from './tracker-site.js';
 import { until } from './step.js';
 import { expectAccessible } from './a11y.js';
 import { formatDurationMs } from '../../src/lib/format.js';
@@ -34,28 +33,15 @@ const page = (loader: string) => `<!doctype html><html><head><meta charset="utf-
 const playerSeconds = async (tab: Page) => Number(await tab.getByRole('slider', { name: 'Playback position' }).inputValue()) / 1000;
 
 describe.skipIf(!hasChromium)('the replay page’s activity timeline', () => {
-  let server: TestServer;
-  let site: Site;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer({}, { privateDist: true });
-    site = await startSite({ '/': page }); // its /api/offers answers 404, as any unknown path
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await site?.close();
-    await server?.close();
-  });
+  const rig = useVisitorRig({ '/': page }); // its /api/offers answers 404, as any unknown path
 
   it('finds the session by its problems, shows each on the timeline and in the Activity list, and a marker seeks there', async () => {
-    const owner = await userSession(server, 'Timeline Owner');
-    const campaignId = await makeCampaign(server, { ownerId: owner.userId, domains: `127.0.0.1:${site.port}` });
-    site.install(`<script async src="${server.url}/t/${campaignId}.js"></script>`);
-    const visitor = await browser.newContext({ viewport: { width: 1000, height: 700 } });
+    const owner = await userSession(rig.server, 'Timeline Owner');
+    const campaignId = await makeCampaign(rig.server, { ownerId: owner.userId, domains: `127.0.0.1:${rig.site.port}` });
+    rig.site.install(`<script async src="${rig.server.url}/t/${campaignId}.js"></script>`);
+    const visitor = await rig.browser.newContext({ viewport: { width: 1000, height: 700 } });
     const tab = await visitor.newPage();
-    await tab.goto(`${site.url}/`);
+    await tab.goto(`${rig.site.url}/`);
     await recorderRunning(tab);
     await tab.click('#broken');
     await Promise.all([tab.waitForResponse((r) => r.url().includes('/api/offers')), tab.click('#load')]);
@@ -69,22 +55,25 @@ describe.skipIf(!hasChromium)('the replay page’s activity timeline', () => {
     const sessionId = await until('the session to show its trouble', async () => {
       await tab.mouse.move(500 + Math.round(Math.random() * 100), 500);
       await flushRecorder(tab);
-      const response = await fetch(`${server.url}/api/v1/streaming/sessions/${campaignId}/`, { headers: owner.headers });
+      const response = await fetch(`${rig.server.url}/api/v1/streaming/sessions/${campaignId}/`, { headers: owner.headers });
       const [session] = ((await response.json()) as SessionsResponse).sessions;
-      return session && session.errorCount >= 1 && session.failedRequestCount >= 1 && session.rageClickCount >= 1 && session.deadClickCount >= 1 && session.sessionId;
+      return (
+        session && session.errorCount >= 1 && session.failedRequestCount >= 1 && session.rageClickCount >= 1 && session.deadClickCount >= 1 && session.sessionId
+      );
     });
     await visitor.close();
 
-    const context = await signedInContext(browser, server.config.publicUrl, owner, { viewport: { width: 1280, height: 800 } });
+    const context = await signedInContext(rig.browser, rig.server.config.publicUrl, owner, { viewport: { width: 1280, height: 800 } });
     const app = await context.newPage();
-    await app.goto(`${server.config.publicUrl}/campaign/${campaignId}`);
+    await app.goto(`${rig.server.config.publicUrl}/campaign/${campaignId}`);
     await app.getByRole('checkbox', { name: 'Has errors' }).check();
     await app.getByRole('checkbox', { name: 'Has rage clicks' }).check();
     const problems = app.getByRole('list', { name: 'Problems' }).first();
     await problems.waitFor();
-    for (const badge of [/\d+ errors?$/, /1 failed request$/, /1 rage click$/, /\d+ dead clicks?$/]) await expect.poll(() => problems.getByText(badge).count()).toBeGreaterThan(0);
+    for (const badge of [/\d+ errors?$/, /1 failed request$/, /1 rage click$/, /\d+ dead clicks?$/])
+      await expect.poll(() => problems.getByText(badge).count()).toBeGreaterThan(0);
 
-    await app.goto(`${server.config.publicUrl}/campaign/${campaignId}/session/${sessionId}`);
+    await app.goto(`${rig.server.config.publicUrl}/campaign/${campaignId}/session/${sessionId}`);
     const timeline = app.getByRole('group', { name: 'Activity timeline' });
     await timeline.waitFor();
     const activity = app.getByRole('region', { name: 'Session activity' });
@@ -151,7 +140,7 @@ describe.skipIf(!hasChromium)('the replay page’s activity timeline', () => {
     await app.getByRole('button', { name: 'Copy link to this moment' }).click();
     const second = Math.floor(await playerSeconds(app));
     await expect.poll(() => app.getByRole('status').filter({ hasText: '?t=' }).textContent()).toContain(`/session/${sessionId}?t=${second}`);
-    await app.goto(`${server.config.publicUrl}/campaign/${campaignId}/session/${sessionId}?t=${target}`);
+    await app.goto(`${rig.server.config.publicUrl}/campaign/${campaignId}/session/${sessionId}?t=${target}`);
     await timeline.waitFor();
     await expect.poll(() => playerSeconds(app)).toBeGreaterThanOrEqual(target - 1);
     expect(await playerSeconds(app)).toBeLessThanOrEqual(target + 1);
@@ -162,27 +151,35 @@ describe.skipIf(!hasChromium)('the replay page’s activity timeline', () => {
     await app.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
     if (!(await app.evaluate(() => navigator.serviceWorker.controller !== null))) await app.reload();
     await app.waitForFunction(() => navigator.serviceWorker.controller !== null);
-    await app.goto(`${server.config.publicUrl}/campaign/${campaignId}/session/${sessionId}`);
+    await app.goto(`${rig.server.config.publicUrl}/campaign/${campaignId}/session/${sessionId}`);
     await app.getByTestId('offline-state').getByText('Available offline').waitFor();
     // What the server says of the session (the visitor has gone: it no longer changes).
-    const listed = await fetch(`${server.url}/api/v1/streaming/sessions/${campaignId}/`, { headers: owner.headers });
+    const listed = await fetch(`${rig.server.url}/api/v1/streaming/sessions/${campaignId}/`, { headers: owner.headers });
     const [facts] = ((await listed.json()) as SessionsResponse).sessions;
     const duration = formatDurationMs(facts.durationMs);
     const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
-    const badges = [plural(facts.errorCount, 'error'), plural(facts.failedRequestCount, 'failed request'), plural(facts.rageClickCount, 'rage click'), plural(facts.deadClickCount, 'dead click')];
+    const badges = [
+      plural(facts.errorCount, 'error'),
+      plural(facts.failedRequestCount, 'failed request'),
+      plural(facts.rageClickCount, 'rage click'),
+      plural(facts.deadClickCount, 'dead click'),
+    ];
     await context.setOffline(true);
-    await app.goto(`${server.config.publicUrl}/saved`);
+    await app.goto(`${rig.server.config.publicUrl}/saved`);
     const saved = app.getByTestId('saved-replay').filter({ hasText: sessionId });
     expect(await saved.locator('dt', { hasText: 'Duration' }).locator('xpath=following-sibling::dd').textContent()).toBe(duration);
     await saved.getByRole('list', { name: 'Problems' }).waitFor();
     expect(await saved.getByRole('list', { name: 'Problems' }).getByRole('listitem').allTextContents()).toEqual(badges);
     await saved.getByRole('link', { name: 'Open' }).click();
-    await app.waitForURL(`${server.config.publicUrl}/campaign/${campaignId}/session/${sessionId}`);
+    await app.waitForURL(`${rig.server.config.publicUrl}/campaign/${campaignId}/session/${sessionId}`);
     await app.getByTestId('session-strip').getByText(`Duration: ${duration}`, { exact: true }).waitFor();
     expect(await app.locator('.session-info').getByRole('list', { name: 'Problems' }).getByRole('listitem').allTextContents()).toEqual(badges);
     await timeline.waitFor();
     for (const kind of ['Navigation', 'Click', 'Rage click', 'Dead click', 'Error', 'Failed request']) {
-      expect(await timeline.getByRole('button', { name: new RegExp(`(^|, )${kind}( on '[^']+')? at \\d\\d:\\d\\d(,|$)`) }).count(), `offline ${kind}`).toBeGreaterThan(0);
+      expect(
+        await timeline.getByRole('button', { name: new RegExp(`(^|, )${kind}( on '[^']+')? at \\d\\d:\\d\\d(,|$)`) }).count(),
+        `offline ${kind}`,
+      ).toBeGreaterThan(0);
       expect(await activity.getByRole('button', { name: new RegExp(`^\\d\\d:\\d\\d ${kind}`) }).count(), `offline ${kind}`).toBeGreaterThan(0);
     }
     await context.setOffline(false);
@@ -192,8 +189,8 @@ describe.skipIf(!hasChromium)('the replay page’s activity timeline', () => {
     const confirm = app.getByRole('dialog', { name: 'Delete Session?' });
     await confirm.getByText(sessionId).waitFor();
     await confirm.getByRole('button', { name: 'Delete Session' }).click();
-    await app.waitForURL(`${server.config.publicUrl}/campaign/${campaignId}`);
-    const left = await fetch(`${server.url}/api/v1/streaming/sessions/${campaignId}/`, { headers: owner.headers });
+    await app.waitForURL(`${rig.server.config.publicUrl}/campaign/${campaignId}`);
+    const left = await fetch(`${rig.server.url}/api/v1/streaming/sessions/${campaignId}/`, { headers: owner.headers });
     expect(((await left.json()) as SessionsResponse).sessions).toEqual([]);
     await context.close();
   });

@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { expect } from 'vitest';
 import type { ReplayEvent } from '../../common/api-types.js';
+import type { TestServer } from '../helpers/server.js';
+import { info, postBatch, sessionId } from '../integration/ingest-support.js';
 
 // Recordings for the replay page's tests: the committed demo recordings (a desktop and a phone
 // visit) and a small page with a link, a button and an image from the recorded site.
@@ -23,7 +26,12 @@ export const IPHONE_USER_AGENT =
  * A recording of one page of `site`: its Meta and full snapshot (`node`) at `start`, then `moves`
  * mouse moves 100 ms apart over the node with id `movesOver`.
  */
-export function recordedPage(site: string, node: unknown, start: number, { width, height, moves, movesOver }: { width: number; height: number; moves: number; movesOver: number }): ReplayEvent[] {
+export function recordedPage(
+  site: string,
+  node: unknown,
+  start: number,
+  { width, height, moves, movesOver }: { width: number; height: number; moves: number; movesOver: number },
+): ReplayEvent[] {
   const mouse = Array.from({ length: moves }, (_, i) => ({
     type: 3,
     data: { source: 1, positions: [{ x: 20 + i * 10, y: 40 + i * 5, id: movesOver, timeOffset: 0 }] },
@@ -41,7 +49,13 @@ export function recordedPage(site: string, node: unknown, start: number, { width
  * and the site's image, then a few seconds of mouse moves.
  */
 export function linkedRecording(site: string, linkTarget: string, start: number): ReplayEvent[] {
-  const el = (id: number, tagName: string, attributes: Record<string, string>, childNodes: unknown[] = []) => ({ type: 2, id, tagName, attributes, childNodes });
+  const el = (id: number, tagName: string, attributes: Record<string, string>, childNodes: unknown[] = []) => ({
+    type: 2,
+    id,
+    tagName,
+    attributes,
+    childNodes,
+  });
   const text = (id: number, textContent: string) => ({ type: 3, id, textContent });
   const node = {
     type: 0,
@@ -49,7 +63,9 @@ export function linkedRecording(site: string, linkTarget: string, start: number)
     childNodes: [
       { type: 1, id: 2, name: 'html', publicId: '', systemId: '' },
       el(3, 'html', {}, [
-        el(4, 'head', {}, [el(5, 'style', {}, [{ type: 3, id: 6, textContent: 'body{margin:0;font:24px sans-serif}a{display:block;padding:20px}', isStyle: true }])]),
+        el(4, 'head', {}, [
+          el(5, 'style', {}, [{ type: 3, id: 6, textContent: 'body{margin:0;font:24px sans-serif}a{display:block;padding:20px}', isStyle: true }]),
+        ]),
         el(7, 'body', {}, [
           el(8, 'h1', {}, [text(9, 'Recorded shop')]),
           el(10, 'a', { id: 'recorded-link', href: linkTarget }, [text(11, 'Go to the other page')]),
@@ -60,4 +76,12 @@ export function linkedRecording(site: string, linkTarget: string, start: number)
     ],
   };
   return recordedPage(site, node, start, { width: 1280, height: 720, moves: 40, movesOver: 7 });
+}
+
+/** Stores a recording through the real ingest in one batch, as the tracker sends a short one; its session id. */
+export async function recordSession(server: TestServer, campaignId: string, events: unknown[], infoOverrides: Record<string, unknown> = {}): Promise<string> {
+  const id = sessionId();
+  const answer = await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(infoOverrides), events });
+  expect(await answer.json()).toEqual({ stored: true });
+  return id;
 }

@@ -4,11 +4,11 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
-import { info, makeCampaign, postBatch, sessionId } from '../integration/ingest-support.js';
+import { makeCampaign } from '../integration/ingest-support.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import { step } from './step.js';
 import { expectAccessible } from './a11y.js';
-import { linkedRecording } from './replay-fixtures.js';
+import { linkedRecording, recordSession } from './replay-fixtures.js';
 import { startCustomerSite, type CustomerSite } from './offline-fixtures.js';
 
 // The replay page's way through a list (issue 24, item 11) in real Chromium: Previous/Next session
@@ -33,12 +33,7 @@ describe.skipIf(!hasChromium)('Previous / Next session, autoplay next, skip inac
   const ids = { medium: '', idle: '', short: '', latest: '' };
   const IDLE_TO = 62_200; // its next click, a minute later
 
-  async function record(events: ReplayEvent[]): Promise<string> {
-    const id = sessionId();
-    const answer = await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events });
-    expect(await answer.json()).toEqual({ stored: true });
-    return id;
-  }
+  const record = (events: ReplayEvent[]) => recordSession(server, campaignId, events);
 
   /** A page of the recorded site with `moves` mouse moves 100 ms apart, started `ago` ms before now. */
   const page = (ago: number, moves: number) => linkedRecording(site.origin, `${site.origin}/elsewhere`, Date.now() - ago).slice(0, 2 + moves);

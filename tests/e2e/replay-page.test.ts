@@ -5,12 +5,12 @@ import AxeBuilder from '@axe-core/playwright';
 import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
-import { info, makeCampaign, postBatch, sessionId } from '../integration/ingest-support.js';
+import { makeCampaign } from '../integration/ingest-support.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import { step } from './step.js';
 import { OFFLINE_REPLAY_MESSAGE, OFFLINE_WRITE_MESSAGE } from '../../src/offline/network.js';
 import { MISSING_ASSETS_MESSAGE } from '../../src/offline/localAssets.js';
-import { desktopRecording, IPHONE_USER_AGENT, linkedRecording, phoneRecording, recordedAgo } from './replay-fixtures.js';
+import { desktopRecording, IPHONE_USER_AGENT, linkedRecording, phoneRecording, recordedAgo, recordSession } from './replay-fixtures.js';
 import { startCustomerSite, type CustomerSite } from './offline-fixtures.js';
 
 // The replay page in real Chromium at 1280×800 and on a 390×844 phone: the recording and its
@@ -34,12 +34,7 @@ describe.skipIf(!hasChromium)('the replay page', () => {
   const sessions = { desktop: '', phone: '', linked: '', busy: '' };
 
   /** Stores a recording through the real ingest, as the tracker sends it. */
-  async function record(events: ReplayEvent[], userAgent?: string): Promise<string> {
-    const id = sessionId();
-    const answer = await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(userAgent ? { userAgent } : {}), events });
-    expect(await answer.json()).toEqual({ stored: true });
-    return id;
-  }
+  const record = (events: ReplayEvent[], userAgent?: string) => recordSession(server, campaignId, events, userAgent ? { userAgent } : {});
 
   beforeAll(async () => {
     [server, browser, site] = await Promise.all([startServer({}, { privateDist: true }), launchChromium(), startCustomerSite({ cors: false })]);
@@ -50,7 +45,11 @@ describe.skipIf(!hasChromium)('the replay page', () => {
     sessions.linked = await record(linkedRecording(site.origin, `${server.config.publicUrl}/elsewhere`, Date.now() - 60_000));
     // The same page clicked 40 times, a second apart: an Activity list longer than its column.
     const busyStart = Date.now() - 90_000;
-    const clicks = Array.from({ length: 40 }, (_, i) => ({ type: 3, data: { source: 2, type: 2, id: 12, x: 100 + (i % 5) * 150, y: 300 }, timestamp: busyStart + 5_000 + i * 1_000 }));
+    const clicks = Array.from({ length: 40 }, (_, i) => ({
+      type: 3,
+      data: { source: 2, type: 2, id: 12, x: 100 + (i % 5) * 150, y: 300 },
+      timestamp: busyStart + 5_000 + i * 1_000,
+    }));
     sessions.busy = await record([...linkedRecording(site.origin, `${server.config.publicUrl}/elsewhere`, busyStart), ...clicks]);
   });
 
@@ -100,14 +99,23 @@ describe.skipIf(!hasChromium)('the replay page', () => {
     };
     const recording = await page.locator('.player-host').boundingBox();
     inside(recording, 'the recording');
-    inside(await page.locator('.replayer-wrapper iframe').boundingBox().then((box) => box && recording && { ...box, width: Math.min(box.width, recording.width), height: Math.min(box.height, recording.height) }), 'the recorded page');
+    inside(
+      await page
+        .locator('.replayer-wrapper iframe')
+        .boundingBox()
+        .then((box) => box && recording && { ...box, width: Math.min(box.width, recording.width), height: Math.min(box.height, recording.height) }),
+      'the recorded page',
+    );
     for (const control of playerControls(page)) inside(await control.boundingBox(), `control ${String(control)}`);
     // As large as fits: it fills the stage's width, or the controls reach the bottom of the screen.
     const stage = (await page.locator('.player-stage').boundingBox())!;
     const controls = (await page.locator('.player-controls').boundingBox())!;
     const fillsWidth = recording!.width >= stage.width - 2;
     const fillsHeight = controls.y + controls.height >= viewport.height - 40;
-    expect(fillsWidth || fillsHeight, `recording ${recording!.width}×${recording!.height} in a stage ${stage.width} wide, controls end at ${controls.y + controls.height}`).toBe(true);
+    expect(
+      fillsWidth || fillsHeight,
+      `recording ${recording!.width}×${recording!.height} in a stage ${stage.width} wide, controls end at ${controls.y + controls.height}`,
+    ).toBe(true);
     return recording!;
   }
 
@@ -139,34 +147,42 @@ describe.skipIf(!hasChromium)('the replay page', () => {
         await page.getByText(IPHONE_USER_AGENT).waitFor();
       });
 
-      await step('1b. The Activity list: a column beside the player on a wide screen (as tall, scrolling), below it on a phone; the current item stays in view', async () => {
-        await openReplay(page, sessions.busy);
-        const player = (await page.locator('.player').boundingBox())!;
-        const panel = (await page.getByRole('region', { name: 'Session activity' }).boundingBox())!;
-        if (device.viewport.width >= 1024) {
-          expect(panel.x, 'the panel starts right of the player').toBeGreaterThanOrEqual(player.x + player.width);
-          expect(panel.y).toBeCloseTo(player.y, 0);
-          expect(panel.y + panel.height).toBeCloseTo(player.y + player.height, 0);
-        } else {
-          expect(panel.y, 'the panel starts below the player').toBeGreaterThanOrEqual(player.y + player.height);
-        }
-        // The last marker (moments closer than a marker's width share one): its first moment's
-        // second becomes the current item's, scrolled into view inside the list.
-        const list = page.locator('.activity-panel .activity-list');
-        expect(await list.evaluate((ol) => ol.scrollHeight > ol.clientHeight + 40), 'the list is longer than its column').toBe(true);
-        const pageScroll = await page.evaluate(() => window.scrollY);
-        const lastMarker = page.getByRole('group', { name: 'Activity timeline' }).getByRole('button').last();
-        const [, firstTime] = / at (\d\d:\d\d)/.exec((await lastMarker.getAttribute('aria-label')) ?? '')!;
-        await lastMarker.click();
-        const current = list.locator('li[aria-current="true"]');
-        await expect.poll(() => current.count()).toBe(1);
-        expect(await current.locator('.activity-time').textContent()).toBe(firstTime);
-        expect(await list.locator('li').count(), 'the current item is far down the list').toBeGreaterThan(10);
-        await expect
-          .poll(() => current.evaluate((li) => { const [outer, inner] = [li.parentElement!.getBoundingClientRect(), li.getBoundingClientRect()]; return inner.top >= outer.top - 1 && inner.bottom <= outer.bottom + 1; }))
-          .toBe(true);
-        if (device.viewport.width >= 1024) expect(await page.evaluate(() => window.scrollY), 'the page itself does not scroll').toBe(pageScroll);
-      });
+      await step(
+        '1b. The Activity list: a column beside the player on a wide screen (as tall, scrolling), below it on a phone; the current item stays in view',
+        async () => {
+          await openReplay(page, sessions.busy);
+          const player = (await page.locator('.player').boundingBox())!;
+          const panel = (await page.getByRole('region', { name: 'Session activity' }).boundingBox())!;
+          if (device.viewport.width >= 1024) {
+            expect(panel.x, 'the panel starts right of the player').toBeGreaterThanOrEqual(player.x + player.width);
+            expect(panel.y).toBeCloseTo(player.y, 0);
+            expect(panel.y + panel.height).toBeCloseTo(player.y + player.height, 0);
+          } else {
+            expect(panel.y, 'the panel starts below the player').toBeGreaterThanOrEqual(player.y + player.height);
+          }
+          // The last marker (moments closer than a marker's width share one): its first moment's
+          // second becomes the current item's, scrolled into view inside the list.
+          const list = page.locator('.activity-panel .activity-list');
+          expect(await list.evaluate((ol) => ol.scrollHeight > ol.clientHeight + 40), 'the list is longer than its column').toBe(true);
+          const pageScroll = await page.evaluate(() => window.scrollY);
+          const lastMarker = page.getByRole('group', { name: 'Activity timeline' }).getByRole('button').last();
+          const [, firstTime] = / at (\d\d:\d\d)/.exec((await lastMarker.getAttribute('aria-label')) ?? '')!;
+          await lastMarker.click();
+          const current = list.locator('li[aria-current="true"]');
+          await expect.poll(() => current.count()).toBe(1);
+          expect(await current.locator('.activity-time').textContent()).toBe(firstTime);
+          expect(await list.locator('li').count(), 'the current item is far down the list').toBeGreaterThan(10);
+          await expect
+            .poll(() =>
+              current.evaluate((li) => {
+                const [outer, inner] = [li.parentElement!.getBoundingClientRect(), li.getBoundingClientRect()];
+                return inner.top >= outer.top - 1 && inner.bottom <= outer.bottom + 1;
+              }),
+            )
+            .toBe(true);
+          if (device.viewport.width >= 1024) expect(await page.evaluate(() => window.scrollY), 'the page itself does not scroll').toBe(pageScroll);
+        },
+      );
 
       await step('2. Touch targets are at least 44 px on the phone', async () => {
         if (!device.isMobile) return;
@@ -348,7 +364,18 @@ describe.skipIf(!hasChromium)('the replay page', () => {
       // The site sends no CORS headers: only an opaque copy of its image can be kept.
       const logo = `${site.origin}/logo.png`;
       await expect
-        .poll(() => page.evaluate((url) => caches.open('tapedeck-replay-assets').then((cache) => cache.match(url)).then((kept) => kept?.type ?? null), logo), { timeout: 20_000 })
+        .poll(
+          () =>
+            page.evaluate(
+              (url) =>
+                caches
+                  .open('tapedeck-replay-assets')
+                  .then((cache) => cache.match(url))
+                  .then((kept) => kept?.type ?? null),
+              logo,
+            ),
+          { timeout: 20_000 },
+        )
         .toBe('opaque');
       expect(await page.getByTestId('missing-assets').count()).toBe(0);
     });
@@ -381,7 +408,7 @@ describe.skipIf(!hasChromium)('the replay page', () => {
       await page.getByRole('button', { name: 'Save for offline' }).or(page.getByText('Available offline')).first().waitFor();
     });
 
-    await step("5. \"You're offline. Nothing was sent\" goes away when the network returns", async () => {
+    await step('5. "You\'re offline. Nothing was sent" goes away when the network returns', async () => {
       await page.goto(`${origin}/campaign/${campaignId}`);
       await page.getByRole('heading', { name: 'Campaign Sessions' }).waitFor();
       await context.setOffline(true);

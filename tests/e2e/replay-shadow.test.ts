@@ -1,11 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it, vi } from 'vitest';
+import { hasChromium, signedInContext } from '../helpers/browser.js';
 import { userSession } from '../helpers/auth.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import { makeCampaign } from '../integration/ingest-support.js';
-import { flushRecorder, recorderRunning, startSite, type Site } from './tracker-site.js';
+import { flushRecorder, recorderRunning, useVisitorRig } from './tracker-site.js';
 import { until } from './step.js';
 import { pixelDifference } from './offline-fixtures.js';
 
@@ -62,28 +61,15 @@ async function recordedPageShot(app: Page): Promise<Buffer> {
 const position = async (app: Page) => Number(await app.getByRole('slider', { name: 'Playback position' }).inputValue());
 
 describe.skipIf(!hasChromium)('replaying web components (shadow DOM with adopted stylesheets)', () => {
-  let server: TestServer;
-  let site: Site;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer({}, { privateDist: true });
-    site = await startSite({ '/': page });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await site?.close();
-    await server?.close();
-  });
+  const rig = useVisitorRig({ '/': page });
 
   it('shows the same styles after a seek as after playing through to that moment', async () => {
-    const owner = await userSession(server, 'Shadow Owner');
-    const campaignId = await makeCampaign(server, { ownerId: owner.userId, domains: `127.0.0.1:${site.port}` });
-    site.install(`<script async src="${server.url}/t/${campaignId}.js"></script>`);
-    const visitor = await browser.newContext({ viewport: { width: 800, height: 500 } });
+    const owner = await userSession(rig.server, 'Shadow Owner');
+    const campaignId = await makeCampaign(rig.server, { ownerId: owner.userId, domains: `127.0.0.1:${rig.site.port}` });
+    rig.site.install(`<script async src="${rig.server.url}/t/${campaignId}.js"></script>`);
+    const visitor = await rig.browser.newContext({ viewport: { width: 800, height: 500 } });
     const tab = await visitor.newPage();
-    await tab.goto(`${site.url}/`);
+    await tab.goto(`${rig.site.url}/`);
     await recorderRunning(tab);
     for (let step = 1; step <= 3; step++) {
       await tab.waitForTimeout(300);
@@ -97,10 +83,12 @@ describe.skipIf(!hasChromium)('replaying web components (shadow DOM with adopted
     const sessionId = await until('the stored recording to hold the last step and three seconds after it', async () => {
       await tab.mouse.move(300 + Math.round(Math.random() * 200), 400);
       await flushRecorder(tab);
-      const listed = await fetch(`${server.url}/api/v1/streaming/sessions/${campaignId}/`, { headers: owner.headers });
+      const listed = await fetch(`${rig.server.url}/api/v1/streaming/sessions/${campaignId}/`, { headers: owner.headers });
       const [session] = ((await listed.json()) as { sessions: { sessionId: string }[] }).sessions;
       if (!session) return false;
-      const replay = (await (await fetch(`${server.url}/api/v1/replay/retrieve/${campaignId}/${session.sessionId}`, { headers: owner.headers })).json()) as { events: ReplayEvent[] };
+      const replay = (await (
+        await fetch(`${rig.server.url}/api/v1/replay/retrieve/${campaignId}/${session.sessionId}`, { headers: owner.headers })
+      ).json()) as { events: ReplayEvent[] };
       const start = replay.events[0].timestamp;
       const last = replay.events.find((event) => JSON.stringify(event).includes('STEP-3'));
       if (!last) return false;
@@ -110,9 +98,9 @@ describe.skipIf(!hasChromium)('replaying web components (shadow DOM with adopted
     });
     await visitor.close();
 
-    const context = await signedInContext(browser, server.config.publicUrl, owner, { viewport: { width: 1280, height: 800 } });
+    const context = await signedInContext(rig.browser, rig.server.config.publicUrl, owner, { viewport: { width: 1280, height: 800 } });
     const app = await context.newPage();
-    const replayUrl = `${server.config.publicUrl}/campaign/${campaignId}/session/${sessionId}`;
+    const replayUrl = `${rig.server.config.publicUrl}/campaign/${campaignId}/session/${sessionId}`;
 
     // (a) Played through from the start to the moment, then paused. The session is still recording,
     // so without ?t= the page would open it live, at its latest moment; ?t=0 opens it at the start.

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { userSession } from '../helpers/auth.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { hasChromium, signedInContext } from '../helpers/browser.js';
 import { insertSession } from '../../server/recordings/seed.js';
 import { expectAccessible } from './a11y.js';
+import { useVisitorRig } from './tracker-site.js';
 
 // The sessions list as an owner scans it: on a phone the first session's "Watch Replay" is on
 // the first screen (compact cards, filters folded behind "Filters (n)"); every filter applies as
@@ -14,27 +13,13 @@ import { expectAccessible } from './a11y.js';
 const screenshots = process.env.SESSIONS_SCREENSHOTS === '1';
 
 describe.skipIf(!hasChromium)('sessions list', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let user: Awaited<ReturnType<typeof userSession>>;
-  let campaignId: string;
+  const rig = useVisitorRig({}, { owner: 'Lena Lister', campaign: true });
 
   beforeAll(async () => {
-    server = await startServer({}, { privateDist: true });
-    browser = await launchChromium();
-    user = await userSession(server, 'Lena Lister');
-    const day = 86_400_000;
-    const created = await fetch(`${server.url}/api/v1/campaign/create`, {
-      method: 'POST',
-      headers: { ...user.headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Leaf & Kettle', domains: 'shop.example.com', limit: 0, start_date_time: Date.now() - day, end_date_time: Date.now() + 30 * day }),
-    });
-    expect(created.status).toBe(201);
-    campaignId = ((await created.json()) as { data: { id: string } }).data.id;
     const now = Date.now();
     for (let i = 0; i < 4; i++) {
-      await insertSession(server.db, {
-        campaign_id: campaignId,
+      await insertSession(rig.server.db, {
+        campaign_id: rig.campaignId,
         id: `${i}`.repeat(8) + 'a'.repeat(24),
         started_at: now - (i + 1) * 600_000,
         last_activity_at: now - (i + 1) * 600_000 + 95_000,
@@ -60,15 +45,15 @@ describe.skipIf(!hasChromium)('sessions list', () => {
     }
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
   const open = async (viewport: { width: number; height: number }, isMobile: boolean) => {
-    const context = await signedInContext(browser, server.config.publicUrl, user, { viewport, isMobile, hasTouch: isMobile, serviceWorkers: 'block' });
+    const context = await signedInContext(rig.browser, rig.server.config.publicUrl, rig.owner, {
+      viewport,
+      isMobile,
+      hasTouch: isMobile,
+      serviceWorkers: 'block',
+    });
     const page = await context.newPage();
-    await page.goto(`${server.config.publicUrl}/campaign/${campaignId}`);
+    await page.goto(`${rig.server.config.publicUrl}/campaign/${rig.campaignId}`);
     await page.getByTestId('session-card').first().waitFor();
     return page;
   };

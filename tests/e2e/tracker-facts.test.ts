@@ -1,16 +1,10 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium } from '../helpers/browser.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { hasChromium } from '../helpers/browser.js';
 import { userSession } from '../helpers/auth.js';
-import { buildTracker } from '../../tracker/build.mjs';
 import type { Session, SessionsResponse } from '../../common/api-types.js';
 import { makeCampaign } from '../integration/ingest-support.js';
-import { flushRecorder, recorderRunning, startSite, type Site } from './tracker-site.js';
+import { flushRecorder, recorderRunning, useVisitorRig } from './tracker-site.js';
 import { until } from './step.js';
 
 // A visitor who meets trouble: an uncaught error, a failed fetch, three rapid clicks on one spot
@@ -48,32 +42,15 @@ const page = (loader: string) => `<!doctype html><html><head><meta charset="utf-
 </script></body></html>`;
 
 describe.skipIf(!hasChromium)('captured trouble, derived at ingest', () => {
-  let server: TestServer;
-  let site: Site;
-  let browser: Browser;
-  let distDir: string;
-
-  beforeAll(async () => {
-    distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-e2e-facts-'));
-    await buildTracker(path.join(distDir, 'tracker'));
-    server = await startServer({ DIST_DIR: distDir });
-    site = await startSite({ '/': page }); // its /api/offers answers 404, as any unknown path
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await site?.close();
-    await server?.close();
-    fs.rmSync(distDir, { recursive: true, force: true });
-  });
+  const rig = useVisitorRig({ '/': page }, { tracker: 'alone' }); // its /api/offers answers 404, as any unknown path
 
   it('stores errors, failed requests, rage and dead clicks on the session, masked', async () => {
-    const owner = await userSession(server, 'Trouble Owner');
-    const campaignId = await makeCampaign(server, { ownerId: owner.userId, domains: `127.0.0.1:${site.port}` });
-    site.install(`<script async src="${server.url}/t/${campaignId}.js"></script>`);
-    const context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
+    const owner = await userSession(rig.server, 'Trouble Owner');
+    const campaignId = await makeCampaign(rig.server, { ownerId: owner.userId, domains: `127.0.0.1:${rig.site.port}` });
+    rig.site.install(`<script async src="${rig.server.url}/t/${campaignId}.js"></script>`);
+    const context = await rig.browser.newContext({ viewport: { width: 1000, height: 700 } });
     const tab = await context.newPage();
-    await tab.goto(`${site.url}/?reset=${SECRET_TOKEN}#step-${SECRET_TOKEN}`);
+    await tab.goto(`${rig.site.url}/?reset=${SECRET_TOKEN}#step-${SECRET_TOKEN}`);
     await recorderRunning(tab);
 
     await tab.click('#broken');
@@ -86,7 +63,7 @@ describe.skipIf(!hasChromium)('captured trouble, derived at ingest', () => {
     const listed = await until('the session to show its trouble', async () => {
       await tab.mouse.move(500 + Math.round(Math.random() * 100), 500);
       await flushRecorder(tab);
-      const response = await fetch(`${server.url}/api/v1/streaming/sessions/${campaignId}/`, { headers: owner.headers });
+      const response = await fetch(`${rig.server.url}/api/v1/streaming/sessions/${campaignId}/`, { headers: owner.headers });
       const [session] = ((await response.json()) as SessionsResponse).sessions;
       return session && session.errorCount >= 1 && session.failedRequestCount >= 1 && session.rageClickCount >= 1 && session.deadClickCount >= 1 && session;
     });
@@ -95,8 +72,8 @@ describe.skipIf(!hasChromium)('captured trouble, derived at ingest', () => {
     const bodies = await tab.evaluate(() => Promise.all((window as unknown as { sent: Promise<string>[] }).sent).then((all) => all.join('\n')));
     await context.close();
 
-    expect(bodies).toContain(`"href":"${site.url}/"`);
-    expect(bodies).toContain(`"url":"${site.url}/"`);
+    expect(bodies).toContain(`"href":"${rig.site.url}/"`);
+    expect(bodies).toContain(`"url":"${rig.site.url}/"`);
     expect(bodies).not.toContain(SECRET_TOKEN);
 
     const session: Session = listed;
@@ -107,13 +84,13 @@ describe.skipIf(!hasChromium)('captured trouble, derived at ingest', () => {
     expect(session.clickCount).toBeGreaterThanOrEqual(6);
     expect(session.pages).toEqual(['/']);
 
-    const rows = await server.db.selectFrom('chunks').select('data').where('campaign_id', '=', campaignId).execute();
+    const rows = await rig.server.db.selectFrom('chunks').select('data').where('campaign_id', '=', campaignId).execute();
     const raw = rows.map((row) => gunzipSync(row.data).toString('utf8')).join('\n');
     const captured = raw.match(/"tag":"tapedeck\/[a-z]+","payload":\{[^}]*\}/g) ?? [];
     expect(captured.some((c) => c.includes('tapedeck/error') && c.includes('payment failed for [email] card ****************'))).toBe(true);
     // Where it was thrown: the page's address without its query and fragment, the address's digits
     // masked once (ingest's second pass changes nothing).
-    expect(captured.find((c) => c.includes('tapedeck/error'))).toMatch(new RegExp(`"source":"http://\\*{3}\\.\\*\\.\\*\\.\\*:${site.port}/:\\d+"`));
+    expect(captured.find((c) => c.includes('tapedeck/error'))).toMatch(new RegExp(`"source":"http://\\*{3}\\.\\*\\.\\*\\.\\*:${rig.site.port}/:\\d+"`));
     expect(captured.some((c) => c.includes('tapedeck/console') && c.includes('offers down for [email]'))).toBe(true);
     const request = captured.find((c) => c.includes('tapedeck/request'));
     // As the page asked for it, without its query string and fragment, the digit run masked.

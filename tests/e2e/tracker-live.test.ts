@@ -1,39 +1,17 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Browser, Page, Response } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium } from '../helpers/browser.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { Page, Response } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { hasChromium } from '../helpers/browser.js';
 import { openSse } from '../helpers/sse.js';
 import { userSession } from '../helpers/auth.js';
-import { buildTracker } from '../../tracker/build.mjs';
 import { makeCampaign } from '../integration/ingest-support.js';
-import { flushRecorder, recorderRunning, startSite, type Site } from './tracker-site.js';
+import { flushRecorder, recorderRunning, useVisitorRig } from './tracker-site.js';
 
 // The real tracker in Chromium, on a paused clock: while ingest's replies say a viewer is
 // present (x-tapedeck-live), each second's events leave in their own batch; 10 s after the last
 // such reply it is back to one batch every 5 s.
 
 describe.skipIf(!hasChromium)('the tracker while someone watches live', () => {
-  let site: Site;
-  let browser: Browser;
-  let distDir: string;
-  let server: TestServer;
-
-  beforeAll(async () => {
-    distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-e2e-dist-'));
-    await buildTracker(path.join(distDir, 'tracker'));
-    site = await startSite();
-    browser = await launchChromium();
-    server = await startServer({ DIST_DIR: distDir, RATE_BATCHES_PER_SESSION: '0' });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await site?.close();
-    await server?.close();
-    fs.rmSync(distDir, { recursive: true, force: true });
-  });
+  const rig = useVisitorRig({}, { tracker: 'alone', env: { RATE_BATCHES_PER_SESSION: '0' } });
 
   async function until(probe: () => boolean, tries = 200): Promise<void> {
     for (let i = 0; i < tries; i++) {
@@ -56,14 +34,14 @@ describe.skipIf(!hasChromium)('the tracker while someone watches live', () => {
   }
 
   it('flushes every second after a reply with x-tapedeck-live, and stops 10 s after the last one', async () => {
-    const owner = await userSession(server, 'Live Tracker Owner');
-    const campaignId = await makeCampaign(server, { ownerId: owner.userId, domains: `127.0.0.1:${site.port}` });
-    site.install(`<script async src="${server.url}/t/${campaignId}.js"></script>`);
-    const page = await (await browser.newContext()).newPage();
+    const owner = await userSession(rig.server, 'Live Tracker Owner');
+    const campaignId = await makeCampaign(rig.server, { ownerId: owner.userId, domains: `127.0.0.1:${rig.site.port}` });
+    rig.site.install(`<script async src="${rig.server.url}/t/${campaignId}.js"></script>`);
+    const page = await (await rig.browser.newContext()).newPage();
     const answers: Response[] = [];
     page.on('response', (r) => r.url().includes('/api/v1/ingest/') && r.request().method() === 'POST' && answers.push(r));
     await page.clock.install();
-    await page.goto(`${site.url}/checkout.html`);
+    await page.goto(`${rig.site.url}/checkout.html`);
     await recorderRunning(page);
     await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 500);
 
@@ -72,7 +50,7 @@ describe.skipIf(!hasChromium)('the tracker while someone watches live', () => {
     await until(() => answers.length === 1);
     expect(answers[0].headers()['x-tapedeck-live']).toBeUndefined();
     const id = await page.evaluate(() => JSON.parse(sessionStorage.getItem('tapedeck') ?? '{}').id as string);
-    const stream = await openSse(`${server.url}/api/v1/replay/live/${campaignId}/${id}`, owner.headers);
+    const stream = await openSse(`${rig.server.url}/api/v1/replay/live/${campaignId}/${id}`, owner.headers);
     expect(stream.status).toBe(200);
     await page.click('#buy');
     await flushRecorder(page);
@@ -87,7 +65,7 @@ describe.skipIf(!hasChromium)('the tracker while someone watches live', () => {
     // Unwatched (every node forgets a viewer 10 s after its last sign): 10 s after the last reply
     // with the header, back to one batch every 5 s.
     stream.close();
-    await until(() => !server.app.ctx.live.isWatched(campaignId, id), 400);
+    await until(() => !rig.server.app.ctx.live.isWatched(campaignId, id), 400);
     await page.clock.runFor(11_000);
     expect(await secondsOfClicks(page, 4)).toBeLessThanOrEqual(1);
     await until(() => answers.every((a) => a.status() === 200) && answers.length >= 6);

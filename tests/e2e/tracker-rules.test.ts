@@ -1,17 +1,12 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium } from '../helpers/browser.js';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { buildTracker } from '../../tracker/build.mjs';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { hasChromium } from '../helpers/browser.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import type { CampaignsTable } from '../../server/db/schema.js';
 import type { Insertable } from 'kysely';
 import { makeCampaign, storedCounts } from '../integration/ingest-support.js';
-import { flushRecorder, recorderRunning, startSite, type Site } from './tracker-site.js';
+import { flushRecorder, recorderRunning, useVisitorRig } from './tracker-site.js';
 import { until } from './step.js';
 import { eventsJson } from '../../server/storage/chunk-codec.js';
 import { sampled } from '../../common/recording-rules.js';
@@ -41,46 +36,29 @@ const nextPage = (tag: string) =>
   `<!doctype html><html><head><meta charset="utf-8">${tag}</head><body><button id="again" type="button">Again</button></body></html>`;
 
 describe.skipIf(!hasChromium)('recording rules in a real browser', () => {
-  let server: TestServer;
-  let site: Site;
-  let browser: Browser;
-  let distDir: string;
-
-  beforeAll(async () => {
-    distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-e2e-rules-'));
-    await buildTracker(path.join(distDir, 'tracker'));
-    server = await startServer({ DIST_DIR: distDir });
-    site = await startSite({ '/rules.html': rulesPage, '/rules-next.html': nextPage });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await site?.close();
-    await server?.close();
-    fs.rmSync(distDir, { recursive: true, force: true });
-  });
+  const rig = useVisitorRig({ '/rules.html': rulesPage, '/rules-next.html': nextPage }, { tracker: 'alone' });
 
   /** Every chunk of the campaign decompressed, as the database holds it. */
   async function stored(campaignId: string): Promise<{ events: ReplayEvent[]; raw: string }> {
-    const rows = await server.db.selectFrom('chunks').select('data').where('campaign_id', '=', campaignId).orderBy('seq').execute();
+    const rows = await rig.server.db.selectFrom('chunks').select('data').where('campaign_id', '=', campaignId).orderBy('seq').execute();
     const json = rows.map((row) => gunzipSync(row.data));
     return { events: json.flatMap((text) => JSON.parse(eventsJson(text).toString('utf8')) as ReplayEvent[]), raw: json.join('\n') };
   }
 
   /** A campaign for the test site with these rules, installed with the hosted one-line tag. */
   async function campaignWith(columns: Partial<Insertable<CampaignsTable>>): Promise<string> {
-    const campaignId = await makeCampaign(server, { domains: `127.0.0.1:${site.port}`, columns });
-    site.install(`<script async src="${server.url}/t/${campaignId}.js"></script>`);
+    const campaignId = await makeCampaign(rig.server, { domains: `127.0.0.1:${rig.site.port}`, columns });
+    rig.site.install(`<script async src="${rig.server.url}/t/${campaignId}.js"></script>`);
     return campaignId;
   }
 
   /** A visitor's page, with the batches it posts to ingest counted. */
   async function visit(address = '/rules.html'): Promise<{ page: Page; posts: string[]; close: () => Promise<void> }> {
-    const context = await browser.newContext();
+    const context = await rig.browser.newContext();
     const page = await context.newPage();
     const posts: string[] = [];
     page.on('request', (r) => r.url().includes('/api/v1/ingest/') && r.method() === 'POST' && posts.push(r.url()));
-    await page.goto(`${site.url}${address}`);
+    await page.goto(`${rig.site.url}${address}`);
     await recorderRunning(page);
     return { page, posts, close: () => context.close() };
   }
@@ -118,7 +96,7 @@ describe.skipIf(!hasChromium)('recording rules in a real browser', () => {
     for (const word of BLOCKED) expect(raw, word).not.toContain(word);
     for (const word of ['HEADLINE-ALPHA', 'PARAGRAPH-BRAVO', 'ALT-CHARLIE', 'LATER-INDIA']) expect(raw, word).toContain(word);
     expect(raw).toContain('write to [email], card **** **** **** ****');
-    expect(events.find((e) => e.type === 4)?.data).toMatchObject({ href: `${site.url}/rules.html?q=shoes&token=*` });
+    expect(events.find((e) => e.type === 4)?.data).toMatchObject({ href: `${rig.site.url}/rules.html?q=shoes&token=*` });
   });
 
   it('pauses on a page the campaign does not record and records again on one it does', async () => {
@@ -126,7 +104,7 @@ describe.skipIf(!hasChromium)('recording rules in a real browser', () => {
     const { page, close } = await visit();
     await page.click('#more');
     await page.click('#next');
-    await page.waitForURL(`${site.url}/rules-next.html`);
+    await page.waitForURL(`${rig.site.url}/rules-next.html`);
     const leftAt = Date.now();
     await recorderRunning(page);
     await page.click('#again');
@@ -140,7 +118,10 @@ describe.skipIf(!hasChromium)('recording rules in a real browser', () => {
       return s.events.filter((e) => e.type === 4).length === 2 && s;
     });
     await close();
-    expect(events.filter((e) => e.type === 4).map((e) => (e.data as { href: string }).href)).toEqual([`${site.url}/rules.html`, `${site.url}/rules.html`]);
+    expect(events.filter((e) => e.type === 4).map((e) => (e.data as { href: string }).href)).toEqual([
+      `${rig.site.url}/rules.html`,
+      `${rig.site.url}/rules.html`,
+    ]);
     // Nothing from the time on the page not recorded (the click there included).
     expect(events.filter((e) => e.timestamp >= leftAt && e.timestamp < backAt)).toEqual([]);
   });
@@ -150,7 +131,7 @@ describe.skipIf(!hasChromium)('recording rules in a real browser', () => {
     const ids = Array.from({ length: 100 }, (_, i) => `sampled-session-${i}`);
     const [inside, outside] = [ids.find((id) => sampled(id, 50)) as string, ids.find((id) => !sampled(id, 50)) as string];
     const visitAs = async (id: string) => {
-      const context = await browser.newContext();
+      const context = await rig.browser.newContext();
       // The tab's session as the recorder keeps it, set before the first page.
       await context.addInitScript(
         (sessionId) =>
@@ -162,7 +143,7 @@ describe.skipIf(!hasChromium)('recording rules in a real browser', () => {
       page.on('request', (r) => r.url().includes('/api/v1/ingest/') && r.method() === 'POST' && posts.push(r.url()));
       // The recorder decided (and kept the session for the tab) once it moved the time of its last use.
       const decided = () => page.waitForFunction(() => Date.now() - JSON.parse(sessionStorage.getItem('tapedeck') ?? '{}').last < 30_000);
-      await page.goto(`${site.url}/rules.html`);
+      await page.goto(`${rig.site.url}/rules.html`);
       await decided();
       await page.click('#more');
       const rulesRead = page.waitForResponse((r) => r.url().includes('/api/v1/ingest/') && r.request().method() === 'GET');
@@ -179,7 +160,7 @@ describe.skipIf(!hasChromium)('recording rules in a real browser', () => {
     const kept = await visitAs(inside);
     await until('both pages stored', async () => (await stored(campaignId)).events.filter((e) => e.type === 4).length === 2);
     await kept.close();
-    const sessions = await server.db.selectFrom('sessions').select('id').where('campaign_id', '=', campaignId).execute();
+    const sessions = await rig.server.db.selectFrom('sessions').select('id').where('campaign_id', '=', campaignId).execute();
     expect(sessions).toEqual([{ id: inside }]);
   });
 
@@ -190,12 +171,12 @@ describe.skipIf(!hasChromium)('recording rules in a real browser', () => {
     await flushRecorder(page);
     // Another page of the tab: leaving one sends what it holds (none here), the next asks again.
     await page.click('#next');
-    await page.waitForURL(`${site.url}/rules-next.html`);
+    await page.waitForURL(`${rig.site.url}/rules-next.html`);
     await recorderRunning(page);
     await page.click('#again');
     await flushRecorder(page);
     expect(posts).toEqual([]);
-    expect(await storedCounts(server, campaignId)).toEqual({ sessions: 0, chunks: 0 });
+    expect(await storedCounts(rig.server, campaignId)).toEqual({ sessions: 0, chunks: 0 });
 
     const consentAt = Date.now();
     const answer = page.waitForResponse((r) => r.url().includes('/api/v1/ingest/') && r.request().method() === 'POST');
@@ -204,7 +185,7 @@ describe.skipIf(!hasChromium)('recording rules in a real browser', () => {
     await flushRecorder(page);
     expect((await answer).status()).toBe(200);
     expect(posts.every((url) => url.endsWith('?consent=1'))).toBe(true);
-    const { events } = await until('the consented visit stored', async () => (await storedCounts(server, campaignId)).chunks > 0 && stored(campaignId));
+    const { events } = await until('the consented visit stored', async () => (await storedCounts(rig.server, campaignId)).chunks > 0 && stored(campaignId));
     await close();
     expect(events.every((e) => e.timestamp >= consentAt)).toBe(true);
   });
@@ -218,7 +199,7 @@ describe.skipIf(!hasChromium)('recording rules in a real browser', () => {
     const consentAt = Date.now();
     await agrees.page.evaluate(() => (window as unknown as { tapedeck: { consent(granted: boolean): void } }).tapedeck.consent(true));
     await flushRecorder(agrees.page);
-    const { events } = await until('the held events stored', async () => (await storedCounts(server, held)).chunks > 0 && stored(held));
+    const { events } = await until('the held events stored', async () => (await storedCounts(rig.server, held)).chunks > 0 && stored(held));
     await agrees.close();
     // The click before consent (its new paragraph) came from memory.
     expect(events.some((e) => e.timestamp < consentAt && e.type === 3 && (e.data as { source?: number }).source === 0)).toBe(true);
@@ -230,12 +211,12 @@ describe.skipIf(!hasChromium)('recording rules in a real browser', () => {
     await refuses.page.click('#more');
     await flushRecorder(refuses.page);
     await refuses.page.click('#next');
-    await refuses.page.waitForURL(`${site.url}/rules-next.html`);
+    await refuses.page.waitForURL(`${rig.site.url}/rules-next.html`);
     await recorderRunning(refuses.page);
     await refuses.page.click('#again');
     await flushRecorder(refuses.page);
     await refuses.close();
     expect(refuses.posts).toEqual([]);
-    expect(await storedCounts(server, refused)).toEqual({ sessions: 0, chunks: 0 });
+    expect(await storedCounts(rig.server, refused)).toEqual({ sessions: 0, chunks: 0 });
   });
 });

@@ -1,9 +1,19 @@
 // A visitor's site for the tracker's browser tests: plain pages on their own 127.0.0.1 port,
 // with the campaign's script installed the way a site owner would.
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { launchChromium } from '../helpers/browser.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { userSession } from '../helpers/auth.js';
+import { buildTracker } from '../../tracker/build.mjs';
+import { createCampaign } from '../integration/ingest-support.js';
+
+const DAY_MS = 86_400_000;
 
 /** What the visitor types; none of it may appear in what is stored. */
 export const TYPED = {
@@ -13,7 +23,14 @@ export const TYPED = {
   notes: 'textarea-SECRET-hgud',
 };
 /** Text on the page that masking and blocking must keep out of the recording. */
-export const PAGE_SECRETS = ['PREFILLED-HIDDEN-SECRET', 'placeholder.secret@example.com', 'BLOCKED-RR-TEXT', 'BLOCKED-TAPEDECK-TEXT', 'MASKED-TAPEDECK-TEXT', 'MASKED-RR-TEXT'];
+export const PAGE_SECRETS = [
+  'PREFILLED-HIDDEN-SECRET',
+  'placeholder.secret@example.com',
+  'BLOCKED-RR-TEXT',
+  'BLOCKED-TAPEDECK-TEXT',
+  'MASKED-TAPEDECK-TEXT',
+  'MASKED-RR-TEXT',
+];
 
 const layout = (title: string, script: string, body: string) => `<!doctype html>
 <html><head><meta charset="utf-8"><title>${title}</title>${script}</head>
@@ -62,7 +79,11 @@ const storm = (script: string) =>
 
 /** A long page: its full snapshot alone is several times the tracker's 512 KB batch size. */
 const big = (script: string) =>
-  layout('Catalogue', script, `<h1>Catalogue</h1>${Array.from({ length: 20000 }, (_, i) => `<p>Item ${i}: a sturdy thing</p>`).join('')}<p>END-OF-CATALOGUE</p>`);
+  layout(
+    'Catalogue',
+    script,
+    `<h1>Catalogue</h1>${Array.from({ length: 20000 }, (_, i) => `<p>Item ${i}: a sturdy thing</p>`).join('')}<p>END-OF-CATALOGUE</p>`,
+  );
 
 const thanks = (script: string) => layout('Thanks', script, `<h1>Thank you</h1><button id="done" type="button">Done</button>`);
 
@@ -81,7 +102,14 @@ export async function startSite(extraPages: Record<string, (tag: string) => stri
   let pageHeaders: Record<string, string> = {};
   const server = http.createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
-    const pages: Record<string, (tag: string) => string> = { '/': checkout, '/checkout.html': checkout, '/thanks.html': thanks, '/storm.html': storm, '/big.html': big, ...extraPages };
+    const pages: Record<string, (tag: string) => string> = {
+      '/': checkout,
+      '/checkout.html': checkout,
+      '/thanks.html': thanks,
+      '/storm.html': storm,
+      '/big.html': big,
+      ...extraPages,
+    };
     const page = pages[path]?.(tag) ?? null;
     if (page !== null) {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...pageHeaders }).end(page);
@@ -105,9 +133,68 @@ export async function startSite(extraPages: Record<string, (tag: string) => stri
   };
 }
 
+export interface VisitorRig {
+  server: TestServer;
+  site: Site;
+  browser: Browser;
+  /** The signed-in owner, when the options name one. */
+  owner: Awaited<ReturnType<typeof userSession>>;
+  /** The owner's campaign, when the options ask for one. */
+  campaignId: string;
+}
+
+export interface VisitorRigOptions {
+  /**
+   * A tracker built fresh from tracker/ into a dist of the test's own: 'alone' (the server has no
+   * app to serve), or 'with app' (beside a copy of the built app). Without it, a private copy of dist.
+   */
+  tracker?: 'alone' | 'with app';
+  /** More settings for the server. */
+  env?: Record<string, string>;
+  /** The name of an owner to sign in (rig.owner). */
+  owner?: string;
+  /** With an owner: their campaign "Leaf & Kettle" on shop.example.com, live since yesterday for 30 days (rig.campaignId). */
+  campaign?: boolean;
+}
+
+/**
+ * Before the file's tests: the server, the visitor's site (the shop's pages plus `extraPages`) and
+ * Chromium, filled into the returned rig; after them, all closed again. Owner-only tests leave
+ * the site unused.
+ */
+export function useVisitorRig(extraPages: Record<string, (tag: string) => string> = {}, options: VisitorRigOptions = {}): VisitorRig {
+  const rig = {} as VisitorRig;
+  let distDir: string | undefined;
+  beforeAll(async () => {
+    const env = options.env ?? {};
+    if (options.tracker) {
+      distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-e2e-dist-'));
+      if (options.tracker === 'with app') fs.cpSync(path.resolve('dist'), distDir, { recursive: true });
+      await buildTracker(path.join(distDir, 'tracker'));
+      rig.server = await startServer({ DIST_DIR: distDir, ...env });
+    } else {
+      rig.server = await startServer(env, { privateDist: true });
+    }
+    if (options.owner) rig.owner = await userSession(rig.server, options.owner);
+    if (options.owner && options.campaign) {
+      const live = { from: Date.now() - DAY_MS, to: Date.now() + 30 * DAY_MS };
+      rig.campaignId = (await createCampaign(rig.server, rig.owner.headers, 'Leaf & Kettle', 'shop.example.com', live)).id;
+    }
+    // One at a time, so what did start is closed after a failure.
+    rig.site = await startSite(extraPages);
+    rig.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await rig.browser?.close();
+    await rig.site?.close();
+    await rig.server?.close();
+    if (distDir) fs.rmSync(distDir, { recursive: true, force: true });
+  });
+  return rig;
+}
+
 /** The recorder has started on the page (it adds flush() to window.tapedeck). */
-export const recorderRunning = (page: Page) =>
-  page.waitForFunction(() => typeof (window as { tapedeck?: { flush?: unknown } }).tapedeck?.flush === 'function');
+export const recorderRunning = (page: Page) => page.waitForFunction(() => typeof (window as { tapedeck?: { flush?: unknown } }).tapedeck?.flush === 'function');
 
 /** Sends what the recorder holds now, as its 5-second timer would. */
 export const flushRecorder = (page: Page) => page.evaluate(() => (window as unknown as { tapedeck: { flush(): void } }).tapedeck.flush());

@@ -1,18 +1,13 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { minify } from 'terser';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium } from '../helpers/browser.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { hasChromium } from '../helpers/browser.js';
+import { type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
-import { buildTracker } from '../../tracker/build.mjs';
 import { fillLoader } from '../../common/loader-script.js';
 import type { ReplayEvent, ReplayResponse, SessionsResponse } from '../../common/api-types.js';
 import { makeCampaign, storedCounts } from '../integration/ingest-support.js';
-import { PAGE_SECRETS, TYPED, flushRecorder, recorderRunning, shopAtCheckout, startSite, type Site } from './tracker-site.js';
+import { PAGE_SECRETS, TYPED, flushRecorder, recorderRunning, shopAtCheckout, useVisitorRig } from './tracker-site.js';
 import { until } from './step.js';
 import { chunkLayout, eventsJson } from '../../server/storage/chunk-codec.js';
 
@@ -35,39 +30,22 @@ async function storedEvents(server: TestServer, campaignId: string): Promise<Sto
 const source = (e: ReplayEvent) => (e.data as { source?: number; type?: number }).source;
 
 describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
-  let server: TestServer;
-  let site: Site;
-  let browser: Browser;
-  let distDir: string;
-
-  beforeAll(async () => {
-    distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-e2e-dist-'));
-    await buildTracker(path.join(distDir, 'tracker'));
-    server = await startServer({ DIST_DIR: distDir });
-    site = await startSite();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await site?.close();
-    await server?.close();
-    fs.rmSync(distDir, { recursive: true, force: true });
-  });
+  const rig = useVisitorRig({}, { tracker: 'alone' });
 
   /** The downloaded magicFormat-{id}.js: fetched, filled in and minified as the dashboard does. */
   async function downloadedScript(campaignId: string): Promise<string> {
-    const template = await (await fetch(`${server.url}/static/magicFormat.js`)).text();
-    const filled = fillLoader(template, campaignId, server.url);
+    const template = await (await fetch(`${rig.server.url}/static/magicFormat.js`)).text();
+    const filled = fillLoader(template, campaignId, rig.server.url);
     return (await minify(filled, { compress: true, mangle: true })).code ?? filled;
   }
 
   it('records a visit across two pages with every input masked', async () => {
-    const owner = await userSession(server, 'Site Owner');
-    const campaignId = await makeCampaign(server, { ownerId: owner.userId, domains: `127.0.0.1:${site.port}` });
+    const owner = await userSession(rig.server, 'Site Owner');
+    const campaignId = await makeCampaign(rig.server, { ownerId: owner.userId, domains: `127.0.0.1:${rig.site.port}` });
     const file = `/magicFormat-${campaignId}.js`;
-    site.install(`<script src="${file}"></script>`, { [file]: await downloadedScript(campaignId) });
+    rig.site.install(`<script src="${file}"></script>`, { [file]: await downloadedScript(campaignId) });
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const context = await rig.browser.newContext({ viewport: { width: 1280, height: 720 } });
     // Counts iframes put into the page: the recorder must not insert any (rrweb's own one is patched out).
     await context.addInitScript(() => {
       const w = window as unknown as { iframesAdded: number };
@@ -80,16 +58,16 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
     const page = await context.newPage();
     const workers: string[] = [];
     page.on('worker', (worker) => workers.push(worker.url()));
-    await page.goto(`${site.url}/checkout.html`);
+    await page.goto(`${rig.site.url}/checkout.html`);
     await recorderRunning(page);
     expect(await page.evaluate(() => (window as unknown as { iframesAdded: number }).iframesAdded)).toBe(0);
-    await shopAtCheckout(page, site.url);
+    await shopAtCheckout(page, rig.site.url);
     await recorderRunning(page);
     await page.click('#done');
     await flushRecorder(page);
 
     const stored = await until('both pages and both clicks stored', async () => {
-      const s = await storedEvents(server, campaignId);
+      const s = await storedEvents(rig.server, campaignId);
       const snapshots = s.events.filter((e) => e.type === 2).length;
       return snapshots >= 2 && s.raw.includes('thanks.html') && s;
     });
@@ -102,14 +80,14 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
 
     // The session lists with the right fields, from the sessions API.
     const listed = await until('the session row to catch up', async () => {
-      const res = await fetch(`${server.url}/api/v1/streaming/sessions/${campaignId}/`, { headers: owner.headers });
+      const res = await fetch(`${rig.server.url}/api/v1/streaming/sessions/${campaignId}/`, { headers: owner.headers });
       const body = (await res.json()) as SessionsResponse;
       return body.sessions.length === 1 && body.sessions[0].pageCount === 2 && body;
     });
     const session = listed.sessions[0];
     expect(session).toMatchObject({
       remoteIpAddress: '127.0.0.1',
-      entryUrl: `${site.url}/checkout.html`,
+      entryUrl: `${rig.site.url}/checkout.html`,
       os: 'Linux',
       device: 'desktop',
       pageCount: 2,
@@ -129,7 +107,7 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
 
     // A full snapshot per page, the clicks, the scroll and the (masked) inputs.
     const metas = stored.events.filter((e) => e.type === 4).map((e) => (e.data as { href: string }).href);
-    expect(metas).toEqual([`${site.url}/checkout.html`, `${site.url}/thanks.html`]);
+    expect(metas).toEqual([`${rig.site.url}/checkout.html`, `${rig.site.url}/thanks.html`]);
     expect(stored.events.filter((e) => e.type === 2)).toHaveLength(2);
     const clicks = stored.events.filter((e) => e.type === 3 && source(e) === 2 && (e.data as { type: number }).type === 2);
     expect(clicks.length).toBeGreaterThanOrEqual(6);
@@ -140,7 +118,7 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
 
     // The replay API hands the same events back, in order, with the session info.
     const replay = (await (
-      await fetch(`${server.url}/api/v1/replay/retrieve/${campaignId}/${session.sessionId}`, { headers: owner.headers })
+      await fetch(`${rig.server.url}/api/v1/replay/retrieve/${campaignId}/${session.sessionId}`, { headers: owner.headers })
     ).json()) as ReplayResponse;
     expect(replay.events).toEqual(stored.events);
     expect(replay.init).toMatchObject({ remoteIpAddress: '127.0.0.1', webdriver: true, userAgent: session.userAgent });
@@ -151,9 +129,9 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
   });
 
   it("packs on the page, masked and compressed, where the site's CSP forbids workers", async () => {
-    const campaignId = await makeCampaign(server, { domains: `127.0.0.1:${site.port}` });
-    site.install(`<script src="/csp.js"></script>`, { '/csp.js': await downloadedScript(campaignId) }, { 'content-security-policy': "worker-src 'none'" });
-    const context = await browser.newContext();
+    const campaignId = await makeCampaign(rig.server, { domains: `127.0.0.1:${rig.site.port}` });
+    rig.site.install(`<script src="/csp.js"></script>`, { '/csp.js': await downloadedScript(campaignId) }, { 'content-security-policy': "worker-src 'none'" });
+    const context = await rig.browser.newContext();
     const page = await context.newPage();
     const workers: string[] = [];
     page.on('worker', (worker) => workers.push(worker.url()));
@@ -161,14 +139,14 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
     page.on('request', (r) => {
       if (r.url().includes('/api/v1/ingest/') && r.method() === 'POST') sizes.push(r.allHeaders().then((h) => Number(h['content-length'])));
     });
-    await page.goto(`${site.url}/checkout.html`);
+    await page.goto(`${rig.site.url}/checkout.html`);
     await recorderRunning(page);
     await page.click('#email');
     await page.keyboard.type(TYPED.email);
     await page.click('#buy');
     await flushRecorder(page);
     const stored = await until('the typing stored', async () => {
-      const s = await storedEvents(server, campaignId);
+      const s = await storedEvents(rig.server, campaignId);
       return s.events.some((e) => e.type === 3 && source(e) === 5) && s;
     });
     await context.close();
@@ -182,18 +160,18 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
   });
 
   it('stops recording a page past the mutation budget and records why', async () => {
-    const campaignId = await makeCampaign(server, { domains: `127.0.0.1:${site.port}` });
-    site.install(`<script src="/storm.js"></script>`, { '/storm.js': await downloadedScript(campaignId) });
-    const context = await browser.newContext();
+    const campaignId = await makeCampaign(rig.server, { domains: `127.0.0.1:${rig.site.port}` });
+    rig.site.install(`<script src="/storm.js"></script>`, { '/storm.js': await downloadedScript(campaignId) });
+    const context = await rig.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${site.url}/storm.html`);
+    await page.goto(`${rig.site.url}/storm.html`);
     await recorderRunning(page);
     await page.click('#storm');
     await page.waitForFunction(() => document.querySelectorAll('span').length === 12000);
     await page.click('#after');
     await flushRecorder(page);
     const stored = await until('the stop note', async () => {
-      const s = await storedEvents(server, campaignId);
+      const s = await storedEvents(rig.server, campaignId);
       return s.raw.includes('mutation budget') && s;
     });
     await context.close();
@@ -206,11 +184,11 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
   });
 
   it('sends a full snapshot far over the batch size whole', async () => {
-    const campaignId = await makeCampaign(server, { domains: `127.0.0.1:${site.port}` });
-    site.install(`<script src="/big.js"></script>`, { '/big.js': await downloadedScript(campaignId) });
-    const context = await browser.newContext();
+    const campaignId = await makeCampaign(rig.server, { domains: `127.0.0.1:${rig.site.port}` });
+    rig.site.install(`<script src="/big.js"></script>`, { '/big.js': await downloadedScript(campaignId) });
+    const context = await rig.browser.newContext();
     // A Tapedeck cookie in the visitor's browser must never travel with a batch.
-    await context.addCookies([{ name: 'td_access', value: 'visitor-cookie', url: server.url }]);
+    await context.addCookies([{ name: 'td_access', value: 'visitor-cookie', url: rig.server.url }]);
     const page = await context.newPage();
     const sent: { cookie?: string; length: number }[] = [];
     page.on('request', async (r) => {
@@ -218,11 +196,11 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
       const headers = await r.allHeaders();
       sent.push({ cookie: headers.cookie, length: Number(headers['content-length']) });
     });
-    await page.goto(`${site.url}/big.html`);
+    await page.goto(`${rig.site.url}/big.html`);
     await recorderRunning(page);
     await flushRecorder(page);
     const stored = await until('the big snapshot', async () => {
-      const s = await storedEvents(server, campaignId);
+      const s = await storedEvents(rig.server, campaignId);
       return s.raw.includes('END-OF-CATALOGUE') && s;
     });
     await context.close();
@@ -236,13 +214,13 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
   });
 
   it('stops for the tab when ingest refuses it (session limit reached)', async () => {
-    const campaignId = await makeCampaign(server, { domains: `127.0.0.1:${site.port}`, limit: 1 });
-    site.install(`<script src="/limited.js"></script>`, { '/limited.js': await downloadedScript(campaignId) });
+    const campaignId = await makeCampaign(rig.server, { domains: `127.0.0.1:${rig.site.port}`, limit: 1 });
+    rig.site.install(`<script src="/limited.js"></script>`, { '/limited.js': await downloadedScript(campaignId) });
     const visit = async () => {
-      const context = await browser.newContext();
+      const context = await rig.browser.newContext();
       const page = await context.newPage();
       const answer = page.waitForResponse((r) => r.url().includes('/api/v1/ingest/') && r.request().method() === 'POST');
-      await page.goto(`${site.url}/checkout.html`);
+      await page.goto(`${rig.site.url}/checkout.html`);
       await recorderRunning(page);
       await page.click('#buy');
       await flushRecorder(page);
@@ -254,61 +232,61 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
 
     const second = await visit();
     expect(second.response.status()).toBe(403);
-    expect(second.response.headers()['access-control-allow-origin']).toBe(site.url);
+    expect(second.response.headers()['access-control-allow-origin']).toBe(rig.site.url);
     // The tab remembers: its next page does not record or ask again.
     await second.page.waitForFunction(() => JSON.parse(sessionStorage.getItem('tapedeck') ?? '{}').off === 1);
     const asked: string[] = [];
     second.page.on('request', (r) => r.url().includes('/api/v1/ingest/') && asked.push(r.url()));
     await second.page.click('#next');
-    await second.page.waitForURL(`${site.url}/thanks.html`, { waitUntil: 'load' });
+    await second.page.waitForURL(`${rig.site.url}/thanks.html`, { waitUntil: 'load' });
     await second.page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.includes('/static/recorder.js')));
     await second.page.click('#done');
     expect(await second.page.evaluate(() => typeof (window as { tapedeck?: { flush?: unknown } }).tapedeck?.flush)).toBe('undefined');
     await second.context.close();
     expect(asked).toEqual([]);
-    expect(await storedCounts(server, campaignId)).toEqual({ sessions: 1, chunks: 1 });
+    expect(await storedCounts(rig.server, campaignId)).toEqual({ sessions: 1, chunks: 1 });
   });
 
   it('records nothing on a site whose domain the campaign does not list', async () => {
-    const campaignId = await makeCampaign(server, { domains: `127.0.0.1:${site.port + 1}, shop.example.com` });
+    const campaignId = await makeCampaign(rig.server, { domains: `127.0.0.1:${rig.site.port + 1}, shop.example.com` });
     // The hosted one-line install this time.
-    site.install(`<script async src="${server.url}/t/${campaignId}.js"></script>`);
-    const context = await browser.newContext();
+    rig.site.install(`<script async src="${rig.server.url}/t/${campaignId}.js"></script>`);
+    const context = await rig.browser.newContext();
     const page = await context.newPage();
     // The recorder first reads the campaign's rules; the browser blocks the answer (no CORS for
     // this origin), so the request fails for the page and the recorder never starts.
     const refused = page.waitForEvent('requestfailed', { predicate: (r) => r.url().includes('/api/v1/ingest/') && r.method() === 'GET' });
     const posts: string[] = [];
     page.on('request', (r) => r.url().includes('/api/v1/ingest/') && r.method() === 'POST' && posts.push(r.url()));
-    await page.goto(`${site.url}/checkout.html`);
+    await page.goto(`${rig.site.url}/checkout.html`);
     expect((await refused).failure()?.errorText).toBeTruthy();
     await page.click('#buy');
     expect(await page.evaluate(() => typeof (window as { tapedeck?: { flush?: unknown } }).tapedeck?.flush)).toBe('undefined');
     await context.close();
     expect(posts).toEqual([]);
-    expect(await storedCounts(server, campaignId)).toEqual({ sessions: 0, chunks: 0 });
+    expect(await storedCounts(rig.server, campaignId)).toEqual({ sessions: 0, chunks: 0 });
   });
 
   it.each([
     ['Global Privacy Control', 'globalPrivacyControl', true],
     ['Do-Not-Track', 'doNotTrack', '1'],
   ] as const)('loads, records and sends nothing when the visitor has %s on', async (_name, property, value) => {
-    const campaignId = await makeCampaign(server, { domains: `127.0.0.1:${site.port}` });
-    site.install(`<script src="/optout.js"></script>`, { '/optout.js': await downloadedScript(campaignId) });
-    const context = await browser.newContext();
+    const campaignId = await makeCampaign(rig.server, { domains: `127.0.0.1:${rig.site.port}` });
+    rig.site.install(`<script src="/optout.js"></script>`, { '/optout.js': await downloadedScript(campaignId) });
+    const context = await rig.browser.newContext();
     await context.addInitScript(([name, answer]) => Object.defineProperty(Navigator.prototype, name, { get: () => answer, configurable: true }), [
       property,
       value,
     ] as const);
     const page = await context.newPage();
     const toServer: string[] = [];
-    page.on('request', (request) => request.url().startsWith(server.url) && toServer.push(request.url()));
-    await page.goto(`${site.url}/checkout.html`, { waitUntil: 'load' });
+    page.on('request', (request) => request.url().startsWith(rig.server.url) && toServer.push(request.url()));
+    await page.goto(`${rig.site.url}/checkout.html`, { waitUntil: 'load' });
     await page.click('#buy');
     await page.click('#email');
     await page.keyboard.type(TYPED.email);
     await page.click('#next');
-    await page.waitForURL(`${site.url}/thanks.html`, { waitUntil: 'load' });
+    await page.waitForURL(`${rig.site.url}/thanks.html`, { waitUntil: 'load' });
     // The page's API is there and safe to call (its calls go nowhere), the recorder's settings are not.
     const global = await page.evaluate(() => {
       const tapedeck = (window as unknown as { tapedeck: Record<string, (...args: unknown[]) => void> }).tapedeck;
@@ -320,6 +298,6 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
     expect(await page.evaluate(() => document.querySelectorAll('script[src*="recorder.js"]').length)).toBe(0);
     await context.close();
     expect(toServer).toEqual([]);
-    expect(await storedCounts(server, campaignId)).toEqual({ sessions: 0, chunks: 0 });
+    expect(await storedCounts(rig.server, campaignId)).toEqual({ sessions: 0, chunks: 0 });
   });
 });

@@ -105,12 +105,18 @@ export async function storedCounts(server: TestServer, campaignId: string) {
   return { sessions: sessions.length, chunks: chunks.length };
 }
 
-/** A campaign made through the owner's own API call (example.com, no limit, always active). */
-export async function createCampaign(server: TestServer, headers: Record<string, string>, name: string, domains = 'example.com'): Promise<Campaign> {
+/** A campaign made through the owner's own API call (example.com, no limit, always active unless `live` says when). */
+export async function createCampaign(
+  server: TestServer,
+  headers: Record<string, string>,
+  name: string,
+  domains = 'example.com',
+  live = { from: 1, to: 2e12 },
+): Promise<Campaign> {
   const response = await fetch(`${server.url}/api/v1/campaign/create`, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ name, domains, limit: 0, start_date_time: 1, end_date_time: 2e12 }),
+    body: JSON.stringify({ name, domains, limit: 0, start_date_time: live.from, end_date_time: live.to }),
   });
   return ((await response.json()) as { data: Campaign }).data;
 }

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PREPARED } from '../../server/db/index.js';
 import { CAPTURED_TAGS } from '../../common/captured.js';
-import { startServer, usingPostgres, type TestServer } from '../helpers/server.js';
+import { usingPostgres, type TestServer } from '../helpers/server.js';
 import type { CampaignRow } from '../../server/campaigns/repository.js';
 import type { PackedBatch } from '../../server/ingest/pack-batch.js';
 import { findSession, sessionCounters, type SessionState } from '../../server/sessions/repository.js';
@@ -11,7 +11,7 @@ import { countStatement, countValues, startStatement, startValues, type CountedR
 import { firstBatchRow } from '../../server/recordings/session-rows.js';
 import type { SessionCaps } from '../../server/recordings/rules.js';
 import { makeCampaign, sessionId, info, pageEvents, postBatch } from './ingest-support.js';
-import { admittedCount, campaignRow, chunkSeqs, clickAt, eventsOf, expectNoFailures, failureLog, packed, writerFor } from './recordings-support.js';
+import { admittedCount, campaignRow, chunkSeqs, clickAt, eventsOf, packed, useRecordingsServer, writerFor } from './recordings-support.js';
 
 // PostgreSQL's shared statements (server/recordings/postgres-statements.ts): the batches that
 // arrive together are written by one statement, against the rows and the campaign as this node
@@ -24,12 +24,7 @@ if (!usingPostgres()) {
 
 describe.skipIf(!usingPostgres())('recordings on PostgreSQL: the shared statements', () => {
   let server: TestServer;
-  beforeAll(async () => {
-    server = await startServer();
-  });
-  afterAll(async () => server?.close());
-  const log = failureLog();
-  afterEach(() => expectNoFailures(log));
+  const log = useRecordingsServer((started) => (server = started));
 
   const caps = (more: Partial<SessionCaps> = {}) => ({ ...server.config.limits, ...more });
   const ip = '127.0.0.1';

@@ -1,6 +1,6 @@
 // Shared by the recordings module's tests (server/recordings/).
-import { expect } from 'vitest';
-import type { TestServer } from '../helpers/server.js';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { startServer, type TestServer } from '../helpers/server.js';
 import { findCampaign, type CampaignRow } from '../../server/campaigns/repository.js';
 import { packBatch, type PackedBatch } from '../../server/ingest/pack-batch.js';
 import { openRecordings, type Recordings } from '../../server/recordings/index.js';
@@ -47,4 +47,20 @@ export const admittedCount = async (server: TestServer, campaignId: string) => (
 
 export function expectNoFailures(log: ReturnType<typeof failureLog>): void {
   expect(log.failures.splice(0)).toEqual([]);
+}
+
+/**
+ * The describe block's server, started before its tests (handed to `started`) and closed after
+ * them; and the failure log its writers tell, checked empty after each test.
+ */
+export function useRecordingsServer(started: (server: TestServer) => void): ReturnType<typeof failureLog> {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startServer();
+    started(server);
+  });
+  afterAll(async () => server?.close());
+  const log = failureLog();
+  afterEach(() => expectNoFailures(log));
+  return log;
 }

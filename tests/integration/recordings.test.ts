@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, usingPostgres, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { usingPostgres, type TestServer } from '../helpers/server.js';
 import { findSession, sessionCounters } from '../../server/sessions/repository.js';
 import { HttpError } from '../../server/http/errors.js';
 import { LIMIT_REACHED, type WriteOutcome } from '../../server/recordings/index.js';
@@ -7,19 +7,14 @@ import { CAPS } from '../../server/recordings/rules.js';
 import { MAX_SEQ } from '../../common/limits.js';
 import { NOTE_TAG } from '../../common/captured.js';
 import { info, pageEvents, sessionId, storedCounts } from './ingest-support.js';
-import { admittedCount, campaignRow, chunkSeqs, clickAt, eventsOf, expectNoFailures, failureLog, packed, writerFor } from './recordings-support.js';
+import { admittedCount, campaignRow, chunkSeqs, clickAt, eventsOf, packed, useRecordingsServer, writerFor } from './recordings-support.js';
 
 // The one writer of sessions, chunks and a campaign's admitted sessions (server/recordings/),
 // on the database the tests run on: SQLite, or PostgreSQL with TEST_DATABASE_URL.
 
 describe(`recordings on ${usingPostgres() ? 'PostgreSQL' : 'SQLite'}`, () => {
   let server: TestServer;
-  beforeAll(async () => {
-    server = await startServer();
-  });
-  afterAll(async () => server?.close());
-  const log = failureLog();
-  afterEach(() => expectNoFailures(log));
+  const log = useRecordingsServer((started) => (server = started));
 
   const ip = '127.0.0.1';
   const first = (id: string, start = Date.now() - 60_000) => packed({ sessionId: id, seq: 0, info: info(), events: pageEvents(start) });

@@ -1,6 +1,7 @@
 import type { Insights } from '../../../common/api/insights.js';
 import type { SessionFilters } from '../../lib/sessionFilters.js';
 import { SessionsLink } from './SessionsLink.js';
+import { InsightsTable } from './InsightsTable.js';
 
 type Page = Insights['pages'][number];
 
@@ -24,34 +25,21 @@ export function PagesTable({ campaignId, insights, range }: { campaignId: string
         <p className="muted small">No pages</p>
       ) : (
         <div className="table-scroll">
-          <table className="insights-table">
-            <thead>
-              <tr>
-                <th scope="col">Page</th>
-                <th scope="col">Views</th>
-                <th scope="col">Entries</th>
-                <th scope="col">Exits</th>
-                <th scope="col">Rage clicks</th>
-                <th scope="col">Dead clicks</th>
-                <th scope="col">Errors</th>
+          <InsightsTable columns={['Page', 'Views', 'Entries', 'Exits', 'Rage clicks', 'Dead clicks', 'Errors']}>
+            {insights.pages.map((page) => (
+              <tr key={page.path}>
+                <th scope="row" className="mono break">
+                  {page.path}
+                </th>
+                <td>{linked(page, page.views, 'views', {})}</td>
+                <td>{page.entries}</td>
+                <td>{page.exits}</td>
+                <td>{linked(page, page.rageClicks, 'sessions with rage clicks', { hasRageClicks: true })}</td>
+                <td>{linked(page, page.deadClicks, 'sessions with dead clicks', { hasDeadClicks: true })}</td>
+                <td>{linked(page, page.errors, 'sessions with errors', { hasErrors: true })}</td>
               </tr>
-            </thead>
-            <tbody>
-              {insights.pages.map((page) => (
-                <tr key={page.path}>
-                  <th scope="row" className="mono break">
-                    {page.path}
-                  </th>
-                  <td>{linked(page, page.views, 'views', {})}</td>
-                  <td>{page.entries}</td>
-                  <td>{page.exits}</td>
-                  <td>{linked(page, page.rageClicks, 'sessions with rage clicks', { hasRageClicks: true })}</td>
-                  <td>{linked(page, page.deadClicks, 'sessions with dead clicks', { hasDeadClicks: true })}</td>
-                  <td>{linked(page, page.errors, 'sessions with errors', { hasErrors: true })}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </InsightsTable>
         </div>
       )}
     </section>

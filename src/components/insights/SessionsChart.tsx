@@ -1,6 +1,7 @@
 import type { Insights } from '../../../common/api/insights.js';
 import { HOUR_MS } from '../../../common/insights.js';
 import { SessionsLink } from './SessionsLink.js';
+import { InsightsTable } from './InsightsTable.js';
 
 // Sessions over time as plain SVG bars (humans below, bots stacked above): one series of at
 // most 90 bars needs no chart library, and each bar is a link like every other number.
@@ -23,9 +24,18 @@ export function SessionsChart({ campaignId, insights }: { campaignId: string; in
   return (
     <figure className="card insights-chart">
       <figcaption className="insights-heading">Sessions over time</figcaption>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="group" aria-label={`Sessions per ${bucketMs <= HOUR_MS ? 'hour' : 'day'}, humans and bots: each bar opens its sessions`}>
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="group"
+        aria-label={`Sessions per ${bucketMs <= HOUR_MS ? 'hour' : 'day'}, humans and bots: each bar opens its sessions`}
+      >
         {series.map((b, i) => (
-          <SessionsLink key={b.t} campaignId={campaignId} filters={{ from: b.t, to: b.t + bucketMs }} label={`${bucketLabel(b.t, bucketMs)}: ${b.humans} humans, ${b.bots} bots`}>
+          <SessionsLink
+            key={b.t}
+            campaignId={campaignId}
+            filters={{ from: b.t, to: b.t + bucketMs }}
+            label={`${bucketLabel(b.t, bucketMs)}: ${b.humans} humans, ${b.bots} bots`}
+          >
             <rect className="bar-humans" x={i * step + 1} y={HEIGHT - height(b.humans)} width={Math.max(1, step - 2)} height={height(b.humans)} />
             <rect className="bar-bots" x={i * step + 1} y={HEIGHT - height(b.humans + b.bots)} width={Math.max(1, step - 2)} height={height(b.bots)} />
             {/* The whole column answers the pointer, empty or not. */}
@@ -39,26 +49,16 @@ export function SessionsChart({ campaignId, insights }: { campaignId: string; in
       <details>
         <summary>Show as table</summary>
         <div className="table-scroll">
-          <table className="insights-table">
-            <thead>
-              <tr>
-                <th scope="col">{bucketMs <= HOUR_MS ? 'Hour' : 'Day'}</th>
-                <th scope="col">Humans</th>
-                <th scope="col">Bots</th>
-                <th scope="col">With errors</th>
+          <InsightsTable columns={[bucketMs <= HOUR_MS ? 'Hour' : 'Day', 'Humans', 'Bots', 'With errors']}>
+            {series.map((b) => (
+              <tr key={b.t}>
+                <th scope="row">{bucketLabel(b.t, bucketMs)}</th>
+                <td>{b.humans}</td>
+                <td>{b.bots}</td>
+                <td>{b.withErrors}</td>
               </tr>
-            </thead>
-            <tbody>
-              {series.map((b) => (
-                <tr key={b.t}>
-                  <th scope="row">{bucketLabel(b.t, bucketMs)}</th>
-                  <td>{b.humans}</td>
-                  <td>{b.bots}</td>
-                  <td>{b.withErrors}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </InsightsTable>
         </div>
       </details>
     </figure>

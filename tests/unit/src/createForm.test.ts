@@ -11,22 +11,11 @@ import {
 import { toLocalInputValue } from '../../../src/lib/format.js';
 import type { Campaign } from '../../../common/api-types.js';
 import { newRulesForm } from '../../../src/lib/rulesForm.js';
+import { DEFAULT_RULES } from '../../integration/recording-rules-support.js';
 import { DEFAULT_MASKED_PARAMS, MASKED_PARAMS_INVALID } from '../../../common/recording-rules.js';
 
-/** A new form's recording rules and the create body's words for them. */
+/** A new form's recording rules (the create body's words for them: DEFAULT_RULES). */
 const RULES = newRulesForm();
-const RULES_PAYLOAD = {
-  keep_query: false,
-  masked_params: DEFAULT_MASKED_PARAMS,
-  sample_rate: 100,
-  min_duration_ms: 0,
-  url_include: [],
-  url_exclude: [],
-  block_selector: '',
-  privacy: 'balanced',
-  consent: 'none',
-  consent_buffer_seconds: 0,
-};
 
 const valid: CampaignForm = {
   name: 'Spring sale',
@@ -62,7 +51,7 @@ describe('campaign form', () => {
       captureConsole: false,
       retention_days: 0,
       ip_mode: 'none',
-      ...RULES_PAYLOAD,
+      ...DEFAULT_RULES,
     });
   });
 
