@@ -117,8 +117,8 @@ describe.skipIf(!hasChromium)('people', () => {
     expect(await listed('')).toEqual([]);
     // Nothing of the person is left: no star, no note.
     expect(await listed('starred=true')).toEqual([]);
-    expect(await server.db.selectFrom('notes').select('id').where('campaign_id', '=', campaignId).execute()).toEqual([]);
-    expect(await server.db.selectFrom('session_stars').select('session_id').where('campaign_id', '=', campaignId).execute()).toEqual([]);
+    expect(await rig.server.db.selectFrom('notes').select('id').where('campaign_id', '=', campaignId).execute()).toEqual([]);
+    expect(await rig.server.db.selectFrom('session_stars').select('session_id').where('campaign_id', '=', campaignId).execute()).toEqual([]);
     await context.close();
   });
 });
