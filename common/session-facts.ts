@@ -11,6 +11,8 @@ import { EventType, IncrementalSource, MouseInteractions } from '@rrweb/types';
 import { CAPTURED_TAGS } from './captured.js';
 import { storable } from './scrub.js';
 import { boundedSet, emptyPeople, EVENT_NAMES_MAX, PEOPLE_TAGS, type Fields, type PeopleFacts } from './people.js';
+import { isScrolling, quickBack, scroll, SCROLL_REVERSALS, type Scrolling } from './frustration-rules.js';
+
 
 /** rrweb's inactivity gap: more than 10 s between human inputs is inactive time. */
 export const INACTIVITY_MS = 10_000;
@@ -25,15 +27,6 @@ export const MAX_PAGES = 50;
 const MAX_PAGE_CHARS = 300;
 /** An error's message as errors are grouped by it: its first 200 characters. */
 export const MAX_ERROR_MESSAGE = 200;
-/** Quick back: the visitor left a page and loaded it again within this long of leaving it (A → B → A). */
-export const QUICK_BACK_MS = 5000;
-/**
- * Excessive scrolling: at least SCROLL_REVERSALS changes of vertical direction of one scrolling
- * element within SCROLL_WINDOW_MS, each after a swing of at least SCROLL_SWING_PX.
- */
-export const SCROLL_REVERSALS = 4;
-export const SCROLL_WINDOW_MS = 10_000;
-export const SCROLL_SWING_PX = 200;
 /** Clicks the carried state keeps for the rage and dead rules: bounded whatever a page does. */
 const MAX_RECENT_CLICKS = 20;
 
@@ -92,18 +85,34 @@ const isFields = (value: unknown): value is Fields => !!value && typeof value ==
 function peopleMoments(t: number, tag: unknown, payload: Record<string, unknown> | undefined): Moment[] {
   if (!payload || typeof payload !== 'object') return [];
   // Names as a column can hold them (no NUL: PostgreSQL refuses one in text and in JSON).
-  if (tag === PEOPLE_TAGS.identify && typeof payload.userId === 'string') return [{ kind: 'identify', t, userId: storable(payload.userId), traits: isFields(payload.traits) ? payload.traits : {} }];
+  if (tag === PEOPLE_TAGS.identify && typeof payload.userId === 'string')
+    return [{ kind: 'identify', t, userId: storable(payload.userId), traits: isFields(payload.traits) ? payload.traits : {} }];
   if (tag === PEOPLE_TAGS.event && typeof payload.name === 'string') return [{ kind: 'event', t, name: storable(payload.name) }];
-  if (tag === PEOPLE_TAGS.tag && typeof payload.key === 'string' && typeof payload.value === 'string') return [{ kind: 'tag', t, key: storable(payload.key), value: storable(payload.value) }];
+  if (tag === PEOPLE_TAGS.tag && typeof payload.key === 'string' && typeof payload.value === 'string')
+    return [{ kind: 'tag', t, key: storable(payload.key), value: storable(payload.value) }];
   return [];
 }
 
 function momentsOf(event: EventLike): Moment[] {
   const t = event.timestamp;
-  const data = (event.data ?? {}) as { source?: number; type?: number; id?: number; x?: number; y?: number; href?: unknown; tag?: unknown; payload?: { level?: unknown; status?: unknown; message?: unknown } };
+  const data = (event.data ?? {}) as {
+    source?: number;
+    type?: number;
+    id?: number;
+    x?: number;
+    y?: number;
+    href?: unknown;
+    tag?: unknown;
+    payload?: { level?: unknown; status?: unknown; message?: unknown };
+  };
   switch (event.type) {
     case EventType.Meta:
-      return typeof data.href === 'string' ? [{ kind: 'page', t, path: pathOf(data.href) }, { kind: 'response', t }] : [{ kind: 'response', t }];
+      return typeof data.href === 'string'
+        ? [
+            { kind: 'page', t, path: pathOf(data.href) },
+            { kind: 'response', t },
+          ]
+        : [{ kind: 'response', t }];
     case EventType.FullSnapshot:
       return [{ kind: 'response', t }];
     case EventType.Custom:
@@ -119,10 +128,13 @@ function momentsOf(event: EventLike): Moment[] {
       const moments: Moment[] = [];
       if (isHumanInput(event)) moments.push({ kind: 'input', t });
       // A value typed after a click also shows the page took it (a field got the focus).
-      if (source === IncrementalSource.Mutation || source === IncrementalSource.Scroll || source === IncrementalSource.Input) moments.push({ kind: 'response', t });
-      if (source === IncrementalSource.MouseInteraction && data.type === MouseInteractions.Click) moments.push({ kind: 'click', t, x: Number(data.x) || 0, y: Number(data.y) || 0 });
+      if (source === IncrementalSource.Mutation || source === IncrementalSource.Scroll || source === IncrementalSource.Input)
+        moments.push({ kind: 'response', t });
+      if (source === IncrementalSource.MouseInteraction && data.type === MouseInteractions.Click)
+        moments.push({ kind: 'click', t, x: Number(data.x) || 0, y: Number(data.y) || 0 });
       if (source === IncrementalSource.Input && typeof data.id === 'number') moments.push({ kind: 'typed', t, id: data.id });
-      if (source === IncrementalSource.Scroll && typeof data.id === 'number' && Number.isFinite(data.y)) moments.push({ kind: 'scroll', t, id: data.id, y: Number(data.y) });
+      if (source === IncrementalSource.Scroll && typeof data.id === 'number' && Number.isFinite(data.y))
+        moments.push({ kind: 'scroll', t, id: data.id, y: Number(data.y) });
       return moments;
     }
     default:
@@ -182,13 +194,6 @@ export interface SessionFacts extends PeopleFacts {
   scrolling: Scrolling | null;
 }
 
-export interface Scrolling {
-  id: number;
-  dir: number;
-  peak: number;
-  turns: number[];
-}
-
 export const emptyFacts = (): SessionFacts => ({
   activeMs: 0,
   clickCount: 0,
@@ -244,14 +249,14 @@ function settle(facts: SessionFacts, moment: Moment, mark?: (kind: FactMark, t: 
   const answered = (at: number) => moment.kind === 'response' && moment.t >= at && moment.t - at <= DEAD_CLICK_MS;
   if (facts.pendingClicks.length) {
     facts.pendingClicks = facts.pendingClicks.filter((at) => {
-      if (moment.t - at > DEAD_CLICK_MS) return dead(at), false;
+      if (moment.t - at > DEAD_CLICK_MS) return (dead(at), false);
       return !answered(at);
     });
   }
   if (facts.pendingFieldClicks.length) {
     facts.pendingFieldClicks = facts.pendingFieldClicks.filter(([at, id]) => {
       if (answered(at) || (moment.kind === 'typed' && moment.id === id && moment.t >= at && moment.t - at <= FIELD_TYPING_MS)) return false;
-      if (moment.t - at > FIELD_TYPING_MS) return dead(at), false;
+      if (moment.t - at > FIELD_TYPING_MS) return (dead(at), false);
       return true;
     });
   }
@@ -268,49 +273,6 @@ function page(facts: SessionFacts, path: string, t: number): void {
   facts.exitUrl = path;
   if (facts.pages.length < MAX_PAGES) facts.pages = [...facts.pages, path];
   quickBack(facts, path, t);
-}
-
-/**
- * A page loaded again (A → B → A) within QUICK_BACK_MS of leaving it (B's load) is a quick back.
- * The same path again (a reload, or rrweb's periodic snapshot) is the same page, not a visit.
- */
-function quickBack(facts: SessionFacts, path: string, t: number): void {
-  const trail = facts.pageTrail;
-  const last = trail[trail.length - 1];
-  if (last?.[0] === path) return;
-  const before = trail[trail.length - 2];
-  if (before?.[0] === path && t >= last[1] && t - last[1] <= QUICK_BACK_MS) facts.quickBackCount++;
-  facts.pageTrail = [...trail.slice(-1), [path, t]];
-  facts.scrolling = null;
-}
-
-/**
- * Scrolling back and forth: one element's vertical scroll, a reversal when it moves back
- * SCROLL_SWING_PX from the farthest point of its swing. SCROLL_REVERSALS reversals within
- * SCROLL_WINDOW_MS count once, and the next count needs as many again. Another element
- * scrolling, or another page, starts afresh.
- */
-function scroll(facts: SessionFacts, id: number, y: number, t: number): void {
-  const was = facts.scrolling;
-  if (!was || was.id !== id) {
-    facts.scrolling = { id, dir: 0, peak: y, turns: [] };
-    return;
-  }
-  const s: Scrolling = { ...was, turns: was.turns.filter((at) => t >= at && t - at <= SCROLL_WINDOW_MS) };
-  const moved = y - s.peak;
-  if (s.dir === 0) {
-    if (Math.abs(moved) >= SCROLL_SWING_PX) Object.assign(s, { dir: Math.sign(moved), peak: y });
-  } else if (Math.sign(moved) === s.dir) {
-    s.peak = y;
-  } else if (Math.abs(moved) >= SCROLL_SWING_PX) {
-    Object.assign(s, { dir: -s.dir, peak: y });
-    s.turns.push(t);
-    if (s.turns.length >= SCROLL_REVERSALS) {
-      facts.excessiveScrollCount++;
-      s.turns = [];
-    }
-  }
-  facts.scrolling = s;
 }
 
 /**
@@ -376,11 +338,6 @@ export type CarriedFacts = Pick<SessionFacts, 'lastInputAt' | 'recentClicks' | '
 
 export const carriedFacts = ({ lastInputAt, recentClicks, pendingClicks, pendingFieldClicks, pageTrail, scrolling }: SessionFacts): string =>
   JSON.stringify({ lastInputAt, recentClicks, pendingClicks, pendingFieldClicks, pageTrail, scrolling });
-
-const isScrolling = (value: unknown): value is Scrolling => {
-  const s = value as Scrolling | null;
-  return !!s && typeof s === 'object' && [s.id, s.dir, s.peak].every((v) => typeof v === 'number') && Array.isArray(s.turns);
-};
 
 /** The carried state as stored, read back defensively: a bad value starts afresh. */
 export function readCarried(json: string | null | undefined): CarriedFacts {
