@@ -6,7 +6,7 @@ import { insightsRange } from '../../common/insights.js';
 import { requireUser } from '../auth/tokens.js';
 import { badRequest } from '../http/errors.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
-import { sweepIfDue } from './sweep.js';
+import { markEndedSessionsWithoutInput } from '../recordings/bot-sweep.js';
 import { listFilters } from '../sessions/routes.js';
 import { campaignInsights } from './repository.js';
 import { funnelCondition } from '../funnels/filter.js';
@@ -25,7 +25,7 @@ export async function registerInsights(app: FastifyInstance, ctx: AppContext): P
       const range = insightsRange(from, to, Date.now());
       if ('error' in range) throw badRequest(range.error);
       // As the list does: sessions that ended with no human input count as bots now.
-      await sweepIfDue(ctx.db, campaign.id);
+      await markEndedSessionsWithoutInput(ctx.db, campaign.id);
       await ctx.errorLog.flush();
       const funnel = await funnelCondition(ctx.db, campaign.id, filters);
       return campaignInsights(ctx.db, campaign.id, { ...listFilters(filters), funnelCondition: funnel }, range);

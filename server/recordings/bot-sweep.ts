@@ -1,3 +1,4 @@
+import { sql, type SqlBool } from 'kysely';
 import type { Executor } from '../db/executor.js';
 import { BOT_REASONS } from '../ingest/visitor.js';
 import { SESSION_IDLE_MS } from '../../common/limits.js';
@@ -7,11 +8,24 @@ export const SWEEP_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Sessions that ended (idle past the tracker's SESSION_IDLE_MS, so it has moved on) without any
- * human input are bots. Run before a list, and after a campaign admits a new session (at most
- * once a minute; outside its transaction, so the admission never waits on other rows); the
- * verdict index keeps it cheap.
+ * human input are bots. Run before a list or the insights, and after a campaign admits a new
+ * session (at most once a minute; outside its transaction, so the admission never waits on other
+ * rows). The UPDATE runs only when a session awaits it: on SQLite it walks the sessions idle for
+ * 30 minutes by the last-activity index (every old session of the campaign, ~30 ms at 100,000),
+ * while the check reads the campaign's last day by start time (the `+` keeps SQLite off that index).
  */
 export async function markEndedSessionsWithoutInput(db: Executor, campaignId: string, now = Date.now()): Promise<void> {
+  const awaiting = await db
+    .selectFrom('sessions')
+    .select('id')
+    .where('campaign_id', '=', campaignId)
+    .where('started_at', '>', now - SWEEP_WINDOW_MS)
+    .where('is_bot', '=', 0)
+    .where('has_human_input', '=', 0)
+    .where(sql<SqlBool>`+last_activity_at < ${now - SESSION_IDLE_MS}`)
+    .limit(1)
+    .executeTakeFirst();
+  if (!awaiting) return;
   await db
     .updateTable('sessions')
     .set({ is_bot: 1, bot_reason: BOT_REASONS.noInput })

@@ -261,7 +261,7 @@ export type SessionState = NonNullable<Awaited<ReturnType<typeof sessionCounters
 export type CountedSession = SessionState & Pick<SessionRow, (typeof VERDICT_COLUMNS)[number]>;
 
 // The bot sweep writes sessions: it lives with the other writes (server/recordings).
-export { markEndedSessionsWithoutInput, SWEEP_WINDOW_MS } from '../recordings/bot-sweep.js';
+export { markEndedSessionsWithoutInput } from '../recordings/bot-sweep.js';
 
 export type FactColumns = Pick<SessionRow, (typeof FACT_COLUMNS)[number]>;
 
