@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { Executor } from '../db/executor.js';
-import type { FunnelsTable } from '../db/schema.js';
+import type { FunnelsTable } from '../db/schema-insights.js';
 import type { Funnel, FunnelChanges } from '../../common/api/funnels.js';
 import { DEFAULT_FUNNEL_WITHIN_MS, progress, tally, type FunnelStep, type Tally, type Visit } from '../../common/funnels.js';
 import { pathMatches } from './match.js';
