@@ -1,14 +1,13 @@
 // The recorder bundle (/static/recorder.js): rrweb's record-only build, masking everything a
 // visitor types, batching into numbered gzip batches for ingest. It never throws into the page.
 import { record } from '@rrweb/record';
-import type { SessionInfo } from '../../common/api-types.js';
 import type { Batch } from './batch.js';
 import { note } from './batch.js';
 import { BATCH_BYTES, FLUSH_EVENTS, FLUSH_TICKS, LIVE_FOLLOW_MS, LIVE_HEADER, MUTATION_BUDGET, SESSION_IDLE_MS, TICK_MS, UNLOAD_BATCH_BYTES } from '../../common/limits.js';
 import { maskJson, packNow } from './pack.js';
 import { createPacker } from './packer.js';
 import { maskEvent, maskPage, mutationCount, optedOut } from './privacy.js';
-import { pageUrl, withoutQuery } from '../../common/scrub.js';
+import { sessionInfo } from './session-info.js';
 import { pageRecorded, sampled, type TrackerRules } from '../../common/recording-rules.js';
 import { recordRules, textHidden } from './rules.js';
 import { consentAnswer, onConsent } from './consent.js';
@@ -73,25 +72,6 @@ const safe =
       // a recording problem is never the page's problem
     }
   };
-
-function sessionInfo(rules: TrackerRules): SessionInfo {
-  const n = navigator;
-  return {
-    userAgent: n.userAgent,
-    language: n.language,
-    timezone: '', // filled in where the batch is packed, off the main thread (pack.ts)
-    hardwareConcurrency: n.hardwareConcurrency || 0,
-    webdriver: n.webdriver === true,
-    cookiesEnabled: n.cookieEnabled,
-    hasFocus: document.hasFocus(),
-    // The card shows "fullscreen" or "windowed": whether the page is in full screen now.
-    fullScreenEnabled: !!document.fullscreenElement,
-    screenWidth: screen.width,
-    screenHeight: screen.height,
-    referrer: withoutQuery(document.referrer),
-    url: pageUrl(location.href, rules.query),
-  };
-}
 
 function start(settings: Settings, url: string, rules: TrackerRules): void {
   let session: SessionState = resumeSession(storage(STATE_KEY), Date.now());
