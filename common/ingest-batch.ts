@@ -102,7 +102,8 @@ function capturedFlaw(events: { type: number; data: object }[]): string | null {
     const data = events[i].data as { tag?: unknown; payload?: unknown };
     const checker = typeof data.tag === 'string' && Object.hasOwn(capturedCheckers, data.tag) ? capturedCheckers[data.tag] : undefined;
     if (checker && !checker.Check(data.payload)) return `events[${i}].data.payload is not a well-formed ${data.tag} event`;
-    if (PEOPLE_NAMES.has(data.tag) && !peoplePayloadOk(data.tag as string, data.payload)) return `events[${i}].data.payload is not a well-formed ${data.tag} event`;
+    if (PEOPLE_NAMES.has(data.tag) && !peoplePayloadOk(data.tag as string, data.payload))
+      return `events[${i}].data.payload is not a well-formed ${data.tag} event`;
   }
   return null;
 }

@@ -27,7 +27,11 @@ const DIGIT = /[0-9０-９]/g;
 const URL_QUERY = /(:\/\/[^\s?#()]*)[?#][^\s()]*?((?::\d+){0,2})(?=[\s()]|$)/g;
 
 /** Captured text with URLs' query strings and fragments dropped, e-mails shown as `[email]` and each digit of a long run as `*`. */
-export const maskText = (text: string): string => text.replace(URL_QUERY, '$1$2').replace(EMAIL, '[email]').replace(DIGIT_RUN, (run) => run.replace(DIGIT, '*'));
+export const maskText = (text: string): string =>
+  text
+    .replace(URL_QUERY, '$1$2')
+    .replace(EMAIL, '[email]')
+    .replace(DIGIT_RUN, (run) => run.replace(DIGIT, '*'));
 
 /** A URL without its query string and fragment, where sites put tokens and e-mails: what page addresses keep. */
 export const withoutQuery = (url: string): string => url.split(/[?#]/)[0];

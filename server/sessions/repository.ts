@@ -1,6 +1,7 @@
 import { sql, type Expression, type Selectable, type SelectQueryBuilder, type SqlBool, type RawBuilder, type ExpressionBuilder } from 'kysely';
 import type { Database, Db } from '../db/index.js';
-import { carriedFacts, readCarried, type SessionFacts } from '../../common/session-facts.js';
+import { type SessionFacts } from '../../common/session-facts.js';
+import { carriedFacts, readCarried } from '../../common/carried-facts.js';
 import type { Executor } from '../db/executor.js';
 import type { SessionsTable } from '../db/schema.js';
 import type { Session, SessionCounts } from '../../common/api-types.js';

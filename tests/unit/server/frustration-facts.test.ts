@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { carriedFacts, emptyFacts, factMoments, foldFacts, readCarried, sessionFacts, type SessionFacts } from '../../../common/session-facts.js';
+import { emptyFacts, factMoments, foldFacts, sessionFacts, type SessionFacts } from '../../../common/session-facts.js';
+import { carriedFacts, readCarried } from '../../../common/carried-facts.js';
 
 // Quick backs and excessive scrolling (common/session-facts.ts), on events in rrweb's own shapes.
 const T = 1_750_000_000_000;

@@ -2,7 +2,8 @@ import { gunzipSync } from 'node:zlib';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { carriedFacts, emptyFacts, factMoments, foldFacts, hasHumanInput, pathOf, readCarried, sessionFacts, type SessionFacts } from '../../../common/session-facts.js';
+import { emptyFacts, factMoments, foldFacts, hasHumanInput, pathOf, sessionFacts, type SessionFacts } from '../../../common/session-facts.js';
+import { carriedFacts, readCarried } from '../../../common/carried-facts.js';
 import { maskText } from '../../../common/scrub.js';
 
 // Fixtures in rrweb's own event shapes, as the tracker records them.

@@ -1,0 +1,149 @@
+// The first of session-facts.ts's two steps: a batch's events reduced to the few moments the
+// rules look at (run where the batch is parsed, in ingest's worker thread).
+
+import { EventType, IncrementalSource, MouseInteractions } from '@rrweb/types';
+import { CAPTURED_TAGS } from './captured.js';
+import { storable } from './scrub.js';
+import { PEOPLE_TAGS, type Fields } from './people.js';
+
+/** Dead click: no DOM change, navigation, scroll or input within this long after the click. */
+export const DEAD_CLICK_MS = 1000;
+const MAX_PAGE_CHARS = 300;
+/** An error's message as errors are grouped by it: its first 200 characters. */
+export const MAX_ERROR_MESSAGE = 200;
+
+/**
+ * Human input: what a person at the page produces — mouse moves, mouse interactions (clicks,
+ * focus, touch start and end), touch moves, drags and typed input. Scrolls and viewport resizes
+ * are left out: a crawler scrolls to load lazy content and sizes its window, with nobody there.
+ * Active time is time with human input, and a session without any is a bot ("No human input").
+ */
+const HUMAN_INPUT_SOURCES = new Set<number>([
+  IncrementalSource.MouseMove,
+  IncrementalSource.MouseInteraction,
+  IncrementalSource.Input,
+  IncrementalSource.TouchMove,
+  IncrementalSource.Drag,
+]);
+
+const isHumanInput = (event: { type: number; data: unknown }) =>
+  event.type === EventType.IncrementalSnapshot && HUMAN_INPUT_SOURCES.has((event.data as { source?: number } | null)?.source ?? -1);
+
+/** Whether any of the events is human input. */
+export const hasHumanInput = (events: { type: number; data: unknown }[]) => events.some(isHumanInput);
+
+/** A moment the rules look at, from one event (an event may give two: a click is also input). */
+export type Moment =
+  | { kind: 'input'; t: number }
+  | { kind: 'click'; t: number; x: number; y: number; field?: number }
+  | { kind: 'typed'; t: number; id: number }
+  | { kind: 'response'; t: number }
+  | { kind: 'page'; t: number; path: string }
+  | { kind: 'scroll'; t: number; id: number; y: number }
+  | { kind: 'error'; t: number; message?: string }
+  | { kind: 'request'; t: number }
+  | { kind: 'identify'; t: number; userId: string; traits: Fields }
+  | { kind: 'event'; t: number; name: string }
+  | { kind: 'tag'; t: number; key: string; value: string };
+
+export interface EventLike {
+  type: number;
+  data: unknown;
+  timestamp: number;
+}
+
+/** A URL's path, without origin, query string and fragment (and, from a page address that is no URL, no NUL). */
+export function pathOf(href: string): string {
+  try {
+    return new URL(href).pathname.slice(0, MAX_PAGE_CHARS);
+  } catch {
+    return storable(href.split(/[?#]/)[0], MAX_PAGE_CHARS);
+  }
+}
+
+const isFields = (value: unknown): value is Fields => !!value && typeof value === 'object' && !Array.isArray(value);
+
+/** What the page told with tapedeck.identify, .event and .tag (common/people.ts); ingest's schema bounds them. */
+function peopleMoments(t: number, tag: unknown, payload: Record<string, unknown> | undefined): Moment[] {
+  if (!payload || typeof payload !== 'object') return [];
+  // Names as a column can hold them (no NUL: PostgreSQL refuses one in text and in JSON).
+  if (tag === PEOPLE_TAGS.identify && typeof payload.userId === 'string')
+    return [{ kind: 'identify', t, userId: storable(payload.userId), traits: isFields(payload.traits) ? payload.traits : {} }];
+  if (tag === PEOPLE_TAGS.event && typeof payload.name === 'string') return [{ kind: 'event', t, name: storable(payload.name) }];
+  if (tag === PEOPLE_TAGS.tag && typeof payload.key === 'string' && typeof payload.value === 'string')
+    return [{ kind: 'tag', t, key: storable(payload.key), value: storable(payload.value) }];
+  return [];
+}
+
+function momentsOf(event: EventLike): Moment[] {
+  const t = event.timestamp;
+  const data = (event.data ?? {}) as {
+    source?: number;
+    type?: number;
+    id?: number;
+    x?: number;
+    y?: number;
+    href?: unknown;
+    tag?: unknown;
+    payload?: { level?: unknown; status?: unknown; message?: unknown };
+  };
+  switch (event.type) {
+    case EventType.Meta:
+      return typeof data.href === 'string'
+        ? [
+            { kind: 'page', t, path: pathOf(data.href) },
+            { kind: 'response', t },
+          ]
+        : [{ kind: 'response', t }];
+    case EventType.FullSnapshot:
+      return [{ kind: 'response', t }];
+    case EventType.Custom:
+      if (data.tag === CAPTURED_TAGS.error || (data.tag === CAPTURED_TAGS.console && data.payload?.level === 'error')) {
+        // The message groups the campaign's errors (server/insights/errors.ts).
+        const message = typeof data.payload?.message === 'string' ? storable(data.payload.message, MAX_ERROR_MESSAGE).trim() : '';
+        return [message ? { kind: 'error', t, message } : { kind: 'error', t }];
+      }
+      if (data.tag === CAPTURED_TAGS.request) return [{ kind: 'request', t }];
+      return peopleMoments(t, data.tag, data.payload as Record<string, unknown> | undefined);
+    case EventType.IncrementalSnapshot: {
+      const source = data.source ?? -1;
+      const moments: Moment[] = [];
+      if (isHumanInput(event)) moments.push({ kind: 'input', t });
+      // A value typed after a click also shows the page took it (a field got the focus).
+      if (source === IncrementalSource.Mutation || source === IncrementalSource.Scroll || source === IncrementalSource.Input)
+        moments.push({ kind: 'response', t });
+      if (source === IncrementalSource.MouseInteraction && data.type === MouseInteractions.Click)
+        moments.push({ kind: 'click', t, x: Number(data.x) || 0, y: Number(data.y) || 0 });
+      if (source === IncrementalSource.Input && typeof data.id === 'number') moments.push({ kind: 'typed', t, id: data.id });
+      if (source === IncrementalSource.Scroll && typeof data.id === 'number' && Number.isFinite(data.y))
+        moments.push({ kind: 'scroll', t, id: data.id, y: Number(data.y) });
+      return moments;
+    }
+    default:
+      return [];
+  }
+}
+
+/**
+ * A click that focused its own element (mousedown focuses, the click follows within this long)
+ * may be a click into a field: what is typed there is recorded only later (rrweb keeps the last
+ * value), so such a click waits up to FIELD_TYPING_MS for input into that element.
+ */
+const FOCUS_BEFORE_CLICK_MS = DEAD_CLICK_MS;
+export const FIELD_TYPING_MS = 10_000;
+
+/** The moments of a batch's events, in the events' order (ingest sorts a batch by time). */
+export function factMoments(events: EventLike[]): Moment[] {
+  const moments: Moment[] = [];
+  let focus: { id: number; t: number } | null = null;
+  for (const event of events) {
+    const data = event.data as { source?: number; type?: number; id?: unknown } | null;
+    const interaction = event.type === EventType.IncrementalSnapshot && data?.source === IncrementalSource.MouseInteraction ? data : null;
+    for (const moment of momentsOf(event)) {
+      if (moment.kind === 'click' && focus && interaction?.id === focus.id && moment.t - focus.t <= FOCUS_BEFORE_CLICK_MS) moment.field = focus.id;
+      moments.push(moment);
+    }
+    if (interaction?.type === MouseInteractions.Focus && typeof interaction.id === 'number') focus = { id: interaction.id, t: event.timestamp };
+  }
+  return moments;
+}
