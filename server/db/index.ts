@@ -28,6 +28,8 @@ import * as m0023 from './migrations/0023_campaign_page_queries.js';
 import * as m0024 from './migrations/0024_campaign_recording_rules.js';
 import * as m0025 from './migrations/0025_frustration.js';
 import * as m0021 from './migrations/0021_heatmaps.js';
+import * as m0026 from './migrations/0026_session_counts.js';
+import * as m0027 from './migrations/0027_session_events_by_start.js';
 
 export type Db = Kysely<Database>;
 export type { Database };
@@ -57,6 +59,8 @@ const migrations: Record<string, Migration> = {
   '0023_campaign_page_queries': m0023,
   '0024_campaign_recording_rules': m0024,
   '0025_frustration': m0025,
+  '0026_session_counts': m0026,
+  '0027_session_events_by_start': m0027,
 };
 
 export interface DbOptions {

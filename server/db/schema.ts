@@ -202,6 +202,7 @@ export interface Database extends HeatmapTables {
   segments: SegmentsTable;
   notes: NotesTable;
   session_events: SessionEventsTable;
+  session_counts: SessionCountsTable;
   erasures: ErasuresTable;
   insights_days: InsightsDaysTable;
   funnels: FunnelsTable;
@@ -216,6 +217,15 @@ export interface SessionEventsTable {
   session_id: string;
   name: string;
   count: number;
+  /** The session's start (migration 0027), for the list's newest page by a common event. */
+  started_at: number | null;
+}
+
+/** A campaign's sessions and bots, kept by triggers on sessions (migration 0026); no row is none. */
+export interface SessionCountsTable {
+  campaign_id: string;
+  sessions: number | string;
+  bots: number | string;
 }
 
 /** Who erased a person's sessions, when, and how many: the person only as the SHA-256 of their id. */

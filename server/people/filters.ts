@@ -1,6 +1,6 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Executor } from '../db/executor.js';
-import type { SessionQuery } from '../sessions/repository.js';
+import { decodeCursor, type SessionQuery } from '../sessions/repository.js';
 
 // The sessions list's people filters as SQL (server/sessions/repository.ts filtered() and
 // pageSessions() use them): traits and tags by their JSON text, events by session_events.
@@ -23,21 +23,35 @@ export function pairFilter([key, value]: [string, string], column: 'traits' | 't
 /** An event sent in at most this many sessions is rare: the list is read by those sessions' ids. */
 export const RARE_EVENT_SESSIONS = 1000;
 
+/** The query's keys that are not filters on the sessions row (the event's own, and paging). */
+const NOT_FILTERS = new Set(['event', 'cursor', 'limit', 'sort']);
+
+/** Whether the event is the query's only filter (a false "has" filter filters nothing). */
+const onlyEvent = (query: SessionQuery) => Object.entries(query).every(([key, value]) => NOT_FILTERS.has(key) || value === undefined || value === false);
+
 /**
- * The event filter as the database answers it fastest. Walking the list in its order and
- * checking each session's events (the EXISTS of filtered()) fills a page soon for a common
- * event, but reads the whole campaign for a rare one, and neither database can tell which from
- * its statistics on names. So the sessions of the event are read first, up to RARE_EVENT_SESSIONS
- * (one range of session_events_name): when that is all of them, the page is those ids.
+ * The event filter as the database answers it fastest. A rare event's sessions are read first,
+ * up to RARE_EVENT_SESSIONS (one range of session_events_name): when that is all of them, the
+ * page is those ids (walking the list and checking each session would read the whole campaign).
+ * A common event's newest page, when nothing else filters it, is one range of the same index by
+ * start time (migration 0027). Otherwise the list is walked in its order with an EXISTS per
+ * session (filtered()), which fills a page soon for a common event.
  */
 export async function byEvent(db: Executor, campaignId: string, query: SessionQuery): Promise<SessionQuery> {
-  const rows = await db
+  const named = db
     .selectFrom('session_events')
     .select('session_id')
     .where('campaign_id', '=', campaignId)
-    .where('name', '=', query.event as string)
-    .limit(RARE_EVENT_SESSIONS + 1)
+    .where('name', '=', query.event as string);
+  const rows = await named.limit(RARE_EVENT_SESSIONS + 1).execute();
+  if (rows.length <= RARE_EVENT_SESSIONS) return { ...query, event: undefined, sessionIds: rows.map((row) => row.session_id) };
+  if ((query.sort ?? 'newest') !== 'newest' || !onlyEvent(query)) return query;
+  const after = query.cursor ? decodeCursor(query.cursor) : null;
+  const newest = await named
+    .$if(after !== null, (qb) => qb.where((eb) => eb(eb.refTuple('started_at', 'session_id'), '<', eb.tuple(...(after as [number, string])))))
+    .orderBy('started_at', 'desc')
+    .orderBy('session_id', 'desc')
+    .limit(query.limit + 1)
     .execute();
-  if (rows.length > RARE_EVENT_SESSIONS) return query;
-  return { ...query, event: undefined, sessionIds: rows.map((row) => row.session_id) };
+  return { ...query, event: undefined, sessionIds: newest.map((row) => row.session_id) };
 }

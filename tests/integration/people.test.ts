@@ -100,19 +100,37 @@ describe('people facts and filters', () => {
       const them = await userSession(common, 'Common Owner');
       const theirs = await createCampaign(common, them.headers, 'Common');
       const many = RARE_EVENT_SESSIONS + 5;
+      const now = Date.now();
       for (let i = 0; i < many; i++)
         await insertSession(common.db, {
           campaign_id: theirs.id,
           id: `common-${String(i).padStart(8, '0')}`,
-          started_at: Date.now() - i * 1000,
+          // Two sessions a second: pages must break ties on the start by id.
+          started_at: now - Math.floor(i / 2) * 1000,
           events: i % 2 ? '{"view":1}' : '{"view":2,"buy":1}',
         });
-      const page = async (query: string) => {
-        const response = await fetch(`${common.url}/api/v1/streaming/sessions/${theirs.id}/?limit=200&${query}`, { headers: them.headers });
+      const page = async (query: string, limit = 200) => {
+        const response = await fetch(`${common.url}/api/v1/streaming/sessions/${theirs.id}/?limit=${limit}&${query}`, { headers: them.headers });
         return (await response.json()) as SessionsResponse;
       };
-      const first = await page('event=view');
-      expect(first.sessions.map((s) => s.sessionId)).toEqual(Array.from({ length: 200 }, (_, i) => `common-${String(i).padStart(8, '0')}`));
+      const every = async (query: string) => {
+        const seen: string[] = [];
+        let cursor = '';
+        do {
+          // An odd page size, so pages end between two sessions of the same second.
+          const body = await page(`${query}${cursor && `&cursor=${cursor}`}`, 199);
+          seen.push(...body.sessions.map((s) => s.sessionId));
+          cursor = body.nextCursor ?? '';
+        } while (cursor);
+        return seen;
+      };
+      // Newest first, ties by id descending, as the unfiltered list orders them.
+      const newest = Array.from({ length: many }, (_, i) => i)
+        .sort((a, b) => Math.floor(a / 2) - Math.floor(b / 2) || b - a)
+        .map((i) => `common-${String(i).padStart(8, '0')}`);
+      // The event alone (one range of session_events by start), then with another filter (walked).
+      expect(await every('event=view')).toEqual(newest);
+      expect(await every('event=view&type=human')).toEqual(newest);
       expect((await page('event=buy')).sessions.every((s) => s.events?.buy === 1)).toBe(true);
     } finally {
       await common.close();
