@@ -30,12 +30,12 @@ const NOT_FILTERS = new Set(['event', 'cursor', 'limit', 'sort']);
 const onlyEvent = (query: SessionQuery) => Object.entries(query).every(([key, value]) => NOT_FILTERS.has(key) || value === undefined || value === false);
 
 /**
- * The event filter as the database answers it fastest. A rare event's sessions are read first,
- * up to RARE_EVENT_SESSIONS (one range of session_events_name): when that is all of them, the
- * page is those ids (walking the list and checking each session would read the whole campaign).
- * A common event's newest page, when nothing else filters it, is one range of the same index by
- * start time (migration 0027). Otherwise the list is walked in its order with an EXISTS per
- * session (filtered()), which fills a page soon for a common event.
+ * The event filter as the database answers it fastest. The newest page, when nothing else
+ * filters it, is one range of session_events_name by start time (migration 0027). Otherwise a
+ * rare event's sessions are read first, up to RARE_EVENT_SESSIONS: when that is all of them, the
+ * page is those ids (walking the list and checking each session would read the whole campaign);
+ * for a common event the list is walked in its order with an EXISTS per session (filtered()),
+ * which fills a page soon.
  */
 export async function byEvent(db: Executor, campaignId: string, query: SessionQuery): Promise<SessionQuery> {
   const named = db
@@ -43,15 +43,17 @@ export async function byEvent(db: Executor, campaignId: string, query: SessionQu
     .select('session_id')
     .where('campaign_id', '=', campaignId)
     .where('name', '=', query.event as string);
+  if ((query.sort ?? 'newest') === 'newest' && onlyEvent(query)) {
+    const after = query.cursor ? decodeCursor(query.cursor) : null;
+    const newest = await named
+      .$if(after !== null, (qb) => qb.where((eb) => eb(eb.refTuple('started_at', 'session_id'), '<', eb.tuple(...(after as [number, string])))))
+      .orderBy('started_at', 'desc')
+      .orderBy('session_id', 'desc')
+      .limit(query.limit + 1)
+      .execute();
+    return { ...query, event: undefined, sessionIds: newest.map((row) => row.session_id) };
+  }
   const rows = await named.limit(RARE_EVENT_SESSIONS + 1).execute();
-  if (rows.length <= RARE_EVENT_SESSIONS) return { ...query, event: undefined, sessionIds: rows.map((row) => row.session_id) };
-  if ((query.sort ?? 'newest') !== 'newest' || !onlyEvent(query)) return query;
-  const after = query.cursor ? decodeCursor(query.cursor) : null;
-  const newest = await named
-    .$if(after !== null, (qb) => qb.where((eb) => eb(eb.refTuple('started_at', 'session_id'), '<', eb.tuple(...(after as [number, string])))))
-    .orderBy('started_at', 'desc')
-    .orderBy('session_id', 'desc')
-    .limit(query.limit + 1)
-    .execute();
-  return { ...query, event: undefined, sessionIds: newest.map((row) => row.session_id) };
+  if (rows.length > RARE_EVENT_SESSIONS) return query;
+  return { ...query, event: undefined, sessionIds: rows.map((row) => row.session_id) };
 }
