@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/index.js';
 import type { Moment } from '../../common/session-facts.js';
@@ -41,7 +40,8 @@ export function visitsOfBatch(batch: StoredBatch): (Visit & { seq: number; text:
     if (moment.kind === 'page') visits.push({ kind: 'page', value: moment.path, text: '', at: moment.t });
     else if (moment.kind === 'event') visits.push({ kind: 'event', value: moment.name, text: '', at: moment.t });
   }
-  for (const record of batch.heat) if (record.kind === 'click') visits.push({ kind: 'click', value: storable(record.s), text: storable(record.text), at: record.t });
+  for (const record of batch.heat)
+    if (record.kind === 'click') visits.push({ kind: 'click', value: storable(record.s), text: storable(record.text), at: record.t });
   const order = (v: Visit) => (v.kind === 'page' ? 0 : 1);
   return visits
     .sort((a, b) => a.at - b.at || order(a) - order(b))
@@ -78,21 +78,47 @@ export class VisitLog {
     if (this.dropped) this.log.warn({ dropped: this.dropped }, 'funnel visits dropped: too many waiting');
     this.dropped = 0;
     this.writing = this.writing.then(() =>
-      rows.length ? write(this.db, rows).catch((error: unknown) => this.log.warn({ err: error, visits: rows.length }, 'funnel visits write failed')) : undefined,
+      rows.length
+        ? write(this.db, rows).catch((error: unknown) => this.log.warn({ err: error, visits: rows.length }, 'funnel visits write failed'))
+        : undefined,
     );
     return this.writing;
   }
 }
 
+/** One transaction; per session, three statements: is it still there, how many visits it keeps, the new ones within the caps. */
 async function write(db: Db, rows: PendingVisit[]): Promise<void> {
+  const sessions = new Map<string, PendingVisit[]>();
+  for (const row of rows) {
+    const key = `${row.campaignId}\n${row.sessionId}`;
+    const found = sessions.get(key);
+    if (found) found.push(row);
+    else sessions.set(key, [row]);
+  }
   await db.transaction().execute(async (trx) => {
-    for (const r of rows) {
-      // The first visits of each kind are kept: a visit past its kind's cap is not written.
-      await sql`insert into session_visits (campaign_id, session_id, seq, kind, value, text, at)
-        select ${r.campaignId}, ${r.sessionId}, ${r.seq}, ${r.kind}, ${r.value}, ${r.text}, ${r.at}
-        where exists (select 1 from sessions where campaign_id = ${r.campaignId} and id = ${r.sessionId})
-          and (select count(*) from session_visits where campaign_id = ${r.campaignId} and session_id = ${r.sessionId} and kind = ${r.kind}) < ${CAP[r.kind]}
-        on conflict do nothing`.execute(trx);
+    for (const visits of sessions.values()) {
+      const { campaignId, sessionId } = visits[0];
+      const session = await trx.selectFrom('sessions').select('id').where('campaign_id', '=', campaignId).where('id', '=', sessionId).executeTakeFirst();
+      if (!session) continue;
+      const kept = await trx
+        .selectFrom('session_visits')
+        .select((eb) => ['kind', eb.fn.countAll<number | string>().as('n')])
+        .where('campaign_id', '=', campaignId)
+        .where('session_id', '=', sessionId)
+        .groupBy('kind')
+        .execute();
+      // The first visits of each kind are kept: past its kind's cap, a visit is not written.
+      const room = { ...CAP };
+      for (const { kind, n } of kept) room[kind] -= Number(n);
+      const values = visits
+        .filter((v) => room[v.kind]-- > 0)
+        .map(({ seq, kind, value, text, at }) => ({ campaign_id: campaignId, session_id: sessionId, seq, kind, value, text, at }));
+      if (values.length)
+        await trx
+          .insertInto('session_visits')
+          .values(values)
+          .onConflict((oc) => oc.doNothing())
+          .execute();
     }
   });
 }
