@@ -146,7 +146,7 @@ describe('funnels with click and event steps', () => {
     expect(await read()).toEqual([1, 1, 1]);
   });
 
-  it('removes the visits with their session: deleted by the owner, by retention, or with the campaign', async () => {
+  it("removes the visits with their session: deleted by the owner, by retention, by a person's erasure, or with the campaign", async () => {
     expect((await visitRows(ids.converted)).length).toBe(3);
     expect((await api(`/streaming/sessions/${campaign.id}/${ids.converted}`, { method: 'DELETE', headers: owner.headers })).status).toBe(200);
     expect(await visitRows(ids.converted)).toEqual([]);
@@ -161,6 +161,11 @@ describe('funnels with click and event steps', () => {
     expect(await sweepExpiredRecordings(server.db)).toBeGreaterThan(0);
     expect(await visitRows(ids.byText)).toEqual([]);
     expect((await visitRows()).length).toBeGreaterThan(0);
+    await server.db.updateTable('sessions').set({ user_id: 'ada@example.com' }).where('id', '=', ids.otherClick).execute();
+    expect((await visitRows(ids.otherClick)).length).toBe(3);
+    const erased = await api(`/people/${campaign.id}/${encodeURIComponent('ada@example.com')}`, { method: 'DELETE', headers: owner.headers });
+    expect(((await erased.json()) as { erased: number }).erased).toBe(1);
+    expect(await visitRows(ids.otherClick)).toEqual([]);
     expect((await api(`/campaign/delete/${campaign.id}`, { method: 'DELETE', headers: owner.headers })).status).toBe(200);
     expect(await visitRows()).toEqual([]);
   });
