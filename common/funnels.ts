@@ -1,8 +1,8 @@
 // Funnel rules, shared by the server (which counts a funnel's sessions) and its tests: plain
 // values, no schemas. A funnel is ordered steps and a window: a session reaches step N when it
 // did steps 1…N in that order (later positions of its visits), the Nth no later than `withinMs`
-// after the first. The steps are matched on the session's page visits (session_pages); click and
-// event steps take the same path once sessions keep their clicked elements and custom events.
+// after the first. Page-only funnels are matched on the session's page visits (session_pages);
+// a funnel with a click or event step on everything the session did (session_visits).
 
 import { addHistograms, histogramMedian, timeBin } from './insights.js';
 
@@ -13,13 +13,20 @@ export const MAX_STEP_CHARS = 300;
 /** A funnel's window when none is given: a day (a session rarely lasts longer). */
 export const DEFAULT_FUNNEL_WITHIN_MS = 86_400_000;
 export const MAX_FUNNEL_WITHIN_MS = 90 * 86_400_000;
+/** Clicks and custom events a session keeps for funnels (its pages: common/session-facts.ts MAX_PAGES). */
+export const MAX_CLICK_VISITS = 200;
+export const MAX_EVENT_VISITS = 100;
 
 export type FunnelStep = { page: string } | { click: string } | { event: string };
 
-/** One thing a session did, in order: a page it loaded (its path), at a time. */
+/**
+ * One thing a session did, in order: a page it loaded (its path), an element it clicked (its
+ * selector path, and its short text), or a custom event the page sent (its name), at a time.
+ */
 export interface Visit {
   kind: 'page' | 'click' | 'event';
   value: string;
+  text?: string;
   at: number;
 }
 
@@ -44,7 +51,11 @@ export function pagePattern(pattern: string): (path: string) => boolean {
   return (path) => regex.test(path);
 }
 
-/** Whether a visit is the step. */
+/**
+ * Whether a visit is the step. A click step is the clicked element's selector path (`#add`) or
+ * its text as recorded (`Add to cart`: trimmed, spaces collapsed, first 60 characters), whole and
+ * case-sensitive; an event step is the event's name, whole and case-sensitive.
+ */
 export function stepMatcher(step: FunnelStep): (visit: Visit) => boolean {
   const kind = kindOf(step);
   if (kind === 'page') {
@@ -52,8 +63,12 @@ export function stepMatcher(step: FunnelStep): (visit: Visit) => boolean {
     return (visit) => visit.kind === 'page' && matches(visit.value);
   }
   const value = valueOf(step);
+  if (kind === 'click') return (visit) => visit.kind === 'click' && (visit.value === value || visit.text === value);
   return (visit) => visit.kind === kind && visit.value === value;
 }
+
+/** Whether the funnel has a click or event step, so is matched on session_visits rather than session_pages. */
+export const needsVisits = (steps: FunnelStep[]): boolean => steps.some((step) => !('page' in step));
 
 export interface Progress {
   /** How many steps the session reached, 0 to steps.length. */

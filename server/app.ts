@@ -21,6 +21,7 @@ import { registerFunnels } from './funnels/routes.js';
 import { registerHeatmaps } from './heatmaps/routes.js';
 import { HeatmapFeed } from './heatmaps/feed.js';
 import { ErrorLog } from './insights/errors.js';
+import { VisitLog } from './funnels/visits.js';
 import { registerStars } from './stars/routes.js';
 import { registerSegments } from './segments/routes.js';
 import { registerNotes } from './notes/routes.js';
@@ -94,6 +95,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     recordings: openRecordings(db, config.limits, app.log),
     heatmaps: new HeatmapFeed(db, app.log),
     errorLog: new ErrorLog(db),
+    funnelVisits: new VisitLog(db, app.log),
   };
   app.decorate('ctx', ctx);
   app.decorate('diskGuard', new DiskGuard(config.dataDir, config.limits.diskMinFreeBytes, app.log));

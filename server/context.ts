@@ -6,6 +6,7 @@ import type { KeptCampaigns } from './campaigns/kept-campaigns.js';
 import type { Recordings } from './recordings/index.js';
 import type { HeatmapFeed } from './heatmaps/feed.js';
 import type { ErrorLog } from './insights/errors.js';
+import type { VisitLog } from './funnels/visits.js';
 
 /** What every area of the server is built from; made once in buildApp. */
 export interface AppContext {
@@ -22,4 +23,6 @@ export interface AppContext {
   heatmaps: HeatmapFeed;
   /** JavaScript errors by message for the insights: ingest adds each stored batch's, written a second later. */
   errorLog: ErrorLog;
+  /** What sessions did, in order, for funnels with click and event steps: ingest adds each stored batch's, written a second later. */
+  funnelVisits: VisitLog;
 }

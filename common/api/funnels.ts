@@ -8,10 +8,9 @@ import { MAX_FUNNEL_NAME, MAX_FUNNEL_STEPS, MAX_FUNNEL_WITHIN_MS, MAX_FUNNELS_PE
 
 export const FUNNEL_NOT_FOUND = 'Funnel not found';
 export const FUNNEL_LIMIT_REACHED = `A campaign keeps at most ${MAX_FUNNELS_PER_CAMPAIGN} funnels: delete one first`;
-export const STEPS_NOT_RECORDED = 'Click and event steps are not recorded yet: a funnel takes page steps for now';
 
 const text = () => Type.String({ minLength: 1, maxLength: MAX_STEP_CHARS });
-/** A page visited (a path, `*` for any characters), an element clicked (a selector), or a custom event. */
+/** A page visited (a path, `*` for any characters), an element clicked (its selector path or its text), or a custom event (its name). */
 export const FunnelStep = Type.Union([
   Type.Object({ page: text() }, { additionalProperties: false }),
   Type.Object({ click: text() }, { additionalProperties: false }),

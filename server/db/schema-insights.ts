@@ -95,6 +95,21 @@ export interface SessionPagesTable {
   at: number;
 }
 
+/** What a session did, in order, for funnels with click and event steps (migration 0028, server/funnels/visits.ts). */
+export interface SessionVisitsTable {
+  campaign_id: string;
+  session_id: string;
+  /** The batch's seq × 1024 + the visit's place in it: orders visits of one millisecond. */
+  seq: number;
+  kind: 'page' | 'click' | 'event';
+  /** The page's path, the clicked element's selector path, or the event's name. */
+  value: string;
+  /** The clicked element's short text ('' for the others). */
+  text: string;
+  /** The page's clock (the event's timestamp): read for order and gaps within the session only. */
+  at: number;
+}
+
 /** A funnel's tally of one UTC day's sessions (server/funnels/days.ts); gone when a session of that day changes. */
 export interface FunnelDaysTable {
   funnel_id: string;

@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { FunnelDaysTable, FunnelsTable, HeatmapTables, InsightsDaysTable, SessionErrorsTable, SessionPagesTable } from './schema-insights.js';
+import type { FunnelDaysTable, FunnelsTable, HeatmapTables, InsightsDaysTable, SessionErrorsTable, SessionPagesTable, SessionVisitsTable } from './schema-insights.js';
 
 /**
  * The database schema as Kysely sees it. Times are epoch milliseconds; booleans are stored
@@ -208,6 +208,7 @@ export interface Database extends HeatmapTables {
   funnels: FunnelsTable;
   funnel_days: FunnelDaysTable;
   session_pages: SessionPagesTable;
+  session_visits: SessionVisitsTable;
   session_errors: SessionErrorsTable;
 }
 

@@ -4,8 +4,8 @@ import type { Db } from '../db/index.js';
 import type { Executor } from '../db/executor.js';
 import type { FunnelsTable } from '../db/schema-insights.js';
 import type { Funnel, FunnelChanges } from '../../common/api/funnels.js';
-import { DEFAULT_FUNNEL_WITHIN_MS, progress, tally, type FunnelStep, type Tally, type Visit } from '../../common/funnels.js';
-import { pathMatches } from './match.js';
+import { DEFAULT_FUNNEL_WITHIN_MS, needsVisits, progress, tally, type FunnelStep, type Tally, type Visit } from '../../common/funnels.js';
+import { pathMatches, visitMatches } from './match.js';
 
 /** The funnels table: a campaign's funnels, and a funnel's result over its sessions. */
 
@@ -81,35 +81,52 @@ export async function deleteFunnel(db: Executor, campaignId: string, funnelId: s
 }
 
 /**
- * The funnel's tally of the campaign's sessions started in [from, to): the page visits of those
+ * The funnel's tally of the campaign's sessions started in [from, to): the visits of those
  * sessions that are one of the steps (one query, visits that are no step left out, as they
  * cannot change a session's progress), each session's progress by common/funnels.ts.
  */
 export async function tallyOf(db: Executor, campaignId: string, funnel: Funnel, from: number, to: number): Promise<Tally> {
-  const patterns = funnel.steps.flatMap((step) => ('page' in step ? [step.page] : []));
-  const rows = patterns.length
-    ? await db
-        .selectFrom('sessions as s')
-        .innerJoin('session_pages as p', (join) => join.onRef('p.campaign_id', '=', 's.campaign_id').onRef('p.session_id', '=', 's.id'))
-        .select(['p.session_id', 'p.position', 'p.path', 'p.at'])
-        .where('s.campaign_id', '=', campaignId)
-        .where('s.started_at', '>=', from)
-        .where('s.started_at', '<', to)
-        .where((eb) => eb.or(patterns.map((pattern) => pathMatches(db, sql.ref('p.path'), pattern))))
-        .execute()
-    : [];
-  const bySession = new Map<string, { position: number; visit: Visit }[]>();
-  for (const row of rows) {
-    const visits = bySession.get(row.session_id) ?? [];
-    visits.push({ position: Number(row.position), visit: { kind: 'page', value: row.path, at: Number(row.at) } });
-    bySession.set(row.session_id, visits);
-  }
-  const progresses = [...bySession.values()].map((visits) =>
-    progress(
-      visits.sort((a, b) => a.position - b.position).map((v) => v.visit),
-      funnel.steps,
-      funnel.withinMs,
-    ),
-  );
+  const visits = needsVisits(funnel.steps) ? await stepVisits(db, campaignId, funnel.steps, from, to) : await pageVisits(db, campaignId, funnel.steps, from, to);
+  const progresses = [...visits.values()].map((v) => progress(v, funnel.steps, funnel.withinMs));
   return tally(progresses, funnel.steps.length);
+}
+
+/** Rows by session, each session's in order (sorted here: the query leaves the order to the database). */
+function bySession<R extends { session_id: string }>(rows: R[], order: (a: R, b: R) => number, visit: (row: R) => Visit): Map<string, Visit[]> {
+  const sessions = new Map<string, R[]>();
+  for (const row of rows) {
+    const found = sessions.get(row.session_id);
+    if (found) found.push(row);
+    else sessions.set(row.session_id, [row]);
+  }
+  return new Map([...sessions].map(([id, list]) => [id, list.sort(order).map(visit)]));
+}
+
+/** Page-only funnels: each session's page visits that are a step, in order (session_pages). */
+async function pageVisits(db: Executor, campaignId: string, steps: FunnelStep[], from: number, to: number): Promise<Map<string, Visit[]>> {
+  const patterns = steps.flatMap((step) => ('page' in step ? [step.page] : []));
+  const rows = await db
+    .selectFrom('sessions as s')
+    .innerJoin('session_pages as p', (join) => join.onRef('p.campaign_id', '=', 's.campaign_id').onRef('p.session_id', '=', 's.id'))
+    .select(['p.session_id', 'p.position', 'p.path', 'p.at'])
+    .where('s.campaign_id', '=', campaignId)
+    .where('s.started_at', '>=', from)
+    .where('s.started_at', '<', to)
+    .where((eb) => eb.or(patterns.map((pattern) => pathMatches(db, sql.ref('p.path'), pattern))))
+    .execute();
+  return bySession(rows, (a, b) => Number(a.position) - Number(b.position), (row) => ({ kind: 'page', value: row.path, at: Number(row.at) }));
+}
+
+/** Funnels with a click or event step: each session's pages, clicks and events that are a step, in order (session_visits). */
+async function stepVisits(db: Executor, campaignId: string, steps: FunnelStep[], from: number, to: number): Promise<Map<string, Visit[]>> {
+  const rows = await db
+    .selectFrom('sessions as s')
+    .innerJoin('session_visits as v', (join) => join.onRef('v.campaign_id', '=', 's.campaign_id').onRef('v.session_id', '=', 's.id'))
+    .select(['v.session_id', 'v.seq', 'v.kind', 'v.value', 'v.text', 'v.at'])
+    .where('s.campaign_id', '=', campaignId)
+    .where('s.started_at', '>=', from)
+    .where('s.started_at', '<', to)
+    .where((eb) => eb.or(steps.map((step) => visitMatches(db, sql.raw('v'), step))))
+    .execute();
+  return bySession(rows, (a, b) => Number(a.at) - Number(b.at) || Number(a.seq) - Number(b.seq), (row) => ({ kind: row.kind, value: row.value, text: row.text, at: Number(row.at) }));
 }

@@ -12,7 +12,6 @@ import {
   FunnelResult,
   FunnelResultQuery,
   FunnelsParams,
-  STEPS_NOT_RECORDED,
 } from '../../common/api/funnels.js';
 import { MAX_FUNNELS_PER_CAMPAIGN, stepsOf, type FunnelStep } from '../../common/funnels.js';
 import { insightsRange } from '../../common/insights.js';
@@ -36,10 +35,17 @@ const funnelName = (name: string) => {
   return text;
 };
 
-/** Steps as stored: trimmed, storable; click and event steps refused until sessions record them. */
+const stepText = (text: string) => {
+  const clean = storable(text).trim();
+  if (!clean) throw badRequest('A click step names a selector or a text, an event step an event');
+  return clean;
+};
+
+/** Steps as stored: trimmed, storable; a page step is a path. */
 function funnelSteps(steps: FunnelStep[]): FunnelStep[] {
   return steps.map((step) => {
-    if (!('page' in step)) throw badRequest(STEPS_NOT_RECORDED);
+    if ('click' in step) return { click: stepText(step.click) };
+    if ('event' in step) return { event: stepText(step.event) };
     const page = storable(step.page).trim();
     if (!page.startsWith('/') && !page.startsWith('*')) throw badRequest('A page step is a path: it starts with / (or *)');
     return { page };
@@ -49,6 +55,7 @@ function funnelSteps(steps: FunnelStep[]): FunnelStep[] {
 /** A campaign's funnels and their results: owner only, as every campaign call. */
 export async function registerFunnels(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  app.addHook('onClose', async () => ctx.funnelVisits.flush());
   const writeLimit = minuteLimit(app, 'funnel-user', FUNNEL_WRITES_PER_USER);
   const preHandler = [requireUser(ctx), checkSameOrigin(ctx.config.publicUrl)];
   const writer = async (request: FastifyRequest, reply: { header(name: string, value: number): unknown }, campaignId: string) => {
@@ -107,6 +114,8 @@ export async function registerFunnels(app: FastifyInstance, ctx: AppContext): Pr
       const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
       const funnel = await findFunnel(ctx.db, campaign.id, request.params.funnelId);
       if (!funnel) throw notFound(FUNNEL_NOT_FOUND);
+      // What ingest's visit log holds is written first, so the result counts every stored batch.
+      await ctx.funnelVisits.flush();
       // The insights' range rules: 30 days back by default, at most 366 days, whole days past 2 days.
       const range = insightsRange(request.query.from, request.query.to, Date.now());
       if ('error' in range) throw badRequest(range.error);

@@ -221,6 +221,8 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     if (outcome.stored) ctx.errorLog.add(campaign.id, batch.sessionId, batch.moments);
     // Heatmaps gather the batch's clicks in memory and write them later, in their own transaction.
     if (outcome.stored) ctx.heatmaps.fed(campaign.id, batch.sessionId, batch.moments, batch.heat);
+    // Its pages, clicks and custom events in order, for funnels: written a second later (server/funnels/visits.ts).
+    if (outcome.stored) ctx.funnelVisits.add(campaign.id, batch.sessionId, batch);
     if (outcome.closed) throw new HttpError(SESSION_CLOSED_STATUS, outcome.closed);
     // Someone watches this session live: the tracker then sends every second for a while.
     if (ctx.live.isWatched(campaign.id, batch.sessionId)) reply.header(LIVE_HEADER, '1');

@@ -27,6 +27,7 @@ export async function registerInsights(app: FastifyInstance, ctx: AppContext): P
       // As the list does: sessions that ended with no human input count as bots now.
       await markEndedSessionsWithoutInput(ctx.db, campaign.id);
       await ctx.errorLog.flush();
+      if (filters.funnel) await ctx.funnelVisits.flush();
       const funnel = await funnelCondition(ctx.db, campaign.id, filters);
       return campaignInsights(ctx.db, campaign.id, { ...listFilters(filters), funnelCondition: funnel }, range);
     });

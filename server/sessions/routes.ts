@@ -61,6 +61,8 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
         const { limit = DEFAULT_PAGE, cursor, sort, ...rest } = request.query;
         // Listing by an error's message: what ingest's error log holds is written first.
         if (rest.error) await ctx.errorLog.flush();
+        // And by a funnel: what its visit log holds.
+        if (rest.funnel) await ctx.funnelVisits.flush();
         const query = { ...listFilters(rest), funnelCondition: await funnelCondition(ctx.db, campaign.id, rest), limit, cursor, sort };
         // The counts cover the whole campaign, whatever the filters.
         const [page, counts, storage] = await Promise.all([pageSessions(ctx.db, campaign.id, query), countSessions(ctx.db, campaign.id), app.storageQuota.use(campaign.id)]);

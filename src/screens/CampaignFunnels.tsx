@@ -6,6 +6,7 @@ import { createFunnel, deleteFunnel, funnelKeys, funnelResultQueryOptions, funne
 import type { Funnel } from '../../common/api/funnels.js';
 import type { SessionFilters } from '../lib/sessionFilters.js';
 import { formatDurationMs } from '../lib/format.js';
+import { parseSteps, stepLabel } from '../lib/funnelSteps.js';
 import { CampaignTabs } from '../components/CampaignTabs.js';
 import { ErrorBox } from '../components/ErrorBox.js';
 import { Spinner } from '../components/Spinner.js';
@@ -41,7 +42,7 @@ export function CampaignFunnels({ campaignId, days, onDays }: Props) {
       {funnels.data?.funnels.map((funnel) => (
         <FunnelCard key={funnel.id} campaignId={campaignId} funnel={funnel} days={days} />
       ))}
-      {funnels.data && funnels.data.funnels.length === 0 && <p className="muted">No funnels yet: name the pages a visitor goes through, in order.</p>}
+      {funnels.data && funnels.data.funnels.length === 0 && <p className="muted">No funnels yet: name the steps a visitor goes through, in order — pages, clicks and custom events.</p>}
       <NewFunnel campaignId={campaignId} />
     </div>
   );
@@ -60,7 +61,7 @@ function FunnelCard({ campaignId, funnel, days }: { campaignId: string; funnel: 
       {count}
     </SessionsLink>
   );
-  const steps = funnel.steps.map((step) => ('page' in step ? step.page : 'click' in step ? `Click ${step.click}` : `Event ${step.event}`));
+  const steps = funnel.steps.map(stepLabel);
   const last = steps.length;
   return (
     <section className="card" aria-label={funnel.name}>
@@ -93,22 +94,13 @@ function FunnelCard({ campaignId, funnel, days }: { campaignId: string; funnel: 
 function NewFunnel({ campaignId }: { campaignId: string }) {
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
-  const [pages, setPages] = useState('');
+  const [steps, setSteps] = useState('');
   const [withinMs, setWithinMs] = useState(3_600_000);
   const create = useMutation({
-    mutationFn: () =>
-      createFunnel(campaignId, {
-        name,
-        withinMs,
-        steps: pages
-          .split('\n')
-          .map((page) => page.trim())
-          .filter(Boolean)
-          .map((page) => ({ page })),
-      }),
+    mutationFn: () => createFunnel(campaignId, { name, withinMs, steps: parseSteps(steps) }),
     onSuccess: () => {
       setName('');
-      setPages('');
+      setSteps('');
       return queryClient.invalidateQueries({ queryKey: funnelKeys.campaign(campaignId) });
     },
   });
@@ -121,8 +113,21 @@ function NewFunnel({ campaignId }: { campaignId: string }) {
       <h2 className="insights-heading">New funnel</h2>
       <label htmlFor="funnel-name">Name</label>
       <input id="funnel-name" className="input" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
-      <label htmlFor="funnel-pages">Pages, in order (one a line; * stands for any characters, as in /product/*)</label>
-      <textarea id="funnel-pages" className="input" required rows={4} value={pages} onChange={(e) => setPages(e.target.value)} />
+      <label htmlFor="funnel-steps">Steps, in order</label>
+      <p id="funnel-steps-help" className="muted">
+        One a line: a page (* stands for any characters), <code>click:</code> and an element&apos;s selector or text, or <code>event:</code> and a
+        custom event&apos;s name. For example: <code>/product/*</code>, then <code>click: Add to cart</code>, then <code>event: checkout</code>.
+      </p>
+      <textarea
+        id="funnel-steps"
+        className="input"
+        required
+        rows={4}
+        aria-describedby="funnel-steps-help"
+        placeholder={'/product/*\nclick: Add to cart\nevent: checkout'}
+        value={steps}
+        onChange={(e) => setSteps(e.target.value)}
+      />
       <label htmlFor="funnel-within">Within</label>
       <select id="funnel-within" className="input" value={withinMs} onChange={(e) => setWithinMs(Number(e.target.value))}>
         {WINDOWS.map(([ms, label]) => (

@@ -1,12 +1,22 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, signedInContext } from '../helpers/browser.js';
 import { insertSession } from '../../server/recordings/seed.js';
+import { makeCampaign } from '../integration/ingest-support.js';
 import { expectAccessible } from './a11y.js';
-import { useVisitorRig } from './tracker-site.js';
+import { flushRecorder, recorderRunning, useVisitorRig } from './tracker-site.js';
+import { step, until } from './step.js';
 
 // A funnel as an owner makes and reads it: three visitors went home → product → cart, home →
 // product, and home; the funnel "home → product → cart" shows 3 → 2 → 1, and "dropped off after
-// step 2" opens the sessions list with exactly the visitor who stopped at the product.
+// step 2" opens the sessions list with exactly the visitor who stopped at the product. Then, through
+// the real tracker, a shop page whose "Add to cart" button and "Check out" button (which sends the
+// custom event "checkout") three visitors use in part: "shop → click Add to cart → event checkout".
+
+const shop = (loader: string) => `<!doctype html><html><head><meta charset="utf-8"><title>Shop</title>${loader}</head><body>
+<h1>Leaf mug</h1>
+<button id="add" type="button">Add to cart</button>
+<button id="checkout" type="button" onclick="tapedeck.event('checkout')">Check out</button>
+</body></html>`;
 
 const visitors = [
   { id: '11111111-1111-4111-8111-111111111111', pages: '/\n/product/mug\n/cart' },
@@ -15,7 +25,7 @@ const visitors = [
 ];
 
 describe.skipIf(!hasChromium)('funnels', () => {
-  const rig = useVisitorRig({}, { owner: 'Fern Funnel', campaign: true });
+  const rig = useVisitorRig({ '/shop': shop }, { owner: 'Fern Funnel', campaign: true });
 
   beforeAll(async () => {
     const now = Date.now();
@@ -44,7 +54,7 @@ describe.skipIf(!hasChromium)('funnels', () => {
     await page.getByRole('form', { name: 'New funnel' }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/campaign/${rig.campaignId}/funnels`);
     await page.getByLabel('Name', { exact: true }).fill('Home to cart');
-    await page.getByLabel(/^Pages, in order/).fill('/\n/product/*\n/cart');
+    await page.getByLabel('Steps, in order').fill('/\n/product/*\n/cart');
     await page.getByRole('button', { name: 'Create funnel' }).click();
     const funnel = page.getByRole('region', { name: 'Home to cart' });
     await funnel.locator('tbody tr').first().waitFor();
@@ -58,5 +68,46 @@ describe.skipIf(!hasChromium)('funnels', () => {
     await expect.poll(() => page.getByTestId('session-card').count()).toBe(1);
     expect(await page.getByTestId('session-card').innerText()).toContain(visitors[1].id);
     await context.close();
+  });
+
+  it('counts shop → click "Add to cart" → event checkout as the tracker recorded them: 3 → 2 → 1', async () => {
+    const campaignId = await makeCampaign(rig.server, { ownerId: rig.owner.userId, domains: `127.0.0.1:${rig.site.port}` });
+    rig.site.install(`<script async src="${rig.server.url}/t/${campaignId}.js"></script>`);
+    const visits = async (kind: 'click' | 'event') => {
+      await rig.server.app.ctx.funnelVisits.flush();
+      const rows = await rig.server.db.selectFrom('session_visits').select('value').where('campaign_id', '=', campaignId).where('kind', '=', kind).execute();
+      return rows.length;
+    };
+    await step('three visitors', async () => {
+      for (const buttons of [['#add', '#checkout'], ['#add'], []]) {
+        const context = await rig.browser.newContext({ viewport: { width: 1280, height: 800 } });
+        const tab = await context.newPage();
+        await tab.goto(`${rig.site.url}/shop`);
+        await recorderRunning(tab);
+        await tab.mouse.move(20, 20);
+        for (const button of buttons) await tab.click(button);
+        await flushRecorder(tab);
+        await context.close();
+      }
+      // 3 clicks on buttons (the second visitor's one), 1 checkout event.
+      await until('the visits to be stored', async () => (await visits('click')) === 3 && (await visits('event')) === 1);
+    });
+
+    await step('the owner makes the funnel', async () => {
+      const context = await signedInContext(rig.browser, rig.server.config.publicUrl, rig.owner, { viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+      const page = await context.newPage();
+      await page.goto(`${rig.server.config.publicUrl}/campaign/${campaignId}/funnels`);
+      await page.getByLabel('Name', { exact: true }).fill('Add and check out');
+      await page.getByLabel('Steps, in order').fill('/shop\nclick: Add to cart\nevent: checkout');
+      await page.getByRole('button', { name: 'Create funnel' }).click();
+      const funnel = page.getByRole('region', { name: 'Add and check out' });
+      await funnel.locator('tbody tr').first().waitFor();
+      expect(await funnel.locator('tbody tr th').allInnerTexts()).toEqual(['1. /shop', '2. click: Add to cart', '3. event: checkout']);
+      expect(await funnel.locator('tbody tr td:nth-child(2)').allInnerTexts()).toEqual(['3', '2', '1']);
+      await expectAccessible(page, 'funnels with click and event steps');
+      await funnel.getByRole('link', { name: '1 sessions dropped off after step 2' }).click();
+      await expect.poll(() => page.getByTestId('session-card').count()).toBe(1);
+      await context.close();
+    });
   });
 });

@@ -108,7 +108,7 @@ describe('funnels', () => {
   });
 
   it.each([
-    [{ name: 'x', steps: [{ click: '#add' }] }, 'Click and event steps are not recorded yet: a funnel takes page steps for now'],
+    [{ name: 'x', steps: [{ click: ' ' }] }, 'A click step names a selector or a text, an event step an event'],
     [{ name: 'x', steps: [{ page: 'cart' }] }, 'A page step is a path: it starts with / (or *)'],
     [{ name: ' ', steps: [{ page: '/' }] }, 'Funnel name is required'],
     [{ name: 'x', steps: [] }, /steps/],

@@ -85,3 +85,37 @@ describe('funnelSteps', () => {
     ]);
   });
 });
+
+describe('click and event steps', () => {
+  const click = (value: string, text: string, at: number): Visit => ({ kind: 'click', value, text, at });
+  const event = (value: string, at: number): Visit => ({ kind: 'event', value, at });
+  const BUY: FunnelStep[] = [{ page: '/product/*' }, { click: '#add' }, { event: 'checkout' }];
+
+  it('counts a page, a click and an event done in that order', () => {
+    const visits = [page('/product/mug', 0), click('#add', 'Add to cart', MINUTE), event('checkout', 2 * MINUTE)];
+    expect(progress(visits, BUY, 3_600_000)).toEqual({ reached: 3, times: [0, MINUTE, 2 * MINUTE] });
+    expect(progress([page('/product/mug', 0), event('checkout', MINUTE), click('#add', '', 2 * MINUTE)], BUY, 3_600_000).reached).toBe(2);
+  });
+
+  it("takes a click step for the element's selector path or its text, whole and case-sensitive", () => {
+    const byText: FunnelStep[] = [{ page: '/' }, { click: 'Add to cart' }];
+    const bySelector: FunnelStep[] = [{ page: '/' }, { click: '#add' }];
+    expect(progress([page('/', 0), click('main>button:nth-of-type(2)', 'Add to cart', 1)], byText, MINUTE).reached).toBe(2);
+    expect(progress([page('/', 0), click('#add', 'Add', 1)], bySelector, MINUTE).reached).toBe(2);
+    expect(progress([page('/', 0), click('#add', 'add to cart', 1)], byText, MINUTE).reached).toBe(1);
+    expect(progress([page('/', 0), click('#add', 'Add to cart now', 1)], byText, MINUTE).reached).toBe(1);
+    expect(progress([page('/', 0), click('#add-more', 'More', 1)], bySelector, MINUTE).reached).toBe(1);
+    expect(progress([page('/', 0), click('div>#add', '#add', 1)], bySelector, MINUTE).reached).toBe(2);
+  });
+
+  it('tells kinds apart: a page named like the event, or an event named like the click, is no step', () => {
+    const steps: FunnelStep[] = [{ event: 'checkout' }, { click: '#add' }];
+    expect(progress([page('checkout', 0), event('#add', 1)], steps, MINUTE).reached).toBe(0);
+    expect(progress([event('checkout', 0), event('#add', 1)], steps, MINUTE).reached).toBe(1);
+  });
+
+  it('counts a click or event step only within the window from the first step', () => {
+    const visits = [page('/product/mug', 0), click('#add', '', MINUTE), event('checkout', 20 * MINUTE)];
+    expect(progress(visits, BUY, 10 * MINUTE).reached).toBe(2);
+  });
+});
