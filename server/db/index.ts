@@ -27,6 +27,7 @@ import * as m0022 from './migrations/0022_insights.js';
 import * as m0023 from './migrations/0023_campaign_page_queries.js';
 import * as m0024 from './migrations/0024_campaign_recording_rules.js';
 import * as m0025 from './migrations/0025_frustration.js';
+import * as m0026 from './migrations/0026_utm.js';
 import * as m0021 from './migrations/0021_heatmaps.js';
 
 export type Db = Kysely<Database>;
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '0023_campaign_page_queries': m0023,
   '0024_campaign_recording_rules': m0024,
   '0025_frustration': m0025,
+  '0026_utm': m0026,
 };
 
 export interface DbOptions {
