@@ -30,18 +30,15 @@ function addTops(parts: Top[]): { value: string | null; sessions: number; extra:
   return [...sums.values()].sort((a, b) => b.sessions - a.sessions || order(a.value, b.value)).slice(0, TOP_ROWS);
 }
 
-/** UTM rows added up: most sessions first, ties by source, medium and campaign. */
-function addUtm(parts: UtmRow[][]): Insights['utm'] {
-  const sums = new Map<string, UtmRow>();
-  for (const part of parts ?? []) {
-    for (const row of part ?? []) {
-      const key = JSON.stringify(row.slice(0, 3));
-      const sum = sums.get(key);
-      if (sum) sum[3] += row[3];
-      else sums.set(key, [...row]);
-    }
-  }
+/** UTM rows added up: most sessions first, ties by source, medium and campaign (a day stored without them has none). */
+function addUtm(parts: (UtmRow[] | undefined)[]): Insights['utm'] {
   const key = (row: UtmRow) => JSON.stringify(row.slice(0, 3));
+  const sums = new Map<string, UtmRow>();
+  for (const row of parts.flatMap((part) => part ?? [])) {
+    const sum = sums.get(key(row));
+    if (sum) sum[3] += row[3];
+    else sums.set(key(row), [...row]);
+  }
   return [...sums.values()]
     .sort((a, b) => b[3] - a[3] || (key(a) < key(b) ? -1 : 1))
     .slice(0, TOP_ROWS)

@@ -14,9 +14,7 @@ let server: TestServer;
 let owner: Awaited<ReturnType<typeof userSession>>;
 let campaignId: string;
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
-const T0 = Date.UTC(2026, 0, 10);
+const [HOUR, DAY, T0] = [3_600_000, 86_400_000, Date.UTC(2026, 0, 10)];
 const RANGE = `from=${T0}&to=${T0 + 3 * DAY}`;
 
 const utm = (source: string | null, medium: string | null, campaign: string | null) => ({ utm_source: source, utm_medium: medium, utm_campaign: campaign });
