@@ -34,29 +34,33 @@ export const isScrolling = (value: unknown): value is Scrolling => {
 /**
  * A page loaded again (A → B → A) within QUICK_BACK_MS of leaving it (B's load) is a quick back.
  * The same path again (a reload, or rrweb's periodic snapshot) is the same page, not a visit.
+ * Whether this load was one (the replay marks it).
  */
-export function quickBack(facts: FrustrationFacts, path: string, t: number): void {
+export function quickBack(facts: FrustrationFacts, path: string, t: number): boolean {
   const trail = facts.pageTrail;
   const last = trail[trail.length - 1];
-  if (last?.[0] === path) return;
+  if (last?.[0] === path) return false;
   const before = trail[trail.length - 2];
-  if (before?.[0] === path && t >= last[1] && t - last[1] <= QUICK_BACK_MS) facts.quickBackCount++;
+  const back = before?.[0] === path && t >= last[1] && t - last[1] <= QUICK_BACK_MS;
+  if (back) facts.quickBackCount++;
   facts.pageTrail = [...trail.slice(-1), [path, t]];
   facts.scrolling = null;
+  return back;
 }
 
 /**
  * Scrolling back and forth: one element's vertical scroll, a reversal when it moves back
  * SCROLL_SWING_PX from the farthest point of its swing. SCROLL_REVERSALS reversals within
  * SCROLL_WINDOW_MS count once, and the next count needs as many again. Another element
- * scrolling, or another page, starts afresh.
+ * scrolling, or another page, starts afresh. Whether this scroll completed a burst (the replay marks it).
  */
-export function scroll(facts: FrustrationFacts, id: number, y: number, t: number): void {
+export function scroll(facts: FrustrationFacts, id: number, y: number, t: number): boolean {
   const was = facts.scrolling;
   if (!was || was.id !== id) {
     facts.scrolling = { id, dir: 0, peak: y, turns: [] };
-    return;
+    return false;
   }
+  let burst = false;
   const s: Scrolling = { ...was, turns: was.turns.filter((at) => t >= at && t - at <= SCROLL_WINDOW_MS) };
   const moved = y - s.peak;
   if (s.dir === 0) {
@@ -69,7 +73,9 @@ export function scroll(facts: FrustrationFacts, id: number, y: number, t: number
     if (s.turns.length >= SCROLL_REVERSALS) {
       facts.excessiveScrollCount++;
       s.turns = [];
+      burst = true;
     }
   }
   facts.scrolling = s;
+  return burst;
 }

@@ -6,6 +6,7 @@ import { CAPTURED_TAGS, MESSAGE_MAX, STACK_MAX } from './captured.js';
 import { CLICK_TEXT_MAX, MAX_PAGE_PX, PATH_MAX, SELECTOR_MAX } from './heatmaps.js';
 import { annotationAt, fieldName } from './schema-flaw.js';
 import { peoplePayloadOk, PEOPLE_TAGS } from './people.js';
+import { UTM_MAX } from './utm.js';
 
 // The one schema of an ingest batch as the tracker sends it. Each node may carry `reason`: the
 // text a refusal gives when that node is what failed, so the tracker's author reads a sentence,
@@ -35,6 +36,9 @@ export const SessionInfoSchema = Type.Object(
     screenHeight: Type.Optional(whole(100_000)),
     referrer: Type.Optional(text(8000)),
     url: Type.Optional(text(8000)),
+    utmSource: Type.Optional(text(UTM_MAX)),
+    utmMedium: Type.Optional(text(UTM_MAX)),
+    utmCampaign: Type.Optional(text(UTM_MAX)),
   },
   { reason: "must be an object with the visit's details" },
 );

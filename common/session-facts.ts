@@ -74,7 +74,7 @@ export const emptyFacts = (): SessionFacts => ({
 });
 
 /** What the replay page draws on its timeline; ingest only counts. */
-export type FactMark = 'click' | 'rage' | 'dead' | 'error' | 'request' | 'page' | 'event';
+export type FactMark = 'click' | 'rage' | 'dead' | 'error' | 'request' | 'page' | 'event' | 'quickBack' | 'scrolling';
 
 const near = (a: [number, number, number, number], x: number, y: number) => Math.hypot(a[1] - x, a[2] - y) <= RAGE_RADIUS_PX;
 
@@ -126,16 +126,18 @@ function input(facts: SessionFacts, t: number): void {
   if (last === null || t > last) facts.lastInputAt = t;
 }
 
-function page(facts: SessionFacts, path: string, t: number): void {
+function page(facts: SessionFacts, path: string, t: number, mark?: (kind: FactMark, t: number) => void): void {
   facts.entryUrl ??= path;
   facts.exitUrl = path;
   if (facts.pages.length < MAX_PAGES) facts.pages = [...facts.pages, path];
-  quickBack(facts, path, t);
+  mark?.('page', t);
+  if (quickBack(facts, path, t)) mark?.('quickBack', t);
 }
 
 /**
  * Folds moments (in time order) into the facts: a new object, the old one untouched. `mark`
- * hears each click, rage click, dead click, error, failed request, page and page event as it is found.
+ * hears each click, rage click, dead click, error, failed request, page, quick back, burst of
+ * excessive scrolling and page event as it is found.
  */
 export function foldFacts(previous: SessionFacts, moments: Moment[], mark?: (kind: FactMark, t: number) => void): SessionFacts {
   const facts: SessionFacts = { ...previous };
@@ -149,8 +151,7 @@ export function foldFacts(previous: SessionFacts, moments: Moment[], mark?: (kin
         click(facts, moment.t, moment.x, moment.y, moment.field, mark);
         break;
       case 'page':
-        page(facts, moment.path, moment.t);
-        mark?.('page', moment.t);
+        page(facts, moment.path, moment.t, mark);
         break;
       case 'error':
         facts.errorCount++;
@@ -173,7 +174,7 @@ export function foldFacts(previous: SessionFacts, moments: Moment[], mark?: (kin
         facts.tags = boundedSet(facts.tags, moment.key, moment.value);
         break;
       case 'scroll':
-        scroll(facts, moment.id, moment.y, moment.t);
+        if (scroll(facts, moment.id, moment.y, moment.t)) mark?.('scrolling', moment.t);
         break;
       case 'response':
       case 'typed':

@@ -7,7 +7,7 @@ export type SessionSort = (typeof SESSION_SORTS)[number];
 export const DEVICES = ['desktop', 'mobile', 'tablet'] as const;
 
 /** Bounds of the list's query: the server's query schema and the page's URL both hold to them. */
-export const FILTER_MAX_CHARS = { cursor: 200, search: 100, url: 200, browser: 50, user: 200, event: 200, trait: 401, tag: 401 } as const;
+export const FILTER_MAX_CHARS = { cursor: 200, search: 100, url: 200, browser: 50, utm: 100, user: 200, event: 200, trait: 401, tag: 401 } as const;
 /** The `trait` and `tag` filters: `key:value`, split at the first colon (common/people.ts splitPair). */
 export const KEY_VALUE = /^[^:]+:/;
 /** The people filters (common/people.ts): what the page told the recorder. */

@@ -77,6 +77,10 @@ export function sessionRowFor(campaignId: string, i: number, start = Date.UTC(20
     screen_width: 1920,
     screen_height: 1080,
     referrer: 'https://www.example.com/',
+    // One session in four from a newsletter or ad campaign, as a marketed site's.
+    utm_source: i % 4 === 0 ? ['newsletter', 'google'][(i >> 2) % 2] : null,
+    utm_medium: i % 4 === 0 ? 'email' : null,
+    utm_campaign: i % 4 === 0 ? `campaign-${i % 12}` : null,
     entry_url: `https://shop.example.com/products/${i % 500}`,
     browser: 'Chrome 131',
     os: 'Linux',

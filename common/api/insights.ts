@@ -30,14 +30,30 @@ export const Insights = Type.Object({
     /** Sessions with rage or dead clicks. */
     withFrustration: count(),
   }),
-  /** Sessions started in each bucket (every bucket of the range, empty ones as zero). */
-  series: Type.Array(Type.Object({ t: Type.Number(), humans: count(), bots: count(), withErrors: count(), withFrustration: count() })),
-  /** Pages by views, from the paths each session loaded; rage/dead/errors count sessions that viewed the page and had them. */
+  /**
+   * Sessions started in each bucket (every bucket of the range, empty ones as zero), and the
+   * frustration those sessions had: rage and dead clicks, quick backs, excessive scrolls, errors and failed requests.
+   */
+  series: Type.Array(
+    Type.Object({
+      ...{ t: Type.Number(), humans: count(), bots: count(), withErrors: count(), withFrustration: count() },
+      ...{ rageClicks: count(), deadClicks: count(), quickBacks: count(), excessiveScrolls: count(), errors: count(), failedRequests: count() },
+    }),
+  ),
+  /**
+   * Pages by views, from the paths each session loaded; rage/dead/errors count sessions that viewed the page and had them.
+   * medianMsOnPage: the median time from a visit's load to the session's next page (the last one: its last activity); null when no visit was timed.
+   */
   pages: Type.Array(
-    Type.Object({ path: Type.String(), views: count(), entries: count(), exits: count(), rageClicks: count(), deadClicks: count(), errors: count() }),
+    Type.Object({
+      ...{ path: Type.String(), views: count(), entries: count(), exits: count(), rageClicks: count(), deadClicks: count(), errors: count() },
+      medianMsOnPage: Nullable(Type.Number()),
+    }),
   ),
   /** How many sessions the pages were counted over: all of them up to 20,000 a day (a day's newest). */
   pagesFromSessions: count(),
+  /** Sessions by their entry page's utm_source, utm_medium and utm_campaign (null: not given); only sessions that had any. */
+  utm: Type.Array(Type.Object({ source: Nullable(Type.String()), medium: Nullable(Type.String()), campaign: Nullable(Type.String()), sessions: count() })),
   /** null is a direct visit (no referrer). */
   referrers: Top({ referrer: Nullable(Type.String()) }),
   devices: Top({ device: Nullable(Type.String()) }),

@@ -18,6 +18,10 @@ export const SessionInfo = Type.Object({
   screenHeight: Type.Optional(Type.Number()),
   referrer: Type.Optional(Type.String()),
   url: Type.Optional(Type.String()),
+  /** The entry page's utm_source, utm_medium and utm_campaign (common/utm.ts). */
+  utmSource: Type.Optional(Type.String()),
+  utmMedium: Type.Optional(Type.String()),
+  utmCampaign: Type.Optional(Type.String()),
 });
 export type SessionInfo = Static<typeof SessionInfo>;
 
@@ -123,6 +127,8 @@ export const SessionsQuery = Type.Object(
     device: Type.Optional(Type.Union(DEVICES.map((d) => Type.Literal(d)))),
     /** The browser's name without version ("Chrome", "Firefox"), any case. */
     browser: Type.Optional(Type.String({ minLength: 1, maxLength: FILTER_MAX_CHARS.browser })),
+    /** The UTM campaign (utm_campaign) of the session's entry page, exact. */
+    utm: Type.Optional(Type.String({ minLength: 1, maxLength: FILTER_MAX_CHARS.utm })),
     hasErrors: yes(),
     hasRageClicks: yes(),
     hasDeadClicks: yes(),

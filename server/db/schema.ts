@@ -126,6 +126,10 @@ export interface SessionsTable {
   traits: string | null;
   tags: string | null;
   events: string | null;
+  /** The entry page's utm_source, utm_medium and utm_campaign (migration 0029), as the tracker read them (at most 100 characters). */
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
 }
 
 /** Append-only batches of rrweb events, gzip-compressed JSON arrays. */

@@ -12,6 +12,7 @@ import { CAPTURED_TAGS, NOTE_TAG } from '../../common/captured.js';
 import { pageUrl, scrubEvent, storable, withoutQuery } from '../../common/scrub.js';
 import { sampled } from '../../common/recording-rules.js';
 import { onRecordedPages } from './recorded-pages.js';
+import { utmValue } from '../../common/utm.js';
 
 // Everything ingest does to a batch's bytes before the database sees it: inflate, parse,
 // validate, and (unless the body can be stored as it arrived) sort, serialise and compress.
@@ -131,6 +132,10 @@ function sessionInfo(info: SessionInfoBody, masked: string[] | null | undefined)
     // the campaign keeps them (its named parameters masked); another site's address never does.
     referrer: storable(withoutQuery(info.referrer ?? ''), 2000),
     url: storable(pageUrl(info.url ?? '', masked), 2000),
+    // The entry page's UTM parameters, scrubbed again as the tracker does (common/utm.ts).
+    utmSource: utmValue(info.utmSource),
+    utmMedium: utmValue(info.utmMedium),
+    utmCampaign: utmValue(info.utmCampaign),
   };
 }
 

@@ -1,9 +1,10 @@
 import type { Executor } from '../db/executor.js';
 import type { SessionFilters } from '../sessions/repository.js';
 import type { Insights } from '../../common/api/insights.js';
-import { addHistograms, bucketStarts, histogramMedian, TOP_PAGES, TOP_ROWS, type InsightsRange } from '../../common/insights.js';
+import { addHistograms, bucketStarts, histogramMedian, TOP_ROWS, type InsightsRange } from '../../common/insights.js';
 import { rangeSummaries } from './days.js';
-import { matching, summarize, type PageRow, type Summary, type Top, type TopName } from './summary.js';
+import { matching, summarize, type Summary, type Top, type TopName, type UtmRow } from './summary.js';
+import { addPages } from './pages.js';
 import { errorGroups } from './errors.js';
 
 // The insights dashboard, from the session rows alone (never the recorded chunks): the range's
@@ -29,19 +30,33 @@ function addTops(parts: Top[]): { value: string | null; sessions: number; extra:
   return [...sums.values()].sort((a, b) => b.sessions - a.sessions || order(a.value, b.value)).slice(0, TOP_ROWS);
 }
 
-function addPages(parts: PageRow[][]): Insights['pages'] {
-  const sums = new Map<string, PageRow>();
-  for (const part of parts) {
-    for (const row of part) {
-      const sum = sums.get(row[0]);
-      if (sum) for (let i = 1; i < row.length; i++) (sum[i] as number) += row[i] as number;
-      else sums.set(row[0], [...row]);
-    }
+/** UTM rows added up: most sessions first, ties by source, medium and campaign (a day stored without them has none). */
+function addUtm(parts: (UtmRow[] | undefined)[]): Insights['utm'] {
+  const key = (row: UtmRow) => JSON.stringify(row.slice(0, 3));
+  const sums = new Map<string, UtmRow>();
+  for (const row of parts.flatMap((part) => part ?? [])) {
+    const sum = sums.get(key(row));
+    if (sum) sum[3] += row[3];
+    else sums.set(key(row), [...row]);
   }
   return [...sums.values()]
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, TOP_PAGES)
-    .map(([path, views, entries, exits, rageClicks, deadClicks, errors]) => ({ path, views, entries, exits, rageClicks, deadClicks, errors }));
+    .sort((a, b) => b[3] - a[3] || (key(a) < key(b) ? -1 : 1))
+    .slice(0, TOP_ROWS)
+    .map(([source, medium, campaign, sessions]) => ({ source, medium, campaign, sessions }));
+}
+
+/** Each bucket's sessions, bots, with errors, with frustration, and frustration kinds (HourKinds), added up from hours. */
+function addBuckets(parts: Summary[], bucketMs: number): Map<number, number[]> {
+  const buckets = new Map<number, number[]>();
+  for (const part of parts) {
+    for (const [t, ...counts] of part.hours) {
+      const start = Math.floor(t / bucketMs) * bucketMs;
+      const bucket = buckets.get(start) ?? new Array<number>(10).fill(0);
+      counts.forEach((value, i) => (bucket[i] += value ?? 0));
+      buckets.set(start, bucket);
+    }
+  }
+  return buckets;
 }
 
 /** The dashboard from summaries that add up. */
@@ -50,14 +65,7 @@ export function insightsOf(parts: Summary[], range: InsightsRange, errors: Insig
   const sum = (key: keyof Summary) => parts.reduce((total, part) => total + Number(part[key] ?? 0), 0);
   const sessions = sum('sessions');
   const bots = sum('bots');
-  const buckets = new Map<number, [number, number, number, number]>();
-  for (const part of parts) {
-    for (const [t, s, b, e, f] of part.hours) {
-      const start = Math.floor(t / range.bucketMs) * range.bucketMs;
-      const bucket = buckets.get(start) ?? [0, 0, 0, 0];
-      buckets.set(start, [bucket[0] + s, bucket[1] + b, bucket[2] + e, bucket[3] + f]);
-    }
-  }
+  const buckets = addBuckets(parts, range.bucketMs);
   const tops = (name: TopName) => addTops(parts.map((part) => part.tops[name]));
   return {
     from: range.from,
@@ -74,11 +82,12 @@ export function insightsOf(parts: Summary[], range: InsightsRange, errors: Insig
       withFrustration: sum('withFrustration'),
     },
     series: bucketStarts(range).map((t) => {
-      const [s, b, e, f] = buckets.get(t) ?? [0, 0, 0, 0];
-      return { t, humans: s - b, bots: b, withErrors: e, withFrustration: f };
+      const [s, b, e, f, rageClicks, deadClicks, quickBacks, excessiveScrolls, errors, failedRequests] = buckets.get(t) ?? new Array<number>(10).fill(0);
+      return { t, humans: s - b, bots: b, withErrors: e, withFrustration: f, ...{ rageClicks, deadClicks, quickBacks, excessiveScrolls, errors, failedRequests } };
     }),
     pages: addPages(parts.map((part) => part.pageRows)),
     pagesFromSessions: sum('pagesFrom'),
+    utm: addUtm(parts.map((part) => part.utm)),
     referrers: tops('referrer').map((r) => ({ referrer: r.value, sessions: r.sessions })),
     devices: tops('device').map((r) => ({ device: r.value, sessions: r.sessions })),
     browsers: tops('browser').map((r) => ({ browser: r.value, sessions: r.sessions })),

@@ -1,8 +1,8 @@
 import { sql, type RawBuilder } from 'kysely';
-import { isPostgres } from '../db/index.js';
 import type { Executor } from '../db/executor.js';
 import { filtered, type SessionFilters } from '../sessions/repository.js';
 import { HOUR_MS } from '../../common/insights.js';
+import { pageRows, PAGES_PER_SUMMARY, type PageRow } from './pages.js';
 
 // A summary of the sessions started in a span of time, in a form that adds up: the dashboard of
 // a range is the sum of its days' summaries (server/insights/days.ts). Counts add; medians come
@@ -11,11 +11,12 @@ import { HOUR_MS } from '../../common/insights.js';
 
 /** How many values of each top list (and pages) a summary keeps. */
 export const TOP_KEEP = 100;
-/** The pages of at most this many sessions (a span's newest) are counted in one summary. */
-export const PAGES_PER_SUMMARY = 20_000;
 
 export type Top = [value: string | null, sessions: number, extra: string | null][];
-export type PageRow = [path: string, views: number, entries: number, exits: number, rage: number, dead: number, errors: number];
+/** Sessions by their entry page's UTM parameters: [source, medium, campaign, sessions]. */
+export type UtmRow = [source: string | null, medium: string | null, campaign: string | null, sessions: number];
+/** An hour's frustration: rage clicks, dead clicks, quick backs, excessive scrolls, errors, failed requests. */
+export type HourKinds = [rage: number, dead: number, quickBacks: number, scrolls: number, errors: number, failed: number];
 
 export interface Summary {
   sessions: number;
@@ -34,12 +35,13 @@ export interface Summary {
   withQuickBacks: number;
   withExcessiveScrolling: number;
   withFailed: number;
-  /** [hour start, sessions, bots, with errors, with frustration] */
-  hours: [number, number, number, number, number][];
+  /** [hour start, sessions, bots, with errors, with frustration, ...HourKinds] */
+  hours: [number, number, number, number, number, ...HourKinds][];
   /** [duration rounded (ms), sessions] */
   durations: [number, number][];
   actives: [number, number][];
   tops: Record<TopName, Top>;
+  utm: UtmRow[];
   pageRows: PageRow[];
   pagesFrom: number;
 }
@@ -67,6 +69,9 @@ const TOPS: Record<TopName, RawBuilder<unknown>> = {
   screen: sql`case when screen_width is null or screen_height is null then null else ${sql.ref('screen_width')} || '×' || ${sql.ref('screen_height')} end`,
   country: sql`country_code`,
 };
+
+/** The counters of an hour's frustration kinds, in HourKinds' order. */
+const KINDS = ['rage_click_count', 'dead_click_count', 'quick_back_count', 'excessive_scroll_count', 'error_count', 'failed_request_count'] as const;
 
 export const matching = (db: Executor, campaignId: string, filters: SessionFilters) =>
   filtered(db.selectFrom('sessions').where('campaign_id', '=', campaignId), filters);
@@ -123,6 +128,7 @@ export async function summarize(db: Executor, campaignId: string, from: number, 
       sql<number>`sum(is_bot)`.as('b'),
       count(sql`error_count > 0`).as('e'),
       count(FRUSTRATED).as('f'),
+      ...KINDS.map((column, i) => sql<number>`sum(${sql.ref(column)})`.as(`k${i}`)),
     ])
     .groupBy(hour)
     .execute();
@@ -145,10 +151,14 @@ export async function summarize(db: Executor, campaignId: string, from: number, 
     withQuickBacks: n(row.withQuickBacks),
     withExcessiveScrolling: n(row.withExcessiveScrolling),
     withFailed: n(row.withFailed),
-    hours: hours.map((h) => [n(h.t), n(h.s), n(h.b), n(h.e), n(h.f)]),
+    hours: hours.map((h) => {
+      const kinds = KINDS.map((_, i) => n((h as Record<string, unknown>)[`k${i}`])) as HourKinds;
+      return [n(h.t), n(h.s), n(h.b), n(h.e), n(h.f), ...kinds];
+    }),
     durations: await histogram(DURATION),
     actives: await histogram(sql`active_ms`),
     tops,
+    utm: await utmRows(base),
     pageRows: await pageRows(db, base),
     pagesFrom: Math.min(sessions, PAGES_PER_SUMMARY),
   };
@@ -157,35 +167,18 @@ export async function summarize(db: Executor, campaignId: string, from: number, 
 function zero(): Omit<Summary, 'tops'> {
   return {
     ...{ sessions: 0, bots: 0, pages: 0, withErrors: 0, withFrustration: 0, rageClicks: 0, deadClicks: 0, quickBacks: 0, excessiveScrolls: 0, errors: 0 },
-    ...{ failedRequests: 0, withRage: 0, withDead: 0, withQuickBacks: 0, withExcessiveScrolling: 0, withFailed: 0, hours: [], durations: [], actives: [], pageRows: [], pagesFrom: 0 },
+    ...{ failedRequests: 0, withRage: 0, withDead: 0, withQuickBacks: 0, withExcessiveScrolling: 0, withFailed: 0, hours: [], durations: [], actives: [], utm: [], pageRows: [], pagesFrom: 0 },
   };
 }
 
-/** `pages` as a JSON array of strings (quotes and backslashes escaped). */
-const jsonList = sql`'["' || replace(replace(replace(s.pages, '\\', '\\\\'), '"', '\\"'), char(10), '","') || '"]'`;
-
-/**
- * Pages by views: each session's `pages` (the paths it loaded, at most 50) split into rows. The
- * first is its entry, the last its exit; rage clicks, dead clicks and errors count the sessions
- * that viewed the page and had them.
- */
-async function pageRows(db: Executor, base: Base): Promise<PageRow[]> {
-  const inner = base
-    .select(['id', 'pages', 'rage_click_count', 'dead_click_count', 'error_count'])
-    .where('pages', 'is not', null)
-    .orderBy('started_at', 'desc')
-    .limit(PAGES_PER_SUMMARY);
-  const last = sql`(length(s.pages) - length(replace(s.pages, ${'\n'}, '')))`;
-  const split = isPostgres(db)
-    ? sql`cross join lateral unnest(string_to_array(s.pages, ${'\n'})) with ordinality as j(value, position)`
-    : sql`cross join json_each(case when json_valid(${jsonList}) then ${jsonList} else '[]' end) as j`;
-  const position = isPostgres(db) ? sql`(j.position - 1)` : sql`j.key`;
-  const distinctWith = (column: string) => sql`count(distinct case when ${sql.ref(`s.${column}`)} > 0 then s.id end)`;
-  const { rows } = await sql<Record<string, unknown>>`
-    select j.value as path, count(*) as views,
-      ${count(sql`${position} = 0`)} as entries, ${count(sql`${position} = ${last}`)} as exits,
-      ${distinctWith('rage_click_count')} as rage, ${distinctWith('dead_click_count')} as dead, ${distinctWith('error_count')} as errors
-    from (${inner}) as s ${split}
-    group by j.value order by views desc, j.value limit ${sql.lit(TOP_KEEP)}`.execute(db);
-  return rows.map((r) => [String(r.path), n(r.views), n(r.entries), n(r.exits), n(r.rage), n(r.dead), n(r.errors)]);
+/** Sessions by UTM source, medium and campaign, most first: only sessions whose entry page had any. */
+async function utmRows(base: Base): Promise<UtmRow[]> {
+  const rows = await base
+    .select(['utm_source', 'utm_medium', 'utm_campaign', sql<number>`count(*)`.as('sessions')])
+    .where((eb) => eb.or([eb('utm_source', 'is not', null), eb('utm_medium', 'is not', null), eb('utm_campaign', 'is not', null)]))
+    .groupBy(['utm_source', 'utm_medium', 'utm_campaign'])
+    .orderBy(sql`count(*)`, 'desc')
+    .limit(TOP_KEEP)
+    .execute();
+  return rows.map((r) => [r.utm_source, r.utm_medium, r.utm_campaign, n(r.sessions)]);
 }

@@ -42,6 +42,9 @@ export function newSessionRow(campaign: CampaignRow, batch: PackedBatch, info: S
     screen_height: info.screenHeight ?? null,
     referrer: info.referrer || null,
     entry_url: info.url || null,
+    utm_source: info.utmSource ?? null,
+    utm_medium: info.utmMedium ?? null,
+    utm_campaign: info.utmCampaign ?? null,
     ...software,
   });
 }

@@ -28,6 +28,8 @@ export interface SessionFilters {
   country?: string;
   device?: string;
   browser?: string;
+  /** The entry page's utm_campaign (exact). */
+  utm?: string;
   hasErrors?: boolean;
   hasRageClicks?: boolean;
   hasDeadClicks?: boolean;
@@ -113,6 +115,7 @@ export function filtered<Q extends SelectQueryBuilder<Database, 'sessions', obje
   if (f.country) q = q.where('country_code', '=', f.country.toUpperCase());
   if (f.device) q = q.where('device', '=', f.device);
   if (f.browser) q = q.where('browser_name', '=', f.browser.trim().toLowerCase());
+  if (f.utm) q = q.where('utm_campaign', '=', f.utm);
   if (f.hasErrors) q = q.where(sql<SqlBool>`error_count > 0`);
   if (f.hasRageClicks) q = q.where(sql<SqlBool>`rage_click_count > 0`);
   if (f.hasDeadClicks) q = q.where(sql<SqlBool>`dead_click_count > 0`);
@@ -360,6 +363,9 @@ const SESSION_DEFAULTS: Omit<SessionRow, 'campaign_id' | 'id' | 'started_at' | '
   traits: null,
   tags: null,
   events: null,
+  utm_source: null,
+  utm_medium: null,
+  utm_campaign: null,
 };
 
 export type NewSession = Pick<SessionRow, 'campaign_id' | 'id' | 'started_at'> & Partial<SessionRow>;

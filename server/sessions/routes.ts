@@ -25,7 +25,7 @@ const filterText = (text: string | undefined) => storable(text).trim() || undefi
 export function listFilters(query: Omit<SessionsQueryType, 'cursor' | 'limit' | 'sort'>): SessionFilters {
   // The funnel filters need the funnel: the routes read them (server/funnels/filter.ts).
   const { hasErrors, hasRageClicks, hasDeadClicks, hasQuickBacks, hasExcessiveScrolling, starred, trait, tag, funnel, step, outcome, ...rest } = query;
-  const [search, url, browser] = [rest.search, rest.url, rest.browser].map(filterText);
+  const [search, url, browser, utm] = [rest.search, rest.url, rest.browser, rest.utm].map(filterText);
   // People filters match what the page sent exactly: no trimming, but never a NUL (PostgreSQL refuses one).
   const [user, event] = [rest.user, rest.event].map((text) => (text === undefined ? undefined : storable(text)));
   const pair = (text: string | undefined) => (text === undefined ? undefined : (splitPair(storable(text)) ?? undefined));
@@ -34,6 +34,7 @@ export function listFilters(query: Omit<SessionsQueryType, 'cursor' | 'limit' | 
     search,
     url,
     browser,
+    utm,
     user,
     event,
     trait: pair(trait),

@@ -173,6 +173,13 @@ export function SessionFilterBar({ filters, onChange }: { filters: SessionFilter
           value={filters.browser ?? ''}
           onApply={(v) => set({ browser: v.trim() || undefined })}
         />
+        <TextFilter
+          id="filter-utm"
+          label="UTM campaign"
+          placeholder="spring-sale"
+          value={filters.utm ?? ''}
+          onApply={(v) => set({ utm: v.trim() || undefined })}
+        />
         <label className="filter" htmlFor="filter-device">
           <span>Device</span>
           <select

@@ -14,6 +14,8 @@ export interface SessionFilters {
   country?: string;
   device?: (typeof DEVICES)[number];
   browser?: string;
+  /** The entry page's UTM campaign (utm_campaign), exact. */
+  utm?: string;
   hasErrors?: true;
   hasRageClicks?: true;
   hasDeadClicks?: true;
@@ -55,6 +57,8 @@ export function validateSessionFilters(search: Record<string, unknown>): Session
   if ((DEVICES as readonly unknown[]).includes(search.device)) filters.device = search.device as SessionFilters['device'];
   const browser = text(search.browser, FILTER_MAX_CHARS.browser);
   if (browser) filters.browser = browser;
+  const utm = text(search.utm, FILTER_MAX_CHARS.utm);
+  if (utm) filters.utm = utm;
   for (const key of PEOPLE_FILTERS) {
     const value = text(search[key], FILTER_MAX_CHARS[key]);
     if (value && (key === 'user' || key === 'event' || KEY_VALUE.test(value))) filters[key] = value;

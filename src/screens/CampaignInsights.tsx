@@ -14,6 +14,8 @@ import { PagesTable } from '../components/insights/PagesTable.js';
 import { ErrorsTable } from '../components/insights/ErrorsTable.js';
 import { TopTable, type TopRow } from '../components/insights/TopTable.js';
 import { InsightsHeader } from '../components/insights/InsightsHeader.js';
+import { UtmTable } from '../components/insights/UtmTable.js';
+import { FrustrationTrend } from '../components/insights/FrustrationTrend.js';
 
 /** A country's flag from its ISO code (regional indicator letters). */
 const flag = (code: string) => String.fromCodePoint(...[...code.toUpperCase()].map((c) => 0x1f1a5 + c.charCodeAt(0)));
@@ -106,6 +108,7 @@ function Dashboard({ campaignId, insights }: { campaignId: string; insights: Ins
             Failed requests: {frustration.failedRequests} in {frustration.sessionsWithFailedRequests} sessions
           </li>
         </ul>
+        <FrustrationTrend insights={insights} />
       </section>
       <PagesTable campaignId={campaignId} insights={insights} range={range} />
       {/* Older cached answers have no errors. */}
@@ -161,6 +164,8 @@ function Dashboard({ campaignId, insights }: { campaignId: string; insights: Ins
           rows={top(insights.screens, (r: Insights['screens'][number]) => r.screen)}
         />
       </div>
+      {/* Older cached answers have no UTM campaigns. */}
+      <UtmTable campaignId={campaignId} rows={insights.utm ?? []} range={range} />
     </>
   );
 }

@@ -39,6 +39,8 @@ describe.skipIf(!hasChromium)('insights dashboard', () => {
         pages: `/\n/product/mug`,
         exit_url: '/product/mug',
         error_count: visit.errors,
+        // The first two came from the newsletter (the tracker reads utm_* of the entry page).
+        ...(i < 2 ? { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'spring-sale' } : {}),
       });
     }
     // The visitor with errors had them with one message (ingest writes these rows; see insights-errors.test.ts).
@@ -97,6 +99,9 @@ describe.skipIf(!hasChromium)('insights dashboard', () => {
         .first()
         .innerText(),
     ).toBe('5');
+    // Each seeded visit loaded /product/mug a minute after / (ingest's trigger times the second page by the row's last activity).
+    expect(await pages.getByRole('columnheader').nth(4).innerText()).toBe('Median time on page');
+    expect(await pages.getByRole('row', { name: /^\/\s/ }).locator('td').nth(3).innerText()).toBe('1m 0s');
     expect(await page.getByRole('link', { name: 'Insights' }).getAttribute('aria-current')).toBe('page');
     await expectAccessible(page, 'insights (desktop)');
     expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(0);
@@ -115,6 +120,13 @@ describe.skipIf(!hasChromium)('insights dashboard', () => {
     expect(new URL(page.url()).pathname).toBe(`/campaign/${rig.campaignId}`);
     await expect.poll(() => page.getByTestId('session-card').count()).toBe(3);
     expect(await page.getByRole('link', { name: 'Sessions' }).getAttribute('aria-current')).toBe('page');
+
+    await page.goBack();
+    const utm = page.getByRole('region', { name: 'UTM campaigns' });
+    expect(await utm.locator('tbody tr').allInnerTexts()).toEqual([expect.stringMatching(/^newsletter\s+email\s+spring-sale\s+2$/)]);
+    await utm.getByRole('link', { name: '2 sessions: UTM campaign spring-sale' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('utm')).toBe('spring-sale');
+    await expect.poll(() => page.getByTestId('session-card').count()).toBe(2);
 
     await page.goBack();
     await page.getByRole('link', { name: '1 sessions with the error TypeError: price is undefined' }).click();

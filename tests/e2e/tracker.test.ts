@@ -58,7 +58,8 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
     const page = await context.newPage();
     const workers: string[] = [];
     page.on('worker', (worker) => workers.push(worker.url()));
-    await page.goto(`${rig.site.url}/checkout.html`);
+    // Arriving from a newsletter: the entry page's UTM parameters go with the first batch, the address keeps no query.
+    await page.goto(`${rig.site.url}/checkout.html?utm_source=newsletter&utm_medium=email&utm_campaign=spring%20sale&id=4711`);
     await recorderRunning(page);
     expect(await page.evaluate(() => (window as unknown as { iframesAdded: number }).iframesAdded)).toBe(0);
     await shopAtCheckout(page, rig.site.url);
@@ -104,6 +105,8 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
     expect(session.eventCount).toBe(stored.events.length);
     expect(session.byteCount).toBeGreaterThan(1000);
     expect(listed.counts).toEqual({ total: 1, human: 0, bot: 1 });
+    const utm = await rig.server.db.selectFrom('sessions').select(['utm_source', 'utm_medium', 'utm_campaign']).where('campaign_id', '=', campaignId).executeTakeFirstOrThrow();
+    expect(utm).toEqual({ utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'spring sale' });
 
     // A full snapshot per page, the clicks, the scroll and the (masked) inputs.
     const metas = stored.events.filter((e) => e.type === 4).map((e) => (e.data as { href: string }).href);

@@ -2,6 +2,10 @@
 import type { SessionInfo } from '../../common/api-types.js';
 import { pageUrl, withoutQuery } from '../../common/scrub.js';
 import type { TrackerRules } from '../../common/recording-rules.js';
+import { utmOf } from '../../common/utm.js';
+
+// Read as the recorder loads: a single-page app may drop them from the address before the first batch.
+const utm = utmOf(location.search);
 
 export function sessionInfo(rules: TrackerRules): SessionInfo {
   const n = navigator;
@@ -19,5 +23,6 @@ export function sessionInfo(rules: TrackerRules): SessionInfo {
     screenHeight: screen.height,
     referrer: withoutQuery(document.referrer),
     url: pageUrl(location.href, rules.query),
+    ...utm,
   };
 }

@@ -1,11 +1,12 @@
 import type { Insights } from '../../../common/api/insights.js';
 import type { SessionFilters } from '../../lib/sessionFilters.js';
+import { formatDurationMs } from '../../lib/format.js';
 import { SessionsLink } from './SessionsLink.js';
 import { InsightsTable } from './InsightsTable.js';
 
 type Page = Insights['pages'][number];
 
-/** Top pages by views; views, rage clicks, dead clicks and errors link to the sessions that visited the page. */
+/** Top pages by views, with the median time on each; views, rage clicks, dead clicks and errors link to the sessions that visited the page. */
 export function PagesTable({ campaignId, insights, range }: { campaignId: string; insights: Insights; range: SessionFilters }) {
   const linked = (page: Page, count: number, what: string, filters: SessionFilters) =>
     count > 0 ? (
@@ -25,7 +26,7 @@ export function PagesTable({ campaignId, insights, range }: { campaignId: string
         <p className="muted small">No pages</p>
       ) : (
         <div className="table-scroll">
-          <InsightsTable columns={['Page', 'Views', 'Entries', 'Exits', 'Rage clicks', 'Dead clicks', 'Errors']}>
+          <InsightsTable columns={['Page', 'Views', 'Entries', 'Exits', 'Median time on page', 'Rage clicks', 'Dead clicks', 'Errors']}>
             {insights.pages.map((page) => (
               <tr key={page.path}>
                 <th scope="row" className="mono break">
@@ -34,6 +35,8 @@ export function PagesTable({ campaignId, insights, range }: { campaignId: string
                 <td>{linked(page, page.views, 'views', {})}</td>
                 <td>{page.entries}</td>
                 <td>{page.exits}</td>
+                {/* null: no visit of it was timed (older answers have no times either). */}
+                <td>{page.medianMsOnPage == null ? '—' : formatDurationMs(page.medianMsOnPage)}</td>
                 <td>{linked(page, page.rageClicks, 'sessions with rage clicks', { hasRageClicks: true })}</td>
                 <td>{linked(page, page.deadClicks, 'sessions with dead clicks', { hasDeadClicks: true })}</td>
                 <td>{linked(page, page.errors, 'sessions with errors', { hasErrors: true })}</td>

@@ -1,5 +1,5 @@
 // What happened in a recording, as the replay page lists it: the session facts' marked moments
-// (navigations, clicks, rage and dead clicks, errors, failed requests) plus the stretches with no
+// (navigations, clicks, rage and dead clicks, quick backs, excessive scrolling, errors, failed requests) plus the stretches with no
 // user input, each at its offset from the recording's start (the player's clock), and the
 // captured console messages and requests for the Console and Network tabs.
 
@@ -10,15 +10,17 @@ import { emptyFacts, factMoments, foldFacts, INACTIVITY_MS, type FactMark } from
 import { formatPlayerTime } from '../player/playerMath.js';
 import { clickTargetNames } from './clickTargets.js';
 
-export type ActivityKind = 'navigation' | 'click' | 'rage' | 'dead' | 'error' | 'request' | 'inactivity' | 'note' | 'event';
+export type ActivityKind = 'navigation' | 'click' | 'rage' | 'dead' | 'quickBack' | 'scrolling' | 'error' | 'request' | 'inactivity' | 'note' | 'event';
 
-export const ACTIVITY_KINDS: ActivityKind[] = ['navigation', 'click', 'rage', 'dead', 'error', 'request', 'inactivity', 'note', 'event'];
+export const ACTIVITY_KINDS: ActivityKind[] = ['navigation', 'click', 'rage', 'dead', 'quickBack', 'scrolling', 'error', 'request', 'inactivity', 'note', 'event'];
 
 export const ACTIVITY_NAMES: Record<ActivityKind, string> = {
   navigation: 'Navigation',
   click: 'Click',
   rage: 'Rage click',
   dead: 'Dead click',
+  quickBack: 'Quick back',
+  scrolling: 'Excessive scrolling',
   error: 'Error',
   request: 'Failed request',
   inactivity: 'Inactivity',
@@ -45,7 +47,10 @@ export interface CapturedEntry {
   text: string;
 }
 
-const FACT_KIND: Record<FactMark, ActivityKind> = { page: 'navigation', click: 'click', rage: 'rage', dead: 'dead', error: 'error', request: 'request', event: 'event' };
+const FACT_KIND: Record<FactMark, ActivityKind> = {
+  ...{ page: 'navigation', click: 'click', rage: 'rage', dead: 'dead', quickBack: 'quickBack', scrolling: 'scrolling' },
+  ...{ error: 'error', request: 'request', event: 'event' },
+};
 
 /** The player's clock starts at the earliest event. */
 export const recordingStart = (events: ReplayEvent[]): number => events.reduce((min, e) => Math.min(min, e.timestamp), Number.POSITIVE_INFINITY);
@@ -104,7 +109,7 @@ export const activityLabel = (item: ActivityItem): string => `${activityName(ite
 /** Pointer targets on the timeline are at least this wide and tall, never overlapping (WCAG 2.2 target size). */
 export const MARKER_PX = 24;
 /** The kind a group of moments shows as its colour: the one most worth a look. */
-const SHOWN_FIRST: ActivityKind[] = ['error', 'rage', 'dead', 'request', 'event', 'navigation', 'click'];
+const SHOWN_FIRST: ActivityKind[] = ['error', 'rage', 'dead', 'quickBack', 'scrolling', 'request', 'event', 'navigation', 'click'];
 
 export interface MarkerGroup {
   /** The centre's distance from the strip's left edge, in pixels. */

@@ -52,11 +52,18 @@ describe('session filters', () => {
     { url: ` ${'/a'.repeat(150)} `, browser: 'B'.repeat(80), country: 'fr' },
     { device: 'tablet', sort: 'errors', hasErrors: 'true' },
     { hasQuickBacks: 'true', hasExcessiveScrolling: true },
+    { utm: ` ${'spring-sale '.repeat(12)}` },
   ])('that the page keeps from its URL pass the server schema (%#)', async (search) => {
     const app = Fastify({ ajv: { customOptions: { coerceTypes: 'array' } } }); // as server/app.ts
     app.get('/', { schema: { querystring: SessionsQuery } }, async () => ({ ok: true }));
     const answer = await app.inject(`/?${filterParams(validateSessionFilters(search)).toString()}`);
     await app.close();
     expect([answer.statusCode, answer.body]).toEqual([200, '{"ok":true}']);
+  });
+
+  it('keep the utm filter (a UTM campaign) from the URL, at most 100 characters', () => {
+    expect(validateSessionFilters({ utm: ' spring-sale ' })).toEqual({ utm: 'spring-sale' });
+    expect(validateSessionFilters({ utm: 'x'.repeat(150) }).utm).toHaveLength(100);
+    expect(validateSessionFilters({ utm: '  ' })).toEqual({});
   });
 });

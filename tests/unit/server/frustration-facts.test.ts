@@ -70,3 +70,19 @@ describe('excessive scrolling (4 reversals of 200 px or more within 10 s)', () =
     }
   });
 });
+
+describe('marks for the replay', () => {
+  const marked = (events: object[], kind: string) =>
+    sessionFacts(events as never)
+      .marks.filter((mark) => mark.kind === kind)
+      .map((mark) => mark.t - T);
+  it('marks a quick back at the page it came back to, and no other load', () => {
+    const events = [...load(0, '/product'), ...load(10_000, '/cart'), ...load(13_000, '/product'), ...load(30_000, '/cart'), ...load(40_000, '/product')];
+    expect(marked(events, 'quickBack')).toEqual([13_000]);
+  });
+  it('marks a burst of excessive scrolling at the scroll that completed it, once per burst', () => {
+    const events = [...load(0, '/'), ...scrollsTo(1000, [0, 400, 800, 300, 900, 200, 800, 100]), ...scrollsTo(30_000, [0, 400, 100, 500, 100], 300, 2)];
+    // Reversals at 300, 900, 200 and 800 px: the fourth is the 7th scroll (1000 + 6 × 300 ms).
+    expect(marked(events, 'scrolling')).toEqual([2800]);
+  });
+});

@@ -45,6 +45,23 @@ describe('activity items', () => {
     expect(items.filter((i) => i.kind === 'inactivity').map((i) => i.durationMs)).toEqual([11_000, 17_600]);
   });
 
+  it('lists quick backs and bursts of excessive scrolling, named as the badges are', () => {
+    const scroll = (t: number, y: number) => ({ type: 3, timestamp: T0 + t, data: { source: 3, id: 1, x: 0, y } });
+    const items = activityItems([
+      meta(0, 'https://shop.example/product'),
+      meta(5000, 'https://shop.example/cart'),
+      meta(8000, 'https://shop.example/product'),
+      ...[0, 400, 0, 400, 0, 400].map((y, i) => scroll(9000 + i * 200, y)),
+    ]);
+    const frustration = items.filter((i) => i.kind === 'quickBack' || i.kind === 'scrolling');
+    expect(frustration.map((i) => [i.kind, i.at])).toEqual([
+      ['quickBack', 8000],
+      ['scrolling', 10_000],
+    ]);
+    expect(frustration.map(activityLabel)).toEqual(['Quick back at 00:08', 'Excessive scrolling at 00:10']);
+    expect(markerGroups(frustration, 12_000, 1000).map((g) => g.kind)).toEqual(['quickBack', 'scrolling']);
+  });
+
   it('names a marker by kind and time', () => {
     expect(activityLabel({ kind: 'rage', at: 12_400 })).toBe('Rage click at 00:12');
   });
