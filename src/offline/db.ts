@@ -39,8 +39,15 @@ export interface SavedReplay {
   imported?: true;
 }
 
-/** What /saved shows of a saved replay's derived facts. */
-export type SavedFacts = Partial<Pick<ReplayInit, 'durationMs' | 'errorCount' | 'failedRequestCount' | 'rageClickCount' | 'deadClickCount'>>;
+/** What /saved shows of a saved replay's derived facts: its length and the problem badges' counts. */
+const SAVED_FACTS = ['durationMs', 'errorCount', 'failedRequestCount', 'rageClickCount', 'deadClickCount', 'quickBackCount', 'excessiveScrollCount'] as const;
+
+export type SavedFacts = Partial<Pick<ReplayInit, (typeof SAVED_FACTS)[number]>>;
+
+/** The saved facts of a replay's init or a session (a recording file's), those it has. */
+export function savedFactsOf(source: SavedFacts): SavedFacts {
+  return Object.fromEntries(SAVED_FACTS.filter((key) => source[key] !== undefined).map((key) => [key, source[key]]));
+}
 
 export interface ReplayBody {
   key: string;

@@ -1,4 +1,4 @@
-import type { SavedReplay } from './db.js';
+import { savedFactsOf, type SavedReplay } from './db.js';
 import { openSaved, saveReplay } from './replayStore.js';
 import { readRecordingFile, type RecordingFile } from './recordingFile.js';
 
@@ -9,14 +9,13 @@ import { readRecordingFile, type RecordingFile } from './recordingFile.js';
 /** Keeps an opened recording file on the device, as the file it is (a file does not grow: complete). */
 export async function keepImportedRecording(recording: RecordingFile): Promise<SavedReplay> {
   const { campaignId, session, events } = recording;
-  const { durationMs, errorCount, failedRequestCount, rageClickCount, deadClickCount } = session;
   return saveReplay({
     campaignId,
     sessionId: session.sessionId,
     body: new TextEncoder().encode(JSON.stringify(recording)),
     complete: true,
     eventCount: events.length,
-    facts: { durationMs, errorCount, failedRequestCount, rageClickCount, deadClickCount },
+    facts: savedFactsOf(session),
     imported: true,
   });
 }

@@ -1,5 +1,5 @@
 import type { ReplayEvent, ReplayInit, ReplayResponse } from '../../common/api-types.js';
-import type { SavedFacts, SavedReplay } from './db.js';
+import { savedFactsOf, type SavedFacts, type SavedReplay } from './db.js';
 import { recordReplayAssets, saveReplay } from './replayStore.js';
 import { cacheAssets, collectAssetUrls } from './replayAssets.js';
 import { readReplayBody } from '../api/replayStream.js';
@@ -14,8 +14,7 @@ export const PAGE_STORES_HEADER = 'X-Tapedeck-Page-Stores';
 /** The derived facts /saved lists, from the answer's init (when the server sent them). */
 function savedFacts(init: Partial<ReplayInit> | undefined): SavedFacts | undefined {
   if (!init || typeof init.durationMs !== 'number') return undefined;
-  const { durationMs, errorCount, failedRequestCount, rageClickCount, deadClickCount } = init;
-  return { durationMs, errorCount, failedRequestCount, rageClickCount, deadClickCount };
+  return savedFactsOf(init);
 }
 
 /** Stores the answer's exact bytes, then keeps the assets its events reference. */

@@ -100,4 +100,14 @@ describe('imported recording files', () => {
     await removeCampaignReplays(CAMPAIGN);
     expect(await listSavedReplays()).toEqual([]);
   });
+
+  it('keeps every problem count the badges show, from the server answer and from a file', async () => {
+    const counts = { durationMs: 61_000, errorCount: 1, failedRequestCount: 2, rageClickCount: 3, deadClickCount: 4, quickBackCount: 5, excessiveScrollCount: 6 };
+    const answer = JSON.parse(new TextDecoder().decode(serverAnswer)) as { init: object };
+    await keepReplay(CAMPAIGN, SESSION, new TextEncoder().encode(JSON.stringify({ ...answer, init: { ...answer.init, ...counts, clickCount: 9 } })));
+    const file = recordingFile(CAMPAIGN, 'file-session-01');
+    await keepImportedRecording({ ...file, session: { ...file.session, ...counts } });
+    const listed = await listSavedReplays();
+    expect(listed.map((replay) => replay.facts)).toEqual([counts, counts]);
+  });
 });
