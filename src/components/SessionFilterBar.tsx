@@ -32,7 +32,7 @@ const pair = (text: string) => (KEY_VALUE.test(text.trim()) ? text.trim() : unde
 const seconds = (ms: number | undefined) => (ms === undefined ? '' : String(Math.round(ms / 1000)));
 const fromSeconds = (text: string) => (text.trim() && Number.isFinite(Number(text)) && Number(text) >= 0 ? Math.round(Number(text) * 1000) : undefined);
 
-function TextFilter({
+export function TextFilter({
   id,
   label,
   value,

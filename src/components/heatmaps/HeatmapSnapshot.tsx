@@ -110,7 +110,11 @@ export function HeatmapSnapshot({ campaignId, heatmap, layer, onPick }: Props) {
   }, [page]);
 
   useEffect(() => {
-    if (page && canvas.current) drawHeat(canvas.current, heatPoints(heatmap, layer, page.boxes, page.width));
+    if (!page || !canvas.current) return;
+    drawHeat(canvas.current, heatPoints(heatmap, layer, page.boxes, page.width));
+    // When the overlay was drawn (the performance figure measures it from the answer's arrival).
+    canvas.current.dataset.drawnAt = String(Math.round(performance.now()));
+    performance.mark('heatmap-drawn');
   }, [page, heatmap, layer]);
 
   if (!snapshot) return <p className="muted">No recording of this page at this device class yet to draw it on.</p>;
