@@ -82,6 +82,9 @@ export function HeatmapSnapshot({ campaignId, heatmap, layer, onPick }: Props) {
     let player: PlayerHandle | null = null;
     let gone = false;
     void (async () => {
+      // The page is rebuilt once the whole recording is in: the download need not wait for a
+      // player's first frame (it would, for 2 s, as for the replay page's player).
+      source.markDrawn();
       const { events } = await whenDownloaded(source);
       if (gone || !host.current || !events.length) return;
       const viewport = viewportAt(events, snapshot.timestamp);
