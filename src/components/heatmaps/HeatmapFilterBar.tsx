@@ -1,11 +1,16 @@
 import { Link } from '@tanstack/react-router';
 import type { Heatmap } from '../../../common/api/heatmaps.js';
 import { sessionsOfHeatmap, type HeatmapFilters } from '../../lib/heatmapFilters.js';
-import { TextFilter } from '../SessionFilterBar.js';
+import { countryCode, FlagFilter, SelectFilter, TextFilter } from '../SessionFilterBar.js';
 
 // The heatmaps screen's session filters: a compact set of the sessions list's (who, what they
 // met), each applied as it changes, and a link to the list of the sessions the heat comes from.
 
+const TYPES = [
+  ['', 'Humans and bots'],
+  ['human', 'Humans'],
+  ['bot', 'Bots'],
+] as const;
 type Flag = 'hasErrors' | 'hasRageClicks' | 'hasDeadClicks';
 const FLAGS: [Flag, string][] = [
   ['hasErrors', 'Has errors'],
@@ -34,34 +39,19 @@ export function HeatmapFilterBar({ campaignId, filters, heatmap, onChange }: Pro
   return (
     <fieldset className="filter-bar heatmap-filters" aria-label="Session filters">
       <legend className="visually-hidden">Which sessions the heat comes from</legend>
-      <label className="filter" htmlFor="heatmap-type">
-        <span>Sessions</span>
-        <select
-          id="heatmap-type"
-          className="input input-small"
-          value={filters.type ?? ''}
-          onChange={(e) => set({ type: (e.target.value || undefined) as HeatmapFilters['type'] })}
-        >
-          <option value="">Humans and bots</option>
-          <option value="human">Humans</option>
-          <option value="bot">Bots</option>
-        </select>
-      </label>
+      <SelectFilter
+        id="heatmap-type"
+        label="Sessions"
+        value={filters.type ?? ''}
+        options={TYPES}
+        onApply={(v) => set({ type: (v || undefined) as HeatmapFilters['type'] })}
+      />
       {FLAGS.map(([key, label]) => (
-        <label key={key} className="filter filter-check" htmlFor={`heatmap-${key}`}>
-          <input id={`heatmap-${key}`} type="checkbox" checked={filters[key] === true} onChange={(e) => set({ [key]: e.target.checked ? true : undefined })} />{' '}
-          {label}
-        </label>
+        <FlagFilter key={key} id={`heatmap-${key}`} label={label} checked={filters[key] === true} onApply={(on) => set({ [key]: on })} />
       ))}
       {text('user', 'User', 'customer-4711')}
       {text('event', 'Event', 'signup')}
-      <TextFilter
-        id="heatmap-country"
-        label="Country"
-        placeholder="DE"
-        value={filters.country ?? ''}
-        onApply={(v) => set({ country: /^[A-Za-z]{2}$/.test(v.trim()) ? v.trim().toUpperCase() : undefined })}
-      />
+      <TextFilter id="heatmap-country" label="Country" placeholder="DE" value={filters.country ?? ''} onApply={(v) => set({ country: countryCode(v) })} />
       {text('browser', 'Browser', 'Chrome')}
       {heatmap && (
         <Link
