@@ -14,9 +14,6 @@ import { days, TOP_BINS, topElements, type Range } from './repository.js';
 /** A filtered heatmap counts at most this many contributions (a session's share of one day), the newest days first. */
 export const MAX_FILTERED_FEEDS = 5_000;
 
-/** Whether any filter narrows the sessions (listFilters gives false for a flag not set). */
-export const hasSessionFilters = (filters: SessionFilters) => Object.values(filters).some((value) => value !== undefined && value !== false && value !== '');
-
 /**
  * A heatmap_feeds row whose session matches the filters: the list's own SQL (sessions/repository.ts)
  * on the unaliased sessions row, so its columns and the funnel condition mean what they mean there.

@@ -19,9 +19,9 @@ import { badRequest } from '../http/errors.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { busiestPage, elementClickers, heatmapOf, heatmapPages, pagePatterns, savePagePatterns, type Range } from './repository.js';
 import { drainUnfed } from './unfed.js';
-import { bySessions, filteredHeatmap, hasSessionFilters } from './filtered.js';
+import { bySessions, filteredHeatmap } from './filtered.js';
 import { listFilters } from '../sessions/routes.js';
-import type { SessionFilters } from '../sessions/repository.js';
+import { hasSessionFilters, type SessionFilters } from '../sessions/repository.js';
 import { markEndedSessionsWithoutInput } from '../recordings/bot-sweep.js';
 import { funnelCondition } from '../funnels/filter.js';
 
