@@ -26,6 +26,7 @@ const figureFiles = [
   'funnels',
   'heatmaps',
   'heatmaps-ingest',
+  'heatmaps-overlay',
   'pwa-weight',
   'live-delay',
   'live-streams',

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { Nullable } from './shared.js';
 import { MAX_TIME } from '../limits.js';
 import { MAX_PATTERNS, PATH_MAX, PATTERN_MAX, SELECTOR_MAX } from '../heatmaps.js';
+import { SessionsQuery } from './sessions.js';
 
 export const HeatmapParams = Type.Object({ campaignId: Type.String({ maxLength: 64 }) });
 
@@ -28,9 +29,26 @@ export const HeatmapPages = Type.Object({
 });
 export type HeatmapPages = Static<typeof HeatmapPages>;
 
-/** GET /api/v1/heatmaps/{campaignId}?path&device&from&to: without path, the page with most views; without device, its device class with most views. */
+/**
+ * The sessions list's filters a heatmap takes (type, country, browser, has errors, user, event, …):
+ * all but paging and sort, and but device, from and to, which a heatmap has as its own (its
+ * device class by viewport width, the days of its heat).
+ */
+export const HeatmapSessionFilters = Type.Omit(SessionsQuery, ['cursor', 'limit', 'sort', 'device', 'from', 'to']);
+export type HeatmapSessionFilters = Static<typeof HeatmapSessionFilters>;
+
+/**
+ * GET /api/v1/heatmaps/{campaignId}?path&device&from&to&…list filters: without path, the page with
+ * most views; without device, its device class with most views (both over every session).
+ */
 export const HeatmapQuery = Type.Object(
-  { path: Type.Optional(Type.String({ minLength: 1, maxLength: PATH_MAX })), device: Type.Optional(Device), from: time(), to: time() },
+  {
+    ...HeatmapSessionFilters.properties,
+    path: Type.Optional(Type.String({ minLength: 1, maxLength: PATH_MAX })),
+    device: Type.Optional(Device),
+    from: time(),
+    to: time(),
+  },
   { additionalProperties: false },
 );
 export type HeatmapQuery = Static<typeof HeatmapQuery>;
@@ -60,6 +78,8 @@ export const Heatmap = Type.Object({
   scroll: Type.Array(Type.Object({ depth: count(), reached: count() })),
   /** Where the page is rebuilt: a recent moment of a session on it at this device class. */
   snapshot: Nullable(Type.Object({ sessionId: Type.String(), timestamp: Type.Number() })),
+  /** With a session filter: true when only the newest of the matching sessions' contributions were counted (server/heatmaps/filtered.ts). */
+  sampled: Type.Boolean(),
 });
 export type Heatmap = Static<typeof Heatmap>;
 
@@ -71,6 +91,7 @@ export const HeatmapClicksQuery = Type.Object(
     selector: Type.String({ minLength: 1, maxLength: SELECTOR_MAX }),
     from: time(),
     to: time(),
+    ...HeatmapSessionFilters.properties,
   },
   { additionalProperties: false },
 );

@@ -1,6 +1,6 @@
 // Reading heatmaps: sums over the days of a range of the aggregates (store.ts), never chunks.
-import { sql } from 'kysely';
-import type { Db } from '../db/index.js';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Database, Db } from '../db/index.js';
 import { BIN_COLUMNS, BIN_ROW_PX, DEVICE_CLASSES, type DeviceClass } from '../../common/heatmaps.js';
 import type { Heatmap, HeatmapClicks, HeatmapPages } from '../../common/api/heatmaps.js';
 import { dayOf, readFed } from './fed.js';
@@ -16,7 +16,7 @@ export interface Range {
   to: number;
 }
 
-const days = (range: Range) => [dayOf(range.from), dayOf(Math.max(range.from, range.to - 1))] as const;
+export const days = (range: Range) => [dayOf(range.from), dayOf(Math.max(range.from, range.to - 1))] as const;
 const sum = (column: string) => sql<number>`coalesce(sum(${sql.ref(column)}), 0)`;
 const num = (value: unknown) => Number(value) || 0;
 
@@ -51,6 +51,25 @@ const layers = (row: { clicks: unknown; rage: unknown; dead: unknown; error: unk
   errorClicks: num(row.error),
 });
 
+type Element = Heatmap['elements'][number];
+
+/**
+ * The top elements by clicks, and by each other layer (a rage-clicked element may be rarely
+ * clicked), most clicked first; fx and fy come in as sums of thousandths, and leave as the
+ * average share of the element where its clicks landed.
+ */
+export function topElements(counted: Element[]): Element[] {
+  const elements = new Map<string, Element>();
+  for (const layer of ['clicks', 'rageClicks', 'deadClicks', 'errorClicks'] as const) {
+    const top = counted.filter((e) => e[layer] > 0).sort((a, b) => b[layer] - a[layer] || (a.selector < b.selector ? -1 : 1));
+    for (const element of top.slice(0, TOP_ELEMENTS)) elements.set(element.selector, element);
+  }
+  const share = (total: number, clicks: number) => (clicks ? Math.min(1, Math.max(0, total / 1000 / clicks)) : 0.5);
+  return [...elements.values()]
+    .map((e) => ({ ...e, fx: share(e.fx, e.clicks), fy: share(e.fy, e.clicks) }))
+    .sort((a, b) => b.clicks - a.clicks || a.selector.localeCompare(b.selector));
+}
+
 /** One page's heatmap at one device class over a range. */
 export async function heatmapOf(db: Db, campaignId: string, path: string, device: DeviceClass, range: Range): Promise<Heatmap> {
   const [first, last] = days(range);
@@ -73,22 +92,12 @@ export async function heatmapOf(db: Db, campaignId: string, path: string, device
     .orderBy('snapshot_at', 'desc')
     .limit(1)
     .executeTakeFirst();
-  // The top elements by clicks, and by each other layer (a rage-clicked element may be rarely
-  // clicked): one read of the range's rows (at most 200 selectors a day), ranked here.
+  // One read of the range's rows (at most 200 selectors a day), ranked here.
   const rows = await where(db.selectFrom('heatmap_elements'))
     .select(['selector', sql<string>`max(${sql.ref('text')})`.as('text'), ...LAYER_SUMS, sum('fx_sum').as('fx'), sum('fy_sum').as('fy')])
     .groupBy('selector')
     .execute();
-  const counted = rows.map((row) => {
-    const counts = layers(row);
-    const share = (total: unknown) => (counts.clicks ? Math.min(1, Math.max(0, num(total) / 1000 / counts.clicks)) : 0.5);
-    return { selector: row.selector, text: row.text ?? '', ...counts, fx: share(row.fx), fy: share(row.fy) };
-  });
-  const elements = new Map<string, Heatmap['elements'][number]>();
-  for (const layer of ['clicks', 'rageClicks', 'deadClicks', 'errorClicks'] as const) {
-    const top = counted.filter((e) => e[layer] > 0).sort((a, b) => b[layer] - a[layer] || (a.selector < b.selector ? -1 : 1));
-    for (const element of top.slice(0, TOP_ELEMENTS)) elements.set(element.selector, element);
-  }
+  const elements = topElements(rows.map((row) => ({ selector: row.selector, text: row.text ?? '', ...layers(row), fx: num(row.fx), fy: num(row.fy) })));
   const bins = await where(db.selectFrom('heatmap_bins'))
     .select(['bin', ...LAYER_SUMS])
     .groupBy('bin')
@@ -111,12 +120,13 @@ export async function heatmapOf(db: Db, campaignId: string, path: string, device
     ...layers(page),
     layerSessions: { rage: num(page.rageSessions), dead: num(page.deadSessions), error: num(page.errorSessions) },
     averageFold: views ? Math.round(num(page.fold) / views) : 0,
-    elements: [...elements.values()].sort((a, b) => b.clicks - a.clicks || a.selector.localeCompare(b.selector)),
+    elements,
     binColumns: BIN_COLUMNS,
     binRowPx: BIN_ROW_PX,
     bins: bins.map((row) => ({ x: row.bin % BIN_COLUMNS, y: Math.floor(row.bin / BIN_COLUMNS), ...layers(row) })),
     scroll: scroll.map((row) => ({ depth: row.depth, reached: num(row.reached) })),
     snapshot: snapshot?.snapshot_session ? { sessionId: snapshot.snapshot_session, timestamp: num(snapshot.snapshot_at) } : null,
+    sampled: false,
   };
 }
 
@@ -135,10 +145,19 @@ export async function busiestPage(db: Db, campaignId: string, range: Range, path
 }
 
 /** The sessions that clicked an element of a page (its stored contributions), most recent first. */
-export async function elementClickers(db: Db, campaignId: string, path: string, device: DeviceClass, selector: string, range: Range): Promise<HeatmapClicks> {
+export async function elementClickers(
+  db: Db,
+  campaignId: string,
+  element: { path: string; device: DeviceClass; selector: string },
+  range: Range,
+  matching?: (eb: ExpressionBuilder<Database, 'heatmap_feeds'>) => Expression<SqlBool>,
+): Promise<HeatmapClicks> {
+  const { path, device, selector } = element;
   const [first, last] = days(range);
-  const rows = await db
-    .selectFrom('heatmap_feeds')
+  let query = db.selectFrom('heatmap_feeds');
+  // Only the sessions a list filter picks (filtered.ts), when one is given.
+  if (matching) query = query.where(matching);
+  const rows = await query
     .select(['session_id', 'fed'])
     .where('campaign_id', '=', campaignId)
     .where('page', '=', path)

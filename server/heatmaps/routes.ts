@@ -10,6 +10,7 @@ import {
   HeatmapParams,
   HeatmapPatterns,
   HeatmapQuery,
+  type HeatmapSessionFilters,
 } from '../../common/api/heatmaps.js';
 import { insightsRange } from '../../common/insights.js';
 import { patternFlaw } from '../../common/heatmaps.js';
@@ -18,6 +19,11 @@ import { badRequest } from '../http/errors.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { busiestPage, elementClickers, heatmapOf, heatmapPages, pagePatterns, savePagePatterns, type Range } from './repository.js';
 import { drainUnfed } from './unfed.js';
+import { bySessions, filteredHeatmap } from './filtered.js';
+import { listFilters } from '../sessions/routes.js';
+import { hasSessionFilters, type SessionFilters } from '../sessions/repository.js';
+import { markEndedSessionsWithoutInput } from '../recordings/bot-sweep.js';
+import { funnelCondition } from '../funnels/filter.js';
 
 /** A call's range (as the insights dashboard's: the last 30 days unless told, at most 366 days). */
 function rangeOf(from: number | undefined, to: number | undefined): Range {
@@ -39,6 +45,15 @@ export async function registerHeatmaps(app: FastifyInstance, ctx: AppContext): P
       await drainUnfed(ctx.db, campaign.id);
       return campaign;
     };
+    // The list's filters (sessions/routes.ts), or null when none narrows the sessions.
+    const sessionFilters = async (campaignId: string, query: HeatmapSessionFilters): Promise<SessionFilters | null> => {
+      const filters = { ...listFilters(query), funnelCondition: await funnelCondition(ctx.db, campaignId, query) };
+      if (!hasSessionFilters(filters)) return null;
+      // As the list reads them: sessions that ended with no human input are bots, the error log is written.
+      await markEndedSessionsWithoutInput(ctx.db, campaignId);
+      if (filters.error) await ctx.errorLog.flush();
+      return filters;
+    };
 
     api.get(
       '/api/v1/heatmaps/:campaignId/pages',
@@ -54,12 +69,14 @@ export async function registerHeatmaps(app: FastifyInstance, ctx: AppContext): P
       { preHandler: requireUser(ctx), schema: { params: HeatmapParams, querystring: HeatmapQuery, response: { 200: Heatmap } } },
       async (request) => {
         const campaign = await owned(request, request.params.campaignId);
-        const { path, device, from, to } = request.query;
+        const { path, device, from, to, ...rest } = request.query;
         const range = rangeOf(from, to);
+        const filters = await sessionFilters(campaign.id, rest);
         const busiest = device && path ? null : await busiestPage(ctx.db, campaign.id, range, path);
-        const page = path ?? busiest?.path;
-        if (!page) return heatmapOf(ctx.db, campaign.id, '/', device ?? 'desktop', range);
-        return heatmapOf(ctx.db, campaign.id, page, device ?? busiest?.device ?? 'desktop', range);
+        const page = { path: path ?? busiest?.path ?? '/', device: device ?? busiest?.device ?? 'desktop' };
+        // Unfiltered, the day aggregates answer; a filter needs the matching sessions' own contributions.
+        if (filters) return filteredHeatmap(ctx.db, campaign.id, page, range, filters);
+        return heatmapOf(ctx.db, campaign.id, page.path, page.device, range);
       },
     );
 
@@ -68,8 +85,9 @@ export async function registerHeatmaps(app: FastifyInstance, ctx: AppContext): P
       { preHandler: requireUser(ctx), schema: { params: HeatmapParams, querystring: HeatmapClicksQuery, response: { 200: HeatmapClicks } } },
       async (request) => {
         const campaign = await owned(request, request.params.campaignId);
-        const { path, device, selector, from, to } = request.query;
-        return elementClickers(ctx.db, campaign.id, path, device, selector, rangeOf(from, to));
+        const { path, device, selector, from, to, ...rest } = request.query;
+        const filters = await sessionFilters(campaign.id, rest);
+        return elementClickers(ctx.db, campaign.id, { path, device, selector }, rangeOf(from, to), filters ? bySessions(ctx.db, filters) : undefined);
       },
     );
 

@@ -1,5 +1,5 @@
 import type { Executor } from '../db/executor.js';
-import type { SessionFilters } from '../sessions/repository.js';
+import { hasSessionFilters, type SessionFilters } from '../sessions/repository.js';
 import type { Insights } from '../../common/api/insights.js';
 import { addHistograms, bucketStarts, histogramMedian, TOP_ROWS, type InsightsRange } from '../../common/insights.js';
 import { rangeSummaries } from './days.js';
@@ -11,9 +11,6 @@ import { errorGroups } from './errors.js';
 // summaries (server/insights/days.ts: stored days and the rest computed) added up. With any of
 // the list's filters the range is summarized from the sessions in one go (no day is kept for
 // a filter).
-
-/** Whether any filter narrows the sessions (listFilters gives false for a flag not set). */
-const hasFilters = (filters: SessionFilters) => Object.values(filters).some((value) => value !== undefined && value !== false && value !== '');
 
 /** Most sessions first; ties by value, the unknown last. */
 function addTops(parts: Top[]): { value: string | null; sessions: number; extra: string | null }[] {
@@ -114,7 +111,7 @@ export function insightsOf(parts: Summary[], range: InsightsRange, errors: Insig
 
 /** The whole dashboard for a campaign's sessions in the range, with the list's filters. */
 export async function campaignInsights(db: Executor, campaignId: string, filters: SessionFilters, range: InsightsRange, now = Date.now()): Promise<Insights> {
-  const parts = hasFilters(filters)
+  const parts = hasSessionFilters(filters)
     ? [await summarize(db, campaignId, range.from, range.to, filters)]
     : await rangeSummaries(db, campaignId, range.from, range.to, now);
   // Errors by message are counted on each call (session_errors holds only sessions that had one).

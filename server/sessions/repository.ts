@@ -51,6 +51,9 @@ export interface SessionFilters {
   funnelCondition?: RawBuilder<SqlBool>;
 }
 
+/** Whether any filter narrows the sessions (listFilters gives false for a flag not set). */
+export const hasSessionFilters = (filters: SessionFilters) => Object.values(filters).some((value) => value !== undefined && value !== false && value !== '');
+
 export interface SessionQuery extends SessionFilters {
   cursor?: string;
   limit: number;

@@ -5,6 +5,8 @@ import type { Heatmap, HeatmapClicks, HeatmapPages } from '../../common/api/heat
 import type { DeviceClass } from '../../common/heatmaps.js';
 import { DAY_MS } from '../../common/insights.js';
 import { INSIGHTS_DAYS, type InsightsDays } from './insights.js';
+import { filterParams } from '../lib/sessionFilters.js';
+import type { HeatmapFilters } from '../lib/heatmapFilters.js';
 
 /** The ranges the heatmaps screen offers: the insights screen's. */
 export const HEATMAP_DAYS = INSIGHTS_DAYS;
@@ -14,6 +16,8 @@ export interface HeatmapChoice {
   path?: string;
   device?: DeviceClass;
   days: InsightsDays;
+  /** The sessions list's filters: only the matching sessions' clicks. */
+  filters?: HeatmapFilters;
 }
 
 /** Keyed by the range's length, not its ends: offline, the last one fetched is read from the persisted cache. */
@@ -21,9 +25,9 @@ export const heatmapKeys = {
   campaign: (campaignId: string) => ['heatmaps', campaignId] as const,
   pages: (campaignId: string, days: InsightsDays) => [...heatmapKeys.campaign(campaignId), 'pages', days] as const,
   heatmap: (campaignId: string, choice: HeatmapChoice) =>
-    [...heatmapKeys.campaign(campaignId), 'map', choice.path ?? '', choice.device ?? '', choice.days] as const,
-  clicks: (campaignId: string, path: string, device: DeviceClass, selector: string, days: InsightsDays) =>
-    [...heatmapKeys.campaign(campaignId), 'clicks', path, device, selector, days] as const,
+    [...heatmapKeys.campaign(campaignId), 'map', choice.path ?? '', choice.device ?? '', choice.days, choice.filters ?? {}] as const,
+  clicks: (campaignId: string, path: string, device: DeviceClass, selector: string, days: InsightsDays, filters: HeatmapFilters = {}) =>
+    [...heatmapKeys.campaign(campaignId), 'clicks', path, device, selector, days, filters] as const,
 };
 
 const range = (days: InsightsDays, now = Date.now()) => ({ from: String(now - days * DAY_MS), to: String(now) });
@@ -43,7 +47,7 @@ export const heatmapQueryOptions = (campaignId: string, choice: HeatmapChoice, c
         ...(choice.path ? { path: choice.path } : {}),
         ...(choice.device ? { device: choice.device } : {}),
       });
-      return client.get<Heatmap>(`${API_PATHS.heatmap(campaignId)}?${params}`);
+      return client.get<Heatmap>(`${API_PATHS.heatmap(campaignId)}?${filterParams(choice.filters ?? {}, params)}`);
     },
   });
 
@@ -53,11 +57,15 @@ export const heatmapClicksQueryOptions = (
   device: DeviceClass,
   selector: string,
   days: InsightsDays,
+  filters: HeatmapFilters = {},
   client: ApiClient = api,
 ) =>
   queryOptions({
-    queryKey: heatmapKeys.clicks(campaignId, path, device, selector, days),
-    queryFn: () => client.get<HeatmapClicks>(`${API_PATHS.heatmapClicks(campaignId)}?${new URLSearchParams({ ...range(days), path, device, selector })}`),
+    queryKey: heatmapKeys.clicks(campaignId, path, device, selector, days, filters),
+    queryFn: () =>
+      client.get<HeatmapClicks>(
+        `${API_PATHS.heatmapClicks(campaignId)}?${filterParams(filters, new URLSearchParams({ ...range(days), path, device, selector }))}`,
+      ),
   });
 
 /** The heatmaps screen's load error: 'Error: {status} {statusText}', else 'Failed to fetch the heatmap'. */

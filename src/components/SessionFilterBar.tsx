@@ -27,12 +27,14 @@ const dayValue = (ms: number | undefined) => {
   const d = new Date(ms);
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 };
+/** A country filter: a two-letter code, upper case, else none. */
+export const countryCode = (text: string) => (/^[A-Za-z]{2}$/.test(text.trim()) ? text.trim().toUpperCase() : undefined);
 /** A trait or tag filter: `key:value`, else none. */
 const pair = (text: string) => (KEY_VALUE.test(text.trim()) ? text.trim() : undefined);
 const seconds = (ms: number | undefined) => (ms === undefined ? '' : String(Math.round(ms / 1000)));
 const fromSeconds = (text: string) => (text.trim() && Number.isFinite(Number(text)) && Number(text) >= 0 ? Math.round(Number(text) * 1000) : undefined);
 
-function TextFilter({
+export function TextFilter({
   id,
   label,
   value,
@@ -77,13 +79,54 @@ function TextFilter({
   );
 }
 
+/** A filter's select, its label above it, applied as it changes. */
+export function SelectFilter({
+  id,
+  label,
+  value,
+  options,
+  onApply,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  options: readonly (readonly [value: string, label: string])[];
+  onApply: (value: string) => void;
+}) {
+  return (
+    <label className="filter" htmlFor={id}>
+      <span>{label}</span>
+      <select id={id} className="input input-small" value={value} onChange={(e) => onApply(e.target.value)}>
+        {options.map(([option, text]) => (
+          <option key={option} value={option}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** A filter that is on or not at all, as a checkbox. */
+export function FlagFilter({ id, label, checked, onApply }: { id: string; label: string; checked: boolean; onApply: (on: true | undefined) => void }) {
+  return (
+    <label className="filter filter-check" htmlFor={id}>
+      <input id={id} type="checkbox" checked={checked} onChange={(e) => onApply(e.target.checked ? true : undefined)} /> {label}
+    </label>
+  );
+}
+
+const DEVICE_OPTIONS = [
+  ['', 'Any device'],
+  ['desktop', 'Desktop'],
+  ['mobile', 'Mobile'],
+  ['tablet', 'Tablet'],
+] as const;
+
 export function SessionFilterBar({ filters, onChange }: { filters: SessionFilters; onChange: (filters: SessionFilters) => void }) {
   const set = (patch: Partial<SessionFilters>) => onChange({ ...filters, ...patch });
   const flag = (key: 'hasErrors' | 'hasRageClicks' | 'hasDeadClicks' | 'hasQuickBacks' | 'hasExcessiveScrolling' | 'starred', label: string) => (
-    <label className="filter filter-check" htmlFor={`filter-${key}`}>
-      <input id={`filter-${key}`} type="checkbox" checked={filters[key] === true} onChange={(e) => set({ [key]: e.target.checked ? true : undefined })} />{' '}
-      {label}
-    </label>
+    <FlagFilter id={`filter-${key}`} label={label} checked={filters[key] === true} onApply={(on) => set({ [key]: on })} />
   );
   const [open, setOpen] = useState(() => typeof window.matchMedia !== 'function' || !window.matchMedia(FOLDED_BELOW).matches);
   return (
@@ -99,21 +142,7 @@ export function SessionFilterBar({ filters, onChange }: { filters: SessionFilter
       </button>
       <fieldset id="session-filters" className="filter-bar" aria-label="Filters" hidden={!open}>
         <legend className="visually-hidden">Filter and sort sessions</legend>
-        <label className="filter" htmlFor="filter-sort">
-          <span>Sort</span>
-          <select
-            id="filter-sort"
-            className="input input-small"
-            value={filters.sort ?? ''}
-            onChange={(e) => set({ sort: (e.target.value || undefined) as SessionFilters['sort'] })}
-          >
-            {SORTS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectFilter id="filter-sort" label="Sort" value={filters.sort ?? ''} options={SORTS} onApply={(v) => set({ sort: (v || undefined) as SessionFilters['sort'] })} />
         {flag('hasErrors', 'Has errors')}
         {flag('hasRageClicks', 'Has rage clicks')}
         {flag('hasDeadClicks', 'Has dead clicks')}
@@ -164,7 +193,7 @@ export function SessionFilterBar({ filters, onChange }: { filters: SessionFilter
           label="Country"
           placeholder="DE"
           value={filters.country ?? ''}
-          onApply={(v) => set({ country: /^[A-Za-z]{2}$/.test(v.trim()) ? v.trim().toUpperCase() : undefined })}
+          onApply={(v) => set({ country: countryCode(v) })}
         />
         <TextFilter
           id="filter-browser"
@@ -180,20 +209,13 @@ export function SessionFilterBar({ filters, onChange }: { filters: SessionFilter
           value={filters.utm ?? ''}
           onApply={(v) => set({ utm: v.trim() || undefined })}
         />
-        <label className="filter" htmlFor="filter-device">
-          <span>Device</span>
-          <select
-            id="filter-device"
-            className="input input-small"
-            value={filters.device ?? ''}
-            onChange={(e) => set({ device: (e.target.value || undefined) as SessionFilters['device'] })}
-          >
-            <option value="">Any device</option>
-            <option value="desktop">Desktop</option>
-            <option value="mobile">Mobile</option>
-            <option value="tablet">Tablet</option>
-          </select>
-        </label>
+        <SelectFilter
+          id="filter-device"
+          label="Device"
+          value={filters.device ?? ''}
+          options={DEVICE_OPTIONS}
+          onApply={(v) => set({ device: (v || undefined) as SessionFilters['device'] })}
+        />
         {hasFilters(filters) && (
           <button type="button" className="button button-secondary button-small" onClick={() => onChange({})}>
             Clear filters

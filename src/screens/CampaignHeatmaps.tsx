@@ -13,6 +13,8 @@ import { Spinner } from '../components/Spinner.js';
 import { HeatmapSnapshot } from '../components/heatmaps/HeatmapSnapshot.js';
 import { InsightsHeader, RANGE_LABELS } from '../components/insights/InsightsHeader.js';
 import { InsightsTable } from '../components/insights/InsightsTable.js';
+import { HeatmapFilterBar } from '../components/heatmaps/HeatmapFilterBar.js';
+import type { HeatmapFilters } from '../lib/heatmapFilters.js';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const DEVICE_LABELS: Record<DeviceClass, string> = { desktop: 'Desktop', tablet: 'Tablet', mobile: 'Mobile' };
@@ -22,6 +24,7 @@ export interface HeatmapSearch {
   device?: DeviceClass;
   layer: HeatLayer;
   days: InsightsDays;
+  filters: HeatmapFilters;
 }
 
 interface Props extends HeatmapSearch {
@@ -29,10 +32,10 @@ interface Props extends HeatmapSearch {
   onChange: (next: Partial<HeatmapSearch>) => void;
 }
 
-export function CampaignHeatmaps({ campaignId, path, device, layer, days, onChange }: Props) {
+export function CampaignHeatmaps({ campaignId, path, device, layer, days, filters, onChange }: Props) {
   // The last heatmap read stays on screen while another loads; offline it comes from the persisted cache.
   const pages = useQuery({ ...heatmapPagesQueryOptions(campaignId, days), placeholderData: keepPreviousData });
-  const heatmap = useQuery({ ...heatmapQueryOptions(campaignId, { path, device, days }), placeholderData: keepPreviousData });
+  const heatmap = useQuery({ ...heatmapQueryOptions(campaignId, { path, device, days, filters }), placeholderData: keepPreviousData });
   const [picked, setPicked] = useState<string | null>(null);
   const shown = heatmap.data;
   const choose = (next: Partial<HeatmapSearch>) => {
@@ -90,9 +93,10 @@ export function CampaignHeatmaps({ campaignId, path, device, layer, days, onChan
           </select>
         </label>
       </div>
+      <HeatmapFilterBar campaignId={campaignId} filters={filters} heatmap={shown} onChange={(next) => choose({ filters: next })} />
       {heatmap.isError && !shown && <ErrorBox title={heatmapErrorMessage(heatmap.error)} />}
       {heatmap.isPending && <Spinner label="Loading the heatmap" />}
-      {shown && <HeatmapBody campaignId={campaignId} heatmap={shown} layer={layer} days={days} picked={picked} onPick={setPicked} />}
+      {shown && <HeatmapBody campaignId={campaignId} heatmap={shown} layer={layer} days={days} filters={filters} picked={picked} onPick={setPicked} />}
     </div>
   );
 }
@@ -102,11 +106,12 @@ interface BodyProps {
   heatmap: Heatmap;
   layer: HeatLayer;
   days: InsightsDays;
+  filters: HeatmapFilters;
   picked: string | null;
   onPick: (selector: string) => void;
 }
 
-function HeatmapBody({ campaignId, heatmap, layer, days, picked, onPick }: BodyProps) {
+function HeatmapBody({ campaignId, heatmap, layer, days, filters, picked, onPick }: BodyProps) {
   const sessions = layer === 'all' ? heatmap.sessions : heatmap.layerSessions[layer];
   const elements = heatmap.elements.filter((e) => layerCount(e, layer) > 0).sort((a, b) => layerCount(b, layer) - layerCount(a, layer));
   return (
@@ -115,6 +120,7 @@ function HeatmapBody({ campaignId, heatmap, layer, days, picked, onPick }: BodyP
         <p className="heatmap-summary" data-testid="heatmap-summary">
           {plural(layerCount(heatmap, layer), 'click')} from {plural(sessions, 'session')}
         </p>
+        {heatmap.sampled && <p className="muted">Counted from the most recent matching sessions only.</p>}
         <div className="heatmap-legend" aria-hidden="true">
           <span>Fewer</span>
           <span className="heatmap-legend-bar" style={{ background: HEAT_GRADIENT }} />
@@ -143,15 +149,27 @@ function HeatmapBody({ campaignId, heatmap, layer, days, picked, onPick }: BodyP
             </InsightsTable>
           </div>
         </section>
-        {picked && <Clickers campaignId={campaignId} heatmap={heatmap} selector={picked} days={days} />}
+        {picked && <Clickers campaignId={campaignId} heatmap={heatmap} selector={picked} days={days} filters={filters} />}
         <ScrollMap heatmap={heatmap} />
       </aside>
     </div>
   );
 }
 
-function Clickers({ campaignId, heatmap, selector, days }: { campaignId: string; heatmap: Heatmap; selector: string; days: InsightsDays }) {
-  const clickers = useQuery(heatmapClicksQueryOptions(campaignId, heatmap.path, heatmap.device, selector, days));
+function Clickers({
+  campaignId,
+  heatmap,
+  selector,
+  days,
+  filters,
+}: {
+  campaignId: string;
+  heatmap: Heatmap;
+  selector: string;
+  days: InsightsDays;
+  filters: HeatmapFilters;
+}) {
+  const clickers = useQuery(heatmapClicksQueryOptions(campaignId, heatmap.path, heatmap.device, selector, days, filters));
   const element = heatmap.elements.find((e) => e.selector === selector);
   return (
     <section className="card" aria-label="Sessions that clicked it">

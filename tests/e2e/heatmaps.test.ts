@@ -142,6 +142,20 @@ describe.skipIf(!hasChromium)('heatmaps', () => {
         await expect.poll(() => page.getByTestId('heatmap-summary').textContent()).toBe('0 clicks from 0 sessions');
       }
     });
+    await step('a session filter narrows the heat to the matching sessions, and links to them', async () => {
+      await page.goto(`${rig.server.url}/campaign/${campaignId}/heatmaps?path=%2Fproduct&device=tablet`);
+      await expect.poll(() => page.getByTestId('heatmap-summary').textContent()).toBe('3 clicks from 1 session');
+      // The tablet visitor dead-clicked but never rage-clicked.
+      await page.getByLabel('Has rage clicks').check();
+      await expect.poll(() => page.getByTestId('heatmap-summary').textContent()).toBe('0 clicks from 0 sessions');
+      expect(page.url()).toContain('hasRageClicks=true');
+      await page.getByLabel('Has rage clicks').uncheck();
+      await page.getByLabel('Has dead clicks').check();
+      await expect.poll(() => page.getByTestId('heatmap-summary').textContent()).toBe('3 clicks from 1 session');
+      const sessions = page.getByRole('group', { name: 'Session filters' }).getByRole('link', { name: 'Sessions' });
+      const href = new URL((await sessions.getAttribute('href')) ?? '', rig.server.url);
+      expect(Object.fromEntries(href.searchParams)).toMatchObject({ hasDeadClicks: 'true', device: 'tablet', url: '/product' });
+    });
     await context.close();
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { info, makeCampaign, postBatch, sessionId } from './ingest-support.js';
+import { clicks, full, meta, mutation, visitPage, type Visit } from './heatmaps-support.js';
 import { sweepExpiredRecordings } from '../../server/campaigns/retention.js';
 import type { Heatmap, HeatmapClicks, HeatmapPages } from '../../common/api/heatmaps.js';
 
@@ -19,44 +20,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-const meta = (t: number, path: string, width: number) => ({ type: 4, data: { href: `https://shop.example.com${path}`, width, height: 800 }, timestamp: t });
-const full = (t: number) => ({ type: 2, data: { node: { type: 0, childNodes: [], id: 1 }, initialOffset: { top: 0, left: 0 } }, timestamp: t });
-const rrwebClick = (t: number, x: number, y: number) => ({ type: 3, data: { source: 2, type: 2, id: 5, x, y }, timestamp: t });
-const mutation = (t: number) => ({ type: 3, data: { source: 0, adds: [], removes: [], texts: [], attributes: [] }, timestamp: t });
-const move = (t: number) => ({ type: 3, data: { source: 1, positions: [{ x: 1, y: 1, id: 1, timeOffset: 0 }] }, timestamp: t });
-const clickRecord = (t: number, path: string, s: string, text: string, w: number) => ({
-  type: 5,
-  data: { tag: 'tapedeck/click', payload: { p: path, s, t: text, fx: 0.5, fy: 0.5, x: 200, y: 400, w, h: 1600 } },
-  timestamp: t + 1,
-});
-const view = (t: number, path: string, w: number, d = 50) => ({
-  type: 5,
-  data: { tag: 'tapedeck/scroll', payload: { p: path, d, w, h: 1600, v: 1 } },
-  timestamp: t,
-});
-const clicks = (t: number, path: string, s: string, text: string, w: number) => [rrwebClick(t, 200, 400), clickRecord(t, path, s, text, w)];
-
-interface Visit {
-  id: string;
-  width: number;
-  path?: string;
-  /** Clicks on the button, ms after the start; then, maybe, a dead click on a label. */
-  at: number[];
-  deadLabel?: boolean;
-}
-
-async function visit(campaignId: string, v: Visit, start = Date.now() - 60_000): Promise<void> {
-  const path = v.path ?? '/product/1';
-  const events: { type: number; data: object; timestamp: number }[] = [meta(start, path, v.width), full(start + 1), view(start + 2, path, v.width)];
-  for (const t of v.at) events.push(...clicks(start + t, path, '#add', 'Add to cart', v.width));
-  events.push(mutation(start + Math.max(...v.at) + 100));
-  if (v.deadLabel) events.push(...clicks(start + 20_000, path, 'form>label:nth-of-type(2)', 'Size', v.width));
-  const first = await postBatch(server, campaignId, { sessionId: v.id, seq: 0, info: info({ url: `https://shop.example.com${path}` }), events });
-  expect(first.status).toBe(200);
-  const second = await postBatch(server, campaignId, { sessionId: v.id, seq: 1, events: [move(start + 25_000)] });
-  expect(second.status).toBe(200);
-}
-
+const visit = (campaignId: string, v: Visit) => visitPage(server, campaignId, v);
 const get = (url: string, headers = owner.headers) => fetch(`${server.url}${url}`, { headers });
 async function heatmap(campaignId: string, query: string): Promise<Heatmap> {
   const response = await get(`/api/v1/heatmaps/${campaignId}?${query}`);

@@ -82,6 +82,9 @@ export function HeatmapSnapshot({ campaignId, heatmap, layer, onPick }: Props) {
     let player: PlayerHandle | null = null;
     let gone = false;
     void (async () => {
+      // The page is rebuilt once the whole recording is in: the download need not wait for a
+      // player's first frame (it would, for 2 s, as for the replay page's player).
+      source.markDrawn();
       const { events } = await whenDownloaded(source);
       if (gone || !host.current || !events.length) return;
       const viewport = viewportAt(events, snapshot.timestamp);
@@ -110,7 +113,11 @@ export function HeatmapSnapshot({ campaignId, heatmap, layer, onPick }: Props) {
   }, [page]);
 
   useEffect(() => {
-    if (page && canvas.current) drawHeat(canvas.current, heatPoints(heatmap, layer, page.boxes, page.width));
+    if (!page || !canvas.current) return;
+    drawHeat(canvas.current, heatPoints(heatmap, layer, page.boxes, page.width));
+    // When the overlay was drawn (the performance figure measures it from the answer's arrival).
+    canvas.current.dataset.drawnAt = String(Math.round(performance.now()));
+    performance.mark('heatmap-drawn');
   }, [page, heatmap, layer]);
 
   if (!snapshot) return <p className="muted">No recording of this page at this device class yet to draw it on.</p>;

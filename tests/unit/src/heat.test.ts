@@ -18,6 +18,7 @@ const heatmap = (over: Partial<Heatmap> = {}): Heatmap => ({
   binRowPx: 40,
   bins: [{ x: 10, y: 2, ...counts(4) }],
   scroll: [],
+  sampled: false,
   snapshot: null,
   ...over,
 });

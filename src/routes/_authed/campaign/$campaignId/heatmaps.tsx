@@ -5,26 +5,28 @@ import { CampaignHeatmaps, type HeatmapSearch } from '../../../../screens/Campai
 import { DEVICE_CLASSES, PATH_MAX, type DeviceClass } from '../../../../../common/heatmaps.js';
 import { HEAT_LAYERS, type HeatLayer } from '../../../../lib/heat.js';
 import { warmPlayer } from '../../../../components/player/loadPlayer.js';
+import { validateHeatmapFilters, type HeatmapFilters } from '../../../../lib/heatmapFilters.js';
 
 const DEFAULT_DAYS: InsightsDays = 30;
 
-type Search = { path?: string; device?: DeviceClass; layer?: HeatLayer; days?: InsightsDays };
+type Search = HeatmapFilters & { path?: string; device?: DeviceClass; layer?: HeatLayer; days?: InsightsDays };
 
 export const Route = createFileRoute('/_authed/campaign/$campaignId/heatmaps')({
-  // Page, device class, layer and range live in the URL; anything else there is dropped.
+  // Page, device class, layer, range and the session filters live in the URL; anything else there is dropped.
   validateSearch: (search: Record<string, unknown>): Search => {
     const days = Number(search.days) as InsightsDays;
     const path = typeof search.path === 'string' && search.path.startsWith('/') && search.path.length <= PATH_MAX ? search.path : undefined;
     const device = DEVICE_CLASSES.find((d) => d === search.device);
     const layer = HEAT_LAYERS.find((l) => l.layer === search.layer && l.layer !== 'all')?.layer;
     return {
+      ...validateHeatmapFilters(search),
       ...(path ? { path } : {}),
       ...(device ? { device } : {}),
       ...(layer ? { layer } : {}),
       ...(HEATMAP_DAYS.includes(days) && days !== DEFAULT_DAYS ? { days } : {}),
     };
   },
-  loaderDeps: ({ search }) => ({ path: search.path, device: search.device, days: search.days ?? DEFAULT_DAYS }),
+  loaderDeps: ({ search }) => ({ path: search.path, device: search.device, days: search.days ?? DEFAULT_DAYS, filters: validateHeatmapFilters(search) }),
   loader: ({ context, params, deps }) => {
     void context.queryClient.prefetchQuery(heatmapPagesQueryOptions(params.campaignId, deps.days));
     void context.queryClient.prefetchQuery(heatmapQueryOptions(params.campaignId, deps));
@@ -38,11 +40,18 @@ function CampaignHeatmapsRoute() {
   const { campaignId } = Route.useParams();
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
-  const current: HeatmapSearch = { path: search.path, device: search.device, layer: search.layer ?? 'all', days: search.days ?? DEFAULT_DAYS };
+  const current: HeatmapSearch = {
+    path: search.path,
+    device: search.device,
+    layer: search.layer ?? 'all',
+    days: search.days ?? DEFAULT_DAYS,
+    filters: validateHeatmapFilters(search),
+  };
   const onChange = (next: Partial<HeatmapSearch>) => {
     const merged = { ...current, ...next };
     void navigate({
       search: {
+        ...merged.filters,
         ...(merged.path ? { path: merged.path } : {}),
         ...(merged.device ? { device: merged.device } : {}),
         ...(merged.layer !== 'all' ? { layer: merged.layer } : {}),

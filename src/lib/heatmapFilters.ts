@@ -1,0 +1,30 @@
+// The sessions list's filters the heatmaps screen offers (a compact set), as they live in its URL
+// and go to GET /api/v1/heatmaps/{campaignId}. The screen's page, device class and range are its
+// own; these narrow the sessions whose clicks are drawn.
+import { validateSessionFilters, type SessionFilters } from './sessionFilters.js';
+
+const KEYS = ['hasErrors', 'hasRageClicks', 'hasDeadClicks', 'user', 'event', 'country', 'browser'] as const;
+
+export type HeatmapFilters = Pick<SessionFilters, (typeof KEYS)[number]> & { type?: 'human' | 'bot' };
+
+/** The heatmaps route's filters from its search: anything else, or anything invalid, is dropped. */
+export function validateHeatmapFilters(search: Record<string, unknown>): HeatmapFilters {
+  const all = validateSessionFilters(search);
+  const filters: HeatmapFilters = {};
+  for (const key of KEYS) if (all[key] !== undefined) Object.assign(filters, { [key]: all[key] });
+  if (search.type === 'human' || search.type === 'bot') filters.type = search.type;
+  return filters;
+}
+
+/**
+ * The sessions list the heatmap's clicks come from, as the list's URL takes it: the same filters,
+ * the heatmap's device class as the device, its range as the start, its page as a visited page
+ * (not a pattern's "*"). The list's type is not in its URL: a type filter is not carried.
+ */
+export function sessionsOfHeatmap(
+  filters: HeatmapFilters,
+  heatmap: { path: string; device: SessionFilters['device']; from: number; to: number },
+): SessionFilters {
+  const { type: _type, ...list } = filters;
+  return { ...list, device: heatmap.device, from: heatmap.from, to: heatmap.to, ...(heatmap.path.includes('*') ? {} : { url: heatmap.path }) };
+}
