@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
-import { sessionRow, type NewSession } from '../../server/sessions/repository.js';
+import { sessionRow, type NewSession } from '../../server/sessions/rows.js';
 import type { Campaign, Session, SessionsResponse } from '../../common/api-types.js';
 import { BOT_REASONS } from '../../server/ingest/visitor.js';
 
