@@ -19,6 +19,12 @@ const SORTS = [
   ['active', 'Most active first'],
   ['errors', 'Most errors first'],
 ] as const;
+const DEVICES = [
+  ['', 'Any device'],
+  ['desktop', 'Desktop'],
+  ['mobile', 'Mobile'],
+  ['tablet', 'Tablet'],
+] as const;
 
 /** "2024-05-01" (a date input's value) as epoch ms at local midnight, or undefined. */
 const dayStart = (value: string) => (value ? new Date(`${value}T00:00`).getTime() : undefined);
@@ -85,6 +91,34 @@ export function SessionFilterBar({ filters, onChange }: { filters: SessionFilter
       {label}
     </label>
   );
+  // Each text filter of one kind: its id is filter-<key>, and what it applies when typing pauses.
+  const words = (key: 'url' | 'user' | 'event' | 'browser', label: string, placeholder: string) => (
+    <TextFilter
+      id={`filter-${key}`}
+      label={label}
+      placeholder={placeholder}
+      value={filters[key] ?? ''}
+      onApply={(v) => set({ [key]: v.trim() || undefined })}
+    />
+  );
+  const keyValue = (key: 'trait' | 'tag', label: string, placeholder: string) => (
+    <TextFilter id={`filter-${key}`} label={label} placeholder={placeholder} value={filters[key] ?? ''} onApply={(v) => set({ [key]: pair(v) })} />
+  );
+  const duration = (key: 'minDuration' | 'maxDuration', label: string) => (
+    <TextFilter id={`filter-${key}`} label={label} type="number" value={seconds(filters[key])} onApply={(v) => set({ [key]: fromSeconds(v) })} />
+  );
+  const choice = (key: 'sort' | 'device', label: string, options: readonly (readonly [string, string])[]) => (
+    <label className="filter" htmlFor={`filter-${key}`}>
+      <span>{label}</span>
+      <select id={`filter-${key}`} className="input input-small" value={filters[key] ?? ''} onChange={(e) => set({ [key]: e.target.value || undefined })}>
+        {options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
   const [open, setOpen] = useState(() => typeof window.matchMedia !== 'function' || !window.matchMedia(FOLDED_BELOW).matches);
   return (
     <div className="filters">
@@ -99,21 +133,7 @@ export function SessionFilterBar({ filters, onChange }: { filters: SessionFilter
       </button>
       <fieldset id="session-filters" className="filter-bar" aria-label="Filters" hidden={!open}>
         <legend className="visually-hidden">Filter and sort sessions</legend>
-        <label className="filter" htmlFor="filter-sort">
-          <span>Sort</span>
-          <select
-            id="filter-sort"
-            className="input input-small"
-            value={filters.sort ?? ''}
-            onChange={(e) => set({ sort: (e.target.value || undefined) as SessionFilters['sort'] })}
-          >
-            {SORTS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
+        {choice('sort', 'Sort', SORTS)}
         {flag('hasErrors', 'Has errors')}
         {flag('hasRageClicks', 'Has rage clicks')}
         {flag('hasDeadClicks', 'Has dead clicks')}
@@ -128,37 +148,13 @@ export function SessionFilterBar({ filters, onChange }: { filters: SessionFilter
           value={dayValue(filters.to === undefined ? undefined : filters.to - 1)}
           onApply={(v) => set({ to: v ? (dayStart(v) as number) + 86_400_000 : undefined })}
         />
-        <TextFilter
-          id="filter-minDuration"
-          label="Min duration (s)"
-          type="number"
-          value={seconds(filters.minDuration)}
-          onApply={(v) => set({ minDuration: fromSeconds(v) })}
-        />
-        <TextFilter
-          id="filter-maxDuration"
-          label="Max duration (s)"
-          type="number"
-          value={seconds(filters.maxDuration)}
-          onApply={(v) => set({ maxDuration: fromSeconds(v) })}
-        />
-        <TextFilter
-          id="filter-url"
-          label="Visited page"
-          placeholder="/checkout"
-          value={filters.url ?? ''}
-          onApply={(v) => set({ url: v.trim() || undefined })}
-        />
-        <TextFilter
-          id="filter-user"
-          label="User"
-          placeholder="customer-4711"
-          value={filters.user ?? ''}
-          onApply={(v) => set({ user: v.trim() || undefined })}
-        />
-        <TextFilter id="filter-event" label="Event" placeholder="signup" value={filters.event ?? ''} onApply={(v) => set({ event: v.trim() || undefined })} />
-        <TextFilter id="filter-trait" label="Trait (key:value)" placeholder="plan:pro" value={filters.trait ?? ''} onApply={(v) => set({ trait: pair(v) })} />
-        <TextFilter id="filter-tag" label="Tag (key:value)" placeholder="team:blue" value={filters.tag ?? ''} onApply={(v) => set({ tag: pair(v) })} />
+        {duration('minDuration', 'Min duration (s)')}
+        {duration('maxDuration', 'Max duration (s)')}
+        {words('url', 'Visited page', '/checkout')}
+        {words('user', 'User', 'customer-4711')}
+        {words('event', 'Event', 'signup')}
+        {keyValue('trait', 'Trait (key:value)', 'plan:pro')}
+        {keyValue('tag', 'Tag (key:value)', 'team:blue')}
         <TextFilter
           id="filter-country"
           label="Country"
@@ -166,27 +162,8 @@ export function SessionFilterBar({ filters, onChange }: { filters: SessionFilter
           value={filters.country ?? ''}
           onApply={(v) => set({ country: /^[A-Za-z]{2}$/.test(v.trim()) ? v.trim().toUpperCase() : undefined })}
         />
-        <TextFilter
-          id="filter-browser"
-          label="Browser"
-          placeholder="Chrome"
-          value={filters.browser ?? ''}
-          onApply={(v) => set({ browser: v.trim() || undefined })}
-        />
-        <label className="filter" htmlFor="filter-device">
-          <span>Device</span>
-          <select
-            id="filter-device"
-            className="input input-small"
-            value={filters.device ?? ''}
-            onChange={(e) => set({ device: (e.target.value || undefined) as SessionFilters['device'] })}
-          >
-            <option value="">Any device</option>
-            <option value="desktop">Desktop</option>
-            <option value="mobile">Mobile</option>
-            <option value="tablet">Tablet</option>
-          </select>
-        </label>
+        {words('browser', 'Browser', 'Chrome')}
+        {choice('device', 'Device', DEVICES)}
         {hasFilters(filters) && (
           <button type="button" className="button button-secondary button-small" onClick={() => onChange({})}>
             Clear filters
