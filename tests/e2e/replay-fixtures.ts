@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { ReplayEvent } from '../../common/api-types.js';
 import type { TestServer } from '../helpers/server.js';
 import { info, postBatch, sessionId } from '../integration/ingest-support.js';
@@ -29,6 +30,9 @@ export const documentNode = (head: unknown, body: unknown) => ({
   id: 1,
   childNodes: [{ type: 1, id: 2, name: 'html', publicId: '', systemId: '' }, el(3, 'html', {}, [head, body])],
 });
+
+/** The player's Play/Pause button, whichever it says now. */
+export const playButton = (page: Page) => page.getByRole('button', { name: /^(Play|Pause)$/ });
 
 export const IPHONE_USER_AGENT =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
