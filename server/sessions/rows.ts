@@ -9,6 +9,27 @@ import { readObject, type Scalar } from '../../common/people.js';
 
 export type SessionRow = Selectable<SessionsTable>;
 
+type CounterColumns = 'click_count' | 'rage_click_count' | 'dead_click_count' | 'quick_back_count' | 'excessive_scroll_count' | 'error_count' | 'failed_request_count';
+
+/** The clicks', frustrations' and errors' counts, as the API and the facts rules name them. */
+const countersOf = (row: Pick<SessionRow, CounterColumns>) => ({
+  clickCount: row.click_count,
+  rageClickCount: row.rage_click_count,
+  deadClickCount: row.dead_click_count,
+  quickBackCount: row.quick_back_count,
+  excessiveScrollCount: row.excessive_scroll_count,
+  errorCount: row.error_count,
+  failedRequestCount: row.failed_request_count,
+});
+
+/** The people facts (common/people.ts) from their columns. */
+const peopleOf = (row: Pick<SessionRow, 'user_id' | 'traits' | 'tags' | 'events'>) => ({
+  userId: row.user_id,
+  traits: readObject<Scalar>(row.traits),
+  tags: readObject<string>(row.tags),
+  events: readObject<number>(row.events),
+});
+
 export function toSession(row: SessionRow): Session {
   return {
     sessionId: row.id,
@@ -43,18 +64,9 @@ export function toSession(row: SessionRow): Session {
     countryCode: row.country_code,
     activeMs: row.active_ms,
     pages: row.pages ? row.pages.split('\n') : [],
-    clickCount: row.click_count,
-    rageClickCount: row.rage_click_count,
-    deadClickCount: row.dead_click_count,
-    quickBackCount: row.quick_back_count,
-    excessiveScrollCount: row.excessive_scroll_count,
-    errorCount: row.error_count,
-    failedRequestCount: row.failed_request_count,
+    ...countersOf(row),
     exitUrl: row.exit_url,
-    userId: row.user_id,
-    traits: readObject<Scalar>(row.traits),
-    tags: readObject<string>(row.tags),
-    events: readObject<number>(row.events),
+    ...peopleOf(row),
   };
 }
 
@@ -83,20 +95,11 @@ export function factsOfRow(row: FactColumns & { entry_url?: string | null }): Se
   return {
     ...readCarried(row.facts_carry),
     activeMs: Number(row.active_ms),
-    clickCount: row.click_count,
-    rageClickCount: row.rage_click_count,
-    deadClickCount: row.dead_click_count,
-    quickBackCount: row.quick_back_count,
-    excessiveScrollCount: row.excessive_scroll_count,
-    errorCount: row.error_count,
-    failedRequestCount: row.failed_request_count,
+    ...countersOf(row),
     pages: row.pages ? row.pages.split('\n') : [],
     entryUrl: null,
     exitUrl: row.exit_url,
-    userId: row.user_id,
-    traits: readObject<Scalar>(row.traits),
-    tags: readObject<string>(row.tags),
-    events: readObject<number>(row.events),
+    ...peopleOf(row),
   };
 }
 

@@ -1,6 +1,7 @@
-import { describe, expect, it, vi } from 'vitest';
-import { hasChromium, signedInContext } from '../helpers/browser.js';
-import { useServerAndBrowser } from './server-and-browser.js';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
+import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import { makeCampaign } from '../integration/ingest-support.js';
@@ -13,10 +14,18 @@ import { desktopRecording, phoneRecording, recordedAgo, recordSession } from './
 vi.setConfig({ testTimeout: 120_000 });
 
 describe.skipIf(!hasChromium)('stars, segments and notes', () => {
-  const e2e = useServerAndBrowser();
+  let server: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer({}, { privateDist: true }), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
 
   it('stars a session, filters starred, saves and reapplies a segment, and notes a moment on the timeline', async () => {
-    const { server, browser } = e2e;
     const owner = await userSession(server, 'Kim Keeper');
     const campaignId = await makeCampaign(server, { ownerId: owner.userId });
     const record = (events: ReplayEvent[]) => recordSession(server, campaignId, events);
