@@ -5,18 +5,14 @@ import { sql } from 'kysely';
 import type { Db } from '../../server/db/index.js';
 import { addFunnel } from '../../server/funnels/repository.js';
 import type { BenchOptions, Row } from '../lib.js';
-import { latencies, latencyRows, requestLatencies } from '../support/latency.js';
+import { DAYS, END, SMALL, START, bigAndSmall, latencies, latencyRows, requestLatencies } from '../support/latency.js';
 import { eachDatabase, withServer, type DatabaseKind } from '../support/server.js';
-import { createCampaign, createOwner, insertSessionRows, sessionRowFor } from '../support/seed.js';
+import { insertSessionRows, sessionRowFor } from '../support/seed.js';
 import { decodedBody, timedGet } from '../support/http.js';
 
 export const title = 'Funnels';
 
-const SMALL = 100;
-const DAYS = 30;
 const BUDGET_P95_MS = 500;
-const START = Date.UTC(2026, 0, 1);
-const END = START + DAYS * 86_400_000;
 const STEPS = [{ page: '/' }, { page: '/products/*' }, { page: '/cart' }, { page: '/checkout' }];
 
 /** Each session's pages: most enter at /, fewer go on at each step, some wander between. */
@@ -35,16 +31,13 @@ async function seed(db: Db, campaignId: string, count: number): Promise<void> {
 }
 
 async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row[]> {
-  const total = options.quick ? 10_000 : 100_000;
-  const requests = options.quick ? 10 : 20;
   return withServer({ database: kind }, async (server) => {
-    const owner = await createOwner(server);
+    const { owner, big, small, total, requests } = await bigAndSmall(server, options);
     const paths: string[] = [];
-    for (const [name, count] of [
-      ['Big campaign', total],
-      ['Small campaign', SMALL],
+    for (const [campaignId, count] of [
+      [big, total],
+      [small, SMALL],
     ] as const) {
-      const campaignId = await createCampaign(server.db, owner.userId, 'shop.example.com', name);
       await seed(server.db, campaignId, count);
       const funnel = await addFunnel(server.db, campaignId, { name: 'Checkout', steps: STEPS, withinMs: 3_600_000 }, 50);
       paths.push(`/api/v1/funnels/${campaignId}/${funnel?.id}/result?from=${START}&to=${END}`);

@@ -4,18 +4,14 @@
 import { sql } from 'kysely';
 import type { Db } from '../../server/db/index.js';
 import type { BenchOptions, Row } from '../lib.js';
-import { latencies, latencyRows, requestLatencies } from '../support/latency.js';
+import { DAYS, END, SMALL, START, bigAndSmall, latencies, latencyRows, requestLatencies } from '../support/latency.js';
 import { eachDatabase, withServer, type BenchServer, type DatabaseKind } from '../support/server.js';
-import { createCampaign, createOwner, insertSessionRows, sessionRowFor, type Owner } from '../support/seed.js';
+import { insertSessionRows, sessionRowFor, type Owner } from '../support/seed.js';
 import { decodedBody, timedGet } from '../support/http.js';
 
 export const title = 'Insights';
 
-const SMALL = 100;
-const DAYS = 30;
 const BUDGET_P95_MS = 100;
-const START = Date.UTC(2026, 0, 1);
-const END = START + DAYS * 86_400_000;
 
 const countries = [
   ['DE', 'Germany'],
@@ -55,12 +51,8 @@ function latency(server: BenchServer, owner: Owner, campaignId: string, requests
 }
 
 async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row[]> {
-  const total = options.quick ? 10_000 : 100_000;
-  const requests = options.quick ? 10 : 20;
   return withServer({ database: kind }, async (server) => {
-    const owner = await createOwner(server);
-    const big = await createCampaign(server.db, owner.userId, 'shop.example.com', 'Big campaign');
-    const small = await createCampaign(server.db, owner.userId, 'shop.example.com', 'Small campaign');
+    const { owner, big, small, total, requests } = await bigAndSmall(server, options);
     await seed(server.db, big, total);
     await seed(server.db, small, SMALL);
     if (kind === 'PostgreSQL') await sql`analyze sessions`.execute(server.db);

@@ -9,16 +9,14 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import { fork, type ChildProcess } from 'node:child_process';
 import { stats, type BenchOptions, type Row } from '../lib.js';
 import { percentile, timedGet } from '../support/http.js';
 import { createCampaign } from '../support/seed.js';
-import { nextMessage, procRss, resetPeak } from './replay-memory.js';
+import { nextMessage, procRss, resetPeak, withServerProcess } from './replay-memory.js';
 import { openDb, migrate } from '../../server/db/index.js';
 import { upsertUser } from '../../server/auth/users.js';
 import { createSessionTokens, ACCESS_COOKIE } from '../../server/auth/tokens.js';
 import { storeWorstSession } from '../../tests/helpers/worst-session.js';
-import type { ReplayServerSetup } from '../support/replay-server-process.js';
 
 export const title = 'Live replay streams that never read';
 
@@ -99,21 +97,6 @@ async function apiTimes(base: string, cookie: string, until: number): Promise<nu
     times.push(answer.lastByteMs);
   }
   return times;
-}
-
-async function withServerProcess<T>(seeded: Seeded, use: (child: ChildProcess, url: string) => Promise<T>): Promise<T> {
-  const child = fork(path.join(import.meta.dirname, '..', 'support', 'replay-server-process.ts'), [], {
-    execArgv: ['--import', 'tsx', '--expose-gc'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  try {
-    const ready = nextMessage<string>(child, 'ready');
-    child.send({ dataDir: seeded.dataDir, sessionSecret: seeded.sessionSecret } satisfies ReplayServerSetup);
-    return await use(child, await ready);
-  } finally {
-    if (child.connected) child.disconnect();
-    if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
-  }
 }
 
 /** One window on a fresh server: the peak RSS over idle (MB) and the API's p99 (ms), with or without the streams. */

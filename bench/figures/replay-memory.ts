@@ -107,8 +107,8 @@ async function seed(sessionBytes: number): Promise<Seeded> {
 
 const SESSIONS = { worst: 'bench-worst-ordered', inOrder: 'bench-in-order' } as const;
 
-/** A fresh server process on the seeded directory, for one measurement. */
-async function withServerProcess<T>(seeded: Seeded, use: (child: ChildProcess, url: string) => Promise<T>): Promise<T> {
+/** A fresh server process on the seeded directory, for one measurement (this figure's and live-streams'). */
+export async function withServerProcess<T>(seeded: ReplayServerSetup, use: (child: ChildProcess, url: string) => Promise<T>): Promise<T> {
   const child = fork(path.join(import.meta.dirname, '..', 'support', 'replay-server-process.ts'), [], {
     execArgv: ['--import', 'tsx', '--expose-gc'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

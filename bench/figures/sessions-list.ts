@@ -4,14 +4,13 @@
 // SQLite and PostgreSQL.
 import { sql } from 'kysely';
 import type { BenchOptions, Row } from '../lib.js';
-import { latencies, latencyRows, requestLatencies } from '../support/latency.js';
+import { SMALL, bigAndSmall, latencies, latencyRows, requestLatencies } from '../support/latency.js';
 import { eachDatabase, withServer, type BenchServer, type DatabaseKind } from '../support/server.js';
-import { createCampaign, createOwner, insertSessions, type Owner } from '../support/seed.js';
+import { insertSessions, type Owner } from '../support/seed.js';
 import { decodedBody, timedGet } from '../support/http.js';
 
 export const title = 'Sessions list';
 
-const SMALL = 100;
 
 interface Query {
   label: string;
@@ -44,12 +43,8 @@ function pageLatency(server: BenchServer, owner: Owner, campaignId: string, para
 }
 
 async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row[]> {
-  const total = options.quick ? 10_000 : 100_000;
-  const requests = options.quick ? 10 : 20;
   return withServer({ database: kind }, async (server) => {
-    const owner = await createOwner(server);
-    const big = await createCampaign(server.db, owner.userId, 'shop.example.com', 'Big campaign');
-    const small = await createCampaign(server.db, owner.userId, 'shop.example.com', 'Small campaign');
+    const { owner, big, small, total, requests } = await bigAndSmall(server, options);
     const bigRows = await insertSessions(server.db, big, total);
     const smallRows = await insertSessions(server.db, small, SMALL);
     // A live PostgreSQL has planner statistics (autovacuum analyses); a bulk-loaded one not yet.

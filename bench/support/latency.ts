@@ -1,8 +1,27 @@
 // The request-latency figures' shared loop: `requests` GETs per run, their p50 and p95 as
 // medians over the runs (the first run warms up), and the figure's p50/p95 rows.
-import { repeat, stats, type Row, type Stats } from '../lib.js';
-import type { Owner } from './seed.js';
+import { repeat, stats, type BenchOptions, type Row, type Stats } from '../lib.js';
+import { createCampaign, createOwner, type Owner } from './seed.js';
+import type { BenchServer } from './server.js';
 import { decodedBody, percentile, timedGet } from './http.js';
+
+/** The baseline campaign's size: the same request in a campaign of this many sessions. */
+export const SMALL = 100;
+/** The window the insights and funnel figures ask for: 30 days from 2026-01-01 (UTC). */
+export const DAYS = 30;
+export const START = Date.UTC(2026, 0, 1);
+export const END = START + DAYS * 86_400_000;
+
+/**
+ * One owner's two campaigns, the big one measured and the small one its baseline, with how many
+ * sessions the big one gets and how many requests make a run (fewer of both with --quick).
+ */
+export async function bigAndSmall(server: BenchServer, options: BenchOptions) {
+  const owner = await createOwner(server);
+  const big = await createCampaign(server.db, owner.userId, 'shop.example.com', 'Big campaign');
+  const small = await createCampaign(server.db, owner.userId, 'shop.example.com', 'Small campaign');
+  return { owner, big, small, total: options.quick ? 10_000 : 100_000, requests: options.quick ? 10 : 20 };
+}
 
 /** Each request's time to last byte; any answer but 200 stops the figure, naming `what` answered. */
 export async function requestLatencies(url: string, owner: Owner, requests: number, what: string): Promise<number[]> {

@@ -1,6 +1,7 @@
 import type { Db } from '../db/index.js';
 import type { Session } from '../../common/api-types.js';
-import { findSession, toSession } from '../sessions/repository.js';
+import { findSession } from '../sessions/repository.js';
+import { toSession } from '../sessions/rows.js';
 import type { LiveBus, LiveMessage } from './bus.js';
 
 /** A list stream's reload of one session waits this long, so a burst of batches costs one query. */

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { Person } from '../../common/api/people.js';
 import { ERASE_BATCH, PERSON_SESSIONS_MAX } from '../../common/api/people.js';
-import { toSession } from '../sessions/repository.js';
+import { toSession } from '../sessions/rows.js';
 
 /** A person's sessions, newest first, and what they told over all of them (null: none stored). */
 export async function findPerson(db: Db, campaignId: string, userId: string): Promise<Person | null> {

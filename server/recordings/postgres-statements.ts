@@ -1,6 +1,7 @@
 import type { CampaignRow } from '../campaigns/repository.js';
 import type { PackedBatch } from '../ingest/pack-batch.js';
-import { STATE_COLUMNS, VERDICT_COLUMNS, type CountedSession, type SessionRow, type SessionState } from '../sessions/repository.js';
+import type { CountedSession, SessionState } from '../sessions/repository.js';
+import { STATE_COLUMNS, VERDICT_COLUMNS, type SessionRow } from '../sessions/rows.js';
 import { COUNTERS, admissionSql, capValues, grownName, limitName, raiseSql, withinCapsSql, type SessionCaps } from './rules.js';
 import { CHUNK_COLUMNS, FACT_VALUE_COLUMNS, foldedFacts } from './session-rows.js';
 import { JUDGED_NAMES, campaignUnchanged, judgedArrays, judgedValues } from './judged-campaign.js';

@@ -1,7 +1,8 @@
 import type { Db } from '../db/index.js';
 import { findCampaign } from '../campaigns/repository.js';
 import type { PackedBatch } from '../ingest/pack-batch.js';
-import { STATE_COLUMNS, type SessionState } from '../sessions/repository.js';
+import type { SessionState } from '../sessions/repository.js';
+import { STATE_COLUMNS } from '../sessions/rows.js';
 import { NOTHING_COUNTED, capReached, type SessionCaps } from './rules.js';
 import { StatementGroups, type WriterLog } from './statement-groups.js';
 import { GroupedTransactions } from './transaction-writer.js';

@@ -1,4 +1,4 @@
-import type { SessionRow } from '../sessions/repository.js';
+import type { SessionRow } from '../sessions/rows.js';
 import type { Dialect } from './statement.js';
 
 /**

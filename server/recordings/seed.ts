@@ -1,5 +1,5 @@
 import type { Executor } from '../db/executor.js';
-import { sessionRow, type NewSession } from '../sessions/repository.js';
+import { sessionRow, type NewSession } from '../sessions/rows.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import { encodeEvents, type EncodedChunk } from '../storage/chunk-codec.js';
 import { chunkRow, type ChunkRow } from './session-rows.js';

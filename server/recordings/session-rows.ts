@@ -7,7 +7,7 @@ import { botVerdict, browserName, countryCodeOf, countryName, softwareOf, stored
 import { emptyFacts, foldFacts, type SessionFacts } from '../../common/session-facts.js';
 import { MAX_SEQ } from '../../common/limits.js';
 import { NOTE_TAG } from '../../common/captured.js';
-import { factValues, factsOfRow, sessionRow, type FactColumns, type SessionRow } from '../sessions/repository.js';
+import { factValues, factsOfRow, sessionRow, type FactColumns, type SessionRow } from '../sessions/rows.js';
 import { NOTHING_COUNTED, raised } from './rules.js';
 import type { Selectable } from 'kysely';
 import type { ChunksTable } from '../db/schema.js';

@@ -2,7 +2,8 @@ import type { Executor } from '../db/executor.js';
 import { HttpError, badRequest } from '../http/errors.js';
 import type { PackedBatch } from '../ingest/pack-batch.js';
 import type { CampaignRow } from '../campaigns/repository.js';
-import { STATE_COLUMNS, VERDICT_COLUMNS, type CountedSession, type SessionRow, type SessionState } from '../sessions/repository.js';
+import type { CountedSession, SessionState } from '../sessions/repository.js';
+import { STATE_COLUMNS, VERDICT_COLUMNS, type SessionRow } from '../sessions/rows.js';
 import { NOTHING_COUNTED, admissionSql, capReached, capValues, grownName, limitName, raiseSql, withinCapsSql, COUNTERS, type SessionCaps } from './rules.js';
 import { Statement, type Dialect } from './statement.js';
 import {

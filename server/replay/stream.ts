@@ -6,7 +6,7 @@ import type { ReplayInit } from '../../common/api-types.js';
 import { setImmediate as breathe } from 'node:timers/promises';
 import { listChunks, readChunkData, readChunkJson, type ChunkInfo } from '../storage/chunks.js';
 import { SPAN_BYTES, type EventSpans } from '../storage/scan-events.js';
-import { toSession } from '../sessions/repository.js';
+import { toSession } from '../sessions/rows.js';
 import { LIVE_WINDOW_MS, SESSION_IDLE_MS } from '../../common/limits.js';
 import { RECORDING_FORMAT, RECORDING_VERSION } from '../../common/recording-file.js';
 import { chunkCost, COMMA, openChunk, PIECE_BYTES } from './chunk-order.js';

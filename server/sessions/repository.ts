@@ -1,21 +1,16 @@
-import { sql, type Expression, type Selectable, type SelectQueryBuilder, type SqlBool, type RawBuilder, type ExpressionBuilder } from 'kysely';
+import { sql, type Expression, type SelectQueryBuilder, type SqlBool, type RawBuilder, type ExpressionBuilder } from 'kysely';
 import type { Database, Db } from '../db/index.js';
-import { type SessionFacts } from '../../common/session-facts.js';
-import { carriedFacts, readCarried } from '../../common/carried-facts.js';
 import type { Executor } from '../db/executor.js';
-import type { SessionsTable } from '../db/schema.js';
 import type { Session, SessionCounts } from '../../common/api-types.js';
 import type { SessionSort } from '../../common/session-list.js';
 import { badRequest } from '../http/errors.js';
 import { hadError } from '../insights/errors.js';
 import { freeSessionPlace } from '../campaigns/repository.js';
 import { hasStar } from '../stars/repository.js';
-import { readObject, type Scalar } from '../../common/people.js';
 import { byEvent, pairFilter } from '../people/filters.js';
+import { STATE_COLUMNS, toSession, type SessionRow, type VERDICT_COLUMNS } from './rows.js';
 
 /** The sessions table: every query on it, each taking the database or a transaction. */
-
-export type SessionRow = Selectable<SessionsTable>;
 
 export interface SessionFilters {
   search?: string;
@@ -135,55 +130,6 @@ export function filtered<Q extends SelectQueryBuilder<Database, 'sessions', obje
   return q as Q;
 }
 
-export function toSession(row: SessionRow): Session {
-  return {
-    sessionId: row.id,
-    remoteIpAddress: row.remote_ip,
-    ipMode: row.ip_mode,
-    language: row.language,
-    timezone: row.timezone,
-    hardwareConcurrency: row.hardware_concurrency,
-    webdriver: row.webdriver === 1,
-    cookiesEnabled: row.cookies_enabled === 1,
-    hasFocus: row.has_focus === 1,
-    fullScreenEnabled: row.full_screen_enabled === 1,
-    userAgent: row.user_agent,
-    country: row.country,
-    isBot: row.is_bot === 1,
-    botReason: row.bot_reason,
-    browser: row.browser,
-    os: row.os,
-    device: row.device,
-    screenWidth: row.screen_width,
-    screenHeight: row.screen_height,
-    referrer: row.referrer,
-    entryUrl: row.entry_url,
-    startedAt: row.started_at,
-    lastActivityAt: row.last_activity_at,
-    // Duration is measured by the server's clock (first to last batch), active time by the events'
-    // own: the first batch carries events from before it was sent, so a duration is at least its active time.
-    durationMs: Math.max(0, row.duration_ms, row.active_ms),
-    pageCount: row.page_count,
-    eventCount: row.event_count,
-    byteCount: row.byte_count,
-    countryCode: row.country_code,
-    activeMs: row.active_ms,
-    pages: row.pages ? row.pages.split('\n') : [],
-    clickCount: row.click_count,
-    rageClickCount: row.rage_click_count,
-    deadClickCount: row.dead_click_count,
-    quickBackCount: row.quick_back_count,
-    excessiveScrollCount: row.excessive_scroll_count,
-    errorCount: row.error_count,
-    failedRequestCount: row.failed_request_count,
-    exitUrl: row.exit_url,
-    userId: row.user_id,
-    traits: readObject<Scalar>(row.traits),
-    tags: readObject<string>(row.tags),
-    events: readObject<number>(row.events),
-  };
-}
-
 /**
  * One page of a campaign's sessions in the asked order (newest first by default), by keyset on
  * the sort's columns and the id, so every page costs the same however deep the caller pages.
@@ -221,24 +167,6 @@ export function findSession(db: Executor, campaignId: string, sessionId: string)
   return db.selectFrom('sessions').selectAll().where('campaign_id', '=', campaignId).where('id', '=', sessionId).executeTakeFirst();
 }
 
-/** The people facts' columns (common/people.ts): the id, and JSON objects or null when empty. */
-export const PEOPLE_COLUMNS = ['user_id', 'traits', 'tags', 'events'] as const;
-
-const jsonOrNull = (value: object) => (Object.keys(value).length ? JSON.stringify(value) : null);
-
-/** The columns the session-facts rules keep (common/session-facts.ts). */
-const FACT_COLUMNS = ['active_ms', 'click_count', 'rage_click_count', 'dead_click_count', 'quick_back_count', 'excessive_scroll_count', 'error_count', 'failed_request_count', 'pages', 'exit_url', 'facts_carry', ...PEOPLE_COLUMNS] as const;
-
-/**
- * A session's row as a batch is judged against it: the caps' counters, whether it is closed, its
- * facts, and `started_at`, which with `batch_count` tells one state of the row from another (a
- * session erased and started again has a new start).
- */
-export const STATE_COLUMNS = ['closed_reason', 'byte_count', 'event_count', 'batch_count', 'started_at', ...FACT_COLUMNS] as const;
-
-/** What the bot verdict is made from, and the verdict. */
-export const VERDICT_COLUMNS = ['webdriver', 'user_agent', 'has_human_input', 'is_bot', 'bot_reason'] as const;
-
 /**
  * What the per-session caps count, whether the session was closed at one, and the facts the
  * next batch folds its moments into (read with the same row, so the usual batch's facts go in
@@ -261,51 +189,6 @@ export type CountedSession = SessionState & Pick<SessionRow, (typeof VERDICT_COL
 // The bot sweep writes sessions: it lives with the other writes (server/recordings).
 export { markEndedSessionsWithoutInput } from '../recordings/bot-sweep.js';
 
-export type FactColumns = Pick<SessionRow, (typeof FACT_COLUMNS)[number]>;
-
-/** The row's facts as the rules see them. */
-export function factsOfRow(row: FactColumns & { entry_url?: string | null }): SessionFacts {
-  return {
-    ...readCarried(row.facts_carry),
-    activeMs: Number(row.active_ms),
-    clickCount: row.click_count,
-    rageClickCount: row.rage_click_count,
-    deadClickCount: row.dead_click_count,
-    quickBackCount: row.quick_back_count,
-    excessiveScrollCount: row.excessive_scroll_count,
-    errorCount: row.error_count,
-    failedRequestCount: row.failed_request_count,
-    pages: row.pages ? row.pages.split('\n') : [],
-    entryUrl: null,
-    exitUrl: row.exit_url,
-    userId: row.user_id,
-    traits: readObject<Scalar>(row.traits),
-    tags: readObject<string>(row.tags),
-    events: readObject<number>(row.events),
-  };
-}
-
-/** The row's columns for a session's facts, as plain values (the entry page is the caller's to merge). */
-export function factValues(facts: SessionFacts) {
-  return {
-    active_ms: facts.activeMs,
-    click_count: facts.clickCount,
-    rage_click_count: facts.rageClickCount,
-    dead_click_count: facts.deadClickCount,
-    quick_back_count: facts.quickBackCount,
-    excessive_scroll_count: facts.excessiveScrollCount,
-    error_count: facts.errorCount,
-    failed_request_count: facts.failedRequestCount,
-    pages: facts.pages.length ? facts.pages.join('\n') : null,
-    exit_url: facts.exitUrl,
-    facts_carry: carriedFacts(facts),
-    user_id: facts.userId,
-    traits: jsonOrNull(facts.traits),
-    tags: jsonOrNull(facts.tags),
-    events: jsonOrNull(facts.events),
-  };
-}
-
 /**
  * Deletes one session and its stored chunks in one transaction (a visitor's erasure request),
  * and frees its place under the campaign's session limit: the admitted-session counter goes
@@ -319,62 +202,4 @@ export async function deleteSession(db: Db, campaignId: string, sessionId: strin
     await freeSessionPlace(trx, campaignId);
     return true;
   });
-}
-
-const SESSION_DEFAULTS: Omit<SessionRow, 'campaign_id' | 'id' | 'started_at' | 'last_activity_at'> = {
-  remote_ip: null,
-  ip_mode: 'full',
-  country: null,
-  language: null,
-  timezone: null,
-  hardware_concurrency: null,
-  webdriver: 0,
-  cookies_enabled: 0,
-  has_focus: 0,
-  full_screen_enabled: 0,
-  user_agent: null,
-  screen_width: null,
-  screen_height: null,
-  referrer: null,
-  entry_url: null,
-  browser: null,
-  os: null,
-  device: null,
-  is_bot: 0,
-  bot_reason: null,
-  has_human_input: 0,
-  page_count: 0,
-  event_count: 0,
-  byte_count: 0,
-  batch_count: 0,
-  closed_reason: null,
-  duration_ms: 0,
-  active_ms: 0,
-  click_count: 0,
-  rage_click_count: 0,
-  dead_click_count: 0,
-  quick_back_count: 0,
-  excessive_scroll_count: 0,
-  error_count: 0,
-  failed_request_count: 0,
-  pages: null,
-  exit_url: null,
-  facts_carry: null,
-  country_code: null,
-  browser_name: null,
-  user_id: null,
-  traits: null,
-  tags: null,
-  events: null,
-  utm_source: null,
-  utm_medium: null,
-  utm_campaign: null,
-};
-
-export type NewSession = Pick<SessionRow, 'campaign_id' | 'id' | 'started_at'> & Partial<SessionRow>;
-
-/** The full row a new session gets: unspecified fields take their schema defaults. */
-export function sessionRow(session: NewSession): SessionRow {
-  const lastActivity = session.last_activity_at ?? session.started_at;
-  return { ...SESSION_DEFAULTS, last_activity_at: lastActivity, duration_ms: Math.max(0, lastActivity - session.started_at), ...session };
 }

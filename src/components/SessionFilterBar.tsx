@@ -19,6 +19,12 @@ const SORTS = [
   ['active', 'Most active first'],
   ['errors', 'Most errors first'],
 ] as const;
+const DEVICES = [
+  ['', 'Any device'],
+  ['desktop', 'Desktop'],
+  ['mobile', 'Mobile'],
+  ['tablet', 'Tablet'],
+] as const;
 
 /** "2024-05-01" (a date input's value) as epoch ms at local midnight, or undefined. */
 const dayStart = (value: string) => (value ? new Date(`${value}T00:00`).getTime() : undefined);
@@ -116,17 +122,26 @@ export function FlagFilter({ id, label, checked, onApply }: { id: string; label:
   );
 }
 
-const DEVICE_OPTIONS = [
-  ['', 'Any device'],
-  ['desktop', 'Desktop'],
-  ['mobile', 'Mobile'],
-  ['tablet', 'Tablet'],
-] as const;
-
 export function SessionFilterBar({ filters, onChange }: { filters: SessionFilters; onChange: (filters: SessionFilters) => void }) {
   const set = (patch: Partial<SessionFilters>) => onChange({ ...filters, ...patch });
   const flag = (key: 'hasErrors' | 'hasRageClicks' | 'hasDeadClicks' | 'hasQuickBacks' | 'hasExcessiveScrolling' | 'starred', label: string) => (
     <FlagFilter id={`filter-${key}`} label={label} checked={filters[key] === true} onApply={(on) => set({ [key]: on })} />
+  );
+  // Each text filter of one kind: its id is filter-<key>, and what it applies when typing pauses.
+  const words = (key: 'url' | 'user' | 'event' | 'browser' | 'utm', label: string, placeholder: string) => (
+    <TextFilter
+      id={`filter-${key}`}
+      label={label}
+      placeholder={placeholder}
+      value={filters[key] ?? ''}
+      onApply={(v) => set({ [key]: v.trim() || undefined })}
+    />
+  );
+  const keyValue = (key: 'trait' | 'tag', label: string, placeholder: string) => (
+    <TextFilter id={`filter-${key}`} label={label} placeholder={placeholder} value={filters[key] ?? ''} onApply={(v) => set({ [key]: pair(v) })} />
+  );
+  const duration = (key: 'minDuration' | 'maxDuration', label: string) => (
+    <TextFilter id={`filter-${key}`} label={label} type="number" value={seconds(filters[key])} onApply={(v) => set({ [key]: fromSeconds(v) })} />
   );
   const [open, setOpen] = useState(() => typeof window.matchMedia !== 'function' || !window.matchMedia(FOLDED_BELOW).matches);
   return (
@@ -157,37 +172,13 @@ export function SessionFilterBar({ filters, onChange }: { filters: SessionFilter
           value={dayValue(filters.to === undefined ? undefined : filters.to - 1)}
           onApply={(v) => set({ to: v ? (dayStart(v) as number) + 86_400_000 : undefined })}
         />
-        <TextFilter
-          id="filter-minDuration"
-          label="Min duration (s)"
-          type="number"
-          value={seconds(filters.minDuration)}
-          onApply={(v) => set({ minDuration: fromSeconds(v) })}
-        />
-        <TextFilter
-          id="filter-maxDuration"
-          label="Max duration (s)"
-          type="number"
-          value={seconds(filters.maxDuration)}
-          onApply={(v) => set({ maxDuration: fromSeconds(v) })}
-        />
-        <TextFilter
-          id="filter-url"
-          label="Visited page"
-          placeholder="/checkout"
-          value={filters.url ?? ''}
-          onApply={(v) => set({ url: v.trim() || undefined })}
-        />
-        <TextFilter
-          id="filter-user"
-          label="User"
-          placeholder="customer-4711"
-          value={filters.user ?? ''}
-          onApply={(v) => set({ user: v.trim() || undefined })}
-        />
-        <TextFilter id="filter-event" label="Event" placeholder="signup" value={filters.event ?? ''} onApply={(v) => set({ event: v.trim() || undefined })} />
-        <TextFilter id="filter-trait" label="Trait (key:value)" placeholder="plan:pro" value={filters.trait ?? ''} onApply={(v) => set({ trait: pair(v) })} />
-        <TextFilter id="filter-tag" label="Tag (key:value)" placeholder="team:blue" value={filters.tag ?? ''} onApply={(v) => set({ tag: pair(v) })} />
+        {duration('minDuration', 'Min duration (s)')}
+        {duration('maxDuration', 'Max duration (s)')}
+        {words('url', 'Visited page', '/checkout')}
+        {words('user', 'User', 'customer-4711')}
+        {words('event', 'Event', 'signup')}
+        {keyValue('trait', 'Trait (key:value)', 'plan:pro')}
+        {keyValue('tag', 'Tag (key:value)', 'team:blue')}
         <TextFilter
           id="filter-country"
           label="Country"
@@ -195,25 +186,13 @@ export function SessionFilterBar({ filters, onChange }: { filters: SessionFilter
           value={filters.country ?? ''}
           onApply={(v) => set({ country: countryCode(v) })}
         />
-        <TextFilter
-          id="filter-browser"
-          label="Browser"
-          placeholder="Chrome"
-          value={filters.browser ?? ''}
-          onApply={(v) => set({ browser: v.trim() || undefined })}
-        />
-        <TextFilter
-          id="filter-utm"
-          label="UTM campaign"
-          placeholder="spring-sale"
-          value={filters.utm ?? ''}
-          onApply={(v) => set({ utm: v.trim() || undefined })}
-        />
+        {words('browser', 'Browser', 'Chrome')}
+        {words('utm', 'UTM campaign', 'spring-sale')}
         <SelectFilter
           id="filter-device"
           label="Device"
           value={filters.device ?? ''}
-          options={DEVICE_OPTIONS}
+          options={DEVICES}
           onApply={(v) => set({ device: (v || undefined) as SessionFilters['device'] })}
         />
         {hasFilters(filters) && (

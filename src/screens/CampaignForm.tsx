@@ -14,8 +14,8 @@ import {
 } from '../lib/createForm.js';
 import { IP_MODES, MAX_DOMAINS_LENGTH, MAX_NAME_LENGTH, RETENTION_DAYS, type IpMode } from '../../common/domains.js';
 import { ErrorBox } from '../components/ErrorBox.js';
-import { CheckboxField, Choices, Field } from '../components/FormField.js';
 import { RecordingRulesFields } from './RecordingRulesFields.js';
+import { campaignControls } from './campaignControls.js';
 import { useWhenBackOnline } from '../offline/useOnline.js';
 import { OfflineWriteError } from '../offline/network.js';
 
@@ -23,11 +23,13 @@ import { OfflineWriteError } from '../offline/network.js';
 // messages; each screen says what saving does.
 
 const RETENTION_LABELS: Record<(typeof RETENTION_DAYS)[number], string> = { 7: '7 days', 30: '30 days', 90: '90 days', 365: '1 year', 0: 'Forever' };
+const RETENTION_OPTIONS = RETENTION_DAYS.map((days) => [String(days), RETENTION_LABELS[days]] as const);
 const IP_MODE_LABELS: Record<IpMode, string> = {
   truncated: 'Truncated (192.0.2.0)',
   full: 'Full address',
   none: 'Not stored',
 };
+const IP_MODE_OPTIONS = IP_MODES.map((mode) => [mode, IP_MODE_LABELS[mode]] as const);
 
 interface CampaignFormPageProps {
   title: string;
@@ -53,8 +55,7 @@ export function CampaignFormPage({ title, initial, submitLabel, sendingLabel, fa
     setForm((f) => ({ ...f, [field]: value }));
     if (errors[field as CampaignFormField]) setErrors(({ [field as CampaignFormField]: _cleared, ...rest }) => rest);
   };
-  const edit = (field: CampaignFormField) => (value: string) => set(field, value);
-
+  const { input, choices, field, checkbox } = campaignControls({ form, errors, sending, set });
   const notes = domainNotes(form, errors);
 
   const onSubmit = (event: FormEvent) => {
@@ -78,83 +79,14 @@ export function CampaignFormPage({ title, initial, submitLabel, sendingLabel, fa
       </div>
       {mutation.isError && <ErrorBox title={createErrorMessage(mutation.error, failedText)} />}
       <form className="card form" onSubmit={onSubmit} noValidate>
-        <Field id="campaign-name" label="Campaign Name" help="A name to recognise this campaign, e.g. “Spring landing page”." error={errors.name}>
-          <input
-            id="campaign-name"
-            className="input"
-            type="text"
-            value={form.name}
-            maxLength={MAX_NAME_LENGTH}
-            disabled={sending}
-            onChange={(e) => edit('name')(e.target.value)}
-          />
-        </Field>
-        <Field
-          id="campaign-domains"
-          label="Domain to Accept Traffic From"
-          help="Comma-separated list, e.g. example.com, localhost:3000. Sessions from other sites are refused."
-          error={errors.domains}
-          errorDetail={notes.wrong}
-          note={notes.kept}
-        >
-          <input
-            id="campaign-domains"
-            className="input"
-            type="text"
-            value={form.domains}
-            maxLength={MAX_DOMAINS_LENGTH}
-            disabled={sending}
-            onChange={(e) => edit('domains')(e.target.value)}
-          />
-        </Field>
-        <Field
-          id="campaign-limit"
-          label="Session Limit"
-          help={`How many sessions to record, from ${LIMIT_MIN} to ${LIMIT_MAX} (0: no limit).`}
-          error={errors.limit}
-        >
-          <input
-            id="campaign-limit"
-            className="input"
-            type="number"
-            min={LIMIT_MIN}
-            max={LIMIT_MAX}
-            step={1}
-            value={form.limit}
-            disabled={sending}
-            onChange={(e) => edit('limit')(e.target.value)}
-          />
-        </Field>
-        <CheckboxField
-          id="campaign-captureConsole"
-          label="Capture console messages"
-          help="console.error and console.warn calls on the site, with e-mails and long numbers masked. Errors and failed requests are always captured."
-          checked={form.captureConsole}
-          disabled={sending}
-          onChange={(checked) => set('captureConsole', checked)}
-        />
+        {field('name', input('name', { maxLength: MAX_NAME_LENGTH }))}
+        {field('domains', input('domains', { maxLength: MAX_DOMAINS_LENGTH }), { errorDetail: notes.wrong, note: notes.kept })}
+        {field('limit', input('limit', { type: 'number', min: LIMIT_MIN, max: LIMIT_MAX, step: 1 }))}
+        {checkbox('captureConsole')}
         <div className="form-row">
-          <Field id="campaign-startDate" label="Start Date" help="Recording starts at this date and time (your local time)." error={errors.startDate}>
-            <input
-              id="campaign-startDate"
-              className="input"
-              type="datetime-local"
-              value={form.startDate}
-              disabled={sending}
-              onChange={(e) => edit('startDate')(e.target.value)}
-            />
-          </Field>
+          {field('startDate', input('startDate', { type: 'datetime-local' }))}
           <div className="field-stack">
-            <Field id="campaign-endDate" label="End Date" help="Recording stops after this date and time." error={errors.endDate}>
-              <input
-                id="campaign-endDate"
-                className="input"
-                type="datetime-local"
-                value={form.endDate}
-                disabled={sending}
-                onChange={(e) => edit('endDate')(e.target.value)}
-              />
-            </Field>
+            {field('endDate', input('endDate', { type: 'datetime-local' }))}
             <div className="end-date-choices" role="group" aria-label="Record for">
               {END_DATE_CHOICES.map((choice) => (
                 <button
@@ -162,7 +94,7 @@ export function CampaignFormPage({ title, initial, submitLabel, sendingLabel, fa
                   type="button"
                   className="button button-secondary button-small"
                   disabled={sending}
-                  onClick={() => edit('endDate')(endDateAfter(form.startDate, choice, new Date()))}
+                  onClick={() => set('endDate', endDateAfter(form.startDate, choice, new Date()))}
                 >
                   {choice.label}
                 </button>
@@ -171,24 +103,8 @@ export function CampaignFormPage({ title, initial, submitLabel, sendingLabel, fa
           </div>
         </div>
         <div className="form-row">
-          <Field id="campaign-retentionDays" label="Keep Recordings" help="Recordings older than this are deleted.">
-            <Choices
-              id="campaign-retentionDays"
-              options={RETENTION_DAYS.map((days) => [String(days), RETENTION_LABELS[days]] as const)}
-              value={form.retentionDays}
-              disabled={sending}
-              onChange={(value) => set('retentionDays', value)}
-            />
-          </Field>
-          <Field id="campaign-ipMode" label="Visitor IP Address" help="What is stored of each visitor's address; the country is looked up either way.">
-            <Choices
-              id="campaign-ipMode"
-              options={IP_MODES.map((mode) => [mode, IP_MODE_LABELS[mode]] as const)}
-              value={form.ipMode}
-              disabled={sending}
-              onChange={(value) => set('ipMode', value as IpMode)}
-            />
-          </Field>
+          {field('retentionDays', choices('retentionDays', RETENTION_OPTIONS))}
+          {field('ipMode', choices('ipMode', IP_MODE_OPTIONS))}
         </div>
         <RecordingRulesFields form={form} errors={errors} sending={sending} set={set} />
         <div className="form-actions">

@@ -50,6 +50,7 @@ function Dashboard({ campaignId, insights }: { campaignId: string; insights: Ins
       {count}
     </SessionsLink>
   );
+  const table = (title: string, column: string, rows: TopRow[]) => <TopTable title={title} column={column} campaignId={campaignId} range={range} rows={rows} />;
   const top = (
     rows: { sessions: number }[],
     name: (row: never) => string | null,
@@ -114,55 +115,49 @@ function Dashboard({ campaignId, insights }: { campaignId: string; insights: Ins
       {/* Older cached answers have no errors. */}
       <ErrorsTable campaignId={campaignId} errors={insights.errors ?? []} range={range} />
       <div className="insights-grid">
-        <TopTable
-          title="Countries"
-          column="Country"
-          campaignId={campaignId}
-          range={range}
-          rows={top(
+        {table(
+          'Countries',
+          'Country',
+          top(
             insights.countries,
             (r: Insights['countries'][number]) => r.countryCode,
             (code) => ({ country: code }),
             (code) => `${flag(code)} ${insights.countries.find((c) => c.countryCode === code)?.country ?? code}`,
-          )}
-        />
-        <TopTable
-          title="Devices"
-          column="Device"
-          campaignId={campaignId}
-          range={range}
-          rows={top(
+          ),
+        )}
+        {table(
+          'Devices',
+          'Device',
+          top(
             insights.devices,
             (r: Insights['devices'][number]) => r.device,
             (device) => ({ device: device as SessionFilters['device'] }),
-          )}
-        />
-        <TopTable
-          title="Browsers"
-          column="Browser"
-          campaignId={campaignId}
-          range={range}
-          rows={top(
+          ),
+        )}
+        {table(
+          'Browsers',
+          'Browser',
+          top(
             insights.browsers,
             (r: Insights['browsers'][number]) => r.browser,
             (browser) => ({ browser }),
-          )}
-        />
-        <TopTable title="Operating systems" column="OS" campaignId={campaignId} range={range} rows={top(insights.os, (r: Insights['os'][number]) => r.os)} />
-        <TopTable
-          title="Referrers"
-          column="Referrer"
-          campaignId={campaignId}
-          range={range}
-          rows={top(insights.referrers, (r: Insights['referrers'][number]) => r.referrer ?? '(direct)')}
-        />
-        <TopTable
-          title="Screens"
-          column="Screen"
-          campaignId={campaignId}
-          range={range}
-          rows={top(insights.screens, (r: Insights['screens'][number]) => r.screen)}
-        />
+          ),
+        )}
+        {table(
+          'Operating systems',
+          'OS',
+          top(insights.os, (r: Insights['os'][number]) => r.os),
+        )}
+        {table(
+          'Referrers',
+          'Referrer',
+          top(insights.referrers, (r: Insights['referrers'][number]) => r.referrer ?? '(direct)'),
+        )}
+        {table(
+          'Screens',
+          'Screen',
+          top(insights.screens, (r: Insights['screens'][number]) => r.screen),
+        )}
       </div>
       {/* Older cached answers have no UTM campaigns. */}
       <UtmTable campaignId={campaignId} rows={insights.utm ?? []} range={range} />

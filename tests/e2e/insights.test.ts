@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { hasChromium, signedInContext } from '../helpers/browser.js';
+import { hasChromium } from '../helpers/browser.js';
 import { insertSession } from '../../server/recordings/seed.js';
 import { expectAccessible } from './a11y.js';
-import { useVisitorRig } from './tracker-site.js';
+import { openAsOwner, useVisitorRig } from './tracker-site.js';
 
 // The insights dashboard as an owner reads it: its counts are the seeded visits', it passes axe
 // at desktop and phone sizes without sideways scrolling, and a country's count opens the
@@ -59,14 +59,7 @@ describe.skipIf(!hasChromium)('insights dashboard', () => {
   });
 
   const open = async (viewport: { width: number; height: number }, isMobile: boolean): Promise<Page> => {
-    const context = await signedInContext(rig.browser, rig.server.config.publicUrl, rig.owner, {
-      viewport,
-      isMobile,
-      hasTouch: isMobile,
-      serviceWorkers: 'block',
-    });
-    const page = await context.newPage();
-    await page.goto(`${rig.server.config.publicUrl}/campaign/${rig.campaignId}/insights`);
+    const page = await openAsOwner(rig, `/campaign/${rig.campaignId}/insights`, viewport, isMobile);
     await page.getByRole('region', { name: 'Countries' }).waitFor();
     return page;
   };

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import type { ReplayEvent } from '../../common/api-types.js';
-import { recordedPage } from './replay-fixtures.js';
+import { documentNode, el, recordedPage } from './replay-fixtures.js';
 
 // Fixtures of the offline journey: the committed demo recording, and a recorded "customer site"
 // on another origin whose stylesheet, image and background must survive going offline.
@@ -40,22 +40,14 @@ export async function startCustomerSite({ cors = true } = {}): Promise<CustomerS
 
 /** An rrweb recording of a page on the customer site that references its assets by URL. */
 export function styledRecording(site: string, start: number): ReplayEvent[] {
-  const el = (id: number, tagName: string, attributes: Record<string, string>, childNodes: unknown[] = []) => ({ type: 2, id, tagName, attributes, childNodes });
-  const node = {
-    type: 0,
-    id: 1,
-    childNodes: [
-      { type: 1, id: 2, name: 'html', publicId: '', systemId: '' },
-      el(3, 'html', {}, [
-        el(4, 'head', {}, [el(5, 'link', { rel: 'stylesheet', href: `${site}/site.css` })]),
-        el(6, 'body', {}, [
-          el(7, 'h1', {}, [{ type: 3, id: 8, textContent: 'Offline shop' }]),
-          el(9, 'img', { src: `${site}/logo.png`, width: '192', height: '192', alt: 'logo' }),
-          el(10, 'div', { class: 'hero' }),
-        ]),
-      ]),
-    ],
-  };
+  const node = documentNode(
+    el(4, 'head', {}, [el(5, 'link', { rel: 'stylesheet', href: `${site}/site.css` })]),
+    el(6, 'body', {}, [
+      el(7, 'h1', {}, [{ type: 3, id: 8, textContent: 'Offline shop' }]),
+      el(9, 'img', { src: `${site}/logo.png`, width: '192', height: '192', alt: 'logo' }),
+      el(10, 'div', { class: 'hero' }),
+    ]),
+  );
   return recordedPage(site, node, start, { width: 800, height: 600, moves: 30, movesOver: 6 });
 }
 

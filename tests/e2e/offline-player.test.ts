@@ -2,12 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { hasChromium, launchChromium } from '../helpers/browser.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { Browser } from 'playwright-core';
+import { hasChromium } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
+import { useServerAndBrowser } from './server-and-browser.js';
 import { userSession } from '../helpers/auth.js';
 import { info, makeCampaign, postBatch, sessionId } from '../integration/ingest-support.js';
-import { desktopRecording, recordedAgo } from './replay-fixtures.js';
+import { desktopRecording, playButton, recordedAgo } from './replay-fixtures.js';
 import { step } from './step.js';
 
 // Issue 24, point 5: a browser that only ever visited / and /saved opens a downloaded recording
@@ -23,8 +24,9 @@ describe.skipIf(!hasChromium)('the player offline, never loaded online', () => {
   let recorded = '';
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-offline-player-'));
 
+  const e2e = useServerAndBrowser();
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({}, { privateDist: true }), launchChromium()]);
+    ({ server, browser } = e2e);
     const owner = await userSession(server, 'Olive Offline');
     const campaignId = await makeCampaign(server, { ownerId: owner.userId });
     recorded = sessionId();
@@ -36,13 +38,7 @@ describe.skipIf(!hasChromium)('the player offline, never loaded online', () => {
     fs.writeFileSync(file, Buffer.from(await answer.arrayBuffer()));
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    fs.rmSync(folder, { recursive: true, force: true });
-  });
-
-  const playButton = (page: Page) => page.getByRole('button', { name: /^(Play|Pause)$/ });
+  afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
 
   it('plays a recording file opened offline on /saved', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

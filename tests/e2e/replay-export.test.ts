@@ -4,11 +4,12 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { hasChromium, signedInContext } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
+import { useServerAndBrowser } from './server-and-browser.js';
 import { userSession } from '../helpers/auth.js';
 import { info, makeCampaign, postBatch, sessionId } from '../integration/ingest-support.js';
-import { desktopRecording, recordedAgo, recordedPage } from './replay-fixtures.js';
+import { desktopRecording, playButton, recordedAgo, recordedPage } from './replay-fixtures.js';
 import type { Session } from '../../common/api-types.js';
 import { KEPT_MESSAGE } from '../../src/offline/OpenRecordingFile.js';
 import { PLAYER_FAILED } from '../../src/components/PlayerErrorBoundary.js';
@@ -31,8 +32,9 @@ describe.skipIf(!hasChromium)('recording files', () => {
   let recorded = '';
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-download-'));
 
+  const e2e = useServerAndBrowser();
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({}, { privateDist: true }), launchChromium()]);
+    ({ server, browser } = e2e);
     owner = await userSession(server, 'Dana Download');
     campaignId = await makeCampaign(server, { ownerId: owner.userId });
     recorded = sessionId();
@@ -48,13 +50,7 @@ describe.skipIf(!hasChromium)('recording files', () => {
     expect(note.status).toBe(201);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    fs.rmSync(folder, { recursive: true, force: true });
-  });
-
-  const playButton = (page: Page) => page.getByRole('button', { name: /^(Play|Pause)$/ });
+  afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
 
   it('downloads a recording, and after signing out, offline, opens the file and plays it', async () => {
     const context = await signedInContext(browser, server.config.publicUrl, owner, { viewport: { width: 1280, height: 800 }, acceptDownloads: true });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { ReplayEvent } from '../../common/api-types.js';
 import type { TestServer } from '../helpers/server.js';
 import { info, postBatch, sessionId } from '../integration/ingest-support.js';
@@ -18,6 +19,20 @@ export function recordedAgo(events: ReplayEvent[], ago: number): ReplayEvent[] {
   const shift = Date.now() - ago - events[0].timestamp;
   return events.map((event) => ({ ...event, timestamp: event.timestamp + shift }));
 }
+
+/** rrweb's serialized element and text nodes, to build a recorded page's snapshot with. */
+export const el = (id: number, tagName: string, attributes: Record<string, string>, childNodes: unknown[] = []) => ({ type: 2, id, tagName, attributes, childNodes });
+export const text = (id: number, textContent: string) => ({ type: 3, id, textContent });
+
+/** A snapshot's document: the doctype (id 2) and <html> (id 3) around `head` and `body`. */
+export const documentNode = (head: unknown, body: unknown) => ({
+  type: 0,
+  id: 1,
+  childNodes: [{ type: 1, id: 2, name: 'html', publicId: '', systemId: '' }, el(3, 'html', {}, [head, body])],
+});
+
+/** The player's Play/Pause button, whichever it says now. */
+export const playButton = (page: Page) => page.getByRole('button', { name: /^(Play|Pause)$/ });
 
 export const IPHONE_USER_AGENT =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
@@ -49,32 +64,15 @@ export function recordedPage(
  * and the site's image, then a few seconds of mouse moves.
  */
 export function linkedRecording(site: string, linkTarget: string, start: number): ReplayEvent[] {
-  const el = (id: number, tagName: string, attributes: Record<string, string>, childNodes: unknown[] = []) => ({
-    type: 2,
-    id,
-    tagName,
-    attributes,
-    childNodes,
-  });
-  const text = (id: number, textContent: string) => ({ type: 3, id, textContent });
-  const node = {
-    type: 0,
-    id: 1,
-    childNodes: [
-      { type: 1, id: 2, name: 'html', publicId: '', systemId: '' },
-      el(3, 'html', {}, [
-        el(4, 'head', {}, [
-          el(5, 'style', {}, [{ type: 3, id: 6, textContent: 'body{margin:0;font:24px sans-serif}a{display:block;padding:20px}', isStyle: true }]),
-        ]),
-        el(7, 'body', {}, [
-          el(8, 'h1', {}, [text(9, 'Recorded shop')]),
-          el(10, 'a', { id: 'recorded-link', href: linkTarget }, [text(11, 'Go to the other page')]),
-          el(12, 'button', {}, [text(13, 'Recorded button')]),
-          el(14, 'img', { src: `${site}/logo.png`, width: '96', height: '96', alt: 'logo' }),
-        ]),
-      ]),
-    ],
-  };
+  const node = documentNode(
+    el(4, 'head', {}, [el(5, 'style', {}, [{ type: 3, id: 6, textContent: 'body{margin:0;font:24px sans-serif}a{display:block;padding:20px}', isStyle: true }])]),
+    el(7, 'body', {}, [
+      el(8, 'h1', {}, [text(9, 'Recorded shop')]),
+      el(10, 'a', { id: 'recorded-link', href: linkTarget }, [text(11, 'Go to the other page')]),
+      el(12, 'button', {}, [text(13, 'Recorded button')]),
+      el(14, 'img', { src: `${site}/logo.png`, width: '96', height: '96', alt: 'logo' }),
+    ]),
+  );
   return recordedPage(site, node, start, { width: 1280, height: 720, moves: 40, movesOver: 7 });
 }
 

@@ -6,6 +6,7 @@ import { userSession } from '../helpers/auth.js';
 import { info, makeCampaign, postBatch, sessionId } from '../integration/ingest-support.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import { step } from './step.js';
+import { documentNode, el, text } from './replay-fixtures.js';
 import { formatPlayerTime } from '../../src/components/player/playerMath.js';
 
 // Issue 24, items 1 and 2: a replay you can trust. One player is sought in every order (forward,
@@ -24,19 +25,10 @@ const LENGTH_MS = 60_000;
  * cart badge) and replaces another's text node (the status line), as React does.
  */
 function shopVisit(start: number): ReplayEvent[] {
-  const el = (id: number, tagName: string, attributes: Record<string, string>, childNodes: unknown[] = []) => ({ type: 2, id, tagName, attributes, childNodes });
-  const text = (id: number, textContent: string) => ({ type: 3, id, textContent });
-  const node = {
-    type: 0,
-    id: 1,
-    childNodes: [
-      { type: 1, id: 2, name: 'html', publicId: '', systemId: '' },
-      el(3, 'html', {}, [
-        el(4, 'head', {}),
-        el(5, 'body', {}, [el(6, 'span', { id: 'badge' }, [text(7, '0')]), el(8, 'p', { id: 'status' }, [text(9, 'Ready')]), el(10, 'button', {}, [text(11, 'Add')])]),
-      ]),
-    ],
-  };
+  const node = documentNode(
+    el(4, 'head', {}),
+    el(5, 'body', {}, [el(6, 'span', { id: 'badge' }, [text(7, '0')]), el(8, 'p', { id: 'status' }, [text(9, 'Ready')]), el(10, 'button', {}, [text(11, 'Add')])]),
+  );
   const changes = Array.from({ length: CHANGES }, (_, i) => {
     const at = start + (i + 1) * CHANGE_EVERY_MS;
     const oldText = i === 0 ? 9 : 100 + i - 1;

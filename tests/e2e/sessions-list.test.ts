@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { hasChromium, signedInContext } from '../helpers/browser.js';
+import { hasChromium } from '../helpers/browser.js';
 import { insertSession } from '../../server/recordings/seed.js';
 import { expectAccessible } from './a11y.js';
-import { useVisitorRig } from './tracker-site.js';
+import { openAsOwner, useVisitorRig } from './tracker-site.js';
 
 // The sessions list as an owner scans it: on a phone the first session's "Watch Replay" is on
 // the first screen (compact cards, filters folded behind "Filters (n)"); every filter applies as
@@ -46,14 +46,7 @@ describe.skipIf(!hasChromium)('sessions list', () => {
   });
 
   const open = async (viewport: { width: number; height: number }, isMobile: boolean) => {
-    const context = await signedInContext(rig.browser, rig.server.config.publicUrl, rig.owner, {
-      viewport,
-      isMobile,
-      hasTouch: isMobile,
-      serviceWorkers: 'block',
-    });
-    const page = await context.newPage();
-    await page.goto(`${rig.server.config.publicUrl}/campaign/${rig.campaignId}`);
+    const page = await openAsOwner(rig, `/campaign/${rig.campaignId}`, viewport, isMobile);
     await page.getByTestId('session-card').first().waitFor();
     return page;
   };

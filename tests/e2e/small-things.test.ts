@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { hasChromium, signedInContext } from '../helpers/browser.js';
+import { useServerAndBrowser } from './server-and-browser.js';
 import { userSession } from '../helpers/auth.js';
 import { info, makeCampaign, postBatch, sessionId } from '../integration/ingest-support.js';
 import { desktopRecording, recordedAgo } from './replay-fixtures.js';
@@ -12,19 +11,10 @@ import { step } from './step.js';
 // and checks the password's length in the browser, with no script (its CSP allows none).
 
 describe.skipIf(!hasChromium)('small things', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    // No CONTACT_EMAIL.
-    [server, browser] = await Promise.all([startServer({}, { privateDist: true }), launchChromium()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const e2e = useServerAndBrowser(); // no CONTACT_EMAIL
 
   it('the share panel: a full-size select and checkbox, and the link as wide as the panel', async () => {
+    const { server, browser } = e2e;
     const owner = await userSession(server, 'Panel Owner');
     const campaignId = await makeCampaign(server, { ownerId: owner.userId });
     const recorded = sessionId();
@@ -47,6 +37,7 @@ describe.skipIf(!hasChromium)('small things', () => {
   });
 
   it('no "Contact us" on the landing page when the server has no contact address', async () => {
+    const { server, browser } = e2e;
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${server.config.publicUrl}/`);
@@ -59,6 +50,7 @@ describe.skipIf(!hasChromium)('small things', () => {
   });
 
   it('the built-in sign-in page says it uses this server’s accounts and refuses a short password in the browser', async () => {
+    const { server, browser } = e2e;
     const context = await browser.newContext();
     const page = await context.newPage();
     const violations: string[] = [];

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { launchChromium } from '../helpers/browser.js';
+import { launchChromium, signedInContext } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { buildTracker } from '../../tracker/build.mjs';
@@ -191,6 +191,15 @@ export function useVisitorRig(extraPages: Record<string, (tag: string) => string
     if (distDir) fs.rmSync(distDir, { recursive: true, force: true });
   });
   return rig;
+}
+
+/** The app at `path`, signed in as rig.owner, in a desktop's or (isMobile) a phone's window, with no service worker. */
+export async function openAsOwner(rig: VisitorRig, path: string, viewport: { width: number; height: number }, isMobile: boolean): Promise<Page> {
+  const origin = rig.server.config.publicUrl;
+  const context = await signedInContext(rig.browser, origin, rig.owner, { viewport, isMobile, hasTouch: isMobile, serviceWorkers: 'block' });
+  const page = await context.newPage();
+  await page.goto(`${origin}${path}`);
+  return page;
 }
 
 /** The recorder has started on the page (it adds flush() to window.tapedeck). */

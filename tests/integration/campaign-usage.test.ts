@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import type { Campaign } from '../../common/api-types.js';
-import { sessionRow } from '../../server/sessions/repository.js';
+import { sessionRow } from '../../server/sessions/rows.js';
 import { info, makeCampaign, pageEvents, postBatch, sessionId } from './ingest-support.js';
 
 // What the dashboard and the sessions page show of a campaign's use: sessions counted against

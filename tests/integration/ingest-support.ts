@@ -3,7 +3,8 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { userSession } from '../helpers/auth.js';
-import type { TestServer } from '../helpers/server.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { VISITOR_BROWSER } from '../helpers/visitor.js';
 import type { Insertable } from 'kysely';
 import type { Campaign } from '../../common/api-types.js';
 import type { CampaignsTable } from '../../server/db/schema.js';
@@ -52,13 +53,7 @@ export const sessionId = () => crypto.randomBytes(16).toString('hex');
 
 export const info = (overrides: Record<string, unknown> = {}) => ({
   userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
-  language: 'en-GB',
-  timezone: 'Europe/London',
-  hardwareConcurrency: 8,
-  webdriver: false,
-  cookiesEnabled: true,
-  hasFocus: true,
-  fullScreenEnabled: false,
+  ...VISITOR_BROWSER,
   screenWidth: 1920,
   screenHeight: 1080,
   referrer: 'https://search.example/',
@@ -133,4 +128,13 @@ export function rawGet(url: string, headers: Record<string, string>): Promise<{ 
       })
       .on('error', reject);
   });
+}
+
+/** A fresh server with an owner, their campaign, and another user who has no part in it. */
+export async function ownerAndOther(ownerName: string, otherName: string, campaignName: string) {
+  const server = await startServer();
+  const owner = await userSession(server, ownerName);
+  const other = await userSession(server, otherName);
+  const campaign = await createCampaign(server, owner.headers, campaignName);
+  return { server, owner, other, campaign };
 }

@@ -2,7 +2,7 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { readChunks } from '../../server/storage/chunks.js';
-import { sessionRow } from '../../server/sessions/repository.js';
+import { sessionRow } from '../../server/sessions/rows.js';
 import { replayStream } from '../../server/replay/stream.js';
 import { text } from 'node:stream/consumers';
 import { makeCampaign, sessionId, info, pageEvents, postBatch, storedCounts } from './ingest-support.js';

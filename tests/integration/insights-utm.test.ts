@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { insertSession } from '../../server/recordings/seed.js';
-import type { NewSession } from '../../server/sessions/repository.js';
+import type { NewSession } from '../../server/sessions/rows.js';
 import type { Insights } from '../../common/api/insights.js';
 import type { SessionsResponse } from '../../common/api-types.js';
 import { info, makeCampaign, pageEvents, postBatch, sessionId } from './ingest-support.js';

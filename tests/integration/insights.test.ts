@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
+import { createCampaign } from './ingest-support.js';
 import { insertSession } from '../../server/recordings/seed.js';
-import type { NewSession } from '../../server/sessions/repository.js';
+import type { NewSession } from '../../server/sessions/rows.js';
 import { sweepExpiredRecordings } from '../../server/campaigns/retention.js';
 import type { Campaign } from '../../common/api-types.js';
 import type { Insights } from '../../common/api/insights.js';
@@ -40,15 +41,7 @@ const seeded = (campaignId: string): NewSession[] => [
   { campaign_id: campaignId, id: 'e-session', started_at: T0 - HOUR, country_code: 'DE', pages: '/', exit_url: '/' },
 ];
 
-async function newCampaign(headers = owner.headers): Promise<Campaign> {
-  const response = await fetch(`${server.url}/api/v1/campaign/create`, {
-    method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Shop', domains: 'shop.example.com', limit: 0, start_date_time: T0, end_date_time: T0 + 1e10 }),
-  });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { data: Campaign }).data;
-}
+const newCampaign = (headers = owner.headers) => createCampaign(server, headers, 'Shop', 'shop.example.com', { from: T0, to: T0 + 1e10 });
 
 const call = (query: string, campaignId = campaign.id, headers: Record<string, string> = owner.headers) =>
   fetch(`${server.url}/api/v1/insights/${campaignId}${query ? `?${query}` : ''}`, { headers });

@@ -1,23 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { MAX_SEGMENT_NAME, MAX_SEGMENTS_PER_CAMPAIGN, SEGMENT_LIMIT_REACHED, type Segment, type SegmentList } from '../../common/api/segments.js';
-import type { Campaign } from '../../common/api-types.js';
-import { createCampaign } from './ingest-support.js';
+import { createCampaign, ownerAndOther } from './ingest-support.js';
 import { SEGMENT_WRITES_PER_USER } from '../../server/segments/routes.js';
 
 // Segments: a campaign's saved list filters. Owner only, checked by the list's own filter schema, bounded.
 
-let server: TestServer;
-let owner: Awaited<ReturnType<typeof userSession>>;
-let other: Awaited<ReturnType<typeof userSession>>;
-let campaign: Campaign;
+let { server, owner, other, campaign } = {} as Awaited<ReturnType<typeof ownerAndOther>>;
 
 beforeAll(async () => {
-  server = await startServer();
-  owner = await userSession(server, 'Segment Owner');
-  other = await userSession(server, 'Other Owner');
-  campaign = await createCampaign(server, owner.headers, 'Segments');
+  ({ server, owner, other, campaign } = await ownerAndOther('Segment Owner', 'Other Owner', 'Segments'));
 });
 afterAll(async () => server?.close());
 

@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
-import { sessionRow, type NewSession } from '../../server/sessions/repository.js';
+import { sessionRow, type NewSession } from '../../server/sessions/rows.js';
 import type { Session, SessionsResponse } from '../../common/api-types.js';
 import { info, makeCampaign, postBatch, sessionId, type TestEvent } from './ingest-support.js';
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
-import { sessionRow, type NewSession } from '../../server/sessions/repository.js';
+import { createCampaign } from './ingest-support.js';
+import { sessionRow, type NewSession } from '../../server/sessions/rows.js';
 import type { Campaign, Session, SessionsResponse } from '../../common/api-types.js';
 import { BOT_REASONS } from '../../server/ingest/visitor.js';
 
@@ -14,15 +15,7 @@ const T0 = 1_750_000_000_000;
 const BOTS = 31;
 const TOTAL = 130;
 
-async function newCampaign(headers = owner.headers): Promise<Campaign> {
-  const response = await fetch(`${server.url}/api/v1/campaign/create`, {
-    method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Shop', domains: 'shop.example.com', limit: 0, start_date_time: T0, end_date_time: T0 + 1e10 }),
-  });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { data: Campaign }).data;
-}
+const newCampaign = (headers = owner.headers) => createCampaign(server, headers, 'Shop', 'shop.example.com', { from: T0, to: T0 + 1e10 });
 
 /** 130 sessions: every fourth one shares its start time with a neighbour, every 13th... is a bot. */
 function seedRows(campaignId: string): NewSession[] {

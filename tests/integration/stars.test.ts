@@ -1,28 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { insertSession } from '../../server/recordings/seed.js';
 import { appendChunk } from '../../server/recordings/seed.js';
 import { sweepExpiredRecordings } from '../../server/campaigns/retention.js';
 import { STAR_WRITES_PER_USER } from '../../server/stars/routes.js';
-import type { Campaign, SessionsResponse } from '../../common/api-types.js';
-import { createCampaign } from './ingest-support.js';
+import type { SessionsResponse } from '../../common/api-types.js';
+import { createCampaign, ownerAndOther } from './ingest-support.js';
 
 // Stars: owner-only PUT/DELETE, the `starred=true` filter, and retention keeping starred sessions.
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.now();
 
-let server: TestServer;
-let owner: Awaited<ReturnType<typeof userSession>>;
-let other: Awaited<ReturnType<typeof userSession>>;
-let campaign: Campaign;
+let { server, owner, other, campaign } = {} as Awaited<ReturnType<typeof ownerAndOther>>;
 
 beforeAll(async () => {
-  server = await startServer();
-  owner = await userSession(server, 'Star Owner');
-  other = await userSession(server, 'Someone Else');
-  campaign = await createCampaign(server, owner.headers, 'Stars');
+  ({ server, owner, other, campaign } = await ownerAndOther('Star Owner', 'Someone Else', 'Stars'));
   for (const id of ['session-one-0001', 'session-two-0002', 'session-three-03']) await insertSession(server.db, { campaign_id: campaign.id, id, started_at: NOW - DAY });
 });
 afterAll(async () => server?.close());

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { SessionsQuery, SessionsResponse } from '../../../common/api/sessions.js';
 import { filterParams, validateSessionFilters } from '../../../src/lib/sessionFilters.js';
 import { CampaignListResponse } from '../../../common/api/campaigns.js';
-import { sessionRow, toSession } from '../../../server/sessions/repository.js';
+import { sessionRow, toSession } from '../../../server/sessions/rows.js';
 import { toCampaign } from '../../../server/campaigns/routes.js';
 
 /** What a route with this response schema sends for `value`, serialised as Fastify does. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyFacts, factMoments, foldFacts, sessionFacts, type SessionFacts } from '../../../common/session-facts.js';
 import { EVENT_NAMES_MAX, FIELDS_MAX, PEOPLE_TAGS } from '../../../common/people.js';
-import { factsOfRow, factValues, type FactColumns } from '../../../server/sessions/repository.js';
+import { factsOfRow, factValues, type FactColumns } from '../../../server/sessions/rows.js';
 
 // The people facts (tapedeck.identify, .event, .tag) fold as every fact does: batch after batch,
 // carried on the session row between them.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toSession, type SessionRow } from '../../../server/sessions/repository.js';
+import { toSession, type SessionRow } from '../../../server/sessions/rows.js';
 
 describe('a session as the API shows it', () => {
   it('never has more active time than duration (two clocks: the server measures duration, the events active time)', () => {

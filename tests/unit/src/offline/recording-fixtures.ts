@@ -1,5 +1,6 @@
 import type { Session } from '../../../../common/api-types.js';
 import type { RecordingFile } from '../../../../src/offline/recordingFile.js';
+import { VISITOR_BROWSER } from '../../../helpers/visitor.js';
 
 // Recording files as the server's export writes them (README "Recording files"), for the tests of
 // opening and keeping one.
@@ -8,13 +9,7 @@ export const fileSession = (sessionId: string, more: Partial<Session> = {}): Ses
   sessionId,
   remoteIpAddress: '203.0.113.9',
   ipMode: 'full',
-  language: 'en-GB',
-  timezone: 'Europe/London',
-  hardwareConcurrency: 8,
-  webdriver: false,
-  cookiesEnabled: true,
-  hasFocus: true,
-  fullScreenEnabled: false,
+  ...VISITOR_BROWSER,
   userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130',
   country: 'United Kingdom',
   isBot: false,
