@@ -13,7 +13,15 @@ export function CampaignTabs({ campaignId, current }: { campaignId: string; curr
   return (
     <nav className="campaign-tabs" aria-label="Campaign views">
       {TABS.map((tab) => (
-        <Link key={tab.view} to={tab.to} params={{ campaignId }} className="campaign-tab" aria-current={current === tab.view ? 'page' : undefined}>
+        // Exact: the router would otherwise mark the Sessions tab current on its child routes too.
+        <Link
+          key={tab.view}
+          to={tab.to}
+          params={{ campaignId }}
+          activeOptions={{ exact: true, includeSearch: false }}
+          className="campaign-tab"
+          aria-current={current === tab.view ? 'page' : undefined}
+        >
           {tab.label}
         </Link>
       ))}

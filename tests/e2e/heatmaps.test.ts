@@ -114,6 +114,9 @@ describe.skipIf(!hasChromium)('heatmaps', () => {
       await step(`the overlay's hottest point lies inside the button (${device})`, async () => {
         await page.goto(`${rig.server.url}/campaign/${campaignId}/heatmaps?path=%2Fproduct&device=${device}`);
         await page.getByRole('link', { name: 'Heatmaps' }).waitFor();
+        // Only this screen's tab is the current one (the Sessions tab's route is this one's parent).
+        const tabs = page.getByRole('navigation', { name: 'Campaign views' });
+        expect(await tabs.locator('[aria-current="page"]').allTextContents()).toEqual(['Heatmaps']);
         const { x, y, box } = await hottestAndButton(page);
         expect(x).toBeGreaterThanOrEqual(box.left);
         expect(x).toBeLessThanOrEqual(box.right);
