@@ -12,7 +12,7 @@ import crypto from 'node:crypto';
 import { stats, type BenchOptions, type Row } from '../lib.js';
 import { percentile, timedGet } from '../support/http.js';
 import { createCampaign } from '../support/seed.js';
-import { nextMessage, procRss, resetPeak, withServerProcess } from './replay-memory.js';
+import { watchRss, withServerProcess } from './replay-memory.js';
 import { openDb, migrate } from '../../server/db/index.js';
 import { upsertUser } from '../../server/auth/users.js';
 import { createSessionTokens, ACCESS_COOKIE } from '../../server/auth/tokens.js';
@@ -102,14 +102,7 @@ async function apiTimes(base: string, cookie: string, until: number): Promise<nu
 /** One window on a fresh server: the peak RSS over idle (MB) and the API's p99 (ms), with or without the streams. */
 function measure(seeded: Seeded, withStreams: boolean): Promise<{ rss: number; p99: number }> {
   return withServerProcess(seeded, async (child, base) => {
-    const askIdle = nextMessage<number>(child, 'rss');
-    child.send('idle');
-    await askIdle;
-    const pid = child.pid!;
-    const exact = resetPeak(pid);
-    const idle = procRss(pid, 'VmRSS');
-    let peak = idle;
-    const sampler = setInterval(() => (peak = Math.max(peak, procRss(pid, 'VmRSS'))), 10);
+    const overIdle = await watchRss(child);
     const stops: (() => void)[] = [];
     try {
       if (withStreams) {
@@ -118,10 +111,9 @@ function measure(seeded: Seeded, withStreams: boolean): Promise<{ rss: number; p
         }
       }
       const times = await apiTimes(base, seeded.accounts[0].cookie, Date.now() + WINDOW_MS);
-      if (exact) peak = Math.max(peak, procRss(pid, 'VmHWM'));
-      return { rss: (peak - idle) / MB, p99: percentile(times, 99) };
+      return { rss: overIdle(), p99: percentile(times, 99) };
     } finally {
-      clearInterval(sampler);
+      overIdle();
       for (const stop of stops) stop();
     }
   });

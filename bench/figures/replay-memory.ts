@@ -108,6 +108,26 @@ async function seed(sessionBytes: number): Promise<Seeded> {
 const SESSIONS = { worst: 'bench-worst-ordered', inOrder: 'bench-in-order' } as const;
 
 /** A fresh server process on the seeded directory, for one measurement (this figure's and live-streams'). */
+/**
+ * Watches a server process's memory from idle (it is asked to collect garbage first). The
+ * returned function stops the watch and answers the peak RSS over idle, in MB.
+ */
+export async function watchRss(child: ChildProcess): Promise<() => number> {
+  const askIdle = nextMessage<number>(child, 'rss');
+  child.send('idle');
+  await askIdle;
+  const pid = child.pid!;
+  const exact = resetPeak(pid);
+  const idle = procRss(pid, 'VmRSS');
+  let peak = idle;
+  const sampler = setInterval(() => (peak = Math.max(peak, procRss(pid, 'VmRSS'))), 10);
+  return () => {
+    clearInterval(sampler);
+    if (exact) peak = Math.max(peak, procRss(pid, 'VmHWM'));
+    return (peak - idle) / MB;
+  };
+}
+
 export async function withServerProcess<T>(seeded: ReplayServerSetup, use: (child: ChildProcess, url: string) => Promise<T>): Promise<T> {
   const child = fork(path.join(import.meta.dirname, '..', 'support', 'replay-server-process.ts'), [], {
     execArgv: ['--import', 'tsx', '--expose-gc'],
@@ -132,25 +152,18 @@ export async function run(options: BenchOptions): Promise<Row[]> {
     /** One measurement: every retrieval at once; the peak RSS over idle in MB and the time until all answered. */
     const measure = (sessionId: string, times: number[]) =>
       withServerProcess(seeded, async (child, base) => {
-        const askIdle = nextMessage<number>(child, 'rss');
-        child.send('idle');
-        await askIdle;
-        const pid = child.pid!;
-        const exact = resetPeak(pid);
-        const idle = procRss(pid, 'VmRSS');
-        let peak = idle;
-        const sampler = setInterval(() => (peak = Math.max(peak, procRss(pid, 'VmRSS'))), 10);
+        const overIdle = await watchRss(child);
         const started = performance.now();
+        let rss: number;
         try {
           const answers = await Promise.all(Array.from({ length: AT_ONCE }, () => retrieve(url(base, sessionId), seeded.cookie)));
           const failed = answers.find((a) => a.status !== 200);
           if (failed) throw new Error(`a retrieval answered ${failed.status}`);
         } finally {
-          clearInterval(sampler);
+          rss = overIdle();
         }
         times.push(performance.now() - started);
-        if (exact) peak = Math.max(peak, procRss(pid, 'VmHWM'));
-        return (peak - idle) / MB;
+        return rss;
       });
 
     const label = `${AT_ONCE} at once, ${(seeded.jsonBytes / MB).toFixed(0)} MB of event JSON`;

@@ -122,21 +122,43 @@ export function FlagFilter({ id, label, checked, onApply }: { id: string; label:
   );
 }
 
+/**
+ * The text filters of one bar: each a TextFilter whose id is `<prefix>-<key>` and which applies
+ * its trimmed text (none when empty) once typing pauses.
+ */
+export function wordFilters<K extends string>(prefix: string, values: Partial<Record<K, string>>, set: (patch: Partial<Record<K, string>>) => void) {
+  return (key: K, label: string, placeholder: string) => (
+    <TextFilter
+      id={`${prefix}-${key}`}
+      label={label}
+      placeholder={placeholder}
+      value={values[key] ?? ''}
+      onApply={(v) => set({ [key]: v.trim() || undefined } as Partial<Record<K, string>>)}
+    />
+  );
+}
+
+/** The select filters of one bar: each a SelectFilter whose id is `<prefix>-<key>`, none for ''. */
+export function choiceFilters<K extends string>(prefix: string, values: Partial<Record<K, string>>, set: (patch: Partial<Record<K, string>>) => void) {
+  return (key: K, label: string, options: readonly (readonly [value: string, label: string])[]) => (
+    <SelectFilter
+      id={`${prefix}-${key}`}
+      label={label}
+      value={values[key] ?? ''}
+      options={options}
+      onApply={(v) => set({ [key]: v || undefined } as Partial<Record<K, string>>)}
+    />
+  );
+}
+
 export function SessionFilterBar({ filters, onChange }: { filters: SessionFilters; onChange: (filters: SessionFilters) => void }) {
   const set = (patch: Partial<SessionFilters>) => onChange({ ...filters, ...patch });
   const flag = (key: 'hasErrors' | 'hasRageClicks' | 'hasDeadClicks' | 'hasQuickBacks' | 'hasExcessiveScrolling' | 'starred', label: string) => (
     <FlagFilter id={`filter-${key}`} label={label} checked={filters[key] === true} onApply={(on) => set({ [key]: on })} />
   );
-  // Each text filter of one kind: its id is filter-<key>, and what it applies when typing pauses.
-  const words = (key: 'url' | 'user' | 'event' | 'browser' | 'utm', label: string, placeholder: string) => (
-    <TextFilter
-      id={`filter-${key}`}
-      label={label}
-      placeholder={placeholder}
-      value={filters[key] ?? ''}
-      onApply={(v) => set({ [key]: v.trim() || undefined })}
-    />
-  );
+  const words = wordFilters<'url' | 'user' | 'event' | 'browser' | 'utm'>('filter', filters, set);
+  // The choices' values are the schema's own (SORTS, DEVICES), so the cast only narrows the key.
+  const choice = choiceFilters<'sort' | 'device'>('filter', filters, set as (patch: Partial<Record<'sort' | 'device', string>>) => void);
   const keyValue = (key: 'trait' | 'tag', label: string, placeholder: string) => (
     <TextFilter id={`filter-${key}`} label={label} placeholder={placeholder} value={filters[key] ?? ''} onApply={(v) => set({ [key]: pair(v) })} />
   );
@@ -157,7 +179,7 @@ export function SessionFilterBar({ filters, onChange }: { filters: SessionFilter
       </button>
       <fieldset id="session-filters" className="filter-bar" aria-label="Filters" hidden={!open}>
         <legend className="visually-hidden">Filter and sort sessions</legend>
-        <SelectFilter id="filter-sort" label="Sort" value={filters.sort ?? ''} options={SORTS} onApply={(v) => set({ sort: (v || undefined) as SessionFilters['sort'] })} />
+        {choice('sort', 'Sort', SORTS)}
         {flag('hasErrors', 'Has errors')}
         {flag('hasRageClicks', 'Has rage clicks')}
         {flag('hasDeadClicks', 'Has dead clicks')}
@@ -179,22 +201,10 @@ export function SessionFilterBar({ filters, onChange }: { filters: SessionFilter
         {words('event', 'Event', 'signup')}
         {keyValue('trait', 'Trait (key:value)', 'plan:pro')}
         {keyValue('tag', 'Tag (key:value)', 'team:blue')}
-        <TextFilter
-          id="filter-country"
-          label="Country"
-          placeholder="DE"
-          value={filters.country ?? ''}
-          onApply={(v) => set({ country: countryCode(v) })}
-        />
+        <TextFilter id="filter-country" label="Country" placeholder="DE" value={filters.country ?? ''} onApply={(v) => set({ country: countryCode(v) })} />
         {words('browser', 'Browser', 'Chrome')}
         {words('utm', 'UTM campaign', 'spring-sale')}
-        <SelectFilter
-          id="filter-device"
-          label="Device"
-          value={filters.device ?? ''}
-          options={DEVICES}
-          onApply={(v) => set({ device: (v || undefined) as SessionFilters['device'] })}
-        />
+        {choice('device', 'Device', DEVICES)}
         {hasFilters(filters) && (
           <button type="button" className="button button-secondary button-small" onClick={() => onChange({})}>
             Clear filters

@@ -1,14 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { hasChromium } from '../helpers/browser.js';
 import type { TestServer } from '../helpers/server.js';
-import { useServerAndBrowser } from './server-and-browser.js';
-import { userSession } from '../helpers/auth.js';
-import { info, makeCampaign, postBatch, sessionId } from '../integration/ingest-support.js';
-import { desktopRecording, playButton, recordedAgo } from './replay-fixtures.js';
+import { ownerWithRecording, useServerAndBrowser, useTempFolder } from './server-and-browser.js';
+import { desktopRecording, playButton } from './replay-fixtures.js';
 import { step } from './step.js';
 
 // Issue 24, point 5: a browser that only ever visited / and /saved opens a downloaded recording
@@ -22,23 +19,19 @@ describe.skipIf(!hasChromium)('the player offline, never loaded online', () => {
   let browser: Browser;
   let file = '';
   let recorded = '';
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-offline-player-'));
+  const folder = useTempFolder('tapedeck-offline-player-');
 
   const e2e = useServerAndBrowser();
   beforeAll(async () => {
     ({ server, browser } = e2e);
-    const owner = await userSession(server, 'Olive Offline');
-    const campaignId = await makeCampaign(server, { ownerId: owner.userId });
-    recorded = sessionId();
-    await postBatch(server, campaignId, { sessionId: recorded, seq: 0, info: info({}), events: recordedAgo(desktopRecording, 60_000) });
+    const { owner, campaignId, ...visit } = await ownerWithRecording(server, 'Olive Offline');
+    recorded = visit.recorded;
     // The recording file as "Download recording" saves it, fetched by the owner elsewhere.
     const answer = await fetch(`${server.url}/api/v1/replay/export/${campaignId}/${recorded}`, { headers: owner.headers });
     expect(answer.status).toBe(200);
     file = path.join(folder, `tapedeck-${recorded}.json.gz`);
     fs.writeFileSync(file, Buffer.from(await answer.arrayBuffer()));
   });
-
-  afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
 
   it('plays a recording file opened offline on /saved', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

@@ -1,15 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { hasChromium, signedInContext } from '../helpers/browser.js';
 import type { TestServer } from '../helpers/server.js';
-import { useServerAndBrowser } from './server-and-browser.js';
+import { ownerWithRecording, useServerAndBrowser, useTempFolder } from './server-and-browser.js';
 import { userSession } from '../helpers/auth.js';
-import { info, makeCampaign, postBatch, sessionId } from '../integration/ingest-support.js';
-import { desktopRecording, playButton, recordedAgo, recordedPage } from './replay-fixtures.js';
+import { desktopRecording, playButton, recordedPage } from './replay-fixtures.js';
 import type { Session } from '../../common/api-types.js';
 import { KEPT_MESSAGE } from '../../src/offline/OpenRecordingFile.js';
 import { PLAYER_FAILED } from '../../src/components/PlayerErrorBoundary.js';
@@ -30,17 +28,13 @@ describe.skipIf(!hasChromium)('recording files', () => {
   let owner: Awaited<ReturnType<typeof userSession>>;
   let campaignId = '';
   let recorded = '';
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-download-'));
+  const folder = useTempFolder('tapedeck-download-');
 
   const e2e = useServerAndBrowser();
   beforeAll(async () => {
     ({ server, browser } = e2e);
-    owner = await userSession(server, 'Dana Download');
-    campaignId = await makeCampaign(server, { ownerId: owner.userId });
-    recorded = sessionId();
-    const events = recordedAgo(desktopRecording, 60_000);
-    const answer = await postBatch(server, campaignId, { sessionId: recorded, seq: 0, info: info({}), events });
-    expect(await answer.json()).toEqual({ stored: true });
+    let events: { timestamp: number }[];
+    ({ owner, campaignId, recorded, events } = await ownerWithRecording(server, 'Dana Download'));
     // A note travels with the file.
     const note = await fetch(`${server.url}/api/v1/notes/${campaignId}/${recorded}`, {
       method: 'POST',
@@ -49,8 +43,6 @@ describe.skipIf(!hasChromium)('recording files', () => {
     });
     expect(note.status).toBe(201);
   });
-
-  afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
 
   it('downloads a recording, and after signing out, offline, opens the file and plays it', async () => {
     const context = await signedInContext(browser, server.config.publicUrl, owner, { viewport: { width: 1280, height: 800 }, acceptDownloads: true });

@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import type { Heatmap } from '../../../common/api/heatmaps.js';
 import { sessionsOfHeatmap, type HeatmapFilters } from '../../lib/heatmapFilters.js';
-import { countryCode, FlagFilter, SelectFilter, TextFilter } from '../SessionFilterBar.js';
+import { choiceFilters, countryCode, FlagFilter, TextFilter, wordFilters } from '../SessionFilterBar.js';
 
 // The heatmaps screen's session filters: a compact set of the sessions list's (who, what they
 // met), each applied as it changes, and a link to the list of the sessions the heat comes from.
@@ -27,25 +27,12 @@ interface Props {
 
 export function HeatmapFilterBar({ campaignId, filters, heatmap, onChange }: Props) {
   const set = (patch: Partial<HeatmapFilters>) => onChange({ ...filters, ...patch });
-  const text = (key: 'user' | 'event' | 'browser', label: string, placeholder: string) => (
-    <TextFilter
-      id={`heatmap-${key}`}
-      label={label}
-      placeholder={placeholder}
-      value={filters[key] ?? ''}
-      onApply={(v) => set({ [key]: v.trim() || undefined })}
-    />
-  );
+  const text = wordFilters<'user' | 'event' | 'browser'>('heatmap', filters, set);
+  const choice = choiceFilters<'type'>('heatmap', filters, set as (patch: Partial<Record<'type', string>>) => void);
   return (
     <fieldset className="filter-bar heatmap-filters" aria-label="Session filters">
       <legend className="visually-hidden">Which sessions the heat comes from</legend>
-      <SelectFilter
-        id="heatmap-type"
-        label="Sessions"
-        value={filters.type ?? ''}
-        options={TYPES}
-        onApply={(v) => set({ type: (v || undefined) as HeatmapFilters['type'] })}
-      />
+      {choice('type', 'Sessions', TYPES)}
       {FLAGS.map(([key, label]) => (
         <FlagFilter key={key} id={`heatmap-${key}`} label={label} checked={filters[key] === true} onApply={(on) => set({ [key]: on })} />
       ))}
