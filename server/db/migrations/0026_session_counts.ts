@@ -27,16 +27,32 @@ export async function up(db: AnyDb): Promise<void> {
   const remove = `update session_counts set sessions = sessions - 1, bots = bots - old.is_bot where campaign_id = old.campaign_id`;
   const verdict = `update session_counts set bots = bots + new.is_bot - old.is_bot where campaign_id = new.campaign_id`;
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    await sql`create function session_counts_kept() returns trigger language plpgsql as $$
+    // Statement-level where a statement writes many rows (a bulk insert, retention, a deleted
+    // campaign): one row updated many times in one transaction costs PostgreSQL the length of its
+    // version chain each time, so a per-row trigger would make a 100,000-row insert quadratic.
+    await sql`create function session_counts_added() returns trigger language plpgsql as $$
       begin
-        if tg_op = 'INSERT' then ${sql.raw(add('new', '+'))};
-        elsif tg_op = 'DELETE' then ${sql.raw(remove)};
-        else ${sql.raw(verdict)};
-        end if;
+        insert into session_counts (campaign_id, sessions, bots)
+          select campaign_id, count(*), sum(is_bot) from added group by campaign_id
+        on conflict (campaign_id) do update set sessions = session_counts.sessions + excluded.sessions, bots = session_counts.bots + excluded.bots;
         return null;
       end $$`.execute(db);
-    await sql`create trigger session_counts_insert after insert or delete on sessions for each row execute function session_counts_kept()`.execute(db);
-    await sql`create trigger session_counts_verdict after update of is_bot on sessions for each row when (new.is_bot <> old.is_bot) execute function session_counts_kept()`.execute(db);
+    await sql`create function session_counts_removed() returns trigger language plpgsql as $$
+      begin
+        update session_counts c set sessions = c.sessions - r.n, bots = c.bots - r.b
+          from (select campaign_id, count(*) as n, sum(is_bot) as b from removed group by campaign_id) r
+          where c.campaign_id = r.campaign_id;
+        return null;
+      end $$`.execute(db);
+    // A verdict changes for a few rows at a time (a batch, the bot sweep): per row, and only then.
+    await sql`create function session_counts_verdict() returns trigger language plpgsql as $$
+      begin
+        ${sql.raw(verdict)};
+        return null;
+      end $$`.execute(db);
+    await sql`create trigger session_counts_insert after insert on sessions referencing new table as added for each statement execute function session_counts_added()`.execute(db);
+    await sql`create trigger session_counts_delete after delete on sessions referencing old table as removed for each statement execute function session_counts_removed()`.execute(db);
+    await sql`create trigger session_counts_verdict after update of is_bot on sessions for each row when (new.is_bot <> old.is_bot) execute function session_counts_verdict()`.execute(db);
   } else {
     await sql`create trigger session_counts_insert after insert on sessions begin ${sql.raw(add('new', '+'))}; end`.execute(db);
     await sql`create trigger session_counts_delete after delete on sessions begin ${sql.raw(remove)}; end`.execute(db);
@@ -49,6 +65,6 @@ export async function down(db: AnyDb): Promise<void> {
   for (const name of ['session_counts_insert', 'session_counts_delete', 'session_counts_verdict']) {
     await sql`drop trigger if exists ${sql.raw(name)}${postgres ? sql` on sessions` : sql``}`.execute(db);
   }
-  if (postgres) await sql`drop function if exists session_counts_kept()`.execute(db);
+  if (postgres) for (const name of ['session_counts_added', 'session_counts_removed', 'session_counts_verdict']) await sql`drop function if exists ${sql.raw(name)}()`.execute(db);
   await db.schema.dropTable('session_counts').execute();
 }
