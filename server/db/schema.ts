@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { ErasuresTable, SessionCountsTable, SessionEventsTable } from './schema-people.js';
 import type { FunnelDaysTable, FunnelsTable, HeatmapTables, InsightsDaysTable, SessionErrorsTable, SessionPagesTable, SessionVisitsTable } from './schema-insights.js';
 
 /**
@@ -214,33 +215,6 @@ export interface Database extends HeatmapTables {
   session_pages: SessionPagesTable;
   session_visits: SessionVisitsTable;
   session_errors: SessionErrorsTable;
-}
-
-/** A session's event names with their counts, kept from sessions.events by triggers (migration 0019). */
-export interface SessionEventsTable {
-  campaign_id: string;
-  session_id: string;
-  name: string;
-  count: number;
-  /** The session's start (migration 0027), for the list's newest page by a common event. */
-  started_at: number | null;
-}
-
-/** A campaign's sessions and bots, kept by triggers on sessions (migration 0026); no row is none. */
-export interface SessionCountsTable {
-  campaign_id: string;
-  sessions: number | string;
-  bots: number | string;
-}
-
-/** Who erased a person's sessions, when, and how many: the person only as the SHA-256 of their id. */
-export interface ErasuresTable {
-  id: string;
-  campaign_id: string;
-  erased_by: string;
-  subject_sha256: string;
-  session_count: number;
-  erased_at: number;
 }
 
 /** A read-only link to one replay; the token itself is never stored, only its SHA-256. */

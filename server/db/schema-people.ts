@@ -1,0 +1,28 @@
+// The tables beside sessions that people's facts and the list's counts keep (server/db/schema.ts names them all).
+
+/** A session's event names with their counts, kept from sessions.events by triggers (migration 0019). */
+export interface SessionEventsTable {
+  campaign_id: string;
+  session_id: string;
+  name: string;
+  count: number;
+  /** The session's start (migration 0027), for the list's newest page by a common event. */
+  started_at: number | null;
+}
+
+/** A campaign's sessions and bots, kept by triggers on sessions (migration 0026); no row is none. */
+export interface SessionCountsTable {
+  campaign_id: string;
+  sessions: number | string;
+  bots: number | string;
+}
+
+/** Who erased a person's sessions, when, and how many: the person only as the SHA-256 of their id. */
+export interface ErasuresTable {
+  id: string;
+  campaign_id: string;
+  erased_by: string;
+  subject_sha256: string;
+  session_count: number;
+  erased_at: number;
+}
