@@ -42,7 +42,9 @@ export function CampaignFunnels({ campaignId, days, onDays }: Props) {
       {funnels.data?.funnels.map((funnel) => (
         <FunnelCard key={funnel.id} campaignId={campaignId} funnel={funnel} days={days} />
       ))}
-      {funnels.data && funnels.data.funnels.length === 0 && <p className="muted">No funnels yet: name the steps a visitor goes through, in order — pages, clicks and custom events.</p>}
+      {funnels.data && funnels.data.funnels.length === 0 && (
+        <p className="muted">No funnels yet: name the steps a visitor goes through, in order — pages, clicks and custom events.</p>
+      )}
       <NewFunnel campaignId={campaignId} />
     </div>
   );
@@ -109,37 +111,47 @@ function NewFunnel({ campaignId }: { campaignId: string }) {
     create.mutate();
   };
   return (
-    <form className="card" aria-label="New funnel" onSubmit={submit}>
+    <form className="card form" aria-label="New funnel" onSubmit={submit}>
       <h2 className="insights-heading">New funnel</h2>
-      <label htmlFor="funnel-name">Name</label>
-      <input id="funnel-name" className="input" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
-      <label htmlFor="funnel-steps">Steps, in order</label>
-      <p id="funnel-steps-help" className="muted">
-        One a line: a page (* stands for any characters), <code>click:</code> and an element&apos;s selector or text, or <code>event:</code> and a
-        custom event&apos;s name. For example: <code>/product/*</code>, then <code>click: Add to cart</code>, then <code>event: checkout</code>.
-      </p>
-      <textarea
-        id="funnel-steps"
-        className="input"
-        required
-        rows={4}
-        aria-describedby="funnel-steps-help"
-        placeholder={'/product/*\nclick: Add to cart\nevent: checkout'}
-        value={steps}
-        onChange={(e) => setSteps(e.target.value)}
-      />
-      <label htmlFor="funnel-within">Within</label>
-      <select id="funnel-within" className="input" value={withinMs} onChange={(e) => setWithinMs(Number(e.target.value))}>
-        {WINDOWS.map(([ms, label]) => (
-          <option key={ms} value={ms}>
-            {label}
-          </option>
-        ))}
-      </select>
+      <div className="field">
+        <label htmlFor="funnel-name">Name</label>
+        <input id="funnel-name" className="input" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor="funnel-steps">Steps, in order</label>
+        <p id="funnel-steps-help" className="help">
+          One a line: a page (* stands for any characters), <code>click:</code> and an element&apos;s selector or text, or <code>event:</code> and a custom
+          event&apos;s name. For example: <code>/product/*</code>, then <code>click: Add to cart</code>, then <code>event: checkout</code>.
+        </p>
+        <textarea
+          id="funnel-steps"
+          className="input"
+          required
+          rows={4}
+          aria-describedby="funnel-steps-help"
+          placeholder={'/product/*\nclick: Add to cart\nevent: checkout'}
+          value={steps}
+          onChange={(e) => setSteps(e.target.value)}
+        />
+      </div>
+      <div className="form-row">
+        <div className="field">
+          <label htmlFor="funnel-within">Within</label>
+          <select id="funnel-within" className="input" value={withinMs} onChange={(e) => setWithinMs(Number(e.target.value))}>
+            {WINDOWS.map(([ms, label]) => (
+              <option key={ms} value={ms}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
       {create.isError && <p role="alert">{reason(create.error)}</p>}
-      <button type="submit" className="button button-primary" disabled={create.isPending}>
-        Create funnel
-      </button>
+      <div className="form-actions">
+        <button type="submit" className="button button-primary" disabled={create.isPending}>
+          Create funnel
+        </button>
+      </div>
     </form>
   );
 }

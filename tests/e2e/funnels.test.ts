@@ -62,6 +62,17 @@ describe.skipIf(!hasChromium)('funnels', () => {
     expect(await sessions.allInnerTexts()).toEqual(['3', '2', '1']);
     await expectAccessible(page, 'funnels');
 
+    // On a phone: the page never scrolls sideways (the table scrolls in its card), and the form's
+    // fields stack with room to type the steps.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    const stepsBox = await page.getByLabel('Steps, in order').boundingBox();
+    const nameBox = await page.getByLabel('Name', { exact: true }).boundingBox();
+    expect(stepsBox!.height).toBeGreaterThan(80);
+    expect(stepsBox!.y).toBeGreaterThan(nameBox!.y + nameBox!.height);
+    await expectAccessible(page, 'funnels (390 px)');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
     await funnel.getByRole('link', { name: '1 sessions dropped off after step 2' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('outcome')).toBe('dropped');
     expect(new URL(page.url()).pathname).toBe(`/campaign/${rig.campaignId}`);

@@ -25,25 +25,23 @@ export function PagesTable({ campaignId, insights, range }: { campaignId: string
       {insights.pages.length === 0 ? (
         <p className="muted small">No pages</p>
       ) : (
-        <div className="table-scroll">
-          <InsightsTable columns={['Page', 'Views', 'Entries', 'Exits', 'Median time on page', 'Rage clicks', 'Dead clicks', 'Errors']}>
-            {insights.pages.map((page) => (
-              <tr key={page.path}>
-                <th scope="row" className="mono break">
-                  {page.path}
-                </th>
-                <td>{linked(page, page.views, 'views', {})}</td>
-                <td>{page.entries}</td>
-                <td>{page.exits}</td>
-                {/* null: no visit of it was timed (older answers have no times either). */}
-                <td>{page.medianMsOnPage == null ? '—' : formatDurationMs(page.medianMsOnPage)}</td>
-                <td>{linked(page, page.rageClicks, 'sessions with rage clicks', { hasRageClicks: true })}</td>
-                <td>{linked(page, page.deadClicks, 'sessions with dead clicks', { hasDeadClicks: true })}</td>
-                <td>{linked(page, page.errors, 'sessions with errors', { hasErrors: true })}</td>
-              </tr>
-            ))}
-          </InsightsTable>
-        </div>
+        <InsightsTable columns={['Page', 'Views', 'Entries', 'Exits', 'Median time on page', 'Rage clicks', 'Dead clicks', 'Errors']}>
+          {insights.pages.map((page) => (
+            <tr key={page.path}>
+              <th scope="row" className="mono break">
+                {page.path}
+              </th>
+              <td>{linked(page, page.views, 'views', {})}</td>
+              <td>{page.entries}</td>
+              <td>{page.exits}</td>
+              {/* null: no visit of it was timed (older answers have no times either). */}
+              <td>{page.medianMsOnPage == null ? '—' : formatDurationMs(page.medianMsOnPage)}</td>
+              <td>{linked(page, page.rageClicks, 'sessions with rage clicks', { hasRageClicks: true })}</td>
+              <td>{linked(page, page.deadClicks, 'sessions with dead clicks', { hasDeadClicks: true })}</td>
+              <td>{linked(page, page.errors, 'sessions with errors', { hasErrors: true })}</td>
+            </tr>
+          ))}
+        </InsightsTable>
       )}
     </section>
   );

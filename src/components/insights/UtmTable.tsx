@@ -11,26 +11,28 @@ export function UtmTable({ campaignId, rows, range }: { campaignId: string; rows
       {rows.length === 0 ? (
         <p className="muted small">No UTM campaigns</p>
       ) : (
-        <div className="table-scroll">
-          <InsightsTable className="insights-utm" columns={['Source', 'Medium', 'Campaign', 'Sessions']}>
-            {rows.map((row) => (
-              <tr key={JSON.stringify([row.source, row.medium, row.campaign])}>
-                <th scope="row">{row.source ?? '—'}</th>
-                <td>{row.medium ?? '—'}</td>
-                <td>{row.campaign ?? '—'}</td>
-                <td>
-                  {row.campaign === null ? (
-                    row.sessions
-                  ) : (
-                    <SessionsLink campaignId={campaignId} filters={{ ...range, utm: row.campaign }} label={`${row.sessions} sessions: UTM campaign ${row.campaign}`}>
-                      {row.sessions}
-                    </SessionsLink>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </InsightsTable>
-        </div>
+        <InsightsTable className="insights-utm" columns={['Source', 'Medium', 'Campaign', 'Sessions']}>
+          {rows.map((row) => (
+            <tr key={JSON.stringify([row.source, row.medium, row.campaign])}>
+              <th scope="row">{row.source ?? '—'}</th>
+              <td>{row.medium ?? '—'}</td>
+              <td>{row.campaign ?? '—'}</td>
+              <td>
+                {row.campaign === null ? (
+                  row.sessions
+                ) : (
+                  <SessionsLink
+                    campaignId={campaignId}
+                    filters={{ ...range, utm: row.campaign }}
+                    label={`${row.sessions} sessions: UTM campaign ${row.campaign}`}
+                  >
+                    {row.sessions}
+                  </SessionsLink>
+                )}
+              </td>
+            </tr>
+          ))}
+        </InsightsTable>
       )}
     </section>
   );
