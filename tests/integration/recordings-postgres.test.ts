@@ -269,4 +269,34 @@ describe.skipIf(!usingPostgres())('recordings on PostgreSQL: the shared statemen
     expect(taken.status).toBe(200);
     expect(await chunkSeqs(server, campaignId, id)).toEqual([0, 1, 2, 3, 4]);
   });
+
+  it('over HTTP: answers 503 with Retry-After, storing nothing, when the campaign changes again while the batch is judged afresh', async () => {
+    const campaignId = await makeCampaign(server);
+    const id = sessionId();
+    const begin = Date.now() - 60_000;
+    expect((await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events: pageEvents(begin) })).status).toBe(200);
+    // "Another node" edits a judged column of the campaign just before each of this request's
+    // writes: the first finds the campaign changed, so does the one after the fresh judgement.
+    const recordings = server.app.ctx.recordings;
+    const write = recordings.write.bind(recordings);
+    let edits = 0;
+    recordings.write = async (...args) => {
+      edits++;
+      await server.db.updateTable('campaigns').set({ capture_console: sql<number>`1 - capture_console` }).where('id', '=', campaignId).execute();
+      return write(...args);
+    };
+    try {
+      const busy = await postBatch(server, campaignId, { sessionId: id, seq: 1, events: clickAt(begin + 3000) });
+      expect(busy.status).toBe(503);
+      expect(busy.headers.get('retry-after')).toBe('1');
+      expect(((await busy.json()) as { error: string }).error).toBe('The campaign is being changed: try again in a moment');
+      expect(edits).toBe(2);
+    } finally {
+      recordings.write = write;
+    }
+    expect(await chunkSeqs(server, campaignId, id)).toEqual([0]);
+    // Sent again once the campaign holds still, the batch is stored.
+    expect((await postBatch(server, campaignId, { sessionId: id, seq: 1, events: clickAt(begin + 3000) })).status).toBe(200);
+    expect(await chunkSeqs(server, campaignId, id)).toEqual([0, 1]);
+  });
 });
