@@ -32,6 +32,9 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           fileParallelism: false,
           testTimeout: 120_000,
+          // A screen under a loaded machine (CI runs beside other work) may take seconds to
+          // answer: a poll waits up to 10 s for the condition before failing, not vitest's 1 s.
+          expect: { poll: { timeout: 10_000 } },
           hookTimeout: 120_000,
         },
       },

@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import { configure } from '@testing-library/react';
 
 // jsdom may lack structuredClone, which fake-indexeddb needs.
 if (typeof globalThis.structuredClone !== 'function') {
@@ -19,3 +20,7 @@ if (typeof HTMLDialogElement !== 'undefined' && typeof HTMLDialogElement.prototy
     this.dispatchEvent(new Event('close'));
   };
 }
+
+// findBy…/waitFor wait for a condition: on a loaded machine (CI beside other work) a screen may
+// take more than testing-library's default 1 s to get there.
+configure({ asyncUtilTimeout: 5_000 });
