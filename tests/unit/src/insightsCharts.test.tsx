@@ -115,7 +115,9 @@ describe('chart data', () => {
   });
 
   it('sums the range up for a screen reader', () => {
-    expect(sessionsSummary(insights)).toMatch(/^Sessions per day over 3 days: 6 humans and 4 bots in all, the most \(7\) on .+\. "Show as table" lists each day with a link to its sessions\.$/);
+    expect(sessionsSummary(insights)).toMatch(
+      /^Sessions per day over 3 days: 6 humans and 4 bots in all, the most \(7\) on .+\. "Show as table" lists each day with a link to its sessions\.$/,
+    );
     expect(frustrationSummary(insights)).toBe(
       'Frustration per day over 3 days: 6 rage clicks, 0 dead clicks, 0 quick backs, 0 excessive scrolling, 4 errors, 0 failed requests in all. "Show frustration as table" gives the figures.',
     );
