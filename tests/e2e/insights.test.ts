@@ -6,8 +6,9 @@ import { expectAccessible } from './a11y.js';
 import { openAsOwner, useVisitorRig } from './tracker-site.js';
 
 // The insights dashboard as an owner reads it: its counts are the seeded visits', it passes axe
-// at desktop and phone sizes without sideways scrolling, and a country's count opens the
-// sessions list filtered to that country.
+// at desktop and phone sizes without sideways scrolling, a country's count opens the sessions
+// list filtered to that country, and a bucket of the sessions chart (a click on the canvas, or its
+// row in "Show as table") opens that hour's or day's sessions.
 
 const visits = [
   { country: ['France', 'FR'], device: 'desktop', browser: 'chrome', bot: false, errors: 0 },
@@ -128,13 +129,56 @@ describe.skipIf(!hasChromium)('insights dashboard', () => {
     await page.context().close();
   });
 
-  it('passes axe at 390 px without sideways scrolling, the chart readable as a table', async () => {
+  it('a click on a bucket of the sessions chart opens its sessions, as its row in the table does', async () => {
+    const page = await open({ width: 1280, height: 800 }, false);
+    const chart = page.getByRole('figure', { name: 'Sessions over time' });
+    await chart.getByRole('img', { name: /^Sessions per day over \d+ days: 4 humans and 1 bots in all, the most \(\d\) on / }).waitFor();
+    expect(await page.getByRole('img', { name: /^Frustration per day over \d+ days: .*2 errors, 0 failed requests in all\./ }).count()).toBe(1);
+    await chart.getByText('Show as table').click();
+    const rows = chart.locator('tbody tr');
+    // The busiest day (the visits were an hour apart over the last five hours, so maybe two days).
+    const totals = (await rows.allInnerTexts()).map((text) => text.split(/\s+/).slice(-3, -1).map(Number)).map(([humans, bots]) => humans + bots);
+    const busiest = totals.indexOf(Math.max(...totals));
+    const rowLink = rows.nth(busiest).getByRole('link');
+    const expected = new URL((await rowLink.getAttribute('href'))!, page.url()).searchParams;
+    // uPlot's plot area spans the range, one equal slot a bucket: aim at the busiest one's middle.
+    const plot = (await chart.locator('.u-over').boundingBox())!;
+    const x = plot.x + ((busiest + 0.5) / totals.length) * plot.width;
+    await page.mouse.move(x, plot.y + plot.height - 2);
+    await expect.poll(() => chart.locator('.insights-readout').innerText()).toBe(await rowLink.getAttribute('aria-label'));
+    await page.mouse.click(x, plot.y + plot.height - 2);
+    await expect.poll(() => new URL(page.url()).searchParams.get('from')).toBe(expected.get('from'));
+    expect(new URL(page.url()).searchParams.get('to')).toBe(expected.get('to'));
+    expect(new URL(page.url()).pathname).toBe(`/campaign/${rig.campaignId}`);
+    await expect.poll(() => page.getByTestId('session-card').count()).toBe(totals[busiest]);
+
+    await page.goBack();
+    await chart.getByText('Show as table').click();
+    await rows.nth(busiest).getByRole('link').click();
+    await expect.poll(() => new URL(page.url()).search).toBe(`?${expected}`);
+    await expect.poll(() => page.getByTestId('session-card').count()).toBe(totals[busiest]);
+    await page.context().close();
+  });
+
+  it('passes axe at 390 px without sideways scrolling, the chart as wide as its card and readable as a table', async () => {
     const page = await open({ width: 390, height: 844 }, true);
     expect(await stat(page, 'Sessions')).toBe('5');
+    const chart = page.getByRole('figure', { name: 'Sessions over time' });
+    // The canvas fills the card's width but for its padding (1 rem each side).
+    const canvasWidth = async () => (await chart.locator('canvas').boundingBox())!.width;
+    const cardWidth = async () => (await chart.boundingBox())!.width;
+    const fillsCard = async () => (await cardWidth()) - (await canvasWidth());
+    await expect.poll(fillsCard).toBeGreaterThan(0);
+    expect(await fillsCard()).toBeLessThanOrEqual(40);
     await page.getByText('Show as table').click();
     expect(await page.locator('.insights-chart tbody tr').count()).toBeGreaterThan(0);
     await expectAccessible(page, 'insights (phone)');
     expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(0);
+    // Turned sideways, the chart follows its card.
+    const phoneWidth = await canvasWidth();
+    await page.setViewportSize({ width: 844, height: 390 });
+    await expect.poll(canvasWidth).toBeGreaterThan(phoneWidth + 300);
+    expect(await fillsCard()).toBeLessThanOrEqual(40);
     await page.context().close();
   });
 });

@@ -246,6 +246,8 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
     await page.getByRole('link', { name: 'Insights' }).click();
     await page.waitForURL(`${origin}/campaign/${campaign.id}/insights`);
     await expect.poll(() => page.locator('.stat').filter({ has: page.getByText('Sessions', { exact: true }) }).locator('.stat-value').innerText()).toBe('3');
+    // Its charts too: uPlot came with the precached insights chunk.
+    await page.getByRole('figure', { name: 'Sessions over time' }).getByRole('img', { name: /^Sessions per day/ }).waitFor();
 
     });
 

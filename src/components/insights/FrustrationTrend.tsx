@@ -1,49 +1,41 @@
+import { useMemo } from 'react';
 import type { Insights } from '../../../common/api/insights.js';
-import { HOUR_MS } from '../../../common/insights.js';
 import { InsightsTable } from './InsightsTable.js';
-import { bucketLabel } from './SessionsChart.js';
+import { KINDS, bucketFrustration, bucketLabel, bucketUnit, countOf, frustrationColumns, frustrationSummary } from './chartData.js';
+import { useInsightsChart, type ChartSpec } from './useInsightsChart.js';
 
-// The frustration kinds over the range as small plain-SVG lines, one per kind (coloured and dashed
-// as the legend shows), with the same figures as a table: as the sessions chart, no chart library.
-
-const WIDTH = 720;
-const HEIGHT = 120;
-
-type Bucket = Insights['series'][number];
-type Kind = 'rageClicks' | 'deadClicks' | 'quickBacks' | 'excessiveScrolls' | 'errors' | 'failedRequests';
-
-const KINDS: [Kind, string, string][] = [
-  ['rageClicks', 'Rage clicks', ''],
-  ['deadClicks', 'Dead clicks', '6 3'],
-  ['quickBacks', 'Quick backs', '2 3'],
-  ['excessiveScrolls', 'Excessive scrolling', '10 4'],
-  ['errors', 'Errors', '6 2 2 2'],
-  ['failedRequests', 'Failed requests', '1 2'],
-];
-
-/** A bucket's count of a kind (0 in an answer cached before the series carried it). */
-const countOf = (bucket: Bucket, kind: Kind) => bucket[kind] ?? 0;
+// The frustration kinds over the range as uPlot lines, one per kind, coloured (CSS variables
+// --trend-<kind>, shared with the legend) and dashed as the legend shows, with the same figures as a table.
 
 export function FrustrationTrend({ insights }: { insights: Insights }) {
   const { series, bucketMs } = insights;
-  const most = Math.max(1, ...series.flatMap((b) => KINDS.map(([kind]) => countOf(b, kind))));
-  const step = WIDTH / Math.max(1, series.length);
-  const point = (b: Bucket, i: number, kind: Kind) => `${(i + 0.5) * step},${HEIGHT - 2 - (countOf(b, kind) / most) * (HEIGHT - 4)}`;
-  const unit = bucketMs <= HOUR_MS ? 'hour' : 'day';
+  const unit = bucketUnit(bucketMs);
+  const spec = useMemo<ChartSpec>(
+    () => ({
+      height: 140,
+      series: (css) => KINDS.map(([kind, name, dash]) => ({ label: name, stroke: css(`--trend-${kind}`), width: 2, dash, points: { show: false } })),
+      data: frustrationColumns(insights),
+      label: frustrationSummary(insights),
+    }),
+    [insights],
+  );
+  const { ref, hovered } = useInsightsChart(insights, spec);
   return (
     <figure className="insights-trend">
       <figcaption className="small muted">Frustration per {unit}</figcaption>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={`Frustration per ${unit}: the table below gives the figures`}>
-        {KINDS.map(([kind, , dash]) => (
-          <polyline key={kind} className={`trend-${kind}`} points={series.map((b, i) => point(b, i, kind)).join(' ')} strokeDasharray={dash || undefined} />
-        ))}
-      </svg>
+      <div ref={ref} className="insights-plot" />
       <p className="small muted trend-legend">
-        {KINDS.map(([kind, name]) => (
+        {KINDS.map(([kind, name, dash]) => (
           <span key={kind} className="trend-key">
-            <span className={`trend-swatch legend-${kind}`} aria-hidden="true" /> {name}
+            <svg className="trend-swatch" viewBox="0 0 24 8" aria-hidden="true">
+              <line x1="0" y1="4" x2="24" y2="4" stroke={`var(--trend-${kind})`} strokeDasharray={dash.join(' ') || undefined} />
+            </svg>{' '}
+            {name}
           </span>
         ))}
+        <span className="insights-readout" aria-hidden="true">
+          {hovered ? bucketFrustration(hovered, bucketMs) : ''}
+        </span>
       </p>
       <details>
         <summary>Show frustration as table</summary>

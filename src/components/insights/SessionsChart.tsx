@@ -1,58 +1,60 @@
+import { useMemo } from 'react';
+import { useNavigate } from '@tanstack/react-router';
+import uPlot from 'uplot';
 import type { Insights } from '../../../common/api/insights.js';
-import { HOUR_MS } from '../../../common/insights.js';
 import { SessionsLink } from './SessionsLink.js';
 import { InsightsTable } from './InsightsTable.js';
+import { bucketLabel, bucketSessions, bucketUnit, sessionsColumns, sessionsSummary } from './chartData.js';
+import { useInsightsChart, type ChartSpec } from './useInsightsChart.js';
 
-// Sessions over time as plain SVG bars (humans below, bots stacked above): one series of at
-// most 90 bars needs no chart library, and each bar is a link like every other number.
+// Sessions over time as uPlot bars, humans below and bots stacked above. Hovering a bucket shows
+// its counts, clicking it opens its sessions; the table gives the same figures and links to
+// keyboard and screen-reader users.
 
-const WIDTH = 720;
-const HEIGHT = 180;
-
-export function bucketLabel(t: number, bucketMs: number): string {
-  const date = new Date(t);
-  return bucketMs <= HOUR_MS
-    ? date.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })
-    : date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
-}
+const bars = uPlot.paths.bars!({ size: [0.8, Infinity], gap: 1 });
 
 export function SessionsChart({ campaignId, insights }: { campaignId: string; insights: Insights }) {
   const { series, bucketMs } = insights;
-  const most = Math.max(1, ...series.map((b) => b.humans + b.bots));
-  const step = WIDTH / Math.max(1, series.length);
-  const height = (n: number) => (n / most) * (HEIGHT - 4);
+  const unit = bucketUnit(bucketMs);
+  const navigate = useNavigate();
+  const spec = useMemo<ChartSpec>(
+    () => ({
+      height: 180,
+      // The whole bar (humans + bots) in amber, then the humans over its foot in green; no outline,
+      // which would draw an empty bucket as a line.
+      series: (css) => [
+        { label: 'Bots', fill: css('--amber'), width: 0, paths: bars, points: { show: false } },
+        { label: 'Humans', fill: css('--green'), width: 0, paths: bars, points: { show: false } },
+      ],
+      data: sessionsColumns(insights),
+      label: sessionsSummary(insights),
+      onBucket: (b) => void navigate({ to: '/campaign/$campaignId', params: { campaignId }, search: { from: b.t, to: b.t + insights.bucketMs } }),
+    }),
+    [campaignId, insights, navigate],
+  );
+  const { ref, hovered } = useInsightsChart(insights, spec);
   return (
     <figure className="card insights-chart">
       <figcaption className="insights-heading">Sessions over time</figcaption>
-      <svg
-        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-        role="group"
-        aria-label={`Sessions per ${bucketMs <= HOUR_MS ? 'hour' : 'day'}, humans and bots: each bar opens its sessions`}
-      >
-        {series.map((b, i) => (
-          <SessionsLink
-            key={b.t}
-            campaignId={campaignId}
-            filters={{ from: b.t, to: b.t + bucketMs }}
-            label={`${bucketLabel(b.t, bucketMs)}: ${b.humans} humans, ${b.bots} bots`}
-          >
-            <rect className="bar-humans" x={i * step + 1} y={HEIGHT - height(b.humans)} width={Math.max(1, step - 2)} height={height(b.humans)} />
-            <rect className="bar-bots" x={i * step + 1} y={HEIGHT - height(b.humans + b.bots)} width={Math.max(1, step - 2)} height={height(b.bots)} />
-            {/* The whole column answers the pointer, empty or not. */}
-            <rect className="bar-hit" x={i * step} y={0} width={step} height={HEIGHT} />
-          </SessionsLink>
-        ))}
-      </svg>
+      <div ref={ref} className="insights-plot insights-plot-link" />
       <p className="small muted insights-legend">
         <span className="legend-humans" aria-hidden="true" /> Humans <span className="legend-bots" aria-hidden="true" /> Bots
+        {/* The pointer's bucket; the table says the same to everyone else. */}
+        <span className="insights-readout" aria-hidden="true">
+          {hovered ? bucketSessions(hovered, bucketMs) : ''}
+        </span>
       </p>
       <details>
         <summary>Show as table</summary>
         <div className="table-scroll">
-          <InsightsTable columns={[bucketMs <= HOUR_MS ? 'Hour' : 'Day', 'Humans', 'Bots', 'With errors']}>
+          <InsightsTable columns={[unit === 'hour' ? 'Hour' : 'Day', 'Humans', 'Bots', 'With errors']}>
             {series.map((b) => (
               <tr key={b.t}>
-                <th scope="row">{bucketLabel(b.t, bucketMs)}</th>
+                <th scope="row">
+                  <SessionsLink campaignId={campaignId} filters={{ from: b.t, to: b.t + bucketMs }} label={bucketSessions(b, bucketMs)}>
+                    {bucketLabel(b.t, bucketMs)}
+                  </SessionsLink>
+                </th>
                 <td>{b.humans}</td>
                 <td>{b.bots}</td>
                 <td>{b.withErrors}</td>
