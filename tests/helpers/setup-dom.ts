@@ -24,3 +24,19 @@ if (typeof HTMLDialogElement !== 'undefined' && typeof HTMLDialogElement.prototy
 // findBy…/waitFor wait for a condition: on a loaded machine (CI beside other work) a screen may
 // take more than testing-library's default 1 s to get there.
 configure({ asyncUtilTimeout: 5_000 });
+
+// jsdom has no matchMedia; uPlot (the insights charts) asks it for the pixel ratio when its
+// module loads, which any test importing the route tree does. Nothing ever matches here.
+if (typeof window !== 'undefined' && typeof window.matchMedia !== 'function') {
+  window.matchMedia = (query: string) =>
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
+}
