@@ -79,7 +79,19 @@ export default defineConfig({
     sourcemap: false,
     // Lazy chunks are named after their package (terser's would be "main"), so the service
     // worker's precache can leave them to runtime caching by name.
-    rollupOptions: { output: { chunkFileNames: lazyChunkName } },
+    rollupOptions: {
+      output: {
+        chunkFileNames: lazyChunkName,
+        // Few chunks for the first load: the router's and Query's many small shared pieces each as
+        // one chunk (every chunk costs its own imports, exports and a gzip stream of its own).
+        advancedChunks: {
+          groups: [
+            { name: 'router', test: /node_modules[\\/]@tanstack[\\/](react-router|router-core|history|store|react-store)[\\/]/ },
+            { name: 'query', test: /node_modules[\\/]@tanstack[\\/](query-core|react-query)[\\/]/ },
+          ],
+        },
+      },
+    },
   },
   server: { proxy: { '/api': 'http://127.0.0.1:3000', '/static': 'http://127.0.0.1:3000', '/t': 'http://127.0.0.1:3000', '/oidc': 'http://127.0.0.1:3000' } },
 });

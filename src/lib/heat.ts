@@ -3,14 +3,9 @@
 // element at every screen size; clicks on elements the page no longer has fall back to the
 // page-position bins.
 import type { Heatmap } from '../../common/api/heatmaps.js';
+import type { HeatLayer } from './heatLayers.js';
 
-export type HeatLayer = 'all' | 'rage' | 'dead' | 'error';
-export const HEAT_LAYERS: { layer: HeatLayer; label: string }[] = [
-  { layer: 'all', label: 'All clicks' },
-  { layer: 'rage', label: 'Rage clicks' },
-  { layer: 'dead', label: 'Dead clicks' },
-  { layer: 'error', label: 'Clicks followed by an error' },
-];
+export { HEAT_LAYERS, type HeatLayer } from './heatLayers.js';
 
 type Counts = { clicks: number; rageClicks: number; deadClicks: number; errorClicks: number };
 export const layerCount = (counts: Counts, layer: HeatLayer): number =>

@@ -4,8 +4,6 @@ import type { User } from '../../common/api-types.js';
 import { ME_QUERY_KEY, onLogout } from '../auth/session.js';
 import { PERSIST_MAX_AGE_MS, persistOptions, queryPersister } from './queryPersister.js';
 import { forgetUser, rememberUser } from './cachedUser.js';
-import { listSavedReplays } from './replayStore.js';
-import { wipeOfflineData } from './wipe.js';
 
 // Wires the offline layer into the app: the persisted query cache, the "offline is not signed
 // out" auth rule, the logout wipe, and refreshing on reconnect (the service worker is registered by
@@ -24,6 +22,8 @@ const REFRESH_RETRY_MS = 1000;
  */
 export async function refreshIncompleteReplays(retryMs = REFRESH_RETRY_MS): Promise<void> {
   // An imported recording file is not the server's to refresh.
+  // Loaded here, not with the app: the saved replays' store is no part of the first screen.
+  const { listSavedReplays } = await import('./replayStore.js');
   let pending = (await listSavedReplays()).filter((replay) => !replay.complete && !replay.imported);
   if (pending.length === 0) return;
   // Loaded only when there is something to refresh: the first load stays light.
@@ -56,6 +56,7 @@ function wireOfflineAuth(queryClient: QueryClient): void {
   onLogout(async () => {
     // Empty the memory cache first so the persister cannot write the user's data back.
     queryClient.clear();
+    const { wipeOfflineData } = await import('./wipe.js');
     await wipeOfflineData();
   });
 }

@@ -3,7 +3,7 @@ import { HEATMAP_DAYS, heatmapPagesQueryOptions, heatmapQueryOptions } from '../
 import type { InsightsDays } from '../../../../api/insights.js';
 import { CampaignHeatmaps, type HeatmapSearch } from '../../../../screens/CampaignHeatmaps.js';
 import { DEVICE_CLASSES, PATH_MAX, type DeviceClass } from '../../../../../common/heatmaps.js';
-import { HEAT_LAYERS, type HeatLayer } from '../../../../lib/heat.js';
+import { HEAT_LAYERS, type HeatLayer } from '../../../../lib/heatLayers.js';
 import { warmPlayer } from '../../../../components/player/loadPlayer.js';
 import { validateHeatmapFilters, type HeatmapFilters } from '../../../../lib/heatmapFilters.js';
 
