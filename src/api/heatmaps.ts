@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { api, HttpError, type ApiClient } from './client.js';
 import { API_PATHS } from './paths.js';
 import type { Heatmap, HeatmapClicks, HeatmapPages } from '../../common/api/heatmaps.js';
@@ -7,6 +7,7 @@ import { DAY_MS } from '../../common/insights.js';
 import { INSIGHTS_DAYS, type InsightsDays } from './insights.js';
 import { filterParams } from '../lib/sessionFilters.js';
 import type { HeatmapFilters } from '../lib/heatmapFilters.js';
+import { replayQueryOptions } from './replay.js';
 
 /** The ranges the heatmaps screen offers: the insights screen's. */
 export const HEATMAP_DAYS = INSIGHTS_DAYS;
@@ -41,15 +42,31 @@ export const heatmapPagesQueryOptions = (campaignId: string, days: InsightsDays,
 export const heatmapQueryOptions = (campaignId: string, choice: HeatmapChoice, client: ApiClient = api) =>
   queryOptions({
     queryKey: heatmapKeys.heatmap(campaignId, choice),
-    queryFn: () => {
+    queryFn: async ({ client: queryClient }) => {
       const params = new URLSearchParams({
         ...range(choice.days),
         ...(choice.path ? { path: choice.path } : {}),
         ...(choice.device ? { device: choice.device } : {}),
       });
-      return client.get<Heatmap>(`${API_PATHS.heatmap(campaignId)}?${filterParams(choice.filters ?? {}, params)}`);
+      const heatmap = await client.get<Heatmap>(`${API_PATHS.heatmap(campaignId)}?${filterParams(choice.filters ?? {}, params)}`);
+      fetchSnapshotReplay(queryClient, campaignId, heatmap);
+      return heatmap;
     },
   });
+
+/**
+ * The page under the heat is rebuilt from the snapshot session's replay: it is asked for as soon
+ * as the answer is in, while the screen renders the answer (not once the snapshot's view mounts).
+ */
+function fetchSnapshotReplay(queryClient: QueryClient, campaignId: string, heatmap: Heatmap): void {
+  if (heatmap.snapshot) void queryClient.prefetchQuery(snapshotReplayQueryOptions(campaignId, heatmap.snapshot.sessionId));
+}
+
+/** The snapshot session's replay: the page at a past moment never changes, so the copy held is kept. */
+export const snapshotReplayQueryOptions = (campaignId: string, sessionId: string) => ({
+  ...replayQueryOptions(campaignId, sessionId),
+  staleTime: Number.POSITIVE_INFINITY,
+});
 
 export const heatmapClicksQueryOptions = (
   campaignId: string,

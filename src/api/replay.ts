@@ -23,6 +23,9 @@ export const NO_EVENTS = 'No events found for this session';
 
 type Localize = (events: ReplayEvent[]) => Promise<ReplayEvent[]>;
 
+/** Loaded when a replay is read: the landing page's demo shares this module and must stay light. */
+const loadStreamReader = () => import('./replayStream.js');
+
 const hasFullSnapshot = (events: ReplayEvent[]) => events.some((event) => event.type === EventType.FullSnapshot);
 
 /**
@@ -34,8 +37,7 @@ const hasFullSnapshot = (events: ReplayEvent[]) => events.some((event) => event.
 async function readIntoSource(response: Response, localize: Localize | null): Promise<ReplaySource> {
   const ready = (events: ReplayEvent[]) => (localize ? localize(events) : Promise.resolve(events));
   if (!response.body) return wholeSource((await response.json()) as ReplayResponse, ready);
-  // Loaded when a replay is read: the landing page's demo shares this module and must stay light.
-  const { readReplayBody } = await import('./replayStream.js');
+  const { readReplayBody } = await loadStreamReader();
   let source: ReplaySource | null = null;
   let started: (source: ReplaySource) => void = () => {};
   const early = new Promise<ReplaySource>((resolve) => (started = resolve));
@@ -94,6 +96,8 @@ export async function fetchReplay(campaignId: string, sessionId: string, client:
   // Offline, the player's iframe cannot reach the recorded site's files: the kept copies stand in.
   const localize = offline ? (await import('../offline/localAssets.js')).localAssetSwapper() : null;
   const path = API_PATHS.replay(campaignId, sessionId);
+  // The reader's code loads while the server answers, not after.
+  void loadStreamReader().catch(() => undefined);
   let response = await client.request(path).catch(async (error: unknown) => {
     if (offline) return (await deviceCopy(campaignId, sessionId)) ?? Promise.reject(error);
     throw error;

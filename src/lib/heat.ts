@@ -65,10 +65,32 @@ export function heatColour(intensity: number): [number, number, number] {
 
 export const HEAT_GRADIENT = 'linear-gradient(to right, rgb(0,0,255), rgb(0,255,255), rgb(0,255,0), rgb(255,255,0), rgb(255,0,0))';
 
+/** heatColour for each alpha (0–255) a pixel can have, with the alpha it is drawn at. */
+const PALETTE: Uint8ClampedArray = (() => {
+  const palette = new Uint8ClampedArray(256 * 4);
+  for (let alpha = 1; alpha < 256; alpha++) {
+    palette.set([...heatColour(alpha / 255), Math.round(40 + alpha * 0.75)], alpha * 4);
+  }
+  return palette;
+})();
+
+/** One soft disc, opaque black at its centre to clear at `radius`, stamped once per point (a gradient each was slower). */
+function softDisc(radius: number): HTMLCanvasElement {
+  const disc = document.createElement('canvas');
+  disc.width = disc.height = radius * 2;
+  const context = disc.getContext('2d')!;
+  const gradient = context.createRadialGradient(radius, radius, 0, radius, radius, radius);
+  gradient.addColorStop(0, 'rgba(0,0,0,1)');
+  gradient.addColorStop(1, 'rgba(0,0,0,0)');
+  context.fillStyle = gradient;
+  context.fillRect(0, 0, radius * 2, radius * 2);
+  return disc;
+}
+
 /**
  * Draws the points on the canvas (its pixels are page pixels): each a soft disc whose strength
  * is its share of the hottest, summed, then coloured; the alpha grows with the heat, so the
- * hottest pixel is the most opaque.
+ * hottest pixel is the most opaque. Only the points' bounding box is read back and coloured.
  */
 export function drawHeat(canvas: HTMLCanvasElement, points: HeatPoint[], radius = 24): void {
   const context = canvas.getContext('2d', { willReadFrequently: true });
@@ -76,24 +98,29 @@ export function drawHeat(canvas: HTMLCanvasElement, points: HeatPoint[], radius 
   context.clearRect(0, 0, canvas.width, canvas.height);
   if (!points.length) return;
   const max = Math.max(...points.map((p) => p.weight));
+  const xs = points.map((p) => p.x);
+  const ys = points.map((p) => p.y);
+  const disc = softDisc(radius);
   for (const point of points) {
-    const gradient = context.createRadialGradient(point.x, point.y, 0, point.x, point.y, radius);
-    const strength = Math.max(0.05, point.weight / max);
-    gradient.addColorStop(0, `rgba(0,0,0,${strength})`);
-    gradient.addColorStop(1, 'rgba(0,0,0,0)');
-    context.fillStyle = gradient;
-    context.fillRect(point.x - radius, point.y - radius, radius * 2, radius * 2);
+    context.globalAlpha = Math.max(0.05, point.weight / max);
+    context.drawImage(disc, point.x - radius, point.y - radius);
   }
-  const image = context.getImageData(0, 0, canvas.width, canvas.height);
+  context.globalAlpha = 1;
+  const x = Math.max(0, Math.floor(Math.min(...xs) - radius));
+  const y = Math.max(0, Math.floor(Math.min(...ys) - radius));
+  const width = Math.min(canvas.width, Math.ceil(Math.max(...xs) + radius)) - x;
+  const height = Math.min(canvas.height, Math.ceil(Math.max(...ys) + radius)) - y;
+  if (width <= 0 || height <= 0) return;
+  const image = context.getImageData(x, y, width, height);
   const pixels = image.data;
   for (let i = 0; i < pixels.length; i += 4) {
     const alpha = pixels[i + 3];
     if (!alpha) continue;
-    const [r, g, b] = heatColour(alpha / 255);
-    pixels[i] = r;
-    pixels[i + 1] = g;
-    pixels[i + 2] = b;
-    pixels[i + 3] = Math.round(40 + alpha * 0.75);
+    const colour = alpha * 4;
+    pixels[i] = PALETTE[colour];
+    pixels[i + 1] = PALETTE[colour + 1];
+    pixels[i + 2] = PALETTE[colour + 2];
+    pixels[i + 3] = PALETTE[colour + 3];
   }
-  context.putImageData(image, 0, 0);
+  context.putImageData(image, x, y);
 }

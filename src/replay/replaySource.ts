@@ -81,12 +81,12 @@ export function finishedSource(events: ReplayEvent[], init: ReplayInit | null = 
   return source;
 }
 
-/** The source's snapshot once its download is over. */
-export function whenDownloaded(source: ReplaySource): Promise<ReplaySnapshot> {
+/** The source's snapshot once `ready` holds of it. */
+function when(source: ReplaySource, ready: (snapshot: ReplaySnapshot) => boolean): Promise<ReplaySnapshot> {
   return new Promise((resolve) => {
     const check = () => {
       const snapshot = source.getSnapshot();
-      if (!snapshot.downloaded) return;
+      if (!ready(snapshot)) return;
       stop();
       resolve(snapshot);
     };
@@ -94,6 +94,16 @@ export function whenDownloaded(source: ReplaySource): Promise<ReplaySnapshot> {
     check();
   });
 }
+
+/** The source's snapshot once its download is over. */
+export const whenDownloaded = (source: ReplaySource) => when(source, (snapshot) => snapshot.downloaded);
+
+/**
+ * The source's snapshot once it holds every event up to the moment `at`: one after it has arrived
+ * (events come in time order), or the download is over.
+ */
+export const whenReached = (source: ReplaySource, at: number) =>
+  when(source, ({ downloaded, events }) => downloaded || (events.length > 0 && events[events.length - 1].timestamp > at));
 
 const noSource = () => () => {};
 const noSnapshot = () => null;

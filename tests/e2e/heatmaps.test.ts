@@ -148,6 +148,15 @@ describe.skipIf(!hasChromium)('heatmaps', () => {
     await step('a session filter narrows the heat to the matching sessions, and links to them', async () => {
       await page.goto(`${rig.server.url}/campaign/${campaignId}/heatmaps?path=%2Fproduct&device=tablet`);
       await expect.poll(() => page.getByTestId('heatmap-summary').textContent()).toBe('3 clicks from 1 session');
+      // A filter whose answer names the same snapshot keeps the rebuilt page: only the heat is redrawn.
+      const canvas = page.locator('canvas[aria-label="Click heatmap"]');
+      const drawnAt = await until('the heat to be drawn', () => canvas.getAttribute('data-drawn-at'));
+      await page.locator('.heatmap-page iframe').evaluate((frame: HTMLElement) => (frame.dataset.kept = 'yes'));
+      await page.getByLabel('Has dead clicks').check();
+      await expect.poll(() => canvas.getAttribute('data-drawn-at')).not.toBe(drawnAt);
+      expect(await page.locator('.heatmap-page iframe').getAttribute('data-kept')).toBe('yes');
+      await page.getByLabel('Has dead clicks').uncheck();
+      await expect.poll(() => page.url()).not.toContain('hasDeadClicks');
       // The tablet visitor dead-clicked but never rage-clicked.
       await page.getByLabel('Has rage clicks').check();
       await expect.poll(() => page.getByTestId('heatmap-summary').textContent()).toBe('0 clicks from 0 sessions');

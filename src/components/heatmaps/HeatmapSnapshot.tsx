@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { EventType } from '@rrweb/types';
 import type { Heatmap } from '../../../common/api/heatmaps.js';
 import type { ReplayEvent } from '../../../common/api-types.js';
-import { replayErrorMessage, replayQueryOptions } from '../../api/replay.js';
-import { whenDownloaded } from '../../replay/replaySource.js';
+import { replayErrorMessage } from '../../api/replay.js';
+import { snapshotReplayQueryOptions } from '../../api/heatmaps.js';
+import { whenReached } from '../../replay/replaySource.js';
 import { makePlayer, seekTo, type PlayerHandle } from '../player/rrwebPlayer.js';
 import { drawHeat, heatPoints, layerCount, type ElementBox, type HeatLayer } from '../../lib/heat.js';
 import { Spinner } from '../Spinner.js';
@@ -66,42 +67,65 @@ function boxesIn(doc: Document, heatmap: Heatmap): ElementBox[] {
   return boxes;
 }
 
-export function HeatmapSnapshot({ campaignId, heatmap, layer, onPick }: Props) {
-  const snapshot = heatmap.snapshot;
-  const replay = useQuery({ ...replayQueryOptions(campaignId, snapshot?.sessionId ?? ''), enabled: Boolean(snapshot) });
-  const host = useRef<HTMLDivElement>(null);
-  const canvas = useRef<HTMLCanvasElement>(null);
-  const outer = useRef<HTMLDivElement>(null);
-  const [page, setPage] = useState<{ width: number; height: number; boxes: ElementBox[] } | null>(null);
-  const [scale, setScale] = useState(1);
-  const [hovered, setHovered] = useState<{ box: ElementBox; x: number; y: number } | null>(null);
+/** The snapshot page rebuilt: its document, and its size in page pixels. */
+interface RebuiltPage {
+  doc: Document;
+  width: number;
+  height: number;
+}
 
+/**
+ * Rebuilds the snapshot session's page in `host`, once per snapshot: another answer with the same
+ * snapshot (a refetch, another layer or filter) keeps the page and only redraws the heat.
+ */
+function useRebuiltPage(campaignId: string, snapshot: Heatmap['snapshot'], host: RefObject<HTMLDivElement | null>): RebuiltPage | null {
+  const queryClient = useQueryClient();
+  const [page, setPage] = useState<RebuiltPage | null>(null);
+  const sessionId = snapshot?.sessionId;
+  const at = snapshot?.timestamp;
   useEffect(() => {
-    const source = replay.data;
-    if (!source || !snapshot || !host.current) return;
+    if (!sessionId || at === undefined) return;
     let player: PlayerHandle | null = null;
     let gone = false;
     void (async () => {
-      // The page is rebuilt once the whole recording is in: the download need not wait for a
-      // player's first frame (it would, for 2 s, as for the replay page's player).
+      // The replay the answer already asked for (fetchSnapshotReplay), awaited here rather than
+      // through a render; a failure is the screen's to show (its own query).
+      const source = await queryClient.ensureQueryData(snapshotReplayQueryOptions(campaignId, sessionId)).catch(() => null);
+      if (gone || !source || !host.current) return;
+      // The page is rebuilt once the recording is in up to the snapshot moment (not the rest of a
+      // long one); the download need not wait for a player's first frame (as the replay page's does).
       source.markDrawn();
-      const { events } = await whenDownloaded(source);
+      const { events } = await whenReached(source, at);
       if (gone || !host.current || !events.length) return;
-      const viewport = viewportAt(events, snapshot.timestamp);
+      const viewport = viewportAt(events, at);
       player = await makePlayer(host.current, events, viewport, [1], 1);
       if (gone) return player.rrweb.$destroy();
-      seekTo(player, snapshot.timestamp - events[0].timestamp);
-      // The seek patches the frame on the next frames: measure after it.
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      seekTo(player, at - events[0].timestamp);
+      // The seek patches the frame at once, but the player's first resize, a timer its
+      // constructor set, would undo the stretch: stretch after it.
+      await new Promise((resolve) => setTimeout(resolve, 0));
       const stretched = !gone && stretch(player, viewport.width);
-      if (stretched) setPage({ width: viewport.width, height: stretched.height, boxes: boxesIn(stretched.doc, heatmap) });
+      if (stretched) setPage({ doc: stretched.doc, width: viewport.width, height: stretched.height });
     })();
     return () => {
       gone = true;
       player?.rrweb.$destroy();
       setPage(null);
     };
-  }, [replay.data, snapshot, heatmap]);
+  }, [queryClient, campaignId, sessionId, at, host]);
+  return page;
+}
+
+export function HeatmapSnapshot({ campaignId, heatmap, layer, onPick }: Props) {
+  const snapshot = heatmap.snapshot;
+  const replay = useQuery({ ...snapshotReplayQueryOptions(campaignId, snapshot?.sessionId ?? ''), enabled: Boolean(snapshot) });
+  const host = useRef<HTMLDivElement>(null);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const outer = useRef<HTMLDivElement>(null);
+  const page = useRebuiltPage(campaignId, snapshot, host);
+  const boxes = useMemo(() => (page ? boxesIn(page.doc, heatmap) : []), [page, heatmap]);
+  const [scale, setScale] = useState(1);
+  const [hovered, setHovered] = useState<{ box: ElementBox; x: number; y: number } | null>(null);
 
   useEffect(() => {
     if (!page || !outer.current) return;
@@ -112,13 +136,14 @@ export function HeatmapSnapshot({ campaignId, heatmap, layer, onPick }: Props) {
     return () => observer.disconnect();
   }, [page]);
 
-  useEffect(() => {
+  // Before the browser paints: the stretched page never shows without its heat.
+  useLayoutEffect(() => {
     if (!page || !canvas.current) return;
-    drawHeat(canvas.current, heatPoints(heatmap, layer, page.boxes, page.width));
+    drawHeat(canvas.current, heatPoints(heatmap, layer, boxes, page.width));
     // When the overlay was drawn (the performance figure measures it from the answer's arrival).
     canvas.current.dataset.drawnAt = String(Math.round(performance.now()));
     performance.mark('heatmap-drawn');
-  }, [page, heatmap, layer]);
+  }, [page, boxes, heatmap, layer]);
 
   if (!snapshot) return <p className="muted">No recording of this page at this device class yet to draw it on.</p>;
   if (replay.isError) return <p className="muted">{replayErrorMessage(replay.error)}</p>;
@@ -128,7 +153,7 @@ export function HeatmapSnapshot({ campaignId, heatmap, layer, onPick }: Props) {
     if (!rect || !page) return null;
     const x = (event.clientX - rect.left) / scale;
     const y = (event.clientY - rect.top) / scale;
-    const under = page.boxes
+    const under = boxes
       .filter((b) => layerCount(b.element, layer) > 0 && x >= b.x && x <= b.x + b.width && y >= b.y && y <= b.y + b.height)
       .sort((a, b) => a.width * a.height - b.width * b.height)[0];
     return under ? { box: under, x, y } : null;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fetchReplay } from '../../../src/api/replay.js';
-import { whenDownloaded } from '../../../src/replay/replaySource.js';
+import { whenDownloaded, whenReached } from '../../../src/replay/replaySource.js';
 import { createApiClient } from '../../../src/api/client.js';
 import type { ReplayEvent } from '../../../common/api-types.js';
 
@@ -82,6 +82,27 @@ describe('opening a replay while it downloads', () => {
       const source = await fetchReplay('camp-l', 'sess-l', createApiClient({ fetch: async () => new Response(answer, { status: 200 }) }));
       expect((await whenDownloaded(source)).live).toBe(expected);
     }
+  });
+
+  it('a moment is reached once an event after it has arrived, or the download is over, not the whole recording', async () => {
+    const server = answerInPieces();
+    const whole = fetchReplay('camp-m', 'sess-m', createApiClient({ fetch: async () => server.response }));
+    server.send(head(true) + list([meta, snapshot]) + ',');
+    const source = await whole;
+    source.markDrawn();
+    let reached: ReplayEvent[] | null = null;
+    const moment = later[20].timestamp;
+    void whenReached(source, moment).then((held) => (reached = held.events));
+    server.send(list(later.slice(0, 21)) + ',');
+    await expect.poll(() => source.getSnapshot().events.length).toBe(23);
+    expect(reached).toBeNull();
+    server.send(list(later.slice(21, 30)) + ',');
+    await expect.poll(() => reached).toEqual([meta, snapshot, ...later.slice(0, 30)]);
+    expect(source.getSnapshot().downloaded).toBe(false);
+    server.send(list(later.slice(30)) + ']}');
+    server.end();
+    // A moment past the recording's end: its download's end.
+    expect((await whenReached(source, later[49].timestamp + 1000)).downloaded).toBe(true);
   });
 
   it('a download that breaks off after the player started keeps what came and says what failed', async () => {
