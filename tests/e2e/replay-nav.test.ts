@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it, onTestFailed, vi } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { hasChromium, signedInContext } from '../helpers/browser.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import { step } from './step.js';
@@ -66,6 +66,14 @@ describe.skipIf(!hasChromium)('Previous / Next session, autoplay next, skip inac
     await expect.poll(() => playButton(p).isEnabled()).toBe(true);
   }
 
+  /** Clicks Previous or Next once it is enabled, and waits for the player of session `id`. */
+  async function follow(button: Locator, id: string) {
+    await expect.poll(() => button.isEnabled()).toBe(true);
+    await button.click();
+    await expect.poll(() => currentSession(button.page())).toBe(id);
+    await playerReady(button.page());
+  }
+
   async function newPage(viewport: { width: number; height: number }, mobile = false): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
     const context = await signedInContext(rig.browser, origin(), rig.owner, { viewport, isMobile: mobile, hasTouch: mobile });
     const p = await context.newPage();
@@ -99,10 +107,7 @@ describe.skipIf(!hasChromium)('Previous / Next session, autoplay next, skip inac
       await p.keyboard.press('Enter');
       await expect.poll(() => currentSession(p)).toBe(ids.short);
       await playerReady(p);
-      await expect.poll(() => nextButton(p).isEnabled()).toBe(true);
-      await nextButton(p).click();
-      await expect.poll(() => currentSession(p)).toBe(ids.latest);
-      await playerReady(p);
+      await follow(nextButton(p), ids.latest);
       await expect.poll(() => previousButton(p).isEnabled()).toBe(true);
       expect(await nextButton(p).isDisabled()).toBe(true);
       // Shift+Tab from Back to Campaign reaches Previous (past the switch and the disabled Next).
@@ -260,18 +265,9 @@ describe.skipIf(!hasChromium)('Previous / Next session, autoplay next, skip inac
       await context.setOffline(true);
       await p.goto(`${origin()}/campaign/${rig.campaignId}/session/${ids.medium}`);
       await playerReady(p);
-      await expect.poll(() => previousButton(p).isEnabled()).toBe(true);
-      await previousButton(p).click();
-      await expect.poll(() => currentSession(p)).toBe(ids.latest);
-      await playerReady(p);
-      await expect.poll(() => nextButton(p).isEnabled()).toBe(true);
-      await nextButton(p).click();
-      await expect.poll(() => currentSession(p)).toBe(ids.medium);
-      await playerReady(p);
-      await expect.poll(() => nextButton(p).isEnabled()).toBe(true);
-      await nextButton(p).click();
-      await expect.poll(() => currentSession(p)).toBe(ids.idle);
-      await playerReady(p);
+      await follow(previousButton(p), ids.latest);
+      await follow(nextButton(p), ids.medium);
+      await follow(nextButton(p), ids.idle);
       expect(await nextButton(p).isDisabled()).toBe(true);
       await context.setOffline(false);
     });
