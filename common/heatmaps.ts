@@ -1,6 +1,8 @@
 // Heatmaps' shared rules: what a click record holds (the tracker sends it, ingest bounds it),
 // the device classes, the position bins and the owner's page patterns.
 
+import { globRegExp } from './path-glob.js';
+
 /** A click record's page path, selector path and text are cut to these lengths. */
 export const PATH_MAX = 300;
 export const SELECTOR_MAX = 500;
@@ -41,18 +43,8 @@ export function patternFlaw(pattern: string): string | null {
   return null;
 }
 
-const matcher = (pattern: string) =>
-  new RegExp(
-    '^' +
-      pattern
-        .split('*')
-        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-        .join('.*') +
-      '$',
-  );
-
 /** The page a path counts under: the first pattern it matches, else the path itself. */
 export function pageOf(path: string, patterns: string[]): string {
-  for (const pattern of patterns) if (pattern.includes('*') ? matcher(pattern).test(path) : pattern === path) return pattern;
+  for (const pattern of patterns) if (pattern.includes('*') ? globRegExp(pattern).test(path) : pattern === path) return pattern;
   return path;
 }

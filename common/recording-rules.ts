@@ -2,6 +2,8 @@
 // pure, shared by the campaign form, the server and the tracker (every byte here counts against
 // the tracker's weight, so the tracker imports only what it uses).
 
+import { globRegExp } from './path-glob.js';
+
 /** Query parameters whose values are hidden when a campaign keeps query strings: where sites put secrets. */
 export const DEFAULT_MASKED_PARAMS = [
   'token',
@@ -69,20 +71,9 @@ export function sampled(sessionId: string, rate = 100): boolean {
   return (hash >>> 0) % 100 < rate;
 }
 
-/** A path pattern as a regular expression: `*` any characters, the rest as written. */
-const pattern = (glob: string) =>
-  new RegExp(
-    '^' +
-      glob
-        .split('*')
-        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-        .join('.*') +
-      '$',
-  );
-
 /** Whether a page (its path) is recorded under the include and exclude patterns. */
 export const pageRecorded = (path: string, rules: Pick<TrackerRules, 'include' | 'exclude'>): boolean =>
-  (!rules.include?.length || rules.include.some((glob) => pattern(glob).test(path))) && !rules.exclude?.some((glob) => pattern(glob).test(path));
+  (!rules.include?.length || rules.include.some((glob) => globRegExp(glob).test(path))) && !rules.exclude?.some((glob) => globRegExp(glob).test(path));
 
 const PARAM_NAME = /^[^\s&=#?,]{1,100}$/;
 export const MASKED_PARAMS_INVALID = `Parameter names are separated by commas: at most ${MAX_MASKED_PARAMS}, each up to ${MAX_PARAM_NAME} characters without spaces, &, =, # or ?`;

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import {
@@ -17,11 +17,10 @@ import { MAX_FUNNELS_PER_CAMPAIGN, stepsOf, type FunnelStep } from '../../common
 import { insightsRange } from '../../common/insights.js';
 import { Ok } from '../../common/api/shared.js';
 import { storable } from '../../common/scrub.js';
-import { currentUserId, requireUser } from '../auth/tokens.js';
+import { requireUser } from '../auth/tokens.js';
 import { checkSameOrigin } from '../http/origin.js';
-import { badRequest, HttpError, notFound } from '../http/errors.js';
-import { minuteLimit } from '../http/rate-limit.js';
-import { ownedCampaign } from '../campaigns/ownership.js';
+import { badRequest, HttpError, notFound, requiredText } from '../http/errors.js';
+import { ownedCampaign, ownedCampaignWriter } from '../campaigns/ownership.js';
 import { addFunnel, changeFunnel, deleteFunnel, findFunnel, listFunnels } from './repository.js';
 import { funnelTally } from './days.js';
 
@@ -29,17 +28,9 @@ import { funnelTally } from './days.js';
 const FUNNEL_WRITES_PER_USER = 60;
 const BODY_LIMIT = 8 * 1024;
 
-const funnelName = (name: string) => {
-  const text = storable(name).trim();
-  if (!text) throw badRequest('Funnel name is required');
-  return text;
-};
+const funnelName = (name: string) => requiredText(name, 'Funnel name is required');
 
-const stepText = (text: string) => {
-  const clean = storable(text).trim();
-  if (!clean) throw badRequest('A click step names a selector or a text, an event step an event');
-  return clean;
-};
+const stepText = (text: string) => requiredText(text, 'A click step names a selector or a text, an event step an event');
 
 /** Steps as stored: trimmed, storable; a page step is a path. */
 function funnelSteps(steps: FunnelStep[]): FunnelStep[] {
@@ -56,12 +47,8 @@ function funnelSteps(steps: FunnelStep[]): FunnelStep[] {
 export async function registerFunnels(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onClose', async () => ctx.funnelVisits.flush());
-  const writeLimit = minuteLimit(app, 'funnel-user', FUNNEL_WRITES_PER_USER);
   const preHandler = [requireUser(ctx), checkSameOrigin(ctx.config.publicUrl)];
-  const writer = async (request: FastifyRequest, reply: { header(name: string, value: number): unknown }, campaignId: string) => {
-    await writeLimit(request, reply, currentUserId(request));
-    return ownedCampaign(ctx.db, request, campaignId);
-  };
+  const writer = ownedCampaignWriter(app, ctx.db, 'funnel-user', FUNNEL_WRITES_PER_USER);
 
   api.get('/api/v1/funnels/:campaignId', { preHandler, schema: { params: FunnelsParams, response: { 200: FunnelList } } }, async (request, reply) => {
     const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);

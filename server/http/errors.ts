@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { storable } from '../../common/scrub.js';
 
 /** An error whose message is safe to show the caller, with its HTTP status. */
 export class HttpError extends Error {
@@ -14,6 +15,13 @@ export const badRequest = (message: string) => new HttpError(400, message);
 export const unauthorized = () => new HttpError(401, 'Unauthorized');
 export const forbidden = () => new HttpError(403, 'Forbidden');
 export const notFound = (what = 'Not found') => new HttpError(404, what);
+
+/** Text as a column holds it (no NUL, which PostgreSQL refuses), trimmed; 400 with `message` when that leaves nothing. */
+export function requiredText(text: string, message: string): string {
+  const stored = storable(text).trim();
+  if (!stored) throw badRequest(message);
+  return stored;
+}
 
 export const STORAGE_FULL_MESSAGE = 'Server storage is full; try again later';
 export const STORAGE_READ_ONLY_MESSAGE = 'Server storage is not writable; try again later';

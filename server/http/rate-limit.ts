@@ -3,6 +3,9 @@ import { HttpError } from './errors.js';
 
 const MINUTE = 60_000;
 
+/** What a limit needs of the reply: somewhere to say Retry-After. */
+export type LimitReply = { header(name: string, value: number): unknown };
+
 /** Which key a limit counts under, for the request being checked. */
 const keys = new WeakMap<FastifyRequest, string>();
 
@@ -14,7 +17,7 @@ const keys = new WeakMap<FastifyRequest, string>();
 export function minuteLimit(app: FastifyInstance, name: string, max: number) {
   if (max === 0) return async () => undefined;
   const check = app.createRateLimit({ max, timeWindow: MINUTE, keyGenerator: (request) => `${name}:${keys.get(request)}` });
-  return async (request: FastifyRequest, reply: { header(name: string, value: number): unknown }, key: string): Promise<void> => {
+  return async (request: FastifyRequest, reply: LimitReply, key: string): Promise<void> => {
     keys.set(request, key);
     const result = await check(request);
     if (!result.isAllowed && result.isExceeded) {

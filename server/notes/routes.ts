@@ -3,11 +3,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { MAX_NOTES_PER_SESSION, Note, NOTE_LIMIT_REACHED, NOTE_NOT_FOUND, NoteBody, NoteChanges, NoteList, NoteParams, NotesParams } from '../../common/api/notes.js';
 import { Ok } from '../../common/api/shared.js';
-import { storable } from '../../common/scrub.js';
 import { currentUserId, requireUser } from '../auth/tokens.js';
 import { checkSameOrigin } from '../http/origin.js';
-import { badRequest, forbidden, HttpError, notFound } from '../http/errors.js';
-import { minuteLimit } from '../http/rate-limit.js';
+import { forbidden, HttpError, notFound, requiredText } from '../http/errors.js';
+import { minuteLimit, type LimitReply } from '../http/rate-limit.js';
 import { ownedSession } from '../replay/routes.js';
 import { addNote, changeNote, deleteNote, findNote, listNotes } from './repository.js';
 
@@ -16,14 +15,7 @@ export const NOTE_WRITES_PER_USER = 60;
 /** 2,000 characters of text, each up to 4 bytes as JSON escapes, and a moment. */
 const BODY_LIMIT = 16 * 1024;
 
-/** Text as the column holds it (no NUL, which PostgreSQL refuses), trimmed; never empty. */
-function noteText(text: string): string {
-  const stored = storable(text).trim();
-  if (!stored) throw badRequest('Note text is required');
-  return stored;
-}
-
-type Reply = { header(name: string, value: number): unknown };
+const noteText = (text: string) => requiredText(text, 'Note text is required');
 
 /**
  * A replay's notes. Reading and adding: the campaign's owner, as every session call (404 unknown
@@ -35,7 +27,7 @@ export async function registerNotes(app: FastifyInstance, ctx: AppContext): Prom
   const preHandler = [requireUser(ctx), checkSameOrigin(ctx.config.publicUrl)];
 
   /** The session and, for a change, the caller's own note of it. */
-  async function authorsNote(request: FastifyRequest, reply: Reply, params: { campaignId: string; sessionId: string; noteId: string }) {
+  async function authorsNote(request: FastifyRequest, reply: LimitReply, params: { campaignId: string; sessionId: string; noteId: string }) {
     const userId = currentUserId(request);
     await writeLimit(request, reply, userId);
     const session = await ownedSession(ctx.db, request, params);

@@ -1,6 +1,6 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Executor } from '../db/executor.js';
-import { decodeCursor, type SessionQuery } from '../sessions/repository.js';
+import { decodeCursor, hasSessionFilters, type SessionQuery } from '../sessions/repository.js';
 
 // The sessions list's people filters as SQL (server/sessions/repository.ts filtered() and
 // pageSessions() use them): traits and tags by their JSON text, events by session_events.
@@ -23,11 +23,8 @@ export function pairFilter([key, value]: [string, string], column: 'traits' | 't
 /** An event sent in at most this many sessions is rare: the list is read by those sessions' ids. */
 export const RARE_EVENT_SESSIONS = 1000;
 
-/** The query's keys that are not filters on the sessions row (the event's own, and paging). */
-const NOT_FILTERS = new Set(['event', 'cursor', 'limit', 'sort']);
-
-/** Whether the event is the query's only filter (a false "has" filter filters nothing). */
-const onlyEvent = (query: SessionQuery) => Object.entries(query).every(([key, value]) => NOT_FILTERS.has(key) || value === undefined || value === false);
+/** Whether the event is the query's only filter (paging aside). */
+const onlyEvent = ({ event, cursor, limit, sort, ...filters }: SessionQuery) => !hasSessionFilters(filters);
 
 /**
  * The event filter as the database answers it fastest. The newest page, when nothing else

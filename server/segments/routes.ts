@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import {
@@ -13,12 +13,10 @@ import {
   SegmentsParams,
 } from '../../common/api/segments.js';
 import { Ok } from '../../common/api/shared.js';
-import { storable } from '../../common/scrub.js';
-import { currentUserId, requireUser } from '../auth/tokens.js';
+import { requireUser } from '../auth/tokens.js';
 import { checkSameOrigin } from '../http/origin.js';
-import { badRequest, HttpError, notFound } from '../http/errors.js';
-import { minuteLimit } from '../http/rate-limit.js';
-import { ownedCampaign } from '../campaigns/ownership.js';
+import { HttpError, notFound, requiredText } from '../http/errors.js';
+import { ownedCampaign, ownedCampaignWriter } from '../campaigns/ownership.js';
 import { addSegment, changeSegment, deleteSegment, listSegments } from './repository.js';
 
 /** Saves, renames and deletes one owner may make a minute. */
@@ -26,22 +24,13 @@ export const SEGMENT_WRITES_PER_USER = 60;
 /** A segment is a name and a few filters: a small body. */
 const BODY_LIMIT = 4 * 1024;
 
-/** A name as the column holds it: trimmed, without the characters PostgreSQL refuses; never empty. */
-function segmentName(name: string): string {
-  const text = storable(name).trim();
-  if (!text) throw badRequest('Segment name is required');
-  return text;
-}
+const segmentName = (name: string) => requiredText(name, 'Segment name is required');
 
 /** A campaign's segments: owner only (404 unknown campaign, 403 another owner's), as every campaign call. */
 export async function registerSegments(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const writeLimit = minuteLimit(app, 'segment-user', SEGMENT_WRITES_PER_USER);
   const preHandler = [requireUser(ctx), checkSameOrigin(ctx.config.publicUrl)];
-  const writer = async (request: FastifyRequest, reply: { header(name: string, value: number): unknown }, campaignId: string) => {
-    await writeLimit(request, reply, currentUserId(request));
-    return ownedCampaign(ctx.db, request, campaignId);
-  };
+  const writer = ownedCampaignWriter(app, ctx.db, 'segment-user', SEGMENT_WRITES_PER_USER);
 
   api.get('/api/v1/segments/:campaignId', { preHandler, schema: { params: SegmentsParams, response: { 200: SegmentList } } }, async (request, reply) => {
     const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);

@@ -46,8 +46,11 @@ export interface SessionFilters {
   funnelCondition?: RawBuilder<SqlBool>;
 }
 
-/** Whether any filter narrows the sessions (listFilters gives false for a flag not set). */
-export const hasSessionFilters = (filters: SessionFilters) => Object.values(filters).some((value) => value !== undefined && value !== false && value !== '');
+/**
+ * Whether any filter narrows the sessions (listFilters gives false for a flag not set, and
+ * undefined for an empty text). An empty user or event still narrows: filtered() matches it exactly.
+ */
+export const hasSessionFilters = (filters: SessionFilters) => Object.values(filters).some((value) => value !== undefined && value !== false);
 
 export interface SessionQuery extends SessionFilters {
   cursor?: string;

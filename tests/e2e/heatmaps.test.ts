@@ -1,10 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { hasChromium, signedInContext } from '../helpers/browser.js';
-import { userSession } from '../helpers/auth.js';
 import type { Heatmap, HeatmapClicks } from '../../common/api/heatmaps.js';
-import { makeCampaign } from '../integration/ingest-support.js';
-import { flushRecorder, recorderRunning, useVisitorRig } from './tracker-site.js';
+import { flushRecorder, ownerTrackingSite, recorderRunning, useVisitorRig } from './tracker-site.js';
 import { step, until } from './step.js';
 import { expectAccessible } from './a11y.js';
 
@@ -89,9 +87,7 @@ describe.skipIf(!hasChromium)('heatmaps', () => {
   }
 
   it('puts the button on top at each device class, heat inside it, and the rage layer on the rage-clicking visitor alone', async () => {
-    const owner = await userSession(rig.server, 'Hana Heat');
-    const campaignId = await makeCampaign(rig.server, { ownerId: owner.userId, domains: `127.0.0.1:${rig.site.port}` });
-    rig.site.install(`<script async src="${rig.server.url}/t/${campaignId}.js"></script>`);
+    const { owner, campaignId } = await ownerTrackingSite(rig, 'Hana Heat');
 
     await step('three visitors', async () => {
       await visit(1280, 4, false, async () => (await heatmap(owner, campaignId, 'desktop')).rageClicks === 1);

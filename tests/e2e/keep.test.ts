@@ -6,6 +6,7 @@ import { userSession } from '../helpers/auth.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import { makeCampaign } from '../integration/ingest-support.js';
 import { desktopRecording, phoneRecording, recordedAgo, recordSession } from './replay-fixtures.js';
+import { saveSegmentAndClear } from './segments.js';
 
 // Keep and annotate in Chromium: the owner stars a session, filters the list to starred ones,
 // saves that as a segment and applies it again, and adds a note at a moment of the replay,
@@ -48,12 +49,7 @@ describe.skipIf(!hasChromium)('stars, segments and notes', () => {
     await cards.filter({ hasText: kept }).waitFor();
 
     // Saved under a name, cleared, and picked again.
-    await app.getByRole('button', { name: 'Save filters as…' }).click();
-    await app.getByLabel('Segment name').fill('Kept for the team');
-    await app.getByRole('button', { name: 'Save', exact: true }).click();
-    const picker = app.locator('#segment-pick');
-    await expect.poll(() => picker.inputValue()).not.toBe('');
-    await app.getByRole('button', { name: 'Clear filters' }).click();
+    const picker = await saveSegmentAndClear(app, 'Kept for the team');
     await expect.poll(() => cards.count()).toBe(2);
     expect(app.url()).not.toContain('starred=true');
     await picker.selectOption({ label: 'Kept for the team' });

@@ -3,13 +3,12 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import type { Browser, Page } from 'playwright-core';
 import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { userSession } from '../helpers/auth.js';
+import { accessTokenExpiringIn, userSession } from '../helpers/auth.js';
 import { makeCampaign } from '../integration/ingest-support.js';
 import { buildTracker } from '../../tracker/build.mjs';
 import { fillLoader } from '../../common/loader-script.js';
 import type { SessionsResponse } from '../../common/api-types.js';
 import { step, until } from './step.js';
-import { SignJWT, decodeJwt } from 'jose';
 import { ACCESS_COOKIE } from '../../server/auth/tokens.js';
 import { flushRecorder, recorderRunning, startSite, type Site } from './tracker-site.js';
 
@@ -139,13 +138,7 @@ describe.skipIf(!hasChromium)('watching live', () => {
 
     await step('3½. The access token runs out: the stream closes with it and the page reconnects by itself', async () => {
       // The page opens its stream with a token that expires in 3 s (same sign-in, signed by the server's key).
-      const { sid, sub } = decodeJwt(owner.cookie.split(`${ACCESS_COOKIE}=`)[1].split(';')[0]);
-      const soon = await new SignJWT({ sid })
-        .setProtectedHeader({ alg: 'HS256' })
-        .setSubject(sub as string)
-        .setIssuedAt()
-        .setExpirationTime(Math.floor(Date.now() / 1000) + 3)
-        .sign(server.app.ctx.keys.key);
+      const soon = await accessTokenExpiringIn(server, owner, 3);
       await ownerContext.addCookies([{ name: ACCESS_COOKIE, value: soon, url: origin }]);
       const liveUrl = `/api/v1/replay/live/${campaignId}/${sessionId}`;
       let opened = 0;

@@ -1,11 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Browser } from 'playwright-core';
 import { hasChromium } from '../helpers/browser.js';
-import type { TestServer } from '../helpers/server.js';
-import { ownerWithRecording, useServerAndBrowser, useTempFolder } from './server-and-browser.js';
-import { desktopRecording, playButton } from './replay-fixtures.js';
+import { playRecordingFile, useOwnerWithRecording, useTempFolder } from './server-and-browser.js';
 import { step } from './step.js';
 
 // Issue 24, point 5: a browser that only ever visited / and /saved opens a downloaded recording
@@ -15,28 +12,22 @@ import { step } from './step.js';
 vi.setConfig({ testTimeout: 120_000 });
 
 describe.skipIf(!hasChromium)('the player offline, never loaded online', () => {
-  let server: TestServer;
-  let browser: Browser;
   let file = '';
-  let recorded = '';
   const folder = useTempFolder('tapedeck-offline-player-');
 
-  const e2e = useServerAndBrowser();
+  const rig = useOwnerWithRecording('Olive Offline');
   beforeAll(async () => {
-    ({ server, browser } = e2e);
-    const { owner, campaignId, ...visit } = await ownerWithRecording(server, 'Olive Offline');
-    recorded = visit.recorded;
     // The recording file as "Download recording" saves it, fetched by the owner elsewhere.
-    const answer = await fetch(`${server.url}/api/v1/replay/export/${campaignId}/${recorded}`, { headers: owner.headers });
+    const answer = await fetch(`${rig.server.url}/api/v1/replay/export/${rig.campaignId}/${rig.recorded}`, { headers: rig.owner.headers });
     expect(answer.status).toBe(200);
-    file = path.join(folder, `tapedeck-${recorded}.json.gz`);
+    file = path.join(folder, `tapedeck-${rig.recorded}.json.gz`);
     fs.writeFileSync(file, Buffer.from(await answer.arrayBuffer()));
   });
 
   it('plays a recording file opened offline on /saved', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await rig.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
-    const origin = server.config.publicUrl;
+    const origin = rig.server.config.publicUrl;
     await step('1. Visit / and /saved only, until the service worker controls the page', async () => {
       await page.goto(`${origin}/`);
       await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
@@ -51,12 +42,7 @@ describe.skipIf(!hasChromium)('the player offline, never loaded online', () => {
     await step('2. Offline, open the file: it plays', async () => {
       await context.setOffline(true);
       await page.reload();
-      await page.getByLabel('Open a recording file').setInputFiles(file);
-      await page.getByRole('heading', { name: `Session ${recorded}: ${desktopRecording.length} events recorded` }).waitFor();
-      await page.locator('.replayer-wrapper iframe').waitFor({ state: 'attached' });
-      await expect.poll(() => playButton(page).isEnabled()).toBe(true);
-      await playButton(page).click();
-      await expect.poll(() => page.getByRole('button', { name: 'Pause' }).count()).toBe(1);
+      await playRecordingFile(page, file, rig.recorded);
     });
     await context.close();
   });

@@ -1,10 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { hasChromium, signedInContext } from '../helpers/browser.js';
-import { userSession } from '../helpers/auth.js';
 import { PAGE_STUB } from '../../common/people.js';
 import type { SessionsResponse } from '../../common/api-types.js';
-import { makeCampaign } from '../integration/ingest-support.js';
-import { flushRecorder, recorderRunning, useVisitorRig } from './tracker-site.js';
+import { flushRecorder, ownerTrackingSite, recorderRunning, useVisitorRig } from './tracker-site.js';
+import { saveSegmentAndClear } from './segments.js';
 
 // People in Chromium: a site identifies its visitor (before its tag has even run, through the
 // documented stub) and sends an event; the owner finds the session by user and by event, sees
@@ -25,9 +24,7 @@ describe.skipIf(!hasChromium)('people', () => {
   const rig = useVisitorRig({ '/account.html': page });
 
   it('finds an identified visitor by user and by event, shows what the site told, and erases the person', async () => {
-    const owner = await userSession(rig.server, 'Pat People');
-    const campaignId = await makeCampaign(rig.server, { ownerId: owner.userId, domains: `127.0.0.1:${rig.site.port}` });
-    rig.site.install(`<script async src="${rig.server.url}/t/${campaignId}.js"></script>`);
+    const { owner, campaignId } = await ownerTrackingSite(rig, 'Pat People');
 
     // The visitor.
     const visit = await rig.browser.newContext({ viewport: { width: 1000, height: 700 } });
@@ -70,12 +67,7 @@ describe.skipIf(!hasChromium)('people', () => {
     await expect.poll(() => app.url()).toContain('event=signup');
     await expect.poll(() => cards.count()).toBe(1);
     // Kept for later: the filter saved as a segment, and picked again after clearing.
-    await app.getByRole('button', { name: 'Save filters as…' }).click();
-    await app.getByLabel('Segment name').fill('Signed up');
-    await app.getByRole('button', { name: 'Save', exact: true }).click();
-    const picker = app.locator('#segment-pick');
-    await expect.poll(() => picker.inputValue()).not.toBe('');
-    await app.getByRole('button', { name: 'Clear filters' }).click();
+    const picker = await saveSegmentAndClear(app, 'Signed up');
     await expect.poll(() => app.url()).not.toContain('event=signup');
     await picker.selectOption({ label: 'Signed up' });
     await expect.poll(() => app.url()).toContain('event=signup');

@@ -1,10 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it, vi } from 'vitest';
 import { hasChromium, signedInContext } from '../helpers/browser.js';
-import { userSession } from '../helpers/auth.js';
 import type { SessionsResponse } from '../../common/api-types.js';
-import { makeCampaign } from '../integration/ingest-support.js';
-import { flushRecorder, recorderRunning, useVisitorRig } from './tracker-site.js';
+import { flushRecorder, ownerTrackingSite, recorderRunning, useVisitorRig } from './tracker-site.js';
 import { until } from './step.js';
 import { expectAccessible } from './a11y.js';
 import { formatDurationMs } from '../../src/lib/format.js';
@@ -36,9 +34,7 @@ describe.skipIf(!hasChromium)('the replay page’s activity timeline', () => {
   const rig = useVisitorRig({ '/': page }); // its /api/offers answers 404, as any unknown path
 
   it('finds the session by its problems, shows each on the timeline and in the Activity list, and a marker seeks there', async () => {
-    const owner = await userSession(rig.server, 'Timeline Owner');
-    const campaignId = await makeCampaign(rig.server, { ownerId: owner.userId, domains: `127.0.0.1:${rig.site.port}` });
-    rig.site.install(`<script async src="${rig.server.url}/t/${campaignId}.js"></script>`);
+    const { owner, campaignId } = await ownerTrackingSite(rig, 'Timeline Owner');
     const visitor = await rig.browser.newContext({ viewport: { width: 1000, height: 700 } });
     const tab = await visitor.newPage();
     await tab.goto(`${rig.site.url}/`);

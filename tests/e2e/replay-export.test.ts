@@ -2,12 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { hasChromium, signedInContext } from '../helpers/browser.js';
-import type { TestServer } from '../helpers/server.js';
-import { ownerWithRecording, useServerAndBrowser, useTempFolder } from './server-and-browser.js';
+import { playRecordingFile, useOwnerWithRecording, useTempFolder } from './server-and-browser.js';
 import { userSession } from '../helpers/auth.js';
-import { desktopRecording, playButton, recordedPage } from './replay-fixtures.js';
+import { desktopRecording, recordedPage } from './replay-fixtures.js';
 import type { Session } from '../../common/api-types.js';
 import { KEPT_MESSAGE } from '../../src/offline/OpenRecordingFile.js';
 import { PLAYER_FAILED } from '../../src/components/PlayerErrorBoundary.js';
@@ -23,37 +22,29 @@ import { expectAccessible } from './a11y.js';
 vi.setConfig({ testTimeout: 120_000 });
 
 describe.skipIf(!hasChromium)('recording files', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let owner: Awaited<ReturnType<typeof userSession>>;
-  let campaignId = '';
-  let recorded = '';
   const folder = useTempFolder('tapedeck-download-');
 
-  const e2e = useServerAndBrowser();
+  const rig = useOwnerWithRecording('Dana Download');
   beforeAll(async () => {
-    ({ server, browser } = e2e);
-    let events: { timestamp: number }[];
-    ({ owner, campaignId, recorded, events } = await ownerWithRecording(server, 'Dana Download'));
     // A note travels with the file.
-    const note = await fetch(`${server.url}/api/v1/notes/${campaignId}/${recorded}`, {
+    const note = await fetch(`${rig.server.url}/api/v1/notes/${rig.campaignId}/${rig.recorded}`, {
       method: 'POST',
-      headers: { ...owner.headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ text: 'Pays here', timestamp: events[0].timestamp + 1000 }),
+      headers: { ...rig.owner.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'Pays here', timestamp: rig.events[0].timestamp + 1000 }),
     });
     expect(note.status).toBe(201);
   });
 
   it('downloads a recording, and after signing out, offline, opens the file and plays it', async () => {
-    const context = await signedInContext(browser, server.config.publicUrl, owner, { viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    const context = await signedInContext(rig.browser, rig.server.config.publicUrl, rig.owner, { viewport: { width: 1280, height: 800 }, acceptDownloads: true });
     const page = await context.newPage();
-    const origin = server.config.publicUrl;
+    const origin = rig.server.config.publicUrl;
 
     const file = await step('1. Download the recording', async () => {
-      await page.goto(`${origin}/campaign/${campaignId}/session/${recorded}`);
+      await page.goto(`${origin}/campaign/${rig.campaignId}/session/${rig.recorded}`);
       await page.getByRole('heading', { name: 'Session Replay' }).waitFor();
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download recording' }).click()]);
-      expect(download.suggestedFilename()).toBe(`tapedeck-${recorded}.json.gz`);
+      expect(download.suggestedFilename()).toBe(`tapedeck-${rig.recorded}.json.gz`);
       const saved = path.join(folder, download.suggestedFilename());
       await download.saveAs(saved);
       const content = JSON.parse(gunzipSync(fs.readFileSync(saved)).toString('utf8')) as { format: string; events: unknown[] };
@@ -74,12 +65,7 @@ describe.skipIf(!hasChromium)('recording files', () => {
       await context.setOffline(true);
       await page.reload();
       await page.getByRole('heading', { name: 'Open a recording file' }).waitFor();
-      await page.getByLabel('Open a recording file').setInputFiles(file);
-      await page.getByRole('heading', { name: `Session ${recorded}: ${desktopRecording.length} events recorded` }).waitFor();
-      await page.locator('.replayer-wrapper iframe').waitFor({ state: 'attached' });
-      await expect.poll(() => playButton(page).isEnabled()).toBe(true);
-      await playButton(page).click();
-      await expect.poll(() => page.getByRole('button', { name: 'Pause' }).count()).toBe(1);
+      await playRecordingFile(page, file, rig.recorded);
       // The file's note, in the notes list and on the timeline.
       expect(await page.getByRole('list', { name: 'Notes' }).textContent()).toContain('Dana Download: Pays here');
       await page.getByRole('group', { name: 'Activity timeline' }).getByRole('button', { name: /Note: Pays here at 00:01/ }).waitFor();
@@ -88,22 +74,22 @@ describe.skipIf(!hasChromium)('recording files', () => {
     await step('4. Keep it in the saved replays', async () => {
       await page.getByRole('button', { name: 'Keep in saved replays' }).click();
       await page.getByText('Kept in your saved replays.').waitFor();
-      await page.getByTestId('saved-replay').filter({ hasText: recorded }).waitFor();
+      await page.getByTestId('saved-replay').filter({ hasText: rig.recorded }).waitFor();
     });
     await context.close();
   });
 
   /** The owner signed in afresh (the first test signs out). */
-  const signIn = () => userSession(server, 'Dana Download');
+  const signIn = () => userSession(rig.server, 'Dana Download');
 
   /** A recording file as anyone could write one: the real session's ids, another page, "finished" hours ago. */
   async function forgedFile(text: string): Promise<{ path: string; events: number }> {
-    const answer = await fetch(`${server.config.publicUrl}/api/v1/streaming/sessions/${campaignId}/`, { headers: (await signIn()).headers });
-    const session = ((await answer.json()) as { sessions: Session[] }).sessions.find((s) => s.sessionId === recorded)!;
+    const answer = await fetch(`${rig.server.config.publicUrl}/api/v1/streaming/sessions/${rig.campaignId}/`, { headers: (await signIn()).headers });
+    const session = ((await answer.json()) as { sessions: Session[] }).sessions.find((s) => s.sessionId === rig.recorded)!;
     const start = Date.now() - 3 * 60 * 60 * 1000;
     const node = { type: 0, id: 1, childNodes: [{ type: 2, id: 2, tagName: 'html', attributes: {}, childNodes: [{ type: 2, id: 3, tagName: 'body', attributes: {}, childNodes: [{ type: 3, id: 4, textContent: text }] }] }] };
     const events = recordedPage('https://forged.example', node, start, { width: 800, height: 600, moves: 5, movesOver: 3 });
-    const file = { format: 'tapedeck-recording', version: 1, campaignId, session: { ...session, startedAt: start, lastActivityAt: start + 1000 }, events };
+    const file = { format: 'tapedeck-recording', version: 1, campaignId: rig.campaignId, session: { ...session, startedAt: start, lastActivityAt: start + 1000 }, events };
     const saved = path.join(folder, 'forged.json');
     fs.writeFileSync(saved, JSON.stringify(file));
     return { path: saved, events: events.length };
@@ -112,11 +98,11 @@ describe.skipIf(!hasChromium)('recording files', () => {
   const frameText = (page: Page) => page.locator('.replayer-wrapper iframe').first().contentFrame().locator('body').innerText();
 
   it("keeps a forged file naming a saved session as an imported recording: the replay's page still shows the server's recording, online and offline", async () => {
-    const origin = server.config.publicUrl;
-    const context = await signedInContext(browser, origin, await signIn(), { viewport: { width: 1280, height: 800 } });
+    const origin = rig.server.config.publicUrl;
+    const context = await signedInContext(rig.browser, origin, await signIn(), { viewport: { width: 1280, height: 800 } });
     context.setDefaultTimeout(60_000);
     const page = await context.newPage();
-    const replayPage = `${origin}/campaign/${campaignId}/session/${recorded}`;
+    const replayPage = `${origin}/campaign/${rig.campaignId}/session/${rig.recorded}`;
     const serverHeading = page.getByRole('heading', { name: `${desktopRecording.length} events recorded` });
     const saved = page.getByTestId('saved-replay');
 
@@ -128,14 +114,14 @@ describe.skipIf(!hasChromium)('recording files', () => {
       await page.goto(replayPage);
       await serverHeading.waitFor();
       await page.goto(`${origin}/saved`);
-      await saved.filter({ hasText: recorded }).waitFor();
+      await saved.filter({ hasText: rig.recorded }).waitFor();
       expect(await saved.count()).toBe(1);
     });
 
     await step('2. Open a forged file with the same ids and keep it', async () => {
       const forged = await forgedFile('FORGED CONTENT');
       await page.getByLabel('Open a recording file').setInputFiles(forged.path);
-      await page.getByRole('heading', { name: `Session ${recorded}: ${forged.events} events recorded` }).waitFor();
+      await page.getByRole('heading', { name: `Session ${rig.recorded}: ${forged.events} events recorded` }).waitFor();
       await page.getByRole('button', { name: 'Keep in saved replays' }).click();
       await page.getByText(KEPT_MESSAGE).waitFor();
     });
@@ -172,8 +158,8 @@ describe.skipIf(!hasChromium)('recording files', () => {
   });
 
   it('refuses malformed files with a message naming the field, and the app stays', async () => {
-    const origin = server.config.publicUrl;
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const origin = rig.server.config.publicUrl;
+    const context = await rig.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));

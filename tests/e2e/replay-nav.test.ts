@@ -1,15 +1,12 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed, vi } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { userSession } from '../helpers/auth.js';
-import { makeCampaign } from '../integration/ingest-support.js';
+import { beforeAll, describe, expect, it, onTestFailed, vi } from 'vitest';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { hasChromium, signedInContext } from '../helpers/browser.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import { step } from './step.js';
 import { expectAccessible } from './a11y.js';
-import { linkedRecording, recordSession } from './replay-fixtures.js';
-import { startCustomerSite, type CustomerSite } from './offline-fixtures.js';
+import { linkedRecording, playButton, recordSession } from './replay-fixtures.js';
+import { useReplayRig } from './server-and-browser.js';
 
 // The replay page's way through a list (issue 24, item 11) in real Chromium: Previous/Next session
 // follow the order and filters of the list the replay was opened from (and, offline, the replays
@@ -23,25 +20,18 @@ vi.setConfig({ testTimeout: 120_000 });
 const short = (id: string) => id.slice(0, 8);
 
 describe.skipIf(!hasChromium)('Previous / Next session, autoplay next, skip inactive', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let site: CustomerSite;
-  let owner: Awaited<ReturnType<typeof userSession>>;
-  let campaignId = '';
+  const rig = useReplayRig('Nina Next');
   // Newest first (the default list; a session starts when its first batch came, less what it spans):
   // latest, short, medium, idle. Longest first: idle, medium, short, latest.
   const ids = { medium: '', idle: '', short: '', latest: '' };
   const IDLE_TO = 62_200; // its next click, a minute later
 
-  const record = (events: ReplayEvent[]) => recordSession(server, campaignId, events);
+  const record = (events: ReplayEvent[]) => recordSession(rig.server, rig.campaignId, events);
 
   /** A page of the recorded site with `moves` mouse moves 100 ms apart, started `ago` ms before now. */
-  const page = (ago: number, moves: number) => linkedRecording(site.origin, `${site.origin}/elsewhere`, Date.now() - ago).slice(0, 2 + moves);
+  const page = (ago: number, moves: number) => linkedRecording(rig.site.origin, `${rig.site.origin}/elsewhere`, Date.now() - ago).slice(0, 2 + moves);
 
   beforeAll(async () => {
-    [server, browser, site] = await Promise.all([startServer({}, { privateDist: true }), launchChromium(), startCustomerSite({ cors: false })]);
-    owner = await userSession(server, 'Nina Next');
-    campaignId = await makeCampaign(server, { ownerId: owner.userId });
     ids.medium = await record(page(300_000, 30));
     // Moves for 2 s, nothing for a minute, a click and moves again.
     const idleStart = Date.now() - 240_000;
@@ -56,22 +46,15 @@ describe.skipIf(!hasChromium)('Previous / Next session, autoplay next, skip inac
     ids.short = await record(page(180_000, 10));
     ids.latest = await record(page(120_000, 5));
     // Recorded a while ago: finished sessions, not live ones (a live one has more to come, never an end to autoplay from).
-    await server.db
+    await rig.server.db
       .updateTable('sessions')
       .set({ last_activity_at: Date.now() - 10 * 60_000 })
-      .where('campaign_id', '=', campaignId)
+      .where('campaign_id', '=', rig.campaignId)
       .execute();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await site?.close();
-    await server?.close();
-  });
-
-  const origin = () => server.config.publicUrl;
+  const origin = () => rig.server.config.publicUrl;
   const slider = (p: Page) => p.getByRole('slider', { name: 'Playback position' });
-  const playButton = (p: Page) => p.getByRole('button', { name: /^(Play|Pause)$/ });
   const previousButton = (p: Page) => p.getByRole('button', { name: 'Previous session' });
   const nextButton = (p: Page) => p.getByRole('button', { name: 'Next session' });
   const autoplaySwitch = (p: Page) => p.getByRole('switch', { name: 'Autoplay next' });
@@ -83,8 +66,16 @@ describe.skipIf(!hasChromium)('Previous / Next session, autoplay next, skip inac
     await expect.poll(() => playButton(p).isEnabled()).toBe(true);
   }
 
+  /** Clicks Previous or Next once it is enabled, and waits for the player of session `id`. */
+  async function follow(button: Locator, id: string) {
+    await expect.poll(() => button.isEnabled()).toBe(true);
+    await button.click();
+    await expect.poll(() => currentSession(button.page())).toBe(id);
+    await playerReady(button.page());
+  }
+
   async function newPage(viewport: { width: number; height: number }, mobile = false): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-    const context = await signedInContext(browser, origin(), owner, { viewport, isMobile: mobile, hasTouch: mobile });
+    const context = await signedInContext(rig.browser, origin(), rig.owner, { viewport, isMobile: mobile, hasTouch: mobile });
     const p = await context.newPage();
     const errors: string[] = [];
     p.on('pageerror', (error) => errors.push(error.message));
@@ -98,7 +89,7 @@ describe.skipIf(!hasChromium)('Previous / Next session, autoplay next, skip inac
     const { context, page: p, errors } = await newPage({ width: 1280, height: 800 });
 
     await step('1. From the list sorted longest first, the first replay has no previous session', async () => {
-      await p.goto(`${origin()}/campaign/${campaignId}?sort=longest`);
+      await p.goto(`${origin()}/campaign/${rig.campaignId}?sort=longest`);
       await p.getByTestId('session-card').first().getByRole('link', { name: 'Watch Replay' }).click();
       await playerReady(p);
       expect(currentSession(p)).toBe(ids.idle);
@@ -116,10 +107,7 @@ describe.skipIf(!hasChromium)('Previous / Next session, autoplay next, skip inac
       await p.keyboard.press('Enter');
       await expect.poll(() => currentSession(p)).toBe(ids.short);
       await playerReady(p);
-      await expect.poll(() => nextButton(p).isEnabled()).toBe(true);
-      await nextButton(p).click();
-      await expect.poll(() => currentSession(p)).toBe(ids.latest);
-      await playerReady(p);
+      await follow(nextButton(p), ids.latest);
       await expect.poll(() => previousButton(p).isEnabled()).toBe(true);
       expect(await nextButton(p).isDisabled()).toBe(true);
       // Shift+Tab from Back to Campaign reaches Previous (past the switch and the disabled Next).
@@ -136,13 +124,13 @@ describe.skipIf(!hasChromium)('Previous / Next session, autoplay next, skip inac
     });
 
     await step('3. Opened directly, a replay follows the default list (newest first); Back to Campaign returns to the list it came from', async () => {
-      await p.goto(`${origin()}/campaign/${campaignId}/session/${ids.idle}`);
+      await p.goto(`${origin()}/campaign/${rig.campaignId}/session/${ids.idle}`);
       await playerReady(p);
       await expect.poll(() => previousButton(p).isEnabled()).toBe(true);
       expect(await nextButton(p).isDisabled()).toBe(true);
       await previousButton(p).click();
       await expect.poll(() => currentSession(p)).toBe(ids.medium);
-      await p.goto(`${origin()}/campaign/${campaignId}/session/${ids.short}?sort=longest`);
+      await p.goto(`${origin()}/campaign/${rig.campaignId}/session/${ids.short}?sort=longest`);
       await playerReady(p);
       await p.getByRole('button', { name: 'Back to Campaign' }).click();
       await p.getByRole('heading', { name: 'Campaign Sessions' }).waitFor();
@@ -150,7 +138,7 @@ describe.skipIf(!hasChromium)('Previous / Next session, autoplay next, skip inac
     });
 
     await step('4. The scrubber has the player row to itself: at least 60% of the player', async () => {
-      await p.goto(`${origin()}/campaign/${campaignId}/session/${ids.idle}`);
+      await p.goto(`${origin()}/campaign/${rig.campaignId}/session/${ids.idle}`);
       await playerReady(p);
       const player = (await p.locator('.player').boundingBox())!;
       const scrubber = (await slider(p).boundingBox())!;
@@ -158,7 +146,7 @@ describe.skipIf(!hasChromium)('Previous / Next session, autoplay next, skip inac
       // The ids in full on a wide screen.
       const text = (await p.locator('.replay-ids').innerText()).replace(/\s+/g, ' ');
       expect(text).toContain(`Session: ${ids.idle}`);
-      expect(text).toContain(`Campaign: ${campaignId}`);
+      expect(text).toContain(`Campaign: ${rig.campaignId}`);
     });
 
     await step('5. axe (target-size on) finds nothing serious with the new controls', async () => {
@@ -192,7 +180,7 @@ describe.skipIf(!hasChromium)('Previous / Next session, autoplay next, skip inac
   it('Autoplay next is kept on the device; when a replay plays to its end the next one opens and plays', async () => {
     const { context, page: p, errors } = await newPage({ width: 1280, height: 800 });
     await step('1. Off by default; switched on, it stays on after a reload', async () => {
-      await p.goto(`${origin()}/campaign/${campaignId}/session/${ids.latest}`);
+      await p.goto(`${origin()}/campaign/${rig.campaignId}/session/${ids.latest}`);
       await playerReady(p);
       expect(await autoplaySwitch(p).isChecked()).toBe(false);
       await autoplaySwitch(p).check();
@@ -224,7 +212,7 @@ describe.skipIf(!hasChromium)('Previous / Next session, autoplay next, skip inac
 
   it('at 390: the ids are readable, the scrubber usable, Previous/Next are under the player and 44 px', async () => {
     const { context, page: p, errors } = await newPage({ width: 390, height: 844 }, true);
-    await p.goto(`${origin()}/campaign/${campaignId}/session/${ids.short}`);
+    await p.goto(`${origin()}/campaign/${rig.campaignId}/session/${ids.short}`);
     await playerReady(p);
     // The session's short form on one line with the campaign's name; both whole ids are in the
     // text (read out, copied) though not shown.
@@ -236,7 +224,7 @@ describe.skipIf(!hasChromium)('Previous / Next session, autoplay next, skip inac
     expect((await shown.boundingBox())!.width).toBeLessThan(200);
     const text = await header.textContent();
     expect(text).toContain(`Session: ${ids.short}`);
-    expect(text).toContain(`Campaign: ${campaignId}`);
+    expect(text).toContain(`Campaign: ${rig.campaignId}`);
     const box = (await header.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(390);
     expect(box.height, 'one line').toBeLessThan(30);
@@ -260,14 +248,14 @@ describe.skipIf(!hasChromium)('Previous / Next session, autoplay next, skip inac
   it('offline: Previous/Next go to the nearest replays saved on the device', async () => {
     const { context, page: p, errors } = await newPage({ width: 1280, height: 800 });
     await step('1. Online: the list is seen and three replays opened (each kept on the device), the short one never', async () => {
-      await p.goto(`${origin()}/campaign/${campaignId}`);
+      await p.goto(`${origin()}/campaign/${rig.campaignId}`);
       await p.getByRole('heading', { name: 'Campaign Sessions' }).waitFor();
       await p.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
       if (!(await p.evaluate(() => navigator.serviceWorker.controller !== null))) await p.reload();
       await p.waitForFunction(() => navigator.serviceWorker.controller !== null);
       await p.getByTestId('session-card').first().waitFor();
       for (const id of [ids.latest, ids.idle, ids.medium]) {
-        await p.goto(`${origin()}/campaign/${campaignId}/session/${id}`);
+        await p.goto(`${origin()}/campaign/${rig.campaignId}/session/${id}`);
         await playerReady(p);
         await p.getByTestId('offline-state').getByText('Available offline').waitFor();
       }
@@ -275,20 +263,11 @@ describe.skipIf(!hasChromium)('Previous / Next session, autoplay next, skip inac
 
     await step('2. Offline, Previous and Next pass over the short one (not on the device) and the saved ones play', async () => {
       await context.setOffline(true);
-      await p.goto(`${origin()}/campaign/${campaignId}/session/${ids.medium}`);
+      await p.goto(`${origin()}/campaign/${rig.campaignId}/session/${ids.medium}`);
       await playerReady(p);
-      await expect.poll(() => previousButton(p).isEnabled()).toBe(true);
-      await previousButton(p).click();
-      await expect.poll(() => currentSession(p)).toBe(ids.latest);
-      await playerReady(p);
-      await expect.poll(() => nextButton(p).isEnabled()).toBe(true);
-      await nextButton(p).click();
-      await expect.poll(() => currentSession(p)).toBe(ids.medium);
-      await playerReady(p);
-      await expect.poll(() => nextButton(p).isEnabled()).toBe(true);
-      await nextButton(p).click();
-      await expect.poll(() => currentSession(p)).toBe(ids.idle);
-      await playerReady(p);
+      await follow(previousButton(p), ids.latest);
+      await follow(nextButton(p), ids.medium);
+      await follow(nextButton(p), ids.idle);
       expect(await nextButton(p).isDisabled()).toBe(true);
       await context.setOffline(false);
     });

@@ -1,17 +1,14 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed, vi } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFailed, vi } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
-import { hasChromium, launchChromium, signedInContext } from '../helpers/browser.js';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { userSession } from '../helpers/auth.js';
-import { makeCampaign } from '../integration/ingest-support.js';
+import { hasChromium, signedInContext } from '../helpers/browser.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import { step } from './step.js';
 import { OFFLINE_REPLAY_MESSAGE, OFFLINE_WRITE_MESSAGE } from '../../src/offline/network.js';
 import { MISSING_ASSETS_MESSAGE } from '../../src/offline/localAssets.js';
-import { desktopRecording, IPHONE_USER_AGENT, linkedRecording, phoneRecording, recordedAgo, recordSession } from './replay-fixtures.js';
-import { startCustomerSite, type CustomerSite } from './offline-fixtures.js';
+import { desktopRecording, IPHONE_USER_AGENT, linkedRecording, phoneRecording, playButton, recordedAgo, recordSession } from './replay-fixtures.js';
+import { useReplayRig } from './server-and-browser.js';
 
 // The replay page in real Chromium at 1280×800 and on a 390×844 phone: the recording and its
 // controls fit the screen below the header, the recorded page is inert (no focus, no navigation),
@@ -26,23 +23,16 @@ const devices = [
 ];
 
 describe.skipIf(!hasChromium)('the replay page', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let site: CustomerSite;
-  let owner: Awaited<ReturnType<typeof userSession>>;
-  let campaignId = '';
+  const rig = useReplayRig('Rita Replay');
   const sessions = { desktop: '', phone: '', linked: '', busy: '' };
 
   /** Stores a recording through the real ingest, as the tracker sends it. */
-  const record = (events: ReplayEvent[], userAgent?: string) => recordSession(server, campaignId, events, userAgent ? { userAgent } : {});
+  const record = (events: ReplayEvent[], userAgent?: string) => recordSession(rig.server, rig.campaignId, events, userAgent ? { userAgent } : {});
 
   beforeAll(async () => {
-    [server, browser, site] = await Promise.all([startServer({}, { privateDist: true }), launchChromium(), startCustomerSite({ cors: false })]);
-    owner = await userSession(server, 'Rita Replay');
-    campaignId = await makeCampaign(server, { ownerId: owner.userId });
     sessions.desktop = await record(recordedAgo(desktopRecording, 120_000));
     sessions.phone = await record(recordedAgo(phoneRecording, 90_000), IPHONE_USER_AGENT);
-    sessions.linked = await record(linkedRecording(site.origin, `${server.config.publicUrl}/elsewhere`, Date.now() - 60_000));
+    sessions.linked = await record(linkedRecording(rig.site.origin, `${rig.server.config.publicUrl}/elsewhere`, Date.now() - 60_000));
     // The same page clicked 40 times, a second apart: an Activity list longer than its column.
     const busyStart = Date.now() - 90_000;
     const clicks = Array.from({ length: 40 }, (_, i) => ({
@@ -50,21 +40,14 @@ describe.skipIf(!hasChromium)('the replay page', () => {
       data: { source: 2, type: 2, id: 12, x: 100 + (i % 5) * 150, y: 300 },
       timestamp: busyStart + 5_000 + i * 1_000,
     }));
-    sessions.busy = await record([...linkedRecording(site.origin, `${server.config.publicUrl}/elsewhere`, busyStart), ...clicks]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await site?.close();
-    await server?.close();
+    sessions.busy = await record([...linkedRecording(rig.site.origin, `${rig.server.config.publicUrl}/elsewhere`, busyStart), ...clicks]);
   });
 
   async function ownerContext(options: Parameters<Browser['newContext']>[0]): Promise<BrowserContext> {
-    return signedInContext(browser, server.config.publicUrl, owner, options);
+    return signedInContext(rig.browser, rig.server.config.publicUrl, rig.owner, options);
   }
 
-  const replayUrl = (id: string) => `${server.config.publicUrl}/campaign/${campaignId}/session/${id}`;
-  const playButton = (page: Page) => page.getByRole('button', { name: /^(Play|Pause)$/ });
+  const replayUrl = (id: string) => `${rig.server.config.publicUrl}/campaign/${rig.campaignId}/session/${id}`;
   const slider = (page: Page) => page.getByRole('slider', { name: 'Playback position' });
 
   /** Opens a replay and waits until the player is loaded (its controls enabled). */
@@ -342,7 +325,7 @@ describe.skipIf(!hasChromium)('the replay page', () => {
   }
 
   it('offline: an unsaved replay says it is not on this device, a saved one says once that its images could not be kept, and the offline notices go when the network returns', async () => {
-    const origin = server.config.publicUrl;
+    const origin = rig.server.config.publicUrl;
     const context = await ownerContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const errors: string[] = [];
@@ -352,7 +335,7 @@ describe.skipIf(!hasChromium)('the replay page', () => {
     });
 
     await step('1. Online: the campaign page shows its name; the linked replay is kept on the device', async () => {
-      await page.goto(`${origin}/campaign/${campaignId}`);
+      await page.goto(`${origin}/campaign/${rig.campaignId}`);
       await page.getByRole('heading', { name: 'Campaign Sessions' }).waitFor();
       await page.getByText('Ingest test', { exact: true }).waitFor();
       // The app works offline once its service worker controls the page.
@@ -362,7 +345,7 @@ describe.skipIf(!hasChromium)('the replay page', () => {
       await openReplay(page, sessions.linked);
       await page.getByTestId('offline-state').getByText('Available offline').waitFor();
       // The site sends no CORS headers: only an opaque copy of its image can be kept.
-      const logo = `${site.origin}/logo.png`;
+      const logo = `${rig.site.origin}/logo.png`;
       await expect
         .poll(
           () =>
@@ -409,7 +392,7 @@ describe.skipIf(!hasChromium)('the replay page', () => {
     });
 
     await step('5. "You\'re offline. Nothing was sent" goes away when the network returns', async () => {
-      await page.goto(`${origin}/campaign/${campaignId}`);
+      await page.goto(`${origin}/campaign/${rig.campaignId}`);
       await page.getByRole('heading', { name: 'Campaign Sessions' }).waitFor();
       await context.setOffline(true);
       await page.getByRole('button', { name: 'Delete Campaign' }).click();

@@ -1,10 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it, vi } from 'vitest';
 import { hasChromium, signedInContext } from '../helpers/browser.js';
-import { userSession } from '../helpers/auth.js';
 import type { ReplayEvent } from '../../common/api-types.js';
-import { makeCampaign } from '../integration/ingest-support.js';
-import { flushRecorder, recorderRunning, useVisitorRig } from './tracker-site.js';
+import { flushRecorder, ownerTrackingSite, recorderRunning, useVisitorRig } from './tracker-site.js';
 import { until } from './step.js';
 import { pixelDifference } from './offline-fixtures.js';
 
@@ -64,9 +62,7 @@ describe.skipIf(!hasChromium)('replaying web components (shadow DOM with adopted
   const rig = useVisitorRig({ '/': page });
 
   it('shows the same styles after a seek as after playing through to that moment', async () => {
-    const owner = await userSession(rig.server, 'Shadow Owner');
-    const campaignId = await makeCampaign(rig.server, { ownerId: owner.userId, domains: `127.0.0.1:${rig.site.port}` });
-    rig.site.install(`<script async src="${rig.server.url}/t/${campaignId}.js"></script>`);
+    const { owner, campaignId } = await ownerTrackingSite(rig, 'Shadow Owner');
     const visitor = await rig.browser.newContext({ viewport: { width: 800, height: 500 } });
     const tab = await visitor.newPage();
     await tab.goto(`${rig.site.url}/`);

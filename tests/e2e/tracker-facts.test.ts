@@ -1,10 +1,8 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { hasChromium } from '../helpers/browser.js';
-import { userSession } from '../helpers/auth.js';
 import type { Session, SessionsResponse } from '../../common/api-types.js';
-import { makeCampaign } from '../integration/ingest-support.js';
-import { flushRecorder, recorderRunning, useVisitorRig } from './tracker-site.js';
+import { flushRecorder, ownerTrackingSite, recorderRunning, useVisitorRig } from './tracker-site.js';
 import { until } from './step.js';
 
 // A visitor who meets trouble: an uncaught error, a failed fetch, three rapid clicks on one spot
@@ -45,9 +43,7 @@ describe.skipIf(!hasChromium)('captured trouble, derived at ingest', () => {
   const rig = useVisitorRig({ '/': page }, { tracker: 'alone' }); // its /api/offers answers 404, as any unknown path
 
   it('stores errors, failed requests, rage and dead clicks on the session, masked', async () => {
-    const owner = await userSession(rig.server, 'Trouble Owner');
-    const campaignId = await makeCampaign(rig.server, { ownerId: owner.userId, domains: `127.0.0.1:${rig.site.port}` });
-    rig.site.install(`<script async src="${rig.server.url}/t/${campaignId}.js"></script>`);
+    const { owner, campaignId } = await ownerTrackingSite(rig, 'Trouble Owner');
     const context = await rig.browser.newContext({ viewport: { width: 1000, height: 700 } });
     const tab = await context.newPage();
     await tab.goto(`${rig.site.url}/?reset=${SECRET_TOKEN}#step-${SECRET_TOKEN}`);

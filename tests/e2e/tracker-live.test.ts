@@ -2,9 +2,7 @@ import type { Page, Response } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { hasChromium } from '../helpers/browser.js';
 import { openSse } from '../helpers/sse.js';
-import { userSession } from '../helpers/auth.js';
-import { makeCampaign } from '../integration/ingest-support.js';
-import { flushRecorder, recorderRunning, useVisitorRig } from './tracker-site.js';
+import { flushRecorder, ownerTrackingSite, recorderRunning, useVisitorRig } from './tracker-site.js';
 
 // The real tracker in Chromium, on a paused clock: while ingest's replies say a viewer is
 // present (x-tapedeck-live), each second's events leave in their own batch; 10 s after the last
@@ -34,9 +32,7 @@ describe.skipIf(!hasChromium)('the tracker while someone watches live', () => {
   }
 
   it('flushes every second after a reply with x-tapedeck-live, and stops 10 s after the last one', async () => {
-    const owner = await userSession(rig.server, 'Live Tracker Owner');
-    const campaignId = await makeCampaign(rig.server, { ownerId: owner.userId, domains: `127.0.0.1:${rig.site.port}` });
-    rig.site.install(`<script async src="${rig.server.url}/t/${campaignId}.js"></script>`);
+    const { owner, campaignId } = await ownerTrackingSite(rig, 'Live Tracker Owner');
     const page = await (await rig.browser.newContext()).newPage();
     const answers: Response[] = [];
     page.on('response', (r) => r.url().includes('/api/v1/ingest/') && r.request().method() === 'POST' && answers.push(r));

@@ -11,7 +11,7 @@ import { launchChromium, signedInContext } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { buildTracker } from '../../tracker/build.mjs';
-import { createCampaign } from '../integration/ingest-support.js';
+import { createCampaign, makeCampaign } from '../integration/ingest-support.js';
 
 const DAY_MS = 86_400_000;
 
@@ -191,6 +191,14 @@ export function useVisitorRig(extraPages: Record<string, (tag: string) => string
     if (distDir) fs.rmSync(distDir, { recursive: true, force: true });
   });
   return rig;
+}
+
+/** A fresh owner's campaign for the rig's site, its tracker on the site's pages as the snippet puts it. */
+export async function ownerTrackingSite(rig: VisitorRig, ownerName: string) {
+  const owner = await userSession(rig.server, ownerName);
+  const campaignId = await makeCampaign(rig.server, { ownerId: owner.userId, domains: `127.0.0.1:${rig.site.port}` });
+  rig.site.install(`<script async src="${rig.server.url}/t/${campaignId}.js"></script>`);
+  return { owner, campaignId };
 }
 
 /** The app at `path`, signed in as rig.owner, in a desktop's or (isMobile) a phone's window, with no service worker. */

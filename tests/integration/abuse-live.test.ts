@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SignJWT, decodeJwt } from 'jose';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { userSession } from '../helpers/auth.js';
+import { accessClaims, accessTokenExpiringIn, userSession } from '../helpers/auth.js';
 import { createCampaign, openGet, type Owner } from '../helpers/held-get.js';
 import { openSse, type SseClient } from '../helpers/sse.js';
 import { storeWorstSession, type WorstSession } from '../helpers/worst-session.js';
@@ -78,13 +77,7 @@ describe('live replay streams that are never read', () => {
 
 describe('a live stream lives as long as its access token', () => {
   it('ends when the token expires, with a retry hint; the same token then gets 401 (the client refreshes and reconnects)', async () => {
-    const { sid, sub } = decodeJwt(owner.cookie.split(`${ACCESS_COOKIE}=`)[1].split(';')[0]);
-    const soon = await new SignJWT({ sid })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(sub as string)
-      .setIssuedAt()
-      .setExpirationTime(Math.floor(Date.now() / 1000) + 2)
-      .sign(server.app.ctx.keys.key);
+    const soon = await accessTokenExpiringIn(server, owner, 2);
     const headers = { cookie: `${ACCESS_COOKIE}=${soon}` };
     const list = await sse(listUrl(), headers);
     const replay = await sse(replayUrl('live-light-1'), headers);
@@ -105,7 +98,7 @@ function within<T>(promise: Promise<T>, what: string): Promise<T> {
 describe('live streams end within one heartbeat when their sign-in ends', () => {
   const post = (path: string, headers: Record<string, string>, method = 'POST', body?: unknown) =>
     fetch(`${server.url}${path}`, { method, headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const signInOf = (device: Owner) => decodeJwt(device.cookie.split(`${ACCESS_COOKIE}=`)[1].split(';')[0]).sid as string;
+  const signInOf = (device: Owner) => accessClaims(device).sid as string;
 
   /** A list stream and a replay stream of the device, both read. */
   async function streamsOf(device: Owner, of: Campaign, session: string) {

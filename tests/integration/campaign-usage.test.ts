@@ -1,19 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { userSession } from '../helpers/auth.js';
 import type { Campaign } from '../../common/api-types.js';
 import { sessionRow } from '../../server/sessions/rows.js';
-import { info, makeCampaign, pageEvents, postBatch, sessionId } from './ingest-support.js';
+import { info, makeCampaign, pageEvents, postBatch, serverWithOwner, sessionId } from './ingest-support.js';
 
 // What the dashboard and the sessions page show of a campaign's use: sessions counted against
 // its limit, a deleted session freeing its place, and when it last received data.
 
-let server: TestServer;
-let owner: Awaited<ReturnType<typeof userSession>>;
+let { server, owner } = {} as Awaited<ReturnType<typeof serverWithOwner>>;
 
 beforeAll(async () => {
-  server = await startServer();
-  owner = await userSession(server, 'Usage Owner');
+  ({ server, owner } = await serverWithOwner('Usage Owner'));
 });
 afterAll(async () => server?.close());
 

@@ -1,18 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { userSession } from '../helpers/auth.js';
 import type { Insights } from '../../common/api/insights.js';
 import type { SessionsResponse } from '../../common/api-types.js';
-import { info, makeCampaign, postBatch, sessionId, type TestEvent } from './ingest-support.js';
+import { info, makeCampaign, postBatch, serverWithOwner, sessionId, type TestEvent } from './ingest-support.js';
 
 // Quick backs and excessive scrolling, derived at ingest (common/session-facts.ts), found by the
 // list's filters and counted by the insights dashboard. Runs on PostgreSQL with TEST_DATABASE_URL.
-let server: TestServer;
-let owner: Awaited<ReturnType<typeof userSession>>;
+let { server, owner } = {} as Awaited<ReturnType<typeof serverWithOwner>>;
 
 beforeAll(async () => {
-  server = await startServer();
-  owner = await userSession(server, 'Frustration Owner');
+  ({ server, owner } = await serverWithOwner('Frustration Owner'));
 });
 afterAll(async () => server?.close());
 

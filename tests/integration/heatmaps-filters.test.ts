@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { userSession } from '../helpers/auth.js';
-import { makeCampaign, sessionId } from './ingest-support.js';
+import { makeCampaign, serverWithStranger, sessionId } from './ingest-support.js';
 import { visitPage } from './heatmaps-support.js';
 import { PEOPLE_TAGS } from '../../common/people.js';
 import { filteredHeatmap } from '../../server/heatmaps/filtered.js';
@@ -10,14 +8,10 @@ import type { Heatmap, HeatmapClicks } from '../../common/api/heatmaps.js';
 // A heatmap narrowed by the sessions list's filters, over HTTP on the database the run uses
 // (TEST_DATABASE_URL for PostgreSQL): the clicks and elements are exactly the matching sessions'.
 
-let server: TestServer;
-let owner: Awaited<ReturnType<typeof userSession>>;
-let stranger: Awaited<ReturnType<typeof userSession>>;
+let { server, owner, stranger } = {} as Awaited<ReturnType<typeof serverWithStranger>>;
 
 beforeAll(async () => {
-  server = await startServer();
-  owner = await userSession(server, 'Heat Filter Owner');
-  stranger = await userSession(server, 'Heat Filter Stranger');
+  ({ server, owner, stranger } = await serverWithStranger('Heat Filter Owner', 'Heat Filter Stranger'));
 });
 afterAll(async () => server?.close());
 

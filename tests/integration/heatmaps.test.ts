@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { userSession } from '../helpers/auth.js';
-import { info, makeCampaign, postBatch, sessionId } from './ingest-support.js';
+import { info, makeCampaign, postBatch, serverWithStranger, sessionId } from './ingest-support.js';
 import { clicks, full, meta, mutation, visitPage, type Visit } from './heatmaps-support.js';
 import { sweepExpiredRecordings } from '../../server/campaigns/retention.js';
 import type { Heatmap, HeatmapClicks, HeatmapPages } from '../../common/api/heatmaps.js';
@@ -9,14 +7,10 @@ import type { Heatmap, HeatmapClicks, HeatmapPages } from '../../common/api/heat
 // Heatmaps over HTTP, on the database the run uses (TEST_DATABASE_URL for PostgreSQL): batches
 // ingested as the tracker sends them, aggregated, read, and taken off again with their sessions.
 
-let server: TestServer;
-let owner: Awaited<ReturnType<typeof userSession>>;
-let stranger: Awaited<ReturnType<typeof userSession>>;
+let { server, owner, stranger } = {} as Awaited<ReturnType<typeof serverWithStranger>>;
 
 beforeAll(async () => {
-  server = await startServer();
-  owner = await userSession(server, 'Heat Owner');
-  stranger = await userSession(server, 'Heat Stranger');
+  ({ server, owner, stranger } = await serverWithStranger('Heat Owner', 'Heat Stranger'));
 });
 afterAll(async () => server?.close());
 

@@ -132,9 +132,25 @@ export function rawGet(url: string, headers: Record<string, string>): Promise<{ 
 
 /** A fresh server with an owner, their campaign, and another user who has no part in it. */
 export async function ownerAndOther(ownerName: string, otherName: string, campaignName: string) {
-  const server = await startServer();
-  const owner = await userSession(server, ownerName);
-  const other = await userSession(server, otherName);
+  const { server, owner, stranger: other } = await serverWithStranger(ownerName, otherName);
   const campaign = await createCampaign(server, owner.headers, campaignName);
   return { server, owner, other, campaign };
+}
+
+/** A fresh server (PostgreSQL with TEST_DATABASE_URL) and a signed-in owner. */
+export async function serverWithOwner(ownerName: string) {
+  const server = await startServer();
+  return { server, owner: await userSession(server, ownerName) };
+}
+
+/** serverWithOwner, and a campaign row of the owner's. */
+export async function serverWithCampaign(ownerName: string) {
+  const { server, owner } = await serverWithOwner(ownerName);
+  return { server, owner, campaignId: await makeCampaign(server, { ownerId: owner.userId }) };
+}
+
+/** serverWithOwner, and another signed-in user who has no part in the owner's campaigns. */
+export async function serverWithStranger(ownerName: string, strangerName: string) {
+  const { server, owner } = await serverWithOwner(ownerName);
+  return { server, owner, stranger: await userSession(server, strangerName) };
 }

@@ -1,8 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { userSession } from '../helpers/auth.js';
-import { info, makeCampaign, pageEvents, postBatch, sessionId } from './ingest-support.js';
+import { info, pageEvents, postBatch, serverWithCampaign, sessionId } from './ingest-support.js';
 import type { SessionsResponse } from '../../common/api-types.js';
 import { SessionsQuery } from '../../common/api/sessions.js';
 
@@ -10,14 +8,10 @@ import { SessionsQuery } from '../../common/api/sessions.js';
 // NUL (PostgreSQL's text columns refuse one), and the sessions list answers any query string
 // with 2xx or 4xx, never 5xx.
 
-let server: TestServer;
-let owner: Awaited<ReturnType<typeof userSession>>;
-let campaignId: string;
+let { server, owner, campaignId } = {} as Awaited<ReturnType<typeof serverWithCampaign>>;
 
 beforeAll(async () => {
-  server = await startServer();
-  owner = await userSession(server, 'Input Rules Owner');
-  campaignId = await makeCampaign(server, { ownerId: owner.userId });
+  ({ server, owner, campaignId } = await serverWithCampaign('Input Rules Owner'));
 });
 afterAll(async () => server?.close());
 

@@ -1,19 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { userSession } from '../helpers/auth.js';
 import type { Insights } from '../../common/api/insights.js';
 import type { SessionsResponse } from '../../common/api-types.js';
-import { info, makeCampaign, postBatch, sessionId, type TestEvent } from './ingest-support.js';
+import { info, makeCampaign, postBatch, serverWithOwner, sessionId, type TestEvent } from './ingest-support.js';
 
 // JavaScript errors grouped by message, from batches stored through ingest: counts, sessions,
 // first and last seen; the list filtered to a message; gone with their session.
 
-let server: TestServer;
-let owner: Awaited<ReturnType<typeof userSession>>;
+let { server, owner } = {} as Awaited<ReturnType<typeof serverWithOwner>>;
 
 beforeAll(async () => {
-  server = await startServer();
-  owner = await userSession(server, 'Error Owner');
+  ({ server, owner } = await serverWithOwner('Error Owner'));
 });
 afterAll(async () => server?.close());
 

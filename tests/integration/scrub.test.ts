@@ -1,21 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { userSession } from '../helpers/auth.js';
-import { info, makeCampaign, pageEvents, postBatch, sessionId } from './ingest-support.js';
+import { info, pageEvents, postBatch, serverWithCampaign, sessionId } from './ingest-support.js';
 import type { SessionsResponse } from '../../common/api-types.js';
 
 // What ingest keeps of page addresses and captured requests, whoever sent the batch (the tracker
 // scrubs the same way before sending; an old or home-made sender may not): no query strings or
 // fragments, where sites put tokens and e-mails, and captured text masked by the one scrubber.
 
-let server: TestServer;
-let owner: Awaited<ReturnType<typeof userSession>>;
-let campaignId: string;
+let { server, owner, campaignId } = {} as Awaited<ReturnType<typeof serverWithCampaign>>;
 
 beforeAll(async () => {
-  server = await startServer();
-  owner = await userSession(server, 'Scrub Owner');
-  campaignId = await makeCampaign(server, { ownerId: owner.userId });
+  ({ server, owner, campaignId } = await serverWithCampaign('Scrub Owner'));
 });
 afterAll(async () => server?.close());
 

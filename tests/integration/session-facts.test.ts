@@ -1,17 +1,14 @@
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { sessionRow, type NewSession } from '../../server/sessions/rows.js';
 import type { Session, SessionsResponse } from '../../common/api-types.js';
-import { info, makeCampaign, postBatch, sessionId, type TestEvent } from './ingest-support.js';
+import { info, makeCampaign, postBatch, serverWithOwner, sessionId, type TestEvent } from './ingest-support.js';
 
-let server: TestServer;
-let owner: Awaited<ReturnType<typeof userSession>>;
+let { server, owner } = {} as Awaited<ReturnType<typeof serverWithOwner>>;
 
 beforeAll(async () => {
-  server = await startServer();
-  owner = await userSession(server, 'Facts Owner');
+  ({ server, owner } = await serverWithOwner('Facts Owner'));
 });
 afterAll(async () => server?.close());
 

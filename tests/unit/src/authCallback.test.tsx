@@ -1,10 +1,10 @@
-import { StrictMode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, waitFor } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider, createMemoryHistory, createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
+import { cleanup, waitFor } from '@testing-library/react';
+import { QueryClient } from '@tanstack/react-query';
+import { createMemoryHistory, createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
 import { AuthCallback } from '../../../src/screens/AuthCallback.js';
 import { ME_QUERY_KEY } from '../../../src/auth/session.js';
+import { renderRouter } from '../../helpers/render-router.js';
 
 // The sign-in callback page trades its code once per app: the exchange is kept by the app's own
 // QueryClient (made at its root), not by the module, so StrictMode's second mount reuses it and
@@ -18,13 +18,7 @@ function renderApp(queryClient: QueryClient) {
   const dashboard = createRoute({ getParentRoute: () => rootRoute, path: '/dashboard', component: () => <p>dashboard page</p> });
   const history = createMemoryHistory({ initialEntries: ['/auth/google/callback'] });
   const router = createRouter({ routeTree: rootRoute.addChildren([callback, dashboard]), history });
-  render(
-    <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </StrictMode>,
-  );
+  renderRouter(router, queryClient, { strict: true });
   return router;
 }
 

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider, createMemoryHistory, createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
+import { createMemoryHistory, createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import type { ReplayInit, Session } from '../../../common/api-types.js';
 import { SessionCard } from '../../../src/components/SessionCard.js';
 import { SessionDetailsModal } from '../../../src/components/SessionModals.js';
 import { SessionInfo } from '../../../src/components/SessionInfo.js';
+import { renderRouter } from '../../helpers/render-router.js';
 
 // Bot or human is the server's one verdict (webdriver, crawler user agent or no human input):
 // every screen shows it, whatever the webdriver flag says on its own.
@@ -35,11 +35,7 @@ function inRouter(node: ReactNode) {
   const page = createRoute({ getParentRoute: () => rootRoute, path: '/', component: () => <>{node}</> });
   const router = createRouter({ routeTree: rootRoute.addChildren([page]), history: createMemoryHistory({ initialEntries: ['/'] }) });
   // The card's star button talks to the server through the query client.
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
+  renderRouter(router);
 }
 
 describe('bot verdict on every screen', () => {

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider, createMemoryHistory, createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { QueryClient } from '@tanstack/react-query';
+import { createMemoryHistory, createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
 import { CampaignSessions } from '../../../src/screens/CampaignSessions.js';
 import { NotFound } from '../../../src/screens/NotFound.js';
+import { renderRouter } from '../../helpers/render-router.js';
 
 // Pages for addresses that lead nowhere, on a real router and query client; only the network is scripted.
 
@@ -22,11 +23,7 @@ function renderAt(entries: string[], answer: (url: string) => Response) {
   const history = createMemoryHistory({ initialEntries: entries, initialIndex: entries.length - 1 });
   const router = createRouter({ routeTree: rootRoute.addChildren([home, dashboard, sessions]), history });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
+  renderRouter(router, queryClient);
   return router;
 }
 

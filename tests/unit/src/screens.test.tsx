@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider, createMemoryHistory, createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { QueryClient } from '@tanstack/react-query';
+import { createMemoryHistory, createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
 import type { FunctionComponent } from 'react';
 import { Dashboard } from '../../../src/screens/Dashboard.js';
 import { CreateCampaign } from '../../../src/screens/CreateCampaign.js';
+import { renderRouter } from '../../helpers/render-router.js';
 
 // Screens in jsdom on a real router and query client; only the network is scripted.
 const loader = fs.readFileSync(path.resolve(process.cwd(), 'tracker/loader.js'), 'utf8');
@@ -23,11 +24,7 @@ function renderScreen(Screen: FunctionComponent, answer: Answer) {
   const dashboardRoute = createRoute({ getParentRoute: () => rootRoute, path: '/dashboard', component: () => <p>dashboard page</p> });
   const router = createRouter({ routeTree: rootRoute.addChildren([screenRoute, dashboardRoute]), history: createMemoryHistory({ initialEntries: ['/'] }) });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
+  renderRouter(router, queryClient);
   return { calls, router };
 }
 

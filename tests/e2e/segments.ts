@@ -1,0 +1,13 @@
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/** On the sessions page: saves its filters as the segment `name` (picked once saved), then clears the filters. Returns the segment picker. */
+export async function saveSegmentAndClear(app: Page, name: string): Promise<Locator> {
+  await app.getByRole('button', { name: 'Save filters as…' }).click();
+  await app.getByLabel('Segment name').fill(name);
+  await app.getByRole('button', { name: 'Save', exact: true }).click();
+  const picker = app.locator('#segment-pick');
+  await expect.poll(() => picker.inputValue()).not.toBe('');
+  await app.getByRole('button', { name: 'Clear filters' }).click();
+  return picker;
+}

@@ -1,0 +1,14 @@
+import { StrictMode } from 'react';
+import { render } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider, type AnyRouter } from '@tanstack/react-router';
+
+/** Renders a test's router inside a query client, as the app runs its screens (StrictMode's double mount when asked). */
+export function renderRouter(router: AnyRouter, queryClient = new QueryClient(), { strict = false } = {}) {
+  const app = (
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  );
+  render(strict ? <StrictMode>{app}</StrictMode> : app);
+}
