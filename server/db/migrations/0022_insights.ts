@@ -84,7 +84,7 @@ export async function up(db: AnyDb): Promise<void> {
 
 const dayOf = (row: 'old' | 'new') => `(${row}.started_at / ${DAY_MS}) * ${DAY_MS}`;
 /**
- * Only days ended 2 days ago are stored (server/insights/days.ts SETTLED_MS): a session started
+ * Only days ended 2 days ago are stored (SETTLED_MS, server/insights/settled-days.ts): a session started
  * less than a day ago (a margin for the clocks) is of no stored day, so the triggers skip it —
  * which is every session ingest writes but for the rare one that lasts a day.
  */
