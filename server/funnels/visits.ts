@@ -1,5 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Insertable } from 'kysely';
 import type { Db } from '../db/index.js';
+import type { SessionVisitsTable } from '../db/schema-insights.js';
 import type { Moment } from '../../common/session-facts.js';
 import { MAX_PAGES } from '../../common/session-facts.js';
 import { storable } from '../../common/scrub.js';
@@ -26,6 +28,8 @@ interface PendingVisit extends Visit {
   seq: number;
   text: string;
 }
+
+type SessionVisitRow = Insertable<SessionVisitsTable>;
 
 interface StoredBatch {
   seq: number;
@@ -86,39 +90,52 @@ export class VisitLog {
   }
 }
 
-/** One transaction; per session, three statements: is it still there, how many visits it keeps, the new ones within the caps. */
+/** Ids a statement names at most, and rows one insert writes (7 parameters each: within any driver's limit). */
+const IDS_PER_STATEMENT = 500;
+const ROWS_PER_INSERT = 1000;
+
+const slices = <T>(items: T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
+/**
+ * One transaction, a few statements for all the sessions that wait (not three a session: the log
+ * then cost the database as much as the batches it follows): which of them are still there and how
+ * many visits of each kind they keep, a campaign at a time; then the new visits within the caps.
+ */
 async function write(db: Db, rows: PendingVisit[]): Promise<void> {
-  const sessions = new Map<string, PendingVisit[]>();
+  const byCampaign = new Map<string, Map<string, PendingVisit[]>>();
   for (const row of rows) {
-    const key = `${row.campaignId}\n${row.sessionId}`;
-    const found = sessions.get(key);
-    if (found) found.push(row);
-    else sessions.set(key, [row]);
+    const sessions = byCampaign.get(row.campaignId) ?? new Map<string, PendingVisit[]>();
+    byCampaign.set(row.campaignId, sessions);
+    const visits = sessions.get(row.sessionId);
+    if (visits) visits.push(row);
+    else sessions.set(row.sessionId, [row]);
   }
   await db.transaction().execute(async (trx) => {
-    for (const visits of sessions.values()) {
-      const { campaignId, sessionId } = visits[0];
-      const session = await trx.selectFrom('sessions').select('id').where('campaign_id', '=', campaignId).where('id', '=', sessionId).executeTakeFirst();
-      if (!session) continue;
-      const kept = await trx
-        .selectFrom('session_visits')
-        .select((eb) => ['kind', eb.fn.countAll<number | string>().as('n')])
-        .where('campaign_id', '=', campaignId)
-        .where('session_id', '=', sessionId)
-        .groupBy('kind')
-        .execute();
-      // The first visits of each kind are kept: past its kind's cap, a visit is not written.
-      const room = { ...CAP };
-      for (const { kind, n } of kept) room[kind] -= Number(n);
-      const values = visits
-        .filter((v) => room[v.kind]-- > 0)
-        .map(({ seq, kind, value, text, at }) => ({ campaign_id: campaignId, session_id: sessionId, seq, kind, value, text, at }));
-      if (values.length)
-        await trx
-          .insertInto('session_visits')
-          .values(values)
-          .onConflict((oc) => oc.doNothing())
+    const values: SessionVisitRow[] = [];
+    for (const [campaignId, sessions] of byCampaign) {
+      for (const ids of slices([...sessions.keys()], IDS_PER_STATEMENT)) {
+        const present = await trx.selectFrom('sessions').select('id').where('campaign_id', '=', campaignId).where('id', 'in', ids).execute();
+        const kept = await trx
+          .selectFrom('session_visits')
+          .select((eb) => ['session_id', 'kind', eb.fn.countAll<number | string>().as('n')])
+          .where('campaign_id', '=', campaignId)
+          .where('session_id', 'in', ids)
+          .groupBy(['session_id', 'kind'])
           .execute();
+        for (const { id } of present) {
+          // The first visits of each kind are kept: past its kind's cap, a visit is not written.
+          const room = { ...CAP };
+          for (const { session_id, kind, n } of kept) if (session_id === id) room[kind] -= Number(n);
+          for (const { seq, kind, value, text, at } of sessions.get(id) ?? [])
+            if (room[kind]-- > 0) values.push({ campaign_id: campaignId, session_id: id, seq, kind, value, text, at });
+        }
+      }
     }
+    for (const part of slices(values, ROWS_PER_INSERT))
+      await trx
+        .insertInto('session_visits')
+        .values(part)
+        .onConflict((oc) => oc.doNothing())
+        .execute();
   });
 }

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
-import { info, postBatch, sessionId } from './ingest-support.js';
+import { info, makeCampaign, postBatch, sessionId } from './ingest-support.js';
+import { VisitLog } from '../../server/funnels/visits.js';
+import type { Moment } from '../../common/session-facts.js';
 import { insertSession } from '../../server/recordings/seed.js';
 import { sweepExpiredRecordings } from '../../server/campaigns/retention.js';
 import { MAX_CLICK_VISITS, MAX_EVENT_VISITS } from '../../common/funnels.js';
@@ -124,6 +126,37 @@ describe('funnels with click and event steps', () => {
     const kept = await server.db.selectFrom('session_visits').select('value').where('session_id', '=', id).where('kind', '=', 'click').execute();
     expect(kept.map((r) => r.value)).toContain(`#b${MAX_CLICK_VISITS - 1}`);
     expect(kept.map((r) => r.value)).not.toContain(`#b${MAX_CLICK_VISITS}`);
+  });
+
+  it('writes the visits of hundreds of sessions at once, each within its caps, none for a session that is gone', async () => {
+    const campaignId = await makeCampaign(server);
+    const ids = Array.from({ length: 620 }, () => sessionId());
+    const [nearCap, gone, ...rest] = ids;
+    for (const id of [nearCap, ...rest]) await insertSession(server.db, { campaign_id: campaignId, id, started_at: start });
+    // One session keeps all its events but one already.
+    const earlier = Array.from({ length: MAX_EVENT_VISITS - 1 }, (_, i) => ({
+      campaign_id: campaignId,
+      session_id: nearCap,
+      seq: i,
+      kind: 'event' as const,
+      value: `e${i}`,
+      text: '',
+      at: start + i,
+    }));
+    await server.db.insertInto('session_visits').values(earlier).execute();
+    const log = new VisitLog(server.db, server.app.log);
+    const page = (t: number): Moment => ({ kind: 'page', t, path: '/' });
+    for (const id of ids) log.add(campaignId, id, { seq: 1, moments: [page(start + 1000)], heat: [] });
+    log.add(campaignId, nearCap, { seq: 2, moments: [1, 2, 3].map((i): Moment => ({ kind: 'event', t: start + 2000 + i, name: `late${i}` })), heat: [] });
+    await log.flush();
+    const rows = await server.db.selectFrom('session_visits').select(['session_id', 'kind', 'value']).where('campaign_id', '=', campaignId).execute();
+    const pages = new Set(rows.filter((r) => r.kind === 'page').map((r) => r.session_id));
+    expect(pages.size).toBe(ids.length - 1);
+    expect(pages.has(gone)).toBe(false);
+    const nearCapEvents = rows.filter((r) => r.session_id === nearCap && r.kind === 'event').map((r) => r.value);
+    expect(nearCapEvents).toHaveLength(MAX_EVENT_VISITS);
+    expect(nearCapEvents).toContain('late1');
+    expect(nearCapEvents).not.toContain('late2');
   });
 
   it("drops a settled day's kept tally when one of its sessions gets visits", async () => {
