@@ -122,10 +122,13 @@ async function write(db: Db, rows: PendingVisit[]): Promise<void> {
           .where('session_id', 'in', ids)
           .groupBy(['session_id', 'kind'])
           .execute();
-        for (const { id } of present) {
-          // The first visits of each kind are kept: past its kind's cap, a visit is not written.
-          const room = { ...CAP };
-          for (const { session_id, kind, n } of kept) if (session_id === id) room[kind] -= Number(n);
+        // The first visits of each kind are kept: past its kind's cap, a visit is not written.
+        const rooms = new Map(present.map(({ id }) => [id, { ...CAP }]));
+        for (const { session_id, kind, n } of kept) {
+          const room = rooms.get(session_id);
+          if (room) room[kind] -= Number(n);
+        }
+        for (const [id, room] of rooms) {
           for (const { seq, kind, value, text, at } of sessions.get(id) ?? [])
             if (room[kind]-- > 0) values.push({ campaign_id: campaignId, session_id: id, seq, kind, value, text, at });
         }
