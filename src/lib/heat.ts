@@ -5,8 +5,6 @@
 import type { Heatmap } from '../../common/api/heatmaps.js';
 import type { HeatLayer } from './heatLayers.js';
 
-export { HEAT_LAYERS, type HeatLayer } from './heatLayers.js';
-
 type Counts = { clicks: number; rageClicks: number; deadClicks: number; errorClicks: number };
 export const layerCount = (counts: Counts, layer: HeatLayer): number =>
   layer === 'all' ? counts.clicks : layer === 'rage' ? counts.rageClicks : layer === 'dead' ? counts.deadClicks : counts.errorClicks;

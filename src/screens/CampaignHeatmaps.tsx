@@ -6,7 +6,8 @@ import type { Heatmap } from '../../common/api/heatmaps.js';
 import { DEVICE_CLASSES, type DeviceClass } from '../../common/heatmaps.js';
 import { HEATMAP_DAYS, heatmapClicksQueryOptions, heatmapErrorMessage, heatmapPagesQueryOptions, heatmapQueryOptions } from '../api/heatmaps.js';
 import type { InsightsDays } from '../api/insights.js';
-import { HEAT_GRADIENT, HEAT_LAYERS, layerCount, type HeatLayer } from '../lib/heat.js';
+import { HEAT_GRADIENT, layerCount } from '../lib/heat.js';
+import { HEAT_LAYERS, type HeatLayer } from '../lib/heatLayers.js';
 import { CampaignTabs } from '../components/CampaignTabs.js';
 import { ErrorBox } from '../components/ErrorBox.js';
 import { Spinner } from '../components/Spinner.js';
@@ -131,23 +132,21 @@ function HeatmapBody({ campaignId, heatmap, layer, days, filters, picked, onPick
       <aside className="heatmap-side">
         <section className="card" aria-label="Most clicked elements">
           <h2 className="insights-heading">Elements</h2>
-          <div className="table-scroll">
-            <InsightsTable className="heatmap-elements" columns={['Element', 'Clicks', 'Rage', 'Dead', 'Errors']}>
-              {elements.map((e) => (
-                <tr key={e.selector} aria-selected={picked === e.selector}>
-                  <th scope="row">
-                    <button type="button" className="link-button" title={e.selector} onClick={() => onPick(e.selector)}>
-                      {e.text || e.selector}
-                    </button>
-                  </th>
-                  <td>{e.clicks}</td>
-                  <td>{e.rageClicks}</td>
-                  <td>{e.deadClicks}</td>
-                  <td>{e.errorClicks}</td>
-                </tr>
-              ))}
-            </InsightsTable>
-          </div>
+          <InsightsTable className="heatmap-elements" columns={['Element', 'Clicks', 'Rage', 'Dead', 'Errors']}>
+            {elements.map((e) => (
+              <tr key={e.selector} aria-selected={picked === e.selector}>
+                <th scope="row">
+                  <button type="button" className="link-button" title={e.selector} onClick={() => onPick(e.selector)}>
+                    {e.text || e.selector}
+                  </button>
+                </th>
+                <td>{e.clicks}</td>
+                <td>{e.rageClicks}</td>
+                <td>{e.deadClicks}</td>
+                <td>{e.errorClicks}</td>
+              </tr>
+            ))}
+          </InsightsTable>
         </section>
         {picked && <Clickers campaignId={campaignId} heatmap={heatmap} selector={picked} days={days} filters={filters} />}
         <ScrollMap heatmap={heatmap} />

@@ -7,7 +7,8 @@ import { replayErrorMessage } from '../../api/replay.js';
 import { snapshotReplayQueryOptions } from '../../api/heatmaps.js';
 import { whenReached } from '../../replay/replaySource.js';
 import { makePlayer, seekTo, type PlayerHandle } from '../player/rrwebPlayer.js';
-import { drawHeat, heatPoints, layerCount, type ElementBox, type HeatLayer } from '../../lib/heat.js';
+import { drawHeat, heatPoints, layerCount, type ElementBox } from '../../lib/heat.js';
+import type { HeatLayer } from '../../lib/heatLayers.js';
 import { Spinner } from '../Spinner.js';
 
 // The page itself under the heat: the snapshot session rebuilt by rrweb, in the player's own inert,

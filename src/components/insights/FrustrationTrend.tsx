@@ -39,18 +39,16 @@ export function FrustrationTrend({ insights }: { insights: Insights }) {
       </p>
       <details>
         <summary>Show frustration as table</summary>
-        <div className="table-scroll">
-          <InsightsTable columns={[unit === 'hour' ? 'Hour' : 'Day', ...KINDS.map(([, name]) => name)]}>
-            {series.map((b) => (
-              <tr key={b.t}>
-                <th scope="row">{bucketLabel(b.t, bucketMs)}</th>
-                {KINDS.map(([kind]) => (
-                  <td key={kind}>{countOf(b, kind)}</td>
-                ))}
-              </tr>
-            ))}
-          </InsightsTable>
-        </div>
+        <InsightsTable columns={[unit === 'hour' ? 'Hour' : 'Day', ...KINDS.map(([, name]) => name)]}>
+          {series.map((b) => (
+            <tr key={b.t}>
+              <th scope="row">{bucketLabel(b.t, bucketMs)}</th>
+              {KINDS.map(([kind]) => (
+                <td key={kind}>{countOf(b, kind)}</td>
+              ))}
+            </tr>
+          ))}
+        </InsightsTable>
       </details>
     </figure>
   );

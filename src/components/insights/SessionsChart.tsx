@@ -46,22 +46,20 @@ export function SessionsChart({ campaignId, insights }: { campaignId: string; in
       </p>
       <details>
         <summary>Show as table</summary>
-        <div className="table-scroll">
-          <InsightsTable columns={[unit === 'hour' ? 'Hour' : 'Day', 'Humans', 'Bots', 'With errors']}>
-            {series.map((b) => (
-              <tr key={b.t}>
-                <th scope="row">
-                  <SessionsLink campaignId={campaignId} filters={{ from: b.t, to: b.t + bucketMs }} label={bucketSessions(b, bucketMs)}>
-                    {bucketLabel(b.t, bucketMs)}
-                  </SessionsLink>
-                </th>
-                <td>{b.humans}</td>
-                <td>{b.bots}</td>
-                <td>{b.withErrors}</td>
-              </tr>
-            ))}
-          </InsightsTable>
-        </div>
+        <InsightsTable columns={[unit === 'hour' ? 'Hour' : 'Day', 'Humans', 'Bots', 'With errors']}>
+          {series.map((b) => (
+            <tr key={b.t}>
+              <th scope="row">
+                <SessionsLink campaignId={campaignId} filters={{ from: b.t, to: b.t + bucketMs }} label={bucketSessions(b, bucketMs)}>
+                  {bucketLabel(b.t, bucketMs)}
+                </SessionsLink>
+              </th>
+              <td>{b.humans}</td>
+              <td>{b.bots}</td>
+              <td>{b.withErrors}</td>
+            </tr>
+          ))}
+        </InsightsTable>
       </details>
     </figure>
   );
