@@ -15,7 +15,7 @@ export const title = 'Heatmaps at ingest';
 async function batchesPerSecond(load: LoadGenerator, server: BenchServer, feed: HeatmapFeed, ownerId: string, sessions: number, tag: string): Promise<number> {
   const campaignId = await createCampaign(server.db, ownerId, 'shop.example.com', `Heat ${tag}`);
   const result = await ingestOnce(load, server.url, campaignId, sessions, tag);
-  if (result.non2xx || result.errors) throw new Error(`ingest refused ${result.non2xx + result.errors} batches`);
+  if (result.non2xx || result.errors) throw new Error(`ingest refused ${result.non2xx + result.errors} batches (answers ${JSON.stringify(result.statuses)}, ${result.errors} errors, ${result.timeouts} timeouts)`);
   const flushStart = performance.now();
   await feed.flush();
   return result.acked / (result.seconds + (performance.now() - flushStart) / 1000);
@@ -31,7 +31,8 @@ async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row
     const withIt: number[] = [];
     const without: number[] = [];
     try {
-      await batchesPerSecond(load, server, feed, owner.userId, Math.min(20, sessions), 'warmup');
+      // As many sessions as the runs: with few, a session's second batch can overtake its first (still in a pack worker) and be refused.
+      await batchesPerSecond(load, server, feed, owner.userId, sessions, 'warmup');
       for (let run = 0; run < options.runs; run++) {
         // Alternating which goes first, so a slow moment of the machine falls on both.
         for (const on of run % 2 ? [false, true] : [true, false]) {
