@@ -26,7 +26,7 @@ const layerColumns = (l: Layers) => ({ clicks: l[0], rage_clicks: l[1], dead_cli
 const LAYER_COLUMNS = ['clicks', 'rage_clicks', 'dead_clicks', 'error_clicks'] as const;
 const KEY = ['campaign_id', 'page', 'device', 'day'] as const;
 
-/** Rows inserted in slices, each added onto the row it meets (`add` columns summed). */
+/** Rows (one per key: PostgreSQL refuses a statement that meets one row twice) inserted in slices, each added onto the row it meets (`add` columns summed). */
 async function upsert<T extends 'heatmap_pages' | 'heatmap_elements' | 'heatmap_bins' | 'heatmap_scroll'>(
   trx: Trx,
   table: T,
@@ -35,21 +35,8 @@ async function upsert<T extends 'heatmap_pages' | 'heatmap_elements' | 'heatmap_
   add: string[],
   extra: Record<string, unknown> = {},
 ): Promise<void> {
-  // One row per key: PostgreSQL refuses a statement that meets one row twice.
-  const byKey = new Map<string, Record<string, unknown>>();
-  for (const row of rows) {
-    const id = conflict.map((c) => String(row[c])).join('\n');
-    const into = byKey.get(id);
-    if (!into) byKey.set(id, { ...row });
-    else {
-      for (const c of add) into[c] = Number(into[c]) + Number(row[c]);
-      if (Number(row.snapshot_at) > Number(into.snapshot_at)) Object.assign(into, { snapshot_at: row.snapshot_at, snapshot_session: row.snapshot_session });
-      if ('text' in row) into.text = row.text;
-    }
-  }
-  const merged = [...byKey.values()];
-  for (let i = 0; i < merged.length; i += ROWS_PER_STATEMENT) {
-    const slice = merged.slice(i, i + ROWS_PER_STATEMENT);
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    const slice = rows.slice(i, i + ROWS_PER_STATEMENT);
     await trx
       .insertInto(table)
       .values(slice as never)
@@ -77,6 +64,19 @@ async function patternsOf(trx: Db, campaignIds: string[]): Promise<Map<string, s
   return patterns;
 }
 
+/** A page's deltas in one flush, summed: what its aggregate rows gain. */
+interface PageSum {
+  key: Key;
+  fed: Fed;
+  /** Sessions new to the page, and (index 1–3) sessions whose first rage, dead or error click on it this is. */
+  sessions: number;
+  newlyIn: Layers;
+  snapshotAt: number;
+  snapshotSession: string | null;
+}
+
+const newPageSum = (key: Key): PageSum => ({ key, fed: emptyFed(), sessions: 0, newlyIn: [0, 0, 0, 0], snapshotAt: 0, snapshotSession: null });
+
 /** Whether a delta's element or bin is credited: already in the stored contribution, or new clicks while under the cap. */
 const credited = (stored: Record<string, unknown>, name: string, clicks: number, room: () => boolean) => name in stored || (clicks > 0 && room());
 
@@ -86,10 +86,8 @@ const FOREIGN_KEY_VIOLATIONS = new Set(['23503', 'SQLITE_CONSTRAINT_FOREIGNKEY']
 /** Adds a flush's contributions: the sessions still there only (one deleted since feeds nothing). */
 export async function storeContributions(db: Db, contributions: Contribution[]): Promise<void> {
   try {
-    await storeOnce(
-      db,
-      contributions.map((c) => ({ ...c, fed: addFed(emptyFed(), c.fed) })),
-    );
+    // storeOnce works on copies, so a second try starts from the same contributions.
+    await storeOnce(db, contributions);
   } catch (error) {
     if (!FOREIGN_KEY_VIOLATIONS.has(String((error as { code?: string }).code))) throw error;
     await storeOnce(db, contributions);
@@ -136,15 +134,12 @@ async function storeOnce(db: Db, contributions: Contribution[]): Promise<void> {
       .execute();
     for (const row of rows) (kept.get(keyOf(row)) ?? kept.set(keyOf(row), new Set()).get(keyOf(row)))?.add(row.selector);
   }
-  const pages: Record<string, unknown>[] = [];
-  const elements: Record<string, unknown>[] = [];
-  const bins: Record<string, unknown>[] = [];
-  const scroll: Record<string, unknown>[] = [];
+  // Each page's deltas summed as they come (addFed): a flush writes one row per aggregate key.
+  const sums = new Map<string, PageSum>();
   const feeds: Record<string, unknown>[] = [];
   for (const c of live) {
     const key: Key = { campaign_id: c.campaignId, page: c.page, device: c.device, day: c.day };
-    const id = `${c.campaignId}\n${c.sessionId}\n${c.page}\n${c.device}\n${c.day}`;
-    const before = stored.get(id);
+    const before = stored.get(`${c.campaignId}\n${c.sessionId}\n${c.page}\n${c.device}\n${c.day}`);
     const old = before ?? emptyFed();
     const delta = c.fed;
     const selectors = kept.get(keyOf(key)) ?? kept.set(keyOf(key), new Set()).get(keyOf(key))!;
@@ -155,25 +150,34 @@ async function storeOnce(db: Db, contributions: Contribution[]): Promise<void> {
     }
     for (const [bin, layers] of Object.entries(delta.bins))
       if (!credited(old.bins, bin, layers[0], () => Object.keys(old.bins).length < 300)) delete delta.bins[bin];
-    const after = addFed(readFed(JSON.stringify(old)), delta);
-    const newly = (i: number) => (old.layers[i] === 0 && after.layers[i] > 0 ? 1 : 0);
+    const after = addFed(addFed(emptyFed(), old), delta);
+    const sum = sums.get(keyOf(key)) ?? sums.set(keyOf(key), newPageSum(key)).get(keyOf(key))!;
+    addFed(sum.fed, delta);
+    if (!before) sum.sessions++;
+    for (let i = 1; i < 4; i++) if (old.layers[i] === 0 && after.layers[i] > 0) sum.newlyIn[i]++;
+    if (after.lastAt > sum.snapshotAt || sum.snapshotSession === null) Object.assign(sum, { snapshotAt: after.lastAt, snapshotSession: c.sessionId });
+    feeds.push({ ...key, session_id: c.sessionId, fed: JSON.stringify(after), last_at: after.lastAt });
+  }
+  const pages: Record<string, unknown>[] = [];
+  const elements: Record<string, unknown>[] = [];
+  const bins: Record<string, unknown>[] = [];
+  const scroll: Record<string, unknown>[] = [];
+  for (const { key, fed, sessions, newlyIn, snapshotAt, snapshotSession } of sums.values()) {
     pages.push({
       ...key,
-      views: delta.views,
-      sessions: before ? 0 : 1,
-      ...layerColumns(delta.layers),
-      rage_sessions: newly(1),
-      dead_sessions: newly(2),
-      error_sessions: newly(3),
-      fold_sum: delta.fold,
-      snapshot_session: c.sessionId,
-      snapshot_at: after.lastAt || null,
+      views: fed.views,
+      sessions,
+      ...layerColumns(fed.layers),
+      rage_sessions: newlyIn[1],
+      dead_sessions: newlyIn[2],
+      error_sessions: newlyIn[3],
+      fold_sum: fed.fold,
+      snapshot_session: snapshotSession,
+      snapshot_at: snapshotAt || null,
     });
-    for (const [selector, e] of Object.entries(delta.elements))
-      elements.push({ ...key, selector, text: after.elements[selector].text, ...layerColumns(e.layers), fx_sum: e.fx, fy_sum: e.fy });
-    for (const [bin, layers] of Object.entries(delta.bins)) bins.push({ ...key, bin: Number(bin), ...layerColumns(layers) });
-    delta.scroll.forEach((reached, i) => reached && scroll.push({ ...key, depth: i * 10, reached }));
-    feeds.push({ ...key, session_id: c.sessionId, fed: JSON.stringify(after), last_at: after.lastAt });
+    for (const [selector, e] of Object.entries(fed.elements)) elements.push({ ...key, selector, text: e.text, ...layerColumns(e.layers), fx_sum: e.fx, fy_sum: e.fy });
+    for (const [bin, layers] of Object.entries(fed.bins)) bins.push({ ...key, bin: Number(bin), ...layerColumns(layers) });
+    fed.scroll.forEach((reached, i) => reached && scroll.push({ ...key, depth: i * 10, reached }));
   }
   // Only the writes hold the transaction: on SQLite it holds the one connection ingest needs too.
   await db.transaction().execute(async (trx) => {
@@ -189,7 +193,10 @@ async function storeOnce(db: Db, contributions: Contribution[]): Promise<void> {
         snapshot_at: sql`case when ${newer} then excluded.snapshot_at else heatmap_pages.snapshot_at end`,
       },
     );
-    await upsert(trx, 'heatmap_elements', elements, [...KEY, 'selector'], [...LAYER_COLUMNS, 'fx_sum', 'fy_sum'], { text: sql`excluded.text` });
+    // A delta that only carries a later verdict has no text: the stored one stays.
+    await upsert(trx, 'heatmap_elements', elements, [...KEY, 'selector'], [...LAYER_COLUMNS, 'fx_sum', 'fy_sum'], {
+      text: sql`coalesce(nullif(excluded.text, ''), heatmap_elements.text)`,
+    });
     await upsert(trx, 'heatmap_bins', bins, [...KEY, 'bin'], [...LAYER_COLUMNS]);
     await upsert(trx, 'heatmap_scroll', scroll, [...KEY, 'depth'], ['reached']);
     for (let i = 0; i < feeds.length; i += ROWS_PER_STATEMENT) {
