@@ -75,6 +75,10 @@ export const emptyFacts = (): SessionFacts => ({
 
 /** What the replay page draws on its timeline; ingest only counts. */
 export type FactMark = 'click' | 'rage' | 'dead' | 'error' | 'request' | 'page' | 'event' | 'quickBack' | 'scrolling';
+/** What folding a batch found, in order: the heatmaps' verdicts on its clicks come from these. */
+export type FactMarks = { kind: FactMark; t: number }[];
+/** A `mark` callback that keeps every mark in `marks`. */
+export const keepingMarks = (marks: FactMarks) => (kind: FactMark, t: number) => void marks.push({ kind, t });
 
 const near = (a: [number, number, number, number], x: number, y: number) => Math.hypot(a[1] - x, a[2] - y) <= RAGE_RADIUS_PX;
 

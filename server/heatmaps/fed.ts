@@ -1,8 +1,8 @@
 // What one session feeds one page's heatmap (per device class and day), and the rules that
-// turn a batch's heat records into it. The click verdicts are the session facts' own rules
-// (common/session-facts.ts: rage, dead), run again here on the batch's moments, so a heatmap's
-// rage layer and the sessions list's "rage clicks" agree.
-import { emptyFacts, foldFacts, type Moment, type SessionFacts } from '../../common/session-facts.js';
+// turn a batch's heat records into it. The click verdicts are the session facts' own (the marks
+// the recordings' fold of the batch found: common/session-facts.ts's rage and dead clicks), so a
+// heatmap's rage layer and the sessions list's "rage clicks" agree.
+import type { FactMarks } from '../../common/session-facts.js';
 import { binOf, deviceClass, SCROLL_STEP, type DeviceClass } from '../../common/heatmaps.js';
 import type { HeatRecord } from './records.js';
 
@@ -66,13 +66,12 @@ interface Remembered extends FedKey {
 
 /** What a session carries from batch to batch, in memory (bounded). */
 export interface SessionHeat {
-  facts: SessionFacts;
   remembered: Remembered[];
   /** The deepest tenth seen on the current view of each path. */
   depth: Map<string, number>;
 }
 
-export const newSessionHeat = (): SessionHeat => ({ facts: emptyFacts(), remembered: [], depth: new Map() });
+export const newSessionHeat = (): SessionHeat => ({ remembered: [], depth: new Map() });
 
 /** The batch's contributions, by key; `feed(key)` hands out (and creates) each key's delta. */
 export type Feed = (key: FedKey) => Fed;
@@ -123,22 +122,28 @@ function scroll(feed: Feed, state: SessionHeat, record: Extract<HeatRecord, { ki
   fed.lastAt = Math.max(fed.lastAt, record.t);
 }
 
+/** The index of rrweb's click nearest `t` (within SAME_CLICK_MS), or -1. */
+function nearestClick(clicks: number[], t: number): number {
+  let best = -1;
+  for (let i = 0; i < clicks.length; i++) {
+    if (Math.abs(clicks[i] - t) <= SAME_CLICK_MS && (best < 0 || Math.abs(clicks[i] - t) < Math.abs(clicks[best] - t))) best = i;
+  }
+  return best;
+}
+
 /**
- * One batch of a session: its heat records and its moments (pack-batch.ts), folded into the
- * session's carried state; each contribution goes to `feed`. A verdict on a click of an earlier
- * batch (a dead click is known a second later) feeds that click's key.
+ * One batch of a session: its heat records (pack-batch.ts) and the marks the recordings' fold
+ * of its moments found, into the session's carried state; each contribution goes to `feed`. A
+ * verdict on a click of an earlier batch (a dead click is known a second later) feeds that
+ * click's key.
  */
-export function heatOfBatch(state: SessionHeat, moments: Moment[], records: HeatRecord[], feed: Feed): void {
-  const marks: { kind: string; t: number }[] = [];
-  state.facts = foldFacts(state.facts, moments, (kind, t) => marks.push({ kind, t }));
-  const clicks = marks.filter((m) => m.kind === 'click').map((m) => m.t);
+export function heatOfBatch(state: SessionHeat, marks: FactMarks, records: HeatRecord[], feed: Feed): void {
+  const clicks: number[] = [];
+  for (const mark of marks) if (mark.kind === 'click') clicks.push(mark.t);
   for (const record of records) {
     if (record.kind === 'scroll') scroll(feed, state, record);
     else {
-      let best = -1;
-      clicks.forEach((t, i) => {
-        if (Math.abs(t - record.t) <= SAME_CLICK_MS && (best < 0 || Math.abs(t - record.t) < Math.abs(clicks[best] - record.t))) best = i;
-      });
+      const best = nearestClick(clicks, record.t);
       click(feed, state, record, best < 0 ? null : clicks.splice(best, 1)[0]);
     }
   }
@@ -154,7 +159,9 @@ export function heatOfBatch(state: SessionHeat, moments: Moment[], records: Heat
       }
     }
   }
-  const latest = Math.max(0, ...moments.map((m) => m.t), ...records.map((r) => r.t));
+  let latest = 0;
+  for (const { t } of marks) latest = Math.max(latest, t);
+  for (const { t } of records) latest = Math.max(latest, t);
   state.remembered = state.remembered.filter((r) => latest - r.t <= REMEMBER_MS).slice(-MAX_REMEMBERED);
 }
 

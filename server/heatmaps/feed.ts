@@ -5,7 +5,7 @@
 // (counted in the log), never ingest slowed.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/index.js';
-import type { Moment } from '../../common/session-facts.js';
+import type { FactMarks } from '../../common/session-facts.js';
 import type { HeatRecord } from './records.js';
 import { emptyFed, heatOfBatch, newSessionHeat, type Fed, type FedKey, type SessionHeat } from './fed.js';
 import { storeContributions, type Contribution } from './store.js';
@@ -48,8 +48,8 @@ export class HeatmapFeed {
     this.timer.unref();
   }
 
-  /** A stored batch's heat: folded now, in memory; written by the next flush. */
-  fed(campaignId: string, sessionId: string, moments: Moment[], records: HeatRecord[]): void {
+  /** A stored batch's heat records and the marks its fold found: gathered now, in memory; written by the next flush. */
+  fed(campaignId: string, sessionId: string, marks: FactMarks, records: HeatRecord[]): void {
     const id = `${campaignId}\n${sessionId}`;
     let state = this.sessions.get(id);
     // A session that never sent a heat record (an older tracker) costs nothing.
@@ -60,7 +60,7 @@ export class HeatmapFeed {
     state ??= newSessionHeat();
     this.sessions.set(id, state);
     if (!records.length && !state.remembered.length) return;
-    heatOfBatch(state, moments, records, (key: FedKey): Fed => {
+    heatOfBatch(state, marks, records, (key: FedKey): Fed => {
       const pendingId = `${id}\n${key.path}\n${key.device}\n${key.day}`;
       const found = this.pending.get(pendingId);
       if (found) return found.fed;

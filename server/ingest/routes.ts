@@ -220,7 +220,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     // Errors by message for the insights: buffered, written a second later (server/insights/errors.ts).
     if (outcome.stored) ctx.errorLog.add(campaign.id, batch.sessionId, batch.moments);
     // Heatmaps gather the batch's clicks in memory and write them later, in their own transaction.
-    if (outcome.stored) ctx.heatmaps.fed(campaign.id, batch.sessionId, batch.moments, batch.heat);
+    if (outcome.stored) ctx.heatmaps.fed(campaign.id, batch.sessionId, outcome.marks ?? [], batch.heat);
     // Its pages, clicks and custom events in order, for funnels: written a second later (server/funnels/visits.ts).
     if (outcome.stored) ctx.funnelVisits.add(campaign.id, batch.sessionId, batch);
     if (outcome.closed) throw new HttpError(SESSION_CLOSED_STATUS, outcome.closed);

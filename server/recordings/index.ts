@@ -5,6 +5,7 @@ import type { PackedBatch } from '../ingest/pack-batch.js';
 import { sessionCounters, type SessionState } from '../sessions/repository.js';
 import { RecentlyUsed } from '../recently-used.js';
 import type { SessionCaps } from './rules.js';
+import type { FactMarks } from '../../common/session-facts.js';
 import type { WriterLog } from './statement-groups.js';
 import { SqliteWriter } from './sqlite-writer.js';
 import { PostgresWriter } from './postgres-writer.js';
@@ -28,6 +29,8 @@ export interface WriteOutcome {
   closed?: string;
   /** PostgreSQL: the campaign the batch was judged by has changed since (another node): judge it again. */
   campaignChanged?: true;
+  /** A stored batch: what folding its moments into the session's facts found (clicks, their verdicts, errors…), for the heatmaps. */
+  marks?: FactMarks;
 }
 
 /** Where a batch goes: its campaign, the sender's address, and its session's row as last seen (undefined: a new session). */

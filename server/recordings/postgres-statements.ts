@@ -3,7 +3,7 @@ import type { PackedBatch } from '../ingest/pack-batch.js';
 import type { CountedSession, SessionState } from '../sessions/repository.js';
 import { STATE_COLUMNS, VERDICT_COLUMNS, type SessionRow } from '../sessions/rows.js';
 import { COUNTERS, admissionSql, capValues, grownName, limitName, raiseSql, withinCapsSql, type SessionCaps } from './rules.js';
-import { CHUNK_COLUMNS, FACT_VALUE_COLUMNS, foldedFacts } from './session-rows.js';
+import { CHUNK_COLUMNS, FACT_VALUE_COLUMNS, type FoldedFacts } from './session-rows.js';
 import { JUDGED_NAMES, campaignUnchanged, judgedArrays, judgedValues } from './judged-campaign.js';
 import { Statement } from './statement.js';
 
@@ -14,11 +14,12 @@ import { Statement } from './statement.js';
  * a few. Per batch it is all or nothing; what it leaves goes through a transaction.
  */
 
-/** A batch of a session the node has seen, with the row as it saw it. */
+/** A batch of a session the node has seen, with the row as it saw it and the facts the batch folds onto that row. */
 export interface Counting {
   campaign: CampaignRow;
   batch: PackedBatch;
   lastSeen: SessionState;
+  facts: FoldedFacts;
   now: number;
 }
 
@@ -84,7 +85,7 @@ export function countValues(group: Counting[], caps: SessionCaps): Record<string
     seen_batch_count: column((i) => i.lastSeen.batch_count),
     seen_started_at: column((i) => i.lastSeen.started_at),
     now: column((i) => i.now),
-    facts: column((i) => JSON.stringify(foldedFacts(i.lastSeen, i.batch))),
+    facts: column((i) => JSON.stringify(i.facts)),
     first_ts: column((i) => i.batch.firstTs),
     last_ts: column((i) => i.batch.lastTs),
     data: column((i) => i.batch.chunk),

@@ -7,7 +7,8 @@ import { NOTHING_COUNTED, capReached, type SessionCaps } from './rules.js';
 import { StatementGroups, type WriterLog } from './statement-groups.js';
 import { GroupedTransactions } from './transaction-writer.js';
 import { countStatement, countValues, startStatement, startValues, type CountedRow, type Counting, type Starting } from './postgres-statements.js';
-import { firstBatchRow } from './session-rows.js';
+import { firstBatchRow, foldedFacts } from './session-rows.js';
+import type { FactMarks } from '../../common/session-facts.js';
 import { judgedAlike } from './judged-campaign.js';
 import { LastSeenRows, type Destination, type Recordings, type WriteOutcome } from './index.js';
 
@@ -73,19 +74,21 @@ export class PostgresWriter implements Recordings {
     let lastSeen = to.lastSeen;
     // A second try with the row as the statement found it: another node wrote the session between.
     for (let tries = 0; tries < 2 && lastSeen && !lastSeen.closed_reason && !capReached(lastSeen, batch, this.caps); tries++) {
-      const answer = await this.#counting.submit({ ...item, lastSeen, now: Date.now() });
+      const marks: FactMarks = [];
+      const answer = await this.#counting.submit({ ...item, lastSeen, facts: foldedFacts(lastSeen, batch, marks), now: Date.now() });
       if (answer.applied) {
         this.#rows.set(campaign.id, batch.sessionId, stateOf(answer.row));
         await this.#transactions.writer.keepVerdict(this.db, campaign.id, batch.sessionId, answer.row);
-        return { stored: true, admitted: false };
+        return { stored: true, admitted: false, marks };
       }
       lastSeen = answer.current;
     }
     if (!to.lastSeen && batch.info && !capReached(NOTHING_COUNTED, batch, this.caps)) {
-      const started = await this.#starting.submit({ ...item, row: firstBatchRow(campaign, batch, batch.info, to.ip, Date.now()) });
+      const marks: FactMarks = [];
+      const started = await this.#starting.submit({ ...item, row: firstBatchRow(campaign, batch, batch.info, to.ip, Date.now(), marks) });
       if (started) {
         this.#rows.set(campaign.id, batch.sessionId, stateOf(started));
-        return { stored: true, admitted: true };
+        return { stored: true, admitted: true, marks };
       }
     }
     return this.#inTransaction(batch, to);

@@ -4,7 +4,7 @@ import type { CampaignRow } from '../campaigns/repository.js';
 import type { PackedBatch } from '../ingest/pack-batch.js';
 import type { SessionInfo } from '../../common/api-types.js';
 import { botVerdict, browserName, countryCodeOf, countryName, softwareOf, storedIp } from '../ingest/visitor.js';
-import { emptyFacts, foldFacts, type SessionFacts } from '../../common/session-facts.js';
+import { emptyFacts, foldFacts, keepingMarks, type FactMarks, type SessionFacts } from '../../common/session-facts.js';
 import { MAX_SEQ } from '../../common/limits.js';
 import { NOTE_TAG } from '../../common/captured.js';
 import { factValues, factsOfRow, sessionRow, type FactColumns, type SessionRow } from '../sessions/rows.js';
@@ -49,9 +49,12 @@ export function newSessionRow(campaign: CampaignRow, batch: PackedBatch, info: S
   });
 }
 
-/** The facts the batch's moments leave on a row, as its columns (the entry page only fills a gap). */
-export function foldedFacts(row: FactColumns, batch: PackedBatch): ReturnType<typeof factValues> & { entry_url: string | null } {
-  const facts: SessionFacts = foldFacts(factsOfRow(row), batch.moments);
+/** The facts folded from a batch's moments onto a row, as its columns (the entry page only fills a gap). */
+export type FoldedFacts = ReturnType<typeof factValues> & { entry_url: string | null };
+
+/** The facts the batch's moments leave on a row; `marks` receives what the fold found (the heatmaps read it). */
+export function foldedFacts(row: FactColumns, batch: PackedBatch, marks?: FactMarks): FoldedFacts {
+  const facts: SessionFacts = foldFacts(factsOfRow(row), batch.moments, marks && keepingMarks(marks));
   return { ...factValues(facts), entry_url: facts.entryUrl };
 }
 
@@ -73,11 +76,11 @@ export const verdictStale = (row: Pick<SessionRow, 'webdriver' | 'user_agent' | 
 };
 
 /** A new session's row as its first batch leaves it: counted, its facts folded, its verdict made. */
-export function firstBatchRow(campaign: CampaignRow, batch: PackedBatch, info: SessionInfo, ip: string, now: number): SessionRow {
+export function firstBatchRow(campaign: CampaignRow, batch: PackedBatch, info: SessionInfo, ip: string, now: number, marks?: FactMarks): SessionRow {
   const row = newSessionRow(campaign, batch, info, ip, now);
   const counted: SessionRow = { ...row, ...raised(NOTHING_COUNTED, batch) };
   if (batch.moments.length) {
-    const facts = foldedFacts(row, batch);
+    const facts = foldedFacts(row, batch, marks);
     Object.assign(counted, facts, { entry_url: row.entry_url ?? facts.entry_url });
   }
   return { ...counted, ...verdictOf(counted) };

@@ -22,6 +22,7 @@ import {
 import { INFO_REQUIRED, LIMIT_REACHED, type LastSeenRows, type WriteOutcome } from './index.js';
 import { GroupCommitter, type GroupOptions } from './group-commit.js';
 import type { Db } from '../db/index.js';
+import type { FactMarks } from '../../common/session-facts.js';
 
 /** Thrown inside the transaction to undo the counters when the chunk was stored already. */
 export const DUPLICATE = Symbol('duplicate batch');
@@ -104,11 +105,12 @@ returning ${[...STATE_COLUMNS, ...VERDICT_COLUMNS].join(', ')}`;
       if (row.closed_reason) return { stored: false, admitted: false, closed: row.closed_reason };
       const reason = capReached(row, batch, this.caps);
       if (reason) return this.#closeAtCap(trx, campaign.id, batch, reason, now);
-      const counted = await this.#countAsOf(trx, campaign.id, batch, row, now);
+      const marks: FactMarks = [];
+      const counted = await this.#countAsOf(trx, campaign.id, batch, row, now, marks);
       if (counted) {
         if (!(await this.insertChunk(trx, chunkRow(campaign.id, batch, now)))) throw DUPLICATE;
         await this.keepVerdict(trx, campaign.id, batch.sessionId, counted);
-        return { stored: true, admitted: false, row: pick(counted, STATE_COLUMNS) as SessionState };
+        return { stored: true, admitted: false, marks, row: pick(counted, STATE_COLUMNS) as SessionState };
       }
       const latest = await this.read(trx, campaign.id, batch.sessionId);
       // Erased since it was last seen: the batch starts the session again.
@@ -132,12 +134,12 @@ returning ${[...STATE_COLUMNS, ...VERDICT_COLUMNS].join(', ')}`;
     await this.#verdict.run(db, { ...verdictOf(row), campaign: campaignId, session: sessionId, batch_count: row.batch_count });
   }
 
-  async #countAsOf(trx: Executor, campaignId: string, batch: PackedBatch, row: SessionState, now: number): Promise<CountedSession | undefined> {
+  async #countAsOf(trx: Executor, campaignId: string, batch: PackedBatch, row: SessionState, now: number, marks: FactMarks): Promise<CountedSession | undefined> {
     const grows = Object.fromEntries(COUNTERS.map(({ column, grows }) => [grownName(column), grows(batch)]));
     const values = {
       ...grows,
       ...this.#caps,
-      ...foldedFacts(row, batch),
+      ...foldedFacts(row, batch, marks),
       now,
       campaign: campaignId,
       session: batch.sessionId,
@@ -155,13 +157,14 @@ returning ${[...STATE_COLUMNS, ...VERDICT_COLUMNS].join(', ')}`;
   async #start(trx: Executor, campaign: CampaignRow, batch: PackedBatch, ip: string, now: number): Promise<Written | undefined> {
     const info = batch.info!;
     const reason = capReached(NOTHING_COUNTED, batch, this.caps);
+    const marks: FactMarks = [];
     const row: SessionRow = reason
       ? { ...newSessionRow(campaign, batch, info, ip, now), closed_reason: reason }
-      : firstBatchRow(campaign, batch, info, ip, now);
+      : firstBatchRow(campaign, batch, info, ip, now, marks);
     if ((await this.#insertSession.run(trx, row)).changed !== 1) return undefined;
     if (!(await this.insertChunk(trx, reason ? closingNote(campaign.id, batch, reason, now) : chunkRow(campaign.id, batch, now)))) throw DUPLICATE;
     if ((await this.#admit.run(trx, { campaign: campaign.id })).changed !== 1) throw new HttpError(403, LIMIT_REACHED);
-    return reason ? { stored: false, admitted: true, closed: reason } : { stored: true, admitted: true, row: pick(row, STATE_COLUMNS) as SessionState };
+    return reason ? { stored: false, admitted: true, closed: reason } : { stored: true, admitted: true, marks, row: pick(row, STATE_COLUMNS) as SessionState };
   }
 
   /** Closes a session at its cap: the reason on its row, and at the end of its replay as a note. */

@@ -8,7 +8,7 @@ import type { PackedBatch } from '../../server/ingest/pack-batch.js';
 import { findSession, sessionCounters, type SessionState } from '../../server/sessions/repository.js';
 import { TransactionWriter } from '../../server/recordings/transaction-writer.js';
 import { countStatement, countValues, startStatement, startValues, type CountedRow } from '../../server/recordings/postgres-statements.js';
-import { firstBatchRow } from '../../server/recordings/session-rows.js';
+import { firstBatchRow, foldedFacts } from '../../server/recordings/session-rows.js';
 import type { SessionCaps } from '../../server/recordings/rules.js';
 import { makeCampaign, sessionId, info, pageEvents, postBatch } from './ingest-support.js';
 import { admittedCount, campaignRow, chunkSeqs, clickAt, eventsOf, packed, useRecordingsServer, writerFor } from './recordings-support.js';
@@ -34,7 +34,7 @@ describe.skipIf(!usingPostgres())('recordings on PostgreSQL: the shared statemen
     const { rows } = await countStatement.run<CountedRow>(
       server.db,
       countValues(
-        items.map((item) => ({ ...item, now: Date.now() })),
+        items.map((item) => ({ ...item, facts: foldedFacts(item.lastSeen, item.batch), now: Date.now() })),
         limits,
       ),
     );
@@ -87,7 +87,8 @@ describe.skipIf(!usingPostgres())('recordings on PostgreSQL: the shared statemen
       await inTransaction(campaign, packed({ sessionId: id, seq: 0, info: info(), events: pageEvents(begin) }), now - 30_000);
     await inTransaction(campaign, next(viaTransaction), now);
     const seen = (await sessionCounters(server.db, campaign.id, viaStatement))!;
-    const { rows } = await countStatement.run<CountedRow>(server.db, countValues([{ campaign, batch: next(viaStatement), lastSeen: seen, now }], caps()));
+    const batch = next(viaStatement);
+    const { rows } = await countStatement.run<CountedRow>(server.db, countValues([{ campaign, batch, lastSeen: seen, facts: foldedFacts(seen, batch), now }], caps()));
     expect(rows.map((row) => row.applied)).toEqual([true]);
 
     const [one, other] = [(await findSession(server.db, campaign.id, viaTransaction))!, (await findSession(server.db, campaign.id, viaStatement))!];

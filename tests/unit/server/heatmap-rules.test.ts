@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { factMoments } from '../../../common/session-facts.js';
+import { emptyFacts, factMoments, foldFacts, keepingMarks, type FactMarks } from '../../../common/session-facts.js';
 import { binOf, deviceClass, pageOf, patternFlaw } from '../../../common/heatmaps.js';
 import { heatRecords } from '../../../server/heatmaps/records.js';
 import { addFed, emptyFed, heatOfBatch, newSessionHeat, type Fed, type FedKey } from '../../../server/heatmaps/fed.js';
@@ -26,16 +26,22 @@ const error = (t: number) => ({ type: 5, data: { tag: 'tapedeck/error', payload:
 
 type Event = { type: number; data: object; timestamp: number };
 
-/** Batches of one session through the rules: its contributions by page, device class and day. */
+/**
+ * Batches of one session through the rules: each folded into the session's facts as the
+ * recordings fold it (its marks), then into heat. Its contributions by page, device class and day.
+ */
 function feed(...batches: Event[][]): Map<string, Fed> {
   const state = newSessionHeat();
+  let facts = emptyFacts();
   const fed = new Map<string, Fed>();
   for (const events of batches) {
     const sorted = events.slice().sort((a, b) => a.timestamp - b.timestamp);
     expect(batchFlaw({ sessionId: 'session-0001', seq: 0, events: sorted })).toBeNull();
+    const marks: FactMarks = [];
+    facts = foldFacts(facts, factMoments(sorted), keepingMarks(marks));
     heatOfBatch(
       state,
-      factMoments(sorted),
+      marks,
       heatRecords(sorted),
       (key: FedKey) =>
         fed.get(`${key.path} ${key.device} ${key.day}`) ??
