@@ -15,7 +15,10 @@ export const title = 'Heatmaps at ingest';
 async function batchesPerSecond(load: LoadGenerator, server: BenchServer, feed: HeatmapFeed, ownerId: string, sessions: number, tag: string): Promise<number> {
   const campaignId = await createCampaign(server.db, ownerId, 'shop.example.com', `Heat ${tag}`);
   const result = await ingestOnce(load, server.url, campaignId, sessions, tag);
-  if (result.non2xx || result.errors) throw new Error(`ingest refused ${result.non2xx + result.errors} batches (answers ${JSON.stringify(result.statuses)}, ${result.errors} errors, ${result.timeouts} timeouts)`);
+  if (result.non2xx || result.errors)
+    throw new Error(
+      `ingest refused ${result.non2xx + result.errors} batches (answers ${JSON.stringify(result.statuses)}, ${result.errors} errors, ${result.timeouts} timeouts)`,
+    );
   const flushStart = performance.now();
   await feed.flush();
   return result.acked / (result.seconds + (performance.now() - flushStart) / 1000);

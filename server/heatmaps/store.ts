@@ -175,7 +175,8 @@ async function storeOnce(db: Db, contributions: Contribution[]): Promise<void> {
       snapshot_session: snapshotSession,
       snapshot_at: snapshotAt || null,
     });
-    for (const [selector, e] of Object.entries(fed.elements)) elements.push({ ...key, selector, text: e.text, ...layerColumns(e.layers), fx_sum: e.fx, fy_sum: e.fy });
+    for (const [selector, e] of Object.entries(fed.elements))
+      elements.push({ ...key, selector, text: e.text, ...layerColumns(e.layers), fx_sum: e.fx, fy_sum: e.fy });
     for (const [bin, layers] of Object.entries(fed.bins)) bins.push({ ...key, bin: Number(bin), ...layerColumns(layers) });
     fed.scroll.forEach((reached, i) => reached && scroll.push({ ...key, depth: i * 10, reached }));
   }

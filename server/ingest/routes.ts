@@ -192,47 +192,48 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     return state.campaign as Campaign;
   }
 
-
   // The body is raw bytes, checked in a worker (common/ingest-batch.ts) with a reason per field.
   const schema = { params: IngestParams, response: { 200: IngestResponse, 202: IngestResponse } };
-  app.withTypeProvider<TypeBoxTypeProvider>().post(INGEST_PATH, { bodyLimit: MAX_BODY_BYTES, schema, onRequest: app.diskGuard.hook }, async (request, reply) => {
-    if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Empty body');
-    let campaign = request.ingest?.campaign as Campaign;
-    await bytes.received(request, reply, campaign.id, request.body.length);
-    let batch = await pack(reply, request.body, campaign);
-    const lastSeen = await ctx.recordings.lastSeen(campaign.id, batch.sessionId);
-    await limits(request, reply, campaign, batch, lastSeen);
-    const ip = clientAddress(request);
-    let outcome = await ctx.recordings.write(batch, { campaign, ip, lastSeen });
-    if (outcome.campaignChanged) {
-      const judged = campaign;
-      campaign = await judgeAfresh(request, reply, campaign.id);
-      // Its console or page-address settings changed too: the batch is packed again under them.
-      if (JSON.stringify(packOptions(campaign)) !== JSON.stringify(packOptions(judged))) batch = await pack(reply, request.body, campaign);
-      outcome = await ctx.recordings.write(batch, { campaign, ip, lastSeen });
+  app
+    .withTypeProvider<TypeBoxTypeProvider>()
+    .post(INGEST_PATH, { bodyLimit: MAX_BODY_BYTES, schema, onRequest: app.diskGuard.hook }, async (request, reply) => {
+      if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Empty body');
+      let campaign = request.ingest?.campaign as Campaign;
+      await bytes.received(request, reply, campaign.id, request.body.length);
+      let batch = await pack(reply, request.body, campaign);
+      const lastSeen = await ctx.recordings.lastSeen(campaign.id, batch.sessionId);
+      await limits(request, reply, campaign, batch, lastSeen);
+      const ip = clientAddress(request);
+      let outcome = await ctx.recordings.write(batch, { campaign, ip, lastSeen });
       if (outcome.campaignChanged) {
-        reply.header('retry-after', 1);
-        throw new HttpError(503, CAMPAIGN_CHANGING);
+        const judged = campaign;
+        campaign = await judgeAfresh(request, reply, campaign.id);
+        // Its console or page-address settings changed too: the batch is packed again under them.
+        if (JSON.stringify(packOptions(campaign)) !== JSON.stringify(packOptions(judged))) batch = await pack(reply, request.body, campaign);
+        outcome = await ctx.recordings.write(batch, { campaign, ip, lastSeen });
+        if (outcome.campaignChanged) {
+          reply.header('retry-after', 1);
+          throw new HttpError(503, CAMPAIGN_CHANGING);
+        }
       }
-    }
-    // Here the batch is committed (its group's COMMIT is done): what follows may announce it.
-    if (outcome.stored || outcome.admitted || outcome.closed) ctx.live.sessionChanged(campaign.id, batch.sessionId);
-    // Errors by message for the insights: buffered, written a second later (server/insights/errors.ts).
-    if (outcome.stored) ctx.errorLog.add(campaign.id, batch.sessionId, batch.moments);
-    // Heatmaps gather the batch's clicks in memory and write them later, in their own transaction.
-    if (outcome.stored) ctx.heatmaps.fed(campaign.id, batch.sessionId, outcome.marks ?? [], batch.heat);
-    // Its pages, clicks and custom events in order, for funnels: written a second later (server/funnels/visits.ts).
-    if (outcome.stored) ctx.funnelVisits.add(campaign.id, batch.sessionId, batch);
-    if (outcome.closed) throw new HttpError(SESSION_CLOSED_STATUS, outcome.closed);
-    // Someone watches this session live: the tracker then sends every second for a while.
-    if (ctx.live.isWatched(campaign.id, batch.sessionId)) reply.header(LIVE_HEADER, '1');
-    if (outcome.admitted && sweepDue(campaign.id, Date.now())) {
-      await markEndedSessionsWithoutInput(ctx.db, campaign.id).catch((error: unknown) => request.log.warn({ err: error }, 'bot sweep failed'));
-    }
-    // 202 tells the tracker, at the cost of reading a status, to stop capturing console messages.
-    if (campaign.capture_console === 0) return reply.status(202).send({ stored: outcome.stored, console: false as const });
-    return { stored: outcome.stored };
-  });
+      // Here the batch is committed (its group's COMMIT is done): what follows may announce it.
+      if (outcome.stored || outcome.admitted || outcome.closed) ctx.live.sessionChanged(campaign.id, batch.sessionId);
+      // Errors by message for the insights: buffered, written a second later (server/insights/errors.ts).
+      if (outcome.stored) ctx.errorLog.add(campaign.id, batch.sessionId, batch.moments);
+      // Heatmaps gather the batch's clicks in memory and write them later, in their own transaction.
+      if (outcome.stored) ctx.heatmaps.fed(campaign.id, batch.sessionId, outcome.marks ?? [], batch.heat);
+      // Its pages, clicks and custom events in order, for funnels: written a second later (server/funnels/visits.ts).
+      if (outcome.stored) ctx.funnelVisits.add(campaign.id, batch.sessionId, batch);
+      if (outcome.closed) throw new HttpError(SESSION_CLOSED_STATUS, outcome.closed);
+      // Someone watches this session live: the tracker then sends every second for a while.
+      if (ctx.live.isWatched(campaign.id, batch.sessionId)) reply.header(LIVE_HEADER, '1');
+      if (outcome.admitted && sweepDue(campaign.id, Date.now())) {
+        await markEndedSessionsWithoutInput(ctx.db, campaign.id).catch((error: unknown) => request.log.warn({ err: error }, 'bot sweep failed'));
+      }
+      // 202 tells the tracker, at the cost of reading a status, to stop capturing console messages.
+      if (campaign.capture_console === 0) return reply.status(202).send({ stored: outcome.stored, console: false as const });
+      return { stored: outcome.stored };
+    });
 }
 
 export async function registerIngest(app: FastifyInstance, ctx: AppContext): Promise<void> {

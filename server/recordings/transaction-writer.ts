@@ -134,7 +134,14 @@ returning ${[...STATE_COLUMNS, ...VERDICT_COLUMNS].join(', ')}`;
     await this.#verdict.run(db, { ...verdictOf(row), campaign: campaignId, session: sessionId, batch_count: row.batch_count });
   }
 
-  async #countAsOf(trx: Executor, campaignId: string, batch: PackedBatch, row: SessionState, now: number, marks: FactMarks): Promise<CountedSession | undefined> {
+  async #countAsOf(
+    trx: Executor,
+    campaignId: string,
+    batch: PackedBatch,
+    row: SessionState,
+    now: number,
+    marks: FactMarks,
+  ): Promise<CountedSession | undefined> {
     const grows = Object.fromEntries(COUNTERS.map(({ column, grows }) => [grownName(column), grows(batch)]));
     const values = {
       ...grows,

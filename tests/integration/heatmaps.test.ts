@@ -67,7 +67,9 @@ describe('GET /api/v1/heatmaps/:campaignId', () => {
     const start = Date.now() - 60_000;
     const label = 'form>label:nth-of-type(2)';
     const events = [meta(start, '/product/1', 768), full(start + 1), ...clicks(start + 1000, '/product/1', label, 'Size', 768)];
-    expect((await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info({ url: 'https://shop.example.com/product/1' }), events })).status).toBe(200);
+    expect((await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info({ url: 'https://shop.example.com/product/1' }), events })).status).toBe(
+      200,
+    );
     // Read (the read flushes): the click is stored with its text, its verdict not known yet.
     expect((await heatmap(campaignId, 'path=/product/1&device=tablet')).elements).toMatchObject([{ selector: label, text: 'Size', clicks: 1, deadClicks: 0 }]);
     // The next batch shows the page did nothing: the click was dead; that delta has no text.

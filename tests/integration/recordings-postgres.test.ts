@@ -88,7 +88,10 @@ describe.skipIf(!usingPostgres())('recordings on PostgreSQL: the shared statemen
     await inTransaction(campaign, next(viaTransaction), now);
     const seen = (await sessionCounters(server.db, campaign.id, viaStatement))!;
     const batch = next(viaStatement);
-    const { rows } = await countStatement.run<CountedRow>(server.db, countValues([{ campaign, batch, lastSeen: seen, facts: foldedFacts(seen, batch), now }], caps()));
+    const { rows } = await countStatement.run<CountedRow>(
+      server.db,
+      countValues([{ campaign, batch, lastSeen: seen, facts: foldedFacts(seen, batch), now }], caps()),
+    );
     expect(rows.map((row) => row.applied)).toEqual([true]);
 
     const [one, other] = [(await findSession(server.db, campaign.id, viaTransaction))!, (await findSession(server.db, campaign.id, viaStatement))!];
@@ -283,7 +286,11 @@ describe.skipIf(!usingPostgres())('recordings on PostgreSQL: the shared statemen
     let edits = 0;
     recordings.write = async (...args) => {
       edits++;
-      await server.db.updateTable('campaigns').set({ capture_console: sql<number>`1 - capture_console` }).where('id', '=', campaignId).execute();
+      await server.db
+        .updateTable('campaigns')
+        .set({ capture_console: sql<number>`1 - capture_console` })
+        .where('id', '=', campaignId)
+        .execute();
       return write(...args);
     };
     try {
