@@ -85,17 +85,31 @@ export const PREPARED = '/* prepared */ ';
 /** Statement texts marked PREPARED a pool names; ingest has a handful. */
 const PREPARED_TEXTS_MAX = 1000;
 
+/**
+ * Executions of prepared statements on one connection after which it drops its cached plans
+ * (DISCARD PLANS): PostgreSQL plans a prepared statement once for good after its fifth run, for
+ * the tables as they were then. On a new install those are a few rows, so the plan reads all of
+ * sessions; until autovacuum analyzes it (a minute or more) every batch did, and the table grows.
+ * Planned again at these points, the plans follow the tables as they grow; later, autovacuum's
+ * analyses do it.
+ */
+const REPLAN_AT = new Set([64, 256, 1024, 4096, 16_384, 65_536]);
+
 /** pg's client class for one pool, naming the statements marked PREPARED (pg prepares a named statement once a connection). */
 function preparingClient(): typeof pg.Client {
   const names = new RecentlyUsed<string, string>(PREPARED_TEXTS_MAX);
   let named = 0;
   return class PreparingClient extends pg.Client {
+    #preparedRuns = 0;
+
     override query(...args: unknown[]): never {
       const [text, values] = args;
       if (typeof text === 'string' && text.startsWith(PREPARED) && Array.isArray(values)) {
         let name = names.get(text);
         if (!name) names.set(text, (name = `tapedeck_${named++}`));
         args.splice(0, 2, { name, text, values });
+        // Queued ahead of this statement on this connection; its failure is the statement's to report.
+        if (REPLAN_AT.has(++this.#preparedRuns)) super.query('discard plans').catch(() => undefined);
       }
       return (super.query as (...rest: unknown[]) => never)(...args);
     }

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { PREPARED } from '../../server/db/index.js';
+import { PREPARED, openDb } from '../../server/db/index.js';
 import { CAPTURED_TAGS } from '../../common/captured.js';
 import { usingPostgres, type TestServer } from '../helpers/server.js';
 import type { CampaignRow } from '../../server/campaigns/repository.js';
@@ -243,6 +243,34 @@ describe.skipIf(!usingPostgres())('recordings on PostgreSQL: the shared statemen
     });
     expect(prepared.filter((text) => text.includes('as one'))).toHaveLength(1);
     expect(prepared.filter((text) => text.includes('unmarked'))).toHaveLength(0);
+  });
+
+  it('plans prepared statements again as the tables grow from a new install (DISCARD PLANS at the 64th run on a connection)', async () => {
+    const schema = `replan_${sessionId().slice(0, 12)}`;
+    await sql`create schema ${sql.id(schema)}`.execute(server.db);
+    const db = openDb({ databaseUrl: process.env.TEST_DATABASE_URL, dataDir: '', pgOptions: { max: 1, options: `-c search_path=${schema}` } });
+    try {
+      await sql`create table probe (k text primary key, v text not null)`.execute(db);
+      await sql`insert into probe values ('a', 'x')`.execute(db);
+      // As ingest's statements are: rows looked up by keys unnested from an array parameter.
+      const text = `${PREPARED}select p.v from probe p join unnest($1::text[]) as u(k) on p.k = u.k`;
+      const run = () => db.executeQuery(CompiledQuery.raw(text, [['a', 'b']]));
+      const plan = async () => {
+        const [{ name }] = (await sql<{ name: string }>`select name from pg_prepared_statements where statement = ${text}`.execute(db)).rows;
+        const { rows } = await sql<{ 'QUERY PLAN': unknown }>`explain (format json) execute ${sql.id(name)}(${sql.lit('{a,b}')})`.execute(db);
+        return JSON.stringify(rows[0]['QUERY PLAN']);
+      };
+      for (let i = 0; i < 10; i++) await run();
+      // The plan kept from when the table was one row reads it all, however large it grows.
+      await sql`insert into probe select 'k' || i, 'v' from generate_series(1, 50000) as i`.execute(db);
+      expect(await plan()).toContain('Seq Scan');
+      for (let i = 10; i < 70; i++) await run();
+      expect(await plan()).not.toContain('Seq Scan');
+      expect(await plan()).toContain('Index');
+    } finally {
+      await db.destroy();
+      await sql`drop schema ${sql.id(schema)} cascade`.execute(server.db);
+    }
   });
 
   it("over HTTP: follows another node's writes to the session and to the campaign", async () => {
