@@ -1,6 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, SqliteDriver, sql, type SqliteDatabase, type DatabaseConnection, type Driver, type Migration } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresAdapter,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type SqliteDatabase,
+  type DatabaseConnection,
+  type Driver,
+  type Migration,
+} from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.js';
@@ -199,9 +211,7 @@ export function isPostgres(db: Db): boolean {
 async function migratorFor(db: Db): Promise<Migrator> {
   // Kysely looks for its own tables in every schema unless told which one: name ours, so a second
   // database schema on the same server (tests, other tenants) cannot hide missing tables.
-  const migrationTableSchema = isPostgres(db)
-    ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-    : undefined;
+  const migrationTableSchema = isPostgres(db) ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
   return new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => migrations } });
 }
 
