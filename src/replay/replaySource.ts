@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { ReplayEvent, ReplayInit } from '../../common/api-types.js';
 
 // One replay source per session shown: the download, the device's offline copy and the live stream
@@ -112,4 +112,21 @@ const noSnapshot = () => null;
 export function useReplaySource(source: ReplaySource | null): ReplaySnapshot | null {
   const read = source ? source.getSnapshot : noSnapshot;
   return useSyncExternalStore(source ? source.subscribe : noSource, read, read);
+}
+
+/**
+ * Whether the player has drawn the source's first frame: what can wait for it (the activity, the
+ * session's facts) renders after, so it does not hold up the first frame.
+ */
+export function useFirstFrameDrawn(source: ReplaySource | null): boolean {
+  const [drawn, setDrawn] = useState<ReplaySource | null>(null);
+  useEffect(() => {
+    if (!source) return;
+    let current = true;
+    void source.firstFrame.then(() => current && setDrawn(source));
+    return () => {
+      current = false;
+    };
+  }, [source]);
+  return source !== null && drawn === source;
 }

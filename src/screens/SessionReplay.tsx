@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { replayErrorMessage, replayQueryOptions } from '../api/replay.js';
-import { useReplaySource } from '../replay/replaySource.js';
+import { useFirstFrameDrawn, useReplaySource } from '../replay/replaySource.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import { ReplayPlayer } from '../components/ReplayPlayer.js';
 import { DeleteSessionButton } from '../components/replay/DeleteSessionButton.js';
@@ -91,7 +91,9 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds, 
   // The activity is worked out on the first page, then again once the download is over (and on
   // each live batch), not on every batch of the download.
   const firstPage = useMemo(() => source?.getSnapshot().events ?? NO_EVENTS, [source]);
-  const activityEvents = snapshot?.downloaded ? events : firstPage;
+  // The player's first frame goes first: the activity and the session's facts are worked out after it.
+  const drawn = useFirstFrameDrawn(source);
+  const activityEvents = !drawn ? NO_EVENTS : snapshot?.downloaded ? events : firstPage;
   const notes = useNotes(campaignId, sessionId, saved);
   const activity = useActivityItems(activityEvents, notes);
   const playable = snapshot && (startAtSeconds === undefined || snapshot.downloaded);
@@ -193,26 +195,28 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds, 
             <ReplayPlayer
               source={source}
               live={inProgress && online}
-              underControls={(view) => <ActivityMarkers items={activity} totalTime={view.totalTime} onSeek={view.seek} />}
+              underControls={(view) => drawn && <ActivityMarkers items={activity} totalTime={view.totalTime} onSeek={view.seek} />}
               afterPlayer={(view) => (
                 <>
                   <SessionNav place="phone" {...nav} />
-                  <ActivityPanel
-                    events={activityEvents}
-                    items={activity}
-                    currentTime={view.currentTime}
-                    onSeek={view.seek}
-                    notes={
-                      <NotesPanel
-                        campaignId={campaignId}
-                        sessionId={sessionId}
-                        notes={notes}
-                        events={activityEvents}
-                        currentTime={view.currentTime}
-                        onSeek={view.seek}
-                      />
-                    }
-                  />
+                  {drawn && (
+                    <ActivityPanel
+                      events={activityEvents}
+                      items={activity}
+                      currentTime={view.currentTime}
+                      onSeek={view.seek}
+                      notes={
+                        <NotesPanel
+                          campaignId={campaignId}
+                          sessionId={sessionId}
+                          notes={notes}
+                          events={activityEvents}
+                          currentTime={view.currentTime}
+                          onSeek={view.seek}
+                        />
+                      }
+                    />
+                  )}
                 </>
               )}
               width={REPLAY_WIDTH}
@@ -234,8 +238,8 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds, 
             />
             {snapshot.downloaded && <MissingAssetsNote events={events} />}
           </section>
-          {snapshot.init && <SessionInfo init={snapshot.init} />}
-          <PersonFacts campaignId={campaignId} events={activityEvents} />
+          {drawn && snapshot.init && <SessionInfo init={snapshot.init} />}
+          {drawn && <PersonFacts campaignId={campaignId} events={activityEvents} />}
         </>
       )}
     </div>
