@@ -112,12 +112,20 @@ async function storeOnce(db: Db, contributions: Contribution[]): Promise<void> {
   const stored = new Map<string, Fed>();
   for (const campaignId of campaigns) {
     const ids = [...new Set(list.filter((c) => c.campaignId === campaignId).map((c) => c.sessionId))];
-    // Read before the writes, unlocked (ingest updates these rows all the time): a session
-    // deleted after this read makes the insert fail its foreign key, and the flush runs again.
-    const sessions = await db.selectFrom('sessions').select('id').where('campaign_id', '=', campaignId).where('id', 'in', ids).execute();
-    for (const row of sessions) alive.add(`${campaignId}\n${row.id}`);
-    const feeds = await db.selectFrom('heatmap_feeds').selectAll().where('campaign_id', '=', campaignId).where('session_id', 'in', ids).execute();
-    for (const row of feeds) stored.set(`${row.campaign_id}\n${row.session_id}\n${row.page}\n${row.device}\n${row.day}`, readFed(row.fed));
+    // The sessions still there, with what each fed before, in one read before the writes, unlocked
+    // (ingest updates these rows all the time): a session deleted after this read makes the
+    // insert fail its foreign key, and the flush runs again.
+    const rows = await db
+      .selectFrom('sessions as s')
+      .leftJoin('heatmap_feeds as f', (join) => join.onRef('f.campaign_id', '=', 's.campaign_id').onRef('f.session_id', '=', 's.id'))
+      .select(['s.id', 'f.page', 'f.device', 'f.day', 'f.fed'])
+      .where('s.campaign_id', '=', campaignId)
+      .where('s.id', 'in', ids)
+      .execute();
+    for (const row of rows) {
+      alive.add(`${campaignId}\n${row.id}`);
+      if (row.fed !== null) stored.set(`${campaignId}\n${row.id}\n${row.page}\n${row.device}\n${row.day}`, readFed(row.fed));
+    }
   }
   const live = list.filter((c) => alive.has(`${c.campaignId}\n${c.sessionId}`));
   if (!live.length) return;
@@ -150,11 +158,13 @@ async function storeOnce(db: Db, contributions: Contribution[]): Promise<void> {
     }
     for (const [bin, layers] of Object.entries(delta.bins))
       if (!credited(old.bins, bin, layers[0], () => Object.keys(old.bins).length < 300)) delete delta.bins[bin];
-    const after = addFed(addFed(emptyFed(), old), delta);
+    const had = old.layers.slice();
+    // `old` was read (or made) for this flush alone: the session's contribution grows in place.
+    const after = addFed(old, delta);
     const sum = sums.get(keyOf(key)) ?? sums.set(keyOf(key), newPageSum(key)).get(keyOf(key))!;
     addFed(sum.fed, delta);
     if (!before) sum.sessions++;
-    for (let i = 1; i < 4; i++) if (old.layers[i] === 0 && after.layers[i] > 0) sum.newlyIn[i]++;
+    for (let i = 1; i < 4; i++) if (had[i] === 0 && after.layers[i] > 0) sum.newlyIn[i]++;
     if (after.lastAt > sum.snapshotAt || sum.snapshotSession === null) Object.assign(sum, { snapshotAt: after.lastAt, snapshotSession: c.sessionId });
     feeds.push({ ...key, session_id: c.sessionId, fed: JSON.stringify(after), last_at: after.lastAt });
   }
