@@ -91,9 +91,17 @@ function bump(fed: Fed, clicked: { selector: string; bin: number; t: number }, l
 }
 
 function click(feed: Feed, state: SessionHeat, record: Extract<HeatRecord, { kind: 'click' }>, clickAt: number | null): void {
-  const key: FedKey = { path: record.p, device: deviceClass(record.w), day: dayOf(record.t) };
-  const fed = feed(key);
-  const clicked: Remembered = { ...key, t: record.t, clickAt, selector: record.s, bin: binOf(record.x, record.y, record.w), errored: false };
+  const clicked: Remembered = {
+    path: record.p,
+    device: deviceClass(record.w),
+    day: dayOf(record.t),
+    t: record.t,
+    clickAt,
+    selector: record.s,
+    bin: binOf(record.x, record.y, record.w),
+    errored: false,
+  };
+  const fed = feed(clicked);
   bump(fed, clicked, LAYER.all);
   const element = fed.elements[record.s];
   if (element) {
@@ -162,7 +170,15 @@ export function heatOfBatch(state: SessionHeat, marks: FactMarks, records: HeatR
   let latest = 0;
   for (const { t } of marks) latest = Math.max(latest, t);
   for (const { t } of records) latest = Math.max(latest, t);
-  state.remembered = state.remembered.filter((r) => latest - r.t <= REMEMBER_MS).slice(-MAX_REMEMBERED);
+  forgetOld(state.remembered, latest);
+}
+
+/** Keeps, in place, the clicks of the last REMEMBER_MS before `latest`, at most MAX_REMEMBERED of them. */
+function forgetOld(remembered: Remembered[], latest: number): void {
+  let kept = 0;
+  for (const r of remembered) if (latest - r.t <= REMEMBER_MS) remembered[kept++] = r;
+  remembered.length = kept;
+  if (kept > MAX_REMEMBERED) remembered.splice(0, kept - MAX_REMEMBERED);
 }
 
 /** Two contributions added (or, with sign -1, one taken from the other), into `into`. */

@@ -60,13 +60,18 @@ export class HeatmapFeed {
     state ??= newSessionHeat();
     this.sessions.set(id, state);
     if (!records.length && !state.remembered.length) return;
+    // A batch's records are mostly of one page, device class and day: the last one's contribution is kept at hand.
+    let last: { key: FedKey; fed: Fed } | null = null;
     heatOfBatch(state, marks, records, (key: FedKey): Fed => {
+      if (last && last.key.path === key.path && last.key.device === key.device && last.key.day === key.day) return last.fed;
       const pendingId = `${id}\n${key.path}\n${key.device}\n${key.day}`;
-      const found = this.pending.get(pendingId);
-      if (found) return found.fed;
-      const contribution = { campaignId, sessionId, path: key.path, device: key.device, day: key.day, fed: emptyFed() };
-      if (this.pending.size < this.options.maxPending) this.pending.set(pendingId, contribution);
-      else this.dropped++;
+      let contribution = this.pending.get(pendingId);
+      if (!contribution) {
+        contribution = { campaignId, sessionId, path: key.path, device: key.device, day: key.day, fed: emptyFed() };
+        if (this.pending.size < this.options.maxPending) this.pending.set(pendingId, contribution);
+        else this.dropped++;
+      }
+      last = { key, fed: contribution.fed };
       return contribution.fed;
     });
   }
