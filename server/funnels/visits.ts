@@ -37,6 +37,9 @@ interface StoredBatch {
   heat: HeatRecord[];
 }
 
+/** A page loaded at the moment of a click or event goes before it. */
+const pageFirst = (v: Visit) => (v.kind === 'page' ? 0 : 1);
+
 /** A batch's pages, clicks and custom events in time order (a page before what happened at its very millisecond). */
 export function visitsOfBatch(batch: StoredBatch): (Visit & { seq: number; text: string })[] {
   const visits: (Visit & { text: string })[] = [];
@@ -46,9 +49,8 @@ export function visitsOfBatch(batch: StoredBatch): (Visit & { seq: number; text:
   }
   for (const record of batch.heat)
     if (record.kind === 'click') visits.push({ kind: 'click', value: storable(record.s), text: storable(record.text), at: record.t });
-  const order = (v: Visit) => (v.kind === 'page' ? 0 : 1);
   return visits
-    .sort((a, b) => a.at - b.at || order(a) - order(b))
+    .sort((a, b) => a.at - b.at || pageFirst(a) - pageFirst(b))
     .slice(0, PER_BATCH)
     .map((visit, i) => ({ ...visit, seq: batch.seq * PER_BATCH + i }));
 }

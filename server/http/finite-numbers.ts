@@ -6,10 +6,11 @@ import { badRequest } from './errors.js';
 // database is left to refuse it, with a 500 on PostgreSQL. A JSON body cannot hold one, so any
 // non-finite number a route sees came from such a coercion and is refused here, on every route.
 
+const bad = (item: unknown) => typeof item === 'number' && !Number.isFinite(item);
+
 /** The first field holding a non-finite number (alone or in an array), if any. */
 function nonFiniteField(values: unknown): string | undefined {
   if (!values || typeof values !== 'object') return undefined;
-  const bad = (item: unknown) => typeof item === 'number' && !Number.isFinite(item);
   return Object.keys(values).find((key) => {
     const value: unknown = (values as Record<string, unknown>)[key];
     return Array.isArray(value) ? value.some(bad) : bad(value);
