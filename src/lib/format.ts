@@ -1,9 +1,12 @@
 // Display helpers for the screens.
 
-const shortDate = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+// Made on first use: making an Intl formatter costs ~15 ms, and most screens that import this
+// file (the replay's among them, before its first frame) never format a date with it.
+let shortDate: Intl.DateTimeFormat | undefined;
 
 /** Short US date, e.g. "Nov 21, 2026". */
 export function formatShortDate(epochMs: number): string {
+  shortDate ??= new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
   return Number.isFinite(epochMs) ? shortDate.format(new Date(epochMs)) : '—';
 }
 
