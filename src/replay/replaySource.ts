@@ -1,4 +1,4 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
 import type { ReplayEvent, ReplayInit } from '../../common/api-types.js';
 
 // One replay source per session shown: the download, the device's offline copy and the live stream
@@ -18,6 +18,8 @@ export interface ReplaySnapshot {
   live: boolean;
   /** The download broke off after the player had started (what it holds still plays). */
   error: unknown;
+  /** The player has drawn its first frame: what can wait for it (the activity, the session's facts) shows from then. */
+  drawn: boolean;
 }
 
 export interface ReplaySource {
@@ -41,7 +43,7 @@ export interface ReplaySource {
 }
 
 export function createReplaySource(init: ReplayInit | null, events: ReplayEvent[] = []): ReplaySource {
-  let snapshot: ReplaySnapshot = { init, events, downloaded: false, complete: true, live: false, error: null };
+  let snapshot: ReplaySnapshot = { init, events, downloaded: false, complete: true, live: false, error: null, drawn: false };
   const listeners = new Set<() => void>();
   const followers = new Set<(events: readonly ReplayEvent[]) => void>();
   let markDrawn = () => {};
@@ -69,7 +71,11 @@ export function createReplaySource(init: ReplayInit | null, events: ReplayEvent[
     finishDownload: ({ complete, live }) => change({ downloaded: true, complete, live: live && !complete }),
     fail: (error) => change({ downloaded: true, error }),
     endLive: () => change({ live: false }),
-    markDrawn: () => markDrawn(),
+    markDrawn: () => {
+      if (snapshot.drawn) return;
+      change({ drawn: true });
+      markDrawn();
+    },
     firstFrame,
   };
 }
@@ -112,21 +118,4 @@ const noSnapshot = () => null;
 export function useReplaySource(source: ReplaySource | null): ReplaySnapshot | null {
   const read = source ? source.getSnapshot : noSnapshot;
   return useSyncExternalStore(source ? source.subscribe : noSource, read, read);
-}
-
-/**
- * Whether the player has drawn the source's first frame: what can wait for it (the activity, the
- * session's facts) renders after, so it does not hold up the first frame.
- */
-export function useFirstFrameDrawn(source: ReplaySource | null): boolean {
-  const [drawn, setDrawn] = useState<ReplaySource | null>(null);
-  useEffect(() => {
-    if (!source) return;
-    let current = true;
-    void source.firstFrame.then(() => current && setDrawn(source));
-    return () => {
-      current = false;
-    };
-  }, [source]);
-  return source !== null && drawn === source;
 }

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { replayErrorMessage, replayQueryOptions } from '../api/replay.js';
-import { useFirstFrameDrawn, useReplaySource } from '../replay/replaySource.js';
+import { useReplaySource } from '../replay/replaySource.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import { ReplayPlayer } from '../components/ReplayPlayer.js';
 import { DeleteSessionButton } from '../components/replay/DeleteSessionButton.js';
@@ -92,7 +92,7 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds, 
   // each live batch), not on every batch of the download.
   const firstPage = useMemo(() => source?.getSnapshot().events ?? NO_EVENTS, [source]);
   // The player's first frame goes first: the activity and the session's facts are worked out after it.
-  const drawn = useFirstFrameDrawn(source);
+  const drawn = snapshot?.drawn === true;
   const activityEvents = !drawn ? NO_EVENTS : snapshot?.downloaded ? events : firstPage;
   const notes = useNotes(campaignId, sessionId, saved);
   const activity = useActivityItems(activityEvents, notes);
