@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Insertable } from 'kysely';
 import type { Db } from '../db/index.js';
+import { slices } from '../db/slices.js';
 import type { SessionVisitsTable } from '../db/schema-insights.js';
 import type { Moment } from '../../common/session-facts.js';
 import { MAX_PAGES } from '../../common/session-facts.js';
@@ -95,8 +96,6 @@ export class VisitLog {
 /** Ids a statement names at most, and rows one insert writes (7 parameters each: within any driver's limit). */
 const IDS_PER_STATEMENT = 500;
 const ROWS_PER_INSERT = 1000;
-
-const slices = <T>(items: T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 /**
  * One transaction, a few statements for all the sessions that wait (not three a session: the log

@@ -3,6 +3,7 @@
 // sessions (heatmap_unfed, filled by a trigger whatever deleted them) taken off again.
 import { sql, type Transaction } from 'kysely';
 import type { Database, Db } from '../db/index.js';
+import { slices } from '../db/slices.js';
 import { pageOf } from '../../common/heatmaps.js';
 import { addFed, emptyFed, readFed, type Fed, type Layers } from './fed.js';
 
@@ -26,8 +27,11 @@ const layerColumns = (l: Layers) => ({ clicks: l[0], rage_clicks: l[1], dead_cli
 const LAYER_COLUMNS = ['clicks', 'rage_clicks', 'dead_clicks', 'error_clicks'] as const;
 const KEY = ['campaign_id', 'page', 'device', 'day'] as const;
 
-/** Rows (one per key: PostgreSQL refuses a statement that meets one row twice) inserted in slices, each added onto the row it meets (`add` columns summed). */
-async function upsert<T extends 'heatmap_pages' | 'heatmap_elements' | 'heatmap_bins' | 'heatmap_scroll'>(
+/**
+ * Rows (one per key: PostgreSQL refuses a statement that meets one row twice) inserted in slices,
+ * each added onto the row it meets: `add` columns summed, `extra` columns set as given.
+ */
+async function upsert<T extends 'heatmap_pages' | 'heatmap_elements' | 'heatmap_bins' | 'heatmap_scroll' | 'heatmap_feeds'>(
   trx: Trx,
   table: T,
   rows: Record<string, unknown>[],
@@ -35,8 +39,7 @@ async function upsert<T extends 'heatmap_pages' | 'heatmap_elements' | 'heatmap_
   add: string[],
   extra: Record<string, unknown> = {},
 ): Promise<void> {
-  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    const slice = rows.slice(i, i + ROWS_PER_STATEMENT);
+  for (const slice of slices(rows, ROWS_PER_STATEMENT)) {
     await trx
       .insertInto(table)
       .values(slice as never)
@@ -210,14 +213,9 @@ async function storeOnce(db: Db, contributions: Contribution[]): Promise<void> {
     });
     await upsert(trx, 'heatmap_bins', bins, [...KEY, 'bin'], [...LAYER_COLUMNS]);
     await upsert(trx, 'heatmap_scroll', scroll, [...KEY, 'depth'], ['reached']);
-    for (let i = 0; i < feeds.length; i += ROWS_PER_STATEMENT) {
-      await trx
-        .insertInto('heatmap_feeds')
-        .values(feeds.slice(i, i + ROWS_PER_STATEMENT) as never)
-        .onConflict((oc) =>
-          oc.columns(['campaign_id', 'session_id', 'page', 'device', 'day']).doUpdateSet({ fed: sql`excluded.fed`, last_at: sql`excluded.last_at` }),
-        )
-        .execute();
-    }
+    await upsert(trx, 'heatmap_feeds', feeds, ['campaign_id', 'session_id', 'page', 'device', 'day'], [], {
+      fed: sql`excluded.fed`,
+      last_at: sql`excluded.last_at`,
+    });
   });
 }
