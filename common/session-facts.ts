@@ -198,9 +198,9 @@ export function foldFacts(previous: SessionFacts, moments: Moment[], mark?: (kin
 }
 
 /** The facts of a whole recording, with each mark's time: what the replay page shows. */
-export function sessionFacts(events: EventLike[]): { facts: SessionFacts; marks: { kind: FactMark; t: number }[] } {
-  const marks: { kind: FactMark; t: number }[] = [];
+export function sessionFacts(events: EventLike[]): { facts: SessionFacts; marks: FactMarks } {
+  const marks: FactMarks = [];
   const sorted = events.slice().sort((a, b) => a.timestamp - b.timestamp);
-  const facts = foldFacts(emptyFacts(), factMoments(sorted), (kind, t) => marks.push({ kind, t }));
+  const facts = foldFacts(emptyFacts(), factMoments(sorted), keepingMarks(marks));
   return { facts, marks };
 }
