@@ -25,7 +25,7 @@ const filterText = (text: string | undefined) => storable(text).trim() || undefi
 export function listFilters(query: Omit<SessionsQueryType, 'cursor' | 'limit' | 'sort'>): SessionFilters {
   // The funnel filters need the funnel: the routes read them (server/funnels/filter.ts).
   const { hasErrors, hasRageClicks, hasDeadClicks, hasQuickBacks, hasExcessiveScrolling, starred, trait, tag, funnel, step, outcome, ...rest } = query;
-  const [search, url, browser, utm] = [rest.search, rest.url, rest.browser, rest.utm].map(filterText);
+  const [search, url, browser, utm, error] = [rest.search, rest.url, rest.browser, rest.utm, rest.error].map(filterText);
   // People filters match what the page sent exactly: no trimming, but never a NUL (PostgreSQL refuses one).
   const [user, event] = [rest.user, rest.event].map((text) => (text === undefined ? undefined : storable(text)));
   const pair = (text: string | undefined) => (text === undefined ? undefined : (splitPair(storable(text)) ?? undefined));
@@ -35,6 +35,7 @@ export function listFilters(query: Omit<SessionsQueryType, 'cursor' | 'limit' | 
     url,
     browser,
     utm,
+    error,
     user,
     event,
     trait: pair(trait),

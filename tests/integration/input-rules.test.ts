@@ -69,7 +69,7 @@ describe('the sessions list’s filters', () => {
     expect(((await live.json()) as { error: string }).error).toBe('querystring.after must be a finite number');
   });
 
-  it('take a NUL in search, url or browser as if it were not there', async () => {
+  it('take a NUL in search, url, browser or error as if it were not there', async () => {
     const id = sessionId();
     const events = pageEvents();
     events[0].data.href = 'https://shop.example.com/basket';
@@ -83,6 +83,8 @@ describe('the sessions list’s filters', () => {
     expect(await ids('url=bas%00ket')).toEqual([id]);
     expect(await ids('url=%00')).toEqual(await ids(''));
     expect(await ids('browser=chr%00ome&url=basket')).toEqual([id]);
+    // An error message is stored as the page sent it, less any NUL (common/fact-moments.ts).
+    expect(await ids('error=%00')).toEqual(await ids(''));
   });
 
   it('answer any string in any parameter with 2xx or 4xx, never 5xx', async () => {
