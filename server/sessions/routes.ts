@@ -67,8 +67,16 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
         if (rest.funnel) await ctx.funnelVisits.flush();
         const query = { ...listFilters(rest), funnelCondition: await funnelCondition(ctx.db, campaign.id, rest), limit, cursor, sort };
         // The counts cover the whole campaign, whatever the filters.
-        const [page, counts, storage] = await Promise.all([pageSessions(ctx.db, campaign.id, query), countSessions(ctx.db, campaign.id), app.storageQuota.use(campaign.id)]);
-        const stars = await starredAmong(ctx.db, campaign.id, page.sessions.map((session) => session.sessionId));
+        const [page, counts, storage] = await Promise.all([
+          pageSessions(ctx.db, campaign.id, query),
+          countSessions(ctx.db, campaign.id),
+          app.storageQuota.use(campaign.id),
+        ]);
+        const stars = await starredAmong(
+          ctx.db,
+          campaign.id,
+          page.sessions.map((session) => session.sessionId),
+        );
         page.sessions = page.sessions.map((session) => ({ ...session, starred: stars.has(session.sessionId) }));
         // The storage quota's use, so the page can say why new sessions are refused.
         return storage ? { ...page, counts, storage } : { ...page, counts };

@@ -22,7 +22,13 @@ describe('a NUL in what a visitor sends', () => {
     const id = sessionId();
     const events = pageEvents();
     events[0].data.href = 'not a url\u0000/checkout';
-    const nul = { userAgent: 'Mozilla/5.0 (X11; Linux x86_64)\u0000 Firefox/120.0', language: 'en\u0000-GB', timezone: 'Europe/\u0000London', referrer: 'https://search.example/\u0000', url: 'page\u0000/checkout' };
+    const nul = {
+      userAgent: 'Mozilla/5.0 (X11; Linux x86_64)\u0000 Firefox/120.0',
+      language: 'en\u0000-GB',
+      timezone: 'Europe/\u0000London',
+      referrer: 'https://search.example/\u0000',
+      url: 'page\u0000/checkout',
+    };
     const res = await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(nul), events });
     expect(res.status).toBe(200);
     const row = await server.db
@@ -89,7 +95,26 @@ describe('the sessions list’s filters', () => {
 
   it('answer any string in any parameter with 2xx or 4xx, never 5xx', async () => {
     const names = Object.keys(SessionsQuery.properties);
-    const tricky = fc.constantFrom('1e400', '-1e400', 'Infinity', 'NaN', '-0', '0x10', '1e15', '9007199254740993', '\u0000', 'a\u0000b', '%', '\\', "'", '"', '_', 'true', ' ', '');
+    const tricky = fc.constantFrom(
+      '1e400',
+      '-1e400',
+      'Infinity',
+      'NaN',
+      '-0',
+      '0x10',
+      '1e15',
+      '9007199254740993',
+      '\u0000',
+      'a\u0000b',
+      '%',
+      '\\',
+      "'",
+      '"',
+      '_',
+      'true',
+      ' ',
+      '',
+    );
     const value = fc.oneof(tricky, fc.string({ unit: 'binary', maxLength: 40 }), fc.double().map(String), fc.bigInt().map(String));
     const query = fc.dictionary(fc.constantFrom(...names), value, { maxKeys: 5 });
     await fc.assert(
