@@ -7,4 +7,6 @@ const campaignId = new RegExp(CAMPAIGN_ID_PATTERN);
 const sessionId = new RegExp(SESSION_ID_PATTERN);
 
 export const isCampaignId = (value: string): boolean => campaignId.test(value);
+/** Funnels are named as campaigns are (a UUID): any other id is no funnel's, and is never looked up. */
+export const isFunnelId = isCampaignId;
 export const isSessionId = (value: string): boolean => sessionId.test(value);
