@@ -8,5 +8,5 @@ const sessionId = new RegExp(SESSION_ID_PATTERN);
 
 export const isCampaignId = (value: string): boolean => campaignId.test(value);
 /** Funnels are named as campaigns are (a UUID): any other id is no funnel's, and is never looked up. */
-export const isFunnelId = isCampaignId;
+export const isFunnelId = (value: string): boolean => campaignId.test(value);
 export const isSessionId = (value: string): boolean => sessionId.test(value);
