@@ -76,9 +76,14 @@ export const CampaignResponse = Type.Object({ data: Campaign });
 
 /** The words of a refusal for each field (`reason`: a wrong value; `missing`: left out), the form's where it has them. */
 const name = Type.String({ maxLength: MAX_NAME_LENGTH, reason: `name must be text of at most ${MAX_NAME_LENGTH} characters`, missing: NAME_REQUIRED });
-const domains = Type.String({ maxLength: MAX_DOMAINS_LENGTH, reason: `domains must be text of at most ${MAX_DOMAINS_LENGTH} characters`, missing: DOMAINS_REQUIRED });
+const domains = Type.String({
+  maxLength: MAX_DOMAINS_LENGTH,
+  reason: `domains must be text of at most ${MAX_DOMAINS_LENGTH} characters`,
+  missing: DOMAINS_REQUIRED,
+});
 const limit = Type.Integer({ minimum: 0, maximum: MAX_SESSION_LIMIT, reason: LIMIT_INVALID });
-const time = (field: string, missing: string) => Type.Integer({ minimum: 0, maximum: MAX_TIME, reason: `${field} must be epoch milliseconds (a non-negative integer)`, missing });
+const time = (field: string, missing: string) =>
+  Type.Integer({ minimum: 0, maximum: MAX_TIME, reason: `${field} must be epoch milliseconds (a non-negative integer)`, missing });
 const startTime = time('start_date_time', START_REQUIRED);
 const endTime = time('end_date_time', END_REQUIRED);
 const captureConsole = Type.Boolean({ reason: 'captureConsole must be true or false' });

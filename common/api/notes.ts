@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { MADE_ID_PATTERN } from '../ids.js';
 import { MAX_TIME } from '../limits.js';
 
 // Notes at moments of a replay (GET/POST /api/v1/notes/{campaignId}/{sessionId},
@@ -16,11 +17,18 @@ export const NoteBody = Type.Object({ text: text(), timestamp: timestamp() }, { 
 export type NoteBody = Static<typeof NoteBody>;
 
 /** PATCH: new text, a new moment, or both. */
-export const NoteChanges = Type.Object({ text: Type.Optional(text()), timestamp: Type.Optional(timestamp()) }, { additionalProperties: false, minProperties: 1 });
+export const NoteChanges = Type.Object(
+  { text: Type.Optional(text()), timestamp: Type.Optional(timestamp()) },
+  { additionalProperties: false, minProperties: 1 },
+);
 export type NoteChanges = Static<typeof NoteChanges>;
 
 export const NotesParams = Type.Object({ campaignId: Type.String({ maxLength: 64 }), sessionId: Type.String({ maxLength: 64 }) });
-export const NoteParams = Type.Object({ campaignId: Type.String({ maxLength: 64 }), sessionId: Type.String({ maxLength: 64 }), noteId: Type.String({ maxLength: 64 }) });
+export const NoteParams = Type.Object({
+  campaignId: Type.String({ maxLength: 64 }),
+  sessionId: Type.String({ maxLength: 64 }),
+  noteId: Type.String({ pattern: MADE_ID_PATTERN }),
+});
 
 export const Note = Type.Object({
   id: Type.String(),

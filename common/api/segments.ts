@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { MADE_ID_PATTERN } from '../ids.js';
 import { SessionsQuery } from './sessions.js';
 
 // Segments: a campaign's sessions-list filters saved under a name (GET/POST/PATCH/DELETE
@@ -19,11 +20,14 @@ export const SegmentBody = Type.Object({ name: name(), filters: SegmentFilters }
 export type SegmentBody = Static<typeof SegmentBody>;
 
 /** PATCH: a new name, new filters, or both. */
-export const SegmentChanges = Type.Object({ name: Type.Optional(name()), filters: Type.Optional(SegmentFilters) }, { additionalProperties: false, minProperties: 1 });
+export const SegmentChanges = Type.Object(
+  { name: Type.Optional(name()), filters: Type.Optional(SegmentFilters) },
+  { additionalProperties: false, minProperties: 1 },
+);
 export type SegmentChanges = Static<typeof SegmentChanges>;
 
 export const SegmentsParams = Type.Object({ campaignId: Type.String({ maxLength: 64 }) });
-export const SegmentParams = Type.Object({ campaignId: Type.String({ maxLength: 64 }), segmentId: Type.String({ maxLength: 64 }) });
+export const SegmentParams = Type.Object({ campaignId: Type.String({ maxLength: 64 }), segmentId: Type.String({ pattern: MADE_ID_PATTERN }) });
 
 export const Segment = Type.Object({
   id: Type.String(),

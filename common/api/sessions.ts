@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { MADE_ID_PATTERN } from '../ids.js';
 import { Nullable } from './shared.js';
 import { MAX_TIME } from '../limits.js';
 import { MAX_FUNNEL_STEPS } from '../funnels.js';
@@ -148,7 +149,7 @@ export const SessionsQuery = Type.Object(
     /** Sessions that had a JavaScript error with this message (its first 200 characters, exactly). */
     error: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     /** A funnel of the campaign: the sessions that entered it (with step/outcome, see server/funnels/filter.ts). */
-    funnel: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    funnel: Type.Optional(Type.String({ pattern: MADE_ID_PATTERN })),
     /** The funnel's step (1-based) the sessions reached, or dropped off after with outcome=dropped. */
     step: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_FUNNEL_STEPS })),
     outcome: Type.Optional(Type.Union([Type.Literal('dropped'), Type.Literal('converted')])),

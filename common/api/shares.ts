@@ -6,10 +6,7 @@ import type { ReplayEvent } from './replay.js';
 export const ShareExpiry = Type.Union([Type.Literal('1h'), Type.Literal('24h'), Type.Literal('7d')]);
 export type ShareExpiry = Static<typeof ShareExpiry>;
 
-export const CreateShareBody = Type.Object(
-  { expiresIn: ShareExpiry, includeDetails: Type.Optional(Type.Boolean()) },
-  { additionalProperties: false },
-);
+export const CreateShareBody = Type.Object({ expiresIn: ShareExpiry, includeDetails: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
 export type CreateShareBody = Static<typeof CreateShareBody>;
 
 /** A new link: the only time its token is shown (the server keeps only its hash). */

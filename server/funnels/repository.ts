@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { Executor } from '../db/executor.js';
-import { isFunnelId } from '../storage/ids.js';
 import type { FunnelsTable } from '../db/schema-insights.js';
 import type { Funnel, FunnelChanges } from '../../common/api/funnels.js';
 import { DEFAULT_FUNNEL_WITHIN_MS, needsVisits, progress, tally, type FunnelStep, type Tally, type Visit } from '../../common/funnels.js';
@@ -25,7 +24,6 @@ export async function listFunnels(db: Executor, campaignId: string): Promise<Fun
 }
 
 export async function findFunnel(db: Executor, campaignId: string, funnelId: string): Promise<Funnel | undefined> {
-  if (!isFunnelId(funnelId)) return undefined;
   const row = await db.selectFrom('funnels').selectAll().where('campaign_id', '=', campaignId).where('id', '=', funnelId).executeTakeFirst();
   return row && toFunnel(row);
 }
@@ -60,7 +58,6 @@ export async function addFunnel(
 }
 
 export async function changeFunnel(db: Executor, campaignId: string, funnelId: string, changes: FunnelChanges, now = Date.now()): Promise<Funnel | undefined> {
-  if (!isFunnelId(funnelId)) return undefined;
   const row = await db
     .updateTable('funnels')
     .set({
@@ -79,7 +76,6 @@ export async function changeFunnel(db: Executor, campaignId: string, funnelId: s
 }
 
 export async function deleteFunnel(db: Executor, campaignId: string, funnelId: string): Promise<boolean> {
-  if (!isFunnelId(funnelId)) return false;
   const result = await db.deleteFrom('funnels').where('campaign_id', '=', campaignId).where('id', '=', funnelId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
@@ -90,9 +86,7 @@ export async function deleteFunnel(db: Executor, campaignId: string, funnelId: s
  * cannot change a session's progress), each session's progress by common/funnels.ts.
  */
 export async function tallyOf(db: Executor, campaignId: string, funnel: Funnel, from: number, to: number): Promise<Tally> {
-  const visits = needsVisits(funnel.steps)
-    ? await stepVisits(db, campaignId, funnel.steps, from, to)
-    : await pageVisits(db, campaignId, funnel.steps, from, to);
+  const visits = needsVisits(funnel.steps) ? await stepVisits(db, campaignId, funnel.steps, from, to) : await pageVisits(db, campaignId, funnel.steps, from, to);
   const progresses = [...visits.values()].map((v) => progress(v, funnel.steps, funnel.withinMs));
   return tally(progresses, funnel.steps.length);
 }
@@ -120,11 +114,7 @@ async function pageVisits(db: Executor, campaignId: string, steps: FunnelStep[],
     .where('s.started_at', '<', to)
     .where((eb) => eb.or(patterns.map((pattern) => pathMatches(db, sql.ref('p.path'), pattern))))
     .execute();
-  return bySession(
-    rows,
-    (a, b) => Number(a.position) - Number(b.position),
-    (row) => ({ kind: 'page', value: row.path, at: Number(row.at) }),
-  );
+  return bySession(rows, (a, b) => Number(a.position) - Number(b.position), (row) => ({ kind: 'page', value: row.path, at: Number(row.at) }));
 }
 
 /** Funnels with a click or event step: each session's pages, clicks and events that are a step, in order (session_visits). */
@@ -138,9 +128,5 @@ async function stepVisits(db: Executor, campaignId: string, steps: FunnelStep[],
     .where('s.started_at', '<', to)
     .where((eb) => eb.or(steps.map((step) => visitMatches(db, sql.raw('v'), step))))
     .execute();
-  return bySession(
-    rows,
-    (a, b) => Number(a.at) - Number(b.at) || Number(a.seq) - Number(b.seq),
-    (row) => ({ kind: row.kind, value: row.value, text: row.text, at: Number(row.at) }),
-  );
+  return bySession(rows, (a, b) => Number(a.at) - Number(b.at) || Number(a.seq) - Number(b.seq), (row) => ({ kind: row.kind, value: row.value, text: row.text, at: Number(row.at) }));
 }

@@ -82,7 +82,11 @@ describe('sign-in and refresh attempts are limited per IP', () => {
     while (page.status >= 300 && page.status < 400) page = await go(new URL(page.headers.get('location') ?? '', page.url).href);
     const action = /action="([^"]+)"/.exec(await page.text())?.[1].replace(/&amp;/g, '&') ?? '';
     const guess = (password: string) =>
-      go(action, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ email: 'vic@example.test', password }).toString() });
+      go(action, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ email: 'vic@example.test', password }).toString(),
+      });
     // One POST went into signing Vic up; two more guesses are answered with the message.
     for (const password of ['guess one', 'guess two']) {
       const wrong = await guess(password);

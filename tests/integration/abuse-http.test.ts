@@ -40,7 +40,8 @@ describe('security headers', () => {
     expect(policy.get('default-src')).toEqual(["'self'"]);
     // Recorded pages: inline styles, and images, fonts and stylesheets from any web origin.
     expect(policy.get('style-src')).toEqual(expect.arrayContaining(["'self'", "'unsafe-inline'", 'https:', 'http:', 'blob:']));
-    for (const directive of ['img-src', 'font-src']) expect(policy.get(directive)).toEqual(expect.arrayContaining(["'self'", 'data:', 'blob:', 'https:', 'http:']));
+    for (const directive of ['img-src', 'font-src'])
+      expect(policy.get(directive)).toEqual(expect.arrayContaining(["'self'", 'data:', 'blob:', 'https:', 'http:']));
     expect(policy.get('worker-src')).toEqual(["'self'"]);
     expect(policy.has('upgrade-insecure-requests')).toBe(false);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
@@ -101,7 +102,7 @@ describe('security headers', () => {
     expect(preflight.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
   });
 
-  it("leaves the built-in sign-in form its own stricter CSP", async () => {
+  it('leaves the built-in sign-in form its own stricter CSP', async () => {
     const jar = new CookieJar();
     const go = browserFetch(server, jar);
     let response = await go('/api/v1/auth/google/login');

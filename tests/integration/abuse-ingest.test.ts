@@ -32,7 +32,7 @@ describe('ingest validates everything a visitor sends', () => {
     ['hardwareConcurrency 3e9', { info: info({ hardwareConcurrency: 3e9 }) }, /^info\.hardwareConcurrency must be a whole number from 0 to 1024$/],
     ['a screen 1e12 wide', { info: info({ screenWidth: 1e12 }) }, /^info\.screenWidth must be a whole number from 0 to 100000$/],
     ['a user agent that is not text', { info: info({ userAgent: { a: 1 } }) }, /^info\.userAgent must be text/],
-    ['an event type past rrweb\'s', { events: [event(Date.now(), 9)] }, /^events\[0\]\.type must be an rrweb event type \(0 to 8\)$/],
+    ["an event type past rrweb's", { events: [event(Date.now(), 9)] }, /^events\[0\]\.type must be an rrweb event type \(0 to 8\)$/],
   ];
 
   it.each(refusals)('refuses %s with a 400 that names the field, storing nothing', async (_name, overrides, message) => {
@@ -53,7 +53,11 @@ describe('ingest validates everything a visitor sends', () => {
 
   it('stores info with NUL characters and lone surrogates stripped, on either database', async () => {
     const id = sessionId();
-    const res = await postBatch(server, campaignId, batchOf({ sessionId: id, info: info({ language: 'en\u0000-GB', timezone: 'Europe/\uD800London', userAgent: 'Agent\u0000X' }) }));
+    const res = await postBatch(
+      server,
+      campaignId,
+      batchOf({ sessionId: id, info: info({ language: 'en\u0000-GB', timezone: 'Europe/\uD800London', userAgent: 'Agent\u0000X' }) }),
+    );
     expect(res.status).toBe(200);
     const row = await server.db.selectFrom('sessions').select(['language', 'timezone', 'user_agent']).where('id', '=', id).executeTakeFirstOrThrow();
     expect(row).toEqual({ language: 'en-GB', timezone: 'Europe/London', user_agent: 'AgentX' });
@@ -61,7 +65,17 @@ describe('ingest validates everything a visitor sends', () => {
 
   it("takes rrweb's newer Asset and Annotation events instead of stopping the tracker", async () => {
     const now = Date.now();
-    const res = await postBatch(server, campaignId, batchOf({ events: [...pageEvents(now - 1000), { type: 7, data: { url: 'https://shop.example.com/a.png', payload: {} }, timestamp: now - 10 }, { type: 8, data: { tag: 'x' }, timestamp: now - 5 }] }));
+    const res = await postBatch(
+      server,
+      campaignId,
+      batchOf({
+        events: [
+          ...pageEvents(now - 1000),
+          { type: 7, data: { url: 'https://shop.example.com/a.png', payload: {} }, timestamp: now - 10 },
+          { type: 8, data: { tag: 'x' }, timestamp: now - 5 },
+        ],
+      }),
+    );
     expect(res.status).toBe(200);
   });
 
@@ -72,7 +86,9 @@ describe('ingest validates everything a visitor sends', () => {
     expect((await postBatch(server, own, batchOf({ events: [event(Date.now() - 0.5)] }))).status).toBe(400);
     const first = await fetch(`${server.url}/api/v1/streaming/sessions/${own}/?limit=2`, { headers: { cookie: owner.cookie } });
     const page = (await first.json()) as { sessions: unknown[]; nextCursor: string };
-    const second = await fetch(`${server.url}/api/v1/streaming/sessions/${own}/?limit=2&cursor=${encodeURIComponent(page.nextCursor)}`, { headers: { cookie: owner.cookie } });
+    const second = await fetch(`${server.url}/api/v1/streaming/sessions/${own}/?limit=2&cursor=${encodeURIComponent(page.nextCursor)}`, {
+      headers: { cookie: owner.cookie },
+    });
     expect(second.status).toBe(200);
     expect(((await second.json()) as { sessions: unknown[] }).sessions).toHaveLength(1);
   });
@@ -220,7 +236,19 @@ describe('ingest sizes', () => {
   it('refuses a batch that inflates past 16 MB, but takes a 12 MB full snapshot', async () => {
     const campaignId = await makeCampaign(server);
     const big = (mb: number) =>
-      zlib.gzipSync(JSON.stringify(batchOf({ events: [{ type: 2, data: { node: { type: 0, id: 1, childNodes: [], text: 'a'.repeat(mb * 1024 * 1024) }, initialOffset: { top: 0, left: 0 } }, timestamp: Date.now() }] })));
+      zlib.gzipSync(
+        JSON.stringify(
+          batchOf({
+            events: [
+              {
+                type: 2,
+                data: { node: { type: 0, id: 1, childNodes: [], text: 'a'.repeat(mb * 1024 * 1024) }, initialOffset: { top: 0, left: 0 } },
+                timestamp: Date.now(),
+              },
+            ],
+          }),
+        ),
+      );
     expect((await postBatch(server, campaignId, big(12))).status).toBe(200);
     const refused = await postBatch(server, campaignId, big(17));
     expect(refused.status).toBe(413);

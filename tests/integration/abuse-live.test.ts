@@ -97,7 +97,11 @@ function within<T>(promise: Promise<T>, what: string): Promise<T> {
 
 describe('live streams end within one heartbeat when their sign-in ends', () => {
   const post = (path: string, headers: Record<string, string>, method = 'POST', body?: unknown) =>
-    fetch(`${server.url}${path}`, { method, headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    fetch(`${server.url}${path}`, {
+      method,
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   const signInOf = (device: Owner) => accessClaims(device).sid as string;
 
   /** A list stream and a replay stream of the device, both read. */
@@ -132,7 +136,7 @@ describe('live streams end within one heartbeat when their sign-in ends', () => 
     await within(Promise.all(streams.map((s) => s.ended)), 'every stream of the user to end');
   });
 
-  it("deleting the account ends its streams", async () => {
+  it('deleting the account ends its streams', async () => {
     const leaving = await userSession(server, 'Leaving Streamer');
     const mine = await createCampaign(server, leaving);
     await storeWorstSession(server.db, mine.id, 'live-small-3', { chunks: 2, eventsPerChunk: 10, pad: 10, inOrder: true });

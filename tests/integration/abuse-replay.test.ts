@@ -32,7 +32,12 @@ async function text(stream: Readable): Promise<string> {
 
 /** The replay straight from the stream function, with a merge budget and its statistics. */
 async function streamed(server: TestServer, campaignId: string, sessionId: string, mergeBudget?: number) {
-  const session = await server.db.selectFrom('sessions').selectAll().where('campaign_id', '=', campaignId).where('id', '=', sessionId).executeTakeFirstOrThrow();
+  const session = await server.db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('campaign_id', '=', campaignId)
+    .where('id', '=', sessionId)
+    .executeTakeFirstOrThrow();
   const stats: MergeStats = { peakOpenBytes: 0, opened: 0, overflows: 0 };
   const body = JSON.parse(await text(replayStream(server.db, session, Date.now(), { mergeBudget, stats }))) as ReplayResponse;
   return { events: body.events, stats };
@@ -178,8 +183,7 @@ describe('heavy retrievals at once (HEAVY_REPLAYS=1)', () => {
   afterAll(async () => server?.close());
 
   const counts = () => server.app.replayGate.counts;
-  const until = (expected: { running: number; waiting: number }) =>
-    vi.waitFor(() => expect(counts()).toEqual(expected), { timeout: 20_000, interval: 10 });
+  const until = (expected: { running: number; waiting: number }) => vi.waitFor(() => expect(counts()).toEqual(expected), { timeout: 20_000, interval: 10 });
 
   it('runs one, queues one per owner (two in all), turns the next away with 503 and Retry-After (exports too), and frees slots and places of callers who leave', async () => {
     const url = `${server.url}/api/v1/replay/retrieve/${campaign.id}/worst-gated-1`;
@@ -226,7 +230,7 @@ describe('heavy retrievals at once (HEAVY_REPLAYS=1)', () => {
     await until({ running: 0, waiting: 0 });
   });
 
-  it('gives public share links a gate of their own: links held open are bounded and never take the owners\' slots', async () => {
+  it("gives public share links a gate of their own: links held open are bounded and never take the owners' slots", async () => {
     const created = await fetch(`${server.url}/api/v1/replay/share/${campaign.id}/worst-gated-1`, {
       method: 'POST',
       headers: { ...owner.headers, 'content-type': 'application/json' },

@@ -85,7 +85,10 @@ describe('graceful shutdown', { timeout: 90_000 }, () => {
       server.child.kill('SIGTERM');
       await server.printed(/^SIGTERM: finishing requests in flight/);
       // No new work is taken on.
-      const late = await fetch(`http://127.0.0.1:${port}/api/v1/auth/me`).then((res) => res.status, () => 'refused');
+      const late = await fetch(`http://127.0.0.1:${port}/api/v1/auth/me`).then(
+        (res) => res.status,
+        () => 'refused',
+      );
       expect(['refused', 503]).toContain(late);
 
       inFlight.finish();

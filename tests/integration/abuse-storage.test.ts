@@ -40,7 +40,9 @@ const bulkyEvents = () => [
  */
 async function fillStorage(server: TestServer): Promise<string> {
   if (usingPostgres()) {
-    await sql`create function td_disk_full() returns trigger language plpgsql as $$ begin raise exception 'could not extend file: No space left on device' using errcode = 'disk_full'; end $$`.execute(server.db);
+    await sql`create function td_disk_full() returns trigger language plpgsql as $$ begin raise exception 'could not extend file: No space left on device' using errcode = 'disk_full'; end $$`.execute(
+      server.db,
+    );
     await sql`create trigger td_disk_full before insert on chunks for each row execute function td_disk_full()`.execute(server.db);
     return '53100';
   }
@@ -79,7 +81,10 @@ describe('a full disk', () => {
     expect(refused.headers.get('access-control-allow-origin')).toBe('https://shop.example.com');
     // On PostgreSQL the short way's failed statement is logged too, before the long way's fault.
     const faults = log.lines.filter((line) => line.includes(code)).map((line) => (JSON.parse(line) as { msg: string }).msg);
-    expect(faults.filter((msg) => msg.startsWith(`storage fault ${code}: `)), `a storage fault naming ${code}:\n${log.lines.join('')}`).toHaveLength(1);
+    expect(
+      faults.filter((msg) => msg.startsWith(`storage fault ${code}: `)),
+      `a storage fault naming ${code}:\n${log.lines.join('')}`,
+    ).toHaveLength(1);
     expect(log.lines.join('')).not.toContain('cannot rollback');
 
     // What was acknowledged is intact and still replays; the refused batch left nothing behind.
@@ -147,7 +152,8 @@ describe('file modes in DATA_DIR', () => {
       await writeSomething(server);
       const found = modes(dir);
       // On PostgreSQL the generated secrets live in the database, which every node shares.
-      if (!usingPostgres()) expect(Object.keys(found)).toEqual(expect.arrayContaining(['tapedeck.sqlite', 'tapedeck.sqlite-wal', 'tapedeck.sqlite-shm', 'session.secret']));
+      if (!usingPostgres())
+        expect(Object.keys(found)).toEqual(expect.arrayContaining(['tapedeck.sqlite', 'tapedeck.sqlite-wal', 'tapedeck.sqlite-shm', 'session.secret']));
       expect(found).toEqual(allOwnerOnly(dir));
     } finally {
       await server.close();
@@ -184,7 +190,10 @@ describe('start-up on unusable storage', { timeout: 90_000 }, () => {
     // SQLite, whatever the run's database: on PostgreSQL nothing is written to DATA_DIR.
     const server = spawnServer({ PORT: '0', DATA_DIR: dir }, asRoot ? { uid: 65534, gid: 65534 } : {});
     expect(await server.exited).toBe(1);
-    const lines = server.stderr().split('\n').filter((line) => line.includes(dir));
+    const lines = server
+      .stderr()
+      .split('\n')
+      .filter((line) => line.includes(dir));
     expect(lines, server.stderr()).toHaveLength(1);
     expect(lines[0]).toMatch(new RegExp(`^Storage error: DATA_DIR ${dir} is not writable: EACCES`));
     expect(server.stdout()).not.toContain('Tapedeck is running');

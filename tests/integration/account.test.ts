@@ -42,10 +42,12 @@ const signOutEverywhere = (headers: Record<string, string>) =>
 const deleteAccount = (headers: Record<string, string>, body: unknown) =>
   fetch(`${server.url}/api/v1/account`, { method: 'DELETE', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 /** Whether an access token still opens the API. */
-const accessWorks = async (access: string) => (await fetch(`${server.url}/api/v1/auth/me`, { headers: { cookie: `${ACCESS_COOKIE}=${access}` } })).status === 200;
+const accessWorks = async (access: string) =>
+  (await fetch(`${server.url}/api/v1/auth/me`, { headers: { cookie: `${ACCESS_COOKIE}=${access}` } })).status === 200;
 /** Whether a refresh token still buys a new pair. */
 const refreshWorks = async (refresh: string) =>
-  (await fetch(`${server.url}/api/v1/auth/refresh`, { method: 'POST', headers: { cookie: `${REFRESH_COOKIE}=${refresh}`, origin: server.config.publicUrl } })).status === 200;
+  (await fetch(`${server.url}/api/v1/auth/refresh`, { method: 'POST', headers: { cookie: `${REFRESH_COOKIE}=${refresh}`, origin: server.config.publicUrl } }))
+    .status === 200;
 const cleared = (response: Response) =>
   [ACCESS_COOKIE, REFRESH_COOKIE].every((name) => response.headers.getSetCookie().some((line) => line.startsWith(`${name}=;`)));
 
@@ -100,7 +102,11 @@ describe('GET /api/v1/account/sign-ins', () => {
     await device(userId, CHROME_WINDOWS);
     await device(userId, FIREFOX_LINUX);
     const [stale] = await server.db.selectFrom('sign_ins').select('family_id').where('user_id', '=', userId).execute();
-    await server.db.updateTable('sign_ins').set({ expires_at: Date.now() - 1 }).where('family_id', '=', stale.family_id).execute();
+    await server.db
+      .updateTable('sign_ins')
+      .set({ expires_at: Date.now() - 1 })
+      .where('family_id', '=', stale.family_id)
+      .execute();
     await housekeeping(server.db);
     const left = await server.db.selectFrom('sign_ins').select('family_id').where('user_id', '=', userId).execute();
     expect(left).toHaveLength(1);
@@ -198,7 +204,8 @@ async function owned(userId: string) {
 async function seed(headers: Record<string, string>, name: string) {
   const campaign = await createCampaign(server, headers, name);
   await insertSession(server.db, { campaign_id: campaign.id, id: 'rec-1', started_at: Date.now() - 1000, last_activity_at: Date.now() });
-  for (const seq of [0, 1]) await appendChunk(server.db, { campaignId: campaign.id, sessionId: 'rec-1', seq, events: [{ type: 3, data: {}, timestamp: 1000 + seq }] });
+  for (const seq of [0, 1])
+    await appendChunk(server.db, { campaignId: campaign.id, sessionId: 'rec-1', seq, events: [{ type: 3, data: {}, timestamp: 1000 + seq }] });
   await createShare(server.db, { campaignId: campaign.id, sessionId: 'rec-1', expiresIn: '24h', includeDetails: false });
   return campaign.id;
 }
@@ -252,7 +259,9 @@ describe('DELETE /api/v1/account', () => {
     const accountId = subject.slice(subject.lastIndexOf('|') + 1);
     expect(await server.db.selectFrom('local_accounts').select('email').where('email', '=', person.email).execute()).toHaveLength(1);
     const providerRows = async () =>
-      (await server.db.selectFrom('oidc_models').select('payload').execute()).filter((row) => (JSON.parse(row.payload) as { accountId?: string }).accountId === accountId);
+      (await server.db.selectFrom('oidc_models').select('payload').execute()).filter(
+        (row) => (JSON.parse(row.payload) as { accountId?: string }).accountId === accountId,
+      );
     expect((await providerRows()).length).toBeGreaterThan(0);
 
     const response = await deleteAccount(signedIn.headers, { confirm: person.email });

@@ -212,7 +212,15 @@ describe('built-in sign-in with SIGNUP=closed', () => {
   it('keeps letting in an account made while sign-up was open: closing sign-up stops new accounts only', async () => {
     await server.db
       .insertInto('local_accounts')
-      .values({ email: 'self@example.test', subject: 'self-made', name: 'Self', password_hash: await hashPassword('self password'), made_by: 'signup', created_at: 0, updated_at: 0 })
+      .values({
+        email: 'self@example.test',
+        subject: 'self-made',
+        name: 'Self',
+        password_hash: await hashPassword('self password'),
+        made_by: 'signup',
+        created_at: 0,
+        updated_at: 0,
+      })
       .execute();
     expect((await signIn(server, { name: '', email: 'self@example.test', password: 'self password' })).user.name).toBe('Self');
     const wrong = await submitSignInForm(server, { email: 'self@example.test', password: 'not the password' });

@@ -67,7 +67,12 @@ describe("the built-in provider's own sign-in", () => {
     // As if the password was typed 110 s ago: 10 s of the session are left.
     const earlier = loginTs - 110;
     const payload = { ...(JSON.parse(session.payload) as object), loginTs: earlier };
-    await server.db.updateTable('oidc_models').set({ payload: JSON.stringify(payload), expires_at: (earlier + PROVIDER_SESSION_SECONDS) * 1000 }).where('model', '=', 'Session').where('id', '=', session.id).execute();
+    await server.db
+      .updateTable('oidc_models')
+      .set({ payload: JSON.stringify(payload), expires_at: (earlier + PROVIDER_SESSION_SECONDS) * 1000 })
+      .where('model', '=', 'Session')
+      .where('id', '=', session.id)
+      .execute();
     expect(await signInAgainWithoutPrompt(browser)).toBe('form');
     const after = await server.db.selectFrom('oidc_models').select('expires_at').where('model', '=', 'Session').where('id', '=', session.id).executeTakeFirst();
     // Still there (the visit read it), and still ending when it did.
@@ -88,7 +93,9 @@ describe("signing out ends the built-in provider's session and grants of the acc
   it('revoking a device', async () => {
     const browser = await signedInBrowser('Device');
     const other = await signedInBrowser('Device');
-    const list = (await (await fetch(`${server.url}/api/v1/account/sign-ins`, { headers: other.headers })).json()) as { signIns: Array<{ id: string; current: boolean }> };
+    const list = (await (await fetch(`${server.url}/api/v1/account/sign-ins`, { headers: other.headers })).json()) as {
+      signIns: Array<{ id: string; current: boolean }>;
+    };
     const device = list.signIns.find((s) => !s.current);
     expect(device).toBeDefined();
     const answer = await fetch(`${server.url}/api/v1/account/sign-ins/${device?.id}`, { method: 'DELETE', headers: other.headers });

@@ -6,7 +6,10 @@ import { authorize, browserFetch, CookieJar, postCallback, signIn } from '../hel
 function cookieAttributes(lines: string[], name: string): string[] {
   const line = lines.find((l) => l.startsWith(`${name}=`));
   if (!line) throw new Error(`no Set-Cookie for ${name} in ${JSON.stringify(lines)}`);
-  return line.split(';').slice(1).map((a) => a.trim().toLowerCase());
+  return line
+    .split(';')
+    .slice(1)
+    .map((a) => a.trim().toLowerCase());
 }
 
 describe('sign-in through the built-in provider', () => {

@@ -55,7 +55,10 @@ describe('a campaign’s use, as the campaign list answers it', () => {
   it('never counts below 0, and deleting an unknown session frees nothing', async () => {
     const campaignId = await makeCampaign(server, { ownerId: owner.userId, limit: 3 });
     // A session stored without being counted (e.g. before the counter existed).
-    await server.db.insertInto('sessions').values(sessionRow({ campaign_id: campaignId, id: 'uncounted', started_at: Date.now() })).execute();
+    await server.db
+      .insertInto('sessions')
+      .values(sessionRow({ campaign_id: campaignId, id: 'uncounted', started_at: Date.now() }))
+      .execute();
     expect((await deleteSession(campaignId, 'uncounted')).status).toBe(200);
     expect((await listed(campaignId)).session_count).toBe(0);
 

@@ -349,7 +349,7 @@ describe('PATCH /api/v1/campaign/update/:id', () => {
 });
 
 describe('ingest after an owner changes or deletes the campaign', () => {
-  it("takes the change on the very next batch, though ingest keeps the campaigns it reads", async () => {
+  it('takes the change on the very next batch, though ingest keeps the campaigns it reads', async () => {
     const { data: campaign } = (await (await create(valid)).json()) as { data: Campaign };
     const batch = (seq: number, id = sessionId()) => ({ sessionId: id, seq, info: info(), events: pageEvents() });
     const shop = { origin: 'https://shop.example.com' };

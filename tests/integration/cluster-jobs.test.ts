@@ -97,7 +97,16 @@ describe('background jobs', () => {
     try {
       const app = Fastify({ logger: false });
       startJobs(app, server.db, { firstAfterMs: 20, everyMs: 100 });
-      const expired = (id: string) => ({ model: 'Session', id, payload: '{}', uid: null, grant_id: null, user_code: null, expires_at: Date.now() - 1000, consumed_at: null });
+      const expired = (id: string) => ({
+        model: 'Session',
+        id,
+        payload: '{}',
+        uid: null,
+        grant_id: null,
+        user_code: null,
+        expires_at: Date.now() - 1000,
+        consumed_at: null,
+      });
       const gone = async (id: string) => (await server.db.selectFrom('oidc_models').select('id').where('id', '=', id).execute()).length === 0;
       // Waits on the database without moving the fake clock, so no further run starts meanwhile.
       const until = async (id: string) => {

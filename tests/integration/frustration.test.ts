@@ -43,7 +43,13 @@ describe('quick backs and excessive scrolling', () => {
     for (const [seq, events] of batches.entries()) {
       expect((await postBatch(server, campaignId, { sessionId: frustrated, seq, ...(seq ? {} : { info: info() }), events })).status).toBe(200);
     }
-    const calmEvents = [...load(t, '/product'), ...load(t + 10_000, '/cart'), ...load(t + 30_000, '/product'), scroll(t + 31_000, 600), scroll(t + 32_000, 1200)];
+    const calmEvents = [
+      ...load(t, '/product'),
+      ...load(t + 10_000, '/cart'),
+      ...load(t + 30_000, '/product'),
+      scroll(t + 31_000, 600),
+      scroll(t + 32_000, 1200),
+    ];
     expect((await postBatch(server, campaignId, { sessionId: calm, seq: 0, info: info(), events: calmEvents })).status).toBe(200);
 
     const { sessions } = await get<SessionsResponse>(`/api/v1/streaming/sessions/${campaignId}/`);

@@ -129,15 +129,15 @@ describe('funnels', () => {
     ]);
     expect((await get(`funnel=${funnel.id}&step=3&outcome=dropped`)).status).toBe(400);
     expect((await funnels(`/${crypto.randomUUID()}/result`)).status).toBe(404);
-    // An id no funnel can have (a NUL, which PostgreSQL refuses in text) is no funnel, on every route.
-    expect((await get('funnel=%00')).status).toBe(404);
+    // An id no funnel can have (a NUL, which PostgreSQL refuses in text) is refused before any lookup, on every route.
+    expect((await get('funnel=%00')).status).toBe(400);
     for (const [path, init] of [
       ['/%00', undefined],
       ['/%00/result', undefined],
       ['/%00', json('PATCH', { name: 'x' })],
       ['/%00', { method: 'DELETE', headers: owner.headers }],
     ] as const)
-      expect((await funnels(path, init)).status, path).toBe(404);
+      expect((await funnels(path, init)).status, path).toBe(400);
   });
 
   it("answers 403 for another owner's campaign and 404 for a funnel of another campaign", async () => {

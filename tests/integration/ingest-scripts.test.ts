@@ -104,7 +104,11 @@ describe('the visitor address and country', () => {
 
   it('stores a truncated address or none as the campaign says, and the mode with the session, the country still from the full one', async () => {
     expect(await ingestFrom({ TRUST_PROXY: '1' }, 'truncated')).toEqual({ remote_ip: '8.8.8.0', country: 'United States', ip_mode: 'truncated' });
-    expect(await ingestFrom({ TRUST_PROXY: '1' }, 'truncated', '2001:4860:4860::8888')).toEqual({ remote_ip: '2001:4860:4860::', country: 'United States', ip_mode: 'truncated' });
+    expect(await ingestFrom({ TRUST_PROXY: '1' }, 'truncated', '2001:4860:4860::8888')).toEqual({
+      remote_ip: '2001:4860:4860::',
+      country: 'United States',
+      ip_mode: 'truncated',
+    });
     expect(await ingestFrom({ TRUST_PROXY: '1' }, 'none')).toEqual({ remote_ip: null, country: 'United States', ip_mode: 'none' });
   });
 });

@@ -98,7 +98,12 @@ describe('ingest: storing batches', () => {
     const ok = await postBatch(server, campaignId, { sessionId: sessionId(), seq: 0, info: info(), events: pageEvents() }, { origin: 'http://127.0.0.1:5000' });
     expect(ok.status).toBe(200);
     const before = await storedCounts(server, campaignId);
-    const res = await postBatch(server, campaignId, { sessionId: sessionId(), seq: 0, info: info(), events: pageEvents() }, { origin: 'http://127.0.0.1:5001' });
+    const res = await postBatch(
+      server,
+      campaignId,
+      { sessionId: sessionId(), seq: 0, info: info(), events: pageEvents() },
+      { origin: 'http://127.0.0.1:5001' },
+    );
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ error: 'Origin not allowed for this campaign' });
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
@@ -107,9 +112,18 @@ describe('ingest: storing batches', () => {
 
   it('takes a batch whatever its content type, or without one', async () => {
     const json = JSON.stringify({ sessionId: sessionId(), seq: 0, info: info(), events: pageEvents() });
-    const untyped = await fetch(`${server.url}/api/v1/ingest/${campaignId}`, { method: 'POST', body: new Uint8Array(zlib.gzipSync(json)), headers: { origin: 'https://shop.example.com' } });
+    const untyped = await fetch(`${server.url}/api/v1/ingest/${campaignId}`, {
+      method: 'POST',
+      body: new Uint8Array(zlib.gzipSync(json)),
+      headers: { origin: 'https://shop.example.com' },
+    });
     expect(untyped.status).toBe(200);
-    const typed = await postBatch(server, campaignId, { sessionId: sessionId(), seq: 0, info: info(), events: pageEvents() }, { gzip: false, headers: { 'content-type': 'application/json' } });
+    const typed = await postBatch(
+      server,
+      campaignId,
+      { sessionId: sessionId(), seq: 0, info: info(), events: pageEvents() },
+      { gzip: false, headers: { 'content-type': 'application/json' } },
+    );
     expect(typed.status).toBe(200);
   });
 
@@ -135,7 +149,9 @@ describe('ingest: storing batches', () => {
       return server.db.selectFrom('sessions').select(['is_bot', 'bot_reason', 'webdriver']).where('id', '=', id).executeTakeFirstOrThrow();
     };
     expect(await verdictFor({ webdriver: true })).toEqual({ is_bot: 1, bot_reason: 'Automated browser: navigator.webdriver is true', webdriver: 1 });
-    expect(await verdictFor({ userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36' })).toEqual({
+    expect(
+      await verdictFor({ userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36' }),
+    ).toEqual({
       is_bot: 1,
       bot_reason: 'Crawler or headless browser user agent',
       webdriver: 0,
@@ -159,8 +175,10 @@ describe('ingest: storing batches', () => {
     // A short session without input that has been idle for over 30 minutes has ended: a bot,
     // marked when its campaign next admits a session, at most once a minute on a node.
     const other = await makeCampaign(server);
-    const ended = (id: string) => sessionRow({ campaign_id: other, id, started_at: Date.now() - 40 * 60_000, last_activity_at: Date.now() - 31 * 60_000, event_count: 2 });
-    const botReason = async (id: string) => (await server.db.selectFrom('sessions').select(['bot_reason']).where('id', '=', id).executeTakeFirstOrThrow()).bot_reason;
+    const ended = (id: string) =>
+      sessionRow({ campaign_id: other, id, started_at: Date.now() - 40 * 60_000, last_activity_at: Date.now() - 31 * 60_000, event_count: 2 });
+    const botReason = async (id: string) =>
+      (await server.db.selectFrom('sessions').select(['bot_reason']).where('id', '=', id).executeTakeFirstOrThrow()).bot_reason;
     await server.db.insertInto('sessions').values(ended('quiet-1')).execute();
     expect(await botReason('quiet-1')).toBe(null);
     await postBatch(server, other, { sessionId: sessionId(), seq: 0, info: info(), events: pageEvents() });
@@ -185,23 +203,78 @@ describe('ingest: refusals write nothing', () => {
     ['an unknown campaign', async () => ({ campaign: '00000000-0000-4000-8000-000000000000', body: batch() }), 404, 'Unknown campaign'],
     ['a malformed campaign id', async () => ({ campaign: 'not-a-campaign', body: batch() }), 404, 'Unknown campaign'],
     ['no Origin header', async () => ({ campaign: campaignId, body: batch(), origin: null }), 403, 'Origin header required'],
-    ['an origin not in the domains', async () => ({ campaign: campaignId, body: batch(), origin: 'https://evil.example' }), 403, 'Origin not allowed for this campaign'],
-    ['a campaign not started', async () => ({ campaign: await makeCampaign(server, { start: Date.now() + 60_000, end: Date.now() + 120_000 }), body: batch() }), 403, 'Campaign has not started'],
-    ['a campaign that ended', async () => ({ campaign: await makeCampaign(server, { start: Date.now() - 120_000, end: Date.now() - 60_000 }), body: batch() }), 403, 'Campaign has ended'],
+    [
+      'an origin not in the domains',
+      async () => ({ campaign: campaignId, body: batch(), origin: 'https://evil.example' }),
+      403,
+      'Origin not allowed for this campaign',
+    ],
+    [
+      'a campaign not started',
+      async () => ({ campaign: await makeCampaign(server, { start: Date.now() + 60_000, end: Date.now() + 120_000 }), body: batch() }),
+      403,
+      'Campaign has not started',
+    ],
+    [
+      'a campaign that ended',
+      async () => ({ campaign: await makeCampaign(server, { start: Date.now() - 120_000, end: Date.now() - 60_000 }), body: batch() }),
+      403,
+      'Campaign has ended',
+    ],
     ['an empty body', async () => ({ campaign: campaignId, body: '', gzip: false }), 400, 'Empty body'],
     ['malformed JSON', async () => ({ campaign: campaignId, body: '{"sessionId": "abc', gzip: false }), 400, 'Malformed JSON body'],
     ['malformed JSON inside gzip', async () => ({ campaign: campaignId, body: '[1, 2' }), 400, 'Malformed JSON body'],
     ['a body that is not an object', async () => ({ campaign: campaignId, body: [batch()] }), 400, 'The batch must be a JSON object'],
-    ['a bad session id', async () => ({ campaign: campaignId, body: { ...batch(), sessionId: 'a b' } }), 400, 'sessionId must be 8 to 64 letters, digits, "-" or "_"'],
+    [
+      'a bad session id',
+      async () => ({ campaign: campaignId, body: { ...batch(), sessionId: 'a b' } }),
+      400,
+      'sessionId must be 8 to 64 letters, digits, "-" or "_"',
+    ],
     ['a negative seq', async () => ({ campaign: campaignId, body: { ...batch(), seq: -1 } }), 400, 'seq must be a whole number from 0 to 2147483646'],
     ['no events', async () => ({ campaign: campaignId, body: { ...batch(), events: [] } }), 400, 'events must be a non-empty array'],
-    ['an event of unknown type', async () => ({ campaign: campaignId, body: { ...batch(), events: [{ type: 9, data: {}, timestamp: Date.now() }] } }), 400, 'events[0].type must be an rrweb event type (0 to 8)'],
-    ['an event without data', async () => ({ campaign: campaignId, body: { ...batch(), events: [{ type: 2, timestamp: Date.now() }] } }), 400, 'events[0].data must be an object'],
-    ['a new session without info', async () => ({ campaign: campaignId, body: { ...batch(), info: undefined } }), 400, 'The first batch of a session must carry its info'],
-    ['info that is not an object', async () => ({ campaign: campaignId, body: { ...batch(), info: 'hi' } }), 400, "info must be an object with the visit's details"],
-    ['too many events', async () => ({ campaign: campaignId, body: { ...batch(), events: Array.from({ length: 10_001 }, () => pageEvents()[2]) } }), 413, 'A batch holds at most 10000 events'],
-    ['broken gzip', async () => ({ campaign: campaignId, body: Buffer.concat([zlib.gzipSync(JSON.stringify(batch())).subarray(0, 30)]) }), 400, 'Body is not valid gzip'],
-    ['a gzip bomb', async () => ({ campaign: campaignId, body: zlib.gzipSync(Buffer.alloc(20 * 1024 * 1024, 0x20)) }), 413, 'Batch is larger than 16777216 bytes once decompressed'],
+    [
+      'an event of unknown type',
+      async () => ({ campaign: campaignId, body: { ...batch(), events: [{ type: 9, data: {}, timestamp: Date.now() }] } }),
+      400,
+      'events[0].type must be an rrweb event type (0 to 8)',
+    ],
+    [
+      'an event without data',
+      async () => ({ campaign: campaignId, body: { ...batch(), events: [{ type: 2, timestamp: Date.now() }] } }),
+      400,
+      'events[0].data must be an object',
+    ],
+    [
+      'a new session without info',
+      async () => ({ campaign: campaignId, body: { ...batch(), info: undefined } }),
+      400,
+      'The first batch of a session must carry its info',
+    ],
+    [
+      'info that is not an object',
+      async () => ({ campaign: campaignId, body: { ...batch(), info: 'hi' } }),
+      400,
+      "info must be an object with the visit's details",
+    ],
+    [
+      'too many events',
+      async () => ({ campaign: campaignId, body: { ...batch(), events: Array.from({ length: 10_001 }, () => pageEvents()[2]) } }),
+      413,
+      'A batch holds at most 10000 events',
+    ],
+    [
+      'broken gzip',
+      async () => ({ campaign: campaignId, body: Buffer.concat([zlib.gzipSync(JSON.stringify(batch())).subarray(0, 30)]) }),
+      400,
+      'Body is not valid gzip',
+    ],
+    [
+      'a gzip bomb',
+      async () => ({ campaign: campaignId, body: zlib.gzipSync(Buffer.alloc(20 * 1024 * 1024, 0x20)) }),
+      413,
+      'Batch is larger than 16777216 bytes once decompressed',
+    ],
     ['a body over the cap', async () => ({ campaign: campaignId, body: Buffer.alloc(4 * 1024 * 1024 + 1, 0x20) }), 413, 'Request body is too large'],
   ];
 

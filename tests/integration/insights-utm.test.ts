@@ -53,7 +53,12 @@ beforeAll(async () => {
     await insertSession(server.db, row);
     // session_pages as ingest leaves it, each page at its known time.
     for (const [position, offset] of (times ?? []).entries())
-      await server.db.updateTable('session_pages').set({ at: row.started_at + offset }).where('session_id', '=', row.id).where('position', '=', position).execute();
+      await server.db
+        .updateTable('session_pages')
+        .set({ at: row.started_at + offset })
+        .where('session_id', '=', row.id)
+        .where('position', '=', position)
+        .execute();
   }
 });
 afterAll(async () => server?.close());
@@ -120,7 +125,11 @@ describe('time on page', () => {
     const mine = await makeCampaign(server, { ownerId: owner.userId, start: T0 - DAY });
     await insertSession(server.db, { campaign_id: mine, id: 'only', started_at: T0 + HOUR, last_activity_at: T0 + HOUR + 8_000, pages: '/' });
     expect((await insights(RANGE, mine)).pages[0].medianMsOnPage).toBe(8_000);
-    await server.db.updateTable('sessions').set({ last_activity_at: T0 + HOUR + 9_000 }).where('campaign_id', '=', mine).execute();
+    await server.db
+      .updateTable('sessions')
+      .set({ last_activity_at: T0 + HOUR + 9_000 })
+      .where('campaign_id', '=', mine)
+      .execute();
     expect((await insights(RANGE, mine)).pages[0].medianMsOnPage).toBe(9_000);
   });
 });

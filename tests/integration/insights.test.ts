@@ -32,10 +32,27 @@ const seeded = (campaignId: string): NewSession[] => [
   {
     // Its duration (5 s) is below its active time (30 s): counted as 30 s, as the list shows it.
     ...{ campaign_id: campaignId, id: 'c-session', started_at: T0 + 25 * HOUR, last_activity_at: T0 + 25 * HOUR + 5_000, active_ms: 30_000, page_count: 1 },
-    ...{ country_code: 'FR', country: 'France', device: 'desktop', browser_name: 'firefox', os: 'Linux', pages: '/products', exit_url: '/products', failed_request_count: 1 },
+    ...{
+      country_code: 'FR',
+      country: 'France',
+      device: 'desktop',
+      browser_name: 'firefox',
+      os: 'Linux',
+      pages: '/products',
+      exit_url: '/products',
+      failed_request_count: 1,
+    },
   },
   {
-    ...{ campaign_id: campaignId, id: 'd-session', started_at: T0 + 26 * HOUR, last_activity_at: T0 + 26 * HOUR + 40_000, page_count: 1, is_bot: 1, bot_reason: 'webdriver' },
+    ...{
+      campaign_id: campaignId,
+      id: 'd-session',
+      started_at: T0 + 26 * HOUR,
+      last_activity_at: T0 + 26 * HOUR + 40_000,
+      page_count: 1,
+      is_bot: 1,
+      bot_reason: 'webdriver',
+    },
     ...{ country_code: 'US', country: 'United States', device: 'desktop', browser_name: 'chrome', pages: '/', exit_url: '/' },
   },
   { campaign_id: campaignId, id: 'e-session', started_at: T0 - HOUR, country_code: 'DE', pages: '/', exit_url: '/' },

@@ -151,7 +151,11 @@ describe('GET /api/v1/replay/live/{campaignId}/{sessionId}', () => {
     await post(session, 0, pageEvents());
     const client = await sse(replayUrl(session));
     await client.waitFor(() => seqsOf(client).length === 1);
-    await server.db.updateTable('sessions').set({ last_activity_at: Date.now() - SESSION_IDLE_MS - 1000 }).where('id', '=', session).execute();
+    await server.db
+      .updateTable('sessions')
+      .set({ last_activity_at: Date.now() - SESSION_IDLE_MS - 1000 })
+      .where('id', '=', session)
+      .execute();
     server.app.ctx.live.sessionChanged(campaignId, session);
     const ended = await client.next((m) => m.event === 'ended');
     expect(ended.data).toBe('{}');

@@ -24,7 +24,12 @@ let campaign: Campaign;
 
 async function recording(campaignId: string, id: string, startedAt = T): Promise<void> {
   await insertSession(server.db, { campaign_id: campaignId, id, started_at: startedAt });
-  await appendChunk(server.db, { campaignId, sessionId: id, seq: 0, events: [{ type: 4, data: { href: 'https://example.com/', width: 1, height: 1 }, timestamp: startedAt }] });
+  await appendChunk(server.db, {
+    campaignId,
+    sessionId: id,
+    seq: 0,
+    events: [{ type: 4, data: { href: 'https://example.com/', width: 1, height: 1 }, timestamp: startedAt }],
+  });
 }
 
 beforeAll(async () => {
@@ -36,9 +41,14 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-const url = (sessionId: string, noteId?: string, campaignId = campaign.id) => `${server.url}/api/v1/notes/${campaignId}/${sessionId}${noteId ? `/${noteId}` : ''}`;
+const url = (sessionId: string, noteId?: string, campaignId = campaign.id) =>
+  `${server.url}/api/v1/notes/${campaignId}/${sessionId}${noteId ? `/${noteId}` : ''}`;
 function call(method: string, path: string, body?: unknown, headers: Record<string, string> = owner.headers) {
-  return fetch(path, { method, headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return fetch(path, {
+    method,
+    headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 }
 async function notesOf(sessionId: string, campaignId = campaign.id): Promise<Note[]> {
   const response = await call('GET', url(sessionId, undefined, campaignId));
@@ -118,10 +128,21 @@ describe('notes', () => {
     expect((await call('GET', url('no-such-session1'))).status).toBe(404);
     expect((await call('POST', url('no-such-session1'), { text: 'x', timestamp: T })).status).toBe(404);
     expect((await call('GET', url('bad id!'))).status).toBe(400);
-    expect((await call('POST', url('guarded-session1'), { text: 'Cross-site', timestamp: T }, { cookie: owner.cookie, origin: 'https://evil.example' })).status).toBe(403);
+    expect(
+      (await call('POST', url('guarded-session1'), { text: 'Cross-site', timestamp: T }, { cookie: owner.cookie, origin: 'https://evil.example' })).status,
+    ).toBe(403);
 
     // A note someone else wrote (e.g. before the campaign changed hands) is theirs to change.
-    const theirs = { id: crypto.randomUUID(), campaign_id: campaign.id, session_id: 'guarded-session1', author_id: other.userId, text: 'Theirs', timestamp: T + 1, created_at: NOW, updated_at: NOW };
+    const theirs = {
+      id: crypto.randomUUID(),
+      campaign_id: campaign.id,
+      session_id: 'guarded-session1',
+      author_id: other.userId,
+      text: 'Theirs',
+      timestamp: T + 1,
+      created_at: NOW,
+      updated_at: NOW,
+    };
     await server.db.insertInto('notes').values(theirs).execute();
     expect((await call('PATCH', url('guarded-session1', theirs.id), { text: 'Changed' })).status).toBe(403);
     expect((await call('DELETE', url('guarded-session1', theirs.id))).status).toBe(403);
@@ -136,7 +157,8 @@ describe('notes', () => {
     const theirs = await createCampaign(server, busy.headers, 'Busy');
     await recording(theirs.id, 'busy-session-001');
     const statuses: number[] = [];
-    for (let i = 0; i <= NOTE_WRITES_PER_USER; i++) statuses.push((await call('POST', url('busy-session-001', undefined, theirs.id), { text: `n${i}`, timestamp: T }, busy.headers)).status);
+    for (let i = 0; i <= NOTE_WRITES_PER_USER; i++)
+      statuses.push((await call('POST', url('busy-session-001', undefined, theirs.id), { text: `n${i}`, timestamp: T }, busy.headers)).status);
     expect(statuses.slice(0, NOTE_WRITES_PER_USER).every((s) => s === 201)).toBe(true);
     expect(statuses[NOTE_WRITES_PER_USER]).toBe(429);
   });

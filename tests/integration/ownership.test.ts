@@ -25,7 +25,12 @@ beforeAll(async () => {
   });
   campaign = ((await response.json()) as { data: Campaign }).data;
   await insertSession(server.db, { campaign_id: campaign.id, id: SESSION, started_at: Date.now(), remote_ip: '192.0.2.55' });
-  await appendChunk(server.db, { campaignId: campaign.id, sessionId: SESSION, seq: 0, events: [{ type: 4, data: { href: 'https://alice.example/' }, timestamp: 1 }] });
+  await appendChunk(server.db, {
+    campaignId: campaign.id,
+    sessionId: SESSION,
+    seq: 0,
+    events: [{ type: 4, data: { href: 'https://alice.example/' }, timestamp: 1 }],
+  });
 });
 afterAll(async () => server?.close());
 

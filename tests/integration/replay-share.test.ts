@@ -29,8 +29,7 @@ async function created(body: unknown): Promise<CreatedShare> {
   return (await response.json()) as CreatedShare;
 }
 
-const list = async (headers: Record<string, string> = owner.headers) =>
-  fetch(`${server.url}/api/v1/replay/share/${campaign.id}/${SESSION}`, { headers });
+const list = async (headers: Record<string, string> = owner.headers) => fetch(`${server.url}/api/v1/replay/share/${campaign.id}/${SESSION}`, { headers });
 const revoke = (tokenOrId: string, headers: Record<string, string> = owner.headers) =>
   fetch(`${server.url}/api/v1/replay/share/${tokenOrId}`, { method: 'DELETE', headers });
 /** The public call, with no cookie at all. */
@@ -49,7 +48,12 @@ beforeAll(async () => {
     remote_ip: '198.51.100.7',
     language: 'en-GB',
   });
-  await appendChunk(server.db, { campaignId: campaign.id, sessionId: SESSION, seq: 0, events: [event(4, 1000, { href: 'https://example.com/' }), event(2, 1001)] });
+  await appendChunk(server.db, {
+    campaignId: campaign.id,
+    sessionId: SESSION,
+    seq: 0,
+    events: [event(4, 1000, { href: 'https://example.com/' }), event(2, 1001)],
+  });
   await appendChunk(server.db, { campaignId: campaign.id, sessionId: SESSION, seq: 1, events: [event(3, 1200)] });
 });
 afterAll(async () => server?.close());
@@ -94,8 +98,18 @@ describe('share links', () => {
     await insertSession(server.db, { campaign_id: campaign.id, id, started_at: Date.now() - 60_000, last_activity_at: Date.now() });
     // As ingest stored page addresses before it dropped their queries (and as sorted chunks keep them).
     const meta = (t: number, href: string) => event(4, t, { href, width: 800, height: 600 });
-    await appendChunk(server.db, { campaignId: campaign.id, sessionId: id, seq: 0, events: [meta(1000, 'https://example.com/reset?token=s3cret#mail=ada@example.com'), event(2, 1001)] });
-    await appendChunk(server.db, { campaignId: campaign.id, sessionId: id, seq: 1, events: [event(3, 1100), meta(1200, 'https://example.com/a"b?x=1'), meta(1300, 'https://example.com/plain')] });
+    await appendChunk(server.db, {
+      campaignId: campaign.id,
+      sessionId: id,
+      seq: 0,
+      events: [meta(1000, 'https://example.com/reset?token=s3cret#mail=ada@example.com'), event(2, 1001)],
+    });
+    await appendChunk(server.db, {
+      campaignId: campaign.id,
+      sessionId: id,
+      seq: 1,
+      events: [event(3, 1100), meta(1200, 'https://example.com/a"b?x=1'), meta(1300, 'https://example.com/plain')],
+    });
     const hrefs = async (includeDetails: boolean) => {
       const response = await share({ expiresIn: '1h', includeDetails }, owner.headers, campaign.id, id);
       const { token } = (await response.json()) as CreatedShare;
@@ -103,7 +117,11 @@ describe('share links', () => {
       return body.events.filter((e) => e.type === 4).map((e) => (e.data as { href: string }).href);
     };
     expect(await hrefs(false)).toEqual(['https://example.com/reset', 'https://example.com/a"b', 'https://example.com/plain']);
-    expect(await hrefs(true)).toEqual(['https://example.com/reset?token=s3cret#mail=ada@example.com', 'https://example.com/a"b?x=1', 'https://example.com/plain']);
+    expect(await hrefs(true)).toEqual([
+      'https://example.com/reset?token=s3cret#mail=ada@example.com',
+      'https://example.com/a"b?x=1',
+      'https://example.com/plain',
+    ]);
   });
 
   it('says the shared replay is complete once its session has been idle 30 minutes', async () => {
@@ -123,7 +141,13 @@ describe('share links', () => {
     const text = await response.text();
     expect(text).not.toContain(link.token);
     const { links } = JSON.parse(text) as ShareList;
-    expect(links[0]).toEqual({ id: hashShareToken(link.token), createdAt: expect.any(Number), expiresAt: link.expiresAt, includeDetails: false, revoked: false });
+    expect(links[0]).toEqual({
+      id: hashShareToken(link.token),
+      createdAt: expect.any(Number),
+      expiresAt: link.expiresAt,
+      includeDetails: false,
+      revoked: false,
+    });
   });
 
   it('revokes a link by its token or its listed id: the public call then answers 404', async () => {
@@ -143,7 +167,11 @@ describe('share links', () => {
 
   it('answers 404 once a link has expired', async () => {
     const link = await created({ expiresIn: '1h' });
-    await server.db.updateTable('share_links').set({ expires_at: Date.now() - 1 }).where('token_hash', '=', hashShareToken(link.token)).execute();
+    await server.db
+      .updateTable('share_links')
+      .set({ expires_at: Date.now() - 1 })
+      .where('token_hash', '=', hashShareToken(link.token))
+      .execute();
     const gone = await open(link.token);
     expect([gone.status, await gone.json()]).toEqual([404, { error: 'This link no longer works' }]);
   });
@@ -171,7 +199,9 @@ describe('share links', () => {
     expect((await open(link.token)).status).toBe(200);
     expect((await share({ expiresIn: '1h' }, {})).status).toBe(401);
     expect((await list({})).status).toBe(401);
-    expect((await fetch(`${server.url}/api/v1/replay/share/${link.token}`, { method: 'DELETE', headers: { origin: server.config.publicUrl } })).status).toBe(401);
+    expect((await fetch(`${server.url}/api/v1/replay/share/${link.token}`, { method: 'DELETE', headers: { origin: server.config.publicUrl } })).status).toBe(
+      401,
+    );
     const unknownSession = await share({ expiresIn: '1h' }, owner.headers, campaign.id, 'no-such-session');
     expect(unknownSession.status).toBe(404);
   });

@@ -130,7 +130,11 @@ describe('GET /api/v1/replay/retrieve/:campaignId/:sessionId', () => {
     const stored: ReplayEvent[][] = [];
     for await (const events of readChunks(server.db, campaign.id, 'replay-stored-sorted')) stored.push(events);
     expect(stored[0].map((e) => (e.data as { n: number }).n)).toEqual([2, 4, 1, 3]);
-    const row = await server.db.selectFrom('chunks').select(['sorted', 'first_ts', 'last_ts']).where('session_id', '=', 'replay-stored-sorted').executeTakeFirstOrThrow();
+    const row = await server.db
+      .selectFrom('chunks')
+      .select(['sorted', 'first_ts', 'last_ts'])
+      .where('session_id', '=', 'replay-stored-sorted')
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ sorted: 1, first_ts: 10, last_ts: 30 });
   });
 
@@ -141,8 +145,16 @@ describe('GET /api/v1/replay/retrieve/:campaignId/:sessionId', () => {
     await server.db
       .insertInto('chunks')
       .values({
-        campaign_id: campaign.id, session_id: sessionId, seq, first_ts: Math.min(...times), last_ts: Math.max(...times),
-        event_count: times.length, byte_size: 1, data: gzipSync(text), created_at: Date.now(), sorted,
+        campaign_id: campaign.id,
+        session_id: sessionId,
+        seq,
+        first_ts: Math.min(...times),
+        last_ts: Math.max(...times),
+        event_count: times.length,
+        byte_size: 1,
+        data: gzipSync(text),
+        created_at: Date.now(),
+        sorted,
       })
       .execute();
   }
@@ -159,9 +171,18 @@ describe('GET /api/v1/replay/retrieve/:campaignId/:sessionId', () => {
 
   it('sorts chunks stored before 0003 (unsorted) once, by migration 0019', async () => {
     await recordedSession('replay-old-unsorted', []);
-    await storedChunk('replay-old-unsorted', 0, '[{"type":3,"data":{"n":1},"timestamp":9},{"type":3,"data":{"n":2},"timestamp":4},{"type":3,"data":{"n":3},"timestamp":9}]', 0);
+    await storedChunk(
+      'replay-old-unsorted',
+      0,
+      '[{"type":3,"data":{"n":1},"timestamp":9},{"type":3,"data":{"n":2},"timestamp":4},{"type":3,"data":{"n":3},"timestamp":9}]',
+      0,
+    );
     await chunksInTimeOrder.up(server.db);
-    const row = await server.db.selectFrom('chunks').select(['sorted', 'first_ts', 'last_ts']).where('session_id', '=', 'replay-old-unsorted').executeTakeFirstOrThrow();
+    const row = await server.db
+      .selectFrom('chunks')
+      .select(['sorted', 'first_ts', 'last_ts'])
+      .where('session_id', '=', 'replay-old-unsorted')
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ sorted: 1, first_ts: 4, last_ts: 9 });
     const body = (await (await replay('replay-old-unsorted')).json()) as ReplayResponse;
     expect(body.events.map((e) => (e.data as { n: number }).n)).toEqual([2, 1, 3]);
@@ -228,7 +249,10 @@ describe('GET /api/v1/replay/retrieve/:campaignId/:sessionId', () => {
       Array.from({ length: 500 }, (_, i) => event(3, c * 500 + i, { source: 1, positions: [{ x: i, y: c, id: 7, timeOffset: 0 }] })),
     );
     await recordedSession('replay-long-session', chunks);
-    const zipped = await rawGet(server.url + `/api/v1/replay/retrieve/${campaign.id}/replay-long-session`, { ...owner.headers, 'accept-encoding': 'gzip, deflate, br' });
+    const zipped = await rawGet(server.url + `/api/v1/replay/retrieve/${campaign.id}/replay-long-session`, {
+      ...owner.headers,
+      'accept-encoding': 'gzip, deflate, br',
+    });
     expect(zipped.status).toBe(200);
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(zipped.headers.vary).toMatch(/accept-encoding/i);
@@ -242,7 +266,10 @@ describe('GET /api/v1/replay/retrieve/:campaignId/:sessionId', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect((JSON.parse(plain.body.toString('utf8')) as ReplayResponse).events).toHaveLength(20_000);
 
-    const refused = await rawGet(server.url + `/api/v1/replay/retrieve/${campaign.id}/replay-long-session`, { ...owner.headers, 'accept-encoding': 'gzip;q=0' });
+    const refused = await rawGet(server.url + `/api/v1/replay/retrieve/${campaign.id}/replay-long-session`, {
+      ...owner.headers,
+      'accept-encoding': 'gzip;q=0',
+    });
     expect(refused.headers['content-encoding']).toBeUndefined();
   });
 

@@ -40,7 +40,12 @@ describe('page addresses a visitor’s batch carries', () => {
     expect(hrefs).toEqual(['https://shop.example.com/cart', 'https://shop.example.com/reset']);
     const res = await fetch(`${server.url}/api/v1/streaming/sessions/${campaignId}/`, { headers: owner.headers });
     const session = ((await res.json()) as SessionsResponse).sessions.find((s) => s.sessionId === id);
-    expect(session).toMatchObject({ pages: ['/cart', '/reset'], entryUrl: 'https://shop.example.com/cart', exitUrl: '/reset', referrer: 'https://mail.example/inbox' });
+    expect(session).toMatchObject({
+      pages: ['/cart', '/reset'],
+      entryUrl: 'https://shop.example.com/cart',
+      exitUrl: '/reset',
+      referrer: 'https://mail.example/inbox',
+    });
   });
 });
 
@@ -50,8 +55,19 @@ describe('captured entries a visitor’s batch carries', () => {
     const t = Date.now() - 5000;
     const events = [
       ...pageEvents(t),
-      { type: 5, data: { tag: 'tapedeck/request', payload: { method: 'POST', url: 'https://api.example.com/pay/4111.1111.1111.1111?token=abc', status: 402, durationMs: 9 } }, timestamp: t + 2500 },
-      { type: 5, data: { tag: 'tapedeck/console', payload: { level: 'error', message: 'no account john%40example.com, card 4111/1111/1111/1111, ref ４１１１１１' } }, timestamp: t + 2600 },
+      {
+        type: 5,
+        data: {
+          tag: 'tapedeck/request',
+          payload: { method: 'POST', url: 'https://api.example.com/pay/4111.1111.1111.1111?token=abc', status: 402, durationMs: 9 },
+        },
+        timestamp: t + 2500,
+      },
+      {
+        type: 5,
+        data: { tag: 'tapedeck/console', payload: { level: 'error', message: 'no account john%40example.com, card 4111/1111/1111/1111, ref ４１１１１１' } },
+        timestamp: t + 2600,
+      },
     ];
     expect((await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events })).status).toBe(200);
     const payloads = (await replayOf(id)).filter((e) => e.type === 5).map((e) => e.data.payload);

@@ -15,7 +15,11 @@ afterAll(async () => server?.close());
 
 const url = (campaignId: string, segmentId?: string) => `${server.url}/api/v1/segments/${campaignId}${segmentId ? `/${segmentId}` : ''}`;
 function call(method: string, path: string, body?: unknown, headers: Record<string, string> = owner.headers) {
-  return fetch(path, { method, headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return fetch(path, {
+    method,
+    headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 }
 async function listed(campaignId = campaign.id): Promise<Segment[]> {
   const response = await call('GET', url(campaignId));
@@ -26,7 +30,10 @@ async function listed(campaignId = campaign.id): Promise<Segment[]> {
 describe('segments', () => {
   it('saves filters under a name, lists, renames and deletes them', async () => {
     // The PWA sends the list's query parameters as they are in the URL: text.
-    const created = await call('POST', url(campaign.id), { name: ' Checkout errors ', filters: { hasErrors: 'true', url: '/checkout', minDuration: '5000', starred: 'true' } });
+    const created = await call('POST', url(campaign.id), {
+      name: ' Checkout errors ',
+      filters: { hasErrors: 'true', url: '/checkout', minDuration: '5000', starred: 'true' },
+    });
     expect(created.status).toBe(201);
     const segment = (await created.json()) as Segment;
     expect(segment).toMatchObject({ name: 'Checkout errors', filters: { hasErrors: 'true', url: '/checkout', minDuration: 5000, starred: 'true' } });
@@ -72,7 +79,16 @@ describe('segments', () => {
     const now = Date.now();
     await server.db
       .insertInto('segments')
-      .values(Array.from({ length: MAX_SEGMENTS_PER_CAMPAIGN }, (_, i) => ({ id: crypto.randomUUID(), campaign_id: full.id, name: `s${i}`, filters: '{}', created_at: now + i, updated_at: now })))
+      .values(
+        Array.from({ length: MAX_SEGMENTS_PER_CAMPAIGN }, (_, i) => ({
+          id: crypto.randomUUID(),
+          campaign_id: full.id,
+          name: `s${i}`,
+          filters: '{}',
+          created_at: now + i,
+          updated_at: now,
+        })),
+      )
       .execute();
     const refused = await call('POST', url(full.id), { name: 'one more', filters: {} });
     expect(refused.status).toBe(409);
@@ -88,7 +104,12 @@ describe('segments', () => {
     expect((await call('DELETE', url(campaign.id, created.id), undefined, other.headers)).status).toBe(403);
     expect((await call('GET', url(crypto.randomUUID()))).status).toBe(404);
     expect((await call('GET', url('not-a-campaign'))).status).toBe(400);
-    expect((await call('POST', url(campaign.id), { name: 'Cross-site', filters: {} }, { cookie: owner.cookie, origin: 'https://evil.example' })).status).toBe(403);
+    // An id no segment can have (a NUL, which PostgreSQL refuses in text) is refused before any lookup.
+    expect((await call('PATCH', url(campaign.id, '%00'), { name: 'x' })).status).toBe(400);
+    expect((await call('DELETE', url(campaign.id, '%00'))).status).toBe(400);
+    expect((await call('POST', url(campaign.id), { name: 'Cross-site', filters: {} }, { cookie: owner.cookie, origin: 'https://evil.example' })).status).toBe(
+      403,
+    );
     expect((await listed()).find((s) => s.id === created.id)?.name).toBe('Mine');
     expect((await listed()).map((s) => s.name)).not.toContain('Theirs');
   });
@@ -97,7 +118,8 @@ describe('segments', () => {
     const busy = await userSession(server, 'Busy Saver');
     const theirs = await createCampaign(server, busy.headers, 'Busy');
     const statuses: number[] = [];
-    for (let i = 0; i <= SEGMENT_WRITES_PER_USER; i++) statuses.push((await call('DELETE', url(theirs.id, crypto.randomUUID()), undefined, busy.headers)).status);
+    for (let i = 0; i <= SEGMENT_WRITES_PER_USER; i++)
+      statuses.push((await call('DELETE', url(theirs.id, crypto.randomUUID()), undefined, busy.headers)).status);
     expect(statuses.slice(0, SEGMENT_WRITES_PER_USER).every((s) => s === 404)).toBe(true);
     expect(statuses[SEGMENT_WRITES_PER_USER]).toBe(429);
   });

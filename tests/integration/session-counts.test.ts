@@ -42,7 +42,12 @@ describe('session counts', () => {
 
     // One that ended without human input: the bot sweep's verdict moves it to the bots.
     const now = Date.now();
-    await insertSession(server.db, { campaign_id: campaignId, id: 'idle-session-0001', started_at: now - 2 * 60 * 60 * 1000, last_activity_at: now - 60 * 60 * 1000 });
+    await insertSession(server.db, {
+      campaign_id: campaignId,
+      id: 'idle-session-0001',
+      started_at: now - 2 * 60 * 60 * 1000,
+      last_activity_at: now - 60 * 60 * 1000,
+    });
     await expectCounts(campaignId, { total: 3, bot: 1 });
     await markEndedSessionsWithoutInput(server.db, campaignId, now);
     await expectCounts(campaignId, { total: 3, bot: 2 });

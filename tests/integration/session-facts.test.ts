@@ -77,7 +77,10 @@ describe('facts derived at ingest', () => {
     const campaignId = await makeCampaign(server, { ownerId: owner.userId });
     const id = sessionId();
     const t = Date.now() - 5000;
-    const events = [full(t), custom(t + 1, 'tapedeck/error', { message: 'no account for jane@mail.example.com, card 4111111111111111', source: 'app.js:1', stack: 'at /u/12345678' })];
+    const events = [
+      full(t),
+      custom(t + 1, 'tapedeck/error', { message: 'no account for jane@mail.example.com, card 4111111111111111', source: 'app.js:1', stack: 'at /u/12345678' }),
+    ];
     expect((await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events })).status).toBe(200);
     const stored = await storedEvents(campaignId, id);
     expect(stored).toContain('no account for [email], card ****************');
@@ -88,11 +91,19 @@ describe('facts derived at ingest', () => {
     const campaignId = await makeCampaign(server, { ownerId: owner.userId, captureConsole: false });
     const id = sessionId();
     const t = Date.now() - 5000;
-    const events = [full(t), custom(t + 1, 'tapedeck/console', { level: 'error', message: 'secret state' }), custom(t + 2, 'tapedeck/error', { message: 'boom', source: '', stack: '' })];
+    const events = [
+      full(t),
+      custom(t + 1, 'tapedeck/console', { level: 'error', message: 'secret state' }),
+      custom(t + 2, 'tapedeck/error', { message: 'boom', source: '', stack: '' }),
+    ];
     const response = await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events });
     expect(response.status).toBe(202);
     expect(await response.json()).toEqual({ stored: true, console: false });
-    const onlyConsole = await postBatch(server, campaignId, { sessionId: id, seq: 1, events: [custom(t + 3, 'tapedeck/console', { level: 'warn', message: 'more' })] });
+    const onlyConsole = await postBatch(server, campaignId, {
+      sessionId: id,
+      seq: 1,
+      events: [custom(t + 3, 'tapedeck/console', { level: 'warn', message: 'more' })],
+    });
     expect(onlyConsole.status).toBe(202);
     const stored = await storedEvents(campaignId, id);
     expect(stored).not.toContain('secret state');
@@ -103,8 +114,16 @@ describe('facts derived at ingest', () => {
   it('refuses captured events larger than their bounds or of the wrong shape', async () => {
     const campaignId = await makeCampaign(server, { ownerId: owner.userId });
     const t = Date.now() - 5000;
-    for (const payload of [{ message: 'x'.repeat(501), source: '', stack: '' }, { message: 'x', source: '', stack: '', body: 'no' }]) {
-      const response = await postBatch(server, campaignId, { sessionId: sessionId(), seq: 0, info: info(), events: [full(t), custom(t + 1, 'tapedeck/error', payload)] });
+    for (const payload of [
+      { message: 'x'.repeat(501), source: '', stack: '' },
+      { message: 'x', source: '', stack: '', body: 'no' },
+    ]) {
+      const response = await postBatch(server, campaignId, {
+        sessionId: sessionId(),
+        seq: 0,
+        info: info(),
+        events: [full(t), custom(t + 1, 'tapedeck/error', payload)],
+      });
       expect(response.status).toBe(400);
       expect(((await response.json()) as { error: string }).error).toBe('events[1].data.payload is not a well-formed tapedeck/error event');
     }
@@ -192,7 +211,8 @@ describe('DELETE /api/v1/streaming/sessions/:campaignId/:sessionId', () => {
     const campaignId = await makeCampaign(server, { ownerId: owner.userId });
     const [gone, kept] = [sessionId(), sessionId()];
     for (const id of [gone, kept]) {
-      for (const seq of [0, 1]) expect((await postBatch(server, campaignId, { sessionId: id, seq, info: info(), events: [full(Date.now() - 1000 + seq)] })).status).toBe(200);
+      for (const seq of [0, 1])
+        expect((await postBatch(server, campaignId, { sessionId: id, seq, info: info(), events: [full(Date.now() - 1000 + seq)] })).status).toBe(200);
     }
     expect((await list(campaignId)).counts.total).toBe(2);
     const response = await remove(campaignId, gone);
@@ -206,12 +226,14 @@ describe('DELETE /api/v1/streaming/sessions/:campaignId/:sessionId', () => {
     expect((await remove(campaignId, gone)).status).toBe(404);
   });
 
-  it('after an erasure, the visitor\'s next batches start a new session that holds nothing of the erased one', async () => {
+  it("after an erasure, the visitor's next batches start a new session that holds nothing of the erased one", async () => {
     const campaignId = await makeCampaign(server, { ownerId: owner.userId });
     const id = sessionId();
     const click = (at: number) => ({ type: 3, data: { source: 2, type: 2, id: 1, x: 10, y: 10 }, timestamp: at });
     // Two batches: the server now holds (and may keep) the row as the second left it.
-    expect((await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events: [full(Date.now() - 9000), click(Date.now() - 8000)] })).status).toBe(200);
+    expect(
+      (await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events: [full(Date.now() - 9000), click(Date.now() - 8000)] })).status,
+    ).toBe(200);
     expect((await postBatch(server, campaignId, { sessionId: id, seq: 1, events: [click(Date.now() - 7000)] })).status).toBe(200);
     expect((await remove(campaignId, id)).status).toBe(200);
 

@@ -33,8 +33,7 @@ function seedRows(campaignId: string): NewSession[] {
   }));
 }
 
-const newestFirst = (rows: NewSession[]) =>
-  [...rows].sort((a, b) => b.started_at - a.started_at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)).map((r) => r.id);
+const newestFirst = (rows: NewSession[]) => [...rows].sort((a, b) => b.started_at - a.started_at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)).map((r) => r.id);
 
 function list(campaignId: string, query = '', headers: Record<string, string> = owner.headers, slash = '/') {
   return fetch(`${server.url}/api/v1/streaming/sessions/${campaignId}${slash}${query ? `?${query}` : ''}`, { headers });
@@ -65,7 +64,10 @@ beforeAll(async () => {
   campaign = await newCampaign();
   seeded = seedRows(campaign.id);
   for (let i = 0; i < seeded.length; i += 50) {
-    await server.db.insertInto('sessions').values(seeded.slice(i, i + 50).map(sessionRow)).execute();
+    await server.db
+      .insertInto('sessions')
+      .values(seeded.slice(i, i + 50).map(sessionRow))
+      .execute();
   }
 });
 afterAll(async () => server?.close());

@@ -16,12 +16,14 @@ let { server, owner, other, campaign } = {} as Awaited<ReturnType<typeof ownerAn
 
 beforeAll(async () => {
   ({ server, owner, other, campaign } = await ownerAndOther('Star Owner', 'Someone Else', 'Stars'));
-  for (const id of ['session-one-0001', 'session-two-0002', 'session-three-03']) await insertSession(server.db, { campaign_id: campaign.id, id, started_at: NOW - DAY });
+  for (const id of ['session-one-0001', 'session-two-0002', 'session-three-03'])
+    await insertSession(server.db, { campaign_id: campaign.id, id, started_at: NOW - DAY });
 });
 afterAll(async () => server?.close());
 
 const starUrl = (sessionId: string, campaignId = campaign.id) => `${server.url}/api/v1/streaming/sessions/${campaignId}/${sessionId}/star`;
-const star = (sessionId: string, method = 'PUT', headers: Record<string, string> = owner.headers, campaignId = campaign.id) => fetch(starUrl(sessionId, campaignId), { method, headers });
+const star = (sessionId: string, method = 'PUT', headers: Record<string, string> = owner.headers, campaignId = campaign.id) =>
+  fetch(starUrl(sessionId, campaignId), { method, headers });
 
 async function listed(query = ''): Promise<SessionsResponse> {
   const response = await fetch(`${server.url}/api/v1/streaming/sessions/${campaign.id}/?${query}`, { headers: owner.headers });
@@ -86,7 +88,12 @@ describe('retention and stars', () => {
     await server.db.updateTable('campaigns').set({ retention_days: 7 }).where('id', '=', kept.id).execute();
     for (const id of ['old-unstarred-01', 'old-starred-0001']) {
       await insertSession(server.db, { campaign_id: kept.id, id, started_at: NOW - 30 * DAY });
-      await appendChunk(server.db, { campaignId: kept.id, sessionId: id, seq: 0, events: [{ type: 4, data: { width: 1, height: 1 }, timestamp: NOW - 30 * DAY }] });
+      await appendChunk(server.db, {
+        campaignId: kept.id,
+        sessionId: id,
+        seq: 0,
+        events: [{ type: 4, data: { width: 1, height: 1 }, timestamp: NOW - 30 * DAY }],
+      });
     }
     expect((await star('old-starred-0001', 'PUT', owner.headers, kept.id)).status).toBe(200);
     expect(await sweepExpiredRecordings(server.db, { now: NOW })).toBe(1);

@@ -70,7 +70,12 @@ describe('TRUST_PROXY as a list of proxy addresses and CIDRs', () => {
 
   async function storedAddress(campaignId: string, forwardedFor: string) {
     const id = sessionId();
-    const answer = await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events: pageEvents() }, { headers: { 'x-forwarded-for': forwardedFor } });
+    const answer = await postBatch(
+      server,
+      campaignId,
+      { sessionId: id, seq: 0, info: info(), events: pageEvents() },
+      { headers: { 'x-forwarded-for': forwardedFor } },
+    );
     const row = await server.db.selectFrom('sessions').select('remote_ip').where('id', '=', id).executeTakeFirst();
     return { status: answer.status, address: row?.remote_ip };
   }
