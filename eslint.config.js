@@ -64,4 +64,24 @@ export default tseslint.config(
   ...boundary('tracker', ['server', 'src']),
   ...boundary('sw', ['server']),
   ...boundary('common', ['server', 'src', 'tracker', 'sw']),
+  // The API's schemas (common/api/) are built with TypeBox: the PWA and the worker take only their
+  // types, so no screen downloads TypeBox for a constant (the notes' caps once added 13 KB gzip to
+  // the replay page). Plain values both need live in common/<topic>.ts.
+  {
+    files: ['src/**/*.{ts,tsx}', 'sw/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/common/api/*'],
+              allowTypeImports: true,
+              message: 'Only types come from common/api/ in the PWA (its values bring TypeBox): move the value to common/<topic>.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

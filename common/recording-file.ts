@@ -2,7 +2,8 @@ import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { Session } from './api/sessions.js';
 import { ReplayEvent } from './api/replay.js';
-import { MAX_NOTES_PER_SESSION, RecordingNote } from './api/notes.js';
+import { RecordingNote } from './api/notes.js';
+import { MAX_NOTES_PER_SESSION } from './notes.js';
 import { describeSchemaError } from './schema-flaw.js';
 
 // The one schema of a recording file (README "Recording files"): the server's export writes it,

@@ -1,12 +1,11 @@
 import { Type, type Static } from 'typebox';
 import { MADE_ID_PATTERN } from '../ids.js';
 import { MAX_TIME } from '../limits.js';
+import { MAX_NOTE_TEXT, MAX_NOTES_PER_SESSION } from '../notes.js';
 
 // Notes at moments of a replay (GET/POST /api/v1/notes/{campaignId}/{sessionId},
 // PATCH/DELETE …/{noteId}). The moment is epoch ms on the recording's clock, as its events'.
 
-export const MAX_NOTE_TEXT = 2000;
-export const MAX_NOTES_PER_SESSION = 500;
 export const NOTE_LIMIT_REACHED = `A session keeps at most ${MAX_NOTES_PER_SESSION} notes`;
 export const NOTE_NOT_FOUND = 'Note not found';
 

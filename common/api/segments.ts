@@ -1,13 +1,12 @@
 import { Type, type Static } from 'typebox';
 import { MADE_ID_PATTERN } from '../ids.js';
 import { SessionsQuery } from './sessions.js';
+import { MAX_SEGMENT_NAME, MAX_SEGMENTS_PER_CAMPAIGN } from '../segments.js';
 
 // Segments: a campaign's sessions-list filters saved under a name (GET/POST/PATCH/DELETE
 // /api/v1/segments/{campaignId}[/{segmentId}]). The filters are the list's own query
 // parameters, checked by the list's own schema (without its paging).
 
-export const MAX_SEGMENT_NAME = 100;
-export const MAX_SEGMENTS_PER_CAMPAIGN = 50;
 export const SEGMENT_LIMIT_REACHED = `A campaign keeps at most ${MAX_SEGMENTS_PER_CAMPAIGN} segments: delete one first`;
 export const SEGMENT_NOT_FOUND = 'Segment not found';
 

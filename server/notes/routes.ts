@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
-import { MAX_NOTES_PER_SESSION, Note, NOTE_LIMIT_REACHED, NOTE_NOT_FOUND, NoteBody, NoteChanges, NoteList, NoteParams, NotesParams } from '../../common/api/notes.js';
+import { MAX_NOTES_PER_SESSION } from '../../common/notes.js';
+import { Note, NOTE_LIMIT_REACHED, NOTE_NOT_FOUND, NoteBody, NoteChanges, NoteList, NoteParams, NotesParams } from '../../common/api/notes.js';
 import { Ok } from '../../common/api/shared.js';
 import { currentUserId, requireUser } from '../auth/tokens.js';
 import { checkSameOrigin } from '../http/origin.js';
@@ -66,7 +67,10 @@ export async function registerNotes(app: FastifyInstance, ctx: AppContext): Prom
     async (request, reply) => {
       const { session, userId } = await authorsNote(request, reply, request.params);
       const { text, timestamp } = request.body;
-      await changeNote(ctx.db, session.campaign_id, request.params.noteId, userId, { ...(text !== undefined ? { text: noteText(text) } : {}), ...(timestamp !== undefined ? { timestamp } : {}) });
+      await changeNote(ctx.db, session.campaign_id, request.params.noteId, userId, {
+        ...(text !== undefined ? { text: noteText(text) } : {}),
+        ...(timestamp !== undefined ? { timestamp } : {}),
+      });
       const note = await findNote(ctx.db, session.campaign_id, session.id, request.params.noteId);
       if (!note) throw notFound(NOTE_NOT_FOUND);
       return note;

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
+import { MAX_SEGMENTS_PER_CAMPAIGN } from '../../common/segments.js';
 import {
-  MAX_SEGMENTS_PER_CAMPAIGN,
   Segment,
   SEGMENT_LIMIT_REACHED,
   SEGMENT_NOT_FOUND,

@@ -4,7 +4,7 @@ import { createErrorMessage } from '../api/campaigns.js';
 import { deleteSegment, fetchSegments, renameSegment, saveSegment, segmentKeys } from '../api/segments.js';
 import { filterParams, validateSessionFilters, type SessionFilters } from '../lib/sessionFilters.js';
 import type { Segment } from '../../common/api/segments.js';
-import { MAX_SEGMENT_NAME } from '../../common/api/segments.js';
+import { MAX_SEGMENT_NAME } from '../../common/segments.js';
 
 // The sessions page's segments: a campaign's filters saved under a name. Picking one puts its
 // filters in the URL (as any filter change does); "Save filters as…" saves the current ones.

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userSession } from '../helpers/auth.js';
-import { MAX_SEGMENT_NAME, MAX_SEGMENTS_PER_CAMPAIGN, SEGMENT_LIMIT_REACHED, type Segment, type SegmentList } from '../../common/api/segments.js';
+import { SEGMENT_LIMIT_REACHED, type Segment, type SegmentList } from '../../common/api/segments.js';
+import { MAX_SEGMENT_NAME, MAX_SEGMENTS_PER_CAMPAIGN } from '../../common/segments.js';
 import { createCampaign, ownerAndOther } from './ingest-support.js';
 import { SEGMENT_WRITES_PER_USER } from '../../server/segments/routes.js';
 
