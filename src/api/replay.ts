@@ -3,7 +3,7 @@ import { EventType } from '@rrweb/types';
 import { api, HttpError, type ApiClient } from './client.js';
 import { API_PATHS } from './paths.js';
 import type { ReplayEvent, ReplayInit, ReplayResponse } from '../../common/api-types.js';
-import { createReplaySource, whenDownloaded, type ReplaySource } from '../replay/replaySource.js';
+import { createReplaySource, whenDownloaded, whenDrawn, type ReplaySource } from '../replay/replaySource.js';
 
 /** The longest the rest of a replay waits for the player to draw its first frame. */
 const FIRST_FRAME_WAIT_MS = 2000;
@@ -60,7 +60,7 @@ async function readIntoSource(response: Response, localize: Localize | null): Pr
       });
       // Drawing the first frame goes first: the rest waits for it (or gives up waiting).
       const gaveUp = new Promise<void>((resolve) => setTimeout(resolve, FIRST_FRAME_WAIT_MS));
-      return Promise.race([into.firstFrame, gaveUp]);
+      return Promise.race([whenDrawn(into), gaveUp]).then(() => undefined);
     });
     await delivered;
     if (!source) return wholeSource(body, ready);

@@ -36,18 +36,14 @@ export interface ReplaySource {
   fail(error: unknown): void;
   /** The session ended while followed live. */
   endLive(): void;
-  /** The player drew its first frame (the download waits for it: see firstFrame). */
+  /** The player drew its first frame (the download waits for it: see whenDrawn). */
   markDrawn(): void;
-  /** Resolves once the player drew its first frame. */
-  firstFrame: Promise<void>;
 }
 
 export function createReplaySource(init: ReplayInit | null, events: ReplayEvent[] = []): ReplaySource {
   let snapshot: ReplaySnapshot = { init, events, downloaded: false, complete: true, live: false, error: null, drawn: false };
   const listeners = new Set<() => void>();
   const followers = new Set<(events: readonly ReplayEvent[]) => void>();
-  let markDrawn = () => {};
-  const firstFrame = new Promise<void>((resolve) => (markDrawn = resolve));
   const change = (next: Partial<ReplaySnapshot>) => {
     snapshot = { ...snapshot, ...next };
     for (const listener of listeners) listener();
@@ -72,11 +68,8 @@ export function createReplaySource(init: ReplayInit | null, events: ReplayEvent[
     fail: (error) => change({ downloaded: true, error }),
     endLive: () => change({ live: false }),
     markDrawn: () => {
-      if (snapshot.drawn) return;
-      change({ drawn: true });
-      markDrawn();
+      if (!snapshot.drawn) change({ drawn: true });
     },
-    firstFrame,
   };
 }
 
@@ -100,6 +93,9 @@ function when(source: ReplaySource, ready: (snapshot: ReplaySnapshot) => boolean
     check();
   });
 }
+
+/** The source's snapshot once the player has drawn its first frame. */
+export const whenDrawn = (source: ReplaySource) => when(source, (snapshot) => snapshot.drawn);
 
 /** The source's snapshot once its download is over. */
 export const whenDownloaded = (source: ReplaySource) => when(source, (snapshot) => snapshot.downloaded);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, renderHook } from '@testing-library/react';
-import { createReplaySource, useReplaySource, type ReplaySource } from '../../../src/replay/replaySource.js';
+import { createReplaySource, useReplaySource, whenDrawn, type ReplaySource } from '../../../src/replay/replaySource.js';
 
 // What waits for the player's first frame on the replay screen (the activity, the session's
 // facts) shows once the source's snapshot says it was drawn; a new source starts undrawn.
@@ -8,19 +8,23 @@ import { createReplaySource, useReplaySource, type ReplaySource } from '../../..
 afterEach(cleanup);
 
 describe("a replay source's first frame", () => {
-  it('is in the snapshot once the player marks it, told to subscribers once, and resolves firstFrame', async () => {
+  it('is in the snapshot once the player marks it, told to subscribers once, and ends whenDrawn', async () => {
     const source = createReplaySource(null, []);
     const heard = vi.fn();
     source.subscribe(heard);
     const resolved = vi.fn();
-    void source.firstFrame.then(resolved);
+    const drawn = whenDrawn(source).then(resolved);
+    await Promise.resolve();
+    expect(resolved).not.toHaveBeenCalled();
     expect(source.getSnapshot().drawn).toBe(false);
     source.markDrawn();
     source.markDrawn();
     expect(source.getSnapshot().drawn).toBe(true);
     expect(heard).toHaveBeenCalledTimes(1);
-    await source.firstFrame;
+    await drawn;
     expect(resolved).toHaveBeenCalledTimes(1);
+    // A source already drawn answers at once.
+    await expect(whenDrawn(source)).resolves.toMatchObject({ drawn: true });
   });
 
   it('renders the screen again when drawn, and a new source starts undrawn', () => {
