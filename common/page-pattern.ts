@@ -32,11 +32,11 @@ export function pagePattern(pattern: string): (path: string) => boolean {
     const end = path.length - last.length;
     if (end < first.length || !path.startsWith(first) || !path.endsWith(last)) return false;
     let at = first.length;
-    for (let i = 1; i < runs.length - 1 && at >= 0; i++) {
-      const found = path.indexOf(runs[i], at);
-      at = found < 0 || found + runs[i].length > end ? -1 : found + runs[i].length;
+    for (const run of runs.slice(1, -1)) {
+      at = path.indexOf(run, at);
+      if (at < 0 || (at += run.length) > end) return false;
     }
-    return at >= 0;
+    return true;
   };
 }
 
