@@ -20,23 +20,23 @@ function reference(pattern: string, fullPath: string): boolean {
 }
 
 describe('page patterns', () => {
-  it('match a path whole, * standing for any run of characters, everything else for itself', () => {
-    expect(pageMatches('/cart', '/cart')).toBe(true);
-    expect(pageMatches('/cart', '/cart/')).toBe(false);
-    expect(pageMatches('/cart', '/Cart')).toBe(false);
-    expect(pageMatches('/product/*', '/product/mug')).toBe(true);
-    expect(pageMatches('/product/*', '/product/')).toBe(true);
-    expect(pageMatches('/product/*', '/products')).toBe(false);
-    expect(pageMatches('/*/edit', '/a/b/edit')).toBe(true);
-    expect(pageMatches('*a*a*', '/aa')).toBe(true);
-    expect(pageMatches('/ab*ba', '/aba')).toBe(false);
-    expect(pageMatches('/a.b', '/aXb')).toBe(false);
-    expect(pageMatches('/a(b)[c]%_\\', '/a(b)[c]%_\\')).toBe(true);
+  it('match a path whole, case and all', () => {
+    expect([pageMatches('/cart', '/cart'), pageMatches('/cart', '/cart/'), pageMatches('/cart', '/Cart')]).toEqual([true, false, false]);
   });
 
-  it('are read up to a query or fragment, and judge a path by its first MAX_PAGE_PATH characters', () => {
-    expect(pageMatches('/cart?step=2', '/cart')).toBe(true);
-    expect(pageMatches('/cart#top', '/cart')).toBe(true);
+  it('take * for any run of characters, / too, or none', () => {
+    expect(['/product/mug', '/product/', '/products'].map((path) => pageMatches('/product/*', path))).toEqual([true, true, false]);
+    expect(['/a/b/edit', '/edit'].map((path) => pageMatches('/*/edit', path))).toEqual([true, false]);
+    expect(['/aa', '/a'].map((path) => pageMatches('*a*a*', path))).toEqual([true, false]);
+    expect(['/abba', '/abxba', '/aba'].map((path) => pageMatches('/ab*ba', path))).toEqual([true, true, false]);
+  });
+
+  it('take every other character for itself, and are read up to a query or fragment', () => {
+    expect([pageMatches('/a.b', '/aXb'), pageMatches('/a(b)[c]%_\\', '/a(b)[c]%_\\')]).toEqual([false, true]);
+    expect([pageMatches('/cart?step=2', '/cart'), pageMatches('/cart#top', '/cart')]).toEqual([true, true]);
+  });
+
+  it('judge a path by its first MAX_PAGE_PATH characters', () => {
     const long = `/${'x'.repeat(MAX_PAGE_PATH)}`;
     expect(pageMatches(long.slice(0, MAX_PAGE_PATH), long)).toBe(true);
     expect(pageMatches('*y', `${long}y`)).toBe(false);
