@@ -34,7 +34,8 @@ export const SCROLL_STEP = 10;
 /** The owner's page patterns (common/page-pattern.ts): at most this many per campaign. */
 export const MAX_PATTERNS = 50;
 
-/** The page a path counts under: the first pattern it matches, else the path itself. */
-export function pageOf(path: string, patterns: string[]): string {
-  return patterns.find((pattern) => pagePattern(pattern)(path)) ?? path;
+/** The page a path counts under: the first of the patterns it matches, else the path itself. */
+export function pageUnder(patterns: string[]): (path: string) => string {
+  const tests = patterns.map((pattern) => ({ pattern, fits: pagePattern(pattern) }));
+  return (path) => tests.find(({ fits }) => fits(path))?.pattern ?? path;
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_PAGE_PATH, MAX_PATTERN_CHARS, MAX_PATTERN_STARS, pageMatches, pagePattern, patternFlaw, patternsFlaw } from '../../../common/page-pattern.js';
-import { pageOf } from '../../../common/heatmaps.js';
+import { pageUnder } from '../../../common/heatmaps.js';
 import { pageRecorded } from '../../../common/recording-rules.js';
 import { stepMatcher } from '../../../common/funnels.js';
 import { patternAndPath } from '../../helpers/page-patterns.js';
@@ -66,7 +66,7 @@ describe('page patterns', () => {
     for (const path of ['/shop/a/b/item', '/shop/item', '/shop//item']) {
       const fits = reference(pattern, path);
       expect(pageRecorded(path, { include: [pattern] })).toBe(fits);
-      expect(pageOf(path, [pattern]) === pattern).toBe(fits);
+      expect(pageUnder([pattern])(path) === pattern).toBe(fits);
       expect(stepMatcher({ page: pattern })({ kind: 'page', value: path, at: 0 })).toBe(fits);
     }
   });
