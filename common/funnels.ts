@@ -67,14 +67,16 @@ export interface Progress {
  */
 export function progress(visits: Visit[], steps: FunnelStep[], withinMs: number): Progress {
   const matchers = steps.map(stepMatcher);
+  // Which steps each visit is, judged once: a page pattern costs up to path × pattern comparisons.
+  const isStep = visits.map((visit) => matchers.map((matches) => matches(visit)));
   let best: Progress = { reached: 0, times: [] };
   for (let start = 0; start < visits.length && best.reached < steps.length; start++) {
-    if (!matchers[0](visits[start])) continue;
+    if (!isStep[start][0]) continue;
     const times = [visits[start].at];
     let at = start;
     for (let step = 1; step < steps.length; step++) {
       let next = at + 1;
-      while (next < visits.length && !(matchers[step](visits[next]) && visits[next].at - visits[start].at <= withinMs)) next++;
+      while (next < visits.length && !(isStep[next][step] && visits[next].at - visits[start].at <= withinMs)) next++;
       if (next >= visits.length) break;
       times.push(visits[next].at);
       at = next;

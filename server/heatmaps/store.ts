@@ -1,21 +1,16 @@
 // Writing heat: a flush's contributions added to the aggregates and to each session's stored
 // contribution (heatmap_feeds), in one transaction; and the queued contributions of deleted
 // sessions (heatmap_unfed, filled by a trigger whatever deleted them) taken off again.
-import { setImmediate as breathe } from 'node:timers/promises';
 import { sql, type Transaction } from 'kysely';
 import type { Database, Db } from '../db/index.js';
 import { slices } from '../db/slices.js';
 import { pageUnder } from '../../common/heatmaps.js';
 import { addFed, emptyFed, readFed, type Fed, type Layers } from './fed.js';
+import { inTurns } from '../in-turns.js';
 
 /** The most elements one page, device class and day keeps (the rest still count on the page). */
 export const MAX_PAGE_ELEMENTS = 200;
 const ROWS_PER_STATEMENT = 200;
-/**
- * How long judging paths by the page patterns holds the event loop before letting others in: a
- * flush may hold 50,000 paths, each judged by up to 50 patterns (some µs each at the caps).
- */
-const JUDGING_TURN_MS = 20;
 
 export interface Contribution {
   campaignId: string;
@@ -107,21 +102,17 @@ async function storeOnce(db: Db, contributions: Contribution[]): Promise<void> {
   if (!contributions.length) return;
   const campaigns = [...new Set(contributions.map((c) => c.campaignId))];
   const patterns = await patternsOf(db, campaigns);
-  const pageOf = new Map(campaigns.map((id) => [id, pageUnder(patterns.get(id) ?? [])]));
+  const pagesOf = new Map(campaigns.map((id) => [id, pageUnder(patterns.get(id) ?? [])]));
   // Same session, page, device and day (two paths under one pattern): one contribution.
   const merged = new Map<string, Contribution & { page: string }>();
-  let turn = performance.now();
-  for (const c of contributions) {
-    if (performance.now() - turn > JUDGING_TURN_MS) {
-      await breathe();
-      turn = performance.now();
-    }
-    const page = (pageOf.get(c.campaignId) as (path: string) => string)(c.path);
+  // A flush may judge 50,000 paths, each by up to 50 patterns (some µs each at the caps): in turns.
+  await inTurns(contributions, (c) => {
+    const page = pagesOf.get(c.campaignId)!(c.path);
     const id = `${c.campaignId}\n${c.sessionId}\n${page}\n${c.device}\n${c.day}`;
     const into = merged.get(id);
     if (into) addFed(into.fed, c.fed);
     else merged.set(id, { ...c, page, fed: addFed(emptyFed(), c.fed) });
-  }
+  });
   const list = [...merged.values()];
   const alive = new Set<string>();
   const stored = new Map<string, Fed>();

@@ -37,16 +37,7 @@ describe('response schemas', () => {
   });
 
   it('keep every field of a campaign as the list maps it', async () => {
-    const campaign = toCampaign({
-      id: 'c',
-      owner_id: 'u',
-      name: 'Sale',
-      domains: 'example.com',
-      session_limit: 5,
-      start_date_time: 1,
-      end_date_time: 2,
-      created_at: 0,
-    });
+    const campaign = toCampaign({ id: 'c', owner_id: 'u', name: 'Sale', domains: 'example.com', session_limit: 5, start_date_time: 1, end_date_time: 2, created_at: 0 });
     expect(await serialised(CampaignListResponse, { data: [campaign] })).toEqual({ data: [campaign] });
   });
 });
