@@ -124,7 +124,7 @@ describe('the worst page patterns, against the longest paths', () => {
     // same pages in each session), every path judged by every pattern at the next flush.
     for (let batch = 0; batch < FLOOD_BATCHES; batch++) {
       const t = start + batch;
-      const events = [meta(t, pathOf(batch), 1280), full(t + 1)];
+      const events: { type: number; data: object; timestamp: number }[] = [meta(t, pathOf(batch), 1280), full(t + 1)];
       for (let click = 0; click < MAX_HEAT_RECORDS; click++) events.push(...clicks(t + 10, pathOf(1000 + click), '#e', 'Go', 1280));
       const response = await postBatch(server, campaign.id, {
         sessionId: sessionId(),
