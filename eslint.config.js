@@ -23,7 +23,18 @@ const capitalised = (text) => text[0].toUpperCase() + text.slice(1);
 /** `\x2F` is `/`: selectors end a regex at a plain slash. */
 const reaching = (folder, depth) => `^(\\.\\.\\x2F){${depth}}${folder.replace('/', '\\x2F')}(\\x2F|$)`;
 
-/** Forbid the program in `from` importing any of `folders`, statically or with `import()`. */
+/**
+ * No regular expression is built from text at run time in the server or common/: one built from
+ * an owner's or a visitor's text can backtrack for ever (ISSUE-34). A literal, or a comment saying
+ * why the text is safe.
+ */
+const builtRegExp = ['NewExpression', 'CallExpression'].map((node) => ({
+  selector: `${node}[callee.name='RegExp'][arguments.0.type!='Literal']`,
+  message: 'No RegExp built from text here: use a regex literal (page patterns: common/page-pattern.ts).',
+}));
+const syntaxOf = { server: builtRegExp, common: builtRegExp };
+
+/** Forbid the program in `from` importing any of `folders`, statically or with `import()` (and its other syntax rules: they share the one rule option). */
 function boundary(from, folders) {
   const message = (folder) => `${capitalised(programs[from])} must not import ${programs[folder]} (${folder}/): move what both need to common/.`;
   return Array.from({ length: deepestFolder }, (_, i) => i + 1).map((depth) => ({
@@ -33,6 +44,7 @@ function boundary(from, folders) {
       'no-restricted-syntax': [
         'error',
         ...folders.map((folder) => ({ selector: `ImportExpression[source.value=/${reaching(folder, depth)}/]`, message: message(folder) })),
+        ...(syntaxOf[from] ?? []),
       ],
     },
   }));

@@ -5,10 +5,10 @@ import { EventType, IncrementalSource, MouseInteractions } from '@rrweb/types';
 import { CAPTURED_TAGS } from './captured.js';
 import { storable } from './scrub.js';
 import { PEOPLE_TAGS, type Fields } from './people.js';
+import { MAX_PAGE_PATH } from './page-pattern.js';
 
 /** Dead click: no DOM change, navigation, scroll or input within this long after the click. */
 export const DEAD_CLICK_MS = 1000;
-const MAX_PAGE_CHARS = 300;
 /** An error's message as errors are grouped by it: its first 200 characters. */
 export const MAX_ERROR_MESSAGE = 200;
 
@@ -55,9 +55,9 @@ export interface EventLike {
 /** A URL's path, without origin, query string and fragment (and, from a page address that is no URL, no NUL). */
 export function pathOf(href: string): string {
   try {
-    return new URL(href).pathname.slice(0, MAX_PAGE_CHARS);
+    return new URL(href).pathname.slice(0, MAX_PAGE_PATH);
   } catch {
-    return storable(href.split(/[?#]/)[0], MAX_PAGE_CHARS);
+    return storable(href.split(/[?#]/)[0], MAX_PAGE_PATH);
   }
 }
 

@@ -5,6 +5,7 @@
 // a funnel with a click or event step on everything the session did (session_visits).
 
 import { addHistograms, histogramMedian, timeBin } from './insights.js';
+import { pagePattern } from './page-pattern.js';
 
 export const MAX_FUNNEL_STEPS = 10;
 export const MAX_FUNNELS_PER_CAMPAIGN = 50;
@@ -17,6 +18,7 @@ export const MAX_FUNNEL_WITHIN_MS = 90 * 86_400_000;
 export const MAX_CLICK_VISITS = 200;
 export const MAX_EVENT_VISITS = 100;
 
+/** A page step is a page pattern (common/page-pattern.ts). */
 export type FunnelStep = { page: string } | { click: string } | { event: string };
 
 /**
@@ -32,24 +34,6 @@ export interface Visit {
 
 const kindOf = (step: FunnelStep): Visit['kind'] => ('page' in step ? 'page' : 'click' in step ? 'click' : 'event');
 const valueOf = (step: FunnelStep): string => ('page' in step ? step.page : 'click' in step ? step.click : step.event);
-
-/**
- * A page pattern as a test of a path: `*` stands for any characters (`/product/*`), anything
- * else for itself; the query string and fragment are not part of a path, so they are dropped
- * from the pattern too.
- */
-export function pagePattern(pattern: string): (path: string) => boolean {
-  const clean = pattern.split(/[?#]/)[0];
-  if (!clean.includes('*')) return (path) => path === clean;
-  const regex = new RegExp(
-    `^${clean
-      .split('*')
-      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-    's',
-  );
-  return (path) => regex.test(path);
-}
 
 /**
  * Whether a visit is the step. A click step is the clicked element's selector path (`#add`) or
@@ -83,14 +67,16 @@ export interface Progress {
  */
 export function progress(visits: Visit[], steps: FunnelStep[], withinMs: number): Progress {
   const matchers = steps.map(stepMatcher);
+  // Which steps each visit is, judged once: a page pattern costs up to path × pattern comparisons.
+  const isStep = visits.map((visit) => matchers.map((matches) => matches(visit)));
   let best: Progress = { reached: 0, times: [] };
   for (let start = 0; start < visits.length && best.reached < steps.length; start++) {
-    if (!matchers[0](visits[start])) continue;
+    if (!isStep[start][0]) continue;
     const times = [visits[start].at];
     let at = start;
     for (let step = 1; step < steps.length; step++) {
       let next = at + 1;
-      while (next < visits.length && !(matchers[step](visits[next]) && visits[next].at - visits[start].at <= withinMs)) next++;
+      while (next < visits.length && !(isStep[next][step] && visits[next].at - visits[start].at <= withinMs)) next++;
       if (next >= visits.length) break;
       times.push(visits[next].at);
       at = next;

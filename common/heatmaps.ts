@@ -1,10 +1,10 @@
 // Heatmaps' shared rules: what a click record holds (the tracker sends it, ingest bounds it),
 // the device classes, the position bins and the owner's page patterns.
 
-import { globRegExp } from './path-glob.js';
+import { MAX_PAGE_PATH, pagePattern } from './page-pattern.js';
 
 /** A click record's page path, selector path and text are cut to these lengths. */
-export const PATH_MAX = 300;
+export const PATH_MAX = MAX_PAGE_PATH;
 export const SELECTOR_MAX = 500;
 export const CLICK_TEXT_MAX = 60;
 /** Positions and sizes in CSS pixels are bounded by this (the tracker clamps to it). */
@@ -31,20 +31,11 @@ export function binOf(x: number, y: number, width: number): number {
 /** Scroll depths are counted in tenths of the page: 0, 10, … 100 percent. */
 export const SCROLL_STEP = 10;
 
-/** The owner's page patterns: at most this many per campaign, each at most PATTERN_MAX characters. */
+/** The owner's page patterns (common/page-pattern.ts): at most this many per campaign. */
 export const MAX_PATTERNS = 50;
-export const PATTERN_MAX = 200;
 
-/** Why a page pattern is refused, or null: a path starting with "/", where "*" stands for any run of characters. */
-export function patternFlaw(pattern: string): string | null {
-  if (!pattern.startsWith('/')) return 'A page pattern starts with "/"';
-  if (pattern.length > PATTERN_MAX) return `A page pattern has at most ${PATTERN_MAX} characters`;
-  if (/[?#\s]/.test(pattern)) return 'A page pattern is a path: no query, fragment or spaces';
-  return null;
-}
-
-/** The page a path counts under: the first pattern it matches, else the path itself. */
-export function pageOf(path: string, patterns: string[]): string {
-  for (const pattern of patterns) if (pattern.includes('*') ? globRegExp(pattern).test(path) : pattern === path) return pattern;
-  return path;
+/** The page a path counts under: the first of the patterns it matches, else the path itself. */
+export function pageUnder(patterns: string[]): (path: string) => string {
+  const tests = patterns.map((pattern) => ({ pattern, fits: pagePattern(pattern) }));
+  return (path) => tests.find(({ fits }) => fits(path))?.pattern ?? path;
 }

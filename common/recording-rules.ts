@@ -2,7 +2,7 @@
 // pure, shared by the campaign form, the server and the tracker (every byte here counts against
 // the tracker's weight, so the tracker imports only what it uses).
 
-import { globRegExp } from './path-glob.js';
+import { pageMatches } from './page-pattern.js';
 
 /** Query parameters whose values are hidden when a campaign keeps query strings: where sites put secrets. */
 export const DEFAULT_MASKED_PARAMS = [
@@ -37,7 +37,6 @@ export type ConsentMode = (typeof CONSENT_MODES)[number];
 export const MAX_MIN_DURATION_MS = 10 * 60 * 1000;
 export const MAX_CONSENT_BUFFER_SECONDS = 60;
 export const MAX_URL_PATTERNS = 20;
-export const MAX_URL_PATTERN = 200;
 export const MAX_BLOCK_SELECTOR = 1000;
 
 /** Elements never recorded on any site, whatever the campaign says (rrweb's own .rr-block too). */
@@ -52,7 +51,7 @@ export interface TrackerRules {
   query?: string[];
   /** Per cent of sessions recorded, 1–100 (100). */
   sample?: number;
-  /** Path patterns (`*` any characters): recorded only on pages matching one (all pages when absent), never on those matching `exclude`. */
+  /** Page patterns (common/page-pattern.ts): recorded only on pages matching one (all pages when absent), never on those matching `exclude`. */
   include?: string[];
   exclude?: string[];
   /** The campaign's CSS selector of elements never recorded, besides ALWAYS_BLOCKED. */
@@ -73,7 +72,7 @@ export function sampled(sessionId: string, rate = 100): boolean {
 
 /** Whether a page (its path) is recorded under the include and exclude patterns. */
 export const pageRecorded = (path: string, rules: Pick<TrackerRules, 'include' | 'exclude'>): boolean =>
-  (!rules.include?.length || rules.include.some((glob) => globRegExp(glob).test(path))) && !rules.exclude?.some((glob) => globRegExp(glob).test(path));
+  (!rules.include?.length || rules.include.some((pattern) => pageMatches(pattern, path))) && !rules.exclude?.some((pattern) => pageMatches(pattern, path));
 
 const PARAM_NAME = /^[^\s&=#?,]{1,100}$/;
 export const MASKED_PARAMS_INVALID = `Parameter names are separated by commas: at most ${MAX_MASKED_PARAMS}, each up to ${MAX_PARAM_NAME} characters without spaces, &, =, # or ?`;

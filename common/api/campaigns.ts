@@ -22,10 +22,10 @@ import {
   MAX_MASKED_PARAMS,
   MAX_MIN_DURATION_MS,
   MAX_PARAM_NAME,
-  MAX_URL_PATTERN,
   MAX_URL_PATTERNS,
   PRIVACY_PRESETS,
 } from '../recording-rules.js';
+import { MAX_PATTERN_CHARS, MAX_PATTERN_STARS } from '../page-pattern.js';
 
 /** Campaign ids are UUIDs: ownership.ts answers 400 for any other shape. */
 export const CampaignIdParams = Type.Object({ id: Type.String() });
@@ -100,10 +100,11 @@ const minDuration = Type.Integer({
   maximum: MAX_MIN_DURATION_MS,
   reason: `min_duration_ms must be a whole number of milliseconds from 0 to ${MAX_MIN_DURATION_MS}`,
 });
+// Each pattern's rules beyond its size are common/page-pattern.ts patternFlaw's, checked after the schema (server/campaigns/payload.ts).
 const urlPatterns = (field: string) =>
-  Type.Array(Type.String({ minLength: 1, maxLength: MAX_URL_PATTERN, pattern: '^/[^\\s]*$' }), {
+  Type.Array(Type.String({ minLength: 1, maxLength: MAX_PATTERN_CHARS }), {
     maxItems: MAX_URL_PATTERNS,
-    reason: `${field} must be a list of at most ${MAX_URL_PATTERNS} path patterns, each starting with / (up to ${MAX_URL_PATTERN} characters, no spaces; * matches any characters)`,
+    reason: `${field} must be a list of at most ${MAX_URL_PATTERNS} page patterns, each up to ${MAX_PATTERN_CHARS} characters and ${MAX_PATTERN_STARS} stars (*)`,
   });
 const urlInclude = urlPatterns('url_include');
 const urlExclude = urlPatterns('url_exclude');

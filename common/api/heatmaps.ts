@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { Nullable } from './shared.js';
 import { MAX_TIME } from '../limits.js';
-import { MAX_PATTERNS, PATH_MAX, PATTERN_MAX, SELECTOR_MAX } from '../heatmaps.js';
+import { MAX_PATTERNS, PATH_MAX, SELECTOR_MAX } from '../heatmaps.js';
+import { MAX_PATTERN_CHARS } from '../page-pattern.js';
 import { SessionsQuery } from './sessions.js';
 
 export const HeatmapParams = Type.Object({ campaignId: Type.String({ maxLength: 64 }) });
@@ -113,7 +114,7 @@ export type HeatmapClicks = Static<typeof HeatmapClicks>;
 
 /** GET and PUT /api/v1/heatmaps/{campaignId}/patterns: the owner's page patterns ("/product/*"), first match wins. */
 export const HeatmapPatterns = Type.Object(
-  { patterns: Type.Array(Type.String({ minLength: 1, maxLength: PATTERN_MAX }), { maxItems: MAX_PATTERNS }) },
+  { patterns: Type.Array(Type.String({ minLength: 1, maxLength: MAX_PATTERN_CHARS }), { maxItems: MAX_PATTERNS }) },
   { additionalProperties: false },
 );
 export type HeatmapPatterns = Static<typeof HeatmapPatterns>;

@@ -3,6 +3,7 @@ import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { CreateCampaignPayload } from '../../common/api/campaigns.js';
 import { normalizeDomains, validateCampaign } from '../../common/domains.js';
+import { patternsFlaw } from '../../common/page-pattern.js';
 import { annotationAt, fieldName } from '../../common/schema-flaw.js';
 import { badRequest, type HttpError } from '../http/errors.js';
 
@@ -35,14 +36,26 @@ function withoutNulls(body: unknown): unknown {
   return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null));
 }
 
+/** The first refused page pattern of the recorded pages' rules, after its field's name, or null. */
+function urlPatternsFlaw(campaign: CreateCampaignPayload): string | null {
+  for (const field of ['url_include', 'url_exclude'] as const) {
+    const flaw = patternsFlaw(campaign[field] ?? []);
+    if (flaw) return `${field}: ${flaw}`;
+  }
+  return null;
+}
+
 /**
  * A create body checked by its schema, then by the campaign form's rules (name and a valid
- * domain list, end after start), answering the first broken one's words: the campaign ready to
- * store, name trimmed and domains normalised.
+ * domain list, end after start, page patterns), answering the first broken one's words: the
+ * campaign ready to store, name trimmed and domains normalised.
  */
 export function checkCampaign(body: unknown): CreateCampaignPayload {
   const draft = withoutNulls(body);
-  const flaw = schemaFlaw(createChecker, CreateCampaignPayload, draft, 'body') ?? validateCampaign(draft as CreateCampaignPayload);
+  const flaw =
+    schemaFlaw(createChecker, CreateCampaignPayload, draft, 'body') ??
+    validateCampaign(draft as CreateCampaignPayload) ??
+    urlPatternsFlaw(draft as CreateCampaignPayload);
   if (flaw) throw badRequest(flaw);
   const campaign = draft as CreateCampaignPayload;
   return { ...campaign, name: campaign.name.trim(), domains: normalizeDomains(campaign.domains) };

@@ -2,19 +2,20 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { isPostgres } from '../db/index.js';
 import type { Executor } from '../db/executor.js';
 import { needsVisits, type FunnelStep } from '../../common/funnels.js';
+import { patternSql } from '../../common/page-pattern.js';
 
-// A funnel's steps in SQL, matching as common/funnels.ts does in JavaScript: a path equals the
-// pattern, or, with `*` in it, fits it with `*` standing for any characters (case matters: GLOB
-// on SQLite, LIKE on PostgreSQL, each with the other characters escaped); a click is the step's
+// A funnel's steps in SQL, matching as common/funnels.ts does in JavaScript: a page is its page
+// pattern in SQL (common/page-pattern.ts patternSql: GLOB on SQLite, LIKE on PostgreSQL, a
+// property test holds them to the JavaScript matcher); a click is the step's
 // selector path or text; an event, the step's name. Page-only funnels read session_pages (in the
 // order of its `position`), others session_visits (in the order of `at`, then `seq`).
 
 /** Whether `path` (a column) is the page step's pattern. */
 export function pathMatches(db: Executor, path: RawBuilder<unknown>, pattern: string): RawBuilder<SqlBool> {
-  const clean = pattern.split(/[?#]/)[0];
-  if (!clean.includes('*')) return sql<SqlBool>`${path} = ${clean}`;
-  if (isPostgres(db)) return sql<SqlBool>`${path} like ${clean.replace(/[\\%_]/g, '\\$&').replaceAll('*', '%')}`;
-  return sql<SqlBool>`${path} glob ${clean.replace(/[[?]/g, '[$&]')}`;
+  const text = patternSql(pattern, isPostgres(db) ? 'like' : 'glob');
+  if ('equals' in text) return sql<SqlBool>`${path} = ${text.equals}`;
+  if ('like' in text) return sql<SqlBool>`${path} like ${text.like}`;
+  return sql<SqlBool>`${path} glob ${text.glob}`;
 }
 
 /** Whether the session_visits row `v` (an alias) is the step. */

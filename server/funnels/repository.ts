@@ -4,7 +4,8 @@ import type { Db } from '../db/index.js';
 import type { Executor } from '../db/executor.js';
 import type { FunnelsTable } from '../db/schema-insights.js';
 import type { Funnel, FunnelChanges } from '../../common/api/funnels.js';
-import { DEFAULT_FUNNEL_WITHIN_MS, needsVisits, progress, tally, type FunnelStep, type Tally, type Visit } from '../../common/funnels.js';
+import { DEFAULT_FUNNEL_WITHIN_MS, needsVisits, progress, tally, type FunnelStep, type Progress, type Tally, type Visit } from '../../common/funnels.js';
+import { inTurns } from '../in-turns.js';
 import { pathMatches, visitMatches } from './match.js';
 
 /** The funnels table: a campaign's funnels, and a funnel's result over its sessions. */
@@ -87,7 +88,9 @@ export async function deleteFunnel(db: Executor, campaignId: string, funnelId: s
  */
 export async function tallyOf(db: Executor, campaignId: string, funnel: Funnel, from: number, to: number): Promise<Tally> {
   const visits = needsVisits(funnel.steps) ? await stepVisits(db, campaignId, funnel.steps, from, to) : await pageVisits(db, campaignId, funnel.steps, from, to);
-  const progresses = [...visits.values()].map((v) => progress(v, funnel.steps, funnel.withinMs));
+  // Thousands of sessions, each's pages judged by up to 10 page patterns: in turns.
+  const progresses: Progress[] = [];
+  await inTurns(visits.values(), (v) => progresses.push(progress(v, funnel.steps, funnel.withinMs)));
   return tally(progresses, funnel.steps.length);
 }
 

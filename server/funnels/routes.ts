@@ -14,6 +14,7 @@ import {
   FunnelsParams,
 } from '../../common/api/funnels.js';
 import { MAX_FUNNELS_PER_CAMPAIGN, stepsOf, type FunnelStep } from '../../common/funnels.js';
+import { patternsFlaw } from '../../common/page-pattern.js';
 import { insightsRange } from '../../common/insights.js';
 import { Ok } from '../../common/api/shared.js';
 import { storable } from '../../common/scrub.js';
@@ -32,13 +33,14 @@ const funnelName = (name: string) => requiredText(name, 'Funnel name is required
 
 const stepText = (text: string) => requiredText(text, 'A click step names a selector or a text, an event step an event');
 
-/** Steps as stored: trimmed, storable; a page step is a path. */
+/** Steps as stored: trimmed, storable; a page step is a page pattern. */
 function funnelSteps(steps: FunnelStep[]): FunnelStep[] {
   return steps.map((step) => {
     if ('click' in step) return { click: stepText(step.click) };
     if ('event' in step) return { event: stepText(step.event) };
     const page = storable(step.page).trim();
-    if (!page.startsWith('/') && !page.startsWith('*')) throw badRequest('A page step is a path: it starts with / (or *)');
+    const flaw = patternsFlaw([page]);
+    if (flaw) throw badRequest(flaw);
     return { page };
   });
 }

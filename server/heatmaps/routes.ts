@@ -13,7 +13,7 @@ import {
   type HeatmapSessionFilters,
 } from '../../common/api/heatmaps.js';
 import { insightsRange } from '../../common/insights.js';
-import { patternFlaw } from '../../common/heatmaps.js';
+import { patternsFlaw } from '../../common/page-pattern.js';
 import { requireUser } from '../auth/tokens.js';
 import { badRequest } from '../http/errors.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
@@ -106,10 +106,8 @@ export async function registerHeatmaps(app: FastifyInstance, ctx: AppContext): P
       async (request) => {
         const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
         const patterns = [...new Set(request.body.patterns)];
-        for (const pattern of patterns) {
-          const flaw = patternFlaw(pattern);
-          if (flaw) throw badRequest(`${flaw}: ${pattern}`);
-        }
+        const flaw = patternsFlaw(patterns);
+        if (flaw) throw badRequest(flaw);
         await savePagePatterns(ctx.db, campaign.id, patterns);
         return { patterns };
       },

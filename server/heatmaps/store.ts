@@ -4,8 +4,9 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database, Db } from '../db/index.js';
 import { slices } from '../db/slices.js';
-import { pageOf } from '../../common/heatmaps.js';
+import { pageUnder } from '../../common/heatmaps.js';
 import { addFed, emptyFed, readFed, type Fed, type Layers } from './fed.js';
+import { inTurns } from '../in-turns.js';
 
 /** The most elements one page, device class and day keeps (the rest still count on the page). */
 export const MAX_PAGE_ELEMENTS = 200;
@@ -101,15 +102,17 @@ async function storeOnce(db: Db, contributions: Contribution[]): Promise<void> {
   if (!contributions.length) return;
   const campaigns = [...new Set(contributions.map((c) => c.campaignId))];
   const patterns = await patternsOf(db, campaigns);
+  const pagesOf = new Map(campaigns.map((id) => [id, pageUnder(patterns.get(id) ?? [])]));
   // Same session, page, device and day (two paths under one pattern): one contribution.
   const merged = new Map<string, Contribution & { page: string }>();
-  for (const c of contributions) {
-    const page = pageOf(c.path, patterns.get(c.campaignId) ?? []);
+  // A flush may judge 50,000 paths, each by up to 50 patterns (some µs each at the caps): in turns.
+  await inTurns(contributions, (c) => {
+    const page = pagesOf.get(c.campaignId)!(c.path);
     const id = `${c.campaignId}\n${c.sessionId}\n${page}\n${c.device}\n${c.day}`;
     const into = merged.get(id);
     if (into) addFed(into.fed, c.fed);
     else merged.set(id, { ...c, page, fed: addFed(emptyFed(), c.fed) });
-  }
+  });
   const list = [...merged.values()];
   const alive = new Set<string>();
   const stored = new Map<string, Fed>();

@@ -5,13 +5,13 @@ import {
   MAX_BLOCK_SELECTOR,
   MAX_CONSENT_BUFFER_SECONDS,
   MAX_MIN_DURATION_MS,
-  MAX_URL_PATTERN,
   MAX_URL_PATTERNS,
   paramList,
   validParamList,
   type ConsentMode,
   type PrivacyPreset,
 } from '../../common/recording-rules.js';
+import { patternsFlaw } from '../../common/page-pattern.js';
 import type { Campaign, CreateCampaignPayload } from '../../common/api-types.js';
 
 // The campaign form's recording rules: what the tracker records and what ingest keeps. Rules and
@@ -38,7 +38,7 @@ export type RulesFormField = 'maskedParams' | 'sampleRate' | 'minDurationSeconds
 
 export const SAMPLE_RATE_INVALID = 'Sessions recorded must be a whole number of per cent from 1 to 100';
 export const MIN_DURATION_INVALID = `Shortest session kept must be a whole number of seconds from 0 to ${MAX_MIN_DURATION_MS / 1000}`;
-export const URL_PATTERNS_INVALID = `Enter at most ${MAX_URL_PATTERNS} paths, one a line, each starting with / and without spaces (* matches anything)`;
+export const URL_PATTERNS_INVALID = `Enter at most ${MAX_URL_PATTERNS} paths, one a line (* matches anything)`;
 export const BLOCK_SELECTOR_INVALID = 'Please enter a valid CSS selector (e.g., .price, #account, [data-private])';
 export const CONSENT_BUFFER_INVALID = `Seconds held before consent must be a whole number from 0 to ${MAX_CONSENT_BUFFER_SECONDS}`;
 
@@ -98,7 +98,8 @@ const patterns = (text: string) =>
     .split('\n')
     .map((line) => line.trim())
     .filter(Boolean);
-const validPatterns = (list: string[]) => list.length <= MAX_URL_PATTERNS && list.every((p) => p.length <= MAX_URL_PATTERN && /^\/\S*$/.test(p));
+/** Why a list of page patterns is refused (a pattern's flaw in the server's words), or null. */
+const patternsError = (list: string[]) => (list.length > MAX_URL_PATTERNS ? URL_PATTERNS_INVALID : patternsFlaw(list));
 
 /** Whether the browser reads the selector (the tracker records nothing on a page where it cannot). */
 function validSelector(selector: string): boolean {
@@ -117,8 +118,10 @@ export function validateRulesForm(form: RulesForm): Partial<Record<RulesFormFiel
   if (!validParamList(paramList(form.maskedParams))) errors.maskedParams = MASKED_PARAMS_INVALID;
   if (wholeIn(form.sampleRate, 1, 100) === null) errors.sampleRate = SAMPLE_RATE_INVALID;
   if (wholeIn(form.minDurationSeconds, 0, MAX_MIN_DURATION_MS / 1000) === null) errors.minDurationSeconds = MIN_DURATION_INVALID;
-  if (!validPatterns(patterns(form.urlInclude))) errors.urlInclude = URL_PATTERNS_INVALID;
-  if (!validPatterns(patterns(form.urlExclude))) errors.urlExclude = URL_PATTERNS_INVALID;
+  const includeError = patternsError(patterns(form.urlInclude));
+  if (includeError) errors.urlInclude = includeError;
+  const excludeError = patternsError(patterns(form.urlExclude));
+  if (excludeError) errors.urlExclude = excludeError;
   if (!validSelector(form.blockSelector)) errors.blockSelector = BLOCK_SELECTOR_INVALID;
   if (wholeIn(form.consentBufferSeconds, 0, MAX_CONSENT_BUFFER_SECONDS) === null) errors.consentBufferSeconds = CONSENT_BUFFER_INVALID;
   return errors;

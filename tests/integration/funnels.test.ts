@@ -109,7 +109,10 @@ describe('funnels', () => {
 
   it.each([
     [{ name: 'x', steps: [{ click: ' ' }] }, 'A click step names a selector or a text, an event step an event'],
-    [{ name: 'x', steps: [{ page: 'cart' }] }, 'A page step is a path: it starts with / (or *)'],
+    [{ name: 'x', steps: [{ page: 'cart' }] }, 'A page pattern starts with / (or *): cart'],
+    [{ name: 'x', steps: [{ page: `/${'*a'.repeat(11)}` }] }, /^A page pattern has at most 10 stars \(\*\): /],
+    [{ name: 'x', steps: [{ page: `/${'x'.repeat(200)}` }] }, /^A page pattern has at most 200 characters: /],
+    [{ name: 'x', steps: [{ page: '/cart?step=2' }] }, /^A page pattern is a path: no query, fragment or spaces: /],
     [{ name: ' ', steps: [{ page: '/' }] }, 'Funnel name is required'],
     [{ name: 'x', steps: [] }, /steps/],
     [{ name: 'x', steps: Array.from({ length: 11 }, () => ({ page: '/' })) }, /steps/],

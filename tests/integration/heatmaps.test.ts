@@ -148,6 +148,9 @@ describe('heatmaps: ownership and bounds', () => {
       });
     expect((await put(['product/*'])).status).toBe(400);
     expect((await put(Array.from({ length: 51 }, (_, i) => `/p${i}`))).status).toBe(400);
+    const starry = await put(['/ok', `/${'*a'.repeat(40)}`]);
+    expect(starry.status).toBe(400);
+    expect(((await starry.json()) as { error: string }).error).toBe(`A page pattern has at most 10 stars (*): /${'*a'.repeat(40)}`);
   });
 
   it('keeps at most 200 elements per page, device class and day; every click still counts on the page', async () => {

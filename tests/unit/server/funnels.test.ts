@@ -1,27 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { funnelSteps, pagePattern, progress, type FunnelStep, type Visit } from '../../../common/funnels.js';
+import { funnelSteps, progress, type FunnelStep, type Visit } from '../../../common/funnels.js';
 
 const page = (value: string, at: number): Visit => ({ kind: 'page', value, at });
 const STEPS: FunnelStep[] = [{ page: '/' }, { page: '/product/*' }, { page: '/cart' }];
 const MINUTE = 60_000;
-
-describe('pagePattern', () => {
-  it('matches a path exactly, or with * standing for any characters', () => {
-    expect(pagePattern('/cart')('/cart')).toBe(true);
-    expect(pagePattern('/cart')('/cart/')).toBe(false);
-    expect(pagePattern('/cart')('/Cart')).toBe(false);
-    expect(pagePattern('/product/*')('/product/mug')).toBe(true);
-    expect(pagePattern('/product/*')('/product/')).toBe(true);
-    expect(pagePattern('/product/*')('/products')).toBe(false);
-    expect(pagePattern('/*/edit')('/a/b/edit')).toBe(true);
-  });
-
-  it('takes other characters for themselves and drops a query or fragment from the pattern', () => {
-    expect(pagePattern('/a.b')('/aXb')).toBe(false);
-    expect(pagePattern('/a(b)')('/a(b)')).toBe(true);
-    expect(pagePattern('/cart?step=2')('/cart')).toBe(true);
-  });
-});
 
 describe('progress', () => {
   it('counts the steps done in order', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyFacts, factMoments, foldFacts, keepingMarks, type FactMarks } from '../../../common/session-facts.js';
-import { binOf, deviceClass, pageOf, patternFlaw } from '../../../common/heatmaps.js';
+import { binOf, deviceClass, pageUnder } from '../../../common/heatmaps.js';
 import { heatRecords } from '../../../server/heatmaps/records.js';
 import { addFed, emptyFed, heatOfBatch, newSessionHeat, type Fed, type FedKey } from '../../../server/heatmaps/fed.js';
 import { batchFlaw } from '../../../common/ingest-batch.js';
@@ -130,10 +130,8 @@ describe('device classes, bins and page patterns', () => {
     expect(binOf(5000, 1e6, 1000)).toBe(249 * 40 + 39);
   });
   it('groups paths under the first pattern they match', () => {
-    expect(pageOf('/product/12', ['/product/*', '/product/12'])).toBe('/product/*');
-    expect(pageOf('/cart', ['/product/*'])).toBe('/cart');
-    expect(pageOf('/a.b', ['/a?b'])).toBe('/a.b');
-    expect(patternFlaw('product/*')).toMatch(/starts with/);
-    expect(patternFlaw('/p?q=1')).toMatch(/path/);
+    expect(pageUnder(['/product/*', '/product/12'])('/product/12')).toBe('/product/*');
+    expect(pageUnder(['/product/*'])('/cart')).toBe('/cart');
+    expect(pageUnder(['/a?b'])('/a.b')).toBe('/a.b');
   });
 });
