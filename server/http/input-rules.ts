@@ -51,7 +51,7 @@ interface SchemaNode {
 const types = (node: SchemaNode) => (Array.isArray(node.type) ? node.type : node.type ? [node.type] : []);
 
 /** Where in a schema a string has no length cap or a number no range ("body.patterns[]"). */
-export function unboundedFields(node: SchemaNode, at: string): string[] {
+function unboundedFields(node: SchemaNode, at: string): string[] {
   if ('const' in node || node.enum) return [];
   const flaws: string[] = [];
   for (const branch of [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])]) flaws.push(...unboundedFields(branch, at));
