@@ -3,8 +3,9 @@ import { badRequest } from './errors.js';
 
 // One input rule for every route, so a new route has it without remembering:
 // - at registration, a route under /api/v1 must declare a schema for what it reads, with every
-//   string bounded (maxLength, or a fixed set) and every number given a range; the server does not
-//   start otherwise, so over-long text and out-of-range numbers are refused by validation;
+//   string bounded (maxLength, or a fixed set) and every number given a range and whole (or a
+//   declared multipleOf); the server does not start otherwise, so over-long text, out-of-range
+//   numbers and 1.5 where a whole number is meant are refused by validation;
 // - on each request, no string anywhere in the path, query or body holds a NUL (PostgreSQL's text
 //   refuses one with a 500; SQLite would store it), and no number is ±Infinity: Ajv coerces "1e400"
 //   in a query or path to Infinity, JSON.parse reads 1e400 in a body as Infinity, and minimum and
@@ -39,6 +40,7 @@ interface SchemaNode {
   maximum?: number;
   exclusiveMinimum?: number;
   exclusiveMaximum?: number;
+  multipleOf?: number;
   anyOf?: SchemaNode[];
   oneOf?: SchemaNode[];
   allOf?: SchemaNode[];
@@ -59,6 +61,8 @@ function unboundedFields(node: SchemaNode, at: string): string[] {
     if (type === 'string' && node.maxLength === undefined) flaws.push(`${at} is text without maxLength`);
     if ((type === 'number' || type === 'integer') && (node.minimum ?? node.exclusiveMinimum) === undefined) flaws.push(`${at} is a number without minimum`);
     if ((type === 'number' || type === 'integer') && (node.maximum ?? node.exclusiveMaximum) === undefined) flaws.push(`${at} is a number without maximum`);
+    // The API's numbers are whole (epoch ms, counts, seq): a fraction is allowed only at a declared precision.
+    if (type === 'number' && node.multipleOf === undefined) flaws.push(`${at} may be a fraction: Type.Integer, or a multipleOf`);
   }
   for (const [name, child] of Object.entries(node.properties ?? {})) flaws.push(...unboundedFields(child, `${at}.${name}`));
   for (const child of Object.values(node.patternProperties ?? {})) flaws.push(...unboundedFields(child, `${at}.*`));

@@ -135,3 +135,11 @@ export function sampleWith(schema: Node, path: FieldPath, value: unknown): unkno
   if (typeof key === 'number') return [sampleWith(node.items ?? {}, rest, value)];
   return { ...(sample(node) as object), [key]: sampleWith(node.properties?.[key] ?? {}, rest, value) };
 }
+
+/** The type of the field at `path` ("integer", "string"…; the first non-null branch of a union). */
+export function typeAt(schema: Node, path: FieldPath): string | undefined {
+  const node = branch(schema);
+  if (!path.length) return node.type;
+  const [key, ...rest] = path;
+  return typeAt((typeof key === 'number' ? node.items : node.properties?.[key]) ?? {}, rest);
+}

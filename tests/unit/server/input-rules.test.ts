@@ -5,7 +5,8 @@ import { applyInputRules } from '../../../server/http/input-rules.js';
 import { installErrorHandler } from '../../../server/http/errors.js';
 
 // The registration half of the one input rule: a route under /api/v1 that leaves a string without
-// a length cap, a number without a range, or its path parameters without a schema does not start.
+// a length cap, a number without a range or that may be any fraction, or its path parameters
+// without a schema does not start.
 
 function appWithRules() {
   const app = Fastify();
@@ -23,7 +24,8 @@ describe('a route under /api/v1', () => {
       { body: Type.Object({ rules: Type.Optional(Type.Object({ paths: Type.Array(Type.String()) })) }) },
       'body.rules.paths[] is text without maxLength',
     ],
-    ['a union with an unbounded branch', { body: Type.Object({ at: Type.Union([Type.Number({ maximum: 9 }), Type.Null()]) }) }, 'body.at is a number without minimum'],
+    ['a number that may be a fraction', { querystring: Type.Object({ to: Type.Number({ minimum: 0, maximum: 9 }) }) }, 'querystring.to may be a fraction'],
+    ['a union with an unbounded branch', { body: Type.Object({ at: Type.Union([Type.Integer({ maximum: 9 }), Type.Null()]) }) }, 'body.at is a number without minimum'],
   ])('with %s is refused at registration', async (_, schema, flaw) => {
     const app = appWithRules();
     expect(() => app.post('/api/v1/thing', { schema }, async () => ({}))).toThrow(flaw);
@@ -50,14 +52,14 @@ describe('a route under /api/v1', () => {
 
   it('refuses a NUL nested in a body and a non-finite number with 400 naming the field', async () => {
     const app = appWithRules();
-    const schema = { body: Type.Object({ list: Type.Array(Type.Object({ name: Type.String({ maxLength: 9 }) }), { maxItems: 3 }), n: Type.Optional(Type.Number({ minimum: 0, maximum: 1e9 })) }) };
+    const schema = { body: Type.Object({ list: Type.Array(Type.Object({ name: Type.String({ maxLength: 9 }) }), { maxItems: 3 }), n: Type.Optional(Type.Number({ minimum: 0, maximum: 1e9, multipleOf: 0.5 })) }) };
     app.post('/api/v1/thing', { schema }, async () => ({ ok: true }));
     const post = (payload: string) => app.inject({ method: 'POST', url: '/api/v1/thing', headers: { 'content-type': 'application/json' }, payload });
     const nul = await post(JSON.stringify({ list: [{ name: 'ok' }, { name: 'a\u0000b' }] }));
     expect([nul.statusCode, nul.json()]).toEqual([400, { error: 'body.list.1.name must not contain NUL' }]);
     const infinite = await post('{"list": [], "n": 1e400}');
     expect(infinite.statusCode).toBe(400);
-    expect((await post('{"list": [{"name": "ok"}], "n": 3}')).statusCode).toBe(200);
+    expect((await post('{"list": [{"name": "ok"}], "n": 2.5}')).statusCode).toBe(200);
     await app.close();
   });
 });
