@@ -6,7 +6,8 @@ import { openDb, migrate, type Db, type DbOptions } from './db/index.js';
 import { secretStore } from './secrets.js';
 import { HttpError, installErrorHandler } from './http/errors.js';
 import { clientAddress, trustProxyOption } from './http/client-address.js';
-import { refuseNonFiniteNumbers } from './http/finite-numbers.js';
+import { applyInputRules } from './http/input-rules.js';
+import { refuseCrossSiteWrites } from './http/origin.js';
 import { registerSecurity } from './http/security.js';
 import { DEFAULT_TIMEOUTS, timeoutOptions, type Timeouts } from './http/timeouts.js';
 import { checkDataDir } from './storage/data-dir.js';
@@ -116,7 +117,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('byteCounter', byteCounter(rateStorage, db, Boolean(config.databaseUrl)));
   app.decorate('storageQuota', new StorageQuota(db, config.limits.storageQuotaBytes));
   installErrorHandler(app);
-  refuseNonFiniteNumbers(app);
+  applyInputRules(app);
+  refuseCrossSiteWrites(app, config.publicUrl);
   await registerHealth(app, db, app.diskGuard);
   startJobs(app, db);
 

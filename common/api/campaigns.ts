@@ -28,7 +28,7 @@ import {
 import { MAX_PATTERN_CHARS, MAX_PATTERN_STARS } from '../page-pattern.js';
 
 /** Campaign ids are UUIDs: ownership.ts answers 400 for any other shape. */
-export const CampaignIdParams = Type.Object({ id: Type.String() });
+export const CampaignIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
 export const Campaign = Type.Object({
   id: Type.String(),

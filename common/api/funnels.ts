@@ -1,6 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { MADE_ID_PATTERN } from '../ids.js';
-import { Nullable } from './shared.js';
+import { MadeId, Nullable } from './shared.js';
 import { MAX_TIME } from '../limits.js';
 import { MAX_FUNNEL_NAME, MAX_FUNNEL_STEPS, MAX_FUNNEL_WITHIN_MS, MAX_FUNNELS_PER_CAMPAIGN, MAX_STEP_CHARS } from '../funnels.js';
 
@@ -31,7 +30,7 @@ export const FunnelChanges = Type.Object(
 export type FunnelChanges = Static<typeof FunnelChanges>;
 
 export const FunnelsParams = Type.Object({ campaignId: Type.String({ maxLength: 64 }) });
-export const FunnelParams = Type.Object({ campaignId: Type.String({ maxLength: 64 }), funnelId: Type.String({ pattern: MADE_ID_PATTERN }) });
+export const FunnelParams = Type.Object({ campaignId: Type.String({ maxLength: 64 }), funnelId: MadeId() });
 
 export const Funnel = Type.Object({
   id: Type.String(),
@@ -46,7 +45,7 @@ export type Funnel = Static<typeof Funnel>;
 export const FunnelList = Type.Object({ funnels: Type.Array(Funnel) });
 export type FunnelList = Static<typeof FunnelList>;
 
-const time = () => Type.Optional(Type.Number({ minimum: 0, maximum: MAX_TIME }));
+const time = () => Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TIME }));
 export const FunnelResultQuery = Type.Object({ from: time(), to: time() }, { additionalProperties: false });
 
 const count = () => Type.Integer({ minimum: 0 });

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 
 /** POST /api/v1/ingest/{campaignId}: the body is raw bytes (gzip or JSON), checked by ingest-batch.ts. */
-export const IngestParams = Type.Object({ campaignId: Type.String() });
+export const IngestParams = Type.Object({ campaignId: Type.String({ maxLength: 64 }) });
 
 /** false: the batch was stored before (a retry), so nothing was written. */
 /** `console: false` (with status 202) tells the tracker the campaign does not capture console messages. */

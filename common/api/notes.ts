@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { MADE_ID_PATTERN } from '../ids.js';
+import { MadeId } from './shared.js';
 import { MAX_TIME } from '../limits.js';
 import { MAX_NOTE_TEXT, MAX_NOTES_PER_SESSION } from '../notes.js';
 
@@ -26,7 +26,7 @@ export const NotesParams = Type.Object({ campaignId: Type.String({ maxLength: 64
 export const NoteParams = Type.Object({
   campaignId: Type.String({ maxLength: 64 }),
   sessionId: Type.String({ maxLength: 64 }),
-  noteId: Type.String({ pattern: MADE_ID_PATTERN }),
+  noteId: MadeId(),
 });
 
 export const Note = Type.Object({

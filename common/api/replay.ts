@@ -2,8 +2,8 @@ import { Type, type Static } from 'typebox';
 import { Nullable } from './shared.js';
 
 export const ReplayParams = Type.Object({
-  campaignId: Type.String(),
-  sessionId: Type.String(),
+  campaignId: Type.String({ maxLength: 64 }),
+  sessionId: Type.String({ maxLength: 64 }),
 });
 
 export const DemoQuery = Type.Object({ isMobile: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) });

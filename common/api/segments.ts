@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { MADE_ID_PATTERN } from '../ids.js';
+import { MadeId } from './shared.js';
 import { SessionsQuery } from './sessions.js';
 import { MAX_SEGMENT_NAME, MAX_SEGMENTS_PER_CAMPAIGN } from '../segments.js';
 
@@ -26,7 +26,7 @@ export const SegmentChanges = Type.Object(
 export type SegmentChanges = Static<typeof SegmentChanges>;
 
 export const SegmentsParams = Type.Object({ campaignId: Type.String({ maxLength: 64 }) });
-export const SegmentParams = Type.Object({ campaignId: Type.String({ maxLength: 64 }), segmentId: Type.String({ pattern: MADE_ID_PATTERN }) });
+export const SegmentParams = Type.Object({ campaignId: Type.String({ maxLength: 64 }), segmentId: MadeId() });
 
 export const Segment = Type.Object({
   id: Type.String(),

@@ -1,6 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { MADE_ID_PATTERN } from '../ids.js';
-import { Nullable } from './shared.js';
+import { MadeId, Nullable } from './shared.js';
 import { MAX_TIME } from '../limits.js';
 import { MAX_FUNNEL_STEPS } from '../funnels.js';
 import { COUNTRY_CODE, DEVICES, FILTER_MAX_CHARS, KEY_VALUE, SESSION_SORTS } from '../session-list.js';
@@ -124,7 +123,7 @@ export const SessionsQuery = Type.Object(
     /** A case-insensitive substring of a page path the session visited. */
     url: Type.Optional(Type.String({ minLength: 1, maxLength: FILTER_MAX_CHARS.url })),
     /** ISO 3166 code, any case. */
-    country: Type.Optional(Type.String({ pattern: COUNTRY_CODE.source })),
+    country: Type.Optional(Type.String({ maxLength: 2, pattern: COUNTRY_CODE.source })),
     device: Type.Optional(Type.Union(DEVICES.map((d) => Type.Literal(d)))),
     /** The browser's name without version ("Chrome", "Firefox"), any case. */
     browser: Type.Optional(Type.String({ minLength: 1, maxLength: FILTER_MAX_CHARS.browser })),
@@ -149,7 +148,7 @@ export const SessionsQuery = Type.Object(
     /** Sessions that had a JavaScript error with this message (its first 200 characters, exactly). */
     error: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     /** A funnel of the campaign: the sessions that entered it (with step/outcome, see server/funnels/filter.ts). */
-    funnel: Type.Optional(Type.String({ pattern: MADE_ID_PATTERN })),
+    funnel: Type.Optional(MadeId()),
     /** The funnel's step (1-based) the sessions reached, or dropped off after with outcome=dropped. */
     step: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_FUNNEL_STEPS })),
     outcome: Type.Optional(Type.Union([Type.Literal('dropped'), Type.Literal('converted')])),

@@ -26,7 +26,8 @@ export type ShareLink = Static<typeof ShareLink>;
 export const ShareList = Type.Object({ links: Type.Array(ShareLink) });
 export type ShareList = Static<typeof ShareList>;
 
-export const ShareTokenParams = Type.Object({ token: Type.String() });
+/** A token is 43 characters (server/shares/repository.ts). */
+export const ShareTokenParams = Type.Object({ token: Type.String({ maxLength: 64 }) });
 
 /**
  * What a share link opens, without sign-in: the events, and the session's details only when the

@@ -8,7 +8,6 @@ import type { AppContext } from '../context.js';
 import { clearSessionCookies, currentUserId, requireUser } from '../auth/tokens.js';
 import { revokeFamily, revokeUsersTokens } from '../auth/refresh-tokens.js';
 import { deleteSignIns, listLiveSignIns, userHasFamily } from '../auth/sign-ins.js';
-import { checkSameOrigin } from '../http/origin.js';
 import { emptyJsonIsNoBody } from '../http/json-body.js';
 import { badRequest, notFound, unauthorized } from '../http/errors.js';
 import { minuteLimit } from '../http/rate-limit.js';
@@ -29,7 +28,7 @@ export async function registerAccount(app: FastifyInstance, ctx: AppContext): Pr
   const { db, keys } = ctx;
   const changeLimit = minuteLimit(app, 'account-change-user', CHANGES_PER_USER);
   const deleteLimit = minuteLimit(app, 'account-delete-user', DELETES_PER_USER);
-  const guarded = { preHandler: [requireUser(ctx), checkSameOrigin(ctx.config.publicUrl)] };
+  const guarded = { preHandler: requireUser(ctx) };
 
   await app.register(async (scope) => {
     emptyJsonIsNoBody(scope);

@@ -3,7 +3,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CallbackBody, LoginQuery, SignInResponse, User, ValidateTokenResponse } from '../../common/api/auth.js';
 import { Ok } from '../../common/api/shared.js';
 import type { AppContext } from '../context.js';
-import { checkSameOrigin } from '../http/origin.js';
 import { badRequest, unauthorized } from '../http/errors.js';
 import { LocalProvider } from './local-provider.js';
 import { registerLocalProvider } from './local-routes.js';
@@ -32,7 +31,6 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
     await registerLocalProvider(app, config, local);
   }
   const client = new SignInClient(config, local);
-  const sameOrigin = checkSameOrigin(config.publicUrl);
   // Starting and finishing sign-in are each limited: a kept sign-in cookie (valid ten minutes)
   // must not drive code exchanges with the provider without end.
   const signInRate = { rateLimit: perMinute(config.rateLimits.signInPerIp) };
@@ -54,7 +52,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
       return reply.header('Cache-Control', 'no-store').redirect(started.url.href, 302);
     });
 
-    api.post('/api/v1/auth/google/callback', { schema: callbackSchema, preHandler: sameOrigin, config: signInRate }, async (request, reply) => {
+    api.post('/api/v1/auth/google/callback', { schema: callbackSchema, config: signInRate }, async (request, reply) => {
       const body = request.body;
       const pending = await readSignInCookie(keys, request);
       clearSignInCookie(keys, reply); // one attempt per sign-in cookie
@@ -90,7 +88,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
       return { valid: true };
     });
 
-    api.post('/api/v1/auth/refresh', { schema: okSchema, preHandler: sameOrigin, config: { rateLimit: perMinute(config.rateLimits.refreshPerIp) } }, async (request, reply) => {
+    api.post('/api/v1/auth/refresh', { schema: okSchema, config: { rateLimit: perMinute(config.rateLimits.refreshPerIp) } }, async (request, reply) => {
       const token = request.cookies[REFRESH_COOKIE];
       const userId = token ? await rotateSession(db, keys, reply, token) : null;
       if (!userId) {
@@ -102,7 +100,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
       return { ok: true as const };
     });
 
-    api.post('/api/v1/auth/logout', { schema: okSchema, preHandler: sameOrigin }, async (request, reply) => {
+    api.post('/api/v1/auth/logout', { schema: okSchema }, async (request, reply) => {
       await revokeSession(db, request.cookies[REFRESH_COOKIE]);
       clearSessionCookies(keys, reply);
       return { ok: true as const };

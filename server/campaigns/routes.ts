@@ -17,7 +17,6 @@ import { Ok } from '../../common/api/shared.js';
 import { ruleColumns, ruleFields } from './recording-rules.js';
 import type { CampaignsTable } from '../db/schema.js';
 import { currentUserId, requireUser } from '../auth/tokens.js';
-import { checkSameOrigin } from '../http/origin.js';
 import { checkCampaign, createCampaignValidator, reasonedValidator } from './payload.js';
 import { ownedCampaign } from './ownership.js';
 import { emptyJsonIsNoBody } from '../http/json-body.js';
@@ -76,7 +75,6 @@ export async function registerCampaigns(app: FastifyInstance, ctx: AppContext): 
 function campaignRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const signedIn = requireUser(ctx);
-  const sameOrigin = checkSameOrigin(ctx.config.publicUrl);
 
   api.get('/api/v1/campaign/getAll', { preHandler: signedIn, schema: { response: { 200: CampaignListResponse } } }, async (request) => {
     const rows = await listCampaigns(ctx.db, currentUserId(request));
@@ -86,7 +84,7 @@ function campaignRoutes(app: FastifyInstance, ctx: AppContext): void {
   api.post(
     '/api/v1/campaign/create',
     {
-      preHandler: [signedIn, sameOrigin],
+      preHandler: signedIn,
       bodyLimit: CREATE_BODY_LIMIT,
       schema: { body: CreateCampaignPayload, response: { 201: CampaignResponse } },
       validatorCompiler: createCampaignValidator,
@@ -110,7 +108,7 @@ function campaignRoutes(app: FastifyInstance, ctx: AppContext): void {
   api.patch(
     '/api/v1/campaign/update/:id',
     {
-      preValidation: [signedIn, sameOrigin, async (request) => void toUpdate.set(request, await ownedCampaign(ctx.db, request, (request.params as { id: string }).id))],
+      preValidation: [signedIn, async (request) => void toUpdate.set(request, await ownedCampaign(ctx.db, request, (request.params as { id: string }).id))],
       bodyLimit: CREATE_BODY_LIMIT,
       schema: { params: CampaignIdParams, body: UpdateCampaignPayload, response: { 200: CampaignResponse } },
       validatorCompiler: reasonedValidator,
@@ -126,7 +124,7 @@ function campaignRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   api.delete(
     '/api/v1/campaign/delete/:id',
-    { preHandler: [signedIn, sameOrigin], schema: { params: CampaignIdParams, response: { 200: Ok } } },
+    { preHandler: signedIn, schema: { params: CampaignIdParams, response: { 200: Ok } } },
     async (request) => {
       const campaign = await ownedCampaign(ctx.db, request, request.params.id);
       await deleteCampaign(ctx.db, ctx.keptCampaigns, campaign);

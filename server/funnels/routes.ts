@@ -19,7 +19,6 @@ import { insightsRange } from '../../common/insights.js';
 import { Ok } from '../../common/api/shared.js';
 import { storable } from '../../common/scrub.js';
 import { requireUser } from '../auth/tokens.js';
-import { checkSameOrigin } from '../http/origin.js';
 import { badRequest, HttpError, notFound, requiredText } from '../http/errors.js';
 import { ownedCampaign, ownedCampaignWriter } from '../campaigns/ownership.js';
 import { addFunnel, changeFunnel, deleteFunnel, findFunnel, listFunnels } from './repository.js';
@@ -49,7 +48,7 @@ function funnelSteps(steps: FunnelStep[]): FunnelStep[] {
 export async function registerFunnels(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onClose', async () => ctx.funnelVisits.flush());
-  const preHandler = [requireUser(ctx), checkSameOrigin(ctx.config.publicUrl)];
+  const preHandler = requireUser(ctx);
   const writer = ownedCampaignWriter(app, ctx.db, 'funnel-user', FUNNEL_WRITES_PER_USER);
 
   api.get('/api/v1/funnels/:campaignId', { preHandler, schema: { params: FunnelsParams, response: { 200: FunnelList } } }, async (request, reply) => {

@@ -34,6 +34,9 @@ export const REFUSALS = {
   noConsent: 'This campaign records a visitor only with their consent',
 } as const;
 
+/** Why ingest takes writes from other sites (http/origin.ts): the tracker posts from the visited page, checked against the campaign's domains instead. */
+export const CROSS_SITE = "the tracker posts from the visited site's pages; the campaign's domains are checked instead";
+
 /** Another node changes the campaign while the batch is written: the tracker sends it again. */
 const CAMPAIGN_CHANGING = 'The campaign is being changed: try again in a moment';
 
@@ -196,7 +199,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
   const schema = { params: IngestParams, response: { 200: IngestResponse, 202: IngestResponse } };
   app
     .withTypeProvider<TypeBoxTypeProvider>()
-    .post(INGEST_PATH, { bodyLimit: MAX_BODY_BYTES, schema, onRequest: app.diskGuard.hook }, async (request, reply) => {
+    .post(INGEST_PATH, { bodyLimit: MAX_BODY_BYTES, schema, onRequest: app.diskGuard.hook, config: { crossSite: CROSS_SITE } }, async (request, reply) => {
       if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Empty body');
       let campaign = request.ingest?.campaign as Campaign;
       await bytes.received(request, reply, campaign.id, request.body.length);

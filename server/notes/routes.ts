@@ -5,7 +5,6 @@ import { MAX_NOTES_PER_SESSION } from '../../common/notes.js';
 import { Note, NOTE_LIMIT_REACHED, NOTE_NOT_FOUND, NoteBody, NoteChanges, NoteList, NoteParams, NotesParams } from '../../common/api/notes.js';
 import { Ok } from '../../common/api/shared.js';
 import { currentUserId, requireUser } from '../auth/tokens.js';
-import { checkSameOrigin } from '../http/origin.js';
 import { forbidden, HttpError, notFound, requiredText } from '../http/errors.js';
 import { minuteLimit, type LimitReply } from '../http/rate-limit.js';
 import { ownedSession } from '../replay/routes.js';
@@ -25,7 +24,7 @@ const noteText = (text: string) => requiredText(text, 'Note text is required');
 export async function registerNotes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const writeLimit = minuteLimit(app, 'note-user', NOTE_WRITES_PER_USER);
-  const preHandler = [requireUser(ctx), checkSameOrigin(ctx.config.publicUrl)];
+  const preHandler = requireUser(ctx);
 
   /** The session and, for a change, the caller's own note of it. */
   async function authorsNote(request: FastifyRequest, reply: LimitReply, params: { campaignId: string; sessionId: string; noteId: string }) {

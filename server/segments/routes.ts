@@ -14,7 +14,6 @@ import {
 } from '../../common/api/segments.js';
 import { Ok } from '../../common/api/shared.js';
 import { requireUser } from '../auth/tokens.js';
-import { checkSameOrigin } from '../http/origin.js';
 import { HttpError, notFound, requiredText } from '../http/errors.js';
 import { ownedCampaign, ownedCampaignWriter } from '../campaigns/ownership.js';
 import { addSegment, changeSegment, deleteSegment, listSegments } from './repository.js';
@@ -29,7 +28,7 @@ const segmentName = (name: string) => requiredText(name, 'Segment name is requir
 /** A campaign's segments: owner only (404 unknown campaign, 403 another owner's), as every campaign call. */
 export async function registerSegments(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const preHandler = [requireUser(ctx), checkSameOrigin(ctx.config.publicUrl)];
+  const preHandler = requireUser(ctx);
   const writer = ownedCampaignWriter(app, ctx.db, 'segment-user', SEGMENT_WRITES_PER_USER);
 
   api.get('/api/v1/segments/:campaignId', { preHandler, schema: { params: SegmentsParams, response: { 200: SegmentList } } }, async (request, reply) => {

@@ -3,7 +3,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { SessionParams, StarResponse } from '../../common/api/sessions.js';
 import { currentUserId, requireUser } from '../auth/tokens.js';
-import { checkSameOrigin } from '../http/origin.js';
 import { minuteLimit } from '../http/rate-limit.js';
 import { ownedSession } from '../replay/routes.js';
 import { isStarred, starSession, unstarSession } from './repository.js';
@@ -21,7 +20,7 @@ const schema = { params: SessionParams, response: { 200: StarResponse } };
 export async function registerStars(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const writeLimit = minuteLimit(app, 'star-user', STAR_WRITES_PER_USER);
-  const preHandler = [requireUser(ctx), checkSameOrigin(ctx.config.publicUrl)];
+  const preHandler = requireUser(ctx);
 
   api.get(PATHS, { preHandler, schema }, async (request, reply) => {
     const session = await ownedSession(ctx.db, request, request.params);
