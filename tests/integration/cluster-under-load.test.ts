@@ -153,19 +153,6 @@ describe.skipIf(!usingPostgres())('ingest on two busy nodes on one PostgreSQL', 
     await Promise.all([arrivals, edits]);
     const took = Date.now() - began;
     await busy.pop()?.stop();
-    console.log(
-      'DIAG',
-      took,
-      JSON.stringify(answers.reduce<Record<string, number>>((n, a) => ({ ...n, [a.status]: (n[a.status] ?? 0) + 1 }), {})),
-      cluster.nodes.map((n) => (n.stdout().match(/deadlock/g) ?? []).length),
-      cluster.nodes.map((n) =>
-        n
-          .stdout()
-          .split('\n')
-          .filter((l) => /"level":(40|50)/.test(l))
-          .map((l) => l.slice(0, 300)),
-      ),
-    );
 
     expect(answers.length).toBeGreaterThan(250);
     // Never a 500; a 503 only with a Retry-After (the tracker sends the batch again), with what
