@@ -48,17 +48,17 @@ export function storageFault(error: unknown): { code: string; message: string } 
   return null;
 }
 
-export const DATABASE_BUSY_MESSAGE = 'The server is busy; try again in a moment';
+const DATABASE_BUSY_MESSAGE = 'The server is busy; try again in a moment';
 const DATABASE_BUSY_RETRY_AFTER_S = 1;
-
-/**
- * PostgreSQL's serialization failure, deadlock (it cancels one of two transactions so the other
- * goes on) and lock not available; SQLite's busy or locked database. The same work done again a
- * moment later succeeds: a writer tries again, and a request that still meets one is answered
- * 503 with Retry-After (the tracker sends the batch again), never 500.
- */
+/** PostgreSQL's serialization failure, deadlock and lock not available. */
 const TRANSIENT = new Set(['40001', '40P01', '55P03']);
 
+/**
+ * A database fault that passes: PostgreSQL cancels one of two deadlocked transactions so the
+ * other goes on, SQLite was busy. The same work done a moment later succeeds: a writer tries
+ * again, and a request that still meets one is answered 503 with Retry-After (the tracker sends
+ * the batch again), never 500.
+ */
 export function isTransientDatabaseFault(error: unknown): boolean {
   for (const code of codesOf(error)) if (TRANSIENT.has(code) || code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return true;
   return false;
