@@ -32,14 +32,36 @@ export const STORAGE_RETRY_AFTER_S = 300;
 const FULL = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT', '53100']);
 const READ_ONLY = new Set(['SQLITE_READONLY', 'EROFS']);
 
+/** The codes of an error and of its causes (a driver's error is often wrapped). */
+function* codesOf(error: unknown): Generator<string> {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string') yield e.code;
+  }
+}
+
 /** The storage fault behind an error (its code, also through `cause`), if any. */
 export function storageFault(error: unknown): { code: string; message: string } | null {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
-    const code = typeof e.code === 'string' ? e.code : '';
+  for (const code of codesOf(error)) {
     if (FULL.has(code) || code.startsWith('SQLITE_FULL')) return { code, message: STORAGE_FULL_MESSAGE };
     if (READ_ONLY.has(code) || code.startsWith('SQLITE_READONLY')) return { code, message: STORAGE_READ_ONLY_MESSAGE };
   }
   return null;
+}
+
+const DATABASE_BUSY_MESSAGE = 'The server is busy; try again in a moment';
+const DATABASE_BUSY_RETRY_AFTER_S = 1;
+/** PostgreSQL's serialization failure, deadlock and lock not available. */
+const TRANSIENT = new Set(['40001', '40P01', '55P03']);
+
+/**
+ * A database fault that passes: PostgreSQL cancels one of two deadlocked transactions so the
+ * other goes on, SQLite was busy. The same work done a moment later succeeds: a writer tries
+ * again, and a request that still meets one is answered 503 with Retry-After (the tracker sends
+ * the batch again), never 500.
+ */
+export function isTransientDatabaseFault(error: unknown): boolean {
+  for (const code of codesOf(error)) if (TRANSIENT.has(code) || code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return true;
+  return false;
 }
 
 /** One error handler: 4xx answers carry a reason in {error}; 5xx details stay in the log. */
@@ -72,6 +94,10 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (fault) {
       request.log.error({ err: error }, `storage fault ${fault.code}: ${error.message}`);
       return reply.status(503).header('Retry-After', String(STORAGE_RETRY_AFTER_S)).send({ error: fault.message });
+    }
+    if (isTransientDatabaseFault(error)) {
+      request.log.warn({ err: error }, 'the database was busy; the caller was asked to try again');
+      return reply.status(503).header('Retry-After', String(DATABASE_BUSY_RETRY_AFTER_S)).send({ error: DATABASE_BUSY_MESSAGE });
     }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send({ error: 'Internal server error' });

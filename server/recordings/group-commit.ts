@@ -2,6 +2,10 @@ import { sql } from 'kysely';
 import { isPostgres, type Db } from '../db/index.js';
 import type { Trx } from '../db/executor.js';
 import { TurnGroups } from './turn-groups.js';
+import { isTransientDatabaseFault } from '../http/errors.js';
+
+/** Tries of a batch alone: a deadlock cancels one transaction of two, and the next try finds the other done. */
+const TRIES_ALONE = 3;
 
 export interface GroupOptions {
   /** Groups committing at once: 1 for SQLite (one writer); PostgreSQL overlaps a few, on their own connections. */
@@ -30,7 +34,8 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  *
  * An error that is the batch's own (`isRefusal`) is final; any other error (a deadlock between
  * two nodes' groups, a failed COMMIT) puts the batch through again alone, in a transaction of
- * its own, exactly as if there were no grouping.
+ * its own, exactly as if there were no grouping; alone, a deadlock or serialization failure is
+ * tried again (the caller answers 503 if it recurs, not 500).
  */
 export class GroupCommitter {
   readonly #groups: TurnGroups<Job>;
@@ -101,10 +106,14 @@ export class GroupCommitter {
   }
 
   async #alone(job: Job): Promise<void> {
-    try {
-      job.resolve(await this.db.transaction().execute(job.work));
-    } catch (error) {
-      job.reject(error);
+    for (let tries = 1; ; tries++) {
+      try {
+        return job.resolve(await this.db.transaction().execute(job.work));
+      } catch (error) {
+        if (tries === TRIES_ALONE || !isTransientDatabaseFault(error)) return job.reject(error);
+      }
+      // A few milliseconds, different for each batch: two that deadlocked do not meet again in step.
+      await new Promise((resolve) => setTimeout(resolve, tries * (5 + Math.random() * 20)));
     }
   }
 }

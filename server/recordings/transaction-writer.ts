@@ -47,6 +47,8 @@ export class TransactionWriter {
   readonly #insertSession: Statement<string>;
   readonly #insertChunk: Statement<string>;
   readonly #admit: Statement<'campaign'>;
+  /** PostgreSQL: locks the campaign's row as admitting does, before a new session's row (SQLite has one writer). */
+  readonly #holdCampaign: Statement<'campaign'> | undefined;
   readonly #close: Statement<'reason' | 'campaign' | 'session'>;
   readonly #verdict: Statement<'is_bot' | 'bot_reason' | 'campaign' | 'session' | 'batch_count'>;
   readonly #caps: Record<string, number>;
@@ -83,6 +85,7 @@ returning ${[...STATE_COLUMNS, ...VERDICT_COLUMNS].join(', ')}`;
     this.#insertChunk = insert('chunks', CHUNK_COLUMNS, 'campaign_id, session_id, seq');
     const admission = admissionSql('k', '1');
     this.#admit = new Statement(dialect, (p) => `update campaigns as k set ${admission.set} where k.id = ${p('campaign')} and ${admission.fits}`);
+    if (dialect === 'postgres') this.#holdCampaign = new Statement(dialect, (p) => `select from campaigns where id = ${p('campaign')} for no key update`);
     this.#close = new Statement(dialect, (p) => `update sessions set closed_reason = ${p('reason')} where ${where(p)} and closed_reason is null`);
     this.#verdict = new Statement(
       dialect,
@@ -158,8 +161,11 @@ returning ${[...STATE_COLUMNS, ...VERDICT_COLUMNS].join(', ')}`;
 
   /**
    * Starts a new session with its first batch: its row goes in counted, then its chunk, and the
-   * campaign admits it last (its row's lock is then held only to the COMMIT). Refused, it throws:
-   * the transaction undoes the row. Undefined when another request started the session first.
+   * campaign admits it last. Refused, it throws: the transaction undoes the row. Undefined when
+   * another request started the session first. On PostgreSQL the campaign's row is locked first:
+   * a new row raises the campaign's count of sessions (session_counts, by a trigger), and the
+   * shared start statement takes the campaign's row before that count; taken the other way
+   * round, the two deadlocked.
    */
   async #start(trx: Executor, campaign: CampaignRow, batch: PackedBatch, ip: string, now: number): Promise<Written | undefined> {
     const info = batch.info!;
@@ -168,6 +174,7 @@ returning ${[...STATE_COLUMNS, ...VERDICT_COLUMNS].join(', ')}`;
     const row: SessionRow = reason
       ? { ...newSessionRow(campaign, batch, info, ip, now), closed_reason: reason }
       : firstBatchRow(campaign, batch, info, ip, now, marks);
+    await this.#holdCampaign?.run(trx, { campaign: campaign.id });
     if ((await this.#insertSession.run(trx, row)).changed !== 1) return undefined;
     if (!(await this.insertChunk(trx, reason ? closingNote(campaign.id, batch, reason, now) : chunkRow(campaign.id, batch, now)))) throw DUPLICATE;
     if ((await this.#admit.run(trx, { campaign: campaign.id })).changed !== 1) throw new HttpError(403, LIMIT_REACHED);

@@ -22,7 +22,11 @@ export function roundRobin(ports: number[]) {
     const node = next++ % ports.length;
     served.push({ node, method: request.method ?? 'GET', path: request.url ?? '/' });
     const upstream = http.request({ host: '127.0.0.1', port: ports[node], method: request.method, path: request.url, headers: request.headers }, (answer) => {
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      // Hop-by-hop headers stay on their hop: the node's "Keep-Alive: timeout=65" passed on made
+      // clients keep idle connections to the proxy longer than the proxy does (5 s), so under
+      // load a request went out on a connection the proxy had just closed (ECONNRESET).
+      const { connection: _connection, 'keep-alive': _keepAlive, ...headers } = answer.headers;
+      response.writeHead(answer.statusCode ?? 502, headers);
       answer.pipe(response);
       // A node that dies mid-answer (a live stream) drops the client's connection too.
       answer.on('close', () => answer.complete || response.destroy());
@@ -36,6 +40,8 @@ export function roundRobin(ports: number[]) {
 export interface Cluster {
   /** The proxy's URL (also every node's PUBLIC_URL). */
   url: string;
+  /** The nodes' database, to check what they stored. */
+  databaseUrl: string;
   nodes: ServerProcess[];
   nodeUrls: string[];
   served: Served[];
@@ -68,6 +74,7 @@ export async function startCluster(adminUrl: string, env: Record<string, string>
   await Promise.all(nodes.map((node) => node.printed(/Tapedeck is running/)));
   return {
     url,
+    databaseUrl: databaseUrl.href,
     nodes,
     nodeUrls: ports.map((port) => `http://127.0.0.1:${port}`),
     served: proxy.served,

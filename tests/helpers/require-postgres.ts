@@ -24,3 +24,10 @@ export async function checkPostgres(env: NodeJS.ProcessEnv): Promise<void> {
 export default async function requirePostgres(): Promise<void> {
   await checkPostgres(process.env);
 }
+
+/** Says loudly, once a file is loaded, that its PostgreSQL-only tests are skipped (no TEST_DATABASE_URL). */
+export function warnIfSkipped(what: string): void {
+  if (process.env.TEST_DATABASE_URL) return;
+  const message = `${what} skipped: it needs PostgreSQL; set TEST_DATABASE_URL (CI does, with REQUIRE_POSTGRES=1)`;
+  console.warn(`\n${'!'.repeat(message.length)}\n${message}\n${'!'.repeat(message.length)}\n`);
+}

@@ -99,6 +99,39 @@ describe(`recordings: group commit on ${usingPostgres() ? 'PostgreSQL' : 'SQLite
     expect(attempts).toBe(2);
   });
 
+  /** A deadlock's error as the database reports it (PostgreSQL cancels one of two transactions; SQLite is busy). */
+  const deadlock = () => Object.assign(new Error('deadlock detected'), { code: usingPostgres() ? '40P01' : 'SQLITE_BUSY' });
+
+  it('tries a batch alone again after a deadlock, and hands on a deadlock that recurs', async () => {
+    const committer = new GroupCommitter(server.db, isBatchRefusal);
+    let tries = 0;
+    const twice = committer.run(async () => {
+      if (++tries <= 2) throw deadlock();
+      return 'stored';
+    });
+    const always = committer.run(async () => {
+      throw deadlock();
+    });
+    expect(await twice).toBe('stored');
+    expect(tries).toBe(3);
+    expect(await always.catch((error: unknown) => error)).toMatchObject({ code: deadlock().code });
+  });
+
+  it('answers 503 with Retry-After, not 500, when the database stays busy for a batch', async () => {
+    const campaignId = await makeCampaign(server);
+    const recordings = server.app.ctx.recordings;
+    const write = recordings.write.bind(recordings);
+    recordings.write = () => Promise.reject(deadlock());
+    try {
+      const busy = await postBatch(server, campaignId, { sessionId: sessionId(), seq: 0, info: info(), events: pageEvents() });
+      expect(busy.status).toBe(503);
+      expect(busy.headers.get('retry-after')).toBe('1');
+      expect(await busy.json()).toEqual({ error: 'The server is busy; try again in a moment' });
+    } finally {
+      recordings.write = write;
+    }
+  });
+
   it('stores concurrent batches posted at once, each answered after its commit', async () => {
     const campaignId = await makeCampaign(server, { limit: 3 });
     const ids = Array.from({ length: 8 }, () => sessionId());

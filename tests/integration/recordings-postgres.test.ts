@@ -234,6 +234,37 @@ describe.skipIf(!usingPostgres())('recordings on PostgreSQL: the shared statemen
     expect(await chunkSeqs(server, campaign.id, batch.sessionId)).toEqual([0]);
   });
 
+  it("starts sessions by a transaction and by the statement at once without a deadlock: both take the campaign's row before its count of sessions", async () => {
+    const { campaign } = await started();
+    const first = (id: string) => packed({ sessionId: id, seq: 0, info: info(), events: pageEvents() });
+    const [viaTransaction, viaStatement] = [sessionId(), sessionId()];
+    let statementPid = 0;
+    let transaction: ReturnType<typeof inTransaction> | undefined;
+    /** Backends waiting for a lock the statement's backend holds. */
+    const waitingForStatement = async () =>
+      (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where ${statementPid}::int = any(pg_blocking_pids(pid))`.execute(server.db))
+        .rows[0].n;
+    // The statement admits first (the campaign's row), then its trigger counts the sessions
+    // (session_counts); here a transaction starts a session between the two.
+    const statement = server.db.transaction().execute(async (trx) => {
+      statementPid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0].pid;
+      await sql`update campaigns set session_count = session_count where id = ${campaign.id}`.execute(trx);
+      transaction = inTransaction(campaign, first(viaTransaction));
+      await expect.poll(waitingForStatement).toBe(1);
+      return startStatement.run<{ started: SessionState[] }>(
+        trx,
+        startValues([{ campaign, batch: first(viaStatement), row: firstBatchRow(campaign, first(viaStatement), info(), ip, Date.now()) }]),
+      );
+    });
+    // Before, the transaction counted its session and then waited for the campaign's row, which
+    // the statement held while its trigger waited for the count: PostgreSQL killed one (40P01).
+    const [startedRows] = await Promise.allSettled([statement.then((result) => result.rows[0].started)]);
+    const [written] = await Promise.allSettled([transaction]);
+    expect(written).toMatchObject({ status: 'fulfilled', value: { stored: true, admitted: true } });
+    expect(startedRows).toMatchObject({ status: 'fulfilled', value: [{ id: viaStatement }] });
+    expect(await admittedCount(server, campaign.id)).toBe(3);
+  });
+
   it('prepares a statement marked PREPARED once on a connection, and no other', async () => {
     const prepared = await server.db.connection().execute(async (db) => {
       await sql`${sql.raw(PREPARED)}select ${1}::int as one`.execute(db);
