@@ -14,7 +14,7 @@ import { sendJsonStream } from './encoding.js';
 import { acceptsGzip } from '../http/accept-encoding.js';
 import { demoBodies } from './demo.js';
 import { chunksInOrder, recordingStream, replayStream } from './stream.js';
-import { HeavyGate } from './heavy-gate.js';
+import { HeavyGate } from '../http/heavy-gate.js';
 import { watchStalledReader } from './stalled-reader.js';
 import { listChunks, type ChunkInfo } from '../storage/chunks.js';
 import { recordingNotes } from '../notes/repository.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HeavyGate } from '../../../server/replay/heavy-gate.js';
+import { HeavyGate } from '../../../server/http/heavy-gate.js';
 
 describe('the gate for heavy replay retrievals', () => {
   it('lets N in, queues up to its queue length in order, and turns the rest away', async () => {

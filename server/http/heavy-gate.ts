@@ -36,6 +36,16 @@ export class HeavyGate {
   }
 
   /**
+   * Whether `owner` already holds or waits for as many slots as its share allows: a further
+   * `enter` would be turned away for the owner's own sake, not the node's (heavy reads answer
+   * 429 then, and 503 when the node is full).
+   */
+  ownerFull(owner: string): boolean {
+    const mine = this.waiting.filter((w) => w.owner === owner).length;
+    return this.heldBy(owner) >= this.share.slots && mine >= this.share.waiting;
+  }
+
+  /**
    * Resolves with a release function once a slot is free for `owner` (call it exactly when the
    * work ends; further calls do nothing), or with null when the queue or the owner's share of it
    * is full, or `signal` aborts the wait.

@@ -1,0 +1,94 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/index.js';
+import { overBudget, ReadOverBudget, type OffLoopReads } from '../db/off-loop-reads.js';
+import type { Funnel } from '../../common/api/funnels.js';
+import type { Tally } from '../../common/funnels.js';
+import type { Limits } from '../config.js';
+import { HeavyGate } from './heavy-gate.js';
+import { HttpError } from './errors.js';
+
+export const HEAVY_READS_PER_ACCOUNT = 'This account is already running as many heavy reads as it may: try again when they have finished';
+export const HEAVY_READS_BUSY = 'The server is busy with other heavy reads: try again in a few seconds';
+export const HEAVY_READ_TOO_LONG = 'This read took longer than the server allows: try a shorter range or fewer filters';
+/** Seconds a caller turned away is told to wait: a heavy read takes a second or a few. */
+const RETRY_AFTER_S = 5;
+/** JavaScript over a read's rows runs at most this long before it lets other requests in. */
+const SLICE_MS = 8;
+
+/** What a heavy read works with. */
+export interface HeavyRead {
+  /** Where its SELECTs run: off the event loop (server/db/off-loop-reads.ts). Writes go to ctx.db. */
+  db: Db;
+  /** Runs `work` on each item, yielding to the event loop every few milliseconds; 503 once the budget is spent. */
+  each<T>(items: Iterable<T>, work: (item: T) => void): Promise<void>;
+  /** A funnel's tally over [from, to), counted whole in a worker thread. */
+  funnelTally(campaignId: string, funnel: Funnel, from: number, to: number): Promise<Tally>;
+}
+
+/**
+ * Heavy owner reads (funnel results, filtered heatmaps, insights over long ranges, the list by a
+ * funnel): a node-wide number run at once, each account a share of them (past its share: 429;
+ * past the node's queue: 503), each within a time budget (past it: 503), none holding the event
+ * loop. Both answers carry Retry-After.
+ */
+export class HeavyReads {
+  /** The node's slots (tests read its counts). */
+  readonly gate: HeavyGate;
+  readonly #budgetMs: number;
+
+  constructor(
+    private readonly reads: OffLoopReads,
+    limits: Pick<Limits, 'heavyReads' | 'heavyReadsPerAccount' | 'heavyReadMs'>,
+  ) {
+    const { heavyReads, heavyReadsPerAccount } = limits;
+    // An account runs its share and has as many waiting; a waiting read costs only its socket, so
+    // the node lets four a slot wait (each account's turn comes, fewest held first).
+    this.gate = new HeavyGate(heavyReads, 4 * heavyReads, { slots: heavyReadsPerAccount, waiting: heavyReadsPerAccount });
+    this.#budgetMs = limits.heavyReadMs;
+  }
+
+  /** Runs `work` once the caller's account has a slot, within the budget. */
+  async run<T>(request: FastifyRequest, reply: FastifyReply, work: (read: HeavyRead) => Promise<T>): Promise<T> {
+    const owner = request.userId ?? request.ip;
+    if (this.gate.ownerFull(owner)) throw new HttpError(429, HEAVY_READS_PER_ACCOUNT, RETRY_AFTER_S);
+    // A caller who leaves while waiting gives its place up.
+    const gone = new AbortController();
+    const leave = () => gone.abort();
+    reply.raw.once('close', leave);
+    const release = await this.gate.enter(owner, gone.signal);
+    reply.raw.off('close', leave);
+    if (!release) throw new HttpError(503, HEAVY_READS_BUSY, RETRY_AFTER_S);
+    const budget = AbortSignal.timeout(this.#budgetMs);
+    try {
+      return await work({
+        db: this.reads.reader(budget),
+        each: (items, step) => sliced(items, step, budget),
+        funnelTally: (campaignId, funnel, from, to) => this.reads.funnelTally(campaignId, funnel, from, to, budget),
+      });
+    } catch (error) {
+      if (!overBudget(error)) throw error;
+      request.log.warn(`heavy read over its ${this.#budgetMs} ms budget: ${request.method} ${request.routeOptions.url}`);
+      throw new HttpError(503, HEAVY_READ_TOO_LONG, RETRY_AFTER_S);
+    } finally {
+      release();
+    }
+  }
+
+  close(): Promise<void> {
+    return this.reads.close();
+  }
+}
+
+/** `work` on each item, a turn of the event loop given up every SLICE_MS; ReadOverBudget once `budget` aborts. */
+async function sliced<T>(items: Iterable<T>, work: (item: T) => void, budget: AbortSignal): Promise<void> {
+  let sliceStart = performance.now();
+  for (const item of items) {
+    work(item);
+    if (performance.now() - sliceStart < SLICE_MS) continue;
+    await nextTurn();
+    if (budget.aborted) throw new ReadOverBudget();
+    sliceStart = performance.now();
+  }
+  if (budget.aborted) throw new ReadOverBudget();
+}
