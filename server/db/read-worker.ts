@@ -6,6 +6,7 @@ import type { Database } from './schema.js';
 import type { Funnel } from '../../common/api/funnels.js';
 import type { Tally } from '../../common/funnels.js';
 import { tallyOf } from '../funnels/repository.js';
+import { plainRead } from './sliced-read.js';
 
 // A heavy read's worker thread (server/db/off-loop-reads.ts), with its own connection: on SQLite
 // a read-only one to the file (WAL lets it read beside the server's writes), on PostgreSQL a pool
@@ -27,12 +28,7 @@ function open(): Kysely<Database> {
 }
 
 const db = open();
-const read = {
-  db,
-  each: async <T>(items: Iterable<T>, work: (item: T) => void) => {
-    for (const item of items) work(item);
-  },
-};
+const read = plainRead(db);
 
 export type ReadTask =
   | { kind: 'query'; sql: string; parameters: readonly unknown[] }

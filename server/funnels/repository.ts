@@ -5,10 +5,7 @@ import type { Executor } from '../db/executor.js';
 import type { FunnelsTable } from '../db/schema-insights.js';
 import type { Funnel, FunnelChanges } from '../../common/api/funnels.js';
 import { DEFAULT_FUNNEL_WITHIN_MS, needsVisits, progress, tally, type FunnelStep, type Progress, type Tally, type Visit } from '../../common/funnels.js';
-import type { HeavyRead } from '../http/heavy-reads.js';
-
-/** What counting a tally reads with: in a heavy read's worker thread, or sliced on the event loop. */
-type SlicedRead = Pick<HeavyRead, 'db' | 'each'>;
+import type { SlicedRead } from '../db/sliced-read.js';
 import { pathMatches, visitMatches } from './match.js';
 
 /** The funnels table: a campaign's funnels, and a funnel's result over its sessions. */

@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/index.js';
+import type { SlicedRead } from '../db/sliced-read.js';
 import { overBudget, ReadOverBudget, type OffLoopReads } from '../db/off-loop-reads.js';
 import type { Funnel } from '../../common/api/funnels.js';
 import type { Tally } from '../../common/funnels.js';
@@ -17,11 +18,9 @@ const RETRY_AFTER_S = 5;
 const SLICE_MS = 8;
 
 /** What a heavy read works with. */
-export interface HeavyRead {
+export interface HeavyRead extends SlicedRead {
   /** Where its SELECTs run: off the event loop (server/db/off-loop-reads.ts). Writes go to ctx.db. */
   db: Db;
-  /** Runs `work` on each item, yielding to the event loop every few milliseconds; 503 once the budget is spent. */
-  each<T>(items: Iterable<T>, work: (item: T) => void): Promise<void>;
   /** A funnel's tally over [from, to), counted whole in a worker thread. */
   funnelTally(campaignId: string, funnel: Funnel, from: number, to: number): Promise<Tally>;
 }
