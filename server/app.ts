@@ -100,6 +100,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     funnelVisits: new VisitLog(db, app.log),
     heavyReads: new HeavyReads(openOffLoopReads({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...options.db }, config.limits.heavyReads, config.limits.heavyReadMs), config.limits),
   };
+  app.addHook('onReady', async () => ctx.heavyReads.warm());
   app.addHook('onClose', async () => ctx.heavyReads.close());
   app.decorate('ctx', ctx);
   app.decorate('diskGuard', new DiskGuard(config.dataDir, config.limits.diskMinFreeBytes, app.log));

@@ -49,6 +49,8 @@ export interface OffLoopReads {
   reader(budget: AbortSignal): Db;
   /** A funnel's tally of the campaign's sessions started in [from, to), counted in a worker thread. */
   funnelTally(campaignId: string, funnel: Funnel, from: number, to: number, budget: AbortSignal): Promise<Tally>;
+  /** Starts a worker (and bundles its code) ahead of the first read, whose budget would pay for it. */
+  warm(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -72,6 +74,9 @@ export function openOffLoopReads(options: DbOptions, slots: number, budgetMs: nu
   return {
     reader: (budget) => postgresDb ?? new Kysely<Database>({ dialect: workerDialect(async (query) => ({ rows: (await run({ kind: 'query', sql: query.sql, parameters: query.parameters }, budget)) as unknown[] })) }),
     funnelTally: async (campaignId, funnel, from, to, budget) => (await run({ kind: 'funnelTally', campaignId, funnel, from, to }, budget)) as Tally,
+    warm: async () => {
+      await start();
+    },
     close: async () => {
       await (await pool)?.destroy();
       pool = null;

@@ -74,6 +74,10 @@ export class HeavyReads {
     }
   }
 
+  warm(): Promise<void> {
+    return this.reads.warm();
+  }
+
   close(): Promise<void> {
     return this.reads.close();
   }
