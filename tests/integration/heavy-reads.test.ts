@@ -17,6 +17,11 @@ const STEPS = Array.from({ length: 10 }, (_, k) => `/step-${k + 1}`);
  * counted afresh), each through all ten steps twice, and its 10-step funnel's result URL.
  */
 async function heavyCampaign(server: TestServer, owner: Owner, count: number): Promise<string> {
+  const { campaignId, funnelId } = await seededCampaign(server, owner, count);
+  return `${server.url}/api/v1/funnels/${campaignId}/${funnelId}/result`;
+}
+
+async function seededCampaign(server: TestServer, owner: Owner, count: number): Promise<{ campaignId: string; funnelId: string }> {
   const campaignId = crypto.randomUUID();
   const now = Date.now();
   await server.db
@@ -32,7 +37,7 @@ async function heavyCampaign(server: TestServer, owner: Owner, count: number): P
     await server.db.insertInto('sessions').values(rows).execute();
   }
   const funnel = await addFunnel(server.db, campaignId, { name: 'Ten steps', steps: STEPS.map((page) => ({ page })), withinMs: 3_600_000 }, 50);
-  return `${server.url}/api/v1/funnels/${campaignId}/${funnel!.id}/result`;
+  return { campaignId, funnelId: funnel!.id };
 }
 
 const get = (url: string, owner: Owner) => fetch(url, { headers: owner.headers });
@@ -118,4 +123,48 @@ describe('heavy reads: over the time budget (HEAVY_READ_MS=10)', () => {
     expect((await get(`${server.url}/api/v1/auth/me`, owner)).status).toBe(200);
     expect((await get(`${server.url}/readyz`, owner)).status).toBe(200);
   }, 30_000);
+});
+
+describe('heavy reads: every heavy owner read takes a place in the account\'s share (HEAVY_READS=1)', () => {
+  let server: TestServer;
+  let owner: Owner;
+  let campaignId: string;
+  let funnelId: string;
+
+  beforeAll(async () => {
+    server = await startServer({ HEAVY_READS: '1', HEAVY_READS_PER_ACCOUNT: '1' });
+    owner = await userSession(server, 'Share Owner');
+    ({ campaignId, funnelId } = await seededCampaign(server, owner, 5));
+  }, 60_000);
+  afterAll(async () => server?.close());
+
+  it('answers 429 to each heavy read while the account\'s share is taken, and the light ones as before', async () => {
+    const gate = server.app.ctx.heavyReads.gate;
+    // The account's one slot and one waiting place, taken as two reads of its own would.
+    const running = await gate.enter(owner.userId);
+    const waiting = gate.enter(owner.userId);
+    const range = `from=${Date.now() - 60 * 86_400_000}&to=${Date.now()}`;
+    const heavy = [
+      `/api/v1/funnels/${campaignId}/${funnelId}/result`,
+      `/api/v1/heatmaps/${campaignId}?path=/step-1&device=desktop&type=human`,
+      `/api/v1/heatmaps/${campaignId}/clicks?path=/step-1&device=desktop&selector=a&type=human`,
+      `/api/v1/insights/${campaignId}?type=human`,
+      `/api/v1/insights/${campaignId}?${range}`,
+      `/api/v1/streaming/sessions/${campaignId}/?funnel=${funnelId}`,
+    ];
+    const light = [`/api/v1/heatmaps/${campaignId}?path=/step-1&device=desktop`, `/api/v1/insights/${campaignId}`, `/api/v1/streaming/sessions/${campaignId}/`];
+    try {
+      for (const path of heavy) {
+        const answer = await get(`${server.url}${path}`, owner);
+        expect(answer.status, path).toBe(429);
+        expect(Number(answer.headers.get('retry-after')), path).toBeGreaterThan(0);
+        expect(await answer.json(), path).toEqual({ error: HEAVY_READS_PER_ACCOUNT });
+      }
+      for (const path of light) expect((await get(`${server.url}${path}`, owner)).status, path).toBe(200);
+    } finally {
+      running?.();
+      (await waiting)?.();
+    }
+    for (const path of heavy) expect((await get(`${server.url}${path}`, owner)).status, path).toBe(200);
+  });
 });
