@@ -6,7 +6,7 @@ import { overBudget, ReadOverBudget, type OffLoopReads } from '../db/off-loop-re
 import type { Funnel } from '../../common/api/funnels.js';
 import type { Tally } from '../../common/funnels.js';
 import type { Limits } from '../config.js';
-import { HeavyGate } from './heavy-gate.js';
+import { enterWhileConnected, HeavyGate } from './heavy-gate.js';
 import { HttpError } from './errors.js';
 
 export const HEAVY_READS_PER_ACCOUNT = 'This account is already running as many heavy reads as it may: try again when they have finished';
@@ -51,12 +51,7 @@ export class HeavyReads {
   async run<T>(request: FastifyRequest, reply: FastifyReply, work: (read: HeavyRead) => Promise<T>): Promise<T> {
     const owner = request.userId ?? request.ip;
     if (this.gate.ownerFull(owner)) throw new HttpError(429, HEAVY_READS_PER_ACCOUNT, RETRY_AFTER_S);
-    // A caller who leaves while waiting gives its place up.
-    const gone = new AbortController();
-    const leave = () => gone.abort();
-    reply.raw.once('close', leave);
-    const release = await this.gate.enter(owner, gone.signal);
-    reply.raw.off('close', leave);
+    const release = await enterWhileConnected(this.gate, owner, reply);
     if (!release) throw new HttpError(503, HEAVY_READS_BUSY, RETRY_AFTER_S);
     const budget = AbortSignal.timeout(this.#budgetMs);
     try {
