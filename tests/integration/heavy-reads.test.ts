@@ -13,12 +13,21 @@ type Owner = Awaited<ReturnType<typeof userSession>>;
 const STEPS = Array.from({ length: 10 }, (_, k) => `/step-${k + 1}`);
 
 /**
- * An owner's campaign of `count` sessions of the last hours (no day is kept: every result is
- * counted afresh), each through all ten steps twice, and its 10-step funnel's result URL.
+ * A server started with `env` before a block's tests (closed after them): an owner whose campaign
+ * has `sessions` sessions of the last hours (no day is kept: every result is counted afresh), each
+ * through all ten steps twice, with its 10-step funnel and that funnel's result URL; and another owner.
  */
-async function heavyCampaign(server: TestServer, owner: Owner, count: number): Promise<string> {
-  const { campaignId, funnelId } = await seededCampaign(server, owner, count);
-  return `${server.url}/api/v1/funnels/${campaignId}/${funnelId}/result`;
+function heavyServer(env: Record<string, string>, sessions: number) {
+  const setup = {} as { server: TestServer; owner: Owner; other: Owner; campaignId: string; funnelId: string; result: string };
+  beforeAll(async () => {
+    setup.server = await startServer(env);
+    setup.owner = await userSession(setup.server, 'Heavy Owner');
+    setup.other = await userSession(setup.server, 'Other Owner');
+    Object.assign(setup, await seededCampaign(setup.server, setup.owner, sessions));
+    setup.result = `${setup.server.url}/api/v1/funnels/${setup.campaignId}/${setup.funnelId}/result`;
+  }, 60_000);
+  afterAll(async () => setup.server?.close());
+  return setup;
 }
 
 async function seededCampaign(server: TestServer, owner: Owner, count: number): Promise<{ campaignId: string; funnelId: string }> {
@@ -43,20 +52,10 @@ async function seededCampaign(server: TestServer, owner: Owner, count: number): 
 const get = (url: string, owner: Owner) => fetch(url, { headers: owner.headers });
 
 describe('heavy reads: one account past its share (HEAVY_READS=2, HEAVY_READS_PER_ACCOUNT=1)', () => {
-  let server: TestServer;
-  let hog: Owner;
-  let other: Owner;
-  let result: string;
-
-  beforeAll(async () => {
-    server = await startServer({ HEAVY_READS: '2', HEAVY_READS_PER_ACCOUNT: '1' });
-    hog = await userSession(server, 'Heavy Hog');
-    other = await userSession(server, 'Other Owner');
-    result = await heavyCampaign(server, hog, 2000);
-  }, 60_000);
-  afterAll(async () => server?.close());
+  const setup = heavyServer({ HEAVY_READS: '2', HEAVY_READS_PER_ACCOUNT: '1' }, 2000);
 
   it('answers one running and one waiting read, and 429 with Retry-After to the rest', async () => {
+    const { owner: hog, result } = setup;
     const answers = await Promise.all(Array.from({ length: 6 }, () => get(result, hog)));
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(2);
@@ -71,6 +70,7 @@ describe('heavy reads: one account past its share (HEAVY_READS=2, HEAVY_READS_PE
   });
 
   it("keeps another owner's calls answered while the account's heavy reads run", async () => {
+    const { server, owner: hog, other, result } = setup;
     const statuses: number[] = [];
     let reading = true;
     // Four loops of the hog's result: those turned away ask again shortly.
@@ -100,18 +100,10 @@ describe('heavy reads: one account past its share (HEAVY_READS=2, HEAVY_READS_PE
 });
 
 describe('heavy reads: over the time budget (HEAVY_READ_MS=10)', () => {
-  let server: TestServer;
-  let owner: Owner;
-  let result: string;
-
-  beforeAll(async () => {
-    server = await startServer({ HEAVY_READ_MS: '10' });
-    owner = await userSession(server, 'Budget Owner');
-    result = await heavyCampaign(server, owner, 2000);
-  }, 60_000);
-  afterAll(async () => server?.close());
+  const setup = heavyServer({ HEAVY_READ_MS: '10' }, 2000);
 
   it('answers 503 with Retry-After, not 500, and the server stays healthy', async () => {
+    const { server, owner, result } = setup;
     for (let i = 0; i < 3; i++) {
       const answer = await get(result, owner);
       expect(answer.status).toBe(503);
@@ -125,20 +117,11 @@ describe('heavy reads: over the time budget (HEAVY_READ_MS=10)', () => {
   }, 30_000);
 });
 
-describe('heavy reads: every heavy owner read takes a place in the account\'s share (HEAVY_READS=1)', () => {
-  let server: TestServer;
-  let owner: Owner;
-  let campaignId: string;
-  let funnelId: string;
-
-  beforeAll(async () => {
-    server = await startServer({ HEAVY_READS: '1', HEAVY_READS_PER_ACCOUNT: '1' });
-    owner = await userSession(server, 'Share Owner');
-    ({ campaignId, funnelId } = await seededCampaign(server, owner, 5));
-  }, 60_000);
-  afterAll(async () => server?.close());
+describe("heavy reads: every heavy owner read takes a place in the account's share (HEAVY_READS=1)", () => {
+  const setup = heavyServer({ HEAVY_READS: '1', HEAVY_READS_PER_ACCOUNT: '1' }, 5);
 
   it('answers 429 to each heavy read while the account\'s share is taken, and the light ones as before', async () => {
+    const { server, owner, campaignId, funnelId } = setup;
     const gate = server.app.ctx.heavyReads.gate;
     // The account's one slot and one waiting place, taken as two reads of its own would.
     const running = await gate.enter(owner.userId);
