@@ -24,6 +24,7 @@ const figureFiles = [
   'sessions-list',
   'insights',
   'funnels',
+  'heavy-reads',
   'heatmaps',
   'heatmaps-ingest',
   'heatmaps-overlay',

@@ -42,6 +42,8 @@ import { localBus, postgresBus } from './live/bus.js';
 import { LiveHub } from './live/hub.js';
 import { registerLive } from './live/routes.js';
 import { openRecordings } from './recordings/index.js';
+import { HeavyReads } from './http/heavy-reads.js';
+import { openOffLoopReads } from './db/off-loop-reads.js';
 
 export interface BuildOptions {
   /** Extra database settings (tests pass a per-run PostgreSQL schema). */
@@ -97,7 +99,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     heatmaps: new HeatmapFeed(db, app.log),
     errorLog: new ErrorLog(db),
     funnelVisits: new VisitLog(db, app.log),
+    heavyReads: new HeavyReads(openOffLoopReads({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...options.db }, config.limits.heavyReads, config.limits.heavyReadMs), config.limits),
   };
+  app.addHook('onReady', async () => ctx.heavyReads.warm());
+  app.addHook('onClose', async () => ctx.heavyReads.close());
   app.decorate('ctx', ctx);
   app.decorate('diskGuard', new DiskGuard(config.dataDir, config.limits.diskMinFreeBytes, app.log));
   app.decorateRequest('userId', null);

@@ -50,6 +50,12 @@ export interface Limits {
   heavyReplays: number;
   /** Of those, how many one owner may hold at once (and how many of theirs may wait). */
   heavyReplaysPerOwner: number;
+  /** Heavy owner reads (funnel results, filtered heatmaps, long insights, the list by a funnel) that run at once on this node. */
+  heavyReads: number;
+  /** Of those, how many one account may run at once (and as many waiting); past it: 429. */
+  heavyReadsPerAccount: number;
+  /** A heavy read's time budget; past it the read is stopped and answered 503. */
+  heavyReadMs: number;
   /** A retrieval or live stream whose client has read nothing for this long is ended. */
   stalledReaderMs: number;
   /** How long requests in flight (a long replay stream too) may finish after SIGTERM/SIGINT. */
@@ -185,6 +191,8 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 function limits(env: Env): Limits {
   const heavyReplays = int(env, 'HEAVY_REPLAYS', 2, 1, 64);
+  // A heavy read keeps a core busy: one core stays the event loop's.
+  const heavyReads = int(env, 'HEAVY_READS', Math.max(1, Math.min(4, os.availableParallelism() - 1)), 1, 64);
   return {
     sessionMaxBytes: int(env, 'SESSION_MAX_MB', 64, 1, 4096) * MB,
     sessionMaxEvents: int(env, 'SESSION_MAX_EVENTS', 1_000_000, 1, 100_000_000),
@@ -193,6 +201,9 @@ function limits(env: Env): Limits {
     ingestWorkers: int(env, 'INGEST_WORKERS', Math.max(1, Math.min(4, os.availableParallelism() - 1)), 1, 64),
     heavyReplays,
     heavyReplaysPerOwner: int(env, 'HEAVY_REPLAYS_PER_OWNER', Math.max(1, Math.floor(heavyReplays / 2)), 1, heavyReplays),
+    heavyReads,
+    heavyReadsPerAccount: int(env, 'HEAVY_READS_PER_ACCOUNT', Math.max(1, Math.floor(heavyReads / 2)), 1, heavyReads),
+    heavyReadMs: int(env, 'HEAVY_READ_MS', 20_000, 10, 600_000),
     stalledReaderMs: int(env, 'STALLED_READER_SECONDS', 30, 1, 3600) * 1000,
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     liveStreamsPerUser: int(env, 'LIVE_STREAMS_PER_USER', 20, 1, 1000),

@@ -7,6 +7,7 @@ import type { Recordings } from './recordings/index.js';
 import type { HeatmapFeed } from './heatmaps/feed.js';
 import type { ErrorLog } from './insights/errors.js';
 import type { VisitLog } from './funnels/visits.js';
+import type { HeavyReads } from './http/heavy-reads.js';
 
 /** What every area of the server is built from; made once in buildApp. */
 export interface AppContext {
@@ -25,4 +26,6 @@ export interface AppContext {
   errorLog: ErrorLog;
   /** What sessions did, in order, for funnels with click and event steps: ingest adds each stored batch's, written a second later. */
   funnelVisits: VisitLog;
+  /** Heavy owner reads: a per-account and node-wide gate, a time budget, queries off the event loop. */
+  heavyReads: HeavyReads;
 }

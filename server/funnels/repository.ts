@@ -5,7 +5,7 @@ import type { Executor } from '../db/executor.js';
 import type { FunnelsTable } from '../db/schema-insights.js';
 import type { Funnel, FunnelChanges } from '../../common/api/funnels.js';
 import { DEFAULT_FUNNEL_WITHIN_MS, needsVisits, progress, tally, type FunnelStep, type Progress, type Tally, type Visit } from '../../common/funnels.js';
-import { inTurns } from '../in-turns.js';
+import type { SlicedRead } from '../db/sliced-read.js';
 import { pathMatches, visitMatches } from './match.js';
 
 /** The funnels table: a campaign's funnels, and a funnel's result over its sessions. */
@@ -86,27 +86,30 @@ export async function deleteFunnel(db: Executor, campaignId: string, funnelId: s
  * sessions that are one of the steps (one query, visits that are no step left out, as they
  * cannot change a session's progress), each session's progress by common/funnels.ts.
  */
-export async function tallyOf(db: Executor, campaignId: string, funnel: Funnel, from: number, to: number): Promise<Tally> {
-  const visits = needsVisits(funnel.steps) ? await stepVisits(db, campaignId, funnel.steps, from, to) : await pageVisits(db, campaignId, funnel.steps, from, to);
-  // Thousands of sessions, each's pages judged by up to 10 page patterns: in turns.
+export async function tallyOf(read: SlicedRead, campaignId: string, funnel: Funnel, from: number, to: number): Promise<Tally> {
+  const visits = needsVisits(funnel.steps) ? await stepVisits(read, campaignId, funnel.steps, from, to) : await pageVisits(read, campaignId, funnel.steps, from, to);
+  // Thousands of sessions' progress: in slices, so other requests are answered meanwhile.
   const progresses: Progress[] = [];
-  await inTurns(visits.values(), (v) => progresses.push(progress(v, funnel.steps, funnel.withinMs)));
+  await read.each(visits.values(), (v) => progresses.push(progress(v, funnel.steps, funnel.withinMs)));
   return tally(progresses, funnel.steps.length);
 }
 
-/** Rows by session, each session's in order (sorted here: the query leaves the order to the database). */
-function bySession<R extends { session_id: string }>(rows: R[], order: (a: R, b: R) => number, visit: (row: R) => Visit): Map<string, Visit[]> {
+/** Rows by session, each session's in order (sorted here: the query leaves the order to the database), in slices. */
+async function bySession<R extends { session_id: string }>(read: SlicedRead, rows: R[], order: (a: R, b: R) => number, visit: (row: R) => Visit): Promise<Map<string, Visit[]>> {
   const sessions = new Map<string, R[]>();
-  for (const row of rows) {
+  await read.each(rows, (row) => {
     const found = sessions.get(row.session_id);
     if (found) found.push(row);
     else sessions.set(row.session_id, [row]);
-  }
-  return new Map([...sessions].map(([id, list]) => [id, list.sort(order).map(visit)]));
+  });
+  const visits = new Map<string, Visit[]>();
+  await read.each(sessions, ([id, list]) => visits.set(id, list.sort(order).map(visit)));
+  return visits;
 }
 
 /** Page-only funnels: each session's page visits that are a step, in order (session_pages). */
-async function pageVisits(db: Executor, campaignId: string, steps: FunnelStep[], from: number, to: number): Promise<Map<string, Visit[]>> {
+async function pageVisits(read: SlicedRead, campaignId: string, steps: FunnelStep[], from: number, to: number): Promise<Map<string, Visit[]>> {
+  const { db } = read;
   const patterns = steps.flatMap((step) => ('page' in step ? [step.page] : []));
   const rows = await db
     .selectFrom('sessions as s')
@@ -117,11 +120,12 @@ async function pageVisits(db: Executor, campaignId: string, steps: FunnelStep[],
     .where('s.started_at', '<', to)
     .where((eb) => eb.or(patterns.map((pattern) => pathMatches(db, sql.ref('p.path'), pattern))))
     .execute();
-  return bySession(rows, (a, b) => Number(a.position) - Number(b.position), (row) => ({ kind: 'page', value: row.path, at: Number(row.at) }));
+  return bySession(read, rows, (a, b) => Number(a.position) - Number(b.position), (row) => ({ kind: 'page', value: row.path, at: Number(row.at) }));
 }
 
 /** Funnels with a click or event step: each session's pages, clicks and events that are a step, in order (session_visits). */
-async function stepVisits(db: Executor, campaignId: string, steps: FunnelStep[], from: number, to: number): Promise<Map<string, Visit[]>> {
+async function stepVisits(read: SlicedRead, campaignId: string, steps: FunnelStep[], from: number, to: number): Promise<Map<string, Visit[]>> {
+  const { db } = read;
   const rows = await db
     .selectFrom('sessions as s')
     .innerJoin('session_visits as v', (join) => join.onRef('v.campaign_id', '=', 's.campaign_id').onRef('v.session_id', '=', 's.id'))
@@ -131,5 +135,5 @@ async function stepVisits(db: Executor, campaignId: string, steps: FunnelStep[],
     .where('s.started_at', '<', to)
     .where((eb) => eb.or(steps.map((step) => visitMatches(db, sql.raw('v'), step))))
     .execute();
-  return bySession(rows, (a, b) => Number(a.at) - Number(b.at) || Number(a.seq) - Number(b.seq), (row) => ({ kind: row.kind, value: row.value, text: row.text, at: Number(row.at) }));
+  return bySession(read, rows, (a, b) => Number(a.at) - Number(b.at) || Number(a.seq) - Number(b.seq), (row) => ({ kind: row.kind, value: row.value, text: row.text, at: Number(row.at) }));
 }

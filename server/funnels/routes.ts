@@ -98,16 +98,18 @@ export async function registerFunnels(app: FastifyInstance, ctx: AppContext): Pr
   api.get(
     '/api/v1/funnels/:campaignId/:funnelId/result',
     { preHandler, schema: { params: FunnelParams, querystring: FunnelResultQuery, response: { 200: FunnelResult } } },
-    async (request) => {
+    async (request, reply) => {
       const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
       const funnel = await findFunnel(ctx.db, campaign.id, request.params.funnelId);
       if (!funnel) throw notFound(FUNNEL_NOT_FOUND);
-      // What ingest's visit log holds is written first, so the result counts every stored batch.
-      await ctx.funnelVisits.flush();
       // The insights' range rules: 30 days back by default, at most 366 days, whole days past 2 days.
       const range = insightsRange(request.query.from, request.query.to, Date.now());
       if ('error' in range) throw badRequest(range.error);
-      return { from: range.from, to: range.to, steps: stepsOf(await funnelTally(ctx.db, campaign.id, funnel, range.from, range.to, Date.now())) };
+      // What ingest's visit log holds is written first, so the result counts every stored batch.
+      await ctx.funnelVisits.flush();
+      // A heavy read: thousands of sessions' visits (server/http/heavy-reads.ts).
+      const tally = await ctx.heavyReads.run(request, reply, (read) => funnelTally(ctx.db, read, campaign.id, funnel, range.from, range.to, Date.now()));
+      return { from: range.from, to: range.to, steps: stepsOf(tally) };
     },
   );
 }

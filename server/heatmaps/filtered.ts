@@ -10,6 +10,7 @@ import { BIN_COLUMNS, BIN_ROW_PX, SCROLL_STEP, type DeviceClass } from '../../co
 import { filtered, type SessionFilters } from '../sessions/repository.js';
 import { addFed, emptyFed, readFed, type Layers } from './fed.js';
 import { days, TOP_BINS, topElements, type Range } from './repository.js';
+import type { SlicedRead } from '../db/sliced-read.js';
 
 /** A filtered heatmap counts at most this many contributions (a session's share of one day), the newest days first. */
 export const MAX_FILTERED_FEEDS = 5_000;
@@ -33,13 +34,14 @@ const layerCounts = (l: Layers) => ({ clicks: l[0], rageClicks: l[1], deadClicks
 
 /** One page's heatmap at one device class over a range, from the matching sessions only. */
 export async function filteredHeatmap(
-  db: Db,
+  read: SlicedRead,
   campaignId: string,
   page: { path: string; device: DeviceClass },
   range: Range,
   filters: SessionFilters,
   cap = MAX_FILTERED_FEEDS,
 ): Promise<Heatmap> {
+  const { db } = read;
   const [first, last] = days(range);
   // By the (campaign, page, device, day) index, newest day first: the walk stops at the cap.
   const rows = await db
@@ -58,13 +60,14 @@ export async function filteredHeatmap(
   const total = emptyFed();
   const withLayer = [0, 0, 0, 0];
   let snapshot: Heatmap['snapshot'] = null;
-  for (const row of counted) {
+  // Up to MAX_FILTERED_FEEDS contributions parsed and added: in slices (a heavy read).
+  await read.each(counted, (row) => {
     const fed = readFed(row.fed);
     addFed(total, fed);
     fed.layers.forEach((n, i) => (withLayer[i] += n > 0 ? 1 : 0));
     const at = Number(row.last_at);
     if (!snapshot || at > snapshot.timestamp) snapshot = { sessionId: row.session_id, timestamp: at };
-  }
+  });
   const elements = Object.entries(total.elements).map(([selector, e]) => ({ selector, text: e.text, ...layerCounts(e.layers), fx: e.fx, fy: e.fy }));
   const bins = Object.entries(total.bins)
     .map(([bin, l]) => ({ bin: Number(bin), l }))

@@ -67,15 +67,16 @@ export async function registerHeatmaps(app: FastifyInstance, ctx: AppContext): P
     api.get(
       '/api/v1/heatmaps/:campaignId',
       { preHandler: requireUser(ctx), schema: { params: HeatmapParams, querystring: HeatmapQuery, response: { 200: Heatmap } } },
-      async (request) => {
+      async (request, reply) => {
         const campaign = await owned(request, request.params.campaignId);
         const { path, device, from, to, ...rest } = request.query;
         const range = rangeOf(from, to);
         const filters = await sessionFilters(campaign.id, rest);
         const busiest = device && path ? null : await busiestPage(ctx.db, campaign.id, range, path);
         const page = { path: path ?? busiest?.path ?? '/', device: device ?? busiest?.device ?? 'desktop' };
-        // Unfiltered, the day aggregates answer; a filter needs the matching sessions' own contributions.
-        if (filters) return filteredHeatmap(ctx.db, campaign.id, page, range, filters);
+        // Unfiltered, the day aggregates answer; a filter needs the matching sessions' own
+        // contributions: a heavy read (server/http/heavy-reads.ts).
+        if (filters) return ctx.heavyReads.run(request, reply, (read) => filteredHeatmap(read, campaign.id, page, range, filters));
         return heatmapOf(ctx.db, campaign.id, page.path, page.device, range);
       },
     );
@@ -83,11 +84,14 @@ export async function registerHeatmaps(app: FastifyInstance, ctx: AppContext): P
     api.get(
       '/api/v1/heatmaps/:campaignId/clicks',
       { preHandler: requireUser(ctx), schema: { params: HeatmapParams, querystring: HeatmapClicksQuery, response: { 200: HeatmapClicks } } },
-      async (request) => {
+      async (request, reply) => {
         const campaign = await owned(request, request.params.campaignId);
         const { path, device, selector, from, to, ...rest } = request.query;
+        const range = rangeOf(from, to);
         const filters = await sessionFilters(campaign.id, rest);
-        return elementClickers(ctx.db, campaign.id, { path, device, selector }, rangeOf(from, to), filters ? bySessions(ctx.db, filters) : undefined);
+        const element = { path, device, selector };
+        if (!filters) return elementClickers(ctx.db, campaign.id, element, range);
+        return ctx.heavyReads.run(request, reply, (read) => elementClickers(read.db, campaign.id, element, range, bySessions(read.db, filters)));
       },
     );
 

@@ -6,6 +6,8 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
+    /** Seconds the caller is told to wait before asking again (Retry-After), if any. */
+    readonly retryAfterS?: number,
   ) {
     super(message);
   }
@@ -78,6 +80,7 @@ export function installErrorHandler(app: FastifyInstance): void {
       return reply.status(400).send({ error: `${field} ${detail}` });
     }
     const status = error.statusCode ?? 500;
+    if (error instanceof HttpError && error.retryAfterS !== undefined) reply.header('Retry-After', String(error.retryAfterS));
     if (status >= 400 && status < 500) {
       const message =
         error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.name === 'SyntaxError'

@@ -1,9 +1,5 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { Piscina } from 'piscina';
+import { workerScript } from '../worker-script.js';
 import { HttpError } from '../http/errors.js';
 import { announcedSize, OVER_CAP, packBatch, type PackedBatch, type PackOptions, type PackOutcome } from './pack-batch.js';
 
@@ -34,34 +30,6 @@ function packed(outcome: PackOutcome): PackedBatch {
   return outcome.batch;
 }
 
-let script: Promise<string> | undefined;
-
-/**
- * The worker's code as one plain JavaScript file, bundled from pack-worker.ts once per process
- * (about 100 ms) into a temporary directory: a worker that loaded TypeScript through tsx took
- * seconds to start, and a file built ahead of time could go stale beside its source. CommonJS:
- * piscina require()s the file first, and Node 20's require() of an ES module crashed the whole
- * process once (a fatal V8 error, "IsGraphAsync must be used on an instantiated module").
- */
-function workerScript(): Promise<string> {
-  script ??= (async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-ingest-'));
-    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-    const outfile = path.join(dir, 'pack-worker.cjs');
-    await build({
-      entryPoints: [fileURLToPath(new URL('./pack-worker.ts', import.meta.url))],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      outfile,
-      logLevel: 'silent',
-    });
-    return outfile;
-  })();
-  return script;
-}
-
 /**
  * Packs ingest batches (pack-batch.ts): small ones here, the rest in worker threads. The
  * threads are warmed when the server gets ready, so the first large batch (or one taken while
@@ -74,7 +42,7 @@ export class BatchPacker {
   constructor(private readonly workers: number) {}
 
   #start(): Promise<Piscina> {
-    this.#pool ??= workerScript().then((filename) => new Piscina({
+    this.#pool ??= workerScript(new URL('./pack-worker.ts', import.meta.url)).then((filename) => new Piscina({
       filename,
       minThreads: this.workers,
       maxThreads: this.workers,

@@ -5,10 +5,10 @@ import { settledDayParts } from './settled-days.js';
 // The insights of a range, as summaries that add up: settled whole days kept in insights_days,
 // the rest computed from the sessions (server/insights/settled-days.ts).
 
-/** The summaries whose sum is the campaign's sessions started in [from, to). */
-export function rangeSummaries(db: Executor, campaignId: string, from: number, to: number, now: number): Promise<Summary[]> {
+/** The summaries whose sum is the campaign's sessions started in [from, to); those not kept are computed by `reader`. */
+export function rangeSummaries(db: Executor, campaignId: string, from: number, to: number, now: number, reader: Executor = db): Promise<Summary[]> {
   return settledDayParts(db, campaignId, from, to, now, {
-    compute: (start, end) => summarize(db, campaignId, start, end),
+    compute: (start, end) => summarize(reader, campaignId, start, end),
     read: (start, end) =>
       db
         .selectFrom('insights_days')

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { Insights, InsightsParams, InsightsQuery } from '../../common/api/insights.js';
-import { insightsRange } from '../../common/insights.js';
+import { DAY_MS, insightsRange } from '../../common/insights.js';
 import { requireUser } from '../auth/tokens.js';
 import { badRequest } from '../http/errors.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
@@ -10,6 +10,10 @@ import { markEndedSessionsWithoutInput } from '../recordings/bot-sweep.js';
 import { listFilters } from '../sessions/routes.js';
 import { campaignInsights } from './repository.js';
 import { funnelCondition } from '../funnels/filter.js';
+import { hasSessionFilters } from '../sessions/repository.js';
+
+/** Insights over more days than this are a heavy read, whatever their filters (the default range is 30 days). */
+const LONG_RANGE_MS = 31 * DAY_MS;
 
 const schema = { params: InsightsParams, querystring: InsightsQuery, response: { 200: Insights } };
 
@@ -19,7 +23,7 @@ export async function registerInsights(app: FastifyInstance, ctx: AppContext): P
   app.addHook('onClose', async () => ctx.errorLog.flush().catch(() => undefined));
   await app.register(async (scope) => {
     const api = scope.withTypeProvider<TypeBoxTypeProvider>();
-    api.get('/api/v1/insights/:campaignId', { preHandler: requireUser(ctx), schema }, async (request) => {
+    api.get('/api/v1/insights/:campaignId', { preHandler: requireUser(ctx), schema }, async (request, reply) => {
       const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
       const { from, to, ...filters } = request.query;
       const range = insightsRange(from, to, Date.now());
@@ -29,7 +33,10 @@ export async function registerInsights(app: FastifyInstance, ctx: AppContext): P
       await ctx.errorLog.flush();
       if (filters.funnel) await ctx.funnelVisits.flush();
       const funnel = await funnelCondition(ctx.db, campaign.id, filters);
-      return campaignInsights(ctx.db, campaign.id, { ...listFilters(filters), funnelCondition: funnel }, range);
+      const sessionFilters = { ...listFilters(filters), funnelCondition: funnel };
+      // Filtered (summarized whole from the sessions) or over a long range: a heavy read (server/http/heavy-reads.ts).
+      if (!hasSessionFilters(sessionFilters) && range.to - range.from <= LONG_RANGE_MS) return campaignInsights(ctx.db, campaign.id, sessionFilters, range);
+      return ctx.heavyReads.run(request, reply, (read) => campaignInsights(ctx.db, campaign.id, sessionFilters, range, Date.now(), read.db));
     });
   });
 }

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { SessionsTable } from '../db/schema.js';
-import type { HeavyGate } from '../replay/heavy-gate.js';
+import type { HeavyGate } from '../http/heavy-gate.js';
 import { isHeavy } from '../replay/routes.js';
 import { sessionComplete } from '../replay/stream.js';
 import { chunkCost, chunkPieces } from '../replay/chunk-order.js';

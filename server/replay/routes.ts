@@ -14,7 +14,7 @@ import { sendJsonStream } from './encoding.js';
 import { acceptsGzip } from '../http/accept-encoding.js';
 import { demoBodies } from './demo.js';
 import { chunksInOrder, recordingStream, replayStream } from './stream.js';
-import { HeavyGate } from './heavy-gate.js';
+import { enterWhileConnected, HeavyGate } from '../http/heavy-gate.js';
 import { watchStalledReader } from './stalled-reader.js';
 import { listChunks, type ChunkInfo } from '../storage/chunks.js';
 import { recordingNotes } from '../notes/repository.js';
@@ -135,16 +135,7 @@ export async function sendGated(
 ) {
   let release: (() => void) | undefined;
   if (heavy) {
-    // A caller who leaves while waiting gives its place up.
-    const gone = new AbortController();
-    const leave = () => gone.abort();
-    reply.raw.once('close', leave);
-    release = (await gate.enter(request.userId ?? request.ip, gone.signal)) ?? undefined;
-    reply.raw.off('close', leave);
-    if (release && request.raw.socket.destroyed) {
-      release(); // the caller left before its close could be heard
-      release = undefined;
-    }
+    release = (await enterWhileConnected(gate, request.userId ?? request.ip, reply)) ?? undefined;
     if (!release) {
       return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ error: REPLAYS_BUSY });
     }

@@ -55,7 +55,7 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
     const api = scope.withTypeProvider<TypeBoxTypeProvider>();
     for (const path of ['/api/v1/streaming/sessions/:campaignId/', '/api/v1/streaming/sessions/:campaignId']) {
       // The documented path ends in a slash; the same call without it answers the same.
-      api.get(path, { preHandler: requireUser(ctx), schema }, async (request) => {
+      api.get(path, { preHandler: requireUser(ctx), schema }, async (request, reply) => {
         const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
         // Sessions that ended with no human input become bots now, not when the next visitor arrives.
         await markEndedSessionsWithoutInput(ctx.db, campaign.id);
@@ -65,9 +65,13 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
         // And by a funnel: what its visit log holds.
         if (rest.funnel) await ctx.funnelVisits.flush();
         const query = { ...listFilters(rest), funnelCondition: await funnelCondition(ctx.db, campaign.id, rest), limit, cursor, sort };
+        // By a funnel, each session's visits are matched step by step: a heavy read (server/http/heavy-reads.ts).
+        const sessions = rest.funnel
+          ? ctx.heavyReads.run(request, reply, (read) => pageSessions(read.db, campaign.id, query))
+          : pageSessions(ctx.db, campaign.id, query);
         // The counts cover the whole campaign, whatever the filters.
         const [page, counts, storage] = await Promise.all([
-          pageSessions(ctx.db, campaign.id, query),
+          sessions,
           countSessions(ctx.db, campaign.id),
           app.storageQuota.use(campaign.id),
         ]);

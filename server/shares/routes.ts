@@ -15,7 +15,7 @@ import { toSession } from '../sessions/rows.js';
 import { listChunks } from '../storage/chunks.js';
 import { objectWithEvents, sessionComplete } from '../replay/stream.js';
 import { isHeavy, ownedSession, sendGated } from '../replay/routes.js';
-import { HeavyGate } from '../replay/heavy-gate.js';
+import { HeavyGate } from '../http/heavy-gate.js';
 import { sendJsonStream } from '../replay/encoding.js';
 import { withoutQuery } from '../../common/scrub.js';
 import { createShare, findLiveShare, isShareToken, listShares, revokeShare, shareHashOf } from './repository.js';

@@ -3,6 +3,7 @@ import { makeCampaign, serverWithStranger, sessionId } from './ingest-support.js
 import { visitPage } from './heatmaps-support.js';
 import { PEOPLE_TAGS } from '../../common/people.js';
 import { filteredHeatmap } from '../../server/heatmaps/filtered.js';
+import { plainRead } from '../../server/db/sliced-read.js';
 import type { Heatmap, HeatmapClicks } from '../../common/api/heatmaps.js';
 
 // A heatmap narrowed by the sessions list's filters, over HTTP on the database the run uses
@@ -97,8 +98,8 @@ describe('GET /api/v1/heatmaps/:campaignId with the list filters', () => {
     await heatmap(campaignId, ''); // what ingest gathered, written
     const range = { from: Date.now() - 86_400_000, to: Date.now() + 1 };
     const page = { path: '/product/1', device: 'desktop' } as const;
-    expect(await filteredHeatmap(server.db, campaignId, page, range, { type: 'human' }, 1)).toMatchObject({ sessions: 1, sampled: true });
-    expect(await filteredHeatmap(server.db, campaignId, page, range, { type: 'human' }, 2)).toMatchObject({ sessions: 2, sampled: false });
+    expect(await filteredHeatmap(plainRead(server.db), campaignId, page, range, { type: 'human' }, 1)).toMatchObject({ sessions: 1, sampled: true });
+    expect(await filteredHeatmap(plainRead(server.db), campaignId, page, range, { type: 'human' }, 2)).toMatchObject({ sessions: 2, sampled: false });
   });
 
   it('refuses a bad filter with a reason, and keeps another owner out', async () => {

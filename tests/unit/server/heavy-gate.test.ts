@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HeavyGate } from '../../../server/replay/heavy-gate.js';
+import { HeavyGate } from '../../../server/http/heavy-gate.js';
 
 describe('the gate for heavy replay retrievals', () => {
   it('lets N in, queues up to its queue length in order, and turns the rest away', async () => {
@@ -63,5 +63,17 @@ describe('the gate for heavy replay retrievals', () => {
     (await attackerWaits)!();
     third!();
     expect(gate.counts).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it("tells when an owner's own share is used, so heavy reads answer 429 rather than the node's 503", async () => {
+    const gate = new HeavyGate(2, 8, { slots: 1, waiting: 1 });
+    const running = await gate.enter('a');
+    expect(gate.ownerFull('a')).toBe(false); // a waiting place is still its own
+    const waiting = gate.enter('a');
+    expect(gate.ownerFull('a')).toBe(true);
+    expect(gate.ownerFull('b')).toBe(false);
+    running!();
+    (await waiting)!();
+    expect(gate.ownerFull('a')).toBe(false);
   });
 });

@@ -1,3 +1,5 @@
+import type { FastifyReply } from 'fastify';
+
 /** How many slots and waiting places one owner may take at most (the rest stay for the others). */
 export interface OwnerShare {
   slots: number;
@@ -33,6 +35,16 @@ export class HeavyGate {
   /** Holders and waiters now (tests and logs read them). */
   get counts(): { running: number; waiting: number } {
     return { running: this.running, waiting: this.waiting.length };
+  }
+
+  /**
+   * Whether `owner` already holds or waits for as many slots as its share allows: a further
+   * `enter` would be turned away for the owner's own sake, not the node's (heavy reads answer
+   * 429 then, and 503 when the node is full).
+   */
+  ownerFull(owner: string): boolean {
+    const mine = this.waiting.filter((w) => w.owner === owner).length;
+    return this.heldBy(owner) >= this.share.slots && mine >= this.share.waiting;
   }
 
   /**
@@ -95,4 +107,21 @@ export class HeavyGate {
       this.waiting.splice(next, 1)[0].start();
     }
   }
+}
+
+/**
+ * Waits for a slot of `gate` for `owner` while the caller is there: a caller who leaves while
+ * waiting gives its place up. Null when turned away, or when the caller has gone.
+ */
+export async function enterWhileConnected(gate: HeavyGate, owner: string, reply: FastifyReply): Promise<(() => void) | null> {
+  const gone = new AbortController();
+  const leave = () => gone.abort();
+  reply.raw.once('close', leave);
+  const release = await gate.enter(owner, gone.signal);
+  reply.raw.off('close', leave);
+  if (release && reply.request.raw.socket.destroyed) {
+    release(); // the caller left before its close could be heard
+    return null;
+  }
+  return release;
 }
