@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { Person } from '../../common/api/people.js';
 import { ERASE_BATCH, PERSON_SESSIONS_MAX } from '../../common/api/people.js';
 import { toSession } from '../sessions/rows.js';
+import { deleteSessions } from '../recordings/deletion.js';
 
 /** A person's sessions, newest first, and what they told over all of them (null: none stored). */
 export async function findPerson(db: Db, campaignId: string, userId: string): Promise<Person | null> {
@@ -48,15 +48,7 @@ export async function erasePerson(db: Db, campaignId: string, userId: string, er
         .limit(ERASE_BATCH)
         .execute();
       const ids = batch.map((row) => row.id);
-      if (!ids.length) return ids;
-      await trx.deleteFrom('chunks').where('campaign_id', '=', campaignId).where('session_id', 'in', ids).execute();
-      const deleted = await trx.deleteFrom('sessions').where('campaign_id', '=', campaignId).where('id', 'in', ids).executeTakeFirst();
-      const n = Number(deleted.numDeletedRows);
-      await trx
-        .updateTable('campaigns')
-        .set({ session_count: sql<number>`case when session_count > ${n} then session_count - ${n} else 0 end` })
-        .where('id', '=', campaignId)
-        .execute();
+      await deleteSessions(trx, campaignId, ids, 'erasure');
       return ids;
     });
     erased.push(...ids);
