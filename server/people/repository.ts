@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import type { Db } from '../db/index.js';
 import type { Person } from '../../common/api/people.js';
 import { ERASE_BATCH, PERSON_SESSIONS_MAX } from '../../common/api/people.js';
@@ -28,15 +28,26 @@ export async function findPerson(db: Db, campaignId: string, userId: string): Pr
   return person;
 }
 
-/** What an erasure record keeps of the person: their id's SHA-256, to show a request was met, never the id. */
-export const subjectHash = (userId: string) => createHash('sha256').update(userId, 'utf8').digest('hex');
+/**
+ * What an erasure record keeps of the person: an HMAC of their id under the server's `people`
+ * secret, never the id. Whoever holds the secret can tell whether a given id was erased (a
+ * request was met); a plain hash would let anyone with the table test guessed ids (e-mails).
+ */
+export const subjectDigest = (peopleKey: string, userId: string) => createHmac('sha256', peopleKey).update(userId, 'utf8').digest('hex');
+
+/** Who erases, with what key, and when (the clock, injectable for tests). */
+export interface Erasure {
+  erasedBy: string;
+  peopleKey: string;
+  now?: number;
+}
 
 /**
  * Erases every session of a person: chunks, rows, and with the rows (foreign keys) their stars,
  * notes, share links and event counts, ERASE_BATCH sessions per transaction, each freeing its
  * places under the campaign's session limit. Then records the erasure. Answers the ids erased.
  */
-export async function erasePerson(db: Db, campaignId: string, userId: string, erasedBy: string, now = Date.now()): Promise<string[]> {
+export async function erasePerson(db: Db, campaignId: string, userId: string, erasure: Erasure): Promise<string[]> {
   const erased: string[] = [];
   for (;;) {
     const ids = await db.transaction().execute(async (trx) => {
@@ -59,10 +70,10 @@ export async function erasePerson(db: Db, campaignId: string, userId: string, er
     .values({
       id: randomUUID(),
       campaign_id: campaignId,
-      erased_by: erasedBy,
-      subject_sha256: subjectHash(userId),
+      erased_by: erasure.erasedBy,
+      subject_hmac: subjectDigest(erasure.peopleKey, userId),
       session_count: erased.length,
-      erased_at: now,
+      erased_at: erasure.now ?? Date.now(),
     })
     .execute();
   return erased;
