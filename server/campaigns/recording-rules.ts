@@ -90,4 +90,5 @@ export const packOptions = (row: CampaignRow): PackOptions => ({
   maskedParams: maskedParams(row),
   sampleRate: row.sample_rate,
   ...pageRules(row),
+  blockSelector: row.block_selector,
 });

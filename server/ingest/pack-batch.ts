@@ -12,6 +12,7 @@ import { CAPTURED_TAGS, NOTE_TAG } from '../../common/captured.js';
 import { pageUrl, scrubEvent, storable, withoutQuery } from '../../common/scrub.js';
 import { pageRecorded, sampled } from '../../common/recording-rules.js';
 import { onRecordedPages } from './recorded-pages.js';
+import { withoutBlockedText } from './blocked-elements.js';
 import { utmValue } from '../../common/utm.js';
 
 // Everything ingest does to a batch's bytes before the database sees it: inflate, parse,
@@ -55,6 +56,8 @@ export interface PackOptions {
   /** Path patterns: events of pages not recorded are dropped (common/recording-rules.ts). */
   include?: string[];
   exclude?: string[];
+  /** The campaign's CSS selector of elements never recorded (besides the always-blocked ones): their text is cut here too. */
+  blockSelector?: string;
   /** Whether the page the session is on when the batch begins is recorded (undefined: not known, taken as recorded; a first batch's is its info's page). */
   opening?: boolean;
 }
@@ -169,8 +172,8 @@ type Event = BatchBody['events'][number];
 /**
  * Every event scrubbed again here (common/scrub.ts: the tracker scrubs before sending; an old or
  * home-made sender may not), events of pages the campaign does not record dropped (in time order,
- * so a page's events follow its page load), and console messages dropped when the campaign turned
- * their capture off.
+ * so a page's events follow its page load), console messages dropped when the campaign turned
+ * their capture off, and blocked elements cut to placeholders (blocked-elements.ts).
  */
 function scrubbed(events: Event[], options: PackOptions, opening: boolean | undefined) {
   const ordered = inTimeOrder(events);
@@ -179,6 +182,7 @@ function scrubbed(events: Event[], options: PackOptions, opening: boolean | unde
     ? pages.kept
     : pages.kept.filter((e) => !(e.type === EventType.Custom && (e.data as { tag?: unknown }).tag === CAPTURED_TAGS.console));
   let changed = kept.length !== events.length || ordered !== events;
+  changed = withoutBlockedText(kept, options.blockSelector ?? '') || changed;
   for (const event of kept) changed = scrubEvent(event, options.maskedParams) || changed;
   return { kept, changed, pages };
 }

@@ -101,3 +101,45 @@ describe('pages the campaign does not record, judged by ingest on every batch', 
     expect((await stored(campaignId, id))?.text).not.toContain('after the change');
   });
 });
+
+describe('elements never recorded, cut by ingest from what a modified tracker sends', () => {
+  const el = (id: number, tagName: string, attributes: Record<string, string>, childNodes: unknown[] = []) => ({ type: 2, id, tagName, attributes, childNodes });
+  const text = (id: number, textContent: string) => ({ type: 3, id, textContent });
+
+  it('keeps a blocked element as a placeholder without its text, in the full snapshot and in the same batch’s mutations', async () => {
+    const campaignId = await makeCampaign(server, { ownerId: owner.userId, columns: { block_selector: '.secret, form#pay > input[name=card i]' } });
+    const id = sessionId();
+    const page = el(2, 'body', {}, [
+      el(3, 'div', { class: 'box secret', title: 'Title secret', rr_width: '10px', rr_height: '5px' }, [text(4, 'Balance 1234'), el(5, 'span', {}, [text(6, 'Nested secret')])]),
+      el(7, 'form', { id: 'pay' }, [el(8, 'input', { name: 'CARD', value: '4111 1111' }), el(9, 'p', {}, [text(10, 'Visible text')])]),
+      el(11, 'div', { class: 'tapedeck-block' }, [text(12, 'Always blocked')]),
+    ]);
+    const t = T0;
+    const events: TestEvent[] = [
+      { type: 4, data: { href: `${SITE}/cart`, width: 1280, height: 720 }, timestamp: t },
+      { type: 2, data: { node: { type: 0, id: 1, childNodes: [page] }, initialOffset: { top: 0, left: 0 } }, timestamp: t + 1 },
+      {
+        type: 3,
+        data: {
+          source: 0,
+          texts: [{ id: 4, value: 'Balance 9999' }, { id: 10, value: 'Visible change' }],
+          attributes: [{ id: 5, attributes: { title: 'Attribute secret' } }],
+          removes: [],
+          // Children listed before their parents, as rrweb may: a new blocked element, and text added under an old one.
+          adds: [
+            { parentId: 20, nextId: null, node: text(21, 'Added inside new secret') },
+            { parentId: 2, nextId: null, node: el(20, 'section', { class: 'secret' }) },
+            { parentId: 5, nextId: null, node: text(22, 'Added under old secret') },
+            { parentId: 2, nextId: null, node: text(23, 'Added visible') },
+          ],
+        },
+        timestamp: t + 2,
+      },
+    ];
+    expect((await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events })).status).toBe(200);
+    const session = await stored(campaignId, id);
+    for (const hidden of ['Balance', 'Nested secret', 'Title secret', '4111', 'Always blocked', 'Attribute secret', 'Added inside new secret', 'Added under old secret'])
+      expect(session?.text).not.toContain(hidden);
+    for (const shown of ['Visible text', 'Visible change', 'Added visible', 'box secret', '10px']) expect(session?.text).toContain(shown);
+  });
+});
