@@ -32,6 +32,8 @@ interface Step {
 
 export interface BlockSelector {
   steps: Step[];
+  /** No step matched: shared, never written to. */
+  none: Uint8Array;
 }
 
 /** An element as rrweb serialises it (only what matching reads). */
@@ -182,7 +184,7 @@ export function blockSelector(text: string): BlockSelector {
       if (!(error instanceof Unsupported)) throw error;
     }
   }
-  return { steps };
+  return { steps, none: new Uint8Array(steps.length) };
 }
 
 const attributeValue = (element: SerialisedElement, name: string): string | undefined => {
@@ -217,13 +219,20 @@ function attributeMatches(element: SerialisedElement, test: AttributeTest): bool
   }
 }
 
-function compoundMatches(element: SerialisedElement, c: Compound): boolean {
+/** An element as the compounds read it: its class names split once, when a compound asks. */
+class Judged {
+  #classes?: string[];
+  constructor(readonly element: SerialisedElement) {}
+  get classes(): string[] {
+    return (this.#classes ??= (attributeValue(this.element, 'class') ?? '').split(/\s+/));
+  }
+}
+
+function compoundMatches(judged: Judged, c: Compound): boolean {
+  const element = judged.element;
   if (c.tag !== undefined && String(element.tagName ?? '').toLowerCase() !== c.tag) return false;
   if (c.ids.length && !c.ids.every((id) => attributeValue(element, 'id') === id)) return false;
-  if (c.classes.length) {
-    const classes = (attributeValue(element, 'class') ?? '').split(/\s+/);
-    if (!c.classes.every((name) => classes.includes(name))) return false;
-  }
+  if (c.classes.length && !c.classes.every((name) => judged.classes.includes(name))) return false;
   return c.attributes.every((test) => attributeMatches(element, test));
 }
 
@@ -233,21 +242,24 @@ export interface Ancestry {
   any: Uint8Array;
 }
 
-export const rootAncestry = (selector: BlockSelector): Ancestry => ({ parent: new Uint8Array(selector.steps.length), any: new Uint8Array(selector.steps.length) });
+export const rootAncestry = (selector: BlockSelector): Ancestry => ({ parent: selector.none, any: selector.none });
 
 /** Whether the element is blocked, and what its children inherit. */
 export function judgeElement(selector: BlockSelector, element: SerialisedElement, ancestry: Ancestry): { blocked: boolean; children: Ancestry } {
   const { steps } = selector;
-  const here = new Uint8Array(steps.length);
+  const judged = new Judged(element);
+  let here: Uint8Array | undefined;
   let blocked = false;
   for (let k = 0; k < steps.length; k++) {
     const step = steps[k];
     const joined = step.combinator === null || (step.combinator === '>' ? ancestry.parent[k - 1] : ancestry.any[k - 1]);
-    if (joined && compoundMatches(element, step.compound)) {
-      here[k] = 1;
+    if (joined && compoundMatches(judged, step.compound)) {
+      (here ??= new Uint8Array(steps.length))[k] = 1;
       if (step.last) blocked = true;
     }
   }
+  // Most elements match no step: their children share the ancestors' state (never written to).
+  if (!here) return { blocked, children: { parent: selector.none, any: ancestry.any } };
   const any = new Uint8Array(steps.length);
   for (let k = 0; k < steps.length; k++) any[k] = here[k] | ancestry.any[k];
   return { blocked, children: { parent: here, any } };
