@@ -4,14 +4,14 @@ import { isScrolling, SCROLL_REVERSALS } from './frustration-rules.js';
 import { MAX_RECENT_CLICKS, type SessionFacts } from './session-facts.js';
 
 /** What a session carries from one batch to the next beside its counts: bounded, stored as JSON. */
-export type CarriedFacts = Pick<SessionFacts, 'lastInputAt' | 'recentClicks' | 'pendingClicks' | 'pendingFieldClicks' | 'pageTrail' | 'scrolling'>;
+export type CarriedFacts = Pick<SessionFacts, 'lastInputAt' | 'recentClicks' | 'pendingClicks' | 'pendingFieldClicks' | 'pageTrail' | 'scrolling' | 'onUnrecordedPage'>;
 
-export const carriedFacts = ({ lastInputAt, recentClicks, pendingClicks, pendingFieldClicks, pageTrail, scrolling }: SessionFacts): string =>
-  JSON.stringify({ lastInputAt, recentClicks, pendingClicks, pendingFieldClicks, pageTrail, scrolling });
+export const carriedFacts = ({ lastInputAt, recentClicks, pendingClicks, pendingFieldClicks, pageTrail, scrolling, onUnrecordedPage }: SessionFacts): string =>
+  JSON.stringify({ lastInputAt, recentClicks, pendingClicks, pendingFieldClicks, pageTrail, scrolling, ...(onUnrecordedPage ? { onUnrecordedPage } : {}) });
 
 /** The carried state as stored, read back defensively: a bad value starts afresh. */
 export function readCarried(json: string | null | undefined): CarriedFacts {
-  const empty = { lastInputAt: null, recentClicks: [], pendingClicks: [], pendingFieldClicks: [], pageTrail: [], scrolling: null };
+  const empty = { lastInputAt: null, recentClicks: [], pendingClicks: [], pendingFieldClicks: [], pageTrail: [], scrolling: null, onUnrecordedPage: false };
   if (!json) return empty;
   try {
     const value = JSON.parse(json) as Partial<CarriedFacts>;
@@ -22,6 +22,7 @@ export function readCarried(json: string | null | undefined): CarriedFacts {
       pendingFieldClicks: Array.isArray(value.pendingFieldClicks) ? value.pendingFieldClicks.slice(-MAX_RECENT_CLICKS) : [],
       pageTrail: Array.isArray(value.pageTrail) ? value.pageTrail.slice(-2) : [],
       scrolling: isScrolling(value.scrolling) ? { ...value.scrolling, turns: value.scrolling.turns.slice(-SCROLL_REVERSALS) } : null,
+      onUnrecordedPage: value.onUnrecordedPage === true,
     };
   } catch {
     return empty;

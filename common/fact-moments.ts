@@ -39,6 +39,8 @@ export type Moment =
   | { kind: 'typed'; t: number; id: number }
   | { kind: 'response'; t: number }
   | { kind: 'page'; t: number; path: string }
+  /** Ingest only: the session went on to a page the campaign does not record (its path is not kept). */
+  | { kind: 'unrecorded'; t: number }
   | { kind: 'scroll'; t: number; id: number; y: number }
   | { kind: 'error'; t: number; message?: string }
   | { kind: 'request'; t: number }

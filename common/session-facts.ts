@@ -50,6 +50,8 @@ export interface SessionFacts extends PeopleFacts {
   pageTrail: [string, number][];
   /** Carried: the element scrolling, its direction (-1, 0, 1), the farthest y of the swing, and the recent reversals' times. */
   scrolling: Scrolling | null;
+  /** Carried: the last page loaded is one the campaign does not record (ingest drops what follows until a recorded one). */
+  onUnrecordedPage: boolean;
 }
 
 export const emptyFacts = (): SessionFacts => ({
@@ -70,6 +72,7 @@ export const emptyFacts = (): SessionFacts => ({
   pendingFieldClicks: [],
   pageTrail: [],
   scrolling: null,
+  onUnrecordedPage: false,
   ...emptyPeople(),
 });
 
@@ -142,6 +145,7 @@ function input(facts: SessionFacts, t: number): void {
 function page(facts: SessionFacts, path: string, t: number, mark?: (kind: FactMark, t: number) => void): void {
   facts.entryUrl ??= path;
   facts.exitUrl = path;
+  facts.onUnrecordedPage = false;
   if (facts.pages.length < MAX_PAGES) facts.pages = [...facts.pages, path];
   mark?.('page', t);
   if (quickBack(facts, path, t)) mark?.('quickBack', t);
@@ -188,6 +192,9 @@ export function foldFacts(previous: SessionFacts, moments: Moment[], mark?: (kin
         break;
       case 'scroll':
         if (scroll(facts, moment.id, moment.y, moment.t)) mark?.('scrolling', moment.t);
+        break;
+      case 'unrecorded':
+        facts.onUnrecordedPage = true;
         break;
       case 'response':
       case 'typed':

@@ -93,6 +93,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     config,
     db,
     keys: { key: new TextEncoder().encode(secret), secure: config.publicUrl.startsWith('https:') },
+    peopleKey: await secrets.secret('people'),
     live,
     keptCampaigns: new KeptCampaigns(db),
     recordings: openRecordings(db, config.limits, app.log),

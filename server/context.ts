@@ -14,6 +14,8 @@ export interface AppContext {
   config: Config;
   db: Db;
   keys: SessionKeys;
+  /** The secret people's ids are hashed under where a trace of them is kept (erasure records). */
+  peopleKey: string;
   /** Live sessions: who follows what, and news of changed sessions from every node. */
   live: LiveHub;
   /** The campaigns ingest read, kept a while (this app's own: never shared with another app in the process). */

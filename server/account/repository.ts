@@ -1,5 +1,6 @@
 import type { KeptCampaigns } from '../campaigns/kept-campaigns.js';
 import type { Executor } from '../db/executor.js';
+import { deleteCampaignRecordings } from '../recordings/deletion.js';
 import { LOCAL_MOUNT } from '../auth/local-provider.js';
 import { forgetProviderAccount } from '../auth/oidc-adapter.js';
 
@@ -9,10 +10,8 @@ import { forgetProviderAccount } from '../auth/oidc-adapter.js';
  * a foreign key is missing (share links, the built-in provider's rows have none to users).
  */
 export async function deleteUserEverything(db: Executor, kept: KeptCampaigns, user: { id: string; subject: string }): Promise<void> {
-  const campaigns = db.selectFrom('campaigns').select('id').where('owner_id', '=', user.id);
-  await db.deleteFrom('share_links').where('campaign_id', 'in', campaigns).execute();
-  await db.deleteFrom('chunks').where('campaign_id', 'in', campaigns).execute();
-  await db.deleteFrom('sessions').where('campaign_id', 'in', campaigns).execute();
+  const campaigns = await db.selectFrom('campaigns').select('id').where('owner_id', '=', user.id).execute();
+  await deleteCampaignRecordings(db, campaigns.map((c) => c.id));
   await db.deleteFrom('campaigns').where('owner_id', '=', user.id).execute();
   kept.forget();
   await db.deleteFrom('sign_ins').where('user_id', '=', user.id).execute();

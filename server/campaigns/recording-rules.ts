@@ -3,6 +3,7 @@ import type { Campaign, CreateCampaignPayload } from '../../common/api-types.js'
 import { DEFAULT_MASKED_PARAMS, DEFAULT_PRIVACY, type TrackerRules } from '../../common/recording-rules.js';
 import type { CampaignsTable } from '../db/schema.js';
 import type { PackOptions } from '../ingest/pack-batch.js';
+import type { PageRules } from '../ingest/recorded-pages.js';
 import type { CampaignRow } from './repository.js';
 
 // A campaign's recording rules as the API shows them, as the row keeps them, and as their two
@@ -80,11 +81,14 @@ export function trackerRules(row: CampaignRow): TrackerRules {
   return rules;
 }
 
+/** The campaign's page patterns: pages recorded (none: all) and never recorded. */
+export const pageRules = (row: CampaignRow): PageRules => ({ include: lines(row.url_include), exclude: lines(row.url_exclude) });
+
 /** What packing a batch of this campaign decides: console messages kept, page addresses reduced, sessions sampled, pages recorded. */
 export const packOptions = (row: CampaignRow): PackOptions => ({
   captureConsole: row.capture_console !== 0,
   maskedParams: maskedParams(row),
   sampleRate: row.sample_rate,
-  include: lines(row.url_include),
-  exclude: lines(row.url_exclude),
+  ...pageRules(row),
+  blockSelector: row.block_selector,
 });

@@ -3,6 +3,7 @@ import type { Db } from '../db/index.js';
 import type { Executor } from '../db/executor.js';
 import type { CampaignsTable } from '../db/schema.js';
 import type { KeptCampaigns } from './kept-campaigns.js';
+import { deleteCampaignRecordings } from '../recordings/deletion.js';
 
 /** The campaigns table: every query on it, each taking the database or a transaction. */
 
@@ -46,19 +47,8 @@ export async function updateCampaign(db: Executor, kept: KeptCampaigns, campaign
 /** Everything recorded under the campaign goes with it, or nothing does. */
 export async function deleteCampaign(db: Db, kept: KeptCampaigns, campaign: Pick<CampaignRow, 'id' | 'owner_id'>): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('chunks').where('campaign_id', '=', campaign.id).execute();
-    await trx.deleteFrom('sessions').where('campaign_id', '=', campaign.id).execute();
+    await deleteCampaignRecordings(trx, [campaign.id]);
     await trx.deleteFrom('campaigns').where('id', '=', campaign.id).where('owner_id', '=', campaign.owner_id).execute();
   });
   kept.forget();
-}
-
-/** Frees the place of one deleted session under the campaign's limit; the counter never goes below 0. */
-export async function freeSessionPlace(db: Executor, campaignId: string): Promise<void> {
-  await db
-    .updateTable('campaigns')
-    .set((eb) => ({ session_count: eb('session_count', '-', 1) }))
-    .where('id', '=', campaignId)
-    .where('session_count', '>', 0)
-    .execute();
 }

@@ -4,6 +4,7 @@ import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import { hasStar } from '../stars/repository.js';
 import type { Database } from '../db/schema.js';
 import { SESSION_IDLE_MS } from '../../common/limits.js';
+import { deleteSessions } from '../recordings/deletion.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -70,9 +71,7 @@ async function deleteOldestBatch(db: Db, campaignId: string, which: Which, limit
       .limit(limit)
       .execute();
     if (rows.length === 0) return 0;
-    const ids = rows.map((row) => row.id);
-    await trx.deleteFrom('chunks').where('campaign_id', '=', campaignId).where('session_id', 'in', ids).execute();
-    await trx.deleteFrom('sessions').where('campaign_id', '=', campaignId).where('id', 'in', ids).execute();
+    await deleteSessions(trx, campaignId, rows.map((row) => row.id), 'housekeeping');
     return rows.length;
   });
 }

@@ -44,6 +44,7 @@ import * as m0026 from './migrations/0026_session_counts.js';
 import * as m0027 from './migrations/0027_session_events_by_start.js';
 import * as m0028 from './migrations/0028_session_visits.js';
 import * as m0029 from './migrations/0029_utm.js';
+import * as m0030 from './migrations/0030_erasures_keyed.js';
 
 export type Db = Kysely<Database>;
 export type { Database };
@@ -77,6 +78,7 @@ const migrations: Record<string, Migration> = {
   '0027_session_events_by_start': m0027,
   '0028_session_visits': m0028,
   '0029_utm': m0029,
+  '0030_erasures_keyed': m0030,
 };
 
 export interface DbOptions {

@@ -17,12 +17,15 @@ export interface SessionCountsTable {
   bots: number | string;
 }
 
-/** Who erased a person's sessions, when, and how many: the person only as the SHA-256 of their id. */
+/**
+ * Who erased a person's sessions, when, and how many: the person only as an HMAC of their id
+ * under the server's `people` secret (migration 0030; null for records made before it).
+ */
 export interface ErasuresTable {
   id: string;
   campaign_id: string;
   erased_by: string;
-  subject_sha256: string;
+  subject_hmac: string | null;
   session_count: number;
   erased_at: number;
 }

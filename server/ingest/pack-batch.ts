@@ -6,12 +6,13 @@ import { batchFlaw, BatchSchema, SessionInfoSchema, type BatchBody, type Session
 import { scanBatch, type BatchScan, type EventsSpan } from '../storage/scan-batch.js';
 import { encodeEvents, inflatedSize, inTimeOrder, receivedChunk, storableAsReceived } from '../storage/chunk-codec.js';
 import { hasHumanInput, pageLoads } from './event-rules.js';
-import { factMoments, type Moment } from '../../common/session-facts.js';
+import { factMoments, pathOf, type Moment } from '../../common/session-facts.js';
 import { heatRecords, type HeatRecord } from '../heatmaps/records.js';
 import { CAPTURED_TAGS, NOTE_TAG } from '../../common/captured.js';
 import { pageUrl, scrubEvent, storable, withoutQuery } from '../../common/scrub.js';
-import { sampled } from '../../common/recording-rules.js';
+import { pageRecorded, sampled } from '../../common/recording-rules.js';
 import { onRecordedPages } from './recorded-pages.js';
+import { withoutBlockedText } from './blocked-elements.js';
 import { utmValue } from '../../common/utm.js';
 
 // Everything ingest does to a batch's bytes before the database sees it: inflate, parse,
@@ -36,6 +37,10 @@ export interface PackedBatch {
   moments: Moment[];
   /** Heatmap clicks and scroll depths (server/heatmaps), aggregated after the batch is stored. */
   heat: HeatRecord[];
+  /** Every event was on pages the campaign does not record: a session not yet stored is not started by it. */
+  unrecorded: boolean;
+  /** Events before its first page load were kept without knowing the session's page (`opening`): the route checks it. */
+  keptUnknownOpening: boolean;
   /** The stored chunk (storage/chunk-codec.ts): its events in time order, encoded, or the body as received. */
   chunk: Uint8Array;
 }
@@ -51,6 +56,10 @@ export interface PackOptions {
   /** Path patterns: events of pages not recorded are dropped (common/recording-rules.ts). */
   include?: string[];
   exclude?: string[];
+  /** The campaign's CSS selector of elements never recorded (besides the always-blocked ones): their text is cut here too. */
+  blockSelector?: string;
+  /** Whether the page the session is on when the batch begins is recorded (undefined: not known, taken as recorded; a first batch's is its info's page). */
+  opening?: boolean;
 }
 
 export type PackOutcome = { ok: true; batch: PackedBatch } | { ok: false; status: number; error: string };
@@ -162,17 +171,25 @@ type Event = BatchBody['events'][number];
 
 /**
  * Every event scrubbed again here (common/scrub.ts: the tracker scrubs before sending; an old or
- * home-made sender may not), and console messages dropped when the campaign turned their capture off.
+ * home-made sender may not), events of pages the campaign does not record dropped (in time order,
+ * so a page's events follow its page load), console messages dropped when the campaign turned
+ * their capture off, and blocked elements cut to placeholders (blocked-elements.ts).
  */
-function scrubbed(events: Event[], options: PackOptions): { kept: Event[]; changed: boolean } {
-  const onPages = onRecordedPages(events, options.include ?? [], options.exclude ?? []);
+function scrubbed(events: Event[], options: PackOptions, opening: boolean | undefined) {
+  const ordered = inTimeOrder(events);
+  const pages = onRecordedPages(ordered, { include: options.include ?? [], exclude: options.exclude ?? [] }, opening);
   const kept = options.captureConsole
-    ? onPages
-    : onPages.filter((e) => !(e.type === EventType.Custom && (e.data as { tag?: unknown }).tag === CAPTURED_TAGS.console));
-  let changed = kept.length !== events.length;
+    ? pages.kept
+    : pages.kept.filter((e) => !(e.type === EventType.Custom && (e.data as { tag?: unknown }).tag === CAPTURED_TAGS.console));
+  let changed = kept.length !== events.length || ordered !== events;
+  changed = withoutBlockedText(kept, options.blockSelector ?? '') || changed;
   for (const event of kept) changed = scrubEvent(event, options.maskedParams) || changed;
-  return { kept, changed };
+  return { kept, changed, pages };
 }
+
+/** The page a batch begins on is recorded: a first batch's is its info's page, another's what the route knows. */
+const openingRecorded = (batch: BatchBody, options: PackOptions): boolean | undefined =>
+  batch.info ? pageRecorded(pathOf(batch.info.url ?? ''), { include: options.include, exclude: options.exclude }) : options.opening;
 
 // The keys the schema checks (common/ingest-batch.ts): a body with any other is re-serialised.
 const BATCH_KEYS = new Set(Object.keys(BatchSchema.properties));
@@ -204,26 +221,34 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
     const batch = check(value, now);
     // A session the campaign's sample leaves out is refused whole, whoever sent it.
     if (!sampled(batch.sessionId, options.sampleRate)) throw new Refusal(403, NOT_SAMPLED);
-    const { kept, changed } = scrubbed(batch.events, options);
+    const opening = openingRecorded(batch, options);
+    const { kept, changed, pages } = scrubbed(batch.events, options, opening);
     const received = receivedSpan(raw, json, scan, batch, changed);
-    // A batch of nothing but dropped console messages is still a batch of the session (its seq counts).
-    if (!kept.length) kept.push({ type: EventType.Custom, data: { tag: NOTE_TAG, payload: { dropped: 'console messages' } }, timestamp: batch.events[0].timestamp });
-    const events = inTimeOrder(kept); // a kept body's are in order already
+    const unrecorded = !kept.length && pages.dropped;
+    // A batch of nothing but dropped events is still a batch of the session (its seq counts).
+    if (!kept.length)
+      kept.push({ type: EventType.Custom, data: { tag: NOTE_TAG, payload: { dropped: unrecorded ? 'unrecorded pages' : 'console messages' } }, timestamp: batch.events[0].timestamp });
+    const events = kept; // in time order
     const chunk = received ? receivedChunk(raw, received, events) : encodeEvents(events);
+    const moments = factMoments(events);
+    if (pages.endsUnrecordedAt !== undefined) moments.push({ kind: 'unrecorded', t: pages.endsUnrecordedAt });
     return {
       ok: true,
       batch: {
         sessionId: batch.sessionId,
         seq: batch.seq,
-        info: batch.info ? sessionInfo(batch.info, options.maskedParams) : null,
+        // An entry page the campaign does not record is not kept: the first recorded page is the entry.
+        info: batch.info ? sessionInfo(opening === false ? { ...batch.info, url: '' } : batch.info, options.maskedParams) : null,
         eventCount: chunk.eventCount,
         firstTs: chunk.firstTs,
         lastTs: chunk.lastTs,
         jsonBytes: chunk.jsonBytes,
         humanInput: hasHumanInput(events),
         pageLoads: pageLoads(events),
-        moments: factMoments(events),
+        moments,
         heat: heatRecords(events),
+        unrecorded,
+        keptUnknownOpening: pages.keptUnknownOpening,
         chunk: chunk.data,
       },
     };

@@ -15,7 +15,8 @@ import { markEndedSessionsWithoutInput } from '../recordings/bot-sweep.js';
 import type { SessionState } from '../sessions/repository.js';
 import { RecentlyUsed } from '../recently-used.js';
 import type { IngestCampaign } from '../campaigns/kept-campaigns.js';
-import { packOptions, trackerRules } from '../campaigns/recording-rules.js';
+import { packOptions, pageRules, trackerRules } from '../campaigns/recording-rules.js';
+import { sessionOnRecordedPage } from './recorded-pages.js';
 import { IngestParams, IngestResponse } from '../../common/api/ingest.js';
 import { clientAddress } from '../http/client-address.js';
 import { registerScripts } from './scripts.js';
@@ -180,8 +181,9 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     return trackerRules(state.campaign as Campaign);
   });
 
-  const pack = (reply: FastifyReply, body: Buffer, campaign: Campaign) =>
-    packer.pack(body, Date.now(), packOptions(campaign)).catch((error: unknown) => {
+  /** `opening`: whether the session's page when the batch begins is recorded (undefined: not known yet). */
+  const pack = (reply: FastifyReply, body: Buffer, campaign: Campaign, opening?: boolean) =>
+    packer.pack(body, Date.now(), { ...packOptions(campaign), opening }).catch((error: unknown) => {
       if (error instanceof HttpError && error.statusCode === 503) reply.header('retry-after', 2);
       throw error;
     });
@@ -205,6 +207,12 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
       await bytes.received(request, reply, campaign.id, request.body.length);
       let batch = await pack(reply, request.body, campaign);
       const lastSeen = await ctx.recordings.lastSeen(campaign.id, batch.sessionId);
+      // The page a batch begins on is the one the session's last batch left it on: packed again
+      // without the events before its first page load when that page is not recorded.
+      const opening = lastSeen && sessionOnRecordedPage(lastSeen, pageRules(campaign));
+      if (batch.keptUnknownOpening && opening === false) batch = await pack(reply, request.body, campaign, opening);
+      // A visit on pages the campaign does not record stores nothing, not even a session row (2xx: the tracker sends no more of it).
+      if (batch.unrecorded && !lastSeen) return { stored: false };
       await limits(request, reply, campaign, batch, lastSeen);
       const ip = clientAddress(request);
       let outcome = await ctx.recordings.write(batch, { campaign, ip, lastSeen });
@@ -212,7 +220,8 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
         const judged = campaign;
         campaign = await judgeAfresh(request, reply, campaign.id);
         // Its console or page-address settings changed too: the batch is packed again under them.
-        if (JSON.stringify(packOptions(campaign)) !== JSON.stringify(packOptions(judged))) batch = await pack(reply, request.body, campaign);
+        if (JSON.stringify(packOptions(campaign)) !== JSON.stringify(packOptions(judged)))
+          batch = await pack(reply, request.body, campaign, lastSeen && sessionOnRecordedPage(lastSeen, pageRules(campaign)));
         outcome = await ctx.recordings.write(batch, { campaign, ip, lastSeen });
         if (outcome.campaignChanged) {
           reply.header('retry-after', 1);

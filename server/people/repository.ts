@@ -1,9 +1,9 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { createHmac, randomUUID } from 'node:crypto';
 import type { Db } from '../db/index.js';
 import type { Person } from '../../common/api/people.js';
 import { ERASE_BATCH, PERSON_SESSIONS_MAX } from '../../common/api/people.js';
 import { toSession } from '../sessions/rows.js';
+import { deleteSessions } from '../recordings/deletion.js';
 
 /** A person's sessions, newest first, and what they told over all of them (null: none stored). */
 export async function findPerson(db: Db, campaignId: string, userId: string): Promise<Person | null> {
@@ -28,15 +28,26 @@ export async function findPerson(db: Db, campaignId: string, userId: string): Pr
   return person;
 }
 
-/** What an erasure record keeps of the person: their id's SHA-256, to show a request was met, never the id. */
-export const subjectHash = (userId: string) => createHash('sha256').update(userId, 'utf8').digest('hex');
+/**
+ * What an erasure record keeps of the person: an HMAC of their id under the server's `people`
+ * secret, never the id. Whoever holds the secret can tell whether a given id was erased (a
+ * request was met); a plain hash would let anyone with the table test guessed ids (e-mails).
+ */
+export const subjectDigest = (peopleKey: string, userId: string) => createHmac('sha256', peopleKey).update(userId, 'utf8').digest('hex');
+
+/** Who erases, with what key, and when (the clock, injectable for tests). */
+export interface Erasure {
+  erasedBy: string;
+  peopleKey: string;
+  now?: number;
+}
 
 /**
  * Erases every session of a person: chunks, rows, and with the rows (foreign keys) their stars,
  * notes, share links and event counts, ERASE_BATCH sessions per transaction, each freeing its
  * places under the campaign's session limit. Then records the erasure. Answers the ids erased.
  */
-export async function erasePerson(db: Db, campaignId: string, userId: string, erasedBy: string, now = Date.now()): Promise<string[]> {
+export async function erasePerson(db: Db, campaignId: string, userId: string, erasure: Erasure): Promise<string[]> {
   const erased: string[] = [];
   for (;;) {
     const ids = await db.transaction().execute(async (trx) => {
@@ -48,15 +59,7 @@ export async function erasePerson(db: Db, campaignId: string, userId: string, er
         .limit(ERASE_BATCH)
         .execute();
       const ids = batch.map((row) => row.id);
-      if (!ids.length) return ids;
-      await trx.deleteFrom('chunks').where('campaign_id', '=', campaignId).where('session_id', 'in', ids).execute();
-      const deleted = await trx.deleteFrom('sessions').where('campaign_id', '=', campaignId).where('id', 'in', ids).executeTakeFirst();
-      const n = Number(deleted.numDeletedRows);
-      await trx
-        .updateTable('campaigns')
-        .set({ session_count: sql<number>`case when session_count > ${n} then session_count - ${n} else 0 end` })
-        .where('id', '=', campaignId)
-        .execute();
+      await deleteSessions(trx, campaignId, ids, 'erasure');
       return ids;
     });
     erased.push(...ids);
@@ -67,10 +70,10 @@ export async function erasePerson(db: Db, campaignId: string, userId: string, er
     .values({
       id: randomUUID(),
       campaign_id: campaignId,
-      erased_by: erasedBy,
-      subject_sha256: subjectHash(userId),
+      erased_by: erasure.erasedBy,
+      subject_hmac: subjectDigest(erasure.peopleKey, userId),
       session_count: erased.length,
-      erased_at: now,
+      erased_at: erasure.now ?? Date.now(),
     })
     .execute();
   return erased;

@@ -6,7 +6,7 @@ import { currentUserId, requireUser } from '../auth/tokens.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { storable } from '../../common/scrub.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
-import { erasePerson, findPerson, subjectHash } from './repository.js';
+import { erasePerson, findPerson, subjectDigest } from './repository.js';
 
 const PATH = '/api/v1/people/:campaignId/:userId';
 
@@ -32,8 +32,8 @@ export async function registerPeople(app: FastifyInstance, ctx: AppContext): Pro
       const person = await findPerson(ctx.db, campaign.id, personId(request.params.userId));
       if (!person) throw notFound(PERSON_NOT_FOUND);
       reply.header('cache-control', 'private, no-store');
-      // The file's name carries no part of the id (it may be an e-mail address): a short hash tells files apart.
-      if (request.query.download) reply.header('content-disposition', `attachment; filename="tapedeck-person-${subjectHash(person.userId).slice(0, 12)}.json"`);
+      // The file's name carries no part of the id (it may be an e-mail address): a short keyed hash tells files apart.
+      if (request.query.download) reply.header('content-disposition', `attachment; filename="tapedeck-person-${subjectDigest(ctx.peopleKey, person.userId).slice(0, 12)}.json"`);
       return person;
     },
   );
@@ -43,7 +43,7 @@ export async function registerPeople(app: FastifyInstance, ctx: AppContext): Pro
     { preHandler: requireUser(ctx), schema: { params: PersonParams, response: { 200: Erased } } },
     async (request) => {
       const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
-      const erased = await erasePerson(ctx.db, campaign.id, personId(request.params.userId), currentUserId(request));
+      const erased = await erasePerson(ctx.db, campaign.id, personId(request.params.userId), { erasedBy: currentUserId(request), peopleKey: ctx.peopleKey });
       for (const sessionId of erased) ctx.live.sessionChanged(campaign.id, sessionId);
       return { erased: erased.length };
     },

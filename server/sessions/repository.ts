@@ -5,7 +5,7 @@ import type { Session, SessionCounts } from '../../common/api-types.js';
 import type { SessionSort } from '../../common/session-list.js';
 import { badRequest } from '../http/errors.js';
 import { hadError } from '../insights/errors.js';
-import { freeSessionPlace } from '../campaigns/repository.js';
+import { deleteSessions } from '../recordings/deletion.js';
 import { hasStar } from '../stars/repository.js';
 import { byEvent, pairFilter } from '../people/filters.js';
 import { STATE_COLUMNS, toSession, type SessionRow, type VERDICT_COLUMNS } from './rows.js';
@@ -198,11 +198,5 @@ export { markEndedSessionsWithoutInput } from '../recordings/bot-sweep.js';
  * down by one in the same transaction, never below 0.
  */
 export async function deleteSession(db: Db, campaignId: string, sessionId: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('chunks').where('campaign_id', '=', campaignId).where('session_id', '=', sessionId).execute();
-    const deleted = await trx.deleteFrom('sessions').where('campaign_id', '=', campaignId).where('id', '=', sessionId).executeTakeFirst();
-    if (Number(deleted.numDeletedRows) !== 1) return false;
-    await freeSessionPlace(trx, campaignId);
-    return true;
-  });
+  return db.transaction().execute(async (trx) => (await deleteSessions(trx, campaignId, [sessionId], 'owner')) === 1);
 }

@@ -197,12 +197,16 @@ async function owned(userId: string) {
     shares: await count(db.selectFrom('share_links').select('token_hash').where('campaign_id', 'in', campaigns).execute()),
     refreshTokens: await count(db.selectFrom('refresh_tokens').select('id').where('user_id', '=', userId).execute()),
     signIns: await count(db.selectFrom('sign_ins').select('family_id').where('user_id', '=', userId).execute()),
+    erasures: await count(db.selectFrom('erasures').select('id').where('campaign_id', 'in', campaigns).execute()),
   };
 }
 
-/** A user with a campaign, a recorded session of two chunks and a share link to it. */
+/** A user with a campaign, a recorded session of two chunks and a share link to it, and a person's erasure recorded. */
 async function seed(headers: Record<string, string>, name: string) {
   const campaign = await createCampaign(server, headers, name);
+  await insertSession(server.db, { campaign_id: campaign.id, id: 'rec-erased', started_at: Date.now() - 1000, user_id: 'someone@example.test' });
+  const erasure = await fetch(`${server.url}/api/v1/people/${campaign.id}/someone%40example.test`, { method: 'DELETE', headers });
+  expect(erasure.status).toBe(200);
   await insertSession(server.db, { campaign_id: campaign.id, id: 'rec-1', started_at: Date.now() - 1000, last_activity_at: Date.now() });
   for (const seq of [0, 1])
     await appendChunk(server.db, { campaignId: campaign.id, sessionId: 'rec-1', seq, events: [{ type: 3, data: {}, timestamp: 1000 + seq }] });
@@ -210,7 +214,7 @@ async function seed(headers: Record<string, string>, name: string) {
   return campaign.id;
 }
 
-const everything = { users: 1, campaigns: 1, sessions: 1, chunks: 2, shares: 1, refreshTokens: 2, signIns: 2 };
+const everything = { users: 1, campaigns: 1, sessions: 1, chunks: 2, shares: 1, refreshTokens: 2, signIns: 2, erasures: 1 };
 
 describe('DELETE /api/v1/account', () => {
   it('refuses a wrong or missing confirmation with a reason and deletes nothing', async () => {
@@ -244,7 +248,9 @@ describe('DELETE /api/v1/account', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ ok: true });
     expect(cleared(response)).toBe(true);
-    expect(await owned(owner.userId)).toEqual({ users: 0, campaigns: 0, sessions: 0, chunks: 0, shares: 0, refreshTokens: 0, signIns: 0 });
+    expect(await owned(owner.userId)).toEqual({ users: 0, campaigns: 0, sessions: 0, chunks: 0, shares: 0, refreshTokens: 0, signIns: 0, erasures: 0 });
+    // The campaign is gone, so its rows are looked up by its id: its erasure records went with it.
+    expect(await server.db.selectFrom('erasures').select('id').where('campaign_id', '=', leaving).execute()).toEqual([]);
     expect((await visit()).status).toBe(404);
     expect(await accessWorks(laptop.access)).toBe(false);
     expect((await fetch(`${server.url}/api/v1/campaign/getAll`, { headers: owner.headers })).status).toBe(401);

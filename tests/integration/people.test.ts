@@ -3,7 +3,9 @@ import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { insertSession } from '../../server/recordings/seed.js';
 import { RARE_EVENT_SESSIONS } from '../../server/people/filters.js';
-import { subjectHash } from '../../server/people/repository.js';
+import { createHash } from 'node:crypto';
+import { subjectDigest } from '../../server/people/repository.js';
+import * as erasuresKeyed from '../../server/db/migrations/0030_erasures_keyed.js';
 import { ERASE_BATCH, type Person } from '../../common/api/people.js';
 import { PEOPLE_TAGS } from '../../common/people.js';
 import type { Campaign, SessionsResponse } from '../../common/api-types.js';
@@ -218,11 +220,41 @@ describe('a person', () => {
     const after = await counts();
     expect(after.otherChunks).toBe(before.otherChunks);
     expect(await listed('event=signup')).toEqual([ids.someoneElse]);
-    // The record says who and when, and keeps the person only as a hash.
+    // The record says who and when, and keeps the person only as a hash keyed by the server's secret:
+    // not the plain SHA-256 anyone could compute from a guessed id.
     const records = await server.db.selectFrom('erasures').selectAll().where('campaign_id', '=', campaign.id).execute();
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ erased_by: owner.userId, session_count: 2, subject_sha256: subjectHash('customer-4711') });
+    expect(records[0]).toMatchObject({ erased_by: owner.userId, session_count: 2, subject_hmac: subjectDigest(server.app.ctx.peopleKey, 'customer-4711') });
+    expect(records[0].subject_hmac).not.toBe(createHash('sha256').update('customer-4711').digest('hex'));
     expect(JSON.stringify(records)).not.toContain('customer-4711');
+  });
+
+  it('goes with its campaign: deleting the campaign deletes its erasure records', async () => {
+    const gone = await createCampaign(server, owner.headers, 'Erased then deleted');
+    await insertSession(server.db, { campaign_id: gone.id, id: 'to-erase', started_at: Date.now(), user_id: 'ada@example.test' });
+    expect((await fetch(personUrl('ada@example.test', gone.id), { method: 'DELETE', headers: owner.headers })).status).toBe(200);
+    const records = () => server.db.selectFrom('erasures').select('campaign_id').where('campaign_id', '=', gone.id).execute();
+    expect(await records()).toHaveLength(1);
+    const deleted = await fetch(`${server.url}/api/v1/campaign/delete/${gone.id}`, { method: 'DELETE', headers: owner.headers });
+    expect(deleted.status).toBe(200);
+    expect(await records()).toEqual([]);
+  });
+
+  it("migration 0030 drops old records' plain hashes and the records of deleted campaigns", async () => {
+    await erasuresKeyed.down(server.db);
+    const old = (id: string, campaignId: string) => ({
+      id,
+      campaign_id: campaignId,
+      erased_by: owner.userId,
+      subject_sha256: createHash('sha256').update('ada@example.test').digest('hex'),
+      session_count: 3,
+      erased_at: 1,
+    });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    await (server.db as any).insertInto('erasures').values([old('kept-record', campaign.id), old('orphan-record', 'campaign-deleted-long-ago')]).execute();
+    await erasuresKeyed.up(server.db);
+    const rows = await server.db.selectFrom('erasures').selectAll().where('id', 'in', ['kept-record', 'orphan-record']).execute();
+    expect(rows).toEqual([{ id: 'kept-record', campaign_id: campaign.id, erased_by: owner.userId, subject_hmac: null, session_count: 3, erased_at: 1 }]);
   });
 
   it('erases a person of many sessions in bounded batches, freeing their places', async () => {

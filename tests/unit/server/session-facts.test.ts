@@ -159,7 +159,15 @@ describe('batches', () => {
     expect(carriedFacts(state).length).toBeLessThan(2000);
   });
   it('reads a damaged carried state as a fresh one', () => {
-    expect(readCarried('{oops')).toEqual({ lastInputAt: null, recentClicks: [], pendingClicks: [], pendingFieldClicks: [], pageTrail: [], scrolling: null });
+    expect(readCarried('{oops')).toEqual({ lastInputAt: null, recentClicks: [], pendingClicks: [], pendingFieldClicks: [], pageTrail: [], scrolling: null, onUnrecordedPage: false });
+  });
+
+  it('carries a page not recorded to the next batch until a page loads', () => {
+    const onAccount = foldFacts(emptyFacts(), [{ kind: 'unrecorded', t: 5 }]);
+    expect(readCarried(carriedFacts(onAccount)).onUnrecordedPage).toBe(true);
+    const back = foldFacts(onAccount, [{ kind: 'page', t: 6, path: '/cart' }]);
+    expect(back.onUnrecordedPage).toBe(false);
+    expect(carriedFacts(back)).not.toContain('onUnrecordedPage');
   });
 });
 

@@ -52,8 +52,18 @@ describe('page rules', () => {
   it('drop at ingest the events of pages not recorded, from their Meta event to the next recorded page', () => {
     const e = (type: number, href?: string) => ({ type, data: href ? { href } : {}, timestamp: 1 });
     const events = [e(3), e(4, 'https://x.example/account?x=1'), e(2), e(3), e(4, 'https://x.example/shop'), e(2)];
-    expect(onRecordedPages(events, [], ['/account'])).toEqual([events[0], events[4], events[5]]);
-    expect(onRecordedPages(events, [], [])).toBe(events);
+    const rules = { include: [], exclude: ['/account'] };
+    expect(onRecordedPages(events, rules, undefined)).toMatchObject({ kept: [events[0], events[4], events[5]], dropped: true, keptUnknownOpening: true });
+    expect(onRecordedPages(events, { include: [], exclude: [] }, undefined).kept).toBe(events);
+  });
+
+  it('drop the events before the first Meta event when the session is on a page not recorded, and tell a batch that ends on one', () => {
+    const e = (type: number, href?: string, timestamp = 1) => ({ type, data: href ? { href } : {}, timestamp });
+    const rules = { include: [], exclude: ['/account'] };
+    const events = [e(3), e(3), e(4, 'https://x.example/shop'), e(2), e(4, 'https://x.example/account', 7), e(2)];
+    expect(onRecordedPages(events, rules, false)).toEqual({ kept: [events[2], events[3]], dropped: true, keptUnknownOpening: false, endsUnrecordedAt: 7 });
+    expect(onRecordedPages(events.slice(0, 2), rules, false)).toMatchObject({ kept: [], dropped: true });
+    expect(onRecordedPages(events.slice(0, 4), rules, true)).toEqual({ kept: events.slice(0, 4), dropped: false, keptUnknownOpening: false });
   });
 });
 
