@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../db/executor.js';
 import { filtered, type SessionFilters } from '../sessions/repository.js';
+import { SESSION_DURATION_MS } from '../sessions/duration.js';
 import { HOUR_MS } from '../../common/insights.js';
 import { pageRows, PAGES_PER_SUMMARY, type PageRow } from './pages.js';
 
@@ -52,8 +53,6 @@ const n = (value: unknown) => Number(value ?? 0);
 /** A session with any frustration signal (errors and failed requests are counted apart). */
 const FRUSTRATED = sql`rage_click_count > 0 or dead_click_count > 0 or quick_back_count > 0 or excessive_scroll_count > 0`;
 const count = (condition: RawBuilder<unknown>) => sql`sum(case when ${condition} then 1 else 0 end)`;
-/** A session's duration as the list shows it (at least its active time). */
-const DURATION = sql`case when duration_ms > active_ms then duration_ms else active_ms end`;
 
 /** A duration rounded to its histogram bin: 1 s under 10 min, 10 s under an hour, a minute under a day, else an hour. */
 function bin(value: RawBuilder<unknown>) {
@@ -155,7 +154,7 @@ export async function summarize(db: Executor, campaignId: string, from: number, 
       const kinds = KINDS.map((_, i) => n((h as Record<string, unknown>)[`k${i}`])) as HourKinds;
       return [n(h.t), n(h.s), n(h.b), n(h.e), n(h.f), ...kinds];
     }),
-    durations: await histogram(DURATION),
+    durations: await histogram(SESSION_DURATION_MS),
     actives: await histogram(sql`active_ms`),
     tops,
     utm: await utmRows(base),
