@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../db/executor.js';
 import { filtered, type SessionFilters } from '../sessions/repository.js';
 import { SESSION_DURATION_MS } from '../sessions/duration.js';
+import { timeBinSql } from './bins.js';
 import { HOUR_MS } from '../../common/insights.js';
 import { pageRows, PAGES_PER_SUMMARY, type PageRow } from './pages.js';
 
@@ -54,12 +55,6 @@ const n = (value: unknown) => Number(value ?? 0);
 const FRUSTRATED = sql`rage_click_count > 0 or dead_click_count > 0 or quick_back_count > 0 or excessive_scroll_count > 0`;
 const count = (condition: RawBuilder<unknown>) => sql`sum(case when ${condition} then 1 else 0 end)`;
 
-/** A duration rounded to its histogram bin: 1 s under 10 min, 10 s under an hour, a minute under a day, else an hour. */
-function bin(value: RawBuilder<unknown>) {
-  const to = (ms: number) => sql`((${value} + ${sql.lit(ms / 2)}) / ${sql.lit(ms)}) * ${sql.lit(ms)}`;
-  return sql`case when ${value} < 600000 then ${to(1000)} when ${value} < 3600000 then ${to(10_000)} when ${value} < 86400000 then ${to(60_000)} else ${to(HOUR_MS)} end`;
-}
-
 const TOPS: Record<TopName, RawBuilder<unknown>> = {
   referrer: sql`referrer`,
   device: sql`device`,
@@ -83,8 +78,8 @@ export async function summarize(db: Executor, campaignId: string, from: number, 
   const hour = sql<number>`(started_at / ${sql.lit(HOUR_MS)}) * ${sql.lit(HOUR_MS)}`;
   const histogram = async (value: RawBuilder<unknown>) => {
     const rows = await base
-      .select([bin(value).as('v'), sql<number>`count(*)`.as('c')])
-      .groupBy(bin(value))
+      .select([timeBinSql(value).as('v'), sql<number>`count(*)`.as('c')])
+      .groupBy(timeBinSql(value))
       .execute();
     return rows.map((r) => [n(r.v), n(r.c)] as [number, number]).sort((a, b) => a[0] - b[0]);
   };
