@@ -14,7 +14,7 @@ import {
   FunnelsParams,
 } from '../../common/api/funnels.js';
 import { MAX_FUNNELS_PER_CAMPAIGN, stepsOf, type FunnelStep } from '../../common/funnels.js';
-import { insightsRange } from '../../common/insights.js';
+import { requestedRange } from '../insights/range.js';
 import { Ok } from '../../common/api/shared.js';
 import { storable } from '../../common/scrub.js';
 import { requireUser } from '../auth/tokens.js';
@@ -103,9 +103,7 @@ export async function registerFunnels(app: FastifyInstance, ctx: AppContext): Pr
       if (!funnel) throw notFound(FUNNEL_NOT_FOUND);
       // What ingest's visit log holds is written first, so the result counts every stored batch.
       await ctx.funnelVisits.flush();
-      // The insights' range rules: 30 days back by default, at most 366 days, whole days past 2 days.
-      const range = insightsRange(request.query.from, request.query.to, Date.now());
-      if ('error' in range) throw badRequest(range.error);
+      const range = requestedRange(request.query.from, request.query.to);
       return { from: range.from, to: range.to, steps: stepsOf(await funnelTally(ctx.db, campaign.id, funnel, range.from, range.to, Date.now())) };
     },
   );

@@ -12,7 +12,7 @@ import {
   HeatmapQuery,
   type HeatmapSessionFilters,
 } from '../../common/api/heatmaps.js';
-import { insightsRange } from '../../common/insights.js';
+import { requestedRange } from '../insights/range.js';
 import { patternFlaw } from '../../common/heatmaps.js';
 import { requireUser } from '../auth/tokens.js';
 import { badRequest } from '../http/errors.js';
@@ -25,12 +25,11 @@ import { hasSessionFilters, type SessionFilters } from '../sessions/repository.j
 import { markEndedSessionsWithoutInput } from '../recordings/bot-sweep.js';
 import { funnelCondition } from '../funnels/filter.js';
 
-/** A call's range (as the insights dashboard's: the last 30 days unless told, at most 366 days). */
-function rangeOf(from: number | undefined, to: number | undefined): Range {
-  const range = insightsRange(from, to, Date.now());
-  if ('error' in range) throw badRequest(range.error);
-  return { from: range.from, to: range.to };
-}
+/** A call's range, as the insights dashboard's. */
+const rangeOf = (from: number | undefined, to: number | undefined): Range => {
+  const { from: start, to: end } = requestedRange(from, to);
+  return { from: start, to: end };
+};
 
 /** The heatmaps API, owner only: pages, one page's heatmap, who clicked an element, page patterns. */
 export async function registerHeatmaps(app: FastifyInstance, ctx: AppContext): Promise<void> {

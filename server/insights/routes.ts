@@ -2,9 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { Insights, InsightsParams, InsightsQuery } from '../../common/api/insights.js';
-import { insightsRange } from '../../common/insights.js';
+import { requestedRange } from './range.js';
 import { requireUser } from '../auth/tokens.js';
-import { badRequest } from '../http/errors.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { markEndedSessionsWithoutInput } from '../recordings/bot-sweep.js';
 import { listFilters } from '../sessions/routes.js';
@@ -22,8 +21,7 @@ export async function registerInsights(app: FastifyInstance, ctx: AppContext): P
     api.get('/api/v1/insights/:campaignId', { preHandler: requireUser(ctx), schema }, async (request) => {
       const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
       const { from, to, ...filters } = request.query;
-      const range = insightsRange(from, to, Date.now());
-      if ('error' in range) throw badRequest(range.error);
+      const range = requestedRange(from, to);
       // As the list does: sessions that ended with no human input count as bots now.
       await markEndedSessionsWithoutInput(ctx.db, campaign.id);
       await ctx.errorLog.flush();
