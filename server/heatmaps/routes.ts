@@ -20,10 +20,8 @@ import { ownedCampaign } from '../campaigns/ownership.js';
 import { busiestPage, elementClickers, heatmapOf, heatmapPages, pagePatterns, savePagePatterns, type Range } from './repository.js';
 import { drainUnfed } from './unfed.js';
 import { bySessions, filteredHeatmap } from './filtered.js';
-import { listFilters } from '../sessions/routes.js';
+import { readListFilters } from '../sessions/list-filters.js';
 import { hasSessionFilters, type SessionFilters } from '../sessions/repository.js';
-import { markEndedSessionsWithoutInput } from '../recordings/bot-sweep.js';
-import { funnelCondition } from '../funnels/filter.js';
 
 /** A call's range, as the insights dashboard's. */
 const rangeOf = (from: number | undefined, to: number | undefined): Range => {
@@ -44,14 +42,10 @@ export async function registerHeatmaps(app: FastifyInstance, ctx: AppContext): P
       await drainUnfed(ctx.db, campaign.id);
       return campaign;
     };
-    // The list's filters (sessions/routes.ts), or null when none narrows the sessions.
+    // The list's filters (sessions/list-filters.ts), or null when none narrows the sessions.
     const sessionFilters = async (campaignId: string, query: HeatmapSessionFilters): Promise<SessionFilters | null> => {
-      const filters = { ...listFilters(query), funnelCondition: await funnelCondition(ctx.db, campaignId, query) };
-      if (!hasSessionFilters(filters)) return null;
-      // As the list reads them: sessions that ended with no human input are bots, the error log is written.
-      await markEndedSessionsWithoutInput(ctx.db, campaignId);
-      if (filters.error) await ctx.errorLog.flush();
-      return filters;
+      const filters = await readListFilters(ctx, campaignId, query);
+      return hasSessionFilters(filters) ? filters : null;
     };
 
     api.get(

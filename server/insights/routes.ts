@@ -5,10 +5,8 @@ import { Insights, InsightsParams, InsightsQuery } from '../../common/api/insigh
 import { requestedRange } from './range.js';
 import { requireUser } from '../auth/tokens.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
-import { markEndedSessionsWithoutInput } from '../recordings/bot-sweep.js';
-import { listFilters } from '../sessions/routes.js';
+import { readListFilters } from '../sessions/list-filters.js';
 import { campaignInsights } from './repository.js';
-import { funnelCondition } from '../funnels/filter.js';
 
 const schema = { params: InsightsParams, querystring: InsightsQuery, response: { 200: Insights } };
 
@@ -22,12 +20,10 @@ export async function registerInsights(app: FastifyInstance, ctx: AppContext): P
       const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
       const { from, to, ...filters } = request.query;
       const range = requestedRange(from, to);
-      // As the list does: sessions that ended with no human input count as bots now.
-      await markEndedSessionsWithoutInput(ctx.db, campaign.id);
+      const listed = await readListFilters(ctx, campaign.id, filters);
+      // The errors section reads the error log whatever the filters.
       await ctx.errorLog.flush();
-      if (filters.funnel) await ctx.funnelVisits.flush();
-      const funnel = await funnelCondition(ctx.db, campaign.id, filters);
-      return campaignInsights(ctx.db, campaign.id, { ...listFilters(filters), funnelCondition: funnel }, range);
+      return campaignInsights(ctx.db, campaign.id, listed, range);
     });
   });
 }

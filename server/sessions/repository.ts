@@ -190,9 +190,6 @@ export type SessionState = NonNullable<Awaited<ReturnType<typeof sessionCounters
 /** A session's row as a batch counted it: its state and what its bot verdict is made from. */
 export type CountedSession = SessionState & Pick<SessionRow, (typeof VERDICT_COLUMNS)[number]>;
 
-// The bot sweep writes sessions: it lives with the other writes (server/recordings).
-export { markEndedSessionsWithoutInput } from '../recordings/bot-sweep.js';
-
 /**
  * Deletes one session and its stored chunks in one transaction (a visitor's erasure request),
  * and frees its place under the campaign's session limit: the admitted-session counter goes
