@@ -54,36 +54,12 @@ export function stepMatcher(step: FunnelStep): (visit: Visit) => boolean {
 /** Whether the funnel has a click or event step, so is matched on session_visits rather than session_pages. */
 export const needsVisits = (steps: FunnelStep[]): boolean => steps.some((step) => !('page' in step));
 
+/** How far a session got (server/funnels/progress.ts). */
 export interface Progress {
   /** How many steps the session reached, 0 to steps.length. */
   reached: number;
   /** When it did each step reached. */
   times: number[];
-}
-
-/**
- * How far a session got: from each visit that is step 1, the earliest later visits that are the
- * following steps, within the window; the furthest such run (the first of equals).
- */
-export function progress(visits: Visit[], steps: FunnelStep[], withinMs: number): Progress {
-  const matchers = steps.map(stepMatcher);
-  // Which steps each visit is, judged once: a page pattern costs up to path × pattern comparisons.
-  const isStep = visits.map((visit) => matchers.map((matches) => matches(visit)));
-  let best: Progress = { reached: 0, times: [] };
-  for (let start = 0; start < visits.length && best.reached < steps.length; start++) {
-    if (!isStep[start][0]) continue;
-    const times = [visits[start].at];
-    let at = start;
-    for (let step = 1; step < steps.length; step++) {
-      let next = at + 1;
-      while (next < visits.length && !(isStep[next][step] && visits[next].at - visits[start].at <= withinMs)) next++;
-      if (next >= visits.length) break;
-      times.push(visits[next].at);
-      at = next;
-    }
-    if (times.length > best.reached) best = { reached: times.length, times };
-  }
-  return best;
 }
 
 export interface StepResult {

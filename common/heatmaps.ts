@@ -1,5 +1,5 @@
 // Heatmaps' shared rules: what a click record holds (the tracker sends it, ingest bounds it),
-// the device classes, the position bins and the owner's page patterns.
+// the position bins (heatmaps are split by viewport class: common/devices.ts) and the owner's page patterns.
 
 import { MAX_PAGE_PATH, pagePattern } from './page-pattern.js';
 
@@ -9,12 +9,6 @@ export const SELECTOR_MAX = 500;
 export const CLICK_TEXT_MAX = 60;
 /** Positions and sizes in CSS pixels are bounded by this (the tracker clamps to it). */
 export const MAX_PAGE_PX = 1_000_000;
-
-export type DeviceClass = 'desktop' | 'tablet' | 'mobile';
-export const DEVICE_CLASSES = ['desktop', 'tablet', 'mobile'] as const;
-
-/** The device class of a viewport width: mobile below 768 px, tablet below 1024 px, desktop from there. */
-export const deviceClass = (width: number): DeviceClass => (width < 768 ? 'mobile' : width < 1024 ? 'tablet' : 'desktop');
 
 /** Position bins: the viewport's width in BIN_COLUMNS columns, the page's height in rows of BIN_ROW_PX, down to MAX_BIN_ROWS rows. */
 export const BIN_COLUMNS = 40;

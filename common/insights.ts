@@ -43,9 +43,19 @@ export function bucketStarts(range: InsightsRange): number[] {
   return starts;
 }
 
-/** A time rounded to its histogram bin: 1 s under 10 minutes, 10 s under an hour, a minute under a day, else an hour. */
-export function timeBin(ms: number): number {
-  const step = ms < 600_000 ? 1000 : ms < HOUR_MS ? 10_000 : ms < DAY_MS ? 60_000 : HOUR_MS;
+/** Histogram bins of times, finer first: a time below `below` ms is rounded to a multiple of `step`; the last bin takes the rest. */
+export type TimeBins = readonly (readonly [below: number, step: number])[];
+/** Sessions' durations and active times, times between funnel steps: 1 s under 10 minutes, 10 s under an hour, a minute under a day, else an hour. */
+export const TIME_BINS: TimeBins = [
+  [600_000, 1000],
+  [HOUR_MS, 10_000],
+  [DAY_MS, 60_000],
+  [Infinity, HOUR_MS],
+];
+
+/** A time (a whole number of ms, not negative) rounded to its histogram bin; server/insights/bins.ts writes the same in SQL. */
+export function timeBin(ms: number, bins: TimeBins = TIME_BINS): number {
+  const [, step] = bins.find(([below]) => ms < below) ?? bins[bins.length - 1];
   return Math.floor((ms + step / 2) / step) * step;
 }
 

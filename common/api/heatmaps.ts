@@ -4,12 +4,14 @@ import { MAX_TIME } from '../limits.js';
 import { MAX_PATTERNS, PATH_MAX, SELECTOR_MAX } from '../heatmaps.js';
 import { MAX_PATTERN_CHARS } from '../page-pattern.js';
 import { SessionsQuery } from './sessions.js';
+import { VIEWPORT_CLASSES } from '../devices.js';
 
 export const HeatmapParams = Type.Object({ campaignId: Type.String({ maxLength: 64 }) });
 
 const time = () => Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TIME }));
 const count = () => Type.Integer({ minimum: 0 });
-const Device = Type.Union([Type.Literal('desktop'), Type.Literal('tablet'), Type.Literal('mobile')]);
+/** A heatmap's `device`: its viewport class. */
+const Device = Type.Enum(VIEWPORT_CLASSES);
 
 /** GET /api/v1/heatmaps/{campaignId}/pages?from&to */
 export const HeatmapPagesQuery = Type.Object({ from: time(), to: time() }, { additionalProperties: false });

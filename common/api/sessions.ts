@@ -2,7 +2,8 @@ import { Type, type Static } from 'typebox';
 import { MadeId, Nullable } from './shared.js';
 import { MAX_TIME } from '../limits.js';
 import { MAX_FUNNEL_STEPS } from '../funnels.js';
-import { COUNTRY_CODE, DEVICES, FILTER_MAX_CHARS, KEY_VALUE, SESSION_SORTS } from '../session-list.js';
+import { DEVICE_KINDS } from '../devices.js';
+import { COUNTRY_CODE, FILTER_MAX_CHARS, KEY_VALUE, SESSION_SORTS } from '../session-list.js';
 
 /** Session info the tracker reports with the first batch (the visit's details, screen, referrer, URL). */
 export const SessionInfo = Type.Object({
@@ -124,7 +125,7 @@ export const SessionsQuery = Type.Object(
     url: Type.Optional(Type.String({ minLength: 1, maxLength: FILTER_MAX_CHARS.url })),
     /** ISO 3166 code, any case. */
     country: Type.Optional(Type.String({ maxLength: 2, pattern: COUNTRY_CODE.source })),
-    device: Type.Optional(Type.Union(DEVICES.map((d) => Type.Literal(d)))),
+    device: Type.Optional(Type.Union(DEVICE_KINDS.map((d) => Type.Literal(d)))),
     /** The browser's name without version ("Chrome", "Firefox"), any case. */
     browser: Type.Optional(Type.String({ minLength: 1, maxLength: FILTER_MAX_CHARS.browser })),
     /** The UTM campaign (utm_campaign) of the session's entry page, exact. */

@@ -3,7 +3,7 @@ import type { Executor } from '../db/executor.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { FUNNEL_NOT_FOUND } from '../../common/api/funnels.js';
 import { findFunnel } from './repository.js';
-import { reachedStep } from './match.js';
+import { reachedStep } from './progress.js';
 
 export interface FunnelQuery {
   funnel?: string;

@@ -4,8 +4,9 @@ import type { Db } from '../db/index.js';
 import type { Executor } from '../db/executor.js';
 import type { FunnelsTable } from '../db/schema-insights.js';
 import type { Funnel, FunnelChanges } from '../../common/api/funnels.js';
-import { DEFAULT_FUNNEL_WITHIN_MS, needsVisits, progress, tally, type FunnelStep, type Progress, type Tally, type Visit } from '../../common/funnels.js';
+import { DEFAULT_FUNNEL_WITHIN_MS, needsVisits, tally, type FunnelStep, type Progress, type Tally, type Visit } from '../../common/funnels.js';
 import type { SlicedRead } from '../db/sliced-read.js';
+import { pageOrder, progress, visitOrder } from './progress.js';
 import { pathMatches, visitMatches } from './match.js';
 
 /** The funnels table: a campaign's funnels, and a funnel's result over its sessions. */
@@ -84,7 +85,7 @@ export async function deleteFunnel(db: Executor, campaignId: string, funnelId: s
 /**
  * The funnel's tally of the campaign's sessions started in [from, to): the visits of those
  * sessions that are one of the steps (one query, visits that are no step left out, as they
- * cannot change a session's progress), each session's progress by common/funnels.ts.
+ * cannot change a session's progress), each session's progress by progress.ts.
  */
 export async function tallyOf(read: SlicedRead, campaignId: string, funnel: Funnel, from: number, to: number): Promise<Tally> {
   const visits = needsVisits(funnel.steps) ? await stepVisits(read, campaignId, funnel.steps, from, to) : await pageVisits(read, campaignId, funnel.steps, from, to);
@@ -120,7 +121,7 @@ async function pageVisits(read: SlicedRead, campaignId: string, steps: FunnelSte
     .where('s.started_at', '<', to)
     .where((eb) => eb.or(patterns.map((pattern) => pathMatches(db, sql.ref('p.path'), pattern))))
     .execute();
-  return bySession(read, rows, (a, b) => Number(a.position) - Number(b.position), (row) => ({ kind: 'page', value: row.path, at: Number(row.at) }));
+  return bySession(read, rows, pageOrder, (row) => ({ kind: 'page', value: row.path, at: Number(row.at) }));
 }
 
 /** Funnels with a click or event step: each session's pages, clicks and events that are a step, in order (session_visits). */
@@ -135,5 +136,5 @@ async function stepVisits(read: SlicedRead, campaignId: string, steps: FunnelSte
     .where('s.started_at', '<', to)
     .where((eb) => eb.or(steps.map((step) => visitMatches(db, sql.raw('v'), step))))
     .execute();
-  return bySession(read, rows, (a, b) => Number(a.at) - Number(b.at) || Number(a.seq) - Number(b.seq), (row) => ({ kind: row.kind, value: row.value, text: row.text, at: Number(row.at) }));
+  return bySession(read, rows, visitOrder, (row) => ({ kind: row.kind, value: row.value, text: row.text, at: Number(row.at) }));
 }

@@ -15,7 +15,7 @@ import {
 } from '../../common/api/funnels.js';
 import { MAX_FUNNELS_PER_CAMPAIGN, stepsOf, type FunnelStep } from '../../common/funnels.js';
 import { patternsFlaw } from '../../common/page-pattern.js';
-import { insightsRange } from '../../common/insights.js';
+import { requestedRange } from '../insights/range.js';
 import { Ok } from '../../common/api/shared.js';
 import { storable } from '../../common/scrub.js';
 import { requireUser } from '../auth/tokens.js';
@@ -102,9 +102,7 @@ export async function registerFunnels(app: FastifyInstance, ctx: AppContext): Pr
       const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
       const funnel = await findFunnel(ctx.db, campaign.id, request.params.funnelId);
       if (!funnel) throw notFound(FUNNEL_NOT_FOUND);
-      // The insights' range rules: 30 days back by default, at most 366 days, whole days past 2 days.
-      const range = insightsRange(request.query.from, request.query.to, Date.now());
-      if ('error' in range) throw badRequest(range.error);
+      const range = requestedRange(request.query.from, request.query.to);
       // What ingest's visit log holds is written first, so the result counts every stored batch.
       await ctx.funnelVisits.flush();
       // A heavy read: thousands of sessions' visits (server/http/heavy-reads.ts).

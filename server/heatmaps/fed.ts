@@ -3,7 +3,8 @@
 // the recordings' fold of the batch found: common/session-facts.ts's rage and dead clicks), so a
 // heatmap's rage layer and the sessions list's "rage clicks" agree.
 import type { FactMarks } from '../../common/session-facts.js';
-import { binOf, deviceClass, SCROLL_STEP, type DeviceClass } from '../../common/heatmaps.js';
+import { binOf, SCROLL_STEP } from '../../common/heatmaps.js';
+import { viewportClass, type ViewportClass } from '../../common/devices.js';
 import type { HeatRecord } from './records.js';
 
 /** A click followed by an error within this long counts in the "followed by an error" layer. */
@@ -49,7 +50,7 @@ export const emptyFed = (): Fed => ({ views: 0, fold: 0, layers: [0, 0, 0, 0], e
 /** Where a session's heat goes: the page path as the visitor saw it (patterns apply when stored), device class, day. */
 export interface FedKey {
   path: string;
-  device: DeviceClass;
+  device: ViewportClass;
   day: number;
 }
 
@@ -93,7 +94,7 @@ function bump(fed: Fed, clicked: { selector: string; bin: number; t: number }, l
 function click(feed: Feed, state: SessionHeat, record: Extract<HeatRecord, { kind: 'click' }>, clickAt: number | null): void {
   const clicked: Remembered = {
     path: record.p,
-    device: deviceClass(record.w),
+    device: viewportClass(record.w),
     day: dayOf(record.t),
     t: record.t,
     clickAt,
@@ -114,7 +115,7 @@ function click(feed: Feed, state: SessionHeat, record: Extract<HeatRecord, { kin
 }
 
 function scroll(feed: Feed, state: SessionHeat, record: Extract<HeatRecord, { kind: 'scroll' }>): void {
-  const fed = feed({ path: record.p, device: deviceClass(record.w), day: dayOf(record.t) });
+  const fed = feed({ path: record.p, device: viewportClass(record.w), day: dayOf(record.t) });
   const previous = record.view ? -SCROLL_STEP : (state.depth.get(record.p) ?? record.d - SCROLL_STEP);
   if (record.view) {
     fed.views++;

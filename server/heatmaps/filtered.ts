@@ -6,7 +6,8 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database, Db } from '../db/index.js';
 import type { Heatmap } from '../../common/api/heatmaps.js';
-import { BIN_COLUMNS, BIN_ROW_PX, SCROLL_STEP, type DeviceClass } from '../../common/heatmaps.js';
+import { BIN_COLUMNS, BIN_ROW_PX, SCROLL_STEP } from '../../common/heatmaps.js';
+import type { ViewportClass } from '../../common/devices.js';
 import { filtered, type SessionFilters } from '../sessions/repository.js';
 import { addFed, emptyFed, readFed, type Layers } from './fed.js';
 import { days, TOP_BINS, topElements, type Range } from './repository.js';
@@ -36,7 +37,7 @@ const layerCounts = (l: Layers) => ({ clicks: l[0], rageClicks: l[1], deadClicks
 export async function filteredHeatmap(
   read: SlicedRead,
   campaignId: string,
-  page: { path: string; device: DeviceClass },
+  page: { path: string; device: ViewportClass },
   range: Range,
   filters: SessionFilters,
   cap = MAX_FILTERED_FEEDS,

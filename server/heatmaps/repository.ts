@@ -1,7 +1,8 @@
 // Reading heatmaps: sums over the days of a range of the aggregates (store.ts), never chunks.
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database, Db } from '../db/index.js';
-import { BIN_COLUMNS, BIN_ROW_PX, DEVICE_CLASSES, type DeviceClass } from '../../common/heatmaps.js';
+import { BIN_COLUMNS, BIN_ROW_PX } from '../../common/heatmaps.js';
+import { VIEWPORT_CLASSES, type ViewportClass } from '../../common/devices.js';
 import type { Heatmap, HeatmapClicks, HeatmapPages } from '../../common/api/heatmaps.js';
 import { dayOf, readFed } from './fed.js';
 
@@ -36,7 +37,7 @@ export async function heatmapPages(db: Db, campaignId: string, range: Range): Pr
     page.views += num(row.views);
     page.sessions += num(row.sessions);
     page.clicks += num(row.clicks);
-    if (DEVICE_CLASSES.includes(row.device as DeviceClass)) page.devices[row.device as DeviceClass] += num(row.views);
+    if (VIEWPORT_CLASSES.includes(row.device as ViewportClass)) page.devices[row.device as ViewportClass] += num(row.views);
     pages.set(row.page, page);
   }
   const sorted = [...pages.values()].sort((a, b) => b.views - a.views || b.clicks - a.clicks || a.path.localeCompare(b.path));
@@ -71,7 +72,7 @@ export function topElements(counted: Element[]): Element[] {
 }
 
 /** One page's heatmap at one device class over a range. */
-export async function heatmapOf(db: Db, campaignId: string, path: string, device: DeviceClass, range: Range): Promise<Heatmap> {
+export async function heatmapOf(db: Db, campaignId: string, path: string, device: ViewportClass, range: Range): Promise<Heatmap> {
   const [first, last] = days(range);
   const where = <Q extends { where: (...args: never[]) => unknown }>(q: Q): Q =>
     (q as any).where('campaign_id', '=', campaignId).where('page', '=', path).where('device', '=', device).where('day', '>=', first).where('day', '<=', last); // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -131,7 +132,7 @@ export async function heatmapOf(db: Db, campaignId: string, path: string, device
 }
 
 /** The page with most views in the range, and its device class with most views. */
-export async function busiestPage(db: Db, campaignId: string, range: Range, path?: string): Promise<{ path: string; device: DeviceClass } | null> {
+export async function busiestPage(db: Db, campaignId: string, range: Range, path?: string): Promise<{ path: string; device: ViewportClass } | null> {
   const [first, last] = days(range);
   let query = db
     .selectFrom('heatmap_pages')
@@ -141,14 +142,14 @@ export async function busiestPage(db: Db, campaignId: string, range: Range, path
     .where('day', '<=', last);
   if (path) query = query.where('page', '=', path);
   const row = await query.groupBy(['page', 'device']).orderBy('views', 'desc').orderBy('clicks', 'desc').orderBy('page').limit(1).executeTakeFirst();
-  return row ? { path: row.page, device: row.device as DeviceClass } : null;
+  return row ? { path: row.page, device: row.device as ViewportClass } : null;
 }
 
 /** The sessions that clicked an element of a page (its stored contributions), most recent first. */
 export async function elementClickers(
   db: Db,
   campaignId: string,
-  element: { path: string; device: DeviceClass; selector: string },
+  element: { path: string; device: ViewportClass; selector: string },
   range: Range,
   matching?: (eb: ExpressionBuilder<Database, 'heatmap_feeds'>) => Expression<SqlBool>,
 ): Promise<HeatmapClicks> {

@@ -12,25 +12,22 @@ import {
   HeatmapQuery,
   type HeatmapSessionFilters,
 } from '../../common/api/heatmaps.js';
-import { insightsRange } from '../../common/insights.js';
 import { patternsFlaw } from '../../common/page-pattern.js';
+import { requestedRange } from '../insights/range.js';
 import { requireUser } from '../auth/tokens.js';
 import { badRequest } from '../http/errors.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { busiestPage, elementClickers, heatmapOf, heatmapPages, pagePatterns, savePagePatterns, type Range } from './repository.js';
 import { drainUnfed } from './unfed.js';
 import { bySessions, filteredHeatmap } from './filtered.js';
-import { listFilters } from '../sessions/routes.js';
+import { readListFilters } from '../sessions/list-filters.js';
 import { hasSessionFilters, type SessionFilters } from '../sessions/repository.js';
-import { markEndedSessionsWithoutInput } from '../recordings/bot-sweep.js';
-import { funnelCondition } from '../funnels/filter.js';
 
-/** A call's range (as the insights dashboard's: the last 30 days unless told, at most 366 days). */
-function rangeOf(from: number | undefined, to: number | undefined): Range {
-  const range = insightsRange(from, to, Date.now());
-  if ('error' in range) throw badRequest(range.error);
-  return { from: range.from, to: range.to };
-}
+/** A call's range, as the insights dashboard's. */
+const rangeOf = (from: number | undefined, to: number | undefined): Range => {
+  const { from: start, to: end } = requestedRange(from, to);
+  return { from: start, to: end };
+};
 
 /** The heatmaps API, owner only: pages, one page's heatmap, who clicked an element, page patterns. */
 export async function registerHeatmaps(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -45,14 +42,10 @@ export async function registerHeatmaps(app: FastifyInstance, ctx: AppContext): P
       await drainUnfed(ctx.db, campaign.id);
       return campaign;
     };
-    // The list's filters (sessions/routes.ts), or null when none narrows the sessions.
+    // The list's filters (sessions/list-filters.ts), or null when none narrows the sessions.
     const sessionFilters = async (campaignId: string, query: HeatmapSessionFilters): Promise<SessionFilters | null> => {
-      const filters = { ...listFilters(query), funnelCondition: await funnelCondition(ctx.db, campaignId, query) };
-      if (!hasSessionFilters(filters)) return null;
-      // As the list reads them: sessions that ended with no human input are bots, the error log is written.
-      await markEndedSessionsWithoutInput(ctx.db, campaignId);
-      if (filters.error) await ctx.errorLog.flush();
-      return filters;
+      const filters = await readListFilters(ctx, campaignId, query);
+      return hasSessionFilters(filters) ? filters : null;
     };
 
     api.get(

@@ -2,11 +2,9 @@ import fs from 'node:fs';
 import { isIP } from 'node:net';
 import { createRequire } from 'node:module';
 import { Reader, type Response } from 'mmdb-lib';
-import Bowser from 'bowser';
-import { isbot } from 'isbot';
 
-// What the server derives about a visitor: country (offline database, never a third-party
-// call), browser/OS/device from the user agent, and the bot verdict with its reason.
+// What the server derives about a visitor's address: the address as stored and its country
+// (offline database, never a third-party call). The bot verdict is server/recordings/verdict.ts's.
 
 const require = createRequire(import.meta.url);
 const COUNTRY_DB = '@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb';
@@ -73,44 +71,3 @@ export const countryName = (code: string): string => regionNames.of(code) ?? cod
 
 /** The browser's name without its version, lower-case ("chrome"): what the browser filter takes. */
 export const browserName = (browser: string | null): string | null => (browser ? browser.replace(/[\d.\s]+$/, '').toLowerCase() || null : null);
-
-export interface Software {
-  browser: string | null;
-  os: string | null;
-  device: string | null;
-}
-
-export function softwareOf(userAgent: string): Software {
-  if (!userAgent) return { browser: null, os: null, device: null };
-  const parsed = Bowser.parse(userAgent);
-  const major = parsed.browser.version?.split('.')[0];
-  const browser = parsed.browser.name ? [parsed.browser.name, major].filter(Boolean).join(' ') : null;
-  const os = parsed.os.name ? [parsed.os.name, parsed.os.versionName ?? parsed.os.version].filter(Boolean).join(' ') : null;
-  return { browser, os, device: parsed.platform.type ?? null };
-}
-
-/** A session this long without any human input is a bot even before it ends. */
-export const NO_INPUT_EVENTS = 200;
-
-export const BOT_REASONS = {
-  webdriver: 'Automated browser: navigator.webdriver is true',
-  userAgent: 'Crawler or headless browser user agent',
-  noInput: 'No human input: no mouse, touch or pointer activity',
-} as const;
-
-export interface BotFacts {
-  webdriver: boolean;
-  userAgent: string | null;
-  hasHumanInput: boolean;
-  eventCount: number;
-  /** Whether the session is over (30 minutes without activity). */
-  ended?: boolean;
-}
-
-/** The verdict with its reason: a set webdriver flag always means bot; then a crawler user agent, then no human input. */
-export function botVerdict(facts: BotFacts): { isBot: boolean; reason: string | null } {
-  if (facts.webdriver) return { isBot: true, reason: BOT_REASONS.webdriver };
-  if (facts.userAgent && isbot(facts.userAgent)) return { isBot: true, reason: BOT_REASONS.userAgent };
-  if (!facts.hasHumanInput && (facts.ended || facts.eventCount >= NO_INPUT_EVENTS)) return { isBot: true, reason: BOT_REASONS.noInput };
-  return { isBot: false, reason: null };
-}

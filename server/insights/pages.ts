@@ -2,7 +2,8 @@ import { sql, type RawBuilder } from 'kysely';
 import { isPostgres } from '../db/index.js';
 import type { Executor } from '../db/executor.js';
 import type { Insights } from '../../common/api/insights.js';
-import { addHistograms, histogramMedian, TOP_PAGES } from '../../common/insights.js';
+import { addHistograms, histogramMedian, HOUR_MS, TOP_PAGES, type TimeBins } from '../../common/insights.js';
+import { timeBinSql } from './bins.js';
 import { TOP_KEEP, type matching } from './summary.js';
 
 // The dashboard's top pages: views, entries and exits from each session's `pages` column, the
@@ -21,14 +22,18 @@ const n = (value: unknown) => Number(value ?? 0);
 const count = (condition: RawBuilder<unknown>) => sql`sum(case when ${condition} then 1 else 0 end)`;
 
 /**
- * A time on page rounded to its histogram bin: 1 s under 10 s, 5 s under a minute, 30 s under 10
- * minutes, 5 minutes under an hour, else an hour — coarser than the session medians' bins, since
- * each of a day's 100 pages keeps one.
+ * Times on page are binned coarser than the session medians' (TIME_BINS), since each of a day's
+ * 100 pages keeps one: 1 s under 10 s, 5 s under a minute, 30 s under 10 minutes, 5 minutes under
+ * an hour, else an hour.
  */
-function pageTimeBin(value: RawBuilder<unknown>) {
-  const to = (ms: number) => sql`((${value} + ${sql.lit(ms / 2)}) / ${sql.lit(ms)}) * ${sql.lit(ms)}`;
-  return sql`case when ${value} < 10000 then ${to(1000)} when ${value} < 60000 then ${to(5000)} when ${value} < 600000 then ${to(30_000)} when ${value} < 3600000 then ${to(300_000)} else ${to(3_600_000)} end`;
-}
+export const PAGE_TIME_BINS: TimeBins = [
+  [10_000, 1000],
+  [60_000, 5000],
+  [600_000, 30_000],
+  [HOUR_MS, 300_000],
+  [Infinity, HOUR_MS],
+];
+const pageTimeBin = (value: RawBuilder<unknown>) => timeBinSql(value, PAGE_TIME_BINS);
 
 /** The sessions whose pages are counted: those with pages, the newest PAGES_PER_SUMMARY. */
 const counted = (base: ReturnType<typeof matching>) =>

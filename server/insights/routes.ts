@@ -2,14 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { Insights, InsightsParams, InsightsQuery } from '../../common/api/insights.js';
-import { DAY_MS, insightsRange } from '../../common/insights.js';
+import { DAY_MS } from '../../common/insights.js';
+import { requestedRange } from './range.js';
 import { requireUser } from '../auth/tokens.js';
-import { badRequest } from '../http/errors.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
-import { markEndedSessionsWithoutInput } from '../recordings/bot-sweep.js';
-import { listFilters } from '../sessions/routes.js';
+import { readListFilters } from '../sessions/list-filters.js';
 import { campaignInsights } from './repository.js';
-import { funnelCondition } from '../funnels/filter.js';
 import { hasSessionFilters } from '../sessions/repository.js';
 
 /** Insights over more days than this are a heavy read, whatever their filters (the default range is 30 days). */
@@ -26,17 +24,13 @@ export async function registerInsights(app: FastifyInstance, ctx: AppContext): P
     api.get('/api/v1/insights/:campaignId', { preHandler: requireUser(ctx), schema }, async (request, reply) => {
       const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
       const { from, to, ...filters } = request.query;
-      const range = insightsRange(from, to, Date.now());
-      if ('error' in range) throw badRequest(range.error);
-      // As the list does: sessions that ended with no human input count as bots now.
-      await markEndedSessionsWithoutInput(ctx.db, campaign.id);
+      const range = requestedRange(from, to);
+      const listed = await readListFilters(ctx, campaign.id, filters);
+      // The errors section reads the error log whatever the filters.
       await ctx.errorLog.flush();
-      if (filters.funnel) await ctx.funnelVisits.flush();
-      const funnel = await funnelCondition(ctx.db, campaign.id, filters);
-      const sessionFilters = { ...listFilters(filters), funnelCondition: funnel };
       // Filtered (summarized whole from the sessions) or over a long range: a heavy read (server/http/heavy-reads.ts).
-      if (!hasSessionFilters(sessionFilters) && range.to - range.from <= LONG_RANGE_MS) return campaignInsights(ctx.db, campaign.id, sessionFilters, range);
-      return ctx.heavyReads.run(request, reply, (read) => campaignInsights(ctx.db, campaign.id, sessionFilters, range, Date.now(), read.db));
+      if (!hasSessionFilters(listed) && range.to - range.from <= LONG_RANGE_MS) return campaignInsights(ctx.db, campaign.id, listed, range);
+      return ctx.heavyReads.run(request, reply, (read) => campaignInsights(ctx.db, campaign.id, listed, range, Date.now(), read.db));
     });
   });
 }

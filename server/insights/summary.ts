@@ -1,6 +1,8 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../db/executor.js';
 import { filtered, type SessionFilters } from '../sessions/repository.js';
+import { SESSION_DURATION_MS } from '../sessions/duration.js';
+import { timeBinSql } from './bins.js';
 import { HOUR_MS } from '../../common/insights.js';
 import { pageRows, PAGES_PER_SUMMARY, type PageRow } from './pages.js';
 
@@ -52,14 +54,6 @@ const n = (value: unknown) => Number(value ?? 0);
 /** A session with any frustration signal (errors and failed requests are counted apart). */
 const FRUSTRATED = sql`rage_click_count > 0 or dead_click_count > 0 or quick_back_count > 0 or excessive_scroll_count > 0`;
 const count = (condition: RawBuilder<unknown>) => sql`sum(case when ${condition} then 1 else 0 end)`;
-/** A session's duration as the list shows it (at least its active time). */
-const DURATION = sql`case when duration_ms > active_ms then duration_ms else active_ms end`;
-
-/** A duration rounded to its histogram bin: 1 s under 10 min, 10 s under an hour, a minute under a day, else an hour. */
-function bin(value: RawBuilder<unknown>) {
-  const to = (ms: number) => sql`((${value} + ${sql.lit(ms / 2)}) / ${sql.lit(ms)}) * ${sql.lit(ms)}`;
-  return sql`case when ${value} < 600000 then ${to(1000)} when ${value} < 3600000 then ${to(10_000)} when ${value} < 86400000 then ${to(60_000)} else ${to(HOUR_MS)} end`;
-}
 
 const TOPS: Record<TopName, RawBuilder<unknown>> = {
   referrer: sql`referrer`,
@@ -84,8 +78,8 @@ export async function summarize(db: Executor, campaignId: string, from: number, 
   const hour = sql<number>`(started_at / ${sql.lit(HOUR_MS)}) * ${sql.lit(HOUR_MS)}`;
   const histogram = async (value: RawBuilder<unknown>) => {
     const rows = await base
-      .select([bin(value).as('v'), sql<number>`count(*)`.as('c')])
-      .groupBy(bin(value))
+      .select([timeBinSql(value).as('v'), sql<number>`count(*)`.as('c')])
+      .groupBy(timeBinSql(value))
       .execute();
     return rows.map((r) => [n(r.v), n(r.c)] as [number, number]).sort((a, b) => a[0] - b[0]);
   };
@@ -155,7 +149,7 @@ export async function summarize(db: Executor, campaignId: string, from: number, 
       const kinds = KINDS.map((_, i) => n((h as Record<string, unknown>)[`k${i}`])) as HourKinds;
       return [n(h.t), n(h.s), n(h.b), n(h.e), n(h.f), ...kinds];
     }),
-    durations: await histogram(DURATION),
+    durations: await histogram(SESSION_DURATION_MS),
     actives: await histogram(sql`active_ms`),
     tops,
     utm: await utmRows(base),

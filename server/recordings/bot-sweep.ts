@@ -1,17 +1,16 @@
 import { sql, type SqlBool } from 'kysely';
 import type { Executor } from '../db/executor.js';
-import { BOT_REASONS } from '../ingest/visitor.js';
-import { SESSION_IDLE_MS } from '../../common/limits.js';
+import { BOT_REASONS, endedBefore } from './verdict.js';
 
 /** How far back a sweep looks for sessions that ended without human input. */
 export const SWEEP_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Sessions that ended (idle past the tracker's SESSION_IDLE_MS, so it has moved on) without any
- * human input are bots. Run before a list or the insights, and after a campaign admits a new
- * session (at most once a minute; outside its transaction, so the admission never waits on other
- * rows). The UPDATE runs only when a session awaits it: on SQLite it walks the sessions idle for
- * 30 minutes by the last-activity index (every old session of the campaign, ~30 ms at 100,000),
+ * Sessions that ended (verdict.ts sessionEnded) without any human input are bots: botVerdict's
+ * rule for them, in SQL (tests/integration/bot-verdict.test.ts shows the two agree). Run before a
+ * list or the insights, and after a campaign admits a new session (at most once a minute; outside
+ * its transaction, so the admission never waits on other rows). The UPDATE runs only when a
+ * session awaits it: on SQLite it walks the ended sessions by the last-activity index (every old session of the campaign, ~30 ms at 100,000),
  * while the check reads the campaign's last day by start time (the `+` keeps SQLite off that index).
  */
 export async function markEndedSessionsWithoutInput(db: Executor, campaignId: string, now = Date.now()): Promise<void> {
@@ -22,7 +21,7 @@ export async function markEndedSessionsWithoutInput(db: Executor, campaignId: st
     .where('started_at', '>', now - SWEEP_WINDOW_MS)
     .where('is_bot', '=', 0)
     .where('has_human_input', '=', 0)
-    .where(sql<SqlBool>`+last_activity_at < ${now - SESSION_IDLE_MS}`)
+    .where(sql<SqlBool>`+last_activity_at < ${endedBefore(now)}`)
     .limit(1)
     .executeTakeFirst();
   if (!awaiting) return;
@@ -33,6 +32,6 @@ export async function markEndedSessionsWithoutInput(db: Executor, campaignId: st
     .where('is_bot', '=', 0)
     .where('started_at', '>', now - SWEEP_WINDOW_MS)
     .where('has_human_input', '=', 0)
-    .where('last_activity_at', '<', now - SESSION_IDLE_MS)
+    .where('last_activity_at', '<', endedBefore(now))
     .execute();
 }

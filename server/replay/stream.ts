@@ -7,7 +7,8 @@ import { setImmediate as breathe } from 'node:timers/promises';
 import { listChunks, readChunkData, readChunkJson, type ChunkInfo } from '../storage/chunks.js';
 import { SPAN_BYTES, type EventSpans } from '../storage/scan-events.js';
 import { toSession } from '../sessions/rows.js';
-import { LIVE_WINDOW_MS, SESSION_IDLE_MS } from '../../common/limits.js';
+import { LIVE_WINDOW_MS } from '../../common/limits.js';
+import { sessionEnded } from '../recordings/verdict.js';
 import { RECORDING_FORMAT, RECORDING_VERSION } from '../../common/recording-file.js';
 import { chunkCost, COMMA, openChunk, PIECE_BYTES } from './chunk-order.js';
 import type { RecordingNote } from '../../common/api/notes.js';
@@ -197,7 +198,7 @@ async function* eventPieces(db: Db, campaignId: string, sessionId: string, optio
 const WRITE_BYTES = 256 * 1024;
 
 /** Whether a session will not grow any more: the tracker starts a new one after this long idle. */
-export const sessionComplete = (session: Selectable<SessionsTable>, now: number) => now - session.last_activity_at > SESSION_IDLE_MS;
+export const sessionComplete = (session: Selectable<SessionsTable>, now: number) => sessionEnded(session.last_activity_at, now);
 
 /** Whether the visitor is recording now: a batch came within LIVE_WINDOW_MS (see there). */
 export const sessionLive = (session: Selectable<SessionsTable>, now: number) => !session.closed_reason && now - session.last_activity_at <= LIVE_WINDOW_MS;

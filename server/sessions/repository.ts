@@ -8,6 +8,7 @@ import { hadError } from '../insights/errors.js';
 import { deleteSessions } from '../recordings/deletion.js';
 import { hasStar } from '../stars/repository.js';
 import { byEvent, pairFilter } from '../people/filters.js';
+import { SESSION_DURATION_MS } from './duration.js';
 import { STATE_COLUMNS, toSession, type SessionRow, type VERDICT_COLUMNS } from './rows.js';
 
 /** The sessions table: every query on it, each taking the database or a transaction. */
@@ -110,8 +111,8 @@ export function filtered<Q extends SelectQueryBuilder<Database, 'sessions', obje
   if (f.search) q = q.where((eb) => searchFilter(eb, f.search as string));
   if (f.from !== undefined) q = q.where('started_at', '>=', f.from);
   if (f.to !== undefined) q = q.where('started_at', '<', f.to);
-  if (f.minDuration !== undefined) q = q.where('duration_ms', '>=', f.minDuration);
-  if (f.maxDuration !== undefined) q = q.where('duration_ms', '<=', f.maxDuration);
+  if (f.minDuration !== undefined) q = q.where(sql<SqlBool>`${SESSION_DURATION_MS} >= ${f.minDuration}`);
+  if (f.maxDuration !== undefined) q = q.where(sql<SqlBool>`${SESSION_DURATION_MS} <= ${f.maxDuration}`);
   if (f.url) q = q.where(sql<SqlBool>`lower(${sql.ref('pages')}) like ${like(f.url)} escape '\\'`);
   if (f.country) q = q.where('country_code', '=', f.country.toUpperCase());
   if (f.device) q = q.where('device', '=', f.device);
@@ -188,9 +189,6 @@ export type SessionState = NonNullable<Awaited<ReturnType<typeof sessionCounters
 
 /** A session's row as a batch counted it: its state and what its bot verdict is made from. */
 export type CountedSession = SessionState & Pick<SessionRow, (typeof VERDICT_COLUMNS)[number]>;
-
-// The bot sweep writes sessions: it lives with the other writes (server/recordings).
-export { markEndedSessionsWithoutInput } from '../recordings/bot-sweep.js';
 
 /**
  * Deletes one session and its stored chunks in one transaction (a visitor's erasure request),

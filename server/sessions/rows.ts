@@ -4,6 +4,7 @@ import { carriedFacts, readCarried } from '../../common/carried-facts.js';
 import type { SessionsTable } from '../db/schema.js';
 import type { Session } from '../../common/api-types.js';
 import { readObject, type Scalar } from '../../common/people.js';
+import { sessionDurationMs } from './duration.js';
 
 /** A sessions row as the API, the ingest and the seeds see it: the mapping both ways, and the column lists. */
 
@@ -55,9 +56,7 @@ export function toSession(row: SessionRow): Session {
     entryUrl: row.entry_url,
     startedAt: row.started_at,
     lastActivityAt: row.last_activity_at,
-    // Duration is measured by the server's clock (first to last batch), active time by the events'
-    // own: the first batch carries events from before it was sent, so a duration is at least its active time.
-    durationMs: Math.max(0, row.duration_ms, row.active_ms),
+    durationMs: sessionDurationMs(row),
     pageCount: row.page_count,
     eventCount: row.event_count,
     byteCount: row.byte_count,

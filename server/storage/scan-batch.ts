@@ -1,12 +1,10 @@
-import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../../common/json-chars.js';
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, OPEN_ARRAY, OPEN_OBJECT, QUOTE, isSpace, stringEnd } from '../../common/json-chars.js';
 
 // The JSON scanner of a batch object ({"sessionId", "seq", "info"?, "events": [...]}): ingest's
 // depth check before parsing a body, and where its events array lies, without parsing it (a chunk
 // kept as received is read this way: storage/chunk-codec.ts).
 
-const COLON = 0x3a;
 const EVENTS = Buffer.from('events');
-const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 /** Where the events array lies in a batch object's JSON: bytes [start, end), brackets included. */
 export interface EventsSpan {
@@ -39,14 +37,9 @@ export function scanBatch(json: Uint8Array, maxDepth = Infinity): BatchScan {
     const c = json[i];
     if (c === QUOTE) {
       const from = i + 1;
-      let escaped = false;
-      for (i = from; i < json.length && json[i] !== QUOTE; i++) {
-        if (json[i] === BACKSLASH) {
-          escaped = true;
-          i++;
-        }
-      }
+      i = stringEnd(json, from);
       if (depth !== 1 || !valid) continue;
+      const escaped = json.subarray(from, i).includes(BACKSLASH);
       if (awaiting) valid = false; // events holds text, not an array
       let at = i + 1;
       while (at < json.length && isSpace(json[at])) at++;

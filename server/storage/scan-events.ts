@@ -1,4 +1,4 @@
-import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../../common/json-chars.js';
+import { CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE, isSpace, stringEnd } from '../../common/json-chars.js';
 
 // The JSON scanner of an events array (a decoded chunk: storage/chunk-codec.ts), for the replay merge.
 
@@ -17,10 +17,7 @@ export interface EventSpans {
 /** Bytes the spans add to a chunk's JSON, per event. */
 export const SPAN_BYTES = 16;
 
-const COLON = 0x3a;
-const COMMA = 0x2c;
 const TIMESTAMP = Buffer.from('timestamp');
-const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 /** Bytes a JSON number may hold. */
 const isNumberByte = (c: number) => (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45;
 
@@ -45,7 +42,7 @@ export function eventSpans(json: Uint8Array, expected = 0): EventSpans | null {
     if (depth === 1 && c !== OPEN_OBJECT && c !== CLOSE_ARRAY && c !== COMMA && !isSpace(c)) return null; // not an object
     if (c === QUOTE) {
       const from = i + 1;
-      for (i = from; i < json.length && json[i] !== QUOTE; i++) if (json[i] === BACKSLASH) i++;
+      i = stringEnd(json, from);
       if (depth !== 2 || i - from !== TIMESTAMP.length || !TIMESTAMP.equals(json.subarray(from, i))) continue;
       let at = i + 1;
       while (at < json.length && isSpace(json[at])) at++;

@@ -2,7 +2,7 @@ import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { api, HttpError, type ApiClient } from './client.js';
 import { API_PATHS } from './paths.js';
 import type { Heatmap, HeatmapClicks, HeatmapPages } from '../../common/api/heatmaps.js';
-import type { DeviceClass } from '../../common/heatmaps.js';
+import type { ViewportClass } from '../../common/devices.js';
 import { DAY_MS } from '../../common/insights.js';
 import { INSIGHTS_DAYS, type InsightsDays } from './insights.js';
 import { filterParams } from '../lib/sessionFilters.js';
@@ -15,7 +15,7 @@ export const HEATMAP_DAYS = INSIGHTS_DAYS;
 /** What a heatmap is asked for: no path (or device) means the page (and device class) with most views. */
 export interface HeatmapChoice {
   path?: string;
-  device?: DeviceClass;
+  device?: ViewportClass;
   days: InsightsDays;
   /** The sessions list's filters: only the matching sessions' clicks. */
   filters?: HeatmapFilters;
@@ -27,7 +27,7 @@ export const heatmapKeys = {
   pages: (campaignId: string, days: InsightsDays) => [...heatmapKeys.campaign(campaignId), 'pages', days] as const,
   heatmap: (campaignId: string, choice: HeatmapChoice) =>
     [...heatmapKeys.campaign(campaignId), 'map', choice.path ?? '', choice.device ?? '', choice.days, choice.filters ?? {}] as const,
-  clicks: (campaignId: string, path: string, device: DeviceClass, selector: string, days: InsightsDays, filters: HeatmapFilters = {}) =>
+  clicks: (campaignId: string, path: string, device: ViewportClass, selector: string, days: InsightsDays, filters: HeatmapFilters = {}) =>
     [...heatmapKeys.campaign(campaignId), 'clicks', path, device, selector, days, filters] as const,
 };
 
@@ -71,7 +71,7 @@ export const snapshotReplayQueryOptions = (campaignId: string, sessionId: string
 export const heatmapClicksQueryOptions = (
   campaignId: string,
   path: string,
-  device: DeviceClass,
+  device: ViewportClass,
   selector: string,
   days: InsightsDays,
   filters: HeatmapFilters = {},

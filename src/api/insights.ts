@@ -2,11 +2,19 @@ import { queryOptions } from '@tanstack/react-query';
 import { api, HttpError, type ApiClient } from './client.js';
 import { API_PATHS } from './paths.js';
 import type { Insights } from '../../common/api/insights.js';
-import { DAY_MS } from '../../common/insights.js';
+import { DAY_MS, DEFAULT_INSIGHTS_DAYS } from '../../common/insights.js';
 
 /** The ranges the insights screen offers, in days back from now (1 is the last 24 hours, in hours). */
 export const INSIGHTS_DAYS = [1, 7, 30, 90] as const;
 export type InsightsDays = (typeof INSIGHTS_DAYS)[number];
+/** The range a screen shows when its URL names none: the server's own default. */
+export const DEFAULT_DAYS: InsightsDays = DEFAULT_INSIGHTS_DAYS;
+
+/** A range as the URL keeps it: one the screens offer, and none for the default (or anything else). */
+export function daysInUrl(value: unknown): { days?: InsightsDays } {
+  const days = Number(value) as InsightsDays;
+  return INSIGHTS_DAYS.includes(days) && days !== DEFAULT_DAYS ? { days } : {};
+}
 
 /**
  * Keyed by the range's length, not its ends: "the last 7 days" read offline is the one last

@@ -3,7 +3,8 @@
 // not a valid filter is dropped, so a hand-edited link still opens the list.
 import { MAX_TIME } from '../../common/limits.js';
 import { MAX_FUNNEL_STEPS } from '../../common/funnels.js';
-import { COUNTRY_CODE, DEVICES, FILTER_MAX_CHARS, KEY_VALUE, PEOPLE_FILTERS, SESSION_SORTS, type SessionSort } from '../../common/session-list.js';
+import { DEVICE_KINDS, type DeviceKind } from '../../common/devices.js';
+import { COUNTRY_CODE, FILTER_MAX_CHARS, KEY_VALUE, PEOPLE_FILTERS, SESSION_SORTS, type SessionSort } from '../../common/session-list.js';
 
 export interface SessionFilters {
   from?: number;
@@ -12,7 +13,7 @@ export interface SessionFilters {
   maxDuration?: number;
   url?: string;
   country?: string;
-  device?: (typeof DEVICES)[number];
+  device?: DeviceKind;
   browser?: string;
   /** The entry page's UTM campaign (utm_campaign), exact. */
   utm?: string;
@@ -54,7 +55,7 @@ export function validateSessionFilters(search: Record<string, unknown>): Session
   if (url) filters.url = url;
   const country = text(search.country, 3);
   if (country && COUNTRY_CODE.test(country)) filters.country = country.toUpperCase();
-  if ((DEVICES as readonly unknown[]).includes(search.device)) filters.device = search.device as SessionFilters['device'];
+  if ((DEVICE_KINDS as readonly unknown[]).includes(search.device)) filters.device = search.device as SessionFilters['device'];
   const browser = text(search.browser, FILTER_MAX_CHARS.browser);
   if (browser) filters.browser = browser;
   const utm = text(search.utm, FILTER_MAX_CHARS.utm);

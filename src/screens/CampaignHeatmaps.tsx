@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { Heatmap } from '../../common/api/heatmaps.js';
-import { DEVICE_CLASSES, type DeviceClass } from '../../common/heatmaps.js';
+import { VIEWPORT_CLASSES, type ViewportClass } from '../../common/devices.js';
 import { HEATMAP_DAYS, heatmapClicksQueryOptions, heatmapErrorMessage, heatmapPagesQueryOptions, heatmapQueryOptions } from '../api/heatmaps.js';
 import type { InsightsDays } from '../api/insights.js';
 import { HEAT_GRADIENT, layerCount } from '../lib/heat.js';
@@ -18,11 +18,11 @@ import { HeatmapFilterBar } from '../components/heatmaps/HeatmapFilterBar.js';
 import type { HeatmapFilters } from '../lib/heatmapFilters.js';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-const DEVICE_LABELS: Record<DeviceClass, string> = { desktop: 'Desktop', tablet: 'Tablet', mobile: 'Mobile' };
+const VIEWPORT_LABELS: Record<ViewportClass, string> = { desktop: 'Desktop', tablet: 'Tablet', mobile: 'Mobile' };
 
 export interface HeatmapSearch {
   path?: string;
-  device?: DeviceClass;
+  device?: ViewportClass;
   layer: HeatLayer;
   days: InsightsDays;
   filters: HeatmapFilters;
@@ -64,11 +64,11 @@ export function CampaignHeatmaps({ campaignId, path, device, layer, days, filter
           <select
             className="input"
             value={shown?.device ?? device ?? 'desktop'}
-            onChange={(e) => choose({ device: e.target.value as DeviceClass, path: shown?.path ?? path })}
+            onChange={(e) => choose({ device: e.target.value as ViewportClass, path: shown?.path ?? path })}
           >
-            {DEVICE_CLASSES.map((d) => (
+            {VIEWPORT_CLASSES.map((d) => (
               <option key={d} value={d}>
-                {DEVICE_LABELS[d]}
+                {VIEWPORT_LABELS[d]}
               </option>
             ))}
           </select>

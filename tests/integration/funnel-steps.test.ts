@@ -179,6 +179,19 @@ describe('funnels with click and event steps', () => {
     expect(await read()).toEqual([1, 1, 1]);
   });
 
+  it('filters a heatmap by a funnel as the list does: with the visits of a batch just stored', async () => {
+    const converted = async () =>
+      ((await (await api(`/heatmaps/${campaign.id}?path=/&device=desktop&funnel=${funnel.id}&outcome=converted`)).json()) as { sessions: number }).sessions;
+    const before = await converted();
+    const id = sessionId();
+    const [first, second] = VISITORS.converted;
+    expect((await postBatch(server, campaign.id, { sessionId: id, seq: 0, events: first, info: info() })).status).toBe(200);
+    expect((await postBatch(server, campaign.id, { sessionId: id, seq: 1, events: second })).status).toBe(200);
+    // At once, before the visit log's own write a second later.
+    expect(await converted()).toBe(before + 1);
+    expect(await listed('&outcome=converted')).toContain(id);
+  });
+
   it("removes the visits with their session: deleted by the owner, by retention, by a person's erasure, or with the campaign", async () => {
     expect((await visitRows(ids.converted)).length).toBe(3);
     expect((await api(`/streaming/sessions/${campaign.id}/${ids.converted}`, { method: 'DELETE', headers: owner.headers })).status).toBe(200);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { funnelSteps, progress, type FunnelStep, type Visit } from '../../../common/funnels.js';
+import { funnelSteps, type FunnelStep, type Visit } from '../../../common/funnels.js';
+import { progress } from '../../../server/funnels/progress.js';
 
 const page = (value: string, at: number): Visit => ({ kind: 'page', value, at });
 const STEPS: FunnelStep[] = [{ page: '/' }, { page: '/product/*' }, { page: '/cart' }];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyFacts, factMoments, foldFacts, keepingMarks, type FactMarks } from '../../../common/session-facts.js';
-import { binOf, deviceClass, pageUnder } from '../../../common/heatmaps.js';
+import { binOf, pageUnder } from '../../../common/heatmaps.js';
+import { viewportClass } from '../../../common/devices.js';
 import { heatRecords } from '../../../server/heatmaps/records.js';
 import { addFed, emptyFed, heatOfBatch, newSessionHeat, type Fed, type FedKey } from '../../../server/heatmaps/fed.js';
 import { batchFlaw } from '../../../common/ingest-batch.js';
@@ -120,9 +121,9 @@ describe('heatmap aggregation rules', () => {
   });
 });
 
-describe('device classes, bins and page patterns', () => {
+describe('viewport classes, bins and page patterns', () => {
   it('classes viewports: mobile below 768 px, tablet below 1024 px', () => {
-    expect([390, 767, 768, 1023, 1024, 1280].map(deviceClass)).toEqual(['mobile', 'mobile', 'tablet', 'tablet', 'desktop', 'desktop']);
+    expect([390, 767, 768, 1023, 1024, 1280].map(viewportClass)).toEqual(['mobile', 'mobile', 'tablet', 'tablet', 'desktop', 'desktop']);
   });
   it('bins clicks by share of the width and 40 px rows, bounded', () => {
     expect(binOf(0, 0, 1000)).toBe(0);

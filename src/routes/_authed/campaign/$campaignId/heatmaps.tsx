@@ -1,29 +1,27 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { HEATMAP_DAYS, heatmapPagesQueryOptions, heatmapQueryOptions } from '../../../../api/heatmaps.js';
-import type { InsightsDays } from '../../../../api/insights.js';
+import { heatmapPagesQueryOptions, heatmapQueryOptions } from '../../../../api/heatmaps.js';
+import { DEFAULT_DAYS, daysInUrl, type InsightsDays } from '../../../../api/insights.js';
 import { CampaignHeatmaps, type HeatmapSearch } from '../../../../screens/CampaignHeatmaps.js';
-import { DEVICE_CLASSES, PATH_MAX, type DeviceClass } from '../../../../../common/heatmaps.js';
+import { PATH_MAX } from '../../../../../common/heatmaps.js';
+import { VIEWPORT_CLASSES, type ViewportClass } from '../../../../../common/devices.js';
 import { HEAT_LAYERS, type HeatLayer } from '../../../../lib/heatLayers.js';
 import { warmPlayer } from '../../../../components/player/loadPlayer.js';
 import { validateHeatmapFilters, type HeatmapFilters } from '../../../../lib/heatmapFilters.js';
 
-const DEFAULT_DAYS: InsightsDays = 30;
-
-type Search = HeatmapFilters & { path?: string; device?: DeviceClass; layer?: HeatLayer; days?: InsightsDays };
+type Search = HeatmapFilters & { path?: string; device?: ViewportClass; layer?: HeatLayer; days?: InsightsDays };
 
 export const Route = createFileRoute('/_authed/campaign/$campaignId/heatmaps')({
   // Page, device class, layer, range and the session filters live in the URL; anything else there is dropped.
   validateSearch: (search: Record<string, unknown>): Search => {
-    const days = Number(search.days) as InsightsDays;
     const path = typeof search.path === 'string' && search.path.startsWith('/') && search.path.length <= PATH_MAX ? search.path : undefined;
-    const device = DEVICE_CLASSES.find((d) => d === search.device);
+    const device = VIEWPORT_CLASSES.find((d) => d === search.device);
     const layer = HEAT_LAYERS.find((l) => l.layer === search.layer && l.layer !== 'all')?.layer;
     return {
       ...validateHeatmapFilters(search),
       ...(path ? { path } : {}),
       ...(device ? { device } : {}),
       ...(layer ? { layer } : {}),
-      ...(HEATMAP_DAYS.includes(days) && days !== DEFAULT_DAYS ? { days } : {}),
+      ...daysInUrl(search.days),
     };
   },
   loaderDeps: ({ search }) => ({ path: search.path, device: search.device, days: search.days ?? DEFAULT_DAYS, filters: validateHeatmapFilters(search) }),
@@ -55,7 +53,7 @@ function CampaignHeatmapsRoute() {
         ...(merged.path ? { path: merged.path } : {}),
         ...(merged.device ? { device: merged.device } : {}),
         ...(merged.layer !== 'all' ? { layer: merged.layer } : {}),
-        ...(merged.days !== DEFAULT_DAYS ? { days: merged.days } : {}),
+        ...daysInUrl(merged.days),
       },
       replace: true,
     });

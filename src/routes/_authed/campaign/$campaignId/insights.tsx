@@ -1,15 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { INSIGHTS_DAYS, insightsQueryOptions, type InsightsDays } from '../../../../api/insights.js';
+import { DEFAULT_DAYS, daysInUrl, insightsQueryOptions, type InsightsDays } from '../../../../api/insights.js';
 import { CampaignInsights } from '../../../../screens/CampaignInsights.js';
-
-const DEFAULT_DAYS: InsightsDays = 30;
 
 export const Route = createFileRoute('/_authed/campaign/$campaignId/insights')({
   // The range lives in the URL; anything else there is dropped.
-  validateSearch: (search: Record<string, unknown>): { days?: InsightsDays } => {
-    const days = Number(search.days) as InsightsDays;
-    return INSIGHTS_DAYS.includes(days) && days !== DEFAULT_DAYS ? { days } : {};
-  },
+  validateSearch: (search: Record<string, unknown>): { days?: InsightsDays } => daysInUrl(search.days),
   loaderDeps: ({ search }) => ({ days: search.days ?? DEFAULT_DAYS }),
   loader: ({ context, params, deps }) => {
     void context.queryClient.prefetchQuery(insightsQueryOptions(params.campaignId, deps.days));
@@ -21,5 +16,5 @@ function CampaignInsightsRoute() {
   const { campaignId } = Route.useParams();
   const { days = DEFAULT_DAYS } = Route.useSearch();
   const navigate = Route.useNavigate();
-  return <CampaignInsights campaignId={campaignId} days={days} onDays={(next) => void navigate({ search: next === DEFAULT_DAYS ? {} : { days: next }, replace: true })} />;
+  return <CampaignInsights campaignId={campaignId} days={days} onDays={(next) => void navigate({ search: daysInUrl(next), replace: true })} />;
 }

@@ -1,0 +1,56 @@
+import type { AppContext } from '../context.js';
+import type { SessionsQuery } from '../../common/api/sessions.js';
+import { storable } from '../../common/scrub.js';
+import { splitPair } from '../../common/people.js';
+import { funnelCondition } from '../funnels/filter.js';
+import { markEndedSessionsWithoutInput } from '../recordings/bot-sweep.js';
+import type { SessionFilters } from './repository.js';
+
+// The sessions list's filters, once, for every read that takes them: the list, Insights and
+// filtered heatmaps. Read as the list reads them: what they match is current first.
+
+type ListQuery = Omit<SessionsQuery, 'cursor' | 'limit' | 'sort'>;
+
+/** A text filter as the columns hold text (no NUL: PostgreSQL refuses one), trimmed; empty is no filter. */
+const filterText = (text: string | undefined) => storable(text).trim() || undefined;
+
+/** The list's filters as the query gives them, as the repository takes them (the insights call takes the same). */
+function listFilters(query: ListQuery): SessionFilters {
+  // The funnel filters need the funnel: the routes read them (server/funnels/filter.ts).
+  const { hasErrors, hasRageClicks, hasDeadClicks, hasQuickBacks, hasExcessiveScrolling, starred, trait, tag, funnel, step, outcome, ...rest } = query;
+  const [search, url, browser, utm, error] = [rest.search, rest.url, rest.browser, rest.utm, rest.error].map(filterText);
+  // People filters match what the page sent exactly: no trimming, but never a NUL (PostgreSQL refuses one).
+  const [user, event] = [rest.user, rest.event].map((text) => (text === undefined ? undefined : storable(text)));
+  const pair = (text: string | undefined) => (text === undefined ? undefined : (splitPair(storable(text)) ?? undefined));
+  return {
+    ...rest,
+    search,
+    url,
+    browser,
+    utm,
+    error,
+    user,
+    event,
+    trait: pair(trait),
+    tag: pair(tag),
+    hasErrors: hasErrors === 'true',
+    hasRageClicks: hasRageClicks === 'true',
+    hasDeadClicks: hasDeadClicks === 'true',
+    hasQuickBacks: hasQuickBacks === 'true',
+    hasExcessiveScrolling: hasExcessiveScrolling === 'true',
+    starred: starred === 'true',
+  };
+}
+
+/**
+ * The query's list filters with its funnel condition (404/400 for a funnel it cannot take), once
+ * what they match is current: sessions that ended with no human input are bots now, not when the
+ * next visitor arrives; what ingest's error log and funnel visit log hold is written.
+ */
+export async function readListFilters(ctx: AppContext, campaignId: string, query: ListQuery): Promise<SessionFilters> {
+  const filters = { ...listFilters(query), funnelCondition: await funnelCondition(ctx.db, campaignId, query) };
+  await markEndedSessionsWithoutInput(ctx.db, campaignId);
+  if (filters.error) await ctx.errorLog.flush();
+  if (query.funnel) await ctx.funnelVisits.flush();
+  return filters;
+}
