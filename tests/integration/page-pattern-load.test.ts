@@ -101,6 +101,9 @@ describe('the worst page patterns, against the longest paths', () => {
     const { id: funnelId } = (await saved.json()) as Funnel;
 
     const poller = poll();
+    // A new session's first batch, entering on the batch's own page.
+    const firstBatch = (batch: number, events: object[]) =>
+      postBatch(server, campaign.id, { sessionId: sessionId(), seq: 0, info: info({ url: `https://shop.example.com${pathOf(batch)}` }), events });
     const start = Date.now() - 60_000;
     for (let batch = 0; batch < 20; batch++) {
       // Each page loaded by a long address, then clicked on its longest kept path.
@@ -110,13 +113,7 @@ describe('the worst page patterns, against the longest paths', () => {
         events.push(meta(t, pathOf(batch * 10 + page, page % 2 ? 100_000 : MAX_PAGE_PATH), 1280), full(t + 1));
         for (let click = 0; click < 5; click++) events.push(...clicks(t + 10 + click * 150, pathOf(batch * 10 + page), `#e${click}`, 'Go', 1280));
       }
-      const response = await postBatch(server, campaign.id, {
-        sessionId: sessionId(),
-        seq: 0,
-        info: info({ url: `https://shop.example.com${pathOf(batch)}` }),
-        events,
-      });
-      expect(response.status).toBe(200);
+      expect((await firstBatch(batch, events)).status).toBe(200);
     }
     // Reading a heatmap flushes the heat gathered (each click's page judged by the patterns).
     expect((await call(`/api/v1/heatmaps/${campaign.id}/pages`)).status).toBe(200);
@@ -126,13 +123,7 @@ describe('the worst page patterns, against the longest paths', () => {
       const t = start + batch;
       const events: { type: number; data: object; timestamp: number }[] = [meta(t, pathOf(batch), 1280), full(t + 1)];
       for (let click = 0; click < MAX_HEAT_RECORDS; click++) events.push(...clicks(t + 10, pathOf(1000 + click), '#e', 'Go', 1280));
-      const response = await postBatch(server, campaign.id, {
-        sessionId: sessionId(),
-        seq: 0,
-        info: info({ url: `https://shop.example.com${pathOf(batch)}` }),
-        events,
-      });
-      expect(response.status).toBe(200);
+      expect((await firstBatch(batch, events)).status).toBe(200);
     }
     await server.app.ctx.heatmaps.flush();
     const result = await call(`/api/v1/funnels/${campaign.id}/${funnelId}/result?from=${start - 86_400_000}&to=${Date.now() + 60_000}`);
