@@ -3,7 +3,8 @@ import type { Db } from '../db/index.js';
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import { hasStar } from '../stars/repository.js';
 import type { Database } from '../db/schema.js';
-import { SESSION_IDLE_MS } from '../../common/limits.js';
+import { SESSION_DURATION_MS } from '../sessions/duration.js';
+import { endedBefore } from '../recordings/verdict.js';
 import { deleteSessions } from '../recordings/deletion.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -47,11 +48,11 @@ export async function sweepExpiredRecordings(db: Db, options: SweepOptions = {})
   for (const campaign of campaigns) {
     const cutoff = now - campaign.retention_days * DAY_MS;
     if (campaign.retention_days > 0) await sweep(campaign.id, (eb) => eb('started_at', '<', cutoff));
-    // Sessions shorter than the campaign keeps, once they have ended (no batch can follow): the
-    // list may show one until this sweep (every ten minutes), which costs ingest nothing.
-    const ended = now - SESSION_IDLE_MS;
+    // Sessions shorter than the campaign keeps (by the duration the list shows), once they have
+    // ended (no batch can follow): the list may show one until this sweep (every ten minutes),
+    // which costs ingest nothing.
     const shortest = campaign.min_duration_ms;
-    if (shortest > 0) await sweep(campaign.id, (eb) => eb.and([eb('last_activity_at', '<', ended), eb('duration_ms', '<', shortest)]));
+    if (shortest > 0) await sweep(campaign.id, (eb) => eb.and([eb('last_activity_at', '<', endedBefore(now)), eb(SESSION_DURATION_MS, '<', shortest)]));
   }
   return deleted;
 }

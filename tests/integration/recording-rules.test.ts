@@ -277,4 +277,18 @@ describe('the shortest session kept', () => {
     const left = await server.db.selectFrom('sessions').select('id').where('campaign_id', 'in', [campaignId, untouched]).orderBy('id').execute();
     expect(left.map((s) => s.id)).toEqual(['long-ended-001', 'short-open-001', 'short-other-01', 'short-star-001']);
   });
+
+  it('judges a session by the duration the list shows: a one-batch visit is as long as its active time', async () => {
+    const campaignId = await makeCampaign(server, { ownerId: owner.userId, columns: { min_duration_ms: 5000 } });
+    const now = Date.now();
+    const ended = now - SESSION_IDLE_MS - 1000;
+    // One batch: no time between first and last batch by the server's clock, 8 s of activity by the events'.
+    const visit = (id: string, active: number) =>
+      insertSession(server.db, { campaign_id: campaignId, id, started_at: ended, last_activity_at: ended, duration_ms: 0, active_ms: active });
+    await visit('one-batch-long', 8000);
+    await visit('one-batch-shrt', 4000);
+    await sweepExpiredRecordings(server.db, { now });
+    const left = await server.db.selectFrom('sessions').select('id').where('campaign_id', '=', campaignId).execute();
+    expect(left.map((s) => s.id)).toEqual(['one-batch-long']);
+  });
 });
