@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 // REDIS_URL: rate-limit counters in Redis, shared by every node. Runs where a Redis answers
-// (TEST_REDIS_URL, else the machine's own at 127.0.0.1:6379); elsewhere it says why it is skipped.
+// (TEST_REDIS_URL, else the machine's own at 127.0.0.1:6379); elsewhere it says why it is skipped,
+// and with REQUIRE_REDIS=1 (CI) a missing Redis fails the file instead.
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const redisAnswers = await new Promise<boolean>((resolve) => {
@@ -17,6 +18,7 @@ const redisAnswers = await new Promise<boolean>((resolve) => {
 });
 if (!redisAnswers) {
   const message = `Redis rate-limit tests skipped: no Redis answers at ${redisUrl} (set TEST_REDIS_URL)`;
+  if (process.env.REQUIRE_REDIS === '1') throw new Error(`REQUIRE_REDIS=1 but ${message}`);
   console.warn(`\n${'!'.repeat(message.length)}\n${message}\n${'!'.repeat(message.length)}\n`);
 }
 
