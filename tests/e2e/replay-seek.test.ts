@@ -156,4 +156,24 @@ describe.skipIf(!hasChromium)('seeking a replay', () => {
     await expect.poll(rounded).toEqual([before!.x, before!.y, before!.width, before!.height].map(Math.round));
     await page.close();
   });
+
+  it('fits the recording again when what stands above it settles later (a slow machine draws it after the first fit)', async () => {
+    const page = await context.newPage();
+    await open(page);
+    const recorded = page.locator('.replayer-wrapper iframe');
+    const before = (await recorded.boundingBox())!;
+    // Something above the player grows after the fit, as the session's details do on a slow machine:
+    // the room below it shrinks, and only the page's layout says so (no resize of the window or the player's box).
+    await page.evaluate(() => {
+      const stage = document.querySelector('.replayer-wrapper')!.closest('main') ?? document.body;
+      const late = document.createElement('div');
+      late.style.height = '300px';
+      stage.prepend(late);
+    });
+    await expect.poll(async () => (await recorded.boundingBox())!.height).toBeLessThan(before.height - 100);
+    // The controls below it are still on the 800-pixel-high screen.
+    const controls = (await page.getByRole('slider', { name: 'Playback position' }).boundingBox())!;
+    expect(controls.y + controls.height).toBeLessThanOrEqual(800);
+    await page.close();
+  });
 });

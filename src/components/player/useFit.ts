@@ -5,7 +5,7 @@ import type { PlayerHandle } from './rrwebPlayer.js';
 // The recording is scaled to the largest size that fits: the container's width and, with
 // fitToViewport, the screen below the page's header with the controls still in view; in
 // fullscreen, the whole screen. Fitted before the first paint, and again whenever the container,
-// the window or fullscreen changes; the player follows the fitted size.
+// the page's layout, the window or fullscreen changes; the player follows the fitted size.
 
 /** The screen's share the demo may take when it does not fit to the viewport. */
 const DEMO_HEIGHT_SHARE = 0.75;
@@ -76,6 +76,10 @@ export function useFit({ container, stage, controls, recording, fitToViewport, m
     window.addEventListener('resize', onResize);
     const observer = typeof ResizeObserver === 'undefined' || !box ? null : new ResizeObserver(onResize);
     if (box) observer?.observe(box);
+    // The room below the header also moves when what stands above the player settles (the
+    // session's details drawn after the first frame, fonts): the page's height changes with it.
+    // On a slow machine that comes after the first fit, so the fit follows it.
+    observer?.observe(document.body);
     return () => {
       window.removeEventListener('resize', onResize);
       observer?.disconnect();
