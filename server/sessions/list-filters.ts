@@ -1,6 +1,5 @@
 import type { AppContext } from '../context.js';
 import type { SessionsQuery } from '../../common/api/sessions.js';
-import { storable } from '../../common/scrub.js';
 import { splitPair } from '../../common/people.js';
 import { funnelCondition } from '../funnels/filter.js';
 import { markEndedSessionsWithoutInput } from '../recordings/bot-sweep.js';
@@ -11,17 +10,18 @@ import type { SessionFilters } from './repository.js';
 
 type ListQuery = Omit<SessionsQuery, 'cursor' | 'limit' | 'sort'>;
 
-/** A text filter as the columns hold text (no NUL: PostgreSQL refuses one), trimmed; empty is no filter. */
-const filterText = (text: string | undefined) => storable(text).trim() || undefined;
+// A NUL never gets here: the one input rule (server/http/input-rules.ts) refuses it with a 400.
+
+/** A text filter trimmed; empty is no filter. */
+const filterText = (text: string | undefined) => text?.trim() || undefined;
 
 /** The list's filters as the query gives them, as the repository takes them (the insights call takes the same). */
 function listFilters(query: ListQuery): SessionFilters {
   // The funnel filters need the funnel: the routes read them (server/funnels/filter.ts).
   const { hasErrors, hasRageClicks, hasDeadClicks, hasQuickBacks, hasExcessiveScrolling, starred, trait, tag, funnel, step, outcome, ...rest } = query;
   const [search, url, browser, utm, error] = [rest.search, rest.url, rest.browser, rest.utm, rest.error].map(filterText);
-  // People filters match what the page sent exactly: no trimming, but never a NUL (PostgreSQL refuses one).
-  const [user, event] = [rest.user, rest.event].map((text) => (text === undefined ? undefined : storable(text)));
-  const pair = (text: string | undefined) => (text === undefined ? undefined : (splitPair(storable(text)) ?? undefined));
+  // People filters (user, event in rest) match what the page sent exactly: no trimming.
+  const pair = (text: string | undefined) => (text === undefined ? undefined : (splitPair(text) ?? undefined));
   return {
     ...rest,
     search,
@@ -29,8 +29,6 @@ function listFilters(query: ListQuery): SessionFilters {
     browser,
     utm,
     error,
-    user,
-    event,
     trait: pair(trait),
     tag: pair(tag),
     hasErrors: hasErrors === 'true',
