@@ -10,7 +10,10 @@ import { buildServer } from '../../../scripts/build-server.mjs';
 // tracker or the server itself, or run the tests).
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
 /** Dependencies the server needs without importing them, and why. */
 const notImported: Record<string, string> = {
   '@ip-location-db/geo-whois-asn-country-mmdb': 'its database file is read from disk by package path',
