@@ -51,17 +51,24 @@ async function startOnce(args: string[]): Promise<Start> {
   }
 }
 
-/** Both measures over `runs` starts, after one warm-up start (which fills the file cache). */
-async function measure(args: string[], runs: number) {
-  await startOnce(args);
-  const starts: Start[] = [];
-  for (let i = 0; i < runs; i++) starts.push(await startOnce(args));
-  return { firstAnswer: stats(starts.map((s) => s.firstAnswerMs)), idleRss: stats(starts.map((s) => s.idleRssMb)) };
+/**
+ * Both measures over `runs` starts of each, the two commands taking turns (so a change in the
+ * machine's load falls on both), after one warm-up start of each (which fills the file cache).
+ */
+async function measure(runs: number) {
+  const starts = { compiled: [] as Start[], tsx: [] as Start[] };
+  for (let i = 0; i <= runs; i++) {
+    for (const kind of ['compiled', 'tsx'] as const) {
+      const start = await startOnce(COMMANDS[kind]);
+      if (i > 0) starts[kind].push(start);
+    }
+  }
+  const measures = (of: Start[]) => ({ firstAnswer: stats(of.map((s) => s.firstAnswerMs)), idleRss: stats(of.map((s) => s.idleRssMb)) });
+  return { compiled: measures(starts.compiled), tsx: measures(starts.tsx) };
 }
 
 export async function run(options: BenchOptions): Promise<Row[]> {
-  const compiled = await measure(COMMANDS.compiled, options.runs);
-  const tsx = await measure(COMMANDS.tsx, options.runs);
+  const { compiled, tsx } = await measure(options.runs);
   const baseline = 'same server as TypeScript through tsx (node --import tsx server/main.ts)';
   return [
     { group: title, name: 'spawn → first answer (GET /healthz), compiled (node dist/server/main.js), SQLite', unit: 'ms', ours: compiled.firstAnswer, baseline: { name: baseline, stats: tsx.firstAnswer } },
