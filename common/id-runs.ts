@@ -20,7 +20,11 @@ function normalised(runs: IdRuns, cap: number): IdRuns {
 }
 
 /** The runs of a set of ids. */
-export const idRuns = (ids: Iterable<number>, cap = MAX_ID_RUNS): IdRuns => normalised([...ids].map((id) => [id, id]), cap);
+export const idRuns = (ids: Iterable<number>, cap = MAX_ID_RUNS): IdRuns =>
+  normalised(
+    [...ids].map((id) => [id, id]),
+    cap,
+  );
 
 /** The runs of both sets. */
 export const joinRuns = (a: IdRuns, b: IdRuns, cap = MAX_ID_RUNS): IdRuns => normalised([...a, ...b], cap);

@@ -84,7 +84,10 @@ export function firstBatchRow(campaign: CampaignRow, batch: PackedBatch, info: S
   const counted: SessionRow = { ...row, ...raised(NOTHING_COUNTED, batch) };
   if (batch.moments.length) {
     const facts = foldedFacts(row, batch, marks);
-    Object.assign(counted, facts, { entry_url: row.entry_url ?? facts.entry_url, duration_ms: sessionDurationMs({ duration_ms: row.duration_ms, active_ms: facts.active_ms }) });
+    Object.assign(counted, facts, {
+      entry_url: row.entry_url ?? facts.entry_url,
+      duration_ms: sessionDurationMs({ duration_ms: row.duration_ms, active_ms: facts.active_ms }),
+    });
   }
   return { ...counted, ...verdictOf(counted) };
 }
