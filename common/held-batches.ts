@@ -31,10 +31,16 @@ export function withBatch(held: HeldBatches, seq: number): HeldBatches {
     const gaps: [number, number][] = seq > held.last + 1 ? [...held.gaps, [held.last + 1, seq - 1]] : held.gaps;
     return { last: seq, gaps: capped(gaps) };
   }
+  // A late batch: its gap splits around it (an end of the gap just shrinks it).
   const gaps = held.gaps.flatMap(([from, to]): [number, number][] =>
-    seq < from || seq > to ? [[from, to]] : ([[from, seq - 1], [seq + 1, to]] as [number, number][]).filter(([a, b]) => a <= b),
+    seq < from || seq > to
+      ? [[from, to]]
+      : [
+          [from, seq - 1],
+          [seq + 1, to],
+        ],
   );
-  return { last: held.last, gaps: capped(gaps) };
+  return { last: held.last, gaps: gaps.filter(([from, to]) => from <= to) };
 }
 
 /** What a list of stored seqs holds (any order). */
@@ -46,8 +52,8 @@ export function formatHeld(held: HeldBatches): string {
   return [held.last, ...held.gaps.map(([from, to]) => (from === to ? `${from}` : `${from}-${to}`))].join(',');
 }
 
-const SEQ = '(0|[1-9]\\d{0,9})';
-const HELD_TEXT = new RegExp(`^${SEQ}(,${SEQ}(-${SEQ})?){0,${MAX_GAPS}}$`);
+/** Seqs in decimal without leading zeros, joined by ',' (a gap range by '-'). */
+const HELD_TEXT = /^(0|[1-9]\d{0,9})(,(0|[1-9]\d{0,9})(-(0|[1-9]\d{0,9}))?)*$/;
 
 /** The held batches a `formatHeld` text says, or null for anything else (out of order, overlapping, too many gaps). */
 export function parseHeld(text: string): HeldBatches | null {
@@ -55,7 +61,7 @@ export function parseHeld(text: string): HeldBatches | null {
   if (!HELD_TEXT.test(text)) return null;
   const [head, ...rest] = text.split(',');
   const last = Number(head);
-  if (last > MAX_SEQ) return null;
+  if (last > MAX_SEQ || rest.length > MAX_GAPS) return null;
   const gaps: [number, number][] = [];
   let floor = 0;
   for (const part of rest) {

@@ -5,7 +5,13 @@ import { MAX_SEQ } from '../../../common/limits.js';
 describe('held batches (a live replay’s after=)', () => {
   it('says the highest seq, then the missing seqs and ranges below it', () => {
     const held = heldOf([0, 1, 2, 4, 7, 8, 9]);
-    expect(held).toEqual({ last: 9, gaps: [[3, 3], [5, 6]] });
+    expect(held).toEqual({
+      last: 9,
+      gaps: [
+        [3, 3],
+        [5, 6],
+      ],
+    });
     expect(formatHeld(held)).toBe('9,3,5-6');
     expect(formatHeld(heldOf([2, 0, 1]))).toBe('2');
     expect(formatHeld(heldOf([3]))).toBe('3,0-2');
@@ -42,9 +48,33 @@ describe('held batches (a live replay’s after=)', () => {
 
   it('refuses anything else', () => {
     const gaps = Array.from({ length: MAX_GAPS + 1 }, (_, i) => 2 * i).join(',');
-    for (const bad of ['x', '-1', '1e3', '01', '9,', ',9', '9 ', '9,9', '9,10', '9,5-3', '9,5,3', '9,3,4', '9,3-4,4-5', `${MAX_SEQ + 1}`, '99999999999', `100,${gaps}`, '9;3']) {
+    for (const bad of [
+      'x',
+      '-1',
+      '1e3',
+      '01',
+      '9,',
+      ',9',
+      '9 ',
+      '9,9',
+      '9,10',
+      '9,5-3',
+      '9,5,3',
+      '9,3,4',
+      '9,3-4,4-5',
+      `${MAX_SEQ + 1}`,
+      '99999999999',
+      `100,${gaps}`,
+      '9;3',
+    ]) {
       expect(parseHeld(bad), bad).toBeNull();
     }
-    expect(parseHeld('9,3,5')).toEqual({ last: 9, gaps: [[3, 3], [5, 5]] });
+    expect(parseHeld('9,3,5')).toEqual({
+      last: 9,
+      gaps: [
+        [3, 3],
+        [5, 5],
+      ],
+    });
   });
 });
