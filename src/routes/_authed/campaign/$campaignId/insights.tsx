@@ -1,11 +1,12 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { DEFAULT_DAYS, daysInUrl, insightsQueryOptions, type InsightsDays } from '../../../../api/insights.js';
+import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
+import { insightsQueryOptions, RANGE_DEFAULTS, validateRange } from '../../../../api/insights.js';
 import { CampaignInsights } from '../../../../screens/CampaignInsights.js';
 
 export const Route = createFileRoute('/_authed/campaign/$campaignId/insights')({
-  // The range lives in the URL; anything else there is dropped.
-  validateSearch: (search: Record<string, unknown>): { days?: InsightsDays } => daysInUrl(search.days),
-  loaderDeps: ({ search }) => ({ days: search.days ?? DEFAULT_DAYS }),
+  // The range lives in the URL (none: the default); anything else there is dropped.
+  validateSearch: validateRange,
+  search: { middlewares: [stripSearchParams(RANGE_DEFAULTS)] },
+  loaderDeps: ({ search }) => search,
   loader: ({ context, params, deps }) => {
     void context.queryClient.prefetchQuery(insightsQueryOptions(params.campaignId, deps.days));
   },
@@ -14,7 +15,7 @@ export const Route = createFileRoute('/_authed/campaign/$campaignId/insights')({
 
 function CampaignInsightsRoute() {
   const { campaignId } = Route.useParams();
-  const { days = DEFAULT_DAYS } = Route.useSearch();
+  const { days } = Route.useSearch();
   const navigate = Route.useNavigate();
-  return <CampaignInsights campaignId={campaignId} days={days} onDays={(next) => void navigate({ search: daysInUrl(next), replace: true })} />;
+  return <CampaignInsights campaignId={campaignId} days={days} onDays={(next) => void navigate({ search: { days: next }, replace: true })} />;
 }
