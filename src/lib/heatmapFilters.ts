@@ -11,10 +11,9 @@ export type HeatmapFilters = Pick<SessionFilters, (typeof KEYS)[number]> & { typ
 /** The heatmaps route's filters from its search: anything else, or anything invalid, is dropped. */
 export function validateHeatmapFilters(search: Record<string, unknown>): HeatmapFilters {
   const all = validateSessionFilters(search);
-  const filters: HeatmapFilters = {};
-  for (const key of KEYS) if (all[key] !== undefined) Object.assign(filters, { [key]: all[key] });
-  const type = SESSION_TYPES.find((t) => t === search.type);
-  if (type) filters.type = type;
+  // Every key named, undefined when dropped (the router keeps a raw value its validateSearch leaves out).
+  const filters: HeatmapFilters = Object.fromEntries(KEYS.map((key) => [key, all[key]]));
+  filters.type = SESSION_TYPES.find((t) => t === search.type);
   return filters;
 }
 

@@ -54,9 +54,22 @@ export interface SessionFilters {
 const text = (value: unknown, max: number) =>
   typeof value === 'string' || typeof value === 'number' ? String(value).trim().slice(0, max) || undefined : undefined;
 
-/** TanStack Router's validateSearch for the campaign sessions page. */
+/** Every filter's name, and the sort's. */
+export const FILTER_KEYS = [
+  ...TIME_FILTERS,
+  ...FILTER_FLAGS,
+  ...(['url', 'country', 'device', 'browser', 'utm'] as const),
+  ...PEOPLE_FILTERS,
+  ...(['error', 'funnel', 'step', 'outcome', 'sort'] as const),
+] satisfies (keyof SessionFilters)[];
+
+// TanStack Router gives a screen its raw search under what validateSearch returns: a key left out
+// would keep its raw, invalid value. So every key is named, undefined when dropped.
+const NONE: SessionFilters = Object.fromEntries(FILTER_KEYS.map((key) => [key, undefined]));
+
+/** The filters and sort from a page's search (the sessions page's, the replay page's, the heatmaps'). */
 export function validateSessionFilters(search: Record<string, unknown>): SessionFilters {
-  const filters: SessionFilters = {};
+  const filters: SessionFilters = { ...NONE };
   for (const key of TIME_FILTERS) {
     const n = Number(search[key]);
     if (search[key] !== undefined && search[key] !== '' && Number.isInteger(n) && n >= 0 && n <= MAX_TIME) filters[key] = n;

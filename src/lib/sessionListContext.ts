@@ -3,7 +3,7 @@
 // session follow that list's order and a reload or a shared link keeps them. A replay opened any
 // other way follows the campaign's default list: every session, newest first.
 import { FILTER_MAX_CHARS, SESSION_TYPES, type SessionType } from '../../common/session-list.js';
-import { validateSessionFilters, type SessionFilters } from './sessionFilters.js';
+import { FILTER_KEYS, validateSessionFilters, type SessionFilters } from './sessionFilters.js';
 
 export interface SessionListContext extends SessionFilters {
   /** The list's search text. */
@@ -14,7 +14,7 @@ export interface SessionListContext extends SessionFilters {
 
 /** The list context in a replay page's URL (anything else dropped, as on the list's own page). */
 export function validateListContext(search: Record<string, unknown>): SessionListContext {
-  const list: SessionListContext = validateSessionFilters(search);
+  const list: SessionListContext = { ...validateSessionFilters(search), q: undefined, type: undefined };
   const q = typeof search.q === 'string' || typeof search.q === 'number' ? String(search.q).trim().slice(0, FILTER_MAX_CHARS.search) : '';
   if (q) list.q = q;
   const type = SESSION_TYPES.find((t) => t === search.type);
@@ -33,7 +33,8 @@ export const SESSION_LIST_DEFAULTS = { q: '', type: 'all' } as const satisfies P
 
 /** The sessions page's validateSearch: anything invalid is dropped to its default. */
 export function validateSessionListSearch(search: Record<string, unknown>): SessionListSearch {
-  return { ...SESSION_LIST_DEFAULTS, ...validateListContext(search) };
+  const { q = SESSION_LIST_DEFAULTS.q, type = SESSION_LIST_DEFAULTS.type, ...filters } = validateListContext(search);
+  return { ...filters, q, type };
 }
 
 /** The list context of a sessions page showing `filters`, searched for `search`, of `type`. */
@@ -41,9 +42,9 @@ export function listContext(filters: SessionFilters, search: string, type: strin
   return validateListContext({ ...filters, q: search, type });
 }
 
-/** The list's filters and sort alone (the sessions page's own URL). */
-export function listFilters({ q: _q, type: _type, ...filters }: SessionFilters & { q?: string; type?: string }): SessionFilters {
-  return filters;
+/** The list's filters and sort alone (nothing else the URL may hold). */
+export function listFilters(search: SessionFilters): SessionFilters {
+  return Object.fromEntries(FILTER_KEYS.map((key) => [key, search[key]]));
 }
 
 export interface Neighbours {

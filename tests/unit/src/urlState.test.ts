@@ -5,6 +5,7 @@ import { Route as Insights } from '../../../src/routes/_authed/campaign/$campaig
 import { Route as Funnels } from '../../../src/routes/_authed/campaign/$campaignId/funnels.js';
 import { Route as Heatmaps } from '../../../src/routes/_authed/campaign/$campaignId/heatmaps.js';
 import { DEFAULT_DAYS } from '../../../src/api/insights.js';
+import { listFilters, type SessionListSearch } from '../../../src/lib/sessionListContext.js';
 
 // Each list screen's URL state as its route declares it: one validateSearch (anything invalid
 // dropped to its default, never a crash) and the stripSearchParams middleware that leaves the
@@ -24,6 +25,12 @@ describe('the sessions list URL', () => {
     expect(validate(Sessions, { q: { a: 1 }, type: 'robot', sort: 'sideways', funnel: 'spring', step: 2, junk: 1 })).toEqual({ q: '', type: 'all' });
     // The router reads an all-digit value as a number.
     expect(validate(Sessions, { q: 42 })).toEqual({ q: '42', type: 'all' });
+  });
+
+  it('hands the screen no invalid value: the router merges its raw search under what validateSearch returns', () => {
+    const raw = { sort: 'sideways', funnel: 'spring', type: 'robot', q: {}, country: 'Germany', from: -1, junk: 1 };
+    const seen = { ...raw, ...(validate(Sessions, raw) as SessionListSearch) } as SessionListSearch;
+    expect({ q: seen.q, type: seen.type, filters: listFilters(seen) }).toEqual({ q: '', type: 'all', filters: {} });
   });
 
   it('leaves the defaults out of the address', () => {
@@ -53,6 +60,11 @@ describe('the heatmaps URL', () => {
       country: 'DE',
     });
     expect(validate(Heatmaps, { path: 'cart', device: 'watch', layer: 'sparkle', days: 'x', type: 'robot', sort: 'longest' })).toEqual({ layer: 'all', days: DEFAULT_DAYS });
+  });
+
+  it('hands the screen no invalid value under the validated one', () => {
+    const raw = { path: 'cart', device: 'watch', layer: 'sparkle', days: 'x', type: 'robot', country: 'Germany', hasErrors: 'no' };
+    expect({ ...raw, ...(validate(Heatmaps, raw) as object) }).toEqual({ layer: 'all', days: DEFAULT_DAYS });
   });
 
   it('leaves the defaults out of the address', () => {

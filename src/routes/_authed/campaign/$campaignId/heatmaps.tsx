@@ -20,8 +20,8 @@ export const Route = createFileRoute('/_authed/campaign/$campaignId/heatmaps')({
     const device = VIEWPORT_CLASSES.find((d) => d === search.device);
     return {
       ...validateHeatmapFilters(search),
-      ...(path ? { path } : {}),
-      ...(device ? { device } : {}),
+      path,
+      device,
       layer: HEAT_LAYERS.find((l) => l.layer === search.layer)?.layer ?? DEFAULTS.layer,
       days: daysOf(search.days),
     };

@@ -2,13 +2,13 @@ import { createFileRoute, stripSearchParams, type SearchSchemaInput } from '@tan
 import { sessionsQueryOptions } from '../../../../api/sessions.js';
 import { CampaignSessions } from '../../../../screens/CampaignSessions.js';
 import { SaveForOfflineButton } from '../../../../offline/SaveForOfflineButton.js';
-import { SESSION_LIST_DEFAULTS, validateSessionListSearch, type SessionListSearch } from '../../../../lib/sessionListContext.js';
+import { listFilters, SESSION_LIST_DEFAULTS, validateSessionListSearch, type SessionListSearch } from '../../../../lib/sessionListContext.js';
 
 export const Route = createFileRoute('/_authed/campaign/$campaignId/')({
   // The list's search, type, filters and sort live in the URL: a filtered list can be bookmarked and shared.
   validateSearch: (search: Partial<SessionListSearch> & SearchSchemaInput) => validateSessionListSearch(search),
   search: { middlewares: [stripSearchParams(SESSION_LIST_DEFAULTS)] },
-  loaderDeps: ({ search: { q, type, ...filters } }) => ({ search: q, type, filters }),
+  loaderDeps: ({ search }) => ({ search: search.q, type: search.type, filters: listFilters(search) }),
   loader: ({ context, params, deps }) => {
     void context.queryClient.prefetchInfiniteQuery(sessionsQueryOptions(params.campaignId, deps));
   },
