@@ -56,7 +56,7 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds, 
   const saved = useSavedReplay(campaignId, sessionId);
   const campaignName = useCampaignName(campaignId, saved);
   const navigate = useNavigate();
-  const backToCampaign = () => void navigate({ to: '/campaign/$campaignId', params: { campaignId }, search: listFilters(list) });
+  const backToCampaign = () => void navigate({ to: '/campaign/$campaignId', params: { campaignId }, search: { ...listFilters(list), q: list.q, type: list.type } });
   const neighbours = useSessionNeighbours(campaignId, sessionId, list);
   const [autoplayNext, setAutoplayNext] = useAutoplayNext();
   const openSession = (id: string, play = false) =>
