@@ -1,7 +1,7 @@
 import { pageRecorded } from '../../common/recording-rules.js';
 import { pathOf } from '../../common/session-facts.js';
 import { readCarried } from '../../common/carried-facts.js';
-import type { SessionState } from '../sessions/repository.js';
+import type { SessionState } from '../recordings/rules.js';
 
 interface EventLike {
   type: number;
