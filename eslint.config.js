@@ -83,7 +83,14 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^(\\.\\./)+(server/)?ingest(/|$)', message: 'server/recordings/ imports nothing from server/ingest/: recordings defines what it accepts (rules.ts).' }] },
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(server/)?ingest(/|$)',
+              message: 'server/recordings/ imports nothing from server/ingest/: recordings defines what it accepts (rules.ts).',
+            },
+          ],
+        },
       ],
     },
   },

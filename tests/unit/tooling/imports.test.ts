@@ -20,7 +20,9 @@ describe('the no-cycle lint rule', () => {
   const eslint = new ESLint({
     cwd: dir,
     overrideConfigFile: true,
-    overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser }, plugins: { local: importGraphPlugin }, rules: { 'local/no-cycle': 'error' } }],
+    overrideConfig: [
+      { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser }, plugins: { local: importGraphPlugin }, rules: { 'local/no-cycle': 'error' } },
+    ],
   });
   const cycleErrors = async (name: string) => (await eslint.lintFiles([path.join(dir, name)]))[0].messages.filter((m) => m.ruleId === 'local/no-cycle');
 
@@ -74,7 +76,9 @@ describe('the code as it is', () => {
   });
 
   it('has nothing under server/recordings/ import server/ingest/, and lint refuses it', async () => {
-    const intoIngest = sourcesUnder(path.join(root, 'server/recordings')).flatMap((file) => importsOf(file).filter((target) => rel(target).startsWith('server/ingest/')));
+    const intoIngest = sourcesUnder(path.join(root, 'server/recordings')).flatMap((file) =>
+      importsOf(file).filter((target) => rel(target).startsWith('server/ingest/')),
+    );
     expect(intoIngest).toEqual([]);
     const eslint = new ESLint({ cwd: root });
     const source = "import type { PackedBatch } from '../ingest/pack-batch.js';\nexport type Probe = PackedBatch;\n";
