@@ -31,6 +31,7 @@ const figureFiles = [
   'pwa-weight',
   'live-delay',
   'live-streams',
+  'server-start',
 ];
 
 function machine(): string {

@@ -14,6 +14,7 @@ import { pageUrl, scrubEvent, storable, withoutQuery } from '../../common/scrub.
 import { pageRecorded, sampled } from '../../common/recording-rules.js';
 import { onRecordedPages } from './recorded-pages.js';
 import { withoutBlockedText } from './blocked-elements.js';
+import type { IdRuns } from '../../common/id-runs.js';
 import { utmValue } from '../../common/utm.js';
 
 // Everything ingest does to a batch's bytes before the database sees it: inflate, parse,
@@ -34,6 +35,8 @@ export interface PackedBatch extends RecordedBatch {
   unrecorded: boolean;
   /** Events before its first page load were kept without knowing the session's page (`opening`): the route checks it. */
   keptUnknownOpening: boolean;
+  /** Ids its mutations touch before its first full snapshot (null: too many to list): the route packs it again with the session's blocked runs when they meet. */
+  touchedIds: IdRuns | null;
 }
 
 /** What the campaign decides about a batch's contents. */
@@ -51,6 +54,8 @@ export interface PackOptions {
   blockSelector?: string;
   /** Whether the page the session is on when the batch begins is recorded (undefined: not known, taken as recorded; a first batch's is its info's page). */
   opening?: boolean;
+  /** The nodes the session's earlier batches blocked on its page (the session's carried runs). */
+  blocked?: IdRuns;
 }
 
 export type PackOutcome = { ok: true; batch: PackedBatch } | { ok: false; status: number; error: string };
@@ -173,9 +178,10 @@ function scrubbed(events: Event[], options: PackOptions, opening: boolean | unde
     ? pages.kept
     : pages.kept.filter((e) => !(e.type === EventType.Custom && (e.data as { tag?: unknown }).tag === CAPTURED_TAGS.console));
   let changed = kept.length !== events.length || ordered !== events;
-  changed = withoutBlockedText(kept, options.blockSelector ?? '') || changed;
+  const cut = withoutBlockedText(kept, options.blockSelector ?? '', options.blocked);
+  changed ||= cut.changed;
   for (const event of kept) changed = scrubEvent(event, options.maskedParams) || changed;
-  return { kept, changed, pages };
+  return { kept, changed, pages, cut };
 }
 
 /** The page a batch begins on is recorded: a first batch's is its info's page, another's what the route knows. */
@@ -213,7 +219,7 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
     // A session the campaign's sample leaves out is refused whole, whoever sent it.
     if (!sampled(batch.sessionId, options.sampleRate)) throw new Refusal(403, NOT_SAMPLED);
     const opening = openingRecorded(batch, options);
-    const { kept, changed, pages } = scrubbed(batch.events, options, opening);
+    const { kept, changed, pages, cut } = scrubbed(batch.events, options, opening);
     const received = receivedSpan(raw, json, scan, batch, changed);
     const unrecorded = !kept.length && pages.dropped;
     // A batch of nothing but dropped events is still a batch of the session (its seq counts).
@@ -223,6 +229,8 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
     const chunk = received ? receivedChunk(raw, received, events) : encodeEvents(events);
     const moments = factMoments(events);
     if (pages.endsUnrecordedAt !== undefined) moments.push({ kind: 'unrecorded', t: pages.endsUnrecordedAt });
+    // At the last moment's time: a later one would judge pending clicks before the next batch could answer them.
+    if (cut.hidden.length || cut.reset) moments.push({ kind: 'blocked', t: moments.at(-1)?.t ?? chunk.firstTs, runs: cut.hidden, reset: cut.reset });
     return {
       ok: true,
       batch: {
@@ -241,6 +249,7 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
         heat: heatRecords(events),
         unrecorded,
         keptUnknownOpening: pages.keptUnknownOpening,
+        touchedIds: cut.touched,
         chunk: chunk.data,
       },
     };

@@ -4,6 +4,7 @@ import { COUNTERS, admissionSql, capValues, grownName, limitName, raiseSql, with
 import { CHUNK_COLUMNS, FACT_VALUE_COLUMNS, type FoldedFacts } from './session-rows.js';
 import { JUDGED_NAMES, campaignUnchanged, judgedArrays, judgedValues } from './judged-campaign.js';
 import { Statement } from './statement.js';
+import { durationSql } from '../sessions/duration.js';
 
 /**
  * PostgreSQL's two statements for the batches that arrive together, one row of `unnest`'s
@@ -49,7 +50,7 @@ export const countStatement = new Statement<string>('postgres', (p) => {
     ${p('now')}::bigint[], ${grows}, ${p('facts')}::json[], ${p('first_ts')}::bigint[], ${p('last_ts')}::bigint[], ${p('data')}::bytea[], ${judgedArrays(p)})
   as u(campaign_id, session_id, seq, seen_batch_count, seen_started_at, now, ${COUNTERS.map(({ column }) => grownName(column)).join(', ')}, facts, first_ts, last_ts, data, ${JUDGED_NAMES})
 ), counted as (
-  update sessions s set last_activity_at = v.now, duration_ms = v.now - s.started_at, ${raiseSql('postgres', 's', by)},
+  update sessions s set last_activity_at = v.now, duration_ms = ${durationSql('postgres', 'v.now - s.started_at', '(v.f).active_ms')}, ${raiseSql('postgres', 's', by)},
     ${FACT_VALUE_COLUMNS.map((column) => `${column} = (v.f).${column}`).join(', ')}, entry_url = coalesce(s.entry_url, (v.f).entry_url)
   from v
   where s.campaign_id = v.campaign_id and s.id = v.session_id and s.closed_reason is null

@@ -10,6 +10,7 @@ import { MAX_SEQ } from '../../common/limits.js';
 import { NOTE_TAG } from '../../common/captured.js';
 import { factValues, factsOfRow, sessionRow, type FactColumns, type SessionRow } from '../sessions/rows.js';
 import { NOTHING_COUNTED, raised, type RecordedBatch } from './rules.js';
+import { sessionDurationMs } from '../sessions/duration.js';
 import type { Selectable } from 'kysely';
 import type { ChunksTable } from '../db/schema.js';
 
@@ -113,7 +114,10 @@ export function firstBatchRow(campaign: CampaignRow, batch: RecordedBatch, info:
   const counted: SessionRow = { ...row, ...raised(NOTHING_COUNTED, batch) };
   if (batch.moments.length) {
     const facts = foldedFacts(row, batch, marks);
-    Object.assign(counted, facts, { entry_url: row.entry_url ?? facts.entry_url });
+    Object.assign(counted, facts, {
+      entry_url: row.entry_url ?? facts.entry_url,
+      duration_ms: sessionDurationMs({ duration_ms: row.duration_ms, active_ms: facts.active_ms }),
+    });
   }
   return { ...counted, ...verdictOf(counted) };
 }

@@ -21,6 +21,7 @@ import {
   type WriteOutcome,
 } from './rules.js';
 import { Statement, type Dialect } from './statement.js';
+import { durationSql } from '../sessions/duration.js';
 import {
   CHUNK_COLUMNS,
   FACT_VALUE_COLUMNS,
@@ -84,7 +85,7 @@ export class TransactionWriter {
       // Typed: PostgreSQL cannot tell what `$1 - $2` subtracts.
       const by = (column: string) => `cast(${p(grownName(column))} as bigint)`;
       const facts = FACT_VALUE_COLUMNS.map((column) => `${column} = ${p(column)}`).join(', ');
-      return `update sessions as s set last_activity_at = ${p('now')}, duration_ms = ${p('now')} - s.started_at, ${raiseSql(dialect, 's', by)}, ${facts},
+      return `update sessions as s set last_activity_at = ${p('now')}, duration_ms = ${durationSql(dialect, `${p('now')} - s.started_at`, `cast(${p('active_ms')} as bigint)`)}, ${raiseSql(dialect, 's', by)}, ${facts},
   entry_url = coalesce(s.entry_url, ${p('entry_url')})
 where s.campaign_id = ${p('campaign')} and s.id = ${p('session')} and s.closed_reason is null
   and s.batch_count = ${p('seen_batch_count')} and s.started_at = ${p('seen_started_at')}
