@@ -2,7 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Campaign, CreateCampaignPayload } from '../../common/api-types.js';
 import { DEFAULT_MASKED_PARAMS, DEFAULT_PRIVACY, type TrackerRules } from '../../common/recording-rules.js';
 import type { CampaignsTable } from '../db/schema.js';
-import type { PackOptions } from '../ingest/pack-batch.js';
+import type { PackOptions } from '../ingest/pack.js';
 import type { PageRules } from '../ingest/recorded-pages.js';
 import type { CampaignRow } from './repository.js';
 

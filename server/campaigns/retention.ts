@@ -4,7 +4,7 @@ import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import { hasStar } from '../stars/repository.js';
 import type { Database } from '../db/schema.js';
 import { SESSION_DURATION_MS } from '../sessions/duration.js';
-import { endedBefore } from '../recordings/verdict.js';
+import { endedBefore } from '../recordings/rules.js';
 import { deleteSessions } from '../recordings/deletion.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

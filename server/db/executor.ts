@@ -1,6 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './schema.js';
 
+/** The SQL a statement is written in: the two databases Tapedeck runs on. */
+export type Dialect = 'sqlite' | 'postgres';
+
 /** A transaction on the database. */
 export type Trx = Transaction<Database>;
 

@@ -1,4 +1,4 @@
-import { packBatch, type PackOptions, type PackOutcome } from './pack-batch.js';
+import { packBatch, type PackOptions, type PackOutcome } from './pack.js';
 
 /** A worker thread's task: one batch's bytes in, its packed chunk (compressed, small) out. */
 export default function run({ raw, now, options }: { raw: Uint8Array; now: number; options?: PackOptions }): PackOutcome {

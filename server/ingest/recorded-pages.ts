@@ -74,6 +74,6 @@ export const sessionCarry = (row: Pick<SessionState, 'facts_carry' | 'exit_url'>
   blocked: readCarried(row.facts_carry).blockedRuns,
 });
 
-/** Whether a batch packed before its session was known must be packed again with what the session carries (the batch by shape: pack-batch.ts imports this file). */
+/** Whether a batch packed before its session was known must be packed again with what the session carries (the batch by shape: pack.ts imports this file). */
 export const carryMatters = (batch: { keptUnknownOpening: boolean; touchedIds: IdRuns | null }, carried: SessionCarry): boolean =>
   (batch.keptUnknownOpening && !carried.opening) || (carried.blocked.length > 0 && (batch.touchedIds === null || runsMeet(carried.blocked, batch.touchedIds)));

@@ -1,12 +1,12 @@
 import { sql, type SqlBool } from 'kysely';
 import type { Executor } from '../db/executor.js';
-import { BOT_REASONS, endedBefore } from './verdict.js';
+import { BOT_REASONS, endedBefore } from './rules.js';
 
 /** How far back a sweep looks for sessions that ended without human input. */
 export const SWEEP_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Sessions that ended (verdict.ts sessionEnded) without any human input are bots: botVerdict's
+ * Sessions that ended (rules.ts sessionEnded) without any human input are bots: botVerdict's
  * rule for them, in SQL (tests/integration/bot-verdict.test.ts shows the two agree). Run before a
  * list or the insights, and after a campaign admits a new session (at most once a minute; outside
  * its transaction, so the admission never waits on other rows). The UPDATE runs only when a

@@ -1,8 +1,51 @@
 import { sql } from 'kysely';
 import { isPostgres, type Db } from '../db/index.js';
 import type { Trx } from '../db/executor.js';
-import { TurnGroups } from './turn-groups.js';
 import { isTransientDatabaseFault } from '../http/errors.js';
+
+// The batching of both databases' transactions (SQLite's every batch, PostgreSQL's leftovers):
+// what arrives in one turn of the event loop is grouped (TurnGroups) and committed together
+// (GroupCommitter). PostgreSQL's shared statements group their batches with TurnGroups too.
+
+/**
+ * Gathers what is queued during one turn of the event loop into groups and runs them, at most
+ * `concurrency` at once; what arrives while they run makes the next group. The group commit
+ * (below) and PostgreSQL's shared statements (postgres-batching.ts) group batches this way.
+ */
+export class TurnGroups<Entry> {
+  readonly #queue: Entry[] = [];
+  #running = 0;
+  #scheduled = false;
+
+  constructor(
+    private readonly concurrency: number,
+    /** Takes the next group out of the queue (it removes what it takes). */
+    private readonly take: (queue: Entry[]) => Entry[],
+    private readonly run: (group: Entry[]) => Promise<void>,
+  ) {}
+
+  push(entry: Entry): void {
+    this.#queue.push(entry);
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#running >= this.concurrency || !this.#queue.length) return;
+    // Waits for the rest of this turn of the event loop: batches read together go together.
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      if (this.#running >= this.concurrency || !this.#queue.length) return;
+      const group = this.take(this.#queue);
+      this.#running++;
+      void this.run(group).finally(() => {
+        this.#running--;
+        this.#schedule();
+      });
+      this.#schedule();
+    });
+  }
+}
 
 /** Tries of a batch alone: a deadlock cancels one transaction of two, and the next try finds the other done. */
 const TRIES_ALONE = 3;

@@ -1,9 +1,9 @@
 import type { Db } from '../db/index.js';
 import { isPostgres } from '../db/index.js';
 import type { Destination, RecordedBatch, SessionCaps, SessionState, WriteOutcome } from './rules.js';
-import type { WriterLog } from './statement-groups.js';
+import type { WriterLog } from './postgres-batching.js';
 import { GroupedTransactions, LastSeenRows } from './transaction-writer.js';
-import { PostgresWriter } from './postgres-writer.js';
+import { PostgresWriter } from './postgres-batching.js';
 
 /**
  * Recordings: the one place that writes sessions, their chunks and a campaign's count of

@@ -2,7 +2,7 @@ import type { Executor } from '../db/executor.js';
 import { sessionRow, type NewSession } from '../sessions/rows.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import { encodeEvents, type EncodedChunk } from '../storage/chunk-codec.js';
-import { chunkRow, type ChunkRow } from './session-rows.js';
+import { chunkRow, type ChunkRow } from './rules.js';
 
 /** Rows written as they are, without ingest's rules: tests, the bench and the screenshots seed recordings with these. */
 

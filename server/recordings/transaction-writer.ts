@@ -1,40 +1,38 @@
-import type { Executor } from '../db/executor.js';
+import type { Dialect, Executor } from '../db/executor.js';
 import { HttpError, badRequest } from '../http/errors.js';
 import type { CampaignRow } from '../db/schema.js';
 import { STATE_COLUMNS, VERDICT_COLUMNS, type SessionRow } from '../sessions/rows.js';
 import {
+  CHUNK_COLUMNS,
+  COUNTERS,
+  FACT_VALUE_COLUMNS,
   INFO_REQUIRED,
   LIMIT_REACHED,
   NOTHING_COUNTED,
+  SESSION_COLUMNS,
+  Statement,
   admissionSql,
   capReached,
   capValues,
+  chunkRow,
+  closingNote,
+  firstBatchRow,
+  foldedFacts,
   grownName,
   limitName,
+  newSessionRow,
   raiseSql,
+  verdictOf,
+  verdictStale,
   withinCapsSql,
-  COUNTERS,
+  type ChunkRow,
   type CountedSession,
   type RecordedBatch,
   type SessionCaps,
   type SessionState,
   type WriteOutcome,
 } from './rules.js';
-import { Statement, type Dialect } from './statement.js';
 import { durationSql } from '../sessions/duration.js';
-import {
-  CHUNK_COLUMNS,
-  FACT_VALUE_COLUMNS,
-  SESSION_COLUMNS,
-  chunkRow,
-  closingNote,
-  firstBatchRow,
-  foldedFacts,
-  newSessionRow,
-  verdictOf,
-  verdictStale,
-  type ChunkRow,
-} from './session-rows.js';
 import { GroupCommitter, type GroupOptions } from './group-commit.js';
 import type { Db } from '../db/index.js';
 import { RecentlyUsed } from '../recently-used.js';

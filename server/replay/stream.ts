@@ -8,7 +8,7 @@ import { listChunks, readChunkData, readChunkJson, type ChunkInfo } from '../sto
 import { SPAN_BYTES, type EventSpans } from '../storage/scan-events.js';
 import { toSession } from '../sessions/rows.js';
 import { LIVE_WINDOW_MS } from '../../common/limits.js';
-import { sessionEnded } from '../recordings/verdict.js';
+import { sessionEnded } from '../recordings/rules.js';
 import { RECORDING_FORMAT, RECORDING_VERSION } from '../../common/recording-file.js';
 import { chunkCost, COMMA, openChunk, PIECE_BYTES } from './chunk-order.js';
 import type { RecordingNote } from '../../common/api/notes.js';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Dialect } from '../recordings/statement.js';
+import type { Dialect } from '../db/executor.js';
 
 // A session's duration, once: by the server's clock from its start to its last batch, but at
 // least its active time, which the events' own clock measures (the first batch carries events

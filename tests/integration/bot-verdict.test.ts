@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionRow } from '../../server/sessions/rows.js';
-import { verdictOf } from '../../server/recordings/session-rows.js';
-import { botVerdict, sessionEnded } from '../../server/recordings/verdict.js';
+import { verdictOf } from '../../server/recordings/rules.js';
+import { botVerdict, sessionEnded } from '../../server/recordings/rules.js';
 import { markEndedSessionsWithoutInput } from '../../server/recordings/bot-sweep.js';
 import { SESSION_IDLE_MS } from '../../common/limits.js';
 import { serverWithCampaign } from './ingest-support.js';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../scripts/build-server.mjs';
 import { freePort, type TestServer } from '../helpers/server.js';
 import { signIn } from '../helpers/signin.js';
-import { INLINE_MAX_BYTES } from '../../server/ingest/pack-pool.js';
+import { INLINE_MAX_BYTES } from '../../server/ingest/pack.js';
 import { createCampaign, info, pageEvents, sessionId } from './ingest-support.js';
 import { spawnServer, type ServerProcess } from './spawn-server.js';
 

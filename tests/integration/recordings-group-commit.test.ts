@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, usingPostgres, type TestServer } from '../helpers/server.js';
 import { findCampaign, type CampaignRow } from '../../server/campaigns/repository.js';
 import { GroupCommitter } from '../../server/recordings/group-commit.js';
-import type { PackedBatch } from '../../server/ingest/pack-batch.js';
+import type { PackedBatch } from '../../server/ingest/pack.js';
 import { DUPLICATE, TransactionWriter, isBatchRefusal, type Written } from '../../server/recordings/transaction-writer.js';
 import { LIMIT_REACHED } from '../../server/recordings/rules.js';
 import { HttpError } from '../../server/http/errors.js';

@@ -2,8 +2,8 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { findCampaign, type CampaignRow } from '../../server/campaigns/repository.js';
-import { packBatch, type PackedBatch } from '../../server/ingest/pack-batch.js';
-import { visitorOf } from '../../server/ingest/visitor.js';
+import { packBatch, type PackedBatch } from '../../server/ingest/pack.js';
+import { visitorOf } from '../../server/ingest/pack.js';
 import { openRecordings, type Recordings } from '../../server/recordings/index.js';
 import type { SessionCaps } from '../../server/recordings/rules.js';
 import { readChunks } from '../../server/storage/chunks.js';

@@ -4,7 +4,7 @@ import { userSession } from '../helpers/auth.js';
 import { createCampaign } from './ingest-support.js';
 import { sessionRow, type NewSession } from '../../server/sessions/rows.js';
 import type { Campaign, Session, SessionsResponse } from '../../common/api-types.js';
-import { BOT_REASONS } from '../../server/recordings/verdict.js';
+import { BOT_REASONS } from '../../server/recordings/rules.js';
 
 let server: TestServer;
 let owner: Awaited<ReturnType<typeof userSession>>;

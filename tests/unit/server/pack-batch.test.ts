@@ -1,7 +1,7 @@
 import zlib from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { packBatch } from '../../../server/ingest/pack-batch.js';
+import { packBatch } from '../../../server/ingest/pack.js';
 import { scanBatch } from '../../../server/storage/scan-batch.js';
 import { eventsJson } from '../../../server/storage/chunk-codec.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StatementGroups } from '../../../server/recordings/statement-groups.js';
+import { StatementGroups } from '../../../server/recordings/postgres-batching.js';
 
 // The grouping behind ingest's short way (server/ingest/statement-groups.ts): what arrives in one
 // turn of the event loop shares a statement, within bounds, one item a key.

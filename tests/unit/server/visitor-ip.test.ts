@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { storedIp, truncatedIp } from '../../../server/recordings/session-rows.js';
+import { storedIp, truncatedIp } from '../../../server/recordings/rules.js';
 
 describe('truncatedIp', () => {
   it.each([

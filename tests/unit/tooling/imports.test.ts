@@ -81,7 +81,7 @@ describe('the code as it is', () => {
     );
     expect(intoIngest).toEqual([]);
     const eslint = new ESLint({ cwd: root });
-    const source = "import type { PackedBatch } from '../ingest/pack-batch.js';\nexport type Probe = PackedBatch;\n";
+    const source = "import type { PackedBatch } from '../ingest/pack.js';\nexport type Probe = PackedBatch;\n";
     const [result] = await eslint.lintText(source, { filePath: path.join(root, 'server/recordings/probe.ts') });
     const refused = result.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports');
     expect(refused).toHaveLength(1);

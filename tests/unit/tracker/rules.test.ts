@@ -8,7 +8,7 @@ import { recordRules } from '../../../tracker/src/rules.js';
 import { maskEvent } from '../../../tracker/src/privacy.js';
 import { consentAnswer, grantConsent, onConsent } from '../../../tracker/src/consent.js';
 import { exposeConsent } from '../../../tracker/src/consent-global.js';
-import { NOT_SAMPLED, packBatch } from '../../../server/ingest/pack-batch.js';
+import { NOT_SAMPLED, packBatch } from '../../../server/ingest/pack.js';
 import { onRecordedPages } from '../../../server/ingest/recorded-pages.js';
 
 const ids = Array.from({ length: 10_000 }, (_, i) => `session-${i}`);

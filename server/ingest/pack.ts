@@ -1,32 +1,38 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
 import { EventType } from '@rrweb/types';
+import { Reader, type Response } from 'mmdb-lib';
+import { Piscina } from 'piscina';
 import type { SessionInfo } from '../../common/api-types.js';
-import { MAX_EVENTS_PER_BATCH, MAX_INFLATED_BYTES, MAX_JSON_DEPTH } from '../../common/limits.js';
-import { batchFlaw, BatchSchema, SessionInfoSchema, type BatchBody, type SessionInfoBody } from '../../common/ingest-batch.js';
-import { scanBatch, type BatchScan, type EventsSpan } from '../storage/scan-batch.js';
-import { encodeEvents, inflatedSize, inTimeOrder, receivedChunk, storableAsReceived } from '../storage/chunk-codec.js';
-import { hasHumanInput, pageLoads } from './event-rules.js';
-import { factMoments, pathOf } from '../../common/session-facts.js';
-import type { RecordedBatch } from '../recordings/rules.js';
-import { heatRecords, type HeatRecord } from '../heatmaps/records.js';
 import { CAPTURED_TAGS, NOTE_TAG } from '../../common/captured.js';
-import { pageUrl, scrubEvent, storable, withoutQuery } from '../../common/scrub.js';
-import { pageRecorded, sampled } from '../../common/recording-rules.js';
-import { onRecordedPages } from './recorded-pages.js';
-import { withoutBlockedText } from './blocked-elements.js';
 import type { IdRuns } from '../../common/id-runs.js';
+import { batchFlaw, BatchSchema, SessionInfoSchema, type BatchBody, type SessionInfoBody } from '../../common/ingest-batch.js';
+import { MAX_EVENTS_PER_BATCH, MAX_INFLATED_BYTES, MAX_JSON_DEPTH } from '../../common/limits.js';
+import { pageRecorded, sampled } from '../../common/recording-rules.js';
+import { pageUrl, scrubEvent, storable, withoutQuery } from '../../common/scrub.js';
+import { factMoments, hasHumanInput, pathOf } from '../../common/session-facts.js';
+import { softwareOf } from '../../common/user-agent.js';
 import { utmValue } from '../../common/utm.js';
+import { heatRecords, type HeatRecord } from '../heatmaps/records.js';
+import { HttpError } from '../http/errors.js';
+import type { RecordedBatch, Visitor } from '../recordings/rules.js';
+import { encodeEvents, inflatedSize, inTimeOrder, receivedChunk, storableAsReceived } from '../storage/chunk-codec.js';
+import { scanBatch, type BatchScan, type EventsSpan } from '../storage/scan-batch.js';
+import { workerScript } from '../worker-script.js';
+import { withoutBlockedText } from './blocked-elements.js';
+import { onRecordedPages } from './recorded-pages.js';
 
 // Everything ingest does to a batch's bytes before the database sees it: inflate, parse,
 // validate, and (unless the body can be stored as it arrived) sort, serialise and compress.
-// Small batches are packed on the request thread, the rest in a worker thread (pack-pool.ts,
-// pack-worker.ts), so a flood of large batches costs the event loop nothing; it is plain code,
-// so tests call it too.
+// Small batches are packed on the request thread, the rest in a worker thread (BatchPacker below;
+// pack-worker.ts is the thread's entry, a file of its own because the pool loads it by name), so
+// a flood of large batches costs the event loop nothing; packBatch is plain code, so tests call it too.
 
 /**
  * A batch checked and made ready to store: its chunk compressed, its facts derived. What
  * recordings stores (RecordedBatch), and what ingest does besides; its visitor is added on the
- * request thread (pack-pool.ts), null here.
+ * request thread (BatchPacker), null here.
  */
 export interface PackedBatch extends RecordedBatch {
   /** Heatmap clicks and scroll depths (server/heatmaps), aggregated after the batch is stored. */
@@ -256,5 +262,159 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
   } catch (error) {
     if (error instanceof Refusal) return { ok: false, status: error.status, error: error.message };
     throw error;
+  }
+}
+
+// Facts about a batch that only its events tell, derived where the batch is parsed.
+
+interface EventLike {
+  type: number;
+  data: unknown;
+}
+
+/** Full snapshots: one per page load. */
+const pageLoads = (events: EventLike[]) => events.filter((e) => e.type === EventType.FullSnapshot).length;
+
+// What the server derives about a session's visitor from its first batch: the address's country
+// (offline database, never a third-party call) and the browser's name. How much of the address a
+// campaign stores is recordings' rule (rules.ts storedIp), and so is the bot verdict.
+
+const COUNTRY_DB = '@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb';
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+
+let countries: Reader<Response> | null | undefined;
+
+/** Loaded once per process, on the first lookup (the file is about 8 MB). */
+function countryReader(): Reader<Response> | null {
+  if (countries === undefined) {
+    try {
+      // Resolved here, not at load: a worker thread's bundle of this file (CommonJS) has no import.meta.
+      countries = new Reader<Response>(fs.readFileSync(createRequire(import.meta.url).resolve(COUNTRY_DB)));
+    } catch {
+      countries = null;
+    }
+  }
+  return countries;
+}
+
+/** ISO 3166 code ("US"), or null for private, local and unknown addresses. */
+function countryCodeOf(ip: string): string | null {
+  try {
+    // This database's records are {country_code}, not MaxMind's shape.
+    const code = (countryReader()?.get(ip) as { country_code?: string } | null)?.country_code;
+    return code ? code.toUpperCase() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** English name of a country code ("United States"). */
+const countryName = (code: string): string => regionNames.of(code) ?? code;
+
+/** The browser's name without its version, lower-case ("chrome"): what the browser filter takes. */
+const browserName = (browser: string | null): string | null => (browser ? browser.replace(/[\d.\s]+$/, '').toLowerCase() || null : null);
+
+/** The visitor of a session's first batch (the one with its info); later batches have none. */
+export function visitorOf(ip: string, info: SessionInfo | null): Visitor | null {
+  if (!info) return null;
+  // The country comes from the full address, whatever the campaign stores of it.
+  const countryCode = countryCodeOf(ip);
+  return { ip, countryCode, country: countryCode ? countryName(countryCode) : null, browserName: browserName(softwareOf(info.userAgent).browser) };
+}
+
+/**
+ * Bytes of batches waiting for a worker or being packed: a burst of visitors waits its turn,
+ * a flood past this is told to come back (503), so the queue's memory stays bounded.
+ */
+const MAX_QUEUED_BYTES = 64 * 1024 * 1024;
+const MAX_QUEUED_BATCHES = 4096;
+/**
+ * One worker's heap: a batch at the inflate cap parses to a few times its size. Past this the
+ * worker dies, its batch is refused, and a fresh worker takes the next one.
+ */
+const WORKER_HEAP_MB = 512;
+
+export const BUSY = 'Ingest is busy; try again shortly';
+
+/**
+ * Batches of at most this much JSON (a tracker's usual batch, a few KB) are packed on the request
+ * thread, well under a millisecond: handing them to a worker cost the event loop about as much
+ * (the message both ways) and kept a second core busy. Larger ones, and bodies announcing a
+ * small size but inflating past it, go to a worker.
+ */
+export const INLINE_MAX_BYTES = 64 * 1024;
+
+function packed(outcome: PackOutcome): PackedBatch {
+  if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
+  return outcome.batch;
+}
+
+/**
+ * Packs ingest batches (packBatch): small ones here, the rest in worker threads. The
+ * threads are warmed when the server gets ready, so the first large batch (or one taken while
+ * shutting down) does not wait for the bundle and the threads to start.
+ */
+export class BatchPacker {
+  #pool: Promise<Piscina> | null = null;
+  #queuedBytes = 0;
+
+  constructor(private readonly workers: number) {}
+
+  #start(): Promise<Piscina> {
+    this.#pool ??= workerScript(new URL('./pack-worker.ts', import.meta.url)).then((filename) => new Piscina({
+      filename,
+      minThreads: this.workers,
+      maxThreads: this.workers,
+      maxQueue: MAX_QUEUED_BATCHES,
+      idleTimeout: 60_000,
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    }));
+    return this.#pool;
+  }
+
+  async warm(): Promise<void> {
+    await this.#start();
+  }
+
+  /**
+   * The packed batch, or an HttpError: the batch's flaw (4xx) or a full queue (503). `ip`, the
+   * sender's address: a first batch's visitor is read from it here, on the request thread (the
+   * country database is loaded once per process, not once per worker).
+   */
+  async pack(raw: Buffer, now: number, options?: PackOptions, ip?: string): Promise<PackedBatch> {
+    const batch = await this.#packed(raw, now, options);
+    if (ip !== undefined) batch.visitor = visitorOf(ip, batch.info);
+    return batch;
+  }
+
+  async #packed(raw: Buffer, now: number, options?: PackOptions): Promise<PackedBatch> {
+    if (announcedSize(raw) <= INLINE_MAX_BYTES) {
+      const outcome = packBatch(raw, now, options, INLINE_MAX_BYTES);
+      if (outcome.ok || outcome.error !== OVER_CAP) return packed(outcome);
+    }
+    return packed(await this.#inWorker(raw, now, options));
+  }
+
+  async #inWorker(raw: Buffer, now: number, options?: PackOptions): Promise<PackOutcome> {
+    if (this.#queuedBytes + raw.length > MAX_QUEUED_BYTES) throw new HttpError(503, BUSY);
+    this.#queuedBytes += raw.length;
+    try {
+      return await (await this.#start()).run({ raw, now, options });
+    } catch (error) {
+      const message = (error as Error).message ?? '';
+      if (message.includes('queue is at limit')) throw new HttpError(503, BUSY);
+      // The worker ran out of its heap on this batch (or died): the batch is what is refused.
+      if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        throw new HttpError(413, 'Batch is too large to process');
+      }
+      throw error;
+    } finally {
+      this.#queuedBytes -= raw.length;
+    }
+  }
+
+  async close(): Promise<void> {
+    await (await this.#pool)?.destroy();
+    this.#pool = null;
   }
 }
