@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
 import { EventType } from '@rrweb/types';
 import { Reader, type Response } from 'mmdb-lib';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { SessionInfo } from '../../common/api-types.js';
 import { CAPTURED_TAGS, NOTE_TAG } from '../../common/captured.js';
 import type { IdRuns } from '../../common/id-runs.js';
@@ -361,7 +361,8 @@ export class BatchPacker {
   constructor(private readonly workers: number) {}
 
   #start(): Promise<Piscina> {
-    this.#pool ??= workerScript(new URL('./pack-worker.ts', import.meta.url)).then((filename) => new Piscina({
+    // Piscina loaded here, not with the file: the worker's bundle of this file never evaluates it.
+    this.#pool ??= Promise.all([workerScript(new URL('./pack-worker.ts', import.meta.url)), import('piscina')]).then(([filename, { Piscina }]) => new Piscina({
       filename,
       minThreads: this.workers,
       maxThreads: this.workers,
