@@ -44,7 +44,13 @@ function exists(named: { path: string; fromRoot: boolean }, paths: string[]): bo
   return paths.some((p) => (named.fromRoot ? pattern.test(p) : p === named.path || p.endsWith(`/${named.path}`)));
 }
 
-const documents = ['README.md', ...fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const documents = [
+  'README.md',
+  ...fs
+    .readdirSync(path.join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 describe('the paths the docs name', () => {
   it('are read from backticks, from the root or as a file within its folder, not URLs or words', () => {
