@@ -25,7 +25,7 @@ async function batchesPerSecond(load: LoadGenerator, server: BenchServer, feed: 
 }
 
 async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row[]> {
-  const sessions = options.quick ? 20 : 400;
+  const sessions = options.quick ? 40 : 400;
   return withServer({ database: kind }, async (server) => {
     const owner = await createOwner(server);
     const load = new LoadGenerator();
