@@ -31,6 +31,7 @@ const figureFiles = [
   'pwa-weight',
   'live-delay',
   'live-streams',
+  'server-start',
 ];
 
 const resultsPath = path.join(import.meta.dirname, 'results.md');
