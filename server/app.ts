@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import type { Config } from './config.js';
@@ -42,6 +42,8 @@ import { localBus, postgresBus } from './live/bus.js';
 import { LiveHub } from './live/hub.js';
 import { registerLive } from './live/routes.js';
 import { openRecordings } from './recordings/index.js';
+import { AfterStored, type StoredBatch } from './recordings/after-stored.js';
+import { markEndedSessionsWithoutInput } from './recordings/bot-sweep.js';
 import { HeavyReads } from './http/heavy-reads.js';
 import { openOffLoopReads } from './db/off-loop-reads.js';
 
@@ -62,6 +64,19 @@ declare module 'fastify' {
     byteCounter: ByteCounter;
     storageQuota: StorageQuota;
   }
+}
+
+/** What follows a stored batch: its projections, and what reads settle first (the bot verdicts of ended sessions). */
+function afterStored(db: Db, live: LiveHub, log: FastifyBaseLogger): AfterStored {
+  const announced = ({ campaignId, sessionId, outcome }: StoredBatch) => {
+    if (outcome.stored || outcome.admitted || outcome.closed) live.sessionChanged(campaignId, sessionId);
+  };
+  return new AfterStored(log)
+    .register('live', { stored: announced })
+    .register('errors', new ErrorLog(db, log))
+    .register('heat', new HeatmapFeed(db, log))
+    .register('visits', new VisitLog(db, log))
+    .register('verdicts', { flush: (campaignId) => markEndedSessionsWithoutInput(db, campaignId) });
 }
 
 /** The composition root: infrastructure, then the API areas, then the web app. */
@@ -97,11 +112,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     live,
     keptCampaigns: new KeptCampaigns(db),
     recordings: openRecordings(db, config.limits, app.log),
-    heatmaps: new HeatmapFeed(db, app.log),
-    errorLog: new ErrorLog(db),
-    funnelVisits: new VisitLog(db, app.log),
+    afterStored: afterStored(db, live, app.log),
     heavyReads: new HeavyReads(openOffLoopReads({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...options.db }, config.limits.heavyReads, config.limits.heavyReadMs), config.limits),
   };
+  // One hook, added after the database's: it runs before it (the last added closes first).
+  app.addHook('onClose', async () => ctx.afterStored.close());
   app.addHook('onReady', async () => ctx.heavyReads.warm());
   app.addHook('onClose', async () => ctx.heavyReads.close());
   app.decorate('ctx', ctx);

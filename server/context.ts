@@ -4,9 +4,7 @@ import type { SessionKeys } from './auth/tokens.js';
 import type { LiveHub } from './live/hub.js';
 import type { KeptCampaigns } from './campaigns/kept-campaigns.js';
 import type { Recordings } from './recordings/index.js';
-import type { HeatmapFeed } from './heatmaps/feed.js';
-import type { ErrorLog } from './insights/errors.js';
-import type { VisitLog } from './funnels/visits.js';
+import type { AfterStored } from './recordings/after-stored.js';
 import type { HeavyReads } from './http/heavy-reads.js';
 
 /** What every area of the server is built from; made once in buildApp. */
@@ -22,12 +20,8 @@ export interface AppContext {
   keptCampaigns: KeptCampaigns;
   /** The one writer of sessions, their chunks and campaigns' admitted-session counts. */
   recordings: Recordings;
-  /** Heatmap aggregation: ingest feeds it each stored batch's heat, off the hot path. */
-  heatmaps: HeatmapFeed;
-  /** JavaScript errors by message for the insights: ingest adds each stored batch's, written a second later. */
-  errorLog: ErrorLog;
-  /** What sessions did, in order, for funnels with click and event steps: ingest adds each stored batch's, written a second later. */
-  funnelVisits: VisitLog;
+  /** What follows a committed batch (live, errors, heat, funnel visits), and what a read settles first (flushFor). */
+  afterStored: AfterStored;
   /** Heavy owner reads: a per-account and node-wide gate, a time budget, queries off the event loop. */
   heavyReads: HeavyReads;
 }
