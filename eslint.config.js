@@ -50,6 +50,18 @@ function boundary(from, folders) {
   }));
 }
 
+/**
+ * A routes module (server/<area>/routes.ts) registers its area's routes; only buildApp
+ * (server/app.ts) imports one. What others need lives beside it: sessions/ownership.ts,
+ * replay/gate.ts, the area's repository.ts, common/.
+ */
+const routesOnlyFromApp = (regex) => ({
+  '@typescript-eslint/no-restricted-imports': [
+    'error',
+    { patterns: [{ regex, message: 'Only server/app.ts imports a routes module: move what this file needs out of it (sessions/ownership.ts, replay/gate.ts, a repository, common/).' }] },
+  ],
+});
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'bench/.tmp/**', 'src/routeTree.gen.ts', 'tests/fixtures/**'] },
   js.configs.recommended,
@@ -71,6 +83,8 @@ export default tseslint.config(
   { files: ['tracker/src/capture.ts'], rules: { 'prefer-rest-params': 'off' } },
   { files: ['src/**/*.{ts,tsx}', 'tests/unit/src/**/*.{ts,tsx}'], ...reactHooks.configs.flat.recommended },
 
+  { files: ['server/**/*.ts'], ignores: ['server/app.ts'], rules: routesOnlyFromApp('(^|/)routes(\\.[jt]s)?$') },
+  { files: ['tests/**/*.{ts,tsx}', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs}'], rules: routesOnlyFromApp('(^|/)server/([^/]+/)?routes(\\.[jt]s)?$') },
   ...boundary('server', ['src', 'tracker', 'sw']),
   ...boundary('src', ['server', 'tracker/src']),
   ...boundary('tracker', ['server', 'src']),

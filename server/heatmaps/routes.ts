@@ -19,7 +19,7 @@ import { badRequest } from '../http/errors.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { busiestPage, elementClickers, heatmapOf, heatmapPages, pagePatterns, savePagePatterns, type Range } from './repository.js';
 import { bySessions, filteredHeatmap } from './filtered.js';
-import { readListFilters } from '../sessions/list-filters.js';
+import { readListFilters } from '../sessions/filters.js';
 import { hasSessionFilters, type SessionFilters } from '../sessions/repository.js';
 
 /** A call's range, as the insights dashboard's. */

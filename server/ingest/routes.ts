@@ -91,7 +91,7 @@ function sessionLimits(app: FastifyInstance, ctx: AppContext) {
     if (!lastSeen) {
       await newPerIp(request, reply, clientAddress(request));
       await newPerCampaign(request, reply, campaign.id);
-      await app.storageQuota.admitNewSession(campaign.id);
+      await ctx.storageQuota.admitNewSession(campaign.id);
     }
     await perSession(request, reply, `${campaign.id}/${batch.sessionId}`);
   };
@@ -112,7 +112,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
   app.addHook('onClose', async () => packer.close());
   const batchesPerIp = minuteLimit(app, 'batch-ip', ctx.config.rateLimits.batchesPerIp);
   const limits = sessionLimits(app, ctx);
-  const bytes = ingestByteBudgets(app.byteCounter, ctx.config.rateLimits);
+  const bytes = ingestByteBudgets(ctx.byteCounter, ctx.config.rateLimits);
 
   // Bodies are raw bytes (gzip or JSON) sent as text/plain, a "simple" cross-origin request
   // that needs no preflight and works with keepalive fetch while a page unloads.
@@ -182,7 +182,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
   const schema = { params: IngestParams, response: { 200: IngestResponse, 202: IngestResponse } };
   app
     .withTypeProvider<TypeBoxTypeProvider>()
-    .post(INGEST_PATH, { bodyLimit: MAX_BODY_BYTES, schema, onRequest: app.diskGuard.hook, config: { crossSite: CROSS_SITE } }, async (request, reply) => {
+    .post(INGEST_PATH, { bodyLimit: MAX_BODY_BYTES, schema, onRequest: ctx.diskGuard.hook, config: { crossSite: CROSS_SITE } }, async (request, reply) => {
       if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Empty body');
       let campaign = request.ingest?.campaign as Campaign;
       await bytes.received(request, reply, campaign.id, request.body.length);

@@ -6,7 +6,7 @@ import { DAY_MS } from '../../common/insights.js';
 import { requestedRange } from './range.js';
 import { requireUser } from '../auth/tokens.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
-import { readListFilters } from '../sessions/list-filters.js';
+import { readListFilters } from '../sessions/filters.js';
 import { campaignInsights } from './repository.js';
 import { hasSessionFilters } from '../sessions/repository.js';
 

@@ -8,26 +8,14 @@ import { MAX_SEQ } from '../../common/limits.js';
 import { requireUser } from '../auth/tokens.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { badRequest } from '../http/errors.js';
-import { ownedSession } from '../replay/routes.js';
+import { ownedSession } from '../sessions/ownership.js';
 import { WATCH_EVERY_MS } from './hub.js';
-import { UserByteBudget } from './budget.js';
 import { followReplay } from './replay-feed.js';
-import { StreamRegistry } from './streams.js';
 
 export const LIVE_LIST_PATH = '/api/v1/streaming/sessions/:campaignId/live';
 export const LIVE_REPLAY_PATH = '/api/v1/replay/live/:campaignId/:sessionId';
 
-export { TOO_MANY_STREAMS_NODE, TOO_MANY_STREAMS_USER } from './streams.js';
 export const BAD_LAST_EVENT_ID = 'Invalid Last-Event-ID';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The node's open live streams (tests read the count). */
-    liveStreams: { readonly size: number };
-    /** Event bytes each user's live streams hold (tests read it). */
-    liveBudget: UserByteBudget;
-  }
-}
 
 /** Where a live replay starts: after the Last-Event-ID header's seq, else after `after`, else from the start. */
 function startAfter(headers: FastifyRequest['headers'], after: number | undefined): number {
@@ -41,10 +29,7 @@ function startAfter(headers: FastifyRequest['headers'], after: number | undefine
 }
 
 export async function registerLive(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const streams = new StreamRegistry(ctx);
-  app.decorate('liveStreams', streams);
-  const budget = new UserByteBudget(ctx.config.limits.liveBytesPerUser);
-  app.decorate('liveBudget', budget);
+  const { liveStreams: streams, liveBudget: budget } = ctx;
   // Before the server stops listening and waits for requests in flight: live streams never end on their own.
   app.addHook('preClose', async () => streams.closeAll());
 
@@ -67,7 +52,7 @@ export async function registerLive(app: FastifyInstance, ctx: AppContext): Promi
     const session = await ownedSession(ctx.db, request, request.params);
     const after = startAfter(request.headers, request.query.after);
     const stream = streams.start(request, reply);
-    followReplay({ ctx, gate: app.replayGate, budget, user: request.userId as string, stream, log: request.log }, session, after);
+    followReplay({ ctx, gate: ctx.replayGates.owners, budget, user: request.userId as string, stream, log: request.log }, session, after);
     return reply;
   });
 }

@@ -143,7 +143,7 @@ export class StreamRegistry {
   private checking = false;
   private readonly check: NodeJS.Timeout;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: Pick<AppContext, 'config' | 'db' | 'keys'>) {
     this.check = setInterval(() => void this.checkSignIns(), ctx.config.limits.liveHeartbeatMs);
     this.check.unref();
   }

@@ -5,7 +5,7 @@ import { SessionsQuery, SessionsResponse } from '../../../common/api/sessions.js
 import { filterParams, validateSessionFilters } from '../../../src/lib/sessionFilters.js';
 import { CampaignListResponse } from '../../../common/api/campaigns.js';
 import { sessionRow, toSession } from '../../../server/sessions/rows.js';
-import { toCampaign } from '../../../server/campaigns/routes.js';
+import { toCampaign } from '../../../server/campaigns/rows.js';
 
 /** What a route with this response schema sends for `value`, serialised as Fastify does. */
 async function serialised(schema: TSchema, value: unknown): Promise<unknown> {
