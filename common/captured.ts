@@ -18,6 +18,8 @@ export const NOTE_TAG = 'tapedeck';
 /** Messages and URLs are cut to this many characters; stacks to STACK_MAX. */
 export const MESSAGE_MAX = 500;
 export const STACK_MAX = 2000;
+/** An error's message as errors are grouped by it (insights, the list's error filter): its first 200 characters. */
+export const MAX_ERROR_MESSAGE = 200;
 
 // Their payloads (the schema in ingest-batch.ts bounds each):
 // - error: {message, source: "file:line" where the page reported it (empty for rejections), stack};

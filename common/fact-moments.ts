@@ -2,15 +2,14 @@
 // rules look at (run where the batch is parsed, in ingest's worker thread).
 
 import { EventType, IncrementalSource, MouseInteractions } from '@rrweb/types';
-import { CAPTURED_TAGS } from './captured.js';
+import { CAPTURED_TAGS, MAX_ERROR_MESSAGE } from './captured.js';
 import { storable } from './scrub.js';
 import { PEOPLE_TAGS, type Fields } from './people.js';
 import { MAX_PAGE_PATH } from './page-pattern.js';
+import type { IdRuns } from './id-runs.js';
 
 /** Dead click: no DOM change, navigation, scroll or input within this long after the click. */
 export const DEAD_CLICK_MS = 1000;
-/** An error's message as errors are grouped by it: its first 200 characters. */
-export const MAX_ERROR_MESSAGE = 200;
 
 /**
  * Human input: what a person at the page produces — mouse moves, mouse interactions (clicks,
@@ -41,6 +40,8 @@ export type Moment =
   | { kind: 'page'; t: number; path: string }
   /** Ingest only: the session went on to a page the campaign does not record (its path is not kept). */
   | { kind: 'unrecorded'; t: number }
+  /** Ingest only: the nodes the batch's page view blocked (server/ingest/blocked-elements.ts); `reset`: a full snapshot began that view. */
+  | { kind: 'blocked'; t: number; runs: IdRuns; reset: boolean }
   | { kind: 'scroll'; t: number; id: number; y: number }
   | { kind: 'error'; t: number; message?: string }
   | { kind: 'request'; t: number }

@@ -9,6 +9,7 @@
 
 import { boundedSet, emptyPeople, EVENT_NAMES_MAX, type PeopleFacts } from './people.js';
 import { quickBack, scroll, type Scrolling } from './frustration-rules.js';
+import { joinRuns, type IdRuns } from './id-runs.js';
 import { DEAD_CLICK_MS, factMoments, FIELD_TYPING_MS, type EventLike, type Moment } from './fact-moments.js';
 
 export { factMoments, hasHumanInput, pathOf, type Moment } from './fact-moments.js';
@@ -52,6 +53,8 @@ export interface SessionFacts extends PeopleFacts {
   scrolling: Scrolling | null;
   /** Carried: the last page loaded is one the campaign does not record (ingest drops what follows until a recorded one). */
   onUnrecordedPage: boolean;
+  /** Carried: the page's blocked nodes as id runs, bounded (ingest cuts later mutations under them). */
+  blockedRuns: IdRuns;
 }
 
 export const emptyFacts = (): SessionFacts => ({
@@ -73,6 +76,7 @@ export const emptyFacts = (): SessionFacts => ({
   pageTrail: [],
   scrolling: null,
   onUnrecordedPage: false,
+  blockedRuns: [],
   ...emptyPeople(),
 });
 
@@ -195,6 +199,9 @@ export function foldFacts(previous: SessionFacts, moments: Moment[], mark?: (kin
         break;
       case 'unrecorded':
         facts.onUnrecordedPage = true;
+        break;
+      case 'blocked':
+        facts.blockedRuns = moment.reset ? moment.runs : joinRuns(facts.blockedRuns, moment.runs);
         break;
       case 'response':
       case 'typed':

@@ -1,9 +1,25 @@
-// The sessions list's sort orders and filter bounds (the device kinds are common/devices.ts's), as plain values: the PWA validates its URL
-// with them on the first page load, where the API schemas (and TypeBox with them) must not be
-// bundled; common/api/sessions.ts builds the query schema from the same lists.
+// The sessions list's sort orders, types and filter bounds (the device kinds are common/devices.ts's,
+// the error cap common/captured.ts's, the funnel id common/ids.ts's), as plain values: the PWA
+// validates its URL with them on the first page load, where the API schemas (and TypeBox with them)
+// must not be bundled; common/api/sessions.ts builds the query schema from the same lists.
 
 export const SESSION_SORTS = ['newest', 'longest', 'active', 'errors'] as const;
 export type SessionSort = (typeof SESSION_SORTS)[number];
+/** The list's order when none is named. */
+export const DEFAULT_SORT = 'newest' satisfies SessionSort;
+
+/** The list's type filter: human users or bot traffic only (none: every session). */
+export const SESSION_TYPES = ['human', 'bot'] as const;
+export type SessionType = (typeof SESSION_TYPES)[number];
+
+/** With a funnel: the sessions that dropped off after the step, or that converted. */
+export const FUNNEL_OUTCOMES = ['dropped', 'converted'] as const;
+export type FunnelOutcome = (typeof FUNNEL_OUTCOMES)[number];
+
+/** The list's yes/no filters (`=true` in the URL and the query). */
+export const FILTER_FLAGS = ['hasErrors', 'hasRageClicks', 'hasDeadClicks', 'hasQuickBacks', 'hasExcessiveScrolling', 'starred'] as const;
+/** The list's time filters: epoch ms (from, to) and durations in ms, 0 to MAX_TIME. */
+export const TIME_FILTERS = ['from', 'to', 'minDuration', 'maxDuration'] as const;
 
 /** Bounds of the list's query: the server's query schema and the page's URL both hold to them. */
 export const FILTER_MAX_CHARS = { cursor: 200, search: 100, url: 200, browser: 50, utm: 100, user: 200, event: 200, trait: 401, tag: 401 } as const;

@@ -1,5 +1,6 @@
-// Builds what `npm start` and the tests serve: the tracker (esbuild) and the PWA (Vite).
-// With --if-needed it skips the build when no input changed since the last one.
+// Builds what `npm start` and the tests serve: the tracker (esbuild), the PWA (Vite) and the
+// server itself (scripts/build-server.mjs). With --if-needed it skips each part whose inputs did
+// not change since its last build.
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
@@ -10,8 +11,11 @@ const root = path.resolve(import.meta.dirname, '..');
 // common/ too: the tracker and the PWA bundle its rules and constants.
 const inputs = ['common', 'src', 'sw', 'public', 'tracker', 'index.html', 'vite.config.ts', 'package-lock.json'];
 const stampFile = path.join(root, 'dist', '.build-stamp');
+const serverInputs = ['server', 'common', 'package-lock.json', 'scripts/build-server.mjs'];
+const serverDir = path.join(root, 'dist', 'server');
+const serverStampFile = path.join(root, 'dist', '.server-build-stamp');
 
-function fingerprint() {
+function fingerprint(paths) {
   const hash = crypto.createHash('sha256');
   const walk = (p) => {
     if (!fs.existsSync(p)) return;
@@ -22,16 +26,23 @@ function fingerprint() {
       hash.update(`${path.relative(root, p)}:${stat.size}:${stat.mtimeMs}\n`);
     }
   };
-  for (const input of inputs) walk(path.join(root, input));
+  for (const input of paths) walk(path.join(root, input));
   return hash.digest('hex');
 }
 
 const ifNeeded = process.argv.includes('--if-needed');
-const current = fingerprint();
-if (ifNeeded && fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === current) {
-  process.exit(0);
+const stale = (file, print) => !ifNeeded || !fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== print;
+
+const serverPrint = fingerprint(serverInputs);
+if (stale(serverStampFile, serverPrint)) {
+  console.log('Building the server...');
+  const { buildServer } = await import('./build-server.mjs');
+  await buildServer(serverDir);
+  fs.writeFileSync(serverStampFile, serverPrint);
 }
 
+const current = fingerprint(inputs);
+if (!stale(stampFile, current)) process.exit(0);
 console.log('Building Tapedeck (tracker, then PWA)...');
 const trackerBuild = path.join(root, 'tracker', 'build.mjs');
 if (fs.existsSync(trackerBuild)) {

@@ -1,50 +1,19 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { build, type PluginBuild } from 'esbuild';
 
-const scripts = new Map<string, Promise<string>>();
+/** Defined (true) only in the compiled server: scripts/build-server.mjs sets it. */
+declare const TAPEDECK_COMPILED: boolean | undefined;
 
 /**
- * A worker thread's code as one plain JavaScript file, bundled from its TypeScript entry once per
- * process (about 100 ms) into a temporary directory: a worker that loaded TypeScript through tsx
- * took seconds to start, and a file built ahead of time could go stale beside its source.
- * CommonJS: piscina require()s the file first, and Node 20's require() of an ES module crashed the
- * whole process once (a fatal V8 error, "IsGraphAsync must be used on an instantiated module").
- * Packages named in `external` stay out of the bundle (native addons, optional parts): the bundle
- * requires them by their absolute path here, as it lies outside the project.
+ * The file a worker thread runs, from its TypeScript entry beside the caller. The compiled server
+ * (dist/server/) runs the worker built beside it by `npm run build`; under tsx (development and
+ * tests) the entry is bundled at first use, so it never runs stale. The else keeps esbuild, a
+ * build-only package, out of the compiled server: the build drops the branch.
+ * `external`: packages the worker requires rather than bundles (native addons, optional parts).
  */
-export function workerScript(entry: URL, external: string[] = []): Promise<string> {
-  const key = entry.href;
-  let script = scripts.get(key);
-  if (!script) {
-    script = (async () => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-worker-'));
-      process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-      const outfile = path.join(dir, path.basename(fileURLToPath(entry)).replace(/\.ts$/, '.cjs'));
-      const require = createRequire(import.meta.url);
-      const outside = {
-        name: 'outside',
-        setup: (plugin: PluginBuild) => {
-          // Bare package names only; the rest is bundled as usual.
-          plugin.onResolve({ filter: /^[^./]/ }, (args) => (external.includes(args.path) ? { path: require.resolve(args.path), external: true } : undefined));
-        },
-      };
-      await build({
-        entryPoints: [fileURLToPath(entry)],
-        bundle: true,
-        platform: 'node',
-        format: 'cjs',
-        target: 'node20',
-        outfile,
-        plugins: external.length ? [outside] : [],
-        logLevel: 'silent',
-      });
-      return outfile;
-    })();
-    scripts.set(key, script);
+export async function workerScript(entry: URL, external: string[] = []): Promise<string> {
+  if (typeof TAPEDECK_COMPILED !== 'undefined') return fileURLToPath(entry).replace(/\.ts$/, '.cjs');
+  else {
+    const { bundledWorker } = await import('./worker-bundle.js');
+    return bundledWorker(entry, external);
   }
-  return script;
 }

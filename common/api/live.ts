@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
-import { MAX_SEQ } from '../limits.js';
 
-/** GET /api/v1/replay/live/{campaignId}/{sessionId}?after=<seq> (a Last-Event-ID header wins). */
-export const LiveQuery = Type.Object({ after: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SEQ + 1 })) });
+/**
+ * GET /api/v1/replay/live/{campaignId}/{sessionId}?after=<held batches> (a Last-Event-ID header
+ * wins): the highest seq held, then the missing seqs or ranges below it (common/held-batches.ts).
+ */
+export const LiveQuery = Type.Object({ after: Type.Optional(Type.String({ maxLength: 400 })) });

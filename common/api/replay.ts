@@ -50,6 +50,8 @@ export const ReplayResponse = Type.Object({
   complete: Type.Boolean(),
   /** true while the visitor is recording now (a batch within LIVE_WINDOW_MS); absent in older copies. */
   live: Type.Optional(Type.Boolean()),
+  /** The batches whose events it carries, as the live replay's `after` (common/held-batches.ts); absent in older copies. */
+  batches: Type.Optional(Type.String()),
 });
 export type ReplayResponse = Static<typeof ReplayResponse>;
 

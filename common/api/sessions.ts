@@ -3,7 +3,8 @@ import { MadeId, Nullable } from './shared.js';
 import { MAX_TIME } from '../limits.js';
 import { MAX_FUNNEL_STEPS } from '../funnels.js';
 import { DEVICE_KINDS } from '../devices.js';
-import { COUNTRY_CODE, FILTER_MAX_CHARS, KEY_VALUE, SESSION_SORTS } from '../session-list.js';
+import { MAX_ERROR_MESSAGE } from '../captured.js';
+import { COUNTRY_CODE, FILTER_MAX_CHARS, FUNNEL_OUTCOMES, KEY_VALUE, SESSION_SORTS, SESSION_TYPES } from '../session-list.js';
 
 /** Session info the tracker reports with the first batch (the visit's details, screen, referrer, URL). */
 export const SessionInfo = Type.Object({
@@ -114,7 +115,7 @@ export const SessionsQuery = Type.Object(
     cursor: Type.Optional(Type.String({ maxLength: FILTER_MAX_CHARS.cursor })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE })),
     search: Type.Optional(Type.String({ maxLength: FILTER_MAX_CHARS.search })),
-    type: Type.Optional(Type.Union([Type.Literal('human'), Type.Literal('bot')])),
+    type: Type.Optional(Type.Union(SESSION_TYPES.map((t) => Type.Literal(t)))),
     /** Started at or after / before (epoch ms). */
     from: time(),
     to: time(),
@@ -147,12 +148,12 @@ export const SessionsQuery = Type.Object(
     trait: Type.Optional(Type.String({ pattern: KEY_VALUE.source, maxLength: FILTER_MAX_CHARS.trait })),
     tag: Type.Optional(Type.String({ pattern: KEY_VALUE.source, maxLength: FILTER_MAX_CHARS.tag })),
     /** Sessions that had a JavaScript error with this message (its first 200 characters, exactly). */
-    error: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    error: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_ERROR_MESSAGE })),
     /** A funnel of the campaign: the sessions that entered it (with step/outcome, see server/funnels/filter.ts). */
     funnel: Type.Optional(MadeId()),
     /** The funnel's step (1-based) the sessions reached, or dropped off after with outcome=dropped. */
     step: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_FUNNEL_STEPS })),
-    outcome: Type.Optional(Type.Union([Type.Literal('dropped'), Type.Literal('converted')])),
+    outcome: Type.Optional(Type.Union(FUNNEL_OUTCOMES.map((o) => Type.Literal(o)))),
     sort: Type.Optional(Type.Union(SESSION_SORTS.map((s) => Type.Literal(s)))),
   },
   { additionalProperties: false },

@@ -20,7 +20,7 @@ import { ownedCampaign } from '../campaigns/ownership.js';
 import { busiestPage, elementClickers, heatmapOf, heatmapPages, pagePatterns, savePagePatterns, type Range } from './repository.js';
 import { bySessions, filteredHeatmap } from './filtered.js';
 import { readListFilters } from '../sessions/filters.js';
-import { hasSessionFilters, type SessionFilters } from '../sessions/repository.js';
+import { hasSessionFilters, type SessionFilters } from '../sessions/query.js';
 
 /** A call's range, as the insights dashboard's. */
 const rangeOf = (from: number | undefined, to: number | undefined): Range => {

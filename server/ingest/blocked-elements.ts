@@ -1,11 +1,14 @@
 import { EventType, IncrementalSource } from '@rrweb/types';
 import { ALWAYS_BLOCKED } from '../../common/recording-rules.js';
 import { blockSelector, judgeElement, rootAncestry, type Ancestry, type BlockSelector } from './block-selector.js';
+import { idRuns, inRuns, MAX_ID_RUNS, type IdRuns } from '../../common/id-runs.js';
 
 // Ingest's backstop for "Elements Never Recorded": the tracker has rrweb replace blocked elements
 // by same-size placeholders; a modified tracker may send them whole. Here a blocked element of a
 // full snapshot or of added nodes keeps only what the placeholder keeps, its descendants go, and a
-// batch's mutations of text or attributes under it (known from this batch) are dropped.
+// batch's mutations of text or attributes under it are dropped. What a page's earlier batches
+// blocked comes in as the session's carried id runs (bounded: common/id-runs.ts); which of an
+// element's ancestors matched part of a descendant selector is known only within one batch.
 
 /** rrweb's serialised node (only what is read or cut here). */
 interface SerialisedNode {
@@ -43,9 +46,21 @@ class PageView {
   /** Blocked elements (placeholders) and every node below them. */
   readonly hidden = new Set<number>();
   readonly ancestry = new Map<number, Ancestry>();
+  /** Ids the mutations touch (parents of adds, nodes changed): whether the carried runs matter to the batch. */
+  readonly touched = new Set<number>();
   changed = false;
 
-  constructor(readonly selector: BlockSelector) {}
+  /** `carried`: what the page's earlier batches blocked (none for a view opened by a full snapshot). */
+  constructor(
+    readonly selector: BlockSelector,
+    readonly carried: IdRuns = [],
+  ) {}
+
+  /** Whether a node a mutation touches is hidden; the id is noted (the batch needs the carried runs when they hold it). */
+  hides(id: number): boolean {
+    this.touched.add(id);
+    return this.hidden.has(id) || inRuns(this.carried, id);
+  }
 
   /** Walks a serialised subtree under `inherited`, cutting blocked elements down to placeholders. */
   walk(root: SerialisedNode, inherited: Ancestry, insideBlocked: boolean): void {
@@ -86,7 +101,7 @@ class PageView {
     for (const key of ['texts', 'attributes'] as const) {
       const list = data[key];
       if (!Array.isArray(list)) continue;
-      const kept = list.filter((entry: { id?: unknown }) => !(typeof entry?.id === 'number' && this.hidden.has(entry.id)));
+      const kept = list.filter((entry: { id?: unknown }) => !(typeof entry?.id === 'number' && this.hides(entry.id)));
       if (kept.length !== list.length) {
         data[key] = kept;
         this.changed = true;
@@ -108,7 +123,7 @@ class PageView {
       judged.add(add);
       const node = add.node as SerialisedNode;
       const parent = typeof add.parentId === 'number' ? add.parentId : -1;
-      const inside = this.hidden.has(parent);
+      const inside = this.hides(parent);
       if (inside) dropped.add(add);
       this.walk(node, this.ancestry.get(parent) ?? rootAncestry(this.selector), inside);
       // A node id added twice passes its children on once.
@@ -132,22 +147,36 @@ interface EventLike {
   data: unknown;
 }
 
-/** Cuts blocked elements out of a batch's events (in place); answers whether anything changed. */
-export function withoutBlockedText(events: EventLike[], campaignSelector: string): boolean {
-  let view: PageView | undefined;
-  let changed = false;
+/** What cutting blocked elements out of a batch did and found. */
+export interface BlockedCut {
+  changed: boolean;
+  /** The blocked nodes of the batch's last page view, as runs; `reset`: that view began with a full snapshot (what the session carried no longer applies). */
+  hidden: IdRuns;
+  reset: boolean;
+  /** Ids the batch's mutations touch before its first full snapshot, as runs (null: too many to list): whether the session's carried runs matter. */
+  touched: IdRuns | null;
+}
+
+/** Cuts blocked elements out of a batch's events (in place), mutations before its first full snapshot judged with `carried` too. */
+export function withoutBlockedText(events: EventLike[], campaignSelector: string, carried: IdRuns = []): BlockedCut {
   const selector = selectorFor(campaignSelector);
+  const opening = new PageView(selector, carried);
+  let view = opening;
+  let changed = false;
   for (const event of events) {
     const data = event.data as { node?: unknown; source?: unknown } | null;
     if (!data || typeof data !== 'object') continue;
     if (event.type === EventType.FullSnapshot && isNode(data.node)) {
-      if (view) changed ||= view.changed;
+      changed ||= view.changed;
       view = new PageView(selector);
       view.walk(data.node, rootAncestry(selector), false);
-    } else if (event.type === EventType.IncrementalSnapshot && data.source === IncrementalSource.Mutation) {
-      view ??= new PageView(selector);
-      view.mutation(data as never);
-    }
+    } else if (event.type === EventType.IncrementalSnapshot && data.source === IncrementalSource.Mutation) view.mutation(data as never);
   }
-  return changed || (view?.changed ?? false);
+  const touched = idRuns(opening.touched, Infinity);
+  return {
+    changed: changed || view.changed,
+    hidden: idRuns(view.hidden),
+    reset: view !== opening,
+    touched: touched.length > MAX_ID_RUNS ? null : touched,
+  };
 }

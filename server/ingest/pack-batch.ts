@@ -6,13 +6,15 @@ import { batchFlaw, BatchSchema, SessionInfoSchema, type BatchBody, type Session
 import { scanBatch, type BatchScan, type EventsSpan } from '../storage/scan-batch.js';
 import { encodeEvents, inflatedSize, inTimeOrder, receivedChunk, storableAsReceived } from '../storage/chunk-codec.js';
 import { hasHumanInput, pageLoads } from './event-rules.js';
-import { factMoments, pathOf, type Moment } from '../../common/session-facts.js';
+import { factMoments, pathOf } from '../../common/session-facts.js';
+import type { RecordedBatch } from '../recordings/rules.js';
 import { heatRecords, type HeatRecord } from '../heatmaps/records.js';
 import { CAPTURED_TAGS, NOTE_TAG } from '../../common/captured.js';
 import { pageUrl, scrubEvent, storable, withoutQuery } from '../../common/scrub.js';
 import { pageRecorded, sampled } from '../../common/recording-rules.js';
 import { onRecordedPages } from './recorded-pages.js';
 import { withoutBlockedText } from './blocked-elements.js';
+import type { IdRuns } from '../../common/id-runs.js';
 import { utmValue } from '../../common/utm.js';
 
 // Everything ingest does to a batch's bytes before the database sees it: inflate, parse,
@@ -21,28 +23,20 @@ import { utmValue } from '../../common/utm.js';
 // pack-worker.ts), so a flood of large batches costs the event loop nothing; it is plain code,
 // so tests call it too.
 
-/** A batch checked and made ready to store: its chunk compressed, its facts derived. */
-export interface PackedBatch {
-  sessionId: string;
-  seq: number;
-  info: SessionInfo | null;
-  eventCount: number;
-  firstTs: number;
-  lastTs: number;
-  /** The events as stored, as JSON text: what the per-session cap counts. */
-  jsonBytes: number;
-  humanInput: boolean;
-  pageLoads: number;
-  /** What the session-facts rules look at in this batch, folded into the row when it is stored. */
-  moments: Moment[];
+/**
+ * A batch checked and made ready to store: its chunk compressed, its facts derived. What
+ * recordings stores (RecordedBatch), and what ingest does besides; its visitor is added on the
+ * request thread (pack-pool.ts), null here.
+ */
+export interface PackedBatch extends RecordedBatch {
   /** Heatmap clicks and scroll depths (server/heatmaps), aggregated after the batch is stored. */
   heat: HeatRecord[];
   /** Every event was on pages the campaign does not record: a session not yet stored is not started by it. */
   unrecorded: boolean;
   /** Events before its first page load were kept without knowing the session's page (`opening`): the route checks it. */
   keptUnknownOpening: boolean;
-  /** The stored chunk (storage/chunk-codec.ts): its events in time order, encoded, or the body as received. */
-  chunk: Uint8Array;
+  /** Ids its mutations touch before its first full snapshot (null: too many to list): the route packs it again with the session's blocked runs when they meet. */
+  touchedIds: IdRuns | null;
 }
 
 /** What the campaign decides about a batch's contents. */
@@ -60,6 +54,8 @@ export interface PackOptions {
   blockSelector?: string;
   /** Whether the page the session is on when the batch begins is recorded (undefined: not known, taken as recorded; a first batch's is its info's page). */
   opening?: boolean;
+  /** The nodes the session's earlier batches blocked on its page (the session's carried runs). */
+  blocked?: IdRuns;
 }
 
 export type PackOutcome = { ok: true; batch: PackedBatch } | { ok: false; status: number; error: string };
@@ -182,9 +178,10 @@ function scrubbed(events: Event[], options: PackOptions, opening: boolean | unde
     ? pages.kept
     : pages.kept.filter((e) => !(e.type === EventType.Custom && (e.data as { tag?: unknown }).tag === CAPTURED_TAGS.console));
   let changed = kept.length !== events.length || ordered !== events;
-  changed = withoutBlockedText(kept, options.blockSelector ?? '') || changed;
+  const cut = withoutBlockedText(kept, options.blockSelector ?? '', options.blocked);
+  changed ||= cut.changed;
   for (const event of kept) changed = scrubEvent(event, options.maskedParams) || changed;
-  return { kept, changed, pages };
+  return { kept, changed, pages, cut };
 }
 
 /** The page a batch begins on is recorded: a first batch's is its info's page, another's what the route knows. */
@@ -222,7 +219,7 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
     // A session the campaign's sample leaves out is refused whole, whoever sent it.
     if (!sampled(batch.sessionId, options.sampleRate)) throw new Refusal(403, NOT_SAMPLED);
     const opening = openingRecorded(batch, options);
-    const { kept, changed, pages } = scrubbed(batch.events, options, opening);
+    const { kept, changed, pages, cut } = scrubbed(batch.events, options, opening);
     const received = receivedSpan(raw, json, scan, batch, changed);
     const unrecorded = !kept.length && pages.dropped;
     // A batch of nothing but dropped events is still a batch of the session (its seq counts).
@@ -232,6 +229,8 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
     const chunk = received ? receivedChunk(raw, received, events) : encodeEvents(events);
     const moments = factMoments(events);
     if (pages.endsUnrecordedAt !== undefined) moments.push({ kind: 'unrecorded', t: pages.endsUnrecordedAt });
+    // At the last moment's time: a later one would judge pending clicks before the next batch could answer them.
+    if (cut.hidden.length || cut.reset) moments.push({ kind: 'blocked', t: moments.at(-1)?.t ?? chunk.firstTs, runs: cut.hidden, reset: cut.reset });
     return {
       ok: true,
       batch: {
@@ -239,6 +238,7 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
         seq: batch.seq,
         // An entry page the campaign does not record is not kept: the first recorded page is the entry.
         info: batch.info ? sessionInfo(opening === false ? { ...batch.info, url: '' } : batch.info, options.maskedParams) : null,
+        visitor: null,
         eventCount: chunk.eventCount,
         firstTs: chunk.firstTs,
         lastTs: chunk.lastTs,
@@ -249,6 +249,7 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
         heat: heatRecords(events),
         unrecorded,
         keptUnknownOpening: pages.keptUnknownOpening,
+        touchedIds: cut.touched,
         chunk: chunk.data,
       },
     };

@@ -1,7 +1,8 @@
 import { pageRecorded } from '../../common/recording-rules.js';
 import { pathOf } from '../../common/session-facts.js';
 import { readCarried } from '../../common/carried-facts.js';
-import type { SessionState } from '../sessions/repository.js';
+import type { SessionState } from '../recordings/rules.js';
+import { runsMeet, type IdRuns } from '../../common/id-runs.js';
 
 interface EventLike {
   type: number;
@@ -57,7 +58,22 @@ export function onRecordedPages<T extends EventLike>(events: T[], rules: PageRul
  * not when that batch went on to a page not recorded, nor when its last recorded page is left out
  * by rules changed since.
  */
-export function sessionOnRecordedPage(row: Pick<SessionState, 'facts_carry' | 'exit_url'>, rules: PageRules): boolean {
+function sessionOnRecordedPage(row: Pick<SessionState, 'facts_carry' | 'exit_url'>, rules: PageRules): boolean {
   if (readCarried(row.facts_carry).onUnrecordedPage) return false;
   return row.exit_url === null || pageRecorded(row.exit_url, rules);
 }
+
+/** What a session's last stored batch leaves for packing its next one: whether its page is recorded, and the nodes blocked there. */
+export interface SessionCarry {
+  opening: boolean;
+  blocked: IdRuns;
+}
+
+export const sessionCarry = (row: Pick<SessionState, 'facts_carry' | 'exit_url'>, rules: PageRules): SessionCarry => ({
+  opening: sessionOnRecordedPage(row, rules),
+  blocked: readCarried(row.facts_carry).blockedRuns,
+});
+
+/** Whether a batch packed before its session was known must be packed again with what the session carries (the batch by shape: pack-batch.ts imports this file). */
+export const carryMatters = (batch: { keptUnknownOpening: boolean; touchedIds: IdRuns | null }, carried: SessionCarry): boolean =>
+  (batch.keptUnknownOpening && !carried.opening) || (carried.blocked.length > 0 && (batch.touchedIds === null || runsMeet(carried.blocked, batch.touchedIds)));

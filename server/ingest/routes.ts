@@ -11,10 +11,10 @@ import { LIVE_HEADER, MAX_BODY_BYTES } from '../../common/limits.js';
 import { BatchPacker } from './pack-pool.js';
 import type { PackedBatch } from './pack-batch.js';
 import { SESSION_CLOSED_STATUS } from '../recordings/index.js';
-import type { SessionState } from '../sessions/repository.js';
+import type { SessionState } from '../recordings/rules.js';
 import type { IngestCampaign } from '../campaigns/kept-campaigns.js';
 import { packOptions, pageRules, trackerRules } from '../campaigns/recording-rules.js';
-import { sessionOnRecordedPage } from './recorded-pages.js';
+import { carryMatters, sessionCarry, type SessionCarry } from './recorded-pages.js';
 import { IngestParams, IngestResponse } from '../../common/api/ingest.js';
 import { clientAddress } from '../http/client-address.js';
 import { registerScripts } from './scripts.js';
@@ -162,9 +162,9 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     return trackerRules(state.campaign as Campaign);
   });
 
-  /** `opening`: whether the session's page when the batch begins is recorded (undefined: not known yet). */
-  const pack = (reply: FastifyReply, body: Buffer, campaign: Campaign, opening?: boolean) =>
-    packer.pack(body, Date.now(), { ...packOptions(campaign), opening }).catch((error: unknown) => {
+  /** `carried`: what the session's last batch left for this one (undefined: not known yet). */
+  const pack = (request: FastifyRequest, reply: FastifyReply, body: Buffer, campaign: Campaign, carried?: SessionCarry) =>
+    packer.pack(body, Date.now(), { ...packOptions(campaign), ...carried }, clientAddress(request)).catch((error: unknown) => {
       if (error instanceof HttpError && error.statusCode === 503) reply.header('retry-after', 2);
       throw error;
     });
@@ -186,24 +186,24 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
       if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Empty body');
       let campaign = request.ingest?.campaign as Campaign;
       await bytes.received(request, reply, campaign.id, request.body.length);
-      let batch = await pack(reply, request.body, campaign);
+      let batch = await pack(request, reply, request.body, campaign);
       const lastSeen = await ctx.recordings.lastSeen(campaign.id, batch.sessionId);
       // The page a batch begins on is the one the session's last batch left it on: packed again
-      // without the events before its first page load when that page is not recorded.
-      const opening = lastSeen && sessionOnRecordedPage(lastSeen, pageRules(campaign));
-      if (batch.keptUnknownOpening && opening === false) batch = await pack(reply, request.body, campaign, opening);
+      // without the events before its first page load when that page is not recorded, or with
+      // the nodes blocked there when its mutations touch them.
+      const carried = lastSeen && sessionCarry(lastSeen, pageRules(campaign));
+      if (carried && carryMatters(batch, carried)) batch = await pack(request, reply, request.body, campaign, carried);
       // A visit on pages the campaign does not record stores nothing, not even a session row (2xx: the tracker sends no more of it).
       if (batch.unrecorded && !lastSeen) return { stored: false };
       await limits(request, reply, campaign, batch, lastSeen);
-      const ip = clientAddress(request);
-      let outcome = await ctx.recordings.write(batch, { campaign, ip, lastSeen });
+      let outcome = await ctx.recordings.write(batch, { campaign, lastSeen });
       if (outcome.campaignChanged) {
         const judged = campaign;
         campaign = await judgeAfresh(request, reply, campaign.id);
         // Its console or page-address settings changed too: the batch is packed again under them.
         if (JSON.stringify(packOptions(campaign)) !== JSON.stringify(packOptions(judged)))
-          batch = await pack(reply, request.body, campaign, lastSeen && sessionOnRecordedPage(lastSeen, pageRules(campaign)));
-        outcome = await ctx.recordings.write(batch, { campaign, ip, lastSeen });
+          batch = await pack(request, reply, request.body, campaign, lastSeen && sessionCarry(lastSeen, pageRules(campaign)));
+        outcome = await ctx.recordings.write(batch, { campaign, lastSeen });
         if (outcome.campaignChanged) {
           reply.header('retry-after', 1);
           throw new HttpError(503, CAMPAIGN_CHANGING);

@@ -8,6 +8,7 @@ import { sessionComplete } from '../replay/stream.js';
 import { chunkCost, chunkPieces } from '../replay/chunk-order.js';
 import { findSession } from '../sessions/repository.js';
 import { listChunks, readChunkData, type ChunkInfo } from '../storage/chunks.js';
+import { withBatch, type HeldBatches } from '../../common/held-batches.js';
 import type { UserByteBudget } from './budget.js';
 import type { SseStream } from './streams.js';
 import { WATCH_EVERY_MS } from './hub.js';
@@ -40,15 +41,15 @@ function heavyBacklog(row: SessionRow, listed: ChunkInfo[]): boolean {
 }
 
 /**
- * Sends every stored chunk after `last`, in seq order, one chunk at a time: each chunk is read
+ * Sends every stored chunk the client lacks, in seq order, one chunk at a time: each chunk is read
  * only once the user's byte budget has room for it and the socket took the one before; a heavy
- * backlog first takes a heavy-replay slot (the owner's share of them). Returns the last seq sent,
- * or null when the stream closed meanwhile (or the gate turned it away: it reconnects later).
+ * backlog first takes a heavy-replay slot (the owner's share of them). Returns what the client
+ * holds then, or null when the stream closed meanwhile (or the gate turned it away: it reconnects later).
  */
-async function catchUp(live: LiveReplay, row: SessionRow, last: number): Promise<number | null> {
+async function catchUp(live: LiveReplay, row: SessionRow, held: HeldBatches): Promise<HeldBatches | null> {
   const { ctx, stream } = live;
-  const listed = await listChunks(ctx.db, row.campaign_id, row.id, last);
-  if (!listed.length) return stream.closed ? null : last;
+  const listed = await listChunks(ctx.db, row.campaign_id, row.id, held);
+  if (!listed.length) return stream.closed ? null : held;
   let release = () => {};
   if (heavyBacklog(row, listed)) {
     const slot = await live.gate.enter(live.user, stream.signal);
@@ -71,20 +72,20 @@ async function catchUp(live: LiveReplay, row: SessionRow, last: number): Promise
         done();
       }
       if (stream.closed) return null;
-      last = chunk.seq;
+      held = withBatch(held, chunk.seq);
     }
-    return last;
+    return held;
   } finally {
     release();
   }
 }
 
 /** Follows a session live on an open stream: its stored chunks, then new ones as they come, then its end. */
-export function followReplay(live: LiveReplay, session: SessionRow, after: number): void {
+export function followReplay(live: LiveReplay, session: SessionRow, after: HeldBatches): void {
   const { ctx, stream } = live;
   const { campaign_id: campaignId, id: sessionId } = session;
   let row = session;
-  let last = after;
+  let held = after;
 
   // One pass at a time; a poke during a pass runs one more after it.
   let busy = false;
@@ -98,13 +99,13 @@ export function followReplay(live: LiveReplay, session: SessionRow, after: numbe
     try {
       do {
         again = false;
-        const sent = await catchUp(live, row, last);
+        const sent = await catchUp(live, row, held);
         if (sent === null) return;
-        last = sent;
+        held = sent;
         const now = await findSession(ctx.db, campaignId, sessionId);
         if (!now || now.closed_reason || sessionComplete(now, Date.now())) {
           // Whatever was stored before the end was seen goes out first (the closing note too).
-          if (now && (await catchUp(live, now, last)) === null) return;
+          if (now && (await catchUp(live, now, held)) === null) return;
           await stream.write('event: ended\ndata: {}\n\n');
           stream.close();
           return;

@@ -4,28 +4,31 @@ import type { AppContext } from '../context.js';
 import { ReplayParams } from '../../common/api/replay.js';
 import { SessionsParams } from '../../common/api/sessions.js';
 import { LiveQuery } from '../../common/api/live.js';
-import { MAX_SEQ } from '../../common/limits.js';
+import { NONE_HELD, parseHeld, type HeldBatches } from '../../common/held-batches.js';
 import { requireUser } from '../auth/tokens.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { badRequest } from '../http/errors.js';
 import { ownedSession } from '../sessions/ownership.js';
 import { WATCH_EVERY_MS } from './hub.js';
 import { followReplay } from './replay-feed.js';
+import { BAD_AFTER, BAD_LAST_EVENT_ID } from './streams.js';
 
 export const LIVE_LIST_PATH = '/api/v1/streaming/sessions/:campaignId/live';
 export const LIVE_REPLAY_PATH = '/api/v1/replay/live/:campaignId/:sessionId';
 
-export const BAD_LAST_EVENT_ID = 'Invalid Last-Event-ID';
 
-/** Where a live replay starts: after the Last-Event-ID header's seq, else after `after`, else from the start. */
-function startAfter(headers: FastifyRequest['headers'], after: number | undefined): number {
+/** What the client holds: the Last-Event-ID header's seq (or held batches), else `after`, else nothing. */
+function heldByClient(headers: FastifyRequest['headers'], after: string | undefined): HeldBatches {
   const header = headers['last-event-id'];
   if (header !== undefined) {
-    const seq = Number(header);
-    if (typeof header !== 'string' || !/^\d{1,10}$/.test(header) || seq > MAX_SEQ + 1) throw badRequest(BAD_LAST_EVENT_ID);
-    return seq;
+    const held = typeof header === 'string' ? parseHeld(header) : null;
+    if (!held) throw badRequest(BAD_LAST_EVENT_ID);
+    return held;
   }
-  return after ?? -1;
+  if (after === undefined) return NONE_HELD;
+  const held = parseHeld(after);
+  if (!held) throw badRequest(BAD_AFTER);
+  return held;
 }
 
 export async function registerLive(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -50,7 +53,7 @@ export async function registerLive(app: FastifyInstance, ctx: AppContext): Promi
 
   api.get(LIVE_REPLAY_PATH, { preHandler: requireUser(ctx), schema: { params: ReplayParams, querystring: LiveQuery } }, async (request, reply) => {
     const session = await ownedSession(ctx.db, request, request.params);
-    const after = startAfter(request.headers, request.query.after);
+    const after = heldByClient(request.headers, request.query.after);
     const stream = streams.start(request, reply);
     followReplay({ ctx, gate: ctx.replayGates.owners, budget, user: request.userId as string, stream, log: request.log }, session, after);
     return reply;

@@ -6,6 +6,8 @@ import { HttpError } from '../http/errors.js';
 import { watchStalledReader } from '../replay/stalled-reader.js';
 
 export const TOO_MANY_STREAMS_USER = 'Too many live views open: close some tabs and try again';
+export const BAD_LAST_EVENT_ID = 'Invalid Last-Event-ID';
+export const BAD_AFTER = 'Invalid after: the highest seq held, then the missing seqs or ranges below it (e.g. 9,3,5-6)';
 export const TOO_MANY_STREAMS_NODE = 'The server is following too many live views: try again in a few seconds';
 
 /** What a browser's EventSource waits before reconnecting: normally, and when a node stops. */

@@ -1,11 +1,10 @@
-import type { CampaignRow } from '../campaigns/repository.js';
-import type { PackedBatch } from '../ingest/pack-batch.js';
-import type { CountedSession, SessionState } from '../sessions/repository.js';
+import type { CampaignRow } from '../db/schema.js';
 import { STATE_COLUMNS, VERDICT_COLUMNS, type SessionRow } from '../sessions/rows.js';
-import { COUNTERS, admissionSql, capValues, grownName, limitName, raiseSql, withinCapsSql, type SessionCaps } from './rules.js';
+import { COUNTERS, admissionSql, capValues, grownName, limitName, raiseSql, withinCapsSql, type CountedSession, type RecordedBatch, type SessionCaps, type SessionState } from './rules.js';
 import { CHUNK_COLUMNS, FACT_VALUE_COLUMNS, type FoldedFacts } from './session-rows.js';
 import { JUDGED_NAMES, campaignUnchanged, judgedArrays, judgedValues } from './judged-campaign.js';
 import { Statement } from './statement.js';
+import { durationSql } from '../sessions/duration.js';
 
 /**
  * PostgreSQL's two statements for the batches that arrive together, one row of `unnest`'s
@@ -17,7 +16,7 @@ import { Statement } from './statement.js';
 /** A batch of a session the node has seen, with the row as it saw it and the facts the batch folds onto that row. */
 export interface Counting {
   campaign: CampaignRow;
-  batch: PackedBatch;
+  batch: RecordedBatch;
   lastSeen: SessionState;
   facts: FoldedFacts;
   now: number;
@@ -26,7 +25,7 @@ export interface Counting {
 /** A new session's first batch, with the row it starts (counted: session-rows.ts's firstBatchRow). */
 export interface Starting {
   campaign: CampaignRow;
-  batch: PackedBatch;
+  batch: RecordedBatch;
   row: SessionRow;
 }
 
@@ -51,7 +50,7 @@ export const countStatement = new Statement<string>('postgres', (p) => {
     ${p('now')}::bigint[], ${grows}, ${p('facts')}::json[], ${p('first_ts')}::bigint[], ${p('last_ts')}::bigint[], ${p('data')}::bytea[], ${judgedArrays(p)})
   as u(campaign_id, session_id, seq, seen_batch_count, seen_started_at, now, ${COUNTERS.map(({ column }) => grownName(column)).join(', ')}, facts, first_ts, last_ts, data, ${JUDGED_NAMES})
 ), counted as (
-  update sessions s set last_activity_at = v.now, duration_ms = v.now - s.started_at, ${raiseSql('postgres', 's', by)},
+  update sessions s set last_activity_at = v.now, duration_ms = ${durationSql('postgres', 'v.now - s.started_at', '(v.f).active_ms')}, ${raiseSql('postgres', 's', by)},
     ${FACT_VALUE_COLUMNS.map((column) => `${column} = (v.f).${column}`).join(', ')}, entry_url = coalesce(s.entry_url, (v.f).entry_url)
   from v
   where s.campaign_id = v.campaign_id and s.id = v.session_id and s.closed_reason is null

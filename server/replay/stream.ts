@@ -12,6 +12,7 @@ import { sessionEnded } from '../recordings/verdict.js';
 import { RECORDING_FORMAT, RECORDING_VERSION } from '../../common/recording-file.js';
 import { chunkCost, COMMA, openChunk, PIECE_BYTES } from './chunk-order.js';
 import type { RecordingNote } from '../../common/api/notes.js';
+import { formatHeld, heldOf } from '../../common/held-batches.js';
 
 /**
  * Decompressed JSON (plus 16 bytes an event for where each lies) that the open chunks of an
@@ -181,9 +182,8 @@ async function* mergedPieces(db: Db, campaignId: string, sessionId: string, chun
 
 const CLOSE = Buffer.from(']}');
 
-/** The events in timestamp order, as pieces of comma-separated JSON. */
-async function* eventPieces(db: Db, campaignId: string, sessionId: string, options: ReplayOptions): AsyncGenerator<Buffer> {
-  const chunks = options.chunks ?? (await listChunks(db, campaignId, sessionId));
+/** The chunks' events in timestamp order, as pieces of comma-separated JSON. */
+async function* eventPieces(db: Db, campaignId: string, sessionId: string, chunks: ChunkInfo[], options: ReplayOptions): AsyncGenerator<Buffer> {
   if (chunksInOrder(chunks)) {
     // The usual case: the stored text already is the answer, less each array's brackets.
     for await (const json of readChunkJson(db, campaignId, sessionId, chunks)) if (json.length > 2) yield json.subarray(1, -1);
@@ -203,9 +203,12 @@ export const sessionComplete = (session: Selectable<SessionsTable>, now: number)
 /** Whether the visitor is recording now: a batch came within LIVE_WINDOW_MS (see there). */
 export const sessionLive = (session: Selectable<SessionsTable>, now: number) => !session.closed_reason && now - session.last_activity_at <= LIVE_WINDOW_MS;
 
-/** The ReplayResponse {init, complete, live, events} as a stream of JSON text. */
+/** The ReplayResponse {init, complete, live, batches, events} as a stream of JSON text. */
 export function replayStream(db: Db, session: Selectable<SessionsTable>, now = Date.now(), options: ReplayOptions = {}): Readable {
-  const head = `{"init":${JSON.stringify(replayInit(session))},"complete":${sessionComplete(session, now)},"live":${sessionLive(session, now)},"events":[`;
+  const state = `"complete":${sessionComplete(session, now)},"live":${sessionLive(session, now)}`;
+  // The batches carried: the live stream goes on after them, never sending them again.
+  const head = (chunks: ChunkInfo[]) =>
+    `{"init":${JSON.stringify(replayInit(session))},${state},"batches":${JSON.stringify(formatHeld(heldOf(chunks.map((c) => c.seq))))},"events":[`;
   return objectWithEvents(db, session, head, options);
 }
 
@@ -217,19 +220,23 @@ export function recordingStream(db: Db, session: Selectable<SessionsTable>, opti
   return objectWithEvents(db, session, head, options);
 }
 
-/** A JSON object whose last field is `"events":[`, given as its head, streamed with its events. */
-export function objectWithEvents(db: Db, session: Selectable<SessionsTable>, head: string, options: ReplayOptions = {}): Readable {
+/** The head of a JSON object whose last field is `"events":[` (it may tell of the chunks its events come from). */
+type Head = string | ((chunks: ChunkInfo[]) => string);
+
+/** A JSON object given by its head, streamed with its events. */
+export function objectWithEvents(db: Db, session: Selectable<SessionsTable>, head: Head, options: ReplayOptions = {}): Readable {
   return Readable.from(withEvents(db, session, head, options), { objectMode: false });
 }
 
 /** The head, then the events in timestamp order, then the array's and object's close. */
-async function* withEvents(db: Db, session: Selectable<SessionsTable>, head: string, options: ReplayOptions): AsyncGenerator<Buffer> {
+async function* withEvents(db: Db, session: Selectable<SessionsTable>, head: Head, options: ReplayOptions): AsyncGenerator<Buffer> {
+  const chunks = options.chunks ?? (await listChunks(db, session.campaign_id, session.id));
   // The head goes at once, so the first byte does not wait for the events.
-  yield Buffer.from(head);
+  yield Buffer.from(typeof head === 'string' ? head : head(chunks));
   let held: Buffer[] = [];
   let size = 0;
   let pieces = 0;
-  for await (const stored of eventPieces(db, session.campaign_id, session.id, options)) {
+  for await (const stored of eventPieces(db, session.campaign_id, session.id, chunks, options)) {
     const piece = options.mapPiece ? options.mapPiece(stored) : stored;
     if (pieces++) held.push(COMMA);
     held.push(piece);

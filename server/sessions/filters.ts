@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import type { SessionsQuery } from '../../common/api/sessions.js';
 import { splitPair } from '../../common/people.js';
 import { funnelCondition } from '../funnels/filter.js';
-import type { SessionFilters } from './repository.js';
+import type { SessionFilters } from './query.js';
 import type { Read } from '../recordings/after-stored.js';
 
 // The sessions list's filters, once, for every read that takes them: the list, Insights and

@@ -1,5 +1,6 @@
 import type { Db } from '../db/index.js';
 import type { ReplayEvent } from '../../common/api-types.js';
+import { NONE_HELD, type HeldBatches } from '../../common/held-batches.js';
 import { decodeChunk, decodeEvents } from './chunk-codec.js';
 
 // The chunks table: rows in, rows out. What a row's data holds is chunk-codec.ts's business.
@@ -21,14 +22,14 @@ export interface ChunkInfo {
   byte_size: number;
 }
 
-/** The chunks' metadata in seq order (no event data); only those after `afterSeq` when given. */
-export async function listChunks(db: Db, campaignId: string, sessionId: string, afterSeq = -1): Promise<ChunkInfo[]> {
+/** The chunks' metadata in seq order (no event data); only those a client lacks when it says what it holds. */
+export async function listChunks(db: Db, campaignId: string, sessionId: string, held: HeldBatches = NONE_HELD): Promise<ChunkInfo[]> {
   return db
     .selectFrom('chunks')
     .select(['seq', 'first_ts', 'last_ts', 'event_count', 'byte_size'])
     .where('campaign_id', '=', campaignId)
     .where('session_id', '=', sessionId)
-    .where('seq', '>', afterSeq)
+    .where((eb) => eb.or([eb('seq', '>', held.last), ...held.gaps.map(([from, to]) => eb.between('seq', from, to))]))
     .orderBy('seq')
     .execute();
 }

@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
+import type { SearchSchemaInput } from '@tanstack/react-router';
 import { api, HttpError, type ApiClient } from './client.js';
 import { API_PATHS } from './paths.js';
 import type { Insights } from '../../common/api/insights.js';
@@ -10,11 +11,12 @@ export type InsightsDays = (typeof INSIGHTS_DAYS)[number];
 /** The range a screen shows when its URL names none: the server's own default. */
 export const DEFAULT_DAYS: InsightsDays = DEFAULT_INSIGHTS_DAYS;
 
-/** A range as the URL keeps it: one the screens offer, and none for the default (or anything else). */
-export function daysInUrl(value: unknown): { days?: InsightsDays } {
-  const days = Number(value) as InsightsDays;
-  return INSIGHTS_DAYS.includes(days) && days !== DEFAULT_DAYS ? { days } : {};
-}
+/** A range from a URL: one the screens offer, else the default. */
+export const daysOf = (value: unknown): InsightsDays => INSIGHTS_DAYS.find((days) => days === Number(value)) ?? DEFAULT_DAYS;
+/** What a screen's URL leaves out of its range (TanStack Router's stripSearchParams takes it away). */
+export const RANGE_DEFAULTS = { days: DEFAULT_DAYS };
+/** The validateSearch of a screen whose URL holds only its range (insights, funnels). */
+export const validateRange = (search: { days?: InsightsDays } & SearchSchemaInput) => ({ days: daysOf(search.days) });
 
 /**
  * Keyed by the range's length, not its ends: "the last 7 days" read offline is the one last

@@ -84,8 +84,8 @@ async function wholeSource(body: ReplayResponse, ready: (events: ReplayEvent[]) 
   return source;
 }
 
-/** What an answer says of its session (an older saved copy has no `live`: not live). */
-const sessionState = (body: ReplayResponse) => ({ complete: body.complete !== false, live: body.live === true });
+/** What an answer says of its session (an older saved copy has no `live`: not live) and of the batches it carried. */
+const sessionState = (body: ReplayResponse) => ({ complete: body.complete !== false, live: body.live === true, batches: body.batches });
 
 /** The session's replay source: filled from the server (offline, from the device's copy). */
 export async function fetchReplay(campaignId: string, sessionId: string, client: ApiClient = api): Promise<ReplaySource> {

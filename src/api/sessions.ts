@@ -3,9 +3,10 @@ import { api, HttpError, type ApiClient } from './client.js';
 import { API_PATHS } from './paths.js';
 import type { Ok, SessionsResponse } from '../../common/api-types.js';
 import { filterParams, type SessionFilters } from '../lib/sessionFilters.js';
+import type { SessionType } from '../../common/session-list.js';
 import { OfflineWriteError } from '../offline/network.js';
 
-export type SessionTypeFilter = 'all' | 'human' | 'bot';
+export type SessionTypeFilter = 'all' | SessionType;
 
 export interface SessionsQuery {
   search: string;

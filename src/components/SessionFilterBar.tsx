@@ -40,6 +40,26 @@ const pair = (text: string) => (KEY_VALUE.test(text.trim()) ? text.trim() : unde
 const seconds = (ms: number | undefined) => (ms === undefined ? '' : String(Math.round(ms / 1000)));
 const fromSeconds = (text: string) => (text.trim() && Number.isFinite(Number(text)) && Number(text) >= 0 ? Math.round(Number(text) * 1000) : undefined);
 
+/**
+ * Text typed into a box whose value lives in the URL: applied once typing pauses (or at once with
+ * `apply`), and replaced by the URL's value when that changes by itself (back button, a link).
+ */
+export function useTypedText(value: string, onApply: (text: string) => void, pauseMs = FILTER_TYPING_PAUSE_MS) {
+  const [text, setText] = useState(value);
+  const [shown, setShown] = useState(value);
+  if (shown !== value) {
+    setShown(value);
+    setText(value);
+  }
+  const apply = () => text !== value && onApply(text);
+  const applyAfterPause = useEffectEvent(apply);
+  useEffect(() => {
+    const timer = window.setTimeout(() => applyAfterPause(), pauseMs);
+    return () => window.clearTimeout(timer);
+  }, [text, pauseMs]);
+  return { text, setText, apply };
+}
+
 export function TextFilter({
   id,
   label,
@@ -55,19 +75,7 @@ export function TextFilter({
   onApply: (text: string) => void;
   type?: string;
 }) {
-  const [text, setText] = useState(value);
-  // The URL changed the filter (back button, a link): show its value instead of what was typed.
-  const [shown, setShown] = useState(value);
-  if (shown !== value) {
-    setShown(value);
-    setText(value);
-  }
-  const apply = () => text !== value && onApply(text);
-  const applyAfterPause = useEffectEvent(apply);
-  useEffect(() => {
-    const timer = window.setTimeout(() => applyAfterPause(), FILTER_TYPING_PAUSE_MS);
-    return () => window.clearTimeout(timer);
-  }, [text]);
+  const { text, setText, apply } = useTypedText(value, onApply);
   return (
     <label className="filter" htmlFor={id}>
       <span>{label}</span>

@@ -2,17 +2,18 @@
 // and go to GET /api/v1/heatmaps/{campaignId}. The screen's page, device class and range are its
 // own; these narrow the sessions whose clicks are drawn.
 import { validateSessionFilters, type SessionFilters } from './sessionFilters.js';
+import { SESSION_TYPES, type SessionType } from '../../common/session-list.js';
 
 const KEYS = ['hasErrors', 'hasRageClicks', 'hasDeadClicks', 'user', 'event', 'country', 'browser'] as const;
 
-export type HeatmapFilters = Pick<SessionFilters, (typeof KEYS)[number]> & { type?: 'human' | 'bot' };
+export type HeatmapFilters = Pick<SessionFilters, (typeof KEYS)[number]> & { type?: SessionType };
 
 /** The heatmaps route's filters from its search: anything else, or anything invalid, is dropped. */
 export function validateHeatmapFilters(search: Record<string, unknown>): HeatmapFilters {
   const all = validateSessionFilters(search);
-  const filters: HeatmapFilters = {};
-  for (const key of KEYS) if (all[key] !== undefined) Object.assign(filters, { [key]: all[key] });
-  if (search.type === 'human' || search.type === 'bot') filters.type = search.type;
+  // Every key named, undefined when dropped (the router keeps a raw value its validateSearch leaves out).
+  const filters: HeatmapFilters = Object.fromEntries(KEYS.map((key) => [key, all[key]]));
+  filters.type = SESSION_TYPES.find((t) => t === search.type);
   return filters;
 }
 

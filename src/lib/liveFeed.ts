@@ -1,19 +1,19 @@
-import type { ReplayEvent } from '../../common/api-types.js';
-import type { ReplaySource } from '../replay/replaySource.js';
+import { formatHeld, holds, withBatch, type HeldBatches } from '../../common/held-batches.js';
 
 /** Offline, under a session that was still recording when its replay was saved. */
 export const NOT_LIVE_OFFLINE = 'This session was still recording when saved; it is not live offline.';
 
+/** The live replay stream's `after=`: the batches held (null when none: from the start). */
+export const liveAfter = (held: HeldBatches): string | null => formatHeld(held) || null;
+
+/** The seq a live batch's message id names (NaN for any other id: not taken). */
+export const liveBatchSeq = (id: string): number => (/^\d{1,10}$/.test(id) ? Number(id) : NaN);
+
 /**
- * Appends the live replay stream's events to the session's source. The stream starts at the
- * session's start, and the source already holds the events downloaded before it opened: those are
- * passed over, so the source gets each event once.
+ * What is held once the live batch of this seq is taken, or null when it is not to be taken: held
+ * already (sent again after a reconnect) or no seq at all. A late batch of a lower seq fills its gap.
  */
-export function liveAppender(source: ReplaySource): (events: ReplayEvent[]) => void {
-  let skip = source.getSnapshot().events.length;
-  return (events) => {
-    const taken = skip >= events.length ? [] : events.slice(skip);
-    skip = Math.max(0, skip - events.length);
-    source.append(taken);
-  };
+export function takeLiveBatch(held: HeldBatches, seq: number): HeldBatches | null {
+  if (!Number.isSafeInteger(seq) || seq < 0 || holds(held, seq)) return null;
+  return withBatch(held, seq);
 }

@@ -4,7 +4,21 @@
 import { MAX_TIME } from '../../common/limits.js';
 import { MAX_FUNNEL_STEPS } from '../../common/funnels.js';
 import { DEVICE_KINDS, type DeviceKind } from '../../common/devices.js';
-import { COUNTRY_CODE, FILTER_MAX_CHARS, KEY_VALUE, PEOPLE_FILTERS, SESSION_SORTS, type SessionSort } from '../../common/session-list.js';
+import { MAX_ERROR_MESSAGE } from '../../common/captured.js';
+import { MADE_ID } from '../../common/ids.js';
+import {
+  COUNTRY_CODE,
+  DEFAULT_SORT,
+  FILTER_FLAGS,
+  FILTER_MAX_CHARS,
+  FUNNEL_OUTCOMES,
+  KEY_VALUE,
+  PEOPLE_FILTERS,
+  SESSION_SORTS,
+  TIME_FILTERS,
+  type FunnelOutcome,
+  type SessionSort,
+} from '../../common/session-list.js';
 
 export interface SessionFilters {
   from?: number;
@@ -33,24 +47,34 @@ export interface SessionFilters {
   /** A funnel of the campaign, and the step reached or dropped off after (server/funnels/filter.ts). */
   funnel?: string;
   step?: number;
-  outcome?: 'dropped' | 'converted';
-  sort?: Exclude<SessionSort, 'newest'>;
+  outcome?: FunnelOutcome;
+  sort?: Exclude<SessionSort, typeof DEFAULT_SORT>;
 }
-
-const NUMBERS = ['from', 'to', 'minDuration', 'maxDuration'] as const;
-const FLAGS = ['hasErrors', 'hasRageClicks', 'hasDeadClicks', 'hasQuickBacks', 'hasExcessiveScrolling', 'starred'] as const;
 
 const text = (value: unknown, max: number) =>
   typeof value === 'string' || typeof value === 'number' ? String(value).trim().slice(0, max) || undefined : undefined;
 
-/** TanStack Router's validateSearch for the campaign sessions page. */
+/** Every filter's name, and the sort's. */
+export const FILTER_KEYS = [
+  ...TIME_FILTERS,
+  ...FILTER_FLAGS,
+  ...(['url', 'country', 'device', 'browser', 'utm'] as const),
+  ...PEOPLE_FILTERS,
+  ...(['error', 'funnel', 'step', 'outcome', 'sort'] as const),
+] satisfies (keyof SessionFilters)[];
+
+// TanStack Router gives a screen its raw search under what validateSearch returns: a key left out
+// would keep its raw, invalid value. So every key is named, undefined when dropped.
+const NONE: SessionFilters = Object.fromEntries(FILTER_KEYS.map((key) => [key, undefined]));
+
+/** The filters and sort from a page's search (the sessions page's, the replay page's, the heatmaps'). */
 export function validateSessionFilters(search: Record<string, unknown>): SessionFilters {
-  const filters: SessionFilters = {};
-  for (const key of NUMBERS) {
+  const filters: SessionFilters = { ...NONE };
+  for (const key of TIME_FILTERS) {
     const n = Number(search[key]);
     if (search[key] !== undefined && search[key] !== '' && Number.isInteger(n) && n >= 0 && n <= MAX_TIME) filters[key] = n;
   }
-  for (const key of FLAGS) if (search[key] === true || search[key] === 'true') filters[key] = true;
+  for (const key of FILTER_FLAGS) if (search[key] === true || search[key] === 'true') filters[key] = true;
   const url = text(search.url, FILTER_MAX_CHARS.url);
   if (url) filters.url = url;
   const country = text(search.country, 3);
@@ -64,16 +88,17 @@ export function validateSessionFilters(search: Record<string, unknown>): Session
     const value = text(search[key], FILTER_MAX_CHARS[key]);
     if (value && (key === 'user' || key === 'event' || KEY_VALUE.test(value))) filters[key] = value;
   }
-  const error = text(search.error, 200);
+  const error = text(search.error, MAX_ERROR_MESSAGE);
   if (error) filters.error = error;
-  const funnel = text(search.funnel, 64);
-  if (funnel) {
-    filters.funnel = funnel;
+  if (typeof search.funnel === 'string' && MADE_ID.test(search.funnel)) {
+    filters.funnel = search.funnel;
     const step = Number(search.step);
     if (Number.isInteger(step) && step >= 1 && step <= MAX_FUNNEL_STEPS) filters.step = step;
-    if (search.outcome === 'dropped' || search.outcome === 'converted') filters.outcome = search.outcome;
+    const outcome = FUNNEL_OUTCOMES.find((o) => o === search.outcome);
+    if (outcome) filters.outcome = outcome;
   }
-  if (SESSION_SORTS.includes(search.sort as SessionSort) && search.sort !== 'newest') filters.sort = search.sort as SessionFilters['sort'];
+  const sort = SESSION_SORTS.find((s) => s === search.sort && s !== DEFAULT_SORT);
+  if (sort) filters.sort = sort as SessionFilters['sort'];
   return filters;
 }
 

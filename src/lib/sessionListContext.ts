@@ -2,23 +2,39 @@
 // sort under the list's own names, plus its search as `q` and its type), so Previous and Next
 // session follow that list's order and a reload or a shared link keeps them. A replay opened any
 // other way follows the campaign's default list: every session, newest first.
-import { FILTER_MAX_CHARS } from '../../common/session-list.js';
-import { validateSessionFilters, type SessionFilters } from './sessionFilters.js';
+import { FILTER_MAX_CHARS, SESSION_TYPES, type SessionType } from '../../common/session-list.js';
+import { FILTER_KEYS, validateSessionFilters, type SessionFilters } from './sessionFilters.js';
 
 export interface SessionListContext extends SessionFilters {
   /** The list's search text. */
   q?: string;
   /** Human users or bot traffic only (the list's type select; none: all sessions). */
-  type?: 'human' | 'bot';
+  type?: SessionType;
 }
 
 /** The list context in a replay page's URL (anything else dropped, as on the list's own page). */
 export function validateListContext(search: Record<string, unknown>): SessionListContext {
-  const list: SessionListContext = validateSessionFilters(search);
+  const list: SessionListContext = { ...validateSessionFilters(search), q: undefined, type: undefined };
   const q = typeof search.q === 'string' || typeof search.q === 'number' ? String(search.q).trim().slice(0, FILTER_MAX_CHARS.search) : '';
   if (q) list.q = q;
-  if (search.type === 'human' || search.type === 'bot') list.type = search.type;
+  const type = SESSION_TYPES.find((t) => t === search.type);
+  if (type) list.type = type;
   return list;
+}
+
+/** The sessions page's own URL: the list context with its search and type always named ('' and 'all' when none). */
+export interface SessionListSearch extends SessionFilters {
+  q: string;
+  type: SessionType | 'all';
+}
+
+/** What the sessions page's URL leaves out (TanStack Router's stripSearchParams takes them away). */
+export const SESSION_LIST_DEFAULTS = { q: '', type: 'all' } as const satisfies Partial<SessionListSearch>;
+
+/** The sessions page's validateSearch: anything invalid is dropped to its default. */
+export function validateSessionListSearch(search: Record<string, unknown>): SessionListSearch {
+  const { q = SESSION_LIST_DEFAULTS.q, type = SESSION_LIST_DEFAULTS.type, ...filters } = validateListContext(search);
+  return { ...filters, q, type };
 }
 
 /** The list context of a sessions page showing `filters`, searched for `search`, of `type`. */
@@ -26,9 +42,9 @@ export function listContext(filters: SessionFilters, search: string, type: strin
   return validateListContext({ ...filters, q: search, type });
 }
 
-/** The list's filters and sort alone (the sessions page's own URL). */
-export function listFilters({ q: _q, type: _type, ...filters }: SessionListContext): SessionFilters {
-  return filters;
+/** The list's filters and sort alone (nothing else the URL may hold). */
+export function listFilters(search: SessionFilters): SessionFilters {
+  return Object.fromEntries(FILTER_KEYS.map((key) => [key, search[key]]));
 }
 
 export interface Neighbours {

@@ -1,5 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import type { ReplayEvent, ReplayInit } from '../../common/api-types.js';
+import { parseHeld, type HeldBatches } from '../../common/held-batches.js';
+import { takeLiveBatch } from '../lib/liveFeed.js';
 
 // One replay source per session shown: the download, the device's offline copy and the live stream
 // append to it; the replay screen reads it as one thing (useReplaySource) and the player follows
@@ -20,6 +22,8 @@ export interface ReplaySnapshot {
   error: unknown;
   /** The player has drawn its first frame: what can wait for it (the activity, the session's facts) shows from then. */
   drawn: boolean;
+  /** The batches (seqs) its events came from, once the download said (null: unknown, an older copy): live follows from them. */
+  held: HeldBatches | null;
 }
 
 export interface ReplaySource {
@@ -28,10 +32,12 @@ export interface ReplaySource {
   getSnapshot(): ReplaySnapshot;
   /** Adds events after those already held. */
   append(events: readonly ReplayEvent[]): void;
+  /** Adds a live batch's events, unless the batch of this seq is held already. */
+  appendLive(seq: number, events: readonly ReplayEvent[]): void;
   /** Calls `onEvents` with the events from index `from` on (now, if any) and with every later append. */
   follow(from: number, onEvents: (events: readonly ReplayEvent[]) => void): () => void;
-  /** The download is over; what the answer said of the session. */
-  finishDownload(session: { complete: boolean; live: boolean }): void;
+  /** The download is over; what the answer said of the session (and of the batches it carried). */
+  finishDownload(session: { complete: boolean; live: boolean; batches?: string }): void;
   /** The download failed after the player had started. */
   fail(error: unknown): void;
   /** The session ended while followed live. */
@@ -41,12 +47,16 @@ export interface ReplaySource {
 }
 
 export function createReplaySource(init: ReplayInit | null, events: ReplayEvent[] = []): ReplaySource {
-  let snapshot: ReplaySnapshot = { init, events, downloaded: false, complete: true, live: false, error: null, drawn: false };
+  let snapshot: ReplaySnapshot = { init, events, downloaded: false, complete: true, live: false, error: null, drawn: false, held: null };
   const listeners = new Set<() => void>();
   const followers = new Set<(events: readonly ReplayEvent[]) => void>();
   const change = (next: Partial<ReplaySnapshot>) => {
     snapshot = { ...snapshot, ...next };
     for (const listener of listeners) listener();
+  };
+  const add = (added: readonly ReplayEvent[], next: Partial<ReplaySnapshot> = {}) => {
+    change({ ...next, events: added.length ? snapshot.events.concat(added) : snapshot.events });
+    if (added.length) for (const follower of followers) follower(added);
   };
   return {
     subscribe(onChange) {
@@ -55,16 +65,19 @@ export function createReplaySource(init: ReplayInit | null, events: ReplayEvent[
     },
     getSnapshot: () => snapshot,
     append(added) {
-      if (!added.length) return;
-      change({ events: snapshot.events.concat(added) });
-      for (const follower of followers) follower(added);
+      if (added.length) add(added);
+    },
+    appendLive(seq, added) {
+      const held = snapshot.held && takeLiveBatch(snapshot.held, seq);
+      if (held) add(added, { held });
     },
     follow(from, onEvents) {
       if (from < snapshot.events.length) onEvents(snapshot.events.slice(from));
       followers.add(onEvents);
       return () => followers.delete(onEvents);
     },
-    finishDownload: ({ complete, live }) => change({ downloaded: true, complete, live: live && !complete }),
+    finishDownload: ({ complete, live, batches }) =>
+      change({ downloaded: true, complete, live: live && !complete, held: batches === undefined ? null : parseHeld(batches) }),
     fail: (error) => change({ downloaded: true, error }),
     endLive: () => change({ live: false }),
     markDrawn: () => {

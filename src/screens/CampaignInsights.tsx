@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Suspense, type ReactNode } from 'react';
+import { useSuspenseQuery } from '@tanstack/react-query';
 import { insightsErrorMessage, insightsKeys, insightsQueryOptions, type InsightsDays } from '../api/insights.js';
 import { useLiveRefresh } from '../lib/useLiveRefresh.js';
 import type { Insights } from '../../common/api/insights.js';
@@ -26,20 +26,44 @@ interface Props {
   onDays: (days: InsightsDays) => void;
 }
 
+/**
+ * The insights screen. Its route's loader has the range's insights in the cache first (offline, the
+ * persisted copy); until they are there (offline, never read on this device) it shows it is loading.
+ */
 export function CampaignInsights({ campaignId, days, onDays }: Props) {
-  // The last range read stays on screen while another loads; offline it comes from the persisted cache.
-  const insights = useQuery({ ...insightsQueryOptions(campaignId, days), placeholderData: keepPreviousData });
   // Live: a session stored or deleted brings the dashboard again (at most every few seconds).
   useLiveRefresh(campaignId, insightsKeys.campaign(campaignId));
+  return (
+    <InsightsPage campaignId={campaignId} days={days} onDays={onDays}>
+      <Suspense fallback={<Spinner label="Loading insights" />}>
+        <InsightsData campaignId={campaignId} days={days} />
+      </Suspense>
+    </InsightsPage>
+  );
+}
+
+/** The route's errorComponent: the page with the spec's error text where the dashboard goes. */
+export function CampaignInsightsError({ error, ...props }: Props & { error: unknown }) {
+  return (
+    <InsightsPage {...props}>
+      <ErrorBox title={insightsErrorMessage(error)} />
+    </InsightsPage>
+  );
+}
+
+function InsightsPage({ campaignId, days, onDays, children }: Props & { children: ReactNode }) {
   return (
     <div className="page insights-page">
       <InsightsHeader campaignId={campaignId} title="Campaign Insights" range={{ id: 'insights-range', days, onDays }} />
       <CampaignTabs campaignId={campaignId} current="insights" />
-      {insights.isError && !insights.data && <ErrorBox title={insightsErrorMessage(insights.error)} />}
-      {insights.isPending && <Spinner label="Loading insights" />}
-      {insights.data && <Dashboard campaignId={campaignId} insights={insights.data} />}
+      {children}
     </div>
   );
+}
+
+function InsightsData({ campaignId, days }: { campaignId: string; days: InsightsDays }) {
+  const { data } = useSuspenseQuery(insightsQueryOptions(campaignId, days));
+  return <Dashboard campaignId={campaignId} insights={data} />;
 }
 
 function Dashboard({ campaignId, insights }: { campaignId: string; insights: Insights }) {

@@ -4,17 +4,16 @@ import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClie
 import { campaignKeys, campaignsQueryOptions, deleteCampaign, deleteErrorMessage } from '../api/campaigns.js';
 import { deleteSession, deleteSessionErrorMessage, sessionKeys, sessionsErrorMessage, sessionsQueryOptions, type SessionTypeFilter } from '../api/sessions.js';
 import type { Session } from '../../common/api-types.js';
-import { useDebounced } from '../lib/useDebounced.js';
 import { CAMPAIGN_DELETED } from '../lib/pageNotice.js';
 import { ErrorBox } from '../components/ErrorBox.js';
 import { CampaignNotFound, isUnknownCampaign } from '../components/CampaignNotFound.js';
 import { SessionCard, SessionRow } from '../components/SessionCard.js';
 import { SessionsViewToggle, useSessionsView } from '../components/SessionsView.js';
 import { DeleteCampaignModal, DeleteSessionModal, SessionDetailsModal } from '../components/SessionModals.js';
-import { SessionFilterBar } from '../components/SessionFilterBar.js';
+import { SessionFilterBar, useTypedText } from '../components/SessionFilterBar.js';
 import { SegmentPicker } from '../components/SegmentPicker.js';
-import { hasFilters, type SessionFilters } from '../lib/sessionFilters.js';
-import { listContext } from '../lib/sessionListContext.js';
+import { hasFilters } from '../lib/sessionFilters.js';
+import { listContext, listFilters, SESSION_LIST_DEFAULTS, type SessionListSearch } from '../lib/sessionListContext.js';
 import { Spinner } from '../components/Spinner.js';
 import { useCampaignName } from '../offline/useCampaignName.js';
 import { useWhenBackOnline } from '../offline/useOnline.js';
@@ -29,15 +28,20 @@ interface CampaignSessionsProps {
   campaignId: string;
   /** Extra buttons per session card (e.g. 'Save for offline'). */
   sessionActions?: (session: Session) => ReactNode;
-  /** Filters and sort, kept in the page's URL by the route. */
-  filters?: SessionFilters;
-  onFilters?: (filters: SessionFilters) => void;
+  /** Search, type, filters and sort, kept in the page's URL by the route. */
+  list?: SessionListSearch;
+  onList?: (list: SessionListSearch) => void;
 }
 
-export function CampaignSessions({ campaignId, sessionActions, filters = {}, onFilters }: CampaignSessionsProps) {
-  const [search, setSearch] = useState('');
-  const [type, setType] = useState<SessionTypeFilter>('all');
-  const query = { search: useDebounced(search, 300), type, filters };
+/** The search box goes to the URL once typing pauses this long. */
+const SEARCH_TYPING_PAUSE_MS = 300;
+
+export function CampaignSessions({ campaignId, sessionActions, list: listSearch = SESSION_LIST_DEFAULTS, onList }: CampaignSessionsProps) {
+  const { q, type } = listSearch;
+  const filters = listFilters(listSearch);
+  const onFilters = onList && ((next: typeof filters) => onList({ ...next, q, type }));
+  const search = useTypedText(q, (text) => onList?.({ ...listSearch, q: text }), SEARCH_TYPING_PAUSE_MS);
+  const query = { search: q, type, filters };
   // The previous list stays on screen while a new search or filter loads.
   const sessions = useInfiniteQuery({ ...sessionsQueryOptions(campaignId, query), enabled: Boolean(campaignId), placeholderData: keepPreviousData });
   const [details, setDetails] = useState<Session | null>(null);
@@ -152,13 +156,14 @@ export function CampaignSessions({ campaignId, sessionActions, filters = {}, onF
           type="search"
           className="input"
           placeholder="Search by session ID, IP address, or language..."
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
+          value={search.text}
+          onChange={(e) => search.setText(e.target.value)}
+          onKeyDown={(e) => e.key === 'Enter' && search.apply()}
         />
         <label className="visually-hidden" htmlFor="session-type">
           Session type
         </label>
-        <select id="session-type" className="input" value={type} onChange={(e) => setType(e.target.value as SessionTypeFilter)}>
+        <select id="session-type" className="input" value={type} onChange={(e) => onList?.({ ...listSearch, type: e.target.value as SessionTypeFilter })}>
           <option value="all">All Sessions</option>
           <option value="human">Human Users Only</option>
           <option value="bot">Bot Traffic Only</option>
@@ -186,7 +191,7 @@ export function CampaignSessions({ campaignId, sessionActions, filters = {}, onF
         <div className="empty-state">
           <h2>No sessions found</h2>
           <p className="muted">
-            {search || type !== 'all' || hasFilters(filters)
+            {q || type !== 'all' || hasFilters(filters)
               ? 'Try another search or filter.'
               : 'Install the campaign script on your site; sessions appear here as visitors arrive.'}
           </p>
@@ -204,7 +209,7 @@ export function CampaignSessions({ campaignId, sessionActions, filters = {}, onF
                   onDetails={setDetails}
                   onDelete={setToDelete}
                   actions={sessionActions?.(session)}
-                  list={listContext(filters, query.search, type)}
+                  list={listContext(filters, q, type)}
                 />
               );
             })}

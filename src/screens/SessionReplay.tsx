@@ -19,7 +19,7 @@ import { useCampaignName } from '../offline/useCampaignName.js';
 import { isReplayNotSavedOffline, replayPageMessage } from '../offline/offlineReplay.js';
 import { countAssetsNotKept, MISSING_ASSETS_MESSAGE } from '../offline/localAssets.js';
 import { API_PATHS } from '../api/paths.js';
-import { liveAppender, NOT_LIVE_OFFLINE } from '../lib/liveFeed.js';
+import { liveAfter, liveBatchSeq, NOT_LIVE_OFFLINE } from '../lib/liveFeed.js';
 import { useLiveStream } from '../lib/useLiveStream.js';
 import { LiveBadge } from '../components/LiveBadge.js';
 import { shortId } from '../lib/format.js';
@@ -56,7 +56,7 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds, 
   const saved = useSavedReplay(campaignId, sessionId);
   const campaignName = useCampaignName(campaignId, saved);
   const navigate = useNavigate();
-  const backToCampaign = () => void navigate({ to: '/campaign/$campaignId', params: { campaignId }, search: listFilters(list) });
+  const backToCampaign = () => void navigate({ to: '/campaign/$campaignId', params: { campaignId }, search: { ...listFilters(list), q: list.q, type: list.type } });
   const neighbours = useSessionNeighbours(campaignId, sessionId, list);
   const [autoplayNext, setAutoplayNext] = useAutoplayNext();
   const openSession = (id: string, play = false) =>
@@ -98,18 +98,21 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds, 
   const activity = useActivityItems(activityEvents, notes);
   const playable = snapshot && (startAtSeconds === undefined || snapshot.downloaded);
 
-  // A session still recording is followed live once its download is over: the stream starts at the
-  // session's start and passes over the events the source holds already. Its end ('ended') makes
-  // it a plain replay.
+  // A session still recording is followed live once its download is over: the stream starts after
+  // the batches the download carried (and, opened again, after those the source holds then), each
+  // batch taken once by its seq. Its end ('ended') makes it a plain replay.
   const inProgress = Boolean(snapshot?.live);
-  const appendLive = useMemo(() => (source && snapshot?.downloaded && inProgress ? liveAppender(source) : null), [source, snapshot?.downloaded, inProgress]);
   const liveConnected = useLiveStream({
     path: API_PATHS.liveReplay(campaignId, sessionId),
-    enabled: Boolean(appendLive),
+    enabled: Boolean(source && snapshot?.downloaded && inProgress && snapshot.held),
+    after: () => {
+      const held = source?.getSnapshot().held;
+      return held ? liveAfter(held) : null;
+    },
     on: {
-      events: (data) => {
+      events: (data, id) => {
         try {
-          appendLive?.(JSON.parse(data) as ReplayEvent[]);
+          source?.appendLive(liveBatchSeq(id), JSON.parse(data) as ReplayEvent[]);
         } catch {
           // not a batch of events: ignored
         }

@@ -93,6 +93,30 @@ describe.skipIf(!hasChromium)('sessions list', () => {
     await page.context().close();
   });
 
+  it('keeps the search and the type in the URL: a reload opens the same list, the defaults stay out of it, a bad link opens the full list', async () => {
+    const page = await open({ width: 1280, height: 800 }, false);
+    const search = page.getByLabel('Search sessions');
+    const param = (name: string) => new URL(page.url()).searchParams.get(name);
+    await search.pressSequentially('203.0.113.2');
+    await expect.poll(() => param('q')).toBe('203.0.113.2');
+    await expect.poll(() => page.getByTestId('session-card').count()).toBe(1);
+    await page.getByLabel('Session type').selectOption('bot');
+    await expect.poll(() => param('type')).toBe('bot');
+    await page.getByText('No sessions found').waitFor();
+    await page.reload();
+    await page.getByText('No sessions found').waitFor();
+    expect([await search.inputValue(), await page.getByLabel('Session type').inputValue()]).toEqual(['203.0.113.2', 'bot']);
+    await page.getByLabel('Session type').selectOption('all');
+    await search.fill('');
+    await expect.poll(() => new URL(page.url()).search).toBe('');
+    await expect.poll(() => page.getByTestId('session-card').count()).toBe(4);
+    // Values the list does not have (an object where text goes, too) are dropped, never a crash.
+    await page.goto(`${new URL(page.url()).origin}/campaign/${rig.campaignId}?type=robot&sort=sideways&funnel=spring&q=%7B%7D&junk=1`);
+    await expect.poll(() => page.getByTestId('session-card').count()).toBe(4);
+    expect([await search.inputValue(), await page.getByLabel('Session type').inputValue()]).toEqual(['', 'all']);
+    await page.context().close();
+  });
+
   it('on desktop: a dense list view, kept across visits, with Watch Replay and View Details on each row', async () => {
     const page = await open({ width: 1280, height: 800 }, false);
     await page.getByRole('button', { name: 'List view' }).click();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { info, makeCampaign, postBatch, sessionId, type TestEvent } from './ingest-support.js';
+import { MAX_ID_RUNS } from '../../common/id-runs.js';
 
 // The recording rules ingest enforces itself, whatever the sender: batches forged by a modified
 // tracker (no page-load event where one was due, pages the campaign does not record).
@@ -141,5 +142,62 @@ describe('elements never recorded, cut by ingest from what a modified tracker se
     for (const hidden of ['Balance', 'Nested secret', 'Title secret', '4111', 'Always blocked', 'Attribute secret', 'Added inside new secret', 'Added under old secret'])
       expect(session?.text).not.toContain(hidden);
     for (const shown of ['Visible text', 'Visible change', 'Added visible', 'box secret', '10px']) expect(session?.text).toContain(shown);
+  });
+
+  describe('across batches', () => {
+    const snapshot = (t: number, body: unknown): TestEvent[] => [
+      { type: 4, data: { href: `${SITE}/cart`, width: 1280, height: 720 }, timestamp: t },
+      { type: 2, data: { node: { type: 0, id: 1, childNodes: [body] }, initialOffset: { top: 0, left: 0 } }, timestamp: t + 1 },
+    ];
+    const mutation = (t: number, data: { texts?: unknown[]; attributes?: unknown[]; adds?: unknown[] }): TestEvent[] => [
+      { type: 3, data: { source: 0, texts: [], attributes: [], removes: [], adds: [], ...data }, timestamp: t },
+    ];
+    const carriedRuns = (row: { facts_carry: string | null } | undefined) => (JSON.parse(row?.facts_carry ?? '{}') as { blockedRuns?: unknown[] }).blockedRuns ?? [];
+
+    it('cuts a later batch’s text changes and added nodes under an element blocked in an earlier batch, until a new page view', async () => {
+      const campaignId = await makeCampaign(server, { ownerId: owner.userId, columns: { block_selector: '.secret' } });
+      const id = sessionId();
+      const post = (seq: number, events: TestEvent[]) => postBatch(server, campaignId, { sessionId: id, seq, info: seq === 0 ? info() : null, events });
+      const body = el(2, 'body', {}, [el(3, 'div', { class: 'secret' }, [text(4, 'Balance 1234')]), el(5, 'p', {}, [text(6, 'Visible text')])]);
+      expect((await post(0, snapshot(T0, body))).status).toBe(200);
+      const later = mutation(T0 + 100, {
+        texts: [{ id: 4, value: 'Later balance 9999' }, { id: 6, value: 'Visible change' }],
+        attributes: [{ id: 3, attributes: { title: 'Attribute secret' } }],
+        adds: [
+          { parentId: 3, nextId: null, node: el(30, 'span', {}, [text(31, 'Added under old secret')]) },
+          { parentId: 2, nextId: null, node: text(32, 'Added visible') },
+        ],
+      });
+      expect((await post(1, later)).status).toBe(200);
+      // A node added under the blocked element in batch 2 is carried too.
+      expect((await post(2, mutation(T0 + 200, { texts: [{ id: 31, value: 'Third batch secret' }] }))).status).toBe(200);
+      let session = await stored(campaignId, id);
+      for (const hidden of ['Balance', 'Attribute secret', 'Added under old secret', 'Third batch secret']) expect(session?.text).not.toContain(hidden);
+      for (const shown of ['Visible text', 'Visible change', 'Added visible']) expect(session?.text).toContain(shown);
+      // A new page view numbers its nodes afresh: what was blocked before no longer is.
+      const next = el(2, 'body', {}, [el(3, 'div', {}, [text(4, 'Open text')])]);
+      expect((await post(3, [...snapshot(T0 + 300, next), ...mutation(T0 + 400, { texts: [{ id: 4, value: 'Open change' }] })])).status).toBe(200);
+      expect((await post(4, mutation(T0 + 500, { texts: [{ id: 4, value: 'Open later' }] }))).status).toBe(200);
+      session = await stored(campaignId, id);
+      for (const shown of ['Open text', 'Open change', 'Open later']) expect(session?.text).toContain(shown);
+      expect(carriedRuns(session?.row)).toEqual([]);
+    });
+
+    it(`carries at most ${MAX_ID_RUNS} runs of blocked ids, the newest kept`, async () => {
+      const campaignId = await makeCampaign(server, { ownerId: owner.userId, columns: { block_selector: '.secret' } });
+      const id = sessionId();
+      // 600 blocked elements, each between visible ones: 600 runs of ids.
+      const count = MAX_ID_RUNS + 100;
+      const children = Array.from({ length: count }, (_, i) => [el(10 + 4 * i, 'b', { class: 'secret' }, [text(11 + 4 * i, `Secret ${i}`)]), el(12 + 4 * i, 'i', {}, [text(13 + 4 * i, `Shown ${i}`)])]).flat();
+      expect((await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events: snapshot(T0, el(2, 'body', {}, children)) })).status).toBe(200);
+      const last = count - 1;
+      const change = mutation(T0 + 100, { texts: [{ id: 11 + 4 * last, value: 'Newest secret changed' }, { id: 13 + 4 * last, value: 'Newest shown changed' }] });
+      expect((await postBatch(server, campaignId, { sessionId: id, seq: 1, events: change })).status).toBe(200);
+      const session = await stored(campaignId, id);
+      expect(carriedRuns(session?.row)).toHaveLength(MAX_ID_RUNS);
+      expect(session?.row.facts_carry?.length).toBeLessThan(20_000);
+      expect(session?.text).not.toContain('Newest secret changed');
+      expect(session?.text).toContain('Newest shown changed');
+    });
   });
 });

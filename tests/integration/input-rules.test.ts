@@ -69,9 +69,9 @@ describe('the sessions list’s filters', () => {
   });
 
   it('and every other route refuse a number that is not finite, in the query or the path', async () => {
-    const live = await fetch(`${server.url}/api/v1/replay/live/${campaignId}/${sessionId()}?after=1e400`, { headers: owner.headers });
-    expect(live.status).toBe(400);
-    expect(((await live.json()) as { error: string }).error).toBe('querystring.after must be a finite number');
+    const heat = await fetch(`${server.url}/api/v1/heatmaps/${campaignId}/pages?from=1e400`, { headers: owner.headers });
+    expect(heat.status).toBe(400);
+    expect(((await heat.json()) as { error: string }).error).toBe('querystring.from must be a finite number');
   });
 
   it('refuse a NUL in search, url, browser or error with 400 naming the parameter (server/http/input-rules.ts)', async () => {

@@ -5,7 +5,7 @@ import { openSse, type SseClient } from '../helpers/sse.js';
 import { info, makeCampaign, pageEvents, postBatch, sessionId, type TestEvent } from './ingest-support.js';
 import { SESSION_IDLE_MS } from '../../common/limits.js';
 import type { Session } from '../../common/api-types.js';
-import { TOO_MANY_STREAMS_NODE, TOO_MANY_STREAMS_USER } from '../../server/live/streams.js';
+import { BAD_AFTER, TOO_MANY_STREAMS_NODE, TOO_MANY_STREAMS_USER } from '../../server/live/streams.js';
 import { gzipSync } from 'node:zlib';
 import { insertEncodedChunk } from '../../server/recordings/seed.js';
 import { receivedChunk } from '../../server/storage/chunk-codec.js';
@@ -144,6 +144,41 @@ describe('GET /api/v1/replay/live/{campaignId}/{sessionId}', () => {
     expect(seqsOf(fromQuery)).toEqual([3, 4]);
     fromHeader.close();
     fromQuery.close();
+  });
+
+  it('resumes after the batches the replay download carried: only newer ones, and a late lower seq in a gap once', async () => {
+    const session = sessionId();
+    for (const seq of [0, 1, 3]) await post(session, seq, seq === 0 ? pageEvents() : marked(seq));
+    const download = await fetch(`${server.url}/api/v1/replay/retrieve/${campaignId}/${session}`, { headers: owner.headers });
+    const { batches } = (await download.json()) as { batches: string };
+    expect(batches).toBe('3,2');
+    const resumed = await sse(replayUrl(session, `?after=${batches}`));
+    const fromStart = await sse(replayUrl(session));
+    await fromStart.waitFor(() => seqsOf(fromStart).length === 3);
+    await post(session, 2); // the tracker's retry of a batch that failed, after a later one
+    await post(session, 4);
+    await resumed.waitFor(() => seqsOf(resumed).length === 2);
+    await fromStart.waitFor(() => seqsOf(fromStart).length === 5);
+    await post(session, 2); // the same batch again: stored once, sent once
+    await post(session, 5);
+    await resumed.waitFor(() => seqsOf(resumed).includes(5));
+    await fromStart.waitFor(() => seqsOf(fromStart).includes(5));
+    expect(seqsOf(resumed)).toEqual([2, 4, 5]);
+    expect(seqsOf(fromStart)).toEqual([0, 1, 3, 2, 4, 5]);
+    const late = resumed.messages.find((m) => m.event === 'events' && m.id === '2');
+    expect((JSON.parse(late?.data ?? '[]') as TestEvent[]).map((e) => e.data.x)).toEqual([2, 2]);
+    resumed.close();
+    fromStart.close();
+  });
+
+  it('refuses a bad after= with 400 and the reason', async () => {
+    const session = sessionId();
+    await post(session, 0, pageEvents());
+    for (const after of ['x', '-1', '1e400', '3,4', '9,5-3', '9,5,3', '9,', '2147483647']) {
+      const refused = await fetch(replayUrl(session, `?after=${encodeURIComponent(after)}`), { headers: owner.headers });
+      expect(refused.status, after).toBe(400);
+      expect(((await refused.json()) as { error: string }).error).toBe(BAD_AFTER);
+    }
   });
 
   it('sends ended and closes when the session is complete', async () => {

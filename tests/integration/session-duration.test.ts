@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionRow } from '../../server/sessions/rows.js';
 import { SESSION_DURATION_MS, sessionDurationMs } from '../../server/sessions/duration.js';
 import type { SessionsResponse } from '../../common/api-types.js';
-import { makeCampaign, serverWithCampaign } from './ingest-support.js';
+import { info, makeCampaign, postBatch, serverWithCampaign, sessionId } from './ingest-support.js';
 
 // A session's duration is one rule (server/sessions/duration.ts): at least its active time. The
 // list shows it, filters by it and Insights counts it; its SQL form agrees with its JS form.
@@ -61,5 +61,24 @@ describe("a session's duration", () => {
     );
     expect(await listed('minDuration=5000')).toHaveLength(2);
     expect(await listed('maxDuration=5000')).toEqual([['short-session', 3_000]]);
+  });
+
+  it('orders the list by the duration it shows: ingest writes it, at least the active time', async () => {
+    const campaign = await makeCampaign(server, { ownerId: owner.userId });
+    const t = Date.now() - 60_000;
+    const clicks = (from: number, seconds: number[]) => seconds.map((s) => ({ type: 3, data: { source: 2, type: 2, id: 1, x: 5, y: 5 }, timestamp: from + s * 1000 }));
+    const post = (id: string, seq: number, events: unknown[]) => postBatch(server, campaign, { sessionId: id, seq, info: seq === 0 ? info() : null, events });
+    // Stashed batches sent at once: 9 s of input by the events' clock, about 1 s by the server's.
+    const stashed = sessionId();
+    expect((await post(stashed, 0, clicks(t, [0, 1]))).status).toBe(200);
+    expect((await post(stashed, 1, clicks(t, [2, 3, 4, 5, 6, 7, 8, 9]))).status).toBe(200);
+    // 4 s by either clock.
+    const steady = sessionId();
+    expect((await post(steady, 0, clicks(t, [0, 4]))).status).toBe(200);
+    expect((await post(steady, 1, clicks(t, [4.1]))).status).toBe(200);
+    const response = await fetch(`${server.url}/api/v1/streaming/sessions/${campaign}/?sort=longest`, { headers: owner.headers });
+    expect(response.status).toBe(200);
+    const listed = ((await response.json()) as SessionsResponse).sessions.map((s) => s.sessionId);
+    expect(listed).toEqual([stashed, steady]);
   });
 });

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 
-// The real server process (`server/main.ts`), for what only a process shows: start-up refusals,
-// signals and exit codes.
+// The real server process (`server/main.ts` through tsx, or the compiled dist/server/main.js),
+// for what only a process shows: start-up refusals, signals and exit codes.
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -12,8 +12,8 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-export function spawnServer(env: Record<string, string>, options: Pick<SpawnOptions, 'uid' | 'gid'> = {}): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+export function spawnServer(env: Record<string, string>, options: Pick<SpawnOptions, 'uid' | 'gid'> = {}, args = ['--import', 'tsx', 'server/main.ts']): ServerProcess {
+  const child = spawn(process.execPath, args, {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     ...options,

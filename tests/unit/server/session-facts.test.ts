@@ -159,7 +159,18 @@ describe('batches', () => {
     expect(carriedFacts(state).length).toBeLessThan(2000);
   });
   it('reads a damaged carried state as a fresh one', () => {
-    expect(readCarried('{oops')).toEqual({ lastInputAt: null, recentClicks: [], pendingClicks: [], pendingFieldClicks: [], pageTrail: [], scrolling: null, onUnrecordedPage: false });
+    expect(readCarried('{oops')).toEqual({ lastInputAt: null, recentClicks: [], pendingClicks: [], pendingFieldClicks: [], pageTrail: [], scrolling: null, onUnrecordedPage: false, blockedRuns: [] });
+  });
+
+  it('carries the blocked nodes of the page view, joined batch after batch, until a full snapshot starts afresh', () => {
+    const first = foldFacts(emptyFacts(), [{ kind: 'blocked', t: 1, runs: [[3, 6]], reset: true }]);
+    const second = foldFacts(first, [{ kind: 'blocked', t: 2, runs: [[7, 7], [20, 21]], reset: false }]);
+    expect(readCarried(carriedFacts(second)).blockedRuns).toEqual([
+      [3, 7],
+      [20, 21],
+    ]);
+    const fresh = foldFacts(second, [{ kind: 'blocked', t: 3, runs: [], reset: true }]);
+    expect(carriedFacts(fresh)).not.toContain('blockedRuns');
   });
 
   it('carries a page not recorded to the next batch until a page loads', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DAYS, daysInUrl } from '../../../src/api/insights.js';
+import { DEFAULT_DAYS, daysOf } from '../../../src/api/insights.js';
 import { DEFAULT_INSIGHTS_DAYS, insightsRange, DAY_MS } from '../../../common/insights.js';
 
 // The 30-day default is one value: the server's range when none is asked for, and the range the
@@ -10,10 +10,10 @@ describe('the default range', () => {
     expect(DEFAULT_DAYS).toBe(DEFAULT_INSIGHTS_DAYS);
     const now = 100 * DAY_MS;
     expect(insightsRange(undefined, undefined, now)).toMatchObject({ from: now - DEFAULT_DAYS * DAY_MS, to: now });
-    expect(daysInUrl(String(DEFAULT_DAYS))).toEqual({});
+    expect(daysOf(undefined)).toBe(DEFAULT_DAYS);
   });
 
-  it('keeps an offered range in the URL and drops anything else', () => {
-    expect([daysInUrl('7'), daysInUrl(90), daysInUrl('5'), daysInUrl(undefined), daysInUrl('abc')]).toEqual([{ days: 7 }, { days: 90 }, {}, {}, {}]);
+  it('keeps an offered range from the URL and drops anything else to the default', () => {
+    expect([daysOf('7'), daysOf(90), daysOf('5'), daysOf(undefined), daysOf('abc')]).toEqual([7, 90, DEFAULT_DAYS, DEFAULT_DAYS, DEFAULT_DAYS]);
   });
 });

@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { Session } from '../../../common/api-types.js';
 import type { SessionsQuery } from '../../../src/api/sessions.js';
 import { mergeLiveChange, parseLiveMessage, type SessionPages } from '../../../src/lib/liveSessions.js';
-import { liveAppender } from '../../../src/lib/liveFeed.js';
-import { createReplaySource } from '../../../src/replay/replaySource.js';
 
 const session = (sessionId: string, overrides: Partial<Session> = {}): Session => ({
   sessionId,
@@ -122,33 +120,5 @@ describe('merging the live stream into a cached list', () => {
     expect(parseLiveMessage('session', 'not json')).toBeNull();
     expect(parseLiveMessage('deleted', '{"sessionId":"x"}')).toBeNull();
     expect(parseLiveMessage('other', '{"id":"x"}')).toBeNull();
-  });
-});
-
-describe('the live replay stream into the source', () => {
-  const ev = (timestamp: number) => ({ type: 3, data: {}, timestamp });
-
-  it('passes over the events the source holds already, then appends each new one once', () => {
-    const source = createReplaySource(null, [ev(1), ev(2), ev(3)]);
-    const append = liveAppender(source);
-    const got: number[] = [];
-    append([ev(1), ev(2)]);
-    source.follow(3, (events) => got.push(...events.map((e) => e.timestamp)));
-    append([ev(3), ev(4)]);
-    append([ev(5)]);
-    expect(got).toEqual([4, 5]);
-    expect(source.getSnapshot().events.map((e) => e.timestamp)).toEqual([1, 2, 3, 4, 5]);
-  });
-
-  it('gives a player made later everything after the events it was made with first', () => {
-    const source = createReplaySource(null);
-    const append = liveAppender(source);
-    append([ev(1), ev(2)]);
-    const got: number[] = [];
-    const stop = source.follow(1, (events) => got.push(...events.map((e) => e.timestamp)));
-    append([ev(3)]);
-    stop();
-    append([ev(4)]);
-    expect(got).toEqual([2, 3]);
   });
 });

@@ -1,11 +1,12 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { DEFAULT_DAYS, daysInUrl, type InsightsDays } from '../../../../api/insights.js';
+import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
+import { RANGE_DEFAULTS, validateRange } from '../../../../api/insights.js';
 import { funnelsQueryOptions } from '../../../../api/funnels.js';
 import { CampaignFunnels } from '../../../../screens/CampaignFunnels.js';
 
 export const Route = createFileRoute('/_authed/campaign/$campaignId/funnels')({
-  // The range lives in the URL, as on the insights screen; anything else there is dropped.
-  validateSearch: (search: Record<string, unknown>): { days?: InsightsDays } => daysInUrl(search.days),
+  // The range lives in the URL, as on the insights screen (none: the default); anything else there is dropped.
+  validateSearch: validateRange,
+  search: { middlewares: [stripSearchParams(RANGE_DEFAULTS)] },
   loader: ({ context, params }) => {
     void context.queryClient.prefetchQuery(funnelsQueryOptions(params.campaignId));
   },
@@ -14,13 +15,7 @@ export const Route = createFileRoute('/_authed/campaign/$campaignId/funnels')({
 
 function CampaignFunnelsRoute() {
   const { campaignId } = Route.useParams();
-  const { days = DEFAULT_DAYS } = Route.useSearch();
+  const { days } = Route.useSearch();
   const navigate = Route.useNavigate();
-  return (
-    <CampaignFunnels
-      campaignId={campaignId}
-      days={days}
-      onDays={(next) => void navigate({ search: daysInUrl(next), replace: true })}
-    />
-  );
+  return <CampaignFunnels campaignId={campaignId} days={days} onDays={(next) => void navigate({ search: { days: next }, replace: true })} />;
 }

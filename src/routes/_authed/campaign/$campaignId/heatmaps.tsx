@@ -1,6 +1,6 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, stripSearchParams, type SearchSchemaInput } from '@tanstack/react-router';
 import { heatmapPagesQueryOptions, heatmapQueryOptions } from '../../../../api/heatmaps.js';
-import { DEFAULT_DAYS, daysInUrl, type InsightsDays } from '../../../../api/insights.js';
+import { daysOf, RANGE_DEFAULTS, type InsightsDays } from '../../../../api/insights.js';
 import { CampaignHeatmaps, type HeatmapSearch } from '../../../../screens/CampaignHeatmaps.js';
 import { PATH_MAX } from '../../../../../common/heatmaps.js';
 import { VIEWPORT_CLASSES, type ViewportClass } from '../../../../../common/devices.js';
@@ -8,23 +8,26 @@ import { HEAT_LAYERS, type HeatLayer } from '../../../../lib/heatLayers.js';
 import { warmPlayer } from '../../../../components/player/loadPlayer.js';
 import { validateHeatmapFilters, type HeatmapFilters } from '../../../../lib/heatmapFilters.js';
 
-type Search = HeatmapFilters & { path?: string; device?: ViewportClass; layer?: HeatLayer; days?: InsightsDays };
+type Search = HeatmapFilters & { path?: string; device?: ViewportClass; layer: HeatLayer; days: InsightsDays };
+
+/** What the URL leaves out (TanStack Router's stripSearchParams takes them away). */
+const DEFAULTS = { ...RANGE_DEFAULTS, layer: 'all' } as const;
 
 export const Route = createFileRoute('/_authed/campaign/$campaignId/heatmaps')({
   // Page, device class, layer, range and the session filters live in the URL; anything else there is dropped.
-  validateSearch: (search: Record<string, unknown>): Search => {
+  validateSearch: (search: Partial<Search> & SearchSchemaInput): Search => {
     const path = typeof search.path === 'string' && search.path.startsWith('/') && search.path.length <= PATH_MAX ? search.path : undefined;
     const device = VIEWPORT_CLASSES.find((d) => d === search.device);
-    const layer = HEAT_LAYERS.find((l) => l.layer === search.layer && l.layer !== 'all')?.layer;
     return {
       ...validateHeatmapFilters(search),
-      ...(path ? { path } : {}),
-      ...(device ? { device } : {}),
-      ...(layer ? { layer } : {}),
-      ...daysInUrl(search.days),
+      path,
+      device,
+      layer: HEAT_LAYERS.find((l) => l.layer === search.layer)?.layer ?? DEFAULTS.layer,
+      days: daysOf(search.days),
     };
   },
-  loaderDeps: ({ search }) => ({ path: search.path, device: search.device, days: search.days ?? DEFAULT_DAYS, filters: validateHeatmapFilters(search) }),
+  search: { middlewares: [stripSearchParams(DEFAULTS)] },
+  loaderDeps: ({ search }) => ({ path: search.path, device: search.device, days: search.days, filters: validateHeatmapFilters(search) }),
   loader: ({ context, params, deps }) => {
     void context.queryClient.prefetchQuery(heatmapPagesQueryOptions(params.campaignId, deps.days));
     void context.queryClient.prefetchQuery(heatmapQueryOptions(params.campaignId, deps));
@@ -38,25 +41,10 @@ function CampaignHeatmapsRoute() {
   const { campaignId } = Route.useParams();
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
-  const current: HeatmapSearch = {
-    path: search.path,
-    device: search.device,
-    layer: search.layer ?? 'all',
-    days: search.days ?? DEFAULT_DAYS,
-    filters: validateHeatmapFilters(search),
-  };
+  const current: HeatmapSearch = { path: search.path, device: search.device, layer: search.layer, days: search.days, filters: validateHeatmapFilters(search) };
   const onChange = (next: Partial<HeatmapSearch>) => {
-    const merged = { ...current, ...next };
-    void navigate({
-      search: {
-        ...merged.filters,
-        ...(merged.path ? { path: merged.path } : {}),
-        ...(merged.device ? { device: merged.device } : {}),
-        ...(merged.layer !== 'all' ? { layer: merged.layer } : {}),
-        ...daysInUrl(merged.days),
-      },
-      replace: true,
-    });
+    const { filters, ...merged } = { ...current, ...next };
+    void navigate({ search: { ...filters, ...merged }, replace: true });
   };
   return <CampaignHeatmaps campaignId={campaignId} {...current} onChange={onChange} />;
 }

@@ -1,20 +1,31 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { DEFAULT_DAYS, daysInUrl, insightsQueryOptions, type InsightsDays } from '../../../../api/insights.js';
-import { CampaignInsights } from '../../../../screens/CampaignInsights.js';
+import { createFileRoute, stripSearchParams, type ErrorComponentProps } from '@tanstack/react-router';
+import { insightsQueryOptions, RANGE_DEFAULTS, validateRange, type InsightsDays } from '../../../../api/insights.js';
+import { CampaignInsights, CampaignInsightsError } from '../../../../screens/CampaignInsights.js';
 
 export const Route = createFileRoute('/_authed/campaign/$campaignId/insights')({
-  // The range lives in the URL; anything else there is dropped.
-  validateSearch: (search: Record<string, unknown>): { days?: InsightsDays } => daysInUrl(search.days),
-  loaderDeps: ({ search }) => ({ days: search.days ?? DEFAULT_DAYS }),
-  loader: ({ context, params, deps }) => {
-    void context.queryClient.prefetchQuery(insightsQueryOptions(params.campaignId, deps.days));
+  // The range lives in the URL (none: the default); anything else there is dropped.
+  validateSearch: validateRange,
+  search: { middlewares: [stripSearchParams(RANGE_DEFAULTS)] },
+  loaderDeps: ({ search }) => ({ days: search.days }),
+  // The cached copy answers at once (offline: the persisted one); a load that fails shows errorComponent.
+  loader: async ({ context, params, deps }) => {
+    await context.queryClient.ensureQueryData(insightsQueryOptions(params.campaignId, deps.days));
   },
   component: CampaignInsightsRoute,
+  errorComponent: InsightsErrorRoute,
 });
 
-function CampaignInsightsRoute() {
+function useRange() {
   const { campaignId } = Route.useParams();
-  const { days = DEFAULT_DAYS } = Route.useSearch();
+  const { days } = Route.useSearch();
   const navigate = Route.useNavigate();
-  return <CampaignInsights campaignId={campaignId} days={days} onDays={(next) => void navigate({ search: daysInUrl(next), replace: true })} />;
+  return { campaignId, days, onDays: (next: InsightsDays) => void navigate({ search: { days: next }, replace: true }) };
+}
+
+function CampaignInsightsRoute() {
+  return <CampaignInsights {...useRange()} />;
+}
+
+function InsightsErrorRoute({ error }: ErrorComponentProps) {
+  return <CampaignInsightsError {...useRange()} error={error} />;
 }
