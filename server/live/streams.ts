@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { decodeJwt } from 'jose';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/index.js';
+import type { SessionKeys } from '../auth/tokens.js';
 import { ACCESS_COOKIE, readAccessToken } from '../auth/tokens.js';
 import { HttpError } from '../http/errors.js';
 import { watchStalledReader } from '../replay/stalled-reader.js';
@@ -145,7 +147,7 @@ export class StreamRegistry {
   private checking = false;
   private readonly check: NodeJS.Timeout;
 
-  constructor(private readonly ctx: Pick<AppContext, 'config' | 'db' | 'keys'>) {
+  constructor(private readonly ctx: { config: Config; db: Db; keys: SessionKeys }) {
     this.check = setInterval(() => void this.checkSignIns(), ctx.config.limits.liveHeartbeatMs);
     this.check.unref();
   }
