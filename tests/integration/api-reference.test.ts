@@ -23,7 +23,7 @@ afterAll(() => server.close());
 
 describe('docs/api.md', () => {
   it('lists exactly the routes the server registers under /api/v1', () => {
-    const registered = server.app.apiRoutes.map((route) => `${route.method} ${route.url.replace(/:(\w+)/g, '{$1}')}`);
+    const registered = server.app.ctx.apiRoutes.map((route) => `${route.method} ${route.url.replace(/:(\w+)/g, '{$1}')}`);
     const documented = documentedRoutes(fs.readFileSync(path.join(root, 'docs/api.md'), 'utf8'));
     expect(documented.length).toBeGreaterThan(0);
     expect([...documented].sort()).toEqual([...registered].sort());
