@@ -85,7 +85,10 @@ export default tseslint.config(
   { files: ['src/**/*.{ts,tsx}', 'tests/unit/src/**/*.{ts,tsx}'], ...reactHooks.configs.flat.recommended },
 
   { files: ['server/**/*.ts'], ignores: ['server/app.ts'], rules: routesOnlyFromApp(ROUTES_PATTERN) },
-  { files: ['tests/**/*.{ts,tsx}', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs}'], rules: routesOnlyFromApp(routesPattern('(^|/)server/([^/]+/)?routes(\\.[jt]s)?$')) },
+  {
+    files: ['tests/**/*.{ts,tsx}', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs}'],
+    rules: routesOnlyFromApp(routesPattern('(^|/)server/([^/]+/)?routes(\\.[jt]s)?$')),
+  },
   // No file imports itself through others (scripts/import-graph.mjs): a cycle is two files that
   // cannot be read, tested or moved apart.
   { files: ['server/**', 'src/**', 'common/**', 'tracker/**', 'sw/**'], plugins: { local: importGraphPlugin }, rules: { 'local/no-cycle': 'error' } },
