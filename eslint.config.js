@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { importGraphPlugin } from './scripts/import-graph.mjs';
 
 /**
  * Each program is a top-level folder: server/ (Node), src/ (the PWA), tracker/ (the loader and the
@@ -71,6 +72,28 @@ export default tseslint.config(
   { files: ['tracker/src/capture.ts'], rules: { 'prefer-rest-params': 'off' } },
   { files: ['src/**/*.{ts,tsx}', 'tests/unit/src/**/*.{ts,tsx}'], ...reactHooks.configs.flat.recommended },
 
+  // No file imports itself through others (scripts/import-graph.mjs): a cycle is two files that
+  // cannot be read, tested or moved apart.
+  { files: ['server/**', 'src/**', 'common/**', 'tracker/**', 'sw/**'], plugins: { local: importGraphPlugin }, rules: { 'local/no-cycle': 'error' } },
+  // Recordings is the writer ingest calls: it defines the batch it accepts (rules.ts RecordedBatch)
+  // and imports nothing of its caller. (A rule of its own name: the server's boundary above holds
+  // the plain no-restricted-imports.)
+  {
+    files: ['server/recordings/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(server/)?ingest(/|$)',
+              message: 'server/recordings/ imports nothing from server/ingest/: recordings defines what it accepts (rules.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   ...boundary('server', ['src', 'tracker', 'sw']),
   ...boundary('src', ['server', 'tracker/src']),
   ...boundary('tracker', ['server', 'src']),

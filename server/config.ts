@@ -1,7 +1,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import { isIP } from 'node:net';
-import type { TrustProxy } from './http/client-address.js';
+
+/** TRUST_PROXY as read here: off, a number of proxies in front, or their addresses/CIDRs (http/client-address.ts applies it). */
+export type TrustProxy = false | number | string[];
 
 /** Typed server configuration, read once from the environment at start-up. */
 export interface Config {

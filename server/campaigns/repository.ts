@@ -1,13 +1,17 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { Executor } from '../db/executor.js';
-import type { CampaignsTable } from '../db/schema.js';
-import type { KeptCampaigns } from './kept-campaigns.js';
+import type { CampaignRow, CampaignsTable } from '../db/schema.js';
 import { deleteCampaignRecordings } from '../recordings/deletion.js';
 
 /** The campaigns table: every query on it, each taking the database or a transaction. */
 
-export type CampaignRow = Selectable<CampaignsTable>;
+export type { CampaignRow };
+
+/** The campaigns a node keeps in memory (kept-campaigns.ts, which reads them here), told to forget a change. */
+interface KeptCopies {
+  forget(): void;
+}
 
 export function findCampaign(db: Executor, id: string): Promise<CampaignRow | undefined> {
   return db.selectFrom('campaigns').selectAll().where('id', '=', id).executeTakeFirst();
@@ -39,13 +43,13 @@ export async function insertCampaign(db: Executor, row: Insertable<CampaignsTabl
 }
 
 /** Stores an owner's changes to their campaign; sessions already admitted stay whatever the new limit. */
-export async function updateCampaign(db: Executor, kept: KeptCampaigns, campaign: Pick<CampaignRow, 'id' | 'owner_id'>, changes: Updateable<CampaignsTable>): Promise<void> {
+export async function updateCampaign(db: Executor, kept: KeptCopies, campaign: Pick<CampaignRow, 'id' | 'owner_id'>, changes: Updateable<CampaignsTable>): Promise<void> {
   await db.updateTable('campaigns').set(changes).where('id', '=', campaign.id).where('owner_id', '=', campaign.owner_id).execute();
   kept.forget();
 }
 
 /** Everything recorded under the campaign goes with it, or nothing does. */
-export async function deleteCampaign(db: Db, kept: KeptCampaigns, campaign: Pick<CampaignRow, 'id' | 'owner_id'>): Promise<void> {
+export async function deleteCampaign(db: Db, kept: KeptCopies, campaign: Pick<CampaignRow, 'id' | 'owner_id'>): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await deleteCampaignRecordings(trx, [campaign.id]);
     await trx.deleteFrom('campaigns').where('id', '=', campaign.id).where('owner_id', '=', campaign.owner_id).execute();

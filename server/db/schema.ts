@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 import type { ErasuresTable, SessionCountsTable, SessionEventsTable, SessionTermsTable } from './schema-people.js';
 import type { FunnelDaysTable, FunnelsTable, HeatmapTables, InsightsDaysTable, SessionErrorsTable, SessionPagesTable, SessionVisitsTable } from './schema-insights.js';
 
@@ -28,6 +28,9 @@ export interface RefreshTokensTable {
   rotated_at: number | null;
   revoked_at: number | null;
 }
+
+/** A campaign's row as read (campaigns/repository.ts has its queries). */
+export type CampaignRow = Selectable<CampaignsTable>;
 
 export interface CampaignsTable {
   id: string;

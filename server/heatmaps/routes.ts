@@ -21,7 +21,7 @@ import { busiestPage, elementClickers, heatmapOf, heatmapPages, pagePatterns, sa
 import { drainUnfed } from './unfed.js';
 import { bySessions, filteredHeatmap } from './filtered.js';
 import { readListFilters } from '../sessions/list-filters.js';
-import { hasSessionFilters, type SessionFilters } from '../sessions/repository.js';
+import { hasSessionFilters, type SessionFilters } from '../sessions/query.js';
 
 /** A call's range, as the insights dashboard's. */
 const rangeOf = (from: number | undefined, to: number | undefined): Range => {

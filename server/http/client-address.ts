@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { TrustProxy } from '../config.js';
 
 /**
  * Who a request comes from, by one rule for every per-address limit and every stored address:
@@ -7,8 +8,6 @@ import type { FastifyRequest } from 'fastify';
  * taken unless every hop after it is trusted.
  */
 
-/** TRUST_PROXY as config.ts reads it: off, a number of proxies in front, or their addresses/CIDRs. */
-export type TrustProxy = false | number | string[];
 
 /** The client address without the IPv4-mapped IPv6 prefix Node reports on dual-stack sockets. */
 export const clientIp = (ip: string) => ip.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');

@@ -6,7 +6,8 @@ import { batchFlaw, BatchSchema, SessionInfoSchema, type BatchBody, type Session
 import { scanBatch, type BatchScan, type EventsSpan } from '../storage/scan-batch.js';
 import { encodeEvents, inflatedSize, inTimeOrder, receivedChunk, storableAsReceived } from '../storage/chunk-codec.js';
 import { hasHumanInput, pageLoads } from './event-rules.js';
-import { factMoments, pathOf, type Moment } from '../../common/session-facts.js';
+import { factMoments, pathOf } from '../../common/session-facts.js';
+import type { RecordedBatch } from '../recordings/rules.js';
 import { heatRecords, type HeatRecord } from '../heatmaps/records.js';
 import { CAPTURED_TAGS, NOTE_TAG } from '../../common/captured.js';
 import { pageUrl, scrubEvent, storable, withoutQuery } from '../../common/scrub.js';
@@ -22,20 +23,12 @@ import { utmValue } from '../../common/utm.js';
 // pack-worker.ts), so a flood of large batches costs the event loop nothing; it is plain code,
 // so tests call it too.
 
-/** A batch checked and made ready to store: its chunk compressed, its facts derived. */
-export interface PackedBatch {
-  sessionId: string;
-  seq: number;
-  info: SessionInfo | null;
-  eventCount: number;
-  firstTs: number;
-  lastTs: number;
-  /** The events as stored, as JSON text: what the per-session cap counts. */
-  jsonBytes: number;
-  humanInput: boolean;
-  pageLoads: number;
-  /** What the session-facts rules look at in this batch, folded into the row when it is stored. */
-  moments: Moment[];
+/**
+ * A batch checked and made ready to store: its chunk compressed, its facts derived. What
+ * recordings stores (RecordedBatch), and what ingest does besides; its visitor is added on the
+ * request thread (pack-pool.ts), null here.
+ */
+export interface PackedBatch extends RecordedBatch {
   /** Heatmap clicks and scroll depths (server/heatmaps), aggregated after the batch is stored. */
   heat: HeatRecord[];
   /** Every event was on pages the campaign does not record: a session not yet stored is not started by it. */
@@ -44,8 +37,6 @@ export interface PackedBatch {
   keptUnknownOpening: boolean;
   /** Ids its mutations touch before its first full snapshot (null: too many to list): the route packs it again with the session's blocked runs when they meet. */
   touchedIds: IdRuns | null;
-  /** The stored chunk (storage/chunk-codec.ts): its events in time order, encoded, or the body as received. */
-  chunk: Uint8Array;
 }
 
 /** What the campaign decides about a batch's contents. */
@@ -247,6 +238,7 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
         seq: batch.seq,
         // An entry page the campaign does not record is not kept: the first recorded page is the entry.
         info: batch.info ? sessionInfo(opening === false ? { ...batch.info, url: '' } : batch.info, options.maskedParams) : null,
+        visitor: null,
         eventCount: chunk.eventCount,
         firstTs: chunk.firstTs,
         lastTs: chunk.lastTs,

@@ -1,6 +1,7 @@
 import { Piscina } from 'piscina';
 import { workerScript } from '../worker-script.js';
 import { HttpError } from '../http/errors.js';
+import { visitorOf } from './visitor.js';
 import { announcedSize, OVER_CAP, packBatch, type PackedBatch, type PackOptions, type PackOutcome } from './pack-batch.js';
 
 /**
@@ -57,8 +58,18 @@ export class BatchPacker {
     await this.#start();
   }
 
-  /** The packed batch, or an HttpError: the batch's flaw (4xx) or a full queue (503). */
-  async pack(raw: Buffer, now: number, options?: PackOptions): Promise<PackedBatch> {
+  /**
+   * The packed batch, or an HttpError: the batch's flaw (4xx) or a full queue (503). `ip`, the
+   * sender's address: a first batch's visitor is read from it here, on the request thread (the
+   * country database is loaded once per process, not once per worker).
+   */
+  async pack(raw: Buffer, now: number, options?: PackOptions, ip?: string): Promise<PackedBatch> {
+    const batch = await this.#packed(raw, now, options);
+    if (ip !== undefined) batch.visitor = visitorOf(ip, batch.info);
+    return batch;
+  }
+
+  async #packed(raw: Buffer, now: number, options?: PackOptions): Promise<PackedBatch> {
     if (announcedSize(raw) <= INLINE_MAX_BYTES) {
       const outcome = packBatch(raw, now, options, INLINE_MAX_BYTES);
       if (outcome.ok || outcome.error !== OVER_CAP) return packed(outcome);

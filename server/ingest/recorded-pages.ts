@@ -1,9 +1,8 @@
 import { pageRecorded } from '../../common/recording-rules.js';
 import { pathOf } from '../../common/session-facts.js';
 import { readCarried } from '../../common/carried-facts.js';
-import type { SessionState } from '../sessions/repository.js';
+import type { SessionState } from '../recordings/rules.js';
 import { runsMeet, type IdRuns } from '../../common/id-runs.js';
-import type { PackedBatch } from './pack-batch.js';
 
 interface EventLike {
   type: number;
@@ -75,6 +74,6 @@ export const sessionCarry = (row: Pick<SessionState, 'facts_carry' | 'exit_url'>
   blocked: readCarried(row.facts_carry).blockedRuns,
 });
 
-/** Whether a batch packed before its session was known must be packed again with what the session carries. */
-export const carryMatters = (batch: Pick<PackedBatch, 'keptUnknownOpening' | 'touchedIds'>, carried: SessionCarry): boolean =>
+/** Whether a batch packed before its session was known must be packed again with what the session carries (the batch by shape: pack-batch.ts imports this file). */
+export const carryMatters = (batch: { keptUnknownOpening: boolean; touchedIds: IdRuns | null }, carried: SessionCarry): boolean =>
   (batch.keptUnknownOpening && !carried.opening) || (carried.blocked.length > 0 && (batch.touchedIds === null || runsMeet(carried.blocked, batch.touchedIds)));

@@ -12,7 +12,7 @@ import { BatchPacker } from './pack-pool.js';
 import type { PackedBatch } from './pack-batch.js';
 import { SESSION_CLOSED_STATUS } from '../recordings/index.js';
 import { markEndedSessionsWithoutInput } from '../recordings/bot-sweep.js';
-import type { SessionState } from '../sessions/repository.js';
+import type { SessionState } from '../recordings/rules.js';
 import { RecentlyUsed } from '../recently-used.js';
 import type { IngestCampaign } from '../campaigns/kept-campaigns.js';
 import { packOptions, pageRules, trackerRules } from '../campaigns/recording-rules.js';
@@ -182,8 +182,8 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
   });
 
   /** `carried`: what the session's last batch left for this one (undefined: not known yet). */
-  const pack = (reply: FastifyReply, body: Buffer, campaign: Campaign, carried?: SessionCarry) =>
-    packer.pack(body, Date.now(), { ...packOptions(campaign), ...carried }).catch((error: unknown) => {
+  const pack = (request: FastifyRequest, reply: FastifyReply, body: Buffer, campaign: Campaign, carried?: SessionCarry) =>
+    packer.pack(body, Date.now(), { ...packOptions(campaign), ...carried }, clientAddress(request)).catch((error: unknown) => {
       if (error instanceof HttpError && error.statusCode === 503) reply.header('retry-after', 2);
       throw error;
     });
@@ -205,25 +205,24 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
       if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Empty body');
       let campaign = request.ingest?.campaign as Campaign;
       await bytes.received(request, reply, campaign.id, request.body.length);
-      let batch = await pack(reply, request.body, campaign);
+      let batch = await pack(request, reply, request.body, campaign);
       const lastSeen = await ctx.recordings.lastSeen(campaign.id, batch.sessionId);
       // The page a batch begins on is the one the session's last batch left it on: packed again
       // without the events before its first page load when that page is not recorded, or with
       // the nodes blocked there when its mutations touch them.
       const carried = lastSeen && sessionCarry(lastSeen, pageRules(campaign));
-      if (carried && carryMatters(batch, carried)) batch = await pack(reply, request.body, campaign, carried);
+      if (carried && carryMatters(batch, carried)) batch = await pack(request, reply, request.body, campaign, carried);
       // A visit on pages the campaign does not record stores nothing, not even a session row (2xx: the tracker sends no more of it).
       if (batch.unrecorded && !lastSeen) return { stored: false };
       await limits(request, reply, campaign, batch, lastSeen);
-      const ip = clientAddress(request);
-      let outcome = await ctx.recordings.write(batch, { campaign, ip, lastSeen });
+      let outcome = await ctx.recordings.write(batch, { campaign, lastSeen });
       if (outcome.campaignChanged) {
         const judged = campaign;
         campaign = await judgeAfresh(request, reply, campaign.id);
         // Its console or page-address settings changed too: the batch is packed again under them.
         if (JSON.stringify(packOptions(campaign)) !== JSON.stringify(packOptions(judged)))
-          batch = await pack(reply, request.body, campaign, lastSeen && sessionCarry(lastSeen, pageRules(campaign)));
-        outcome = await ctx.recordings.write(batch, { campaign, ip, lastSeen });
+          batch = await pack(request, reply, request.body, campaign, lastSeen && sessionCarry(lastSeen, pageRules(campaign)));
+        outcome = await ctx.recordings.write(batch, { campaign, lastSeen });
         if (outcome.campaignChanged) {
           reply.header('retry-after', 1);
           throw new HttpError(503, CAMPAIGN_CHANGING);

@@ -4,7 +4,7 @@ import type { Executor } from '../db/executor.js';
 import type { Insights } from '../../common/api/insights.js';
 import { addHistograms, histogramMedian, HOUR_MS, TOP_PAGES, type TimeBins } from '../../common/insights.js';
 import { timeBinSql } from './bins.js';
-import { TOP_KEEP, type matching } from './summary.js';
+import { TOP_KEEP, type Matching } from './matching.js';
 
 // The dashboard's top pages: views, entries and exits from each session's `pages` column, the
 // frustration columns from its counters, and the time on page from session_pages (when each page
@@ -36,7 +36,7 @@ export const PAGE_TIME_BINS: TimeBins = [
 const pageTimeBin = (value: RawBuilder<unknown>) => timeBinSql(value, PAGE_TIME_BINS);
 
 /** The sessions whose pages are counted: those with pages, the newest PAGES_PER_SUMMARY. */
-const counted = (base: ReturnType<typeof matching>) =>
+const counted = (base: Matching) =>
   base
     .select(['campaign_id', 'id', 'pages', 'last_activity_at', 'rage_click_count', 'dead_click_count', 'error_count'])
     .where('pages', 'is not', null)
@@ -51,7 +51,7 @@ const jsonList = sql`'["' || replace(replace(replace(s.pages, '\\', '\\\\'), '"'
  * first is its entry, the last its exit; rage clicks, dead clicks and errors count the sessions
  * that viewed the page and had them.
  */
-export async function pageRows(db: Executor, base: ReturnType<typeof matching>): Promise<PageRow[]> {
+export async function pageRows(db: Executor, base: Matching): Promise<PageRow[]> {
   const inner = counted(base);
   const last = sql`(length(s.pages) - length(replace(s.pages, ${'\n'}, '')))`;
   const split = isPostgres(db)

@@ -1,9 +1,10 @@
 import type { Executor } from '../db/executor.js';
-import { hasSessionFilters, type SessionFilters } from '../sessions/repository.js';
+import { hasSessionFilters, type SessionFilters } from '../sessions/query.js';
 import type { Insights } from '../../common/api/insights.js';
 import { addHistograms, bucketStarts, histogramMedian, TOP_ROWS, type InsightsRange } from '../../common/insights.js';
 import { rangeSummaries } from './days.js';
-import { matching, summarize, type Summary, type Top, type TopName, type UtmRow } from './summary.js';
+import { summarize, type Summary, type Top, type TopName, type UtmRow } from './summary.js';
+import { matching } from './matching.js';
 import { addPages } from './pages.js';
 import { errorGroups } from './errors.js';
 

@@ -8,7 +8,7 @@ import { requireUser } from '../auth/tokens.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { readListFilters } from '../sessions/list-filters.js';
 import { campaignInsights } from './repository.js';
-import { hasSessionFilters } from '../sessions/repository.js';
+import { hasSessionFilters } from '../sessions/query.js';
 
 /** Insights over more days than this are a heavy read, whatever their filters (the default range is 30 days). */
 const LONG_RANGE_MS = 31 * DAY_MS;

@@ -1,18 +1,16 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../db/executor.js';
-import { filtered, type SessionFilters } from '../sessions/repository.js';
+import type { SessionFilters } from '../sessions/query.js';
 import { SESSION_DURATION_MS } from '../sessions/duration.js';
 import { timeBinSql } from './bins.js';
 import { HOUR_MS } from '../../common/insights.js';
 import { pageRows, PAGES_PER_SUMMARY, type PageRow } from './pages.js';
+import { matching, TOP_KEEP, type Matching } from './matching.js';
 
 // A summary of the sessions started in a span of time, in a form that adds up: the dashboard of
 // a range is the sum of its days' summaries (server/insights/days.ts). Counts add; medians come
 // from duration histograms (to the second under 10 minutes, coarser above); top lists keep their
 // first TOP_KEEP values a day, so a value outside every day's first 100 is left out of a range.
-
-/** How many values of each top list (and pages) a summary keeps. */
-export const TOP_KEEP = 100;
 
 export type Top = [value: string | null, sessions: number, extra: string | null][];
 /** Sessions by their entry page's UTM parameters: [source, medium, campaign, sessions]. */
@@ -66,10 +64,6 @@ const TOPS: Record<TopName, RawBuilder<unknown>> = {
 
 /** The counters of an hour's frustration kinds, in HourKinds' order. */
 const KINDS = ['rage_click_count', 'dead_click_count', 'quick_back_count', 'excessive_scroll_count', 'error_count', 'failed_request_count'] as const;
-
-export const matching = (db: Executor, campaignId: string, filters: SessionFilters) =>
-  filtered(db.selectFrom('sessions').where('campaign_id', '=', campaignId), filters);
-type Base = ReturnType<typeof matching>;
 
 /** The summary of a campaign's sessions started in [from, to), with the list's filters. */
 
@@ -166,7 +160,7 @@ function zero(): Omit<Summary, 'tops'> {
 }
 
 /** Sessions by UTM source, medium and campaign, most first: only sessions whose entry page had any. */
-async function utmRows(base: Base): Promise<UtmRow[]> {
+async function utmRows(base: Matching): Promise<UtmRow[]> {
   const rows = await base
     .select(['utm_source', 'utm_medium', 'utm_campaign', sql<number>`count(*)`.as('sessions')])
     .where((eb) => eb.or([eb('utm_source', 'is not', null), eb('utm_medium', 'is not', null), eb('utm_campaign', 'is not', null)]))

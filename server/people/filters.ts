@@ -1,6 +1,6 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Executor } from '../db/executor.js';
-import { decodeCursor, hasSessionFilters, type SessionQuery } from '../sessions/repository.js';
+import { decodeCursor, hasSessionFilters, type SessionQuery } from '../sessions/query.js';
 
 // The sessions list's people filters as SQL (server/sessions/repository.ts filtered() and
 // pageSessions() use them): traits and tags by their JSON text, events by session_events.

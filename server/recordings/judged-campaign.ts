@@ -1,4 +1,4 @@
-import type { CampaignRow } from '../campaigns/repository.js';
+import type { CampaignRow } from '../db/schema.js';
 import type { Param } from './statement.js';
 
 /**

@@ -1,8 +1,6 @@
-import type { CampaignRow } from '../campaigns/repository.js';
-import type { PackedBatch } from '../ingest/pack-batch.js';
-import type { CountedSession, SessionState } from '../sessions/repository.js';
+import type { CampaignRow } from '../db/schema.js';
 import { STATE_COLUMNS, VERDICT_COLUMNS, type SessionRow } from '../sessions/rows.js';
-import { COUNTERS, admissionSql, capValues, grownName, limitName, raiseSql, withinCapsSql, type SessionCaps } from './rules.js';
+import { COUNTERS, admissionSql, capValues, grownName, limitName, raiseSql, withinCapsSql, type CountedSession, type RecordedBatch, type SessionCaps, type SessionState } from './rules.js';
 import { CHUNK_COLUMNS, FACT_VALUE_COLUMNS, type FoldedFacts } from './session-rows.js';
 import { JUDGED_NAMES, campaignUnchanged, judgedArrays, judgedValues } from './judged-campaign.js';
 import { Statement } from './statement.js';
@@ -18,7 +16,7 @@ import { durationSql } from '../sessions/duration.js';
 /** A batch of a session the node has seen, with the row as it saw it and the facts the batch folds onto that row. */
 export interface Counting {
   campaign: CampaignRow;
-  batch: PackedBatch;
+  batch: RecordedBatch;
   lastSeen: SessionState;
   facts: FoldedFacts;
   now: number;
@@ -27,7 +25,7 @@ export interface Counting {
 /** A new session's first batch, with the row it starts (counted: session-rows.ts's firstBatchRow). */
 export interface Starting {
   campaign: CampaignRow;
-  batch: PackedBatch;
+  batch: RecordedBatch;
   row: SessionRow;
 }
 

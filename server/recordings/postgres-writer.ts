@@ -1,16 +1,12 @@
 import type { Db } from '../db/index.js';
-import { findCampaign } from '../campaigns/repository.js';
-import type { PackedBatch } from '../ingest/pack-batch.js';
-import type { SessionState } from '../sessions/repository.js';
 import { STATE_COLUMNS } from '../sessions/rows.js';
-import { NOTHING_COUNTED, capReached, type SessionCaps } from './rules.js';
+import { NOTHING_COUNTED, capReached, type Destination, type RecordedBatch, type SessionCaps, type SessionState, type WriteOutcome } from './rules.js';
 import { StatementGroups, type WriterLog } from './statement-groups.js';
-import { GroupedTransactions } from './transaction-writer.js';
+import { GroupedTransactions, LastSeenRows } from './transaction-writer.js';
 import { countStatement, countValues, startStatement, startValues, type CountedRow, type Counting, type Starting } from './postgres-statements.js';
 import { firstBatchRow, foldedFacts } from './session-rows.js';
 import type { FactMarks } from '../../common/session-facts.js';
 import { judgedAlike } from './judged-campaign.js';
-import { LastSeenRows, type Destination, type Recordings, type WriteOutcome } from './index.js';
 
 type CountAnswer = { applied: true; row: CountedRow } | { applied: false; current: SessionState | undefined };
 
@@ -26,7 +22,8 @@ const isStartedElsewhere = (error: unknown) => (error as { code?: string }).code
  * the session, a cap, a retried batch, a campaign about to be full) is written in a transaction
  * of its own against the rows read afresh, a few such transactions at once.
  */
-export class PostgresWriter implements Recordings {
+/** Recordings (index.ts) by its shape: the writers import nothing of index.ts, which picks them. */
+export class PostgresWriter {
   readonly #rows = new LastSeenRows();
   readonly #transactions: GroupedTransactions;
   readonly #counting: StatementGroups<Counting & { key: string; bytes: number }, CountAnswer>;
@@ -68,7 +65,7 @@ export class PostgresWriter implements Recordings {
     return this.#rows.get(this.db, campaignId, sessionId);
   }
 
-  async write(batch: PackedBatch, to: Destination): Promise<WriteOutcome> {
+  async write(batch: RecordedBatch, to: Destination): Promise<WriteOutcome> {
     const { campaign } = to;
     const item = { key: keyOf(campaign.id, batch.sessionId), bytes: batch.chunk.byteLength, campaign, batch };
     let lastSeen = to.lastSeen;
@@ -85,7 +82,7 @@ export class PostgresWriter implements Recordings {
     }
     if (!to.lastSeen && batch.info && !capReached(NOTHING_COUNTED, batch, this.caps)) {
       const marks: FactMarks = [];
-      const started = await this.#starting.submit({ ...item, row: firstBatchRow(campaign, batch, batch.info, to.ip, Date.now(), marks) });
+      const started = await this.#starting.submit({ ...item, row: firstBatchRow(campaign, batch, batch.info, Date.now(), marks) });
       if (started) {
         this.#rows.set(campaign.id, batch.sessionId, stateOf(started));
         return { stored: true, admitted: true, marks };
@@ -95,9 +92,9 @@ export class PostgresWriter implements Recordings {
   }
 
   /** The batch written in a transaction (a few share one), against the campaign and the row read afresh (locked). */
-  async #inTransaction(batch: PackedBatch, { campaign, ip, lastSeen }: Destination): Promise<WriteOutcome> {
-    const current = await findCampaign(this.db, campaign.id);
+  async #inTransaction(batch: RecordedBatch, { campaign, lastSeen }: Destination): Promise<WriteOutcome> {
+    const current = await this.db.selectFrom('campaigns').selectAll().where('id', '=', campaign.id).executeTakeFirst();
     if (!current || !judgedAlike(campaign, current)) return { stored: false, admitted: false, campaignChanged: true };
-    return this.#transactions.write(current, batch, ip, undefined, lastSeen !== undefined);
+    return this.#transactions.write(current, batch, undefined, lastSeen !== undefined);
   }
 }

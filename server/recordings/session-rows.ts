@@ -1,16 +1,15 @@
 import { encodeEvents } from '../storage/chunk-codec.js';
 import { EventType } from '@rrweb/types';
-import type { CampaignRow } from '../campaigns/repository.js';
-import type { PackedBatch } from '../ingest/pack-batch.js';
+import type { CampaignRow } from '../db/schema.js';
+import { isIP } from 'node:net';
 import type { SessionInfo } from '../../common/api-types.js';
-import { browserName, countryCodeOf, countryName, storedIp } from '../ingest/visitor.js';
 import { botVerdict } from './verdict.js';
 import { softwareOf } from '../../common/user-agent.js';
 import { emptyFacts, foldFacts, keepingMarks, type FactMarks, type SessionFacts } from '../../common/session-facts.js';
 import { MAX_SEQ } from '../../common/limits.js';
 import { NOTE_TAG } from '../../common/captured.js';
 import { factValues, factsOfRow, sessionRow, withSearchTerms, type FactColumns, type SessionRow } from '../sessions/rows.js';
-import { NOTHING_COUNTED, raised } from './rules.js';
+import { NOTHING_COUNTED, raised, type RecordedBatch } from './rules.js';
 import { sessionDurationMs } from '../sessions/duration.js';
 import type { Selectable } from 'kysely';
 import type { ChunksTable } from '../db/schema.js';
@@ -18,21 +17,21 @@ import type { ChunksTable } from '../db/schema.js';
 /** The rows a batch writes, as plain values: a new session's, its facts, its verdict, a chunk's. */
 
 /** A new session's row as its first batch finds it, before it is counted. */
-export function newSessionRow(campaign: CampaignRow, batch: PackedBatch, info: SessionInfo, ip: string, now: number): SessionRow {
+export function newSessionRow(campaign: CampaignRow, batch: RecordedBatch, info: SessionInfo, now: number): SessionRow {
   const software = softwareOf(info.userAgent);
-  // The country comes from the full address; only what the campaign allows is stored.
-  const countryCode = countryCodeOf(ip);
+  const visitor = batch.visitor;
   return sessionRow({
     campaign_id: campaign.id,
     id: batch.sessionId,
     // The server's clock: the batch left the page just after its last event.
     started_at: now - (batch.lastTs - batch.firstTs),
     last_activity_at: now,
-    remote_ip: storedIp(ip, campaign.ip_mode),
+    // The country came from the full address; only what the campaign allows is stored.
+    remote_ip: visitor && storedIp(visitor.ip, campaign.ip_mode),
     ip_mode: campaign.ip_mode,
-    country: countryCode ? countryName(countryCode) : null,
-    country_code: countryCode,
-    browser_name: browserName(software.browser),
+    country: visitor?.country ?? null,
+    country_code: visitor?.countryCode ?? null,
+    browser_name: visitor?.browserName ?? null,
     language: info.language || null,
     timezone: info.timezone || null,
     hardware_concurrency: info.hardwareConcurrency,
@@ -52,11 +51,42 @@ export function newSessionRow(campaign: CampaignRow, batch: PackedBatch, info: S
   });
 }
 
+/** The address as a campaign stores it: as seen, with its host part zeroed, or not at all. */
+export function storedIp(ip: string, mode: string): string | null {
+  if (mode === 'none') return null;
+  if (mode === 'full') return ip;
+  return truncatedIp(ip);
+}
+
+/** IPv4 with its last octet zeroed, IPv6 with its last 80 bits zeroed (the first 48 kept). */
+export function truncatedIp(ip: string): string | null {
+  if (isIP(ip) === 4) return ip.replace(/\.\d+$/, '.0');
+  if (isIP(ip) !== 6) return null;
+  const groups = ipv6Groups(ip);
+  return groups ? `${groups.slice(0, 3).map((g) => g.toString(16)).join(':')}::` : null;
+}
+
+/** The eight 16-bit groups of an IPv6 address (a zone index dropped, an embedded IPv4 tail read). */
+function ipv6Groups(ip: string): number[] | null {
+  let text = ip.replace(/%.*$/, '');
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number);
+    text = text.slice(0, v4.index) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::');
+  const part = (s: string | undefined) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
+  const front = part(head);
+  const back = part(tail);
+  const groups = tail === undefined ? front : [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
+  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : null;
+}
+
 /** The facts folded from a batch's moments onto a row, as its columns (the entry page only fills a gap). */
 export type FoldedFacts = ReturnType<typeof factValues> & { entry_url: string | null };
 
 /** The facts the batch's moments leave on a row; `marks` receives what the fold found (the heatmaps read it). */
-export function foldedFacts(row: FactColumns, batch: PackedBatch, marks?: FactMarks): FoldedFacts {
+export function foldedFacts(row: FactColumns, batch: RecordedBatch, marks?: FactMarks): FoldedFacts {
   const facts: SessionFacts = foldFacts(factsOfRow(row), batch.moments, marks && keepingMarks(marks));
   return { ...factValues(facts), entry_url: facts.entryUrl };
 }
@@ -79,8 +109,8 @@ export const verdictStale = (row: Pick<SessionRow, 'webdriver' | 'user_agent' | 
 };
 
 /** A new session's row as its first batch leaves it: counted, its facts folded, its verdict made. */
-export function firstBatchRow(campaign: CampaignRow, batch: PackedBatch, info: SessionInfo, ip: string, now: number, marks?: FactMarks): SessionRow {
-  const row = newSessionRow(campaign, batch, info, ip, now);
+export function firstBatchRow(campaign: CampaignRow, batch: RecordedBatch, info: SessionInfo, now: number, marks?: FactMarks): SessionRow {
+  const row = newSessionRow(campaign, batch, info, now);
   const counted: SessionRow = { ...row, ...raised(NOTHING_COUNTED, batch) };
   if (batch.moments.length) {
     const facts = foldedFacts(row, batch, marks);
@@ -97,7 +127,7 @@ export type ChunkRow = Selectable<ChunksTable> & { data: Buffer };
 
 export function chunkRow(
   campaignId: string,
-  batch: Pick<PackedBatch, 'sessionId' | 'seq' | 'firstTs' | 'lastTs' | 'eventCount' | 'chunk'>,
+  batch: Pick<RecordedBatch, 'sessionId' | 'seq' | 'firstTs' | 'lastTs' | 'eventCount' | 'chunk'>,
   now: number,
 ): ChunkRow {
   const data = Buffer.from(batch.chunk.buffer, batch.chunk.byteOffset, batch.chunk.byteLength);
@@ -119,7 +149,7 @@ export function chunkRow(
  * The note that ends the replay of a session closed at a cap: a custom event in the one batch
  * number above the tracker's range.
  */
-export function closingNote(campaignId: string, batch: PackedBatch, reason: string, now: number): ChunkRow {
+export function closingNote(campaignId: string, batch: RecordedBatch, reason: string, now: number): ChunkRow {
   const note = [{ type: EventType.Custom, data: { tag: NOTE_TAG, payload: { stopped: reason } }, timestamp: batch.lastTs }];
   return chunkRow(
     campaignId,

@@ -1,10 +1,25 @@
 import type { Executor } from '../db/executor.js';
 import { HttpError, badRequest } from '../http/errors.js';
-import type { PackedBatch } from '../ingest/pack-batch.js';
-import type { CampaignRow } from '../campaigns/repository.js';
-import type { CountedSession, SessionState } from '../sessions/repository.js';
+import type { CampaignRow } from '../db/schema.js';
 import { STATE_COLUMNS, VERDICT_COLUMNS, type SessionRow } from '../sessions/rows.js';
-import { NOTHING_COUNTED, admissionSql, capReached, capValues, grownName, limitName, raiseSql, withinCapsSql, COUNTERS, type SessionCaps } from './rules.js';
+import {
+  INFO_REQUIRED,
+  LIMIT_REACHED,
+  NOTHING_COUNTED,
+  admissionSql,
+  capReached,
+  capValues,
+  grownName,
+  limitName,
+  raiseSql,
+  withinCapsSql,
+  COUNTERS,
+  type CountedSession,
+  type RecordedBatch,
+  type SessionCaps,
+  type SessionState,
+  type WriteOutcome,
+} from './rules.js';
 import { Statement, type Dialect } from './statement.js';
 import { durationSql } from '../sessions/duration.js';
 import {
@@ -20,9 +35,9 @@ import {
   verdictStale,
   type ChunkRow,
 } from './session-rows.js';
-import { INFO_REQUIRED, LIMIT_REACHED, type LastSeenRows, type WriteOutcome } from './index.js';
 import { GroupCommitter, type GroupOptions } from './group-commit.js';
 import type { Db } from '../db/index.js';
+import { RecentlyUsed } from '../recently-used.js';
 import type { FactMarks } from '../../common/session-facts.js';
 
 /** Thrown inside the transaction to undo the counters when the chunk was stored already. */
@@ -95,10 +110,10 @@ returning ${[...STATE_COLUMNS, ...VERDICT_COLUMNS].join(', ')}`;
   }
 
   /** Writes the batch in `trx`; throws DUPLICATE for a retried batch and an HttpError for a refused one (both undo the batch). */
-  async write(trx: Executor, campaign: CampaignRow, batch: PackedBatch, ip: string, lastSeen: SessionState | undefined, now: number): Promise<Written> {
+  async write(trx: Executor, campaign: CampaignRow, batch: RecordedBatch, lastSeen: SessionState | undefined, now: number): Promise<Written> {
     let row = lastSeen;
     if (!row) {
-      const started = batch.info ? await this.#start(trx, campaign, batch, ip, now) : undefined;
+      const started = batch.info ? await this.#start(trx, campaign, batch, now) : undefined;
       if (started) return started;
       row = await this.read(trx, campaign.id, batch.sessionId);
       if (!row) throw badRequest(INFO_REQUIRED);
@@ -118,7 +133,7 @@ returning ${[...STATE_COLUMNS, ...VERDICT_COLUMNS].join(', ')}`;
       }
       const latest = await this.read(trx, campaign.id, batch.sessionId);
       // Erased since it was last seen: the batch starts the session again.
-      if (!latest) return this.write(trx, campaign, batch, ip, undefined, now);
+      if (!latest) return this.write(trx, campaign, batch, undefined, now);
       row = latest;
     }
     throw new Error('A session row changed under its lock');
@@ -141,7 +156,7 @@ returning ${[...STATE_COLUMNS, ...VERDICT_COLUMNS].join(', ')}`;
   async #countAsOf(
     trx: Executor,
     campaignId: string,
-    batch: PackedBatch,
+    batch: RecordedBatch,
     row: SessionState,
     now: number,
     marks: FactMarks,
@@ -168,13 +183,13 @@ returning ${[...STATE_COLUMNS, ...VERDICT_COLUMNS].join(', ')}`;
    * shared start statement takes the campaign's row before that count; taken the other way
    * round, the two deadlocked.
    */
-  async #start(trx: Executor, campaign: CampaignRow, batch: PackedBatch, ip: string, now: number): Promise<Written | undefined> {
+  async #start(trx: Executor, campaign: CampaignRow, batch: RecordedBatch, now: number): Promise<Written | undefined> {
     const info = batch.info!;
     const reason = capReached(NOTHING_COUNTED, batch, this.caps);
     const marks: FactMarks = [];
     const row: SessionRow = reason
-      ? { ...newSessionRow(campaign, batch, info, ip, now), closed_reason: reason }
-      : firstBatchRow(campaign, batch, info, ip, now, marks);
+      ? { ...newSessionRow(campaign, batch, info, now), closed_reason: reason }
+      : firstBatchRow(campaign, batch, info, now, marks);
     await this.#holdCampaign?.run(trx, { campaign: campaign.id });
     if ((await this.#insertSession.run(trx, row)).changed !== 1) return undefined;
     if (!(await this.insertChunk(trx, reason ? closingNote(campaign.id, batch, reason, now) : chunkRow(campaign.id, batch, now)))) throw DUPLICATE;
@@ -183,10 +198,35 @@ returning ${[...STATE_COLUMNS, ...VERDICT_COLUMNS].join(', ')}`;
   }
 
   /** Closes a session at its cap: the reason on its row, and at the end of its replay as a note. */
-  async #closeAtCap(trx: Executor, campaignId: string, batch: PackedBatch, reason: string, now: number): Promise<Written> {
+  async #closeAtCap(trx: Executor, campaignId: string, batch: RecordedBatch, reason: string, now: number): Promise<Written> {
     await this.#close.run(trx, { reason, campaign: campaignId, session: batch.sessionId });
     await this.insertChunk(trx, closingNote(campaignId, batch, reason, now));
     return { stored: false, admitted: false, closed: reason };
+  }
+}
+
+/** The session's row as the writer sees it (SessionState), read now. */
+export function sessionCounters(db: Executor, campaignId: string, sessionId: string): Promise<SessionState | undefined> {
+  return db.selectFrom('sessions').select(STATE_COLUMNS).where('campaign_id', '=', campaignId).where('id', '=', sessionId).executeTakeFirst();
+}
+
+/** The sessions' rows as this node last wrote or read them, by campaign and session. */
+export class LastSeenRows {
+  /** Bounded: a row is a few hundred bytes; a forgotten session is only read again. */
+  readonly #rows = new RecentlyUsed<string, SessionState>(5_000);
+
+  /** The row as last written or read, else as read now. */
+  async get(db: Db, campaignId: string, sessionId: string): Promise<SessionState | undefined> {
+    const remembered = this.#rows.get(`${campaignId}/${sessionId}`);
+    if (remembered) return remembered;
+    const row = await sessionCounters(db, campaignId, sessionId);
+    this.set(campaignId, sessionId, row);
+    return row;
+  }
+
+  set(campaignId: string, sessionId: string, row: SessionState | undefined): void {
+    if (row) this.#rows.set(`${campaignId}/${sessionId}`, row);
+    else this.#rows.delete(`${campaignId}/${sessionId}`);
   }
 }
 
@@ -213,15 +253,14 @@ export class GroupedTransactions {
   /** `seenBefore`: the session was seen before (its batches go first; new sessions' admissions hold the campaign's row to the COMMIT). */
   async write(
     campaign: CampaignRow,
-    batch: PackedBatch,
-    ip: string,
+    batch: RecordedBatch,
     lastSeen: SessionState | undefined,
     seenBefore = lastSeen !== undefined,
   ): Promise<WriteOutcome> {
     let written: Written | undefined;
     try {
       const order = `${seenBefore ? 0 : 1}/${campaign.id}/${batch.sessionId}`;
-      written = await this.#committer.run((trx) => this.writer.write(trx, campaign, batch, ip, lastSeen, Date.now()), order);
+      written = await this.#committer.run((trx) => this.writer.write(trx, campaign, batch, lastSeen, Date.now()), order);
       const { row: _row, ...outcome } = written;
       return outcome;
     } catch (error) {

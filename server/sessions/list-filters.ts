@@ -3,7 +3,7 @@ import type { SessionsQuery } from '../../common/api/sessions.js';
 import { splitPair } from '../../common/people.js';
 import { funnelCondition } from '../funnels/filter.js';
 import { markEndedSessionsWithoutInput } from '../recordings/bot-sweep.js';
-import type { SessionFilters } from './repository.js';
+import type { SessionFilters } from './query.js';
 
 // The sessions list's filters, once, for every read that takes them: the list, Insights and
 // filtered heatmaps. Read as the list reads them: what they match is current first.

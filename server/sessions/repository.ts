@@ -1,9 +1,7 @@
-import { sql, type SelectQueryBuilder, type SqlBool, type RawBuilder } from 'kysely';
+import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database, Db } from '../db/index.js';
 import type { Executor } from '../db/executor.js';
 import type { Session, SessionCounts } from '../../common/api-types.js';
-import type { SessionSort } from '../../common/session-list.js';
-import { badRequest } from '../http/errors.js';
 import { hadError } from '../insights/errors.js';
 import { deleteSessions } from '../recordings/deletion.js';
 import { hasStar } from '../stars/repository.js';
@@ -11,89 +9,10 @@ import { byEvent, pairFilter } from '../people/filters.js';
 import { SESSION_DURATION_MS } from './duration.js';
 import { bySearch, hasTerm, userStartsWith } from './search.js';
 import { searchKey } from './search-terms.js';
-import { STATE_COLUMNS, toSession, type SessionRow, type VERDICT_COLUMNS } from './rows.js';
+import { SORT_KEYS, decodeCursor, encodeCursor, type SessionFilters, type SessionQuery } from './query.js';
+import { toSession, type SessionRow } from './rows.js';
 
 /** The sessions table: every query on it, each taking the database or a transaction. */
-
-export interface SessionFilters {
-  /** A prefix of any of the session's search terms (search-terms.ts): who and what, any case. */
-  search?: string;
-  type?: 'human' | 'bot';
-  from?: number;
-  to?: number;
-  minDuration?: number;
-  maxDuration?: number;
-  url?: string;
-  country?: string;
-  device?: string;
-  browser?: string;
-  /** The entry page's utm_campaign (exact). */
-  utm?: string;
-  hasErrors?: boolean;
-  hasRageClicks?: boolean;
-  hasDeadClicks?: boolean;
-  hasQuickBacks?: boolean;
-  hasExcessiveScrolling?: boolean;
-  starred?: boolean;
-  /** A prefix of the id the page identified the visitor by (case as written). */
-  user?: string;
-  /** A trait or tag as [key, value] (exact). */
-  trait?: [string, string];
-  tag?: [string, string];
-  /** An event name the session sent (exact). */
-  event?: string;
-  /** Only these sessions (what a rare event's filter becomes: see pageSessions). */
-  sessionIds?: string[];
-  /** Sessions that had a JavaScript error with this message (session_errors). */
-  error?: string;
-  /** A funnel's step or outcome (server/funnels/filter.ts), on the unaliased sessions row. */
-  funnelCondition?: RawBuilder<SqlBool>;
-}
-
-/**
- * Whether any filter narrows the sessions (listFilters gives false for a flag not set, and
- * undefined for an empty text). An empty user or event still narrows: filtered() matches it exactly.
- */
-export const hasSessionFilters = (filters: SessionFilters) => Object.values(filters).some((value) => value !== undefined && value !== false);
-
-export interface SessionQuery extends SessionFilters {
-  cursor?: string;
-  limit: number;
-  sort?: SessionSort;
-}
-
-/**
- * The keyset of each sort, most significant first, id last: every page is one index range
- * (campaign_id, …keys) however deep the caller pages.
- */
-const SORT_KEYS = {
-  newest: ['started_at', 'id'],
-  longest: ['duration_ms', 'id'],
-  active: ['active_ms', 'id'],
-  errors: ['error_count', 'started_at', 'id'],
-} as const satisfies Record<SessionSort, readonly (keyof SessionRow)[]>;
-
-type Cursor = (number | string)[];
-
-/** The cursor is opaque to clients: the last row's sort keys, base64url JSON. */
-export function encodeCursor(keys: Cursor): string {
-  return Buffer.from(JSON.stringify(keys)).toString('base64url');
-}
-
-export function decodeCursor(text: string, sort: SessionSort = 'newest'): Cursor {
-  const columns = SORT_KEYS[sort];
-  try {
-    const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-    const valid =
-      Array.isArray(value) &&
-      value.length === columns.length &&
-      value.every((v, i) => (columns[i] === 'id' ? typeof v === 'string' : Number.isSafeInteger(v)));
-    if (valid) return value as Cursor;
-  } catch {
-    // falls through to the 400 below
-  }
-  throw badRequest('Invalid cursor');
-}
 
 const like = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -167,25 +86,6 @@ export async function countSessions(db: Executor, campaignId: string): Promise<S
 export function findSession(db: Executor, campaignId: string, sessionId: string): Promise<SessionRow | undefined> {
   return db.selectFrom('sessions').selectAll().where('campaign_id', '=', campaignId).where('id', '=', sessionId).executeTakeFirst();
 }
-
-/**
- * What the per-session caps count, whether the session was closed at one, and the facts the
- * next batch folds its moments into (read with the same row, so the usual batch's facts go in
- * the UPDATE that counts it).
- */
-export function sessionCounters(db: Executor, campaignId: string, sessionId: string) {
-  return db
-    .selectFrom('sessions')
-    .select(STATE_COLUMNS)
-    .where('campaign_id', '=', campaignId)
-    .where('id', '=', sessionId)
-    .executeTakeFirst();
-}
-
-export type SessionState = NonNullable<Awaited<ReturnType<typeof sessionCounters>>>;
-
-/** A session's row as a batch counted it: its state and what its bot verdict is made from. */
-export type CountedSession = SessionState & Pick<SessionRow, (typeof VERDICT_COLUMNS)[number]>;
 
 /**
  * Deletes one session and its stored chunks in one transaction (a visitor's erasure request),

@@ -2,7 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { Database } from '../db/index.js';
 import type { Executor } from '../db/executor.js';
 import { prefixEnd, searchKey } from './search-terms.js';
-import type { SessionQuery } from './repository.js';
+import type { SessionQuery } from './query.js';
 
 // The sessions list's search box and user filter, by the sessions' search terms (session_terms,
 // migration 0031): a prefix is one range of its (campaign_id, term) index on both databases.

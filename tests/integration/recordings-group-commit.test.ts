@@ -4,7 +4,7 @@ import { findCampaign, type CampaignRow } from '../../server/campaigns/repositor
 import { GroupCommitter } from '../../server/recordings/group-commit.js';
 import type { PackedBatch } from '../../server/ingest/pack-batch.js';
 import { DUPLICATE, TransactionWriter, isBatchRefusal, type Written } from '../../server/recordings/transaction-writer.js';
-import { LIMIT_REACHED } from '../../server/recordings/index.js';
+import { LIMIT_REACHED } from '../../server/recordings/rules.js';
 import { HttpError } from '../../server/http/errors.js';
 import { makeCampaign, sessionId, info, pageEvents, postBatch, storedCounts } from './ingest-support.js';
 import { eventsOf, packed } from './recordings-support.js';
@@ -26,7 +26,7 @@ describe(`recordings: group commit on ${usingPostgres() ? 'PostgreSQL' : 'SQLite
     // As the writers order a group: sessions not seen yet last, by id (a sort that keeps a session's batches in order).
     const order = `1/${batch.sessionId}`;
     return committer
-      .run((trx) => writer.write(trx, campaign, batch, '127.0.0.1', undefined, Date.now()), order)
+      .run((trx) => writer.write(trx, campaign, batch, undefined, Date.now()), order)
       .then(
         ({ row: _row, ...outcome }) => outcome,
         (error: unknown) => (error === DUPLICATE ? { stored: false, admitted: false } : Promise.reject(error)),

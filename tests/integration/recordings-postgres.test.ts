@@ -5,11 +5,11 @@ import { CAPTURED_TAGS } from '../../common/captured.js';
 import { usingPostgres, type TestServer } from '../helpers/server.js';
 import type { CampaignRow } from '../../server/campaigns/repository.js';
 import type { PackedBatch } from '../../server/ingest/pack-batch.js';
-import { findSession, sessionCounters, type SessionState } from '../../server/sessions/repository.js';
-import { TransactionWriter } from '../../server/recordings/transaction-writer.js';
+import { findSession } from '../../server/sessions/repository.js';
+import { TransactionWriter, sessionCounters } from '../../server/recordings/transaction-writer.js';
 import { countStatement, countValues, startStatement, startValues, type CountedRow } from '../../server/recordings/postgres-statements.js';
 import { firstBatchRow, foldedFacts } from '../../server/recordings/session-rows.js';
-import type { SessionCaps } from '../../server/recordings/rules.js';
+import type { SessionCaps, SessionState } from '../../server/recordings/rules.js';
 import { makeCampaign, sessionId, info, pageEvents, postBatch } from './ingest-support.js';
 import { admittedCount, campaignRow, chunkSeqs, clickAt, eventsOf, packed, useRecordingsServer, writerFor } from './recordings-support.js';
 
@@ -27,7 +27,6 @@ describe.skipIf(!usingPostgres())('recordings on PostgreSQL: the shared statemen
   const log = useRecordingsServer((started) => (server = started));
 
   const caps = (more: Partial<SessionCaps> = {}) => ({ ...server.config.limits, ...more });
-  const ip = '127.0.0.1';
 
   /** Counts and stores batches by one statement; the answers by session id. */
   async function count(items: { campaign: CampaignRow; batch: PackedBatch; lastSeen: SessionState }[], limits = caps()) {
@@ -42,10 +41,10 @@ describe.skipIf(!usingPostgres())('recordings on PostgreSQL: the shared statemen
   }
   /** Writes a batch in a transaction of its own, as the writer does with what the statements leave. */
   const inTransaction = (campaign: CampaignRow, batch: PackedBatch, now = Date.now()) =>
-    server.db.transaction().execute((trx) => new TransactionWriter('postgres', caps()).write(trx, campaign, batch, ip, undefined, now));
+    server.db.transaction().execute((trx) => new TransactionWriter('postgres', caps()).write(trx, campaign, batch, undefined, now));
   const start = (campaign: CampaignRow, batch: PackedBatch, now = Date.now()) =>
     startStatement
-      .run<{ started: SessionState[] }>(server.db, startValues([{ campaign, batch, row: firstBatchRow(campaign, batch, batch.info!, ip, now) }]))
+      .run<{ started: SessionState[] }>(server.db, startValues([{ campaign, batch, row: firstBatchRow(campaign, batch, batch.info!, now) }]))
       .then((r) => r.rows[0].started);
 
   /** A session started by its first batch, with the campaign and the row as stored. */
@@ -182,14 +181,14 @@ describe.skipIf(!usingPostgres())('recordings on PostgreSQL: the shared statemen
     const campaign = await campaignRow(server, { ipMode: 'truncated' });
     const [viaTransaction, viaStatement] = [sessionId(), sessionId()];
     const now = Date.now();
-    const first = (id: string) => packed({ sessionId: id, seq: 0, info: info(), events: [...pageEvents(now - 5000), ...clickAt(now - 2500)] });
+    const first = (id: string) => packed({ sessionId: id, seq: 0, info: info(), events: [...pageEvents(now - 5000), ...clickAt(now - 2500)] }, '203.0.113.9');
     await server.db
       .transaction()
-      .execute((trx) => new TransactionWriter('postgres', caps()).write(trx, campaign, first(viaTransaction), '203.0.113.9', undefined, now));
+      .execute((trx) => new TransactionWriter('postgres', caps()).write(trx, campaign, first(viaTransaction), undefined, now));
     const [row] = (
       await startStatement.run<{ started: SessionState[] }>(
         server.db,
-        startValues([{ campaign, batch: first(viaStatement), row: firstBatchRow(campaign, first(viaStatement), info(), '203.0.113.9', now) }]),
+        startValues([{ campaign, batch: first(viaStatement), row: firstBatchRow(campaign, first(viaStatement), info(), now) }]),
       )
     ).rows[0].started;
     expect(row).toMatchObject({ batch_count: 1, event_count: 4, click_count: 2 });
@@ -209,7 +208,7 @@ describe.skipIf(!usingPostgres())('recordings on PostgreSQL: the shared statemen
     const items = [sessionId(), sessionId(), sessionId()].map((id) => ({
       campaign,
       batch: batchOf(id),
-      row: firstBatchRow(campaign, batchOf(id), info(), ip, Date.now()),
+      row: firstBatchRow(campaign, batchOf(id), info(), Date.now()),
     }));
     expect((await startStatement.run<{ started: SessionState[] }>(server.db, startValues(items))).rows[0].started).toEqual([]);
     expect(await admittedCount(server, campaign.id)).toBe(1);
@@ -253,7 +252,7 @@ describe.skipIf(!usingPostgres())('recordings on PostgreSQL: the shared statemen
       await expect.poll(waitingForStatement).toBe(1);
       return startStatement.run<{ started: SessionState[] }>(
         trx,
-        startValues([{ campaign, batch: first(viaStatement), row: firstBatchRow(campaign, first(viaStatement), info(), ip, Date.now()) }]),
+        startValues([{ campaign, batch: first(viaStatement), row: firstBatchRow(campaign, first(viaStatement), info(), Date.now()) }]),
       );
     });
     // Before, the transaction counted its session and then waited for the campaign's row, which
@@ -315,7 +314,6 @@ describe.skipIf(!usingPostgres())('recordings on PostgreSQL: the shared statemen
     const campaign = await server.db.selectFrom('campaigns').selectAll().where('id', '=', campaignId).executeTakeFirstOrThrow();
     await otherNode.write(packed({ sessionId: id, seq: 2, events: clickAt(begin + 6000) }), {
       campaign,
-      ip,
       lastSeen: await otherNode.lastSeen(campaignId, id),
     });
     expect((await postBatch(server, campaignId, { sessionId: id, seq: 3, events: clickAt(begin + 9000) })).status).toBe(200);

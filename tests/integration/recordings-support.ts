@@ -3,15 +3,17 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { findCampaign, type CampaignRow } from '../../server/campaigns/repository.js';
 import { packBatch, type PackedBatch } from '../../server/ingest/pack-batch.js';
+import { visitorOf } from '../../server/ingest/visitor.js';
 import { openRecordings, type Recordings } from '../../server/recordings/index.js';
 import type { SessionCaps } from '../../server/recordings/rules.js';
 import { readChunks } from '../../server/storage/chunks.js';
 import { makeCampaign, type CampaignOptions } from './ingest-support.js';
 
-export function packed(body: Record<string, unknown>): PackedBatch {
+/** The batch as the route hands it to recordings: packed, its visitor read from `ip`. */
+export function packed(body: Record<string, unknown>, ip = '127.0.0.1'): PackedBatch {
   const outcome = packBatch(Buffer.from(JSON.stringify(body)), Date.now());
   if (!outcome.ok) throw new Error(outcome.error);
-  return outcome.batch;
+  return { ...outcome.batch, visitor: visitorOf(ip, outcome.batch.info) };
 }
 
 /** A click a second after `start`: a moment the session's facts count. */

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { usingPostgres, type TestServer } from '../helpers/server.js';
-import { findSession, sessionCounters } from '../../server/sessions/repository.js';
+import { findSession } from '../../server/sessions/repository.js';
+import { sessionCounters } from '../../server/recordings/transaction-writer.js';
 import { HttpError } from '../../server/http/errors.js';
-import { LIMIT_REACHED, type WriteOutcome } from '../../server/recordings/index.js';
+import { LIMIT_REACHED, type WriteOutcome } from '../../server/recordings/rules.js';
 import { CAPS } from '../../server/recordings/rules.js';
 import { MAX_SEQ } from '../../common/limits.js';
 import { NOTE_TAG } from '../../common/captured.js';
@@ -16,7 +17,6 @@ describe(`recordings on ${usingPostgres() ? 'PostgreSQL' : 'SQLite'}`, () => {
   let server: TestServer;
   const log = useRecordingsServer((started) => (server = started));
 
-  const ip = '127.0.0.1';
   const first = (id: string, start = Date.now() - 60_000) => packed({ sessionId: id, seq: 0, info: info(), events: pageEvents(start) });
 
   it('closes a session at each cap, with the reason on its row and as a note at the end of its replay', async () => {
@@ -33,20 +33,20 @@ describe(`recordings on ${usingPostgres() ? 'PostgreSQL' : 'SQLite'}`, () => {
       }[cap.column];
       const writer = writerFor(server, log, limit);
       const reason = cap.reason({ ...server.config.limits, ...limit });
-      expect(await writer.write(first(id, start), { campaign, ip, lastSeen: undefined })).toEqual<WriteOutcome>({
+      expect(await writer.write(first(id, start), { campaign, lastSeen: undefined })).toEqual<WriteOutcome>({
         stored: true,
         admitted: true,
         marks: expect.any(Array),
       });
       const lastSeen = await writer.lastSeen(campaign.id, id);
-      expect(await writer.write(seq1, { campaign, ip, lastSeen }), cap.column).toEqual<WriteOutcome>({ stored: false, admitted: false, closed: reason });
+      expect(await writer.write(seq1, { campaign, lastSeen }), cap.column).toEqual<WriteOutcome>({ stored: false, admitted: false, closed: reason });
       expect(await findSession(server.db, campaign.id, id)).toMatchObject({ closed_reason: reason, batch_count: 1, event_count: 3 });
       expect(await chunkSeqs(server, campaign.id, id)).toEqual([0, MAX_SEQ + 1]);
       const note = (await eventsOf(server, campaign.id, id))[1];
       expect(note).toEqual([{ type: 5, data: { tag: NOTE_TAG, payload: { stopped: reason } }, timestamp: seq1.lastTs }]);
       // Closed: the next batch is answered so, and stores nothing.
       const next = packed({ sessionId: id, seq: 2, events: clickAt(start + 6000) });
-      expect(await writer.write(next, { campaign, ip, lastSeen: await writer.lastSeen(campaign.id, id) })).toEqual<WriteOutcome>({
+      expect(await writer.write(next, { campaign, lastSeen: await writer.lastSeen(campaign.id, id) })).toEqual<WriteOutcome>({
         stored: false,
         admitted: false,
         closed: reason,
@@ -59,7 +59,7 @@ describe(`recordings on ${usingPostgres() ? 'PostgreSQL' : 'SQLite'}`, () => {
     const campaign = await campaignRow(server);
     const writer = writerFor(server, log, { sessionMaxEvents: 2 });
     const id = sessionId();
-    const outcome = await writer.write(first(id), { campaign, ip, lastSeen: undefined });
+    const outcome = await writer.write(first(id), { campaign, lastSeen: undefined });
     expect(outcome).toEqual<WriteOutcome>({ stored: false, admitted: true, closed: 'Session closed: it reached 2 events' });
     expect(await findSession(server.db, campaign.id, id)).toMatchObject({ event_count: 0, batch_count: 0, closed_reason: outcome.closed });
     expect(await chunkSeqs(server, campaign.id, id)).toEqual([MAX_SEQ + 1]);
@@ -70,20 +70,20 @@ describe(`recordings on ${usingPostgres() ? 'PostgreSQL' : 'SQLite'}`, () => {
     const writer = writerFor(server, log);
     const id = sessionId();
     const start = Date.now() - 60_000;
-    await writer.write(first(id, start), { campaign, ip, lastSeen: undefined });
+    await writer.write(first(id, start), { campaign, lastSeen: undefined });
     const seq1 = packed({ sessionId: id, seq: 1, events: clickAt(start + 3000) });
-    expect(await writer.write(seq1, { campaign, ip, lastSeen: await writer.lastSeen(campaign.id, id) })).toEqual<WriteOutcome>({
+    expect(await writer.write(seq1, { campaign, lastSeen: await writer.lastSeen(campaign.id, id) })).toEqual<WriteOutcome>({
       stored: true,
       admitted: false,
       marks: expect.any(Array),
     });
     const counted = await sessionCounters(server.db, campaign.id, id);
     // Again as last seen, as a first batch, and against the row before seq 1: nothing moves.
-    expect(await writer.write(seq1, { campaign, ip, lastSeen: await writer.lastSeen(campaign.id, id) })).toEqual<WriteOutcome>({
+    expect(await writer.write(seq1, { campaign, lastSeen: await writer.lastSeen(campaign.id, id) })).toEqual<WriteOutcome>({
       stored: false,
       admitted: false,
     });
-    expect(await writer.write(first(id, start), { campaign, ip, lastSeen: undefined })).toEqual<WriteOutcome>({ stored: false, admitted: false });
+    expect(await writer.write(first(id, start), { campaign, lastSeen: undefined })).toEqual<WriteOutcome>({ stored: false, admitted: false });
     expect(await sessionCounters(server.db, campaign.id, id)).toEqual(counted);
     expect(await chunkSeqs(server, campaign.id, id)).toEqual([0, 1]);
     expect(await admittedCount(server, campaign.id)).toBe(1);
@@ -93,7 +93,7 @@ describe(`recordings on ${usingPostgres() ? 'PostgreSQL' : 'SQLite'}`, () => {
     const campaign = await campaignRow(server, { limit: 3 });
     const writer = writerFor(server, log);
     const ids = Array.from({ length: 8 }, () => sessionId());
-    const outcomes = await Promise.allSettled(ids.map((id) => writer.write(first(id), { campaign, ip, lastSeen: undefined })));
+    const outcomes = await Promise.allSettled(ids.map((id) => writer.write(first(id), { campaign, lastSeen: undefined })));
     const admitted = outcomes.filter((o) => o.status === 'fulfilled');
     expect(admitted).toHaveLength(3);
     for (const o of admitted) expect(o.value).toEqual<WriteOutcome>({ stored: true, admitted: true, marks: expect.any(Array) });
@@ -105,9 +105,9 @@ describe(`recordings on ${usingPostgres() ? 'PostgreSQL' : 'SQLite'}`, () => {
   it('leaves nothing of a session it refuses: no row, no chunk, no place', async () => {
     const campaign = await campaignRow(server, { limit: 1 });
     const writer = writerFor(server, log);
-    await writer.write(first(sessionId()), { campaign, ip, lastSeen: undefined });
+    await writer.write(first(sessionId()), { campaign, lastSeen: undefined });
     const refused = sessionId();
-    const error = await writer.write(first(refused), { campaign, ip, lastSeen: undefined }).catch((e: unknown) => e);
+    const error = await writer.write(first(refused), { campaign, lastSeen: undefined }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
     expect(error).toMatchObject({ statusCode: 403, message: LIMIT_REACHED });
     expect(await findSession(server.db, campaign.id, refused)).toBeUndefined();
@@ -115,7 +115,7 @@ describe(`recordings on ${usingPostgres() ? 'PostgreSQL' : 'SQLite'}`, () => {
     expect(await admittedCount(server, campaign.id)).toBe(1);
     // A batch without the session's info starts nothing either.
     const noInfo = packed({ sessionId: sessionId(), seq: 0, events: pageEvents() });
-    await expect(writerFor(server, log).write(noInfo, { campaign: await campaignRow(server), ip, lastSeen: undefined })).rejects.toMatchObject({
+    await expect(writerFor(server, log).write(noInfo, { campaign: await campaignRow(server), lastSeen: undefined })).rejects.toMatchObject({
       statusCode: 400,
     });
   });
@@ -128,11 +128,11 @@ describe(`recordings on ${usingPostgres() ? 'PostgreSQL' : 'SQLite'}`, () => {
     // Clicks far apart in time and space: each counts once, none is a rage click.
     const clicks = (at: number, n: number) =>
       Array.from({ length: n }, (_, i) => ({ type: 3, data: { source: 2, type: 2, id: 1, x: 10 + 200 * i, y: 10 }, timestamp: at + 5000 * i }));
-    await writer.write(first(id, start), { campaign, ip, lastSeen: undefined });
+    await writer.write(first(id, start), { campaign, lastSeen: undefined });
     const beforeSeq1 = await writer.lastSeen(campaign.id, id);
-    await writer.write(packed({ sessionId: id, seq: 1, events: clicks(start + 10_000, 1) }), { campaign, ip, lastSeen: beforeSeq1 });
+    await writer.write(packed({ sessionId: id, seq: 1, events: clicks(start + 10_000, 1) }), { campaign, lastSeen: beforeSeq1 });
     // Seen before seq 1 was stored: its facts are stale and must not be written back.
-    const outcome = await writer.write(packed({ sessionId: id, seq: 2, events: clicks(start + 20_000, 2) }), { campaign, ip, lastSeen: beforeSeq1 });
+    const outcome = await writer.write(packed({ sessionId: id, seq: 2, events: clicks(start + 20_000, 2) }), { campaign, lastSeen: beforeSeq1 });
     expect(outcome).toEqual<WriteOutcome>({ stored: true, admitted: false, marks: expect.any(Array) });
     // What the fold found is the batch's own clicks, for the heatmaps.
     expect(outcome.marks?.filter((m) => m.kind === 'click').map((m) => m.t)).toEqual([start + 20_000, start + 25_000]);
@@ -149,7 +149,6 @@ describe(`recordings on ${usingPostgres() ? 'PostgreSQL' : 'SQLite'}`, () => {
     const now = Date.now();
     await writer.write(packed({ sessionId: id, seq: 0, info: info(), events: [...pageEvents(now - 60_000), click(now - 50_000)] }), {
       campaign,
-      ip,
       lastSeen: undefined,
     });
     const beforeErasure = (await writer.lastSeen(campaign.id, id))!;
@@ -157,8 +156,8 @@ describe(`recordings on ${usingPostgres() ? 'PostgreSQL' : 'SQLite'}`, () => {
     await server.db.deleteFrom('chunks').where('session_id', '=', id).execute();
     await server.db.deleteFrom('sessions').where('id', '=', id).execute();
     // Started again (by "another node"): the same batch count as the row seen before the erasure.
-    await writerFor(server, log).write(first(id, now - 20_000), { campaign, ip, lastSeen: undefined });
-    await writer.write(packed({ sessionId: id, seq: 1, events: [click(now - 5000)] }), { campaign, ip, lastSeen: beforeErasure });
+    await writerFor(server, log).write(first(id, now - 20_000), { campaign, lastSeen: undefined });
+    await writer.write(packed({ sessionId: id, seq: 1, events: [click(now - 5000)] }), { campaign, lastSeen: beforeErasure });
     expect(await sessionCounters(server.db, campaign.id, id)).toMatchObject({ batch_count: 2, click_count: 2 });
   });
 
@@ -168,10 +167,10 @@ describe(`recordings on ${usingPostgres() ? 'PostgreSQL' : 'SQLite'}`, () => {
     const id = sessionId();
     const start = Date.now() - 60_000;
     const scrolls = Array.from({ length: 250 }, (_, i) => ({ type: 3, data: { source: 3, id: 1, x: 0, y: i }, timestamp: start + 100 + i }));
-    await writer.write(packed({ sessionId: id, seq: 0, info: info(), events: [pageEvents(start)[1], ...scrolls] }), { campaign, ip, lastSeen: undefined });
+    await writer.write(packed({ sessionId: id, seq: 0, info: info(), events: [pageEvents(start)[1], ...scrolls] }), { campaign, lastSeen: undefined });
     const verdict = async () => (({ is_bot, bot_reason }) => ({ is_bot, bot_reason }))((await findSession(server.db, campaign.id, id))!);
     expect(await verdict()).toEqual({ is_bot: 1, bot_reason: 'No human input: no mouse, touch or pointer activity' });
-    await writer.write(packed({ sessionId: id, seq: 1, events: clickAt(start + 3000) }), { campaign, ip, lastSeen: await writer.lastSeen(campaign.id, id) });
+    await writer.write(packed({ sessionId: id, seq: 1, events: clickAt(start + 3000) }), { campaign, lastSeen: await writer.lastSeen(campaign.id, id) });
     expect(await verdict()).toEqual({ is_bot: 0, bot_reason: null });
   });
 
@@ -180,14 +179,14 @@ describe(`recordings on ${usingPostgres() ? 'PostgreSQL' : 'SQLite'}`, () => {
     const writer = writerFor(server, log);
     const [a, b, c] = [sessionId(), sessionId(), sessionId()];
     const start = Date.now() - 60_000;
-    await writer.write(first(a, start), { campaign, ip, lastSeen: undefined });
+    await writer.write(first(a, start), { campaign, lastSeen: undefined });
     const seenA = await writer.lastSeen(campaign.id, a);
     const answers = await Promise.allSettled([
-      writer.write(packed({ sessionId: a, seq: 1, events: clickAt(start + 3000) }), { campaign, ip, lastSeen: seenA }),
-      writer.write(packed({ sessionId: a, seq: 2, events: clickAt(start + 6000) }), { campaign, ip, lastSeen: seenA }),
-      writer.write(first(a, start), { campaign, ip, lastSeen: undefined }),
-      writer.write(first(b), { campaign, ip, lastSeen: undefined }),
-      writer.write(first(c), { campaign, ip, lastSeen: undefined }),
+      writer.write(packed({ sessionId: a, seq: 1, events: clickAt(start + 3000) }), { campaign, lastSeen: seenA }),
+      writer.write(packed({ sessionId: a, seq: 2, events: clickAt(start + 6000) }), { campaign, lastSeen: seenA }),
+      writer.write(first(a, start), { campaign, lastSeen: undefined }),
+      writer.write(first(b), { campaign, lastSeen: undefined }),
+      writer.write(first(c), { campaign, lastSeen: undefined }),
     ]);
     expect(answers.slice(0, 3)).toEqual([
       { status: 'fulfilled', value: { stored: true, admitted: false, marks: expect.any(Array) } },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { storedIp, truncatedIp } from '../../../server/ingest/visitor.js';
+import { storedIp, truncatedIp } from '../../../server/recordings/session-rows.js';
 
 describe('truncatedIp', () => {
   it.each([
