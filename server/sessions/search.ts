@@ -31,8 +31,12 @@ export function userStartsWith(eb: Sessions, user: string): Expression<SqlBool> 
   return eb.and([hasTerm(eb, searchKey(user)), exact]);
 }
 
-/** A prefix found in at most this many terms is rare: the list is read by those sessions' ids. */
-const RARE_TERMS = 1000;
+/**
+ * A prefix found in at most this many terms is rare: the list is read by those sessions' ids
+ * (one index range, then a primary-key read each). A commoner one matches at least one session
+ * in 20 of 100,000, so a walk down the list fills a page within a thousand probes.
+ */
+export const RARE_TERMS = 5000;
 
 /**
  * The search (or user) prefix as the database answers it fastest. A rare one's sessions are read
