@@ -3,6 +3,7 @@ import type { TestServer } from '../helpers/server.js';
 import type { userSession } from '../helpers/auth.js';
 import { sessionRow } from '../../server/sessions/rows.js';
 import { RARE_TERMS } from '../../server/sessions/search.js';
+import * as sessionTerms from '../../server/db/migrations/0031_session_terms.js';
 import { PEOPLE_TAGS } from '../../common/people.js';
 import type { Campaign, SessionsResponse } from '../../common/api-types.js';
 import { createCampaign, info, ownerAndOther, postBatch, sessionId, type TestEvent } from './ingest-support.js';
@@ -137,5 +138,17 @@ describe('the sessions list search', () => {
     expect(await inOrder('search=bulk&limit=100')).toEqual(newest(() => true));
     expect(await inOrder('search=bulk-11')).toEqual(newest((row) => row.user_id.startsWith('bulk-11')));
     expect(await inOrder('user=bulk-7&limit=25')).toEqual(newest((row) => row.user_id.startsWith('bulk-7')));
+  });
+
+  it('migration 0031 gives sessions recorded before it their whole texts as terms', async () => {
+    const before = await createCampaign(server, owner.headers, 'Before 0031');
+    await sessionTerms.down(server.db);
+    const row = { campaign_id: before.id, id: 'Old-Session', user_id: 'Cust-077', language: 'de-DE', events: '{"Wishlist":1}', pages: '/products/kettle\n/cart' };
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the row as it was before the column
+    await (server.db as any).insertInto('sessions').values({ ...row, started_at: 1, last_activity_at: 1 }).execute();
+    await sessionTerms.up(server.db);
+    const terms = await server.db.selectFrom('session_terms').select('term').where('campaign_id', '=', before.id).orderBy('term').execute();
+    expect(terms.map((t) => t.term)).toEqual(['/cart', '/products/kettle', 'cust-077', 'de-de', 'old-session', 'wishlist']);
+    expect(await found('search=%2Fproducts%2Fk', before.id)).toEqual(['Old-Session']);
   });
 });
