@@ -8,7 +8,7 @@ import { softwareOf } from '../../common/user-agent.js';
 import { emptyFacts, foldFacts, keepingMarks, type FactMarks, type SessionFacts } from '../../common/session-facts.js';
 import { MAX_SEQ } from '../../common/limits.js';
 import { NOTE_TAG } from '../../common/captured.js';
-import { factValues, factsOfRow, sessionRow, type FactColumns, type SessionRow } from '../sessions/rows.js';
+import { factValues, factsOfRow, sessionRow, withSearchTerms, type FactColumns, type SessionRow } from '../sessions/rows.js';
 import { NOTHING_COUNTED, raised, type RecordedBatch } from './rules.js';
 import { sessionDurationMs } from '../sessions/duration.js';
 import type { Selectable } from 'kysely';
@@ -119,7 +119,7 @@ export function firstBatchRow(campaign: CampaignRow, batch: RecordedBatch, info:
       duration_ms: sessionDurationMs({ duration_ms: row.duration_ms, active_ms: facts.active_ms }),
     });
   }
-  return { ...counted, ...verdictOf(counted) };
+  return withSearchTerms({ ...counted, ...verdictOf(counted) });
 }
 
 /** A chunk's row as stored: the batch's events, already sorted and compressed (ingest packs them). */
