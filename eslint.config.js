@@ -51,6 +51,18 @@ function boundary(from, folders) {
   }));
 }
 
+/**
+ * A routes module (server/<area>/routes.ts) registers its area's routes; only buildApp
+ * (server/app.ts) imports one. What others need lives beside it: sessions/ownership.ts,
+ * replay/gate.ts, the area's repository.ts, common/.
+ */
+const routesPattern = (regex) => ({
+  regex,
+  message: 'Only server/app.ts imports a routes module: move what this file needs out of it (sessions/ownership.ts, replay/gate.ts, a repository, common/).',
+});
+const ROUTES_PATTERN = routesPattern('(^|/)routes(\\.[jt]s)?$');
+const routesOnlyFromApp = (pattern) => ({ '@typescript-eslint/no-restricted-imports': ['error', { patterns: [pattern] }] });
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'bench/.tmp/**', 'src/routeTree.gen.ts', 'tests/fixtures/**'] },
   js.configs.recommended,
@@ -72,12 +84,17 @@ export default tseslint.config(
   { files: ['tracker/src/capture.ts'], rules: { 'prefer-rest-params': 'off' } },
   { files: ['src/**/*.{ts,tsx}', 'tests/unit/src/**/*.{ts,tsx}'], ...reactHooks.configs.flat.recommended },
 
+  { files: ['server/**/*.ts'], ignores: ['server/app.ts'], rules: routesOnlyFromApp(ROUTES_PATTERN) },
+  {
+    files: ['tests/**/*.{ts,tsx}', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs}'],
+    rules: routesOnlyFromApp(routesPattern('(^|/)server/([^/]+/)?routes(\\.[jt]s)?$')),
+  },
   // No file imports itself through others (scripts/import-graph.mjs): a cycle is two files that
   // cannot be read, tested or moved apart.
   { files: ['server/**', 'src/**', 'common/**', 'tracker/**', 'sw/**'], plugins: { local: importGraphPlugin }, rules: { 'local/no-cycle': 'error' } },
   // Recordings is the writer ingest calls: it defines the batch it accepts (rules.ts RecordedBatch)
   // and imports nothing of its caller. (A rule of its own name: the server's boundary above holds
-  // the plain no-restricted-imports.)
+  // the plain no-restricted-imports; the routes pattern again, since this entry replaces the one above.)
   {
     files: ['server/recordings/**'],
     rules: {
@@ -85,6 +102,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
+            ROUTES_PATTERN,
             {
               regex: '^(\\.\\./)+(server/)?ingest(/|$)',
               message: 'server/recordings/ imports nothing from server/ingest/: recordings defines what it accepts (rules.ts).',

@@ -24,9 +24,12 @@ export interface Row {
 
 export interface BenchOptions {
   quick: boolean;
-  /** Repetitions per figure: at least 5. */
+  /** Repetitions per figure: at least 5 in a full run, 3 with --quick (see `runsFor`). */
   runs: number;
 }
+
+/** A full run takes the median of 5; --quick, a smoke pass of every figure in minutes, of 3. */
+export const runsFor = (quick: boolean): number => (quick ? 3 : 5);
 
 /** A figure that measured some rows before a part of it failed (e.g. PostgreSQL unreachable). */
 export class PartialFigure extends Error {
@@ -67,6 +70,18 @@ export async function repeat(runs: number, measure: () => Promise<number> | numb
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) samples.push(await measure());
   return stats(samples);
+}
+
+const NOTES_HEADING = '## Notes';
+
+/**
+ * The hand-written notes of bench/results.md: everything from its "## Notes" heading on, which a
+ * full run keeps below the table it writes (the table above is replaced every time).
+ */
+export function keptNotes(previous: string): string {
+  const at = previous.search(/^## Notes$/m);
+  if (at >= 0) return previous.slice(at).trimEnd() + '\n';
+  return `${NOTES_HEADING}\n\nDated measurements and what they showed, by hand; \`npm run bench\` keeps this section.\n`;
 }
 
 /** A constant figure (a size) still reads as a median of identical runs. */

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { brokenBudgets, PartialFigure, table, type BenchOptions, type Row } from './lib.js';
+import { brokenBudgets, keptNotes, PartialFigure, runsFor, table, type BenchOptions, type Row } from './lib.js';
 
 interface Figure {
   title: string;
@@ -34,6 +34,8 @@ const figureFiles = [
   'server-start',
 ];
 
+const resultsPath = path.join(import.meta.dirname, 'results.md');
+
 function machine(): string {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const mem = (os.totalmem() / 2 ** 30).toFixed(0);
@@ -43,7 +45,7 @@ function machine(): string {
 async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
   const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
-  const options: BenchOptions = { quick, runs: 5 };
+  const options: BenchOptions = { quick, runs: runsFor(quick) };
   const root = path.resolve(import.meta.dirname, '..');
   execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs'), '--if-needed'], { stdio: 'inherit', cwd: root });
 
@@ -78,17 +80,18 @@ async function main(): Promise<void> {
     `Run: \`npm run bench${quick ? ' -- --quick' : ''}\` on ${date}.`,
     `Machine: ${machine()}.`,
     '',
-    'Each figure is the median of at least 5 runs with min–max, beside a baseline measured in the same run;',
+    `Each figure is the median of ${options.runs} runs or more with min–max, beside a baseline measured in the same run;`,
     'only the ratios compare across runs and machines. A budget is checked on the median.',
     '',
     table(rows),
     '',
     broken.length ? `## Budgets broken\n\n${broken.map((b) => `- ${b}`).join('\n')}\n` : 'All budgets met.',
     failures.length ? `\n## Figures that failed\n\n${failures.map((f) => `- ${f.split('\n')[0]}`).join('\n')}\n` : '',
+    keptNotes(fs.existsSync(resultsPath) ? fs.readFileSync(resultsPath, 'utf8') : ''),
   ].join('\n');
   console.log('\n' + table(rows) + '\n');
   // bench/results.md holds full runs only: a --quick or --only pass just prints its table.
-  if (!only && !quick) fs.writeFileSync(path.join(import.meta.dirname, 'results.md'), report);
+  if (!only && !quick) fs.writeFileSync(resultsPath, report);
   for (const f of failures) console.error(`figure failed: ${f}`);
   for (const b of broken) console.error(`budget broken: ${b}`);
   if (broken.length || failures.length) process.exit(1);

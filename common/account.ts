@@ -12,3 +12,6 @@ export const accountConfirmation = (user: Confirmable): string => user.email ?? 
 
 export const confirmsAccountDeletion = (user: Confirmable, typed: string): boolean =>
   typed.trim().toLowerCase() === accountConfirmation(user).trim().toLowerCase();
+
+/** The answer to a deletion whose confirmation is not the account's email. */
+export const WRONG_CONFIRMATION = 'The confirmation does not match the account’s email; nothing was deleted';

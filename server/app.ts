@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import type { Config } from './config.js';
@@ -35,14 +35,19 @@ import { registerWeb } from './web.js';
 import { registerHealth } from './cluster/health.js';
 import { startJobs } from './cluster/jobs.js';
 import { rateLimitStorage } from './cluster/rate-limit-store.js';
-import { byteCounter, type ByteCounter } from './cluster/byte-counter.js';
+import { byteCounter } from './cluster/byte-counter.js';
 import { StorageQuota } from './campaigns/storage-quota.js';
 import { KeptCampaigns } from './campaigns/kept-campaigns.js';
 import { localBus, postgresBus } from './live/bus.js';
 import { LiveHub } from './live/hub.js';
 import { registerLive } from './live/routes.js';
 import { openRecordings } from './recordings/index.js';
+import { AfterStored, type StoredBatch } from './recordings/after-stored.js';
+import { markEndedSessionsWithoutInput } from './recordings/bot-sweep.js';
 import { HeavyReads } from './http/heavy-reads.js';
+import { HeavyGate } from './http/heavy-gate.js';
+import { StreamRegistry } from './live/streams.js';
+import { UserByteBudget } from './live/budget.js';
 import { openOffLoopReads } from './db/off-loop-reads.js';
 
 export interface BuildOptions {
@@ -56,12 +61,67 @@ export interface BuildOptions {
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** Every service buildApp made (tests read it; handlers reach it through the request's server). */
     ctx: AppContext;
-    diskGuard: DiskGuard;
-    /** Where ingest's byte budgets count (the rate limits' storage). */
-    byteCounter: ByteCounter;
-    storageQuota: StorageQuota;
   }
+}
+
+/** What follows a stored batch: its projections, and what reads settle first (the bot verdicts of ended sessions). */
+function afterStored(db: Db, live: LiveHub, log: FastifyBaseLogger): AfterStored {
+  const announced = ({ campaignId, sessionId, outcome }: StoredBatch) => {
+    if (outcome.stored || outcome.admitted || outcome.closed) live.sessionChanged(campaignId, sessionId);
+  };
+  return new AfterStored(log)
+    .register('live', { stored: announced })
+    .register('errors', new ErrorLog(db, log))
+    .register('heat', new HeatmapFeed(db, log))
+    .register('visits', new VisitLog(db, log))
+    .register('verdicts', { flush: (campaignId) => markEndedSessionsWithoutInput(db, campaignId) });
+}
+
+/** Every service the API areas share, made once and held in ctx; those that hold resources close with the app. */
+async function services(
+  app: FastifyInstance,
+  config: Config,
+  db: Db,
+  options: BuildOptions,
+  made: Pick<AppContext, 'apiRoutes' | 'byteCounter'>,
+): Promise<AppContext> {
+  const secrets = secretStore(db, config);
+  const secret = config.sessionSecret ?? (await secrets.secret('session'));
+  // Live sessions: LISTEN/NOTIFY on PostgreSQL (every node hears every change), else in-process.
+  const bus = config.databaseUrl ? await postgresBus({ connectionString: config.databaseUrl, ...options.db?.pgOptions }, app.log) : localBus();
+  const live = new LiveHub(db, bus, (error) => app.log.warn({ err: error }, 'live update failed'));
+  app.addHook('onClose', async () => live.close());
+  const { limits } = config;
+  const keys = { key: new TextEncoder().encode(secret), secure: config.publicUrl.startsWith('https:') };
+  const ctx: AppContext = {
+    ...made,
+    config,
+    db,
+    keys,
+    peopleKey: await secrets.secret('people'),
+    live,
+    keptCampaigns: new KeptCampaigns(db),
+    recordings: openRecordings(db, limits, app.log),
+    afterStored: afterStored(db, live, app.log),
+    heavyReads: new HeavyReads(openOffLoopReads({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...options.db }, limits.heavyReads, limits.heavyReadMs), limits),
+    replayGates: {
+      // Each owner a share of the slots and half the queue: one owner's unread retrievals cannot take them all.
+      owners: new HeavyGate(limits.heavyReplays, 2 * limits.heavyReplays, { slots: limits.heavyReplaysPerOwner, waiting: limits.heavyReplays }),
+      // One heavy shared replay at a time per node, two waiting: readers of public links share it.
+      shared: new HeavyGate(1, 2),
+    },
+    diskGuard: new DiskGuard(config.dataDir, limits.diskMinFreeBytes, app.log),
+    storageQuota: new StorageQuota(db, limits.storageQuotaBytes),
+    liveStreams: new StreamRegistry({ config, db, keys }),
+    liveBudget: new UserByteBudget(limits.liveBytesPerUser),
+  };
+  // One hook, added after the database's: it runs before it (the last added closes first).
+  app.addHook('onClose', async () => ctx.afterStored.close());
+  app.addHook('onReady', async () => ctx.heavyReads.warm());
+  app.addHook('onClose', async () => ctx.heavyReads.close());
+  return ctx;
 }
 
 /** The composition root: infrastructure, then the API areas, then the web app. */
@@ -83,29 +143,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => db.destroy());
   await migrate(db);
 
-  const secrets = secretStore(db, config);
-  const secret = config.sessionSecret ?? (await secrets.secret('session'));
-  // Live sessions: LISTEN/NOTIFY on PostgreSQL (every node hears every change), else in-process.
-  const bus = config.databaseUrl ? await postgresBus({ connectionString: config.databaseUrl, ...options.db?.pgOptions }, app.log) : localBus();
-  const live = new LiveHub(db, bus, (error) => app.log.warn({ err: error }, 'live update failed'));
-  app.addHook('onClose', async () => live.close());
-  const ctx: AppContext = {
-    config,
-    db,
-    keys: { key: new TextEncoder().encode(secret), secure: config.publicUrl.startsWith('https:') },
-    peopleKey: await secrets.secret('people'),
-    live,
-    keptCampaigns: new KeptCampaigns(db),
-    recordings: openRecordings(db, config.limits, app.log),
-    heatmaps: new HeatmapFeed(db, app.log),
-    errorLog: new ErrorLog(db),
-    funnelVisits: new VisitLog(db, app.log),
-    heavyReads: new HeavyReads(openOffLoopReads({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...options.db }, config.limits.heavyReads, config.limits.heavyReadMs), config.limits),
-  };
-  app.addHook('onReady', async () => ctx.heavyReads.warm());
-  app.addHook('onClose', async () => ctx.heavyReads.close());
-  app.decorate('ctx', ctx);
-  app.decorate('diskGuard', new DiskGuard(config.dataDir, config.limits.diskMinFreeBytes, app.log));
   app.decorateRequest('userId', null);
   app.decorateRequest('signInId', null);
   await registerSecurity(app, config);
@@ -120,12 +157,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...rateStorage,
     errorResponseBuilder: (_request, context) => new HttpError(429, `Too many requests: try again in ${Math.ceil(context.ttl / 1000)} s`),
   });
-  app.decorate('byteCounter', byteCounter(rateStorage, db, Boolean(config.databaseUrl)));
-  app.decorate('storageQuota', new StorageQuota(db, config.limits.storageQuotaBytes));
   installErrorHandler(app);
-  applyInputRules(app);
+  const apiRoutes = applyInputRules(app);
   refuseCrossSiteWrites(app, config.publicUrl);
-  await registerHealth(app, db, app.diskGuard);
+
+  const ctx = await services(app, config, db, options, { apiRoutes, byteCounter: byteCounter(rateStorage, db, Boolean(config.databaseUrl)) });
+  app.decorate('ctx', ctx);
+  await registerHealth(app, db, ctx.diskGuard);
   startJobs(app, db);
 
   await registerAuth(app, ctx);

@@ -4,10 +4,15 @@ import type { SessionKeys } from './auth/tokens.js';
 import type { LiveHub } from './live/hub.js';
 import type { KeptCampaigns } from './campaigns/kept-campaigns.js';
 import type { Recordings } from './recordings/index.js';
-import type { HeatmapFeed } from './heatmaps/feed.js';
-import type { ErrorLog } from './insights/errors.js';
-import type { VisitLog } from './funnels/visits.js';
+import type { AfterStored } from './recordings/after-stored.js';
 import type { HeavyReads } from './http/heavy-reads.js';
+import type { HeavyGate } from './http/heavy-gate.js';
+import type { ApiRoute } from './http/input-rules.js';
+import type { DiskGuard } from './storage/disk-guard.js';
+import type { ByteCounter } from './cluster/byte-counter.js';
+import type { StorageQuota } from './campaigns/storage-quota.js';
+import type { StreamRegistry } from './live/streams.js';
+import type { UserByteBudget } from './live/budget.js';
 
 /** What every area of the server is built from; made once in buildApp. */
 export interface AppContext {
@@ -22,12 +27,22 @@ export interface AppContext {
   keptCampaigns: KeptCampaigns;
   /** The one writer of sessions, their chunks and campaigns' admitted-session counts. */
   recordings: Recordings;
-  /** Heatmap aggregation: ingest feeds it each stored batch's heat, off the hot path. */
-  heatmaps: HeatmapFeed;
-  /** JavaScript errors by message for the insights: ingest adds each stored batch's, written a second later. */
-  errorLog: ErrorLog;
-  /** What sessions did, in order, for funnels with click and event steps: ingest adds each stored batch's, written a second later. */
-  funnelVisits: VisitLog;
+  /** What follows a committed batch (live, errors, heat, funnel visits), and what a read settles first (flushFor). */
+  afterStored: AfterStored;
   /** Heavy owner reads: a per-account and node-wide gate, a time budget, queries off the event loop. */
   heavyReads: HeavyReads;
+  /** Heavy replays' slots: the owners' (each a share), and public share links' own, so a posted link never takes the owners'. */
+  replayGates: { owners: HeavyGate; shared: HeavyGate };
+  /** Refuses writes while DATA_DIR's disk is nearly full (ingest, health). */
+  diskGuard: DiskGuard;
+  /** Where ingest's byte budgets count (the rate limits' storage). */
+  byteCounter: ByteCounter;
+  /** Each account's stored bytes against its quota. */
+  storageQuota: StorageQuota;
+  /** The node's open live streams (tests read the count). */
+  liveStreams: StreamRegistry;
+  /** Event bytes each user's live streams hold. */
+  liveBudget: UserByteBudget;
+  /** Every route under /api/v1, as registered (tests walk them). */
+  apiRoutes: readonly ApiRoute[];
 }

@@ -29,8 +29,8 @@ async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row
   return withServer({ database: kind }, async (server) => {
     const owner = await createOwner(server);
     const load = new LoadGenerator();
-    const feed = server.app.ctx.heatmaps as HeatmapFeed;
-    const aggregating = feed.fed.bind(feed);
+    const feed = server.app.ctx.afterStored.get('heat') as HeatmapFeed;
+    const aggregating = feed.stored.bind(feed);
     const withIt: number[] = [];
     const without: number[] = [];
     try {
@@ -38,18 +38,18 @@ async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row
       // can overtake its first, still in a pack worker, and be refused): the first run after a
       // single warm-up was ~20% slower, and it was always one with aggregation.
       for (const on of [true, false]) {
-        feed.fed = on ? aggregating : () => undefined;
+        feed.stored = on ? aggregating : () => undefined;
         await batchesPerSecond(load, server, feed, owner.userId, sessions, `warmup-${on ? 'on' : 'off'}`);
       }
       for (let run = 0; run < options.runs; run++) {
         // Alternating which goes first, so a slow moment of the machine falls on both.
         for (const on of run % 2 ? [false, true] : [true, false]) {
-          feed.fed = on ? aggregating : () => undefined;
+          feed.stored = on ? aggregating : () => undefined;
           (on ? withIt : without).push(await batchesPerSecond(load, server, feed, owner.userId, sessions, `${on ? 'on' : 'off'}${run}`));
         }
       }
     } finally {
-      feed.fed = aggregating;
+      feed.stored = aggregating;
       load.close();
     }
     return [

@@ -54,8 +54,8 @@ async function openings(browser: Browser, server: BenchServer, owner: Owner, url
 }
 
 export async function run(options: BenchOptions): Promise<Row[]> {
-  const clicks = options.quick ? 100_000 : 1_000_000;
-  const opens = options.quick ? 4 : 10;
+  const clicks = options.quick ? 20_000 : 1_000_000;
+  const opens = options.quick ? 2 : 10;
   return withServer({}, async (server) => {
     const owner = await createOwner(server);
     const campaignId = await createCampaign(server.db, owner.userId, '127.0.0.1');

@@ -25,7 +25,7 @@ const seedPage = (db: Db, campaignId: string, page: string, device: string, clic
   seedHeatmapPage(db, { campaignId, page, device, clicks }, { firstDay: FIRST_DAY, days: DAYS, snapshot: { sessionId: 'bench-session-0001', at: START } });
 
 async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row[]> {
-  const clicks = options.quick ? 100_000 : 1_000_000;
+  const clicks = options.quick ? 20_000 : 1_000_000;
   const requests = options.quick ? 10 : 20;
   return withServer({ database: kind }, async (server) => {
     const owner = await createOwner(server);

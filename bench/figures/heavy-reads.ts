@@ -70,7 +70,7 @@ async function oneRun(server: BenchServer, prober: Owner, readers: { owner: Owne
 
 async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row[]> {
   const sessions = options.quick ? 1000 : 2000;
-  const seconds = options.quick ? 1.5 : 4;
+  const seconds = options.quick ? 1 : 4;
   return withServer({ database: kind }, async (server) => {
     const prober = await createOwner(server, 'Prober');
     const readers = [];

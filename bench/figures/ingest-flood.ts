@@ -81,7 +81,7 @@ async function oneRun(
 }
 
 export async function run(options: BenchOptions): Promise<Row[]> {
-  const seconds = options.quick ? 3 : 5;
+  const seconds = options.quick ? 1.5 : 5;
   const bodies = Array.from({ length: 8 }, (_, i) => floodBody(i));
   return withServer({}, async (server) => {
     const owner = await createOwner(server);

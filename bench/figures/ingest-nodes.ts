@@ -126,7 +126,7 @@ async function oneRun(load: LoadGenerator, cluster: Cluster, ownerId: string, no
 }
 
 export async function run(options: BenchOptions): Promise<Row[]> {
-  const sessions = options.quick ? 40 : 400;
+  const sessions = options.quick ? 20 : 400;
   const cluster = await startCluster();
   const load = new LoadGenerator();
   try {

@@ -145,7 +145,7 @@ interface Setup {
 
 async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row[]> {
   const demo = demoEvents();
-  const sessions = options.quick ? 40 : 400;
+  const sessions = options.quick ? 20 : 400;
   return withServer({ database: kind, beforeListen: registerNoop }, async (server) => {
     const owner = await createOwner(server);
     const load = new LoadGenerator();

@@ -25,7 +25,7 @@ const ACCOUNTS = 4;
 const STREAMS_PER_ACCOUNT = 20;
 const SESSION_ID = 'bench-live-worst';
 /** How long each run holds the streams open: the run stops by itself. */
-const WINDOW_MS = 10_000;
+const windowFor = (quick: boolean) => (quick ? 3000 : 10_000);
 const REOPEN_MS = 1000;
 
 interface Seeded {
@@ -100,7 +100,7 @@ async function apiTimes(base: string, cookie: string, until: number): Promise<nu
 }
 
 /** One window on a fresh server: the peak RSS over idle (MB) and the API's p99 (ms), with or without the streams. */
-function measure(seeded: Seeded, withStreams: boolean): Promise<{ rss: number; p99: number }> {
+function measure(seeded: Seeded, withStreams: boolean, windowMs: number): Promise<{ rss: number; p99: number }> {
   return withServerProcess(seeded, async (child, base) => {
     const overIdle = await watchRss(child);
     const stops: (() => void)[] = [];
@@ -110,7 +110,7 @@ function measure(seeded: Seeded, withStreams: boolean): Promise<{ rss: number; p
           for (let s = 0; s < STREAMS_PER_ACCOUNT; s++) stops.push(unreadStream(`${base}/api/v1/replay/live/${campaignId}/${SESSION_ID}`, cookie));
         }
       }
-      const times = await apiTimes(base, seeded.accounts[0].cookie, Date.now() + WINDOW_MS);
+      const times = await apiTimes(base, seeded.accounts[0].cookie, Date.now() + windowMs);
       return { rss: overIdle(), p99: percentile(times, 99) };
     } finally {
       overIdle();
@@ -120,7 +120,8 @@ function measure(seeded: Seeded, withStreams: boolean): Promise<{ rss: number; p
 }
 
 export async function run(options: BenchOptions): Promise<Row[]> {
-  const seeded = await seed(options.quick ? 8 * MB : 32 * MB);
+  const seeded = await seed(options.quick ? 4 * MB : 32 * MB);
+  const span = windowFor(options.quick);
   try {
     const rss: number[] = [];
     const p99: number[] = [];
@@ -128,14 +129,14 @@ export async function run(options: BenchOptions): Promise<Row[]> {
     const idleP99: number[] = [];
     // Each window is a fresh server process: no warm-up, whose heap would shape the next one's.
     for (let i = 0; i < options.runs; i++) {
-      const quiet = await measure(seeded, false);
+      const quiet = await measure(seeded, false, span);
       idleRss.push(quiet.rss);
       idleP99.push(quiet.p99);
-      const loaded = await measure(seeded, true);
+      const loaded = await measure(seeded, true, span);
       rss.push(loaded.rss);
       p99.push(loaded.p99);
     }
-    const label = `${ACCOUNTS} accounts × ${STREAMS_PER_ACCOUNT} streams, ${(seeded.jsonBytes / MB).toFixed(0)} MB worst-ordered session each, ${WINDOW_MS / 1000} s`;
+    const label = `${ACCOUNTS} accounts × ${STREAMS_PER_ACCOUNT} streams, ${(seeded.jsonBytes / MB).toFixed(0)} MB worst-ordered session each, ${span / 1000} s`;
     const baseline = 'same window, no streams';
     return [
       { group: title, name: `peak RSS over idle (${label})`, unit: 'MB', ours: stats(rss), baseline: { name: baseline, stats: stats(idleRss) }, budget: 200 },

@@ -144,7 +144,7 @@ export async function withServerProcess<T>(seeded: ReplayServerSetup, use: (chil
 }
 
 export async function run(options: BenchOptions): Promise<Row[]> {
-  const sessionBytes = options.quick ? 16 * MB : loadConfig({}).limits.sessionMaxBytes;
+  const sessionBytes = options.quick ? 8 * MB : loadConfig({}).limits.sessionMaxBytes;
   const seeded = await seed(sessionBytes);
   try {
     const url = (base: string, sessionId: string) => `${base}/api/v1/replay/retrieve/${seeded.campaignId}/${sessionId}`;

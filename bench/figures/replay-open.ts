@@ -114,7 +114,7 @@ async function onlineThenOffline(browser: Browser, server: BenchServer, owner: O
 }
 
 export async function run(options: BenchOptions): Promise<Row[]> {
-  const count = options.quick ? 10_000 : 100_000;
+  const count = options.quick ? 5_000 : 100_000;
   const events = sessionOfSize(demoEvents(), count);
   const bare = await barePlayerSite(events);
   try {

@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import { isPostgres, type Db } from '../../server/db/index.js';
 import type { SessionsTable } from '../../server/db/schema.js';
+import { rowSearchTerms } from '../../server/sessions/rows.js';
 import { upsertUser } from '../../server/auth/users.js';
 import { createSessionTokens, ACCESS_COOKIE, REFRESH_COOKIE } from '../../server/auth/tokens.js';
 import { appendChunk } from '../../server/recordings/seed.js';
@@ -59,6 +60,11 @@ function peopleEvents(i: number): string | null {
 }
 
 export function sessionRowFor(campaignId: string, i: number, start = Date.UTC(2026, 0, 1)): SessionsTable {
+  const row = factsRowFor(campaignId, i, start);
+  return { ...row, search_terms: rowSearchTerms(row) };
+}
+
+function factsRowFor(campaignId: string, i: number, start: number): Omit<SessionsTable, 'search_terms'> {
   const bot = i % 7 === 0;
   const startedAt = start + i * 60_000;
   return {
@@ -134,7 +140,7 @@ export async function insertSessions(db: Db, campaignId: string, count: number):
  * against them, and planned on an empty table they scan it, making the load quadratic.
  */
 export async function insertSessionRows(db: Db, rows: SessionsTable[]): Promise<void> {
-  const perStatement = 500; // 46 columns × 500 rows stays under both databases' parameter limits
+  const perStatement = 500; // 47 columns × 500 rows stays under both databases' parameter limits
   for (let i = 0; i < rows.length; i += perStatement * 20) {
     await db.transaction().execute(async (trx) => {
       for (let j = i; j < Math.min(rows.length, i + perStatement * 20); j += perStatement) {

@@ -3,18 +3,16 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DeleteAccountBody, SignInList, SignInParams } from '../../common/api/account.js';
 import { Ok } from '../../common/api/shared.js';
 import { summariseUserAgent } from '../../common/user-agent.js';
-import { confirmsAccountDeletion } from '../../common/account.js';
+import { confirmsAccountDeletion, WRONG_CONFIRMATION } from '../../common/account.js';
 import type { AppContext } from '../context.js';
 import { clearSessionCookies, currentUserId, requireUser } from '../auth/tokens.js';
 import { revokeFamily, revokeUsersTokens } from '../auth/refresh-tokens.js';
-import { deleteSignIns, listLiveSignIns, userHasFamily } from '../auth/sign-ins.js';
+import { deleteSignIns, listLiveSignIns, SIGN_IN_NOT_FOUND, userHasFamily } from '../auth/sign-ins.js';
 import { emptyJsonIsNoBody } from '../http/json-body.js';
 import { badRequest, notFound, unauthorized } from '../http/errors.js';
 import { minuteLimit } from '../http/rate-limit.js';
 import { deleteUserEverything, endProviderSignIns } from './repository.js';
 
-export const SIGN_IN_NOT_FOUND = 'Sign-in not found';
-export const WRONG_CONFIRMATION = 'The confirmation does not match the account’s email; nothing was deleted';
 
 /** Sign-outs and deletions one user may ask for per minute. */
 const CHANGES_PER_USER = 30;

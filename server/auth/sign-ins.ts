@@ -50,6 +50,8 @@ export function listLiveSignIns(db: Executor, userId: string, now = Date.now()):
 }
 
 /** Whether this family is one of the user's (any of its tokens, revoked or not). */
+export const SIGN_IN_NOT_FOUND = 'Sign-in not found';
+
 export async function userHasFamily(db: Executor, userId: string, familyId: string): Promise<boolean> {
   const row = await db.selectFrom('refresh_tokens').select('id').where('family_id', '=', familyId).where('user_id', '=', userId).executeTakeFirst();
   return row !== undefined;

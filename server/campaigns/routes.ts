@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Insertable, Selectable } from 'kysely';
 import type { AppContext } from '../context.js';
-import type { Campaign } from '../../common/api-types.js';
 import {
   CampaignIdParams,
   CampaignListResponse,
@@ -14,34 +13,17 @@ import {
   UpdateCampaignPayload,
 } from '../../common/api/campaigns.js';
 import { Ok } from '../../common/api/shared.js';
-import { ruleColumns, ruleFields } from './recording-rules.js';
+import { ruleColumns } from './recording-rules.js';
 import type { CampaignsTable } from '../db/schema.js';
 import { currentUserId, requireUser } from '../auth/tokens.js';
 import { checkCampaign, createCampaignValidator, reasonedValidator } from './payload.js';
 import { ownedCampaign } from './ownership.js';
 import { emptyJsonIsNoBody } from '../http/json-body.js';
 import { deleteCampaign, insertCampaign, lastDataAt, listCampaigns, updateCampaign } from './repository.js';
+import { toCampaign } from './rows.js';
 
 /** A create body is a few hundred bytes; anything near this is not a campaign. */
 const CREATE_BODY_LIMIT = 16 * 1024;
-
-/** The API's campaign; `lastDataAt`: when it last received data (null: never). */
-export function toCampaign(row: Insertable<CampaignsTable> | Selectable<CampaignsTable>, lastDataAt: number | null = null): Campaign {
-  return {
-    id: row.id,
-    name: row.name,
-    domains: row.domains,
-    limit: row.session_limit,
-    start_date_time: row.start_date_time,
-    end_date_time: row.end_date_time,
-    captureConsole: row.capture_console !== 0,
-    retention_days: row.retention_days ?? 0,
-    ip_mode: row.ip_mode ?? 'full',
-    ...ruleFields(row),
-    session_count: row.session_count ?? 0,
-    last_data_at: lastDataAt,
-  };
-}
 
 /** The stored campaign in the create body's shape (the API's campaign without its id), for an update to change. */
 function editableFields(row: Selectable<CampaignsTable>): UpdateCampaignPayload {

@@ -6,6 +6,8 @@ import { deleteEndedWindows } from './rate-limit-store.js';
 import { sweepExpiredRecordings } from '../campaigns/retention.js';
 import { deleteExpiredTokens } from '../auth/refresh-tokens.js';
 import { deleteExpiredSignIns } from '../auth/sign-ins.js';
+import { sweepAllEndedSessions } from '../recordings/bot-sweep.js';
+import { drainAllUnfed } from '../heatmaps/unfed.js';
 
 /**
  * Runs `job` unless another server on the same PostgreSQL is running the job of that name right
@@ -44,6 +46,18 @@ export function sweepRecordings(db: Db, now?: number): Promise<boolean> {
   return oneNodeAtATime(db, 'retention', async () => void (await sweepExpiredRecordings(db, { now })));
 }
 
+/**
+ * What stored batches leave to settle, one node at a time: sessions that ended without human
+ * input marked bots (reads of one campaign sweep it first too), and what deleted sessions fed
+ * the heatmaps taken off. Each in its own short transactions, as the retention sweep.
+ */
+export function settleStoredBatches(db: Db, now?: number): Promise<boolean> {
+  return oneNodeAtATime(db, 'stored-batches', async () => {
+    await sweepAllEndedSessions(db, now);
+    await drainAllUnfed(db);
+  });
+}
+
 /** When the jobs first run after a start: soon, so a server restarted more often than every ten minutes still sweeps. */
 const FIRST_RUN_AFTER_MS = 60 * 1000;
 
@@ -52,6 +66,7 @@ export function startJobs(app: FastifyInstance, db: Db, timing = { firstAfterMs:
   const run = async () => {
     await oneNodeAtATime(db, 'housekeeping', housekeeping).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
     await sweepRecordings(db).catch((error: unknown) => app.log.warn({ err: error }, 'retention sweep failed'));
+    await settleStoredBatches(db).catch((error: unknown) => app.log.warn({ err: error }, 'bot sweep or heat drain failed'));
   };
   let every: NodeJS.Timeout | undefined;
   const first = setTimeout(() => {

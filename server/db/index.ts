@@ -45,6 +45,7 @@ import * as m0027 from './migrations/0027_session_events_by_start.js';
 import * as m0028 from './migrations/0028_session_visits.js';
 import * as m0029 from './migrations/0029_utm.js';
 import * as m0030 from './migrations/0030_erasures_keyed.js';
+import * as m0031 from './migrations/0031_session_terms.js';
 
 export type Db = Kysely<Database>;
 export type { Database };
@@ -79,6 +80,7 @@ const migrations: Record<string, Migration> = {
   '0028_session_visits': m0028,
   '0029_utm': m0029,
   '0030_erasures_keyed': m0030,
+  '0031_session_terms': m0031,
 };
 
 export interface DbOptions {

@@ -1,6 +1,13 @@
 // The tables beside sessions that people's facts and the list's counts keep (server/db/schema.ts names them all).
 
 /** A session's event names with their counts, kept from sessions.events by triggers (migration 0019). */
+/** One search term of a session (migration 0031), kept by the database from sessions.search_terms. */
+export interface SessionTermsTable {
+  campaign_id: string;
+  session_id: string;
+  term: string;
+}
+
 export interface SessionEventsTable {
   campaign_id: string;
   session_id: string;

@@ -1,5 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
-import type { ErasuresTable, SessionCountsTable, SessionEventsTable } from './schema-people.js';
+import type { ErasuresTable, SessionCountsTable, SessionEventsTable, SessionTermsTable } from './schema-people.js';
 import type { FunnelDaysTable, FunnelsTable, HeatmapTables, InsightsDaysTable, SessionErrorsTable, SessionPagesTable, SessionVisitsTable } from './schema-insights.js';
 
 /**
@@ -134,6 +134,8 @@ export interface SessionsTable {
   utm_source: string | null;
   utm_medium: string | null;
   utm_campaign: string | null;
+  /** What the list's search finds the session by (server/sessions/search-terms.ts): a JSON array of terms, mirrored into session_terms (migration 0031). */
+  search_terms: string | null;
 }
 
 /** Append-only batches of rrweb events, gzip-compressed JSON arrays. */
@@ -210,6 +212,7 @@ export interface Database extends HeatmapTables {
   segments: SegmentsTable;
   notes: NotesTable;
   session_events: SessionEventsTable;
+  session_terms: SessionTermsTable;
   session_counts: SessionCountsTable;
   erasures: ErasuresTable;
   insights_days: InsightsDaysTable;

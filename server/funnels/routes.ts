@@ -47,7 +47,6 @@ function funnelSteps(steps: FunnelStep[]): FunnelStep[] {
 /** A campaign's funnels and their results: owner only, as every campaign call. */
 export async function registerFunnels(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  app.addHook('onClose', async () => ctx.funnelVisits.flush());
   const preHandler = requireUser(ctx);
   const writer = ownedCampaignWriter(app, ctx.db, 'funnel-user', FUNNEL_WRITES_PER_USER);
 
@@ -104,7 +103,7 @@ export async function registerFunnels(app: FastifyInstance, ctx: AppContext): Pr
       if (!funnel) throw notFound(FUNNEL_NOT_FOUND);
       const range = requestedRange(request.query.from, request.query.to);
       // What ingest's visit log holds is written first, so the result counts every stored batch.
-      await ctx.funnelVisits.flush();
+      await ctx.afterStored.flushFor(campaign.id, 'visits');
       // A heavy read: thousands of sessions' visits (server/http/heavy-reads.ts).
       const tally = await ctx.heavyReads.run(request, reply, (read) => funnelTally(ctx.db, read, campaign.id, funnel, range.from, range.to, Date.now()));
       return { from: range.from, to: range.to, steps: stepsOf(tally) };

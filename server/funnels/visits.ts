@@ -3,15 +3,15 @@ import type { Insertable } from 'kysely';
 import type { Db } from '../db/index.js';
 import { slices } from '../db/slices.js';
 import type { SessionVisitsTable } from '../db/schema-insights.js';
-import type { Moment } from '../../common/session-facts.js';
 import { MAX_PAGES } from '../../common/session-facts.js';
 import { storable } from '../../common/scrub.js';
 import { MAX_CLICK_VISITS, MAX_EVENT_VISITS, type Visit } from '../../common/funnels.js';
-import type { HeatRecord } from '../heatmaps/records.js';
+import { BufferedWriter } from '../recordings/buffered-writer.js';
+import type { Projection, StoredBatch } from '../recordings/after-stored.js';
 
 // What sessions did, in order, for funnels with click and event steps (session_visits, migration
 // 0028): ingest hands each stored batch here (no I/O), and the log writes its pages, clicks and
-// custom events a second later in one transaction, as the error log does. Derived from what the
+// custom events a second later in one transaction (recordings/buffered-writer.ts). Derived from what the
 // recording already carries (page loads, the heatmaps' click records, tapedeck.event), so the
 // tracker sends nothing more. Bounded: per session, MAX_PAGES pages, MAX_CLICK_VISITS clicks and
 // MAX_EVENT_VISITS events (the first ones); MAX_PENDING visits waiting, more dropped until written.
@@ -32,17 +32,11 @@ interface PendingVisit extends Visit {
 
 type SessionVisitRow = Insertable<SessionVisitsTable>;
 
-interface StoredBatch {
-  seq: number;
-  moments: Moment[];
-  heat: HeatRecord[];
-}
-
 /** A page loaded at the moment of a click or event goes before it. */
 const pageFirst = (v: Visit) => (v.kind === 'page' ? 0 : 1);
 
 /** A batch's pages, clicks and custom events in time order (a page before what happened at its very millisecond). */
-export function visitsOfBatch(batch: StoredBatch): (Visit & { seq: number; text: string })[] {
+export function visitsOfBatch(batch: Pick<StoredBatch, 'seq' | 'moments' | 'heat'>): (Visit & { seq: number; text: string })[] {
   const visits: (Visit & { text: string })[] = [];
   for (const moment of batch.moments) {
     if (moment.kind === 'page') visits.push({ kind: 'page', value: moment.path, text: '', at: moment.t });
@@ -56,41 +50,23 @@ export function visitsOfBatch(batch: StoredBatch): (Visit & { seq: number; text:
     .map((visit, i) => ({ ...visit, seq: batch.seq * PER_BATCH + i }));
 }
 
-export class VisitLog {
-  private pending: PendingVisit[] = [];
-  private timer: NodeJS.Timeout | undefined;
-  private writing: Promise<void> = Promise.resolve();
-  private dropped = 0;
+/** A projection of stored batches (recordings/after-stored.ts): their visits, for funnels. */
+export class VisitLog implements Projection {
+  private readonly writer: BufferedWriter<PendingVisit>;
 
-  constructor(
-    private readonly db: Db,
-    private readonly log: FastifyBaseLogger,
-  ) {}
+  constructor(db: Db, log: FastifyBaseLogger) {
+    this.writer = new BufferedWriter({ name: 'funnel visit log', flushMs: FLUSH_MS, maxPending: MAX_PENDING, log, write: (rows) => write(db, rows) });
+  }
 
   /** A stored batch: its visits wait for the next write. */
-  add(campaignId: string, sessionId: string, batch: StoredBatch): void {
-    for (const visit of visitsOfBatch(batch)) {
-      if (this.pending.length < MAX_PENDING) this.pending.push({ ...visit, campaignId, sessionId });
-      else this.dropped++;
-    }
-    if (this.pending.length && !this.timer) this.timer = setTimeout(() => void this.flush(), FLUSH_MS).unref();
+  stored(batch: StoredBatch): void {
+    if (!batch.outcome.stored) return;
+    const { campaignId, sessionId } = batch;
+    for (const visit of visitsOfBatch(batch)) this.writer.entry(`${campaignId}\n${sessionId}\n${visit.seq}`, () => ({ ...visit, campaignId, sessionId }));
   }
 
-  /** Writes what waits (funnel reads call it first, so they count every stored batch); a failed write is logged. */
-  async flush(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    const rows = this.pending;
-    this.pending = [];
-    if (this.dropped) this.log.warn({ dropped: this.dropped }, 'funnel visits dropped: too many waiting');
-    this.dropped = 0;
-    this.writing = this.writing.then(() =>
-      rows.length
-        ? write(this.db, rows).catch((error: unknown) => this.log.warn({ err: error, visits: rows.length }, 'funnel visits write failed'))
-        : undefined,
-    );
-    return this.writing;
-  }
+  flush = (): Promise<void> => this.writer.flush();
+  close = (): Promise<void> => this.writer.close();
 }
 
 /** Ids a statement names at most, and rows one insert writes (7 parameters each: within any driver's limit). */

@@ -1,18 +1,20 @@
-// Heatmap aggregation off ingest's hot path: the ingest route hands each stored batch's heat
-// records here (a few map updates, no I/O); a timer flushes what gathered in its own
-// transaction (store.ts), and drains deleted sessions' contributions (unfed.ts). Bounded: so
-// many sessions' carried state, so many pending contributions; past that, heat is dropped
-// (counted in the log), never ingest slowed.
+// Heatmap aggregation off ingest's hot path: each stored batch's heat records come here (a few
+// map updates, no I/O); they are written a while later in their own transaction (store.ts, by
+// recordings/buffered-writer.ts). Deleted sessions' contributions are taken off (unfed.ts) before
+// a read and by the housekeeping job. Bounded: so many sessions' carried state, so many pending
+// contributions; past that, heat is dropped (counted in the log), never ingest slowed.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/index.js';
 import type { FactMarks } from '../../common/session-facts.js';
 import type { HeatRecord } from './records.js';
 import { emptyFed, heatOfBatch, newSessionHeat, type Fed, type FedKey, type SessionHeat } from './fed.js';
 import { storeContributions, type Contribution } from './store.js';
-import { drainAllUnfed } from './unfed.js';
+import { drainUnfed } from './unfed.js';
+import { BufferedWriter } from '../recordings/buffered-writer.js';
+import type { Projection, StoredBatch } from '../recordings/after-stored.js';
 
 export interface FeedOptions {
-  /** How often gathered heat is written. */
+  /** How long gathered heat waits before it is written. */
   flushMs: number;
   /** Sessions whose carried state is kept (the oldest forgotten first). */
   maxSessions: number;
@@ -20,36 +22,32 @@ export interface FeedOptions {
   maxPending: number;
 }
 
-// Every 5 s: an active session's contribution is rewritten at most once per flush (a reader on
-// this node flushes first anyway).
+// 5 s after the first: an active session's contribution is rewritten at most once per flush (a
+// reader on this node flushes first anyway).
 const DEFAULTS: FeedOptions = { flushMs: 5_000, maxSessions: 20_000, maxPending: 50_000 };
 
-export class HeatmapFeed {
+/** A projection of stored batches (recordings/after-stored.ts): their heat, gathered in memory. */
+export class HeatmapFeed implements Projection {
   private readonly options: FeedOptions;
   private readonly sessions = new Map<string, SessionHeat>();
-  private pending = new Map<string, Contribution>();
-  private flushing: Promise<void> = Promise.resolve();
-  private readonly timer: NodeJS.Timeout;
-  private dropped = 0;
+  private readonly writer: BufferedWriter<Contribution>;
 
   constructor(
     private readonly db: Db,
-    private readonly log: FastifyBaseLogger,
+    log: FastifyBaseLogger,
     options: Partial<FeedOptions> = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
-    this.timer = setInterval(
-      () =>
-        void this.flush()
-          .then(() => drainAllUnfed(this.db))
-          .catch((error: unknown) => this.log.warn({ err: error }, 'heatmap drain failed')),
-      this.options.flushMs,
-    );
-    this.timer.unref();
+    const { flushMs, maxPending } = this.options;
+    this.writer = new BufferedWriter({ name: 'heatmap feed', flushMs, maxPending, log, write: (batch) => storeContributions(db, batch) });
+  }
+
+  stored({ campaignId, sessionId, heat, outcome }: StoredBatch): void {
+    if (outcome.stored) this.fed(campaignId, sessionId, outcome.marks ?? [], heat);
   }
 
   /** A stored batch's heat records and the marks its fold found: gathered now, in memory; written by the next flush. */
-  fed(campaignId: string, sessionId: string, marks: FactMarks, records: HeatRecord[]): void {
+  private fed(campaignId: string, sessionId: string, marks: FactMarks, records: HeatRecord[]): void {
     const id = `${campaignId}\n${sessionId}`;
     let state = this.sessions.get(id);
     // A session that never sent a heat record (an older tracker) costs nothing.
@@ -64,33 +62,19 @@ export class HeatmapFeed {
     let last: { key: FedKey; fed: Fed } | null = null;
     heatOfBatch(state, marks, records, (key: FedKey): Fed => {
       if (last && last.key.path === key.path && last.key.device === key.device && last.key.day === key.day) return last.fed;
-      const pendingId = `${id}\n${key.path}\n${key.device}\n${key.day}`;
-      let contribution = this.pending.get(pendingId);
-      if (!contribution) {
-        contribution = { campaignId, sessionId, path: key.path, device: key.device, day: key.day, fed: emptyFed() };
-        if (this.pending.size < this.options.maxPending) this.pending.set(pendingId, contribution);
-        else this.dropped++;
-      }
+      const make = (): Contribution => ({ campaignId, sessionId, path: key.path, device: key.device, day: key.day, fed: emptyFed() });
+      // Past the bound, the heat is folded into a contribution that is never written.
+      const contribution = this.writer.entry(`${id}\n${key.path}\n${key.device}\n${key.day}`, make) ?? make();
       last = { key, fed: contribution.fed };
       return contribution.fed;
     });
   }
 
-  /** Writes what gathered; one flush at a time. A failed flush loses its heat (logged), never ingest's batches. */
-  flush(): Promise<void> {
-    this.flushing = this.flushing.then(async () => {
-      if (this.dropped) this.log.warn({ dropped: this.dropped }, 'heatmap contributions dropped: too many waiting');
-      this.dropped = 0;
-      if (!this.pending.size) return;
-      const batch = [...this.pending.values()];
-      this.pending = new Map();
-      await storeContributions(this.db, batch).catch((error: unknown) => this.log.warn({ err: error, contributions: batch.length }, 'heatmap flush failed'));
-    });
-    return this.flushing;
+  /** Before a heatmap of the campaign is read: what this node gathered is written, what deleted sessions fed taken off. */
+  async flush(campaignId?: string): Promise<void> {
+    await this.writer.flush();
+    if (campaignId !== undefined) await drainUnfed(this.db, campaignId);
   }
 
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
-  }
+  close = (): Promise<void> => this.writer.close();
 }

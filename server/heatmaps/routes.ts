@@ -18,9 +18,8 @@ import { requireUser } from '../auth/tokens.js';
 import { badRequest } from '../http/errors.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { busiestPage, elementClickers, heatmapOf, heatmapPages, pagePatterns, savePagePatterns, type Range } from './repository.js';
-import { drainUnfed } from './unfed.js';
 import { bySessions, filteredHeatmap } from './filtered.js';
-import { readListFilters } from '../sessions/list-filters.js';
+import { readListFilters } from '../sessions/filters.js';
 import { hasSessionFilters, type SessionFilters } from '../sessions/query.js';
 
 /** A call's range, as the insights dashboard's. */
@@ -32,14 +31,11 @@ const rangeOf = (from: number | undefined, to: number | undefined): Range => {
 /** The heatmaps API, owner only: pages, one page's heatmap, who clicked an element, page patterns. */
 export async function registerHeatmaps(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scope) => {
-    // Closed before the database (a child closes before its parent): the last heat is written.
-    scope.addHook('onClose', async () => ctx.heatmaps.close());
     const api = scope.withTypeProvider<TypeBoxTypeProvider>();
     const owned = async (request: Parameters<typeof ownedCampaign>[1], campaignId: string) => {
       const campaign = await ownedCampaign(ctx.db, request, campaignId);
       // What this node gathered, and what deleted sessions fed, settled before reading.
-      await ctx.heatmaps.flush();
-      await drainUnfed(ctx.db, campaign.id);
+      await ctx.afterStored.flushFor(campaign.id, 'heat');
       return campaign;
     };
     // The list's filters (sessions/list-filters.ts), or null when none narrows the sessions.

@@ -23,13 +23,6 @@ export interface ApiRoute {
   crossSite?: string;
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Every route under /api/v1, as registered (tests walk them). */
-    apiRoutes: readonly ApiRoute[];
-  }
-}
-
 interface SchemaNode {
   type?: string | string[];
   const?: unknown;
@@ -103,10 +96,9 @@ function badValue(value: unknown, at: string, depth = 0): string | undefined {
 const badPathOrQuery = (request: { params: unknown; query: unknown }) => badValue(request.params, 'params') ?? badValue(request.query, 'querystring');
 const badInput = (request: { params: unknown; query: unknown; body: unknown }) => badPathOrQuery(request) ?? badValue(request.body, 'body');
 
-/** Installs the rule on every route registered after it (call before the API areas). */
-export function applyInputRules(app: FastifyInstance): void {
+/** Installs the rule on every route registered after it (call before the API areas); the routes, listed as they register. */
+export function applyInputRules(app: FastifyInstance): readonly ApiRoute[] {
   const routes: ApiRoute[] = [];
-  app.decorate('apiRoutes', routes);
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/v1/')) return;
     const flaws = routeFlaws(route);
@@ -127,4 +119,5 @@ export function applyInputRules(app: FastifyInstance): void {
     const bad = badInput(request);
     if (bad) throw badRequest(bad);
   });
+  return routes;
 }

@@ -10,9 +10,7 @@ import { isCampaignId } from '../storage/ids.js';
 import { LIVE_HEADER, MAX_BODY_BYTES } from '../../common/limits.js';
 import { BatchPacker, type PackedBatch } from './pack.js';
 import { SESSION_CLOSED_STATUS } from '../recordings/index.js';
-import { markEndedSessionsWithoutInput } from '../recordings/bot-sweep.js';
 import type { SessionState } from '../recordings/rules.js';
-import { RecentlyUsed } from '../recently-used.js';
 import type { IngestCampaign } from '../campaigns/kept-campaigns.js';
 import { packOptions, pageRules, trackerRules } from '../campaigns/recording-rules.js';
 import { carryMatters, sessionCarry, type SessionCarry } from './recorded-pages.js';
@@ -64,22 +62,6 @@ function originAllowed(origin: string | undefined, domains: string): boolean {
   }
 }
 
-/**
- * Whether a campaign is due a bot sweep (sessions that ended without human input) after an
- * admission: at most once a minute per campaign on a node. The sessions list sweeps before it
- * reads, so a sweep per admission only cost ingest a statement per new session.
- */
-export function sweepSchedule(everyMs = 60_000): (campaignId: string, now: number) => boolean {
-  // Bounded: a campaign forgotten is only swept again.
-  const last = new RecentlyUsed<string, number>(10_000);
-  return (campaignId, now) => {
-    const previous = last.get(campaignId);
-    if (previous !== undefined && now - previous < everyMs) return false;
-    last.set(campaignId, now);
-    return true;
-  };
-}
-
 /** The campaign's rules, checked before a byte of the body is read. */
 function refusal(state: IngestState, origin: string | undefined, now: number): HttpError | null {
   const campaign = state.campaign;
@@ -108,7 +90,7 @@ function sessionLimits(app: FastifyInstance, ctx: AppContext) {
     if (!lastSeen) {
       await newPerIp(request, reply, clientAddress(request));
       await newPerCampaign(request, reply, campaign.id);
-      await app.storageQuota.admitNewSession(campaign.id);
+      await ctx.storageQuota.admitNewSession(campaign.id);
     }
     await perSession(request, reply, `${campaign.id}/${batch.sessionId}`);
   };
@@ -129,8 +111,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
   app.addHook('onClose', async () => packer.close());
   const batchesPerIp = minuteLimit(app, 'batch-ip', ctx.config.rateLimits.batchesPerIp);
   const limits = sessionLimits(app, ctx);
-  const bytes = ingestByteBudgets(app.byteCounter, ctx.config.rateLimits);
-  const sweepDue = sweepSchedule();
+  const bytes = ingestByteBudgets(ctx.byteCounter, ctx.config.rateLimits);
 
   // Bodies are raw bytes (gzip or JSON) sent as text/plain, a "simple" cross-origin request
   // that needs no preflight and works with keepalive fetch while a page unloads.
@@ -200,7 +181,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
   const schema = { params: IngestParams, response: { 200: IngestResponse, 202: IngestResponse } };
   app
     .withTypeProvider<TypeBoxTypeProvider>()
-    .post(INGEST_PATH, { bodyLimit: MAX_BODY_BYTES, schema, onRequest: app.diskGuard.hook, config: { crossSite: CROSS_SITE } }, async (request, reply) => {
+    .post(INGEST_PATH, { bodyLimit: MAX_BODY_BYTES, schema, onRequest: ctx.diskGuard.hook, config: { crossSite: CROSS_SITE } }, async (request, reply) => {
       if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Empty body');
       let campaign = request.ingest?.campaign as Campaign;
       await bytes.received(request, reply, campaign.id, request.body.length);
@@ -227,20 +208,11 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
           throw new HttpError(503, CAMPAIGN_CHANGING);
         }
       }
-      // Here the batch is committed (its group's COMMIT is done): what follows may announce it.
-      if (outcome.stored || outcome.admitted || outcome.closed) ctx.live.sessionChanged(campaign.id, batch.sessionId);
-      // Errors by message for the insights: buffered, written a second later (server/insights/errors.ts).
-      if (outcome.stored) ctx.errorLog.add(campaign.id, batch.sessionId, batch.moments);
-      // Heatmaps gather the batch's clicks in memory and write them later, in their own transaction.
-      if (outcome.stored) ctx.heatmaps.fed(campaign.id, batch.sessionId, outcome.marks ?? [], batch.heat);
-      // Its pages, clicks and custom events in order, for funnels: written a second later (server/funnels/visits.ts).
-      if (outcome.stored) ctx.funnelVisits.add(campaign.id, batch.sessionId, batch);
+      // Here the batch is committed (its group's COMMIT is done): what follows may announce it (server/recordings/after-stored.ts).
+      ctx.afterStored.stored({ campaignId: campaign.id, sessionId: batch.sessionId, seq: batch.seq, moments: batch.moments, heat: batch.heat, outcome });
       if (outcome.closed) throw new HttpError(SESSION_CLOSED_STATUS, outcome.closed);
       // Someone watches this session live: the tracker then sends every second for a while.
       if (ctx.live.isWatched(campaign.id, batch.sessionId)) reply.header(LIVE_HEADER, '1');
-      if (outcome.admitted && sweepDue(campaign.id, Date.now())) {
-        await markEndedSessionsWithoutInput(ctx.db, campaign.id).catch((error: unknown) => request.log.warn({ err: error }, 'bot sweep failed'));
-      }
       // 202 tells the tracker, at the cost of reading a status, to stop capturing console messages.
       if (campaign.capture_console === 0) return reply.status(202).send({ stored: outcome.stored, console: false as const });
       return { stored: outcome.stored };

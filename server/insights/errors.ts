@@ -1,14 +1,16 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/index.js';
+import { BufferedWriter } from '../recordings/buffered-writer.js';
+import type { Projection, StoredBatch } from '../recordings/after-stored.js';
 import type { Executor } from '../db/executor.js';
-import type { Moment } from '../../common/session-facts.js';
 import type { Insights } from '../../common/api/insights.js';
 
-// JavaScript errors by message. Ingest hands each stored batch's error moments (with their
-// message, common/session-facts.ts) to an in-memory log, off the batch's path; the log writes
-// them to session_errors a second later, one row per session and message (count, first and last
-// time), in one transaction. The log is bounded: past MAX_PENDING messages waiting, more are
-// dropped until it is written. A session deleted meanwhile is skipped (its rows go with it).
+// JavaScript errors by message. Each stored batch's error moments (with their message,
+// common/session-facts.ts) go to an in-memory log, off the batch's path; the log writes them to
+// session_errors a second later, one row per session and message (count, first and last time),
+// in one transaction (recordings/buffered-writer.ts: bounded, retried). A session deleted
+// meanwhile is skipped (its rows go with it).
 
 const FLUSH_MS = 1000;
 const MAX_PENDING = 10_000;
@@ -24,39 +26,30 @@ interface Pending {
   last: number;
 }
 
-export class ErrorLog {
-  private pending = new Map<string, Pending>();
-  private timer: NodeJS.Timeout | undefined;
-  private writing: Promise<void> = Promise.resolve();
+/** A projection of stored batches (recordings/after-stored.ts): their error moments by message. */
+export class ErrorLog implements Projection {
+  private readonly writer: BufferedWriter<Pending>;
 
-  constructor(private readonly db: Db) {}
+  constructor(db: Db, log: FastifyBaseLogger) {
+    this.writer = new BufferedWriter({ name: 'error log', flushMs: FLUSH_MS, maxPending: MAX_PENDING, log, write: (rows) => write(db, rows) });
+  }
 
   /** A stored batch's errors (moments without a message are counted on the session row only). */
-  add(campaignId: string, sessionId: string, moments: Moment[]): void {
+  stored({ campaignId, sessionId, moments, outcome }: StoredBatch): void {
+    if (!outcome.stored) return;
     for (const moment of moments) {
       if (moment.kind !== 'error' || !moment.message) continue;
-      const key = `${campaignId}\n${sessionId}\n${moment.message}`;
-      const row = this.pending.get(key);
-      if (row) {
-        row.count++;
-        row.first = Math.min(row.first, moment.t);
-        row.last = Math.max(row.last, moment.t);
-      } else if (this.pending.size < MAX_PENDING) {
-        this.pending.set(key, { campaignId, sessionId, message: moment.message, count: 1, first: moment.t, last: moment.t });
-      }
+      const { message, t } = moment;
+      const row = this.writer.entry(`${campaignId}\n${sessionId}\n${message}`, () => ({ campaignId, sessionId, message, count: 0, first: t, last: t }));
+      if (!row) continue;
+      row.count++;
+      row.first = Math.min(row.first, t);
+      row.last = Math.max(row.last, t);
     }
-    if (this.pending.size && !this.timer) this.timer = setTimeout(() => void this.flush().catch(() => undefined), FLUSH_MS).unref();
   }
 
-  /** Writes what waits (the dashboard calls it first, so it counts every stored batch). */
-  async flush(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    const rows = [...this.pending.values()];
-    this.pending.clear();
-    this.writing = this.writing.then(() => (rows.length ? write(this.db, rows) : undefined));
-    return this.writing;
-  }
+  flush = (): Promise<void> => this.writer.flush();
+  close = (): Promise<void> => this.writer.close();
 }
 
 async function write(db: Db, rows: Pending[]): Promise<void> {

@@ -6,7 +6,7 @@ import { DAY_MS } from '../../common/insights.js';
 import { requestedRange } from './range.js';
 import { requireUser } from '../auth/tokens.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
-import { readListFilters } from '../sessions/list-filters.js';
+import { readListFilters } from '../sessions/filters.js';
 import { campaignInsights } from './repository.js';
 import { hasSessionFilters } from '../sessions/query.js';
 
@@ -17,8 +17,6 @@ const schema = { params: InsightsParams, querystring: InsightsQuery, response: {
 
 /** GET /api/v1/insights/{campaignId}: the campaign's dashboard over a range, owner only, like the sessions list. */
 export async function registerInsights(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  // What the error log holds is written before the database closes.
-  app.addHook('onClose', async () => ctx.errorLog.flush().catch(() => undefined));
   await app.register(async (scope) => {
     const api = scope.withTypeProvider<TypeBoxTypeProvider>();
     api.get('/api/v1/insights/:campaignId', { preHandler: requireUser(ctx), schema }, async (request, reply) => {
@@ -27,7 +25,7 @@ export async function registerInsights(app: FastifyInstance, ctx: AppContext): P
       const range = requestedRange(from, to);
       const listed = await readListFilters(ctx, campaign.id, filters);
       // The errors section reads the error log whatever the filters.
-      await ctx.errorLog.flush();
+      await ctx.afterStored.flushFor(campaign.id, 'errors');
       // Filtered (summarized whole from the sessions) or over a long range: a heavy read (server/http/heavy-reads.ts).
       if (!hasSessionFilters(listed) && range.to - range.from <= LONG_RANGE_MS) return campaignInsights(ctx.db, campaign.id, listed, range);
       return ctx.heavyReads.run(request, reply, (read) => campaignInsights(ctx.db, campaign.id, listed, range, Date.now(), read.db));

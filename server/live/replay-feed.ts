@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { SessionsTable } from '../db/schema.js';
 import type { HeavyGate } from '../http/heavy-gate.js';
-import { isHeavy } from '../replay/routes.js';
+import { isHeavy } from '../replay/gate.js';
 import { sessionComplete } from '../replay/stream.js';
 import { chunkCost, chunkPieces } from '../replay/chunk-order.js';
 import { findSession } from '../sessions/repository.js';

@@ -8,27 +8,14 @@ import { NONE_HELD, parseHeld, type HeldBatches } from '../../common/held-batche
 import { requireUser } from '../auth/tokens.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { badRequest } from '../http/errors.js';
-import { ownedSession } from '../replay/routes.js';
+import { ownedSession } from '../sessions/ownership.js';
 import { WATCH_EVERY_MS } from './hub.js';
-import { UserByteBudget } from './budget.js';
 import { followReplay } from './replay-feed.js';
-import { StreamRegistry } from './streams.js';
+import { BAD_AFTER, BAD_LAST_EVENT_ID } from './streams.js';
 
 export const LIVE_LIST_PATH = '/api/v1/streaming/sessions/:campaignId/live';
 export const LIVE_REPLAY_PATH = '/api/v1/replay/live/:campaignId/:sessionId';
 
-export { TOO_MANY_STREAMS_NODE, TOO_MANY_STREAMS_USER } from './streams.js';
-export const BAD_LAST_EVENT_ID = 'Invalid Last-Event-ID';
-export const BAD_AFTER = 'Invalid after: the highest seq held, then the missing seqs or ranges below it (e.g. 9,3,5-6)';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The node's open live streams (tests read the count). */
-    liveStreams: { readonly size: number };
-    /** Event bytes each user's live streams hold (tests read it). */
-    liveBudget: UserByteBudget;
-  }
-}
 
 /** What the client holds: the Last-Event-ID header's seq (or held batches), else `after`, else nothing. */
 function heldByClient(headers: FastifyRequest['headers'], after: string | undefined): HeldBatches {
@@ -45,10 +32,7 @@ function heldByClient(headers: FastifyRequest['headers'], after: string | undefi
 }
 
 export async function registerLive(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const streams = new StreamRegistry(ctx);
-  app.decorate('liveStreams', streams);
-  const budget = new UserByteBudget(ctx.config.limits.liveBytesPerUser);
-  app.decorate('liveBudget', budget);
+  const { liveStreams: streams, liveBudget: budget } = ctx;
   // Before the server stops listening and waits for requests in flight: live streams never end on their own.
   app.addHook('preClose', async () => streams.closeAll());
 
@@ -71,7 +55,7 @@ export async function registerLive(app: FastifyInstance, ctx: AppContext): Promi
     const session = await ownedSession(ctx.db, request, request.params);
     const after = heldByClient(request.headers, request.query.after);
     const stream = streams.start(request, reply);
-    followReplay({ ctx, gate: app.replayGate, budget, user: request.userId as string, stream, log: request.log }, session, after);
+    followReplay({ ctx, gate: ctx.replayGates.owners, budget, user: request.userId as string, stream, log: request.log }, session, after);
     return reply;
   });
 }

@@ -1,11 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { decodeJwt } from 'jose';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/index.js';
+import type { SessionKeys } from '../auth/tokens.js';
 import { ACCESS_COOKIE, readAccessToken } from '../auth/tokens.js';
 import { HttpError } from '../http/errors.js';
 import { watchStalledReader } from '../replay/stalled-reader.js';
 
 export const TOO_MANY_STREAMS_USER = 'Too many live views open: close some tabs and try again';
+export const BAD_LAST_EVENT_ID = 'Invalid Last-Event-ID';
+export const BAD_AFTER = 'Invalid after: the highest seq held, then the missing seqs or ranges below it (e.g. 9,3,5-6)';
 export const TOO_MANY_STREAMS_NODE = 'The server is following too many live views: try again in a few seconds';
 
 /** What a browser's EventSource waits before reconnecting: normally, and when a node stops. */
@@ -143,7 +147,7 @@ export class StreamRegistry {
   private checking = false;
   private readonly check: NodeJS.Timeout;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: { config: Config; db: Db; keys: SessionKeys }) {
     this.check = setInterval(() => void this.checkSignIns(), ctx.config.limits.liveHeartbeatMs);
     this.check.unref();
   }

@@ -3,6 +3,9 @@ import type { Db } from '../db/index.js';
 import type { Executor } from '../db/executor.js';
 import type { Note, NoteChanges, RecordingNote } from '../../common/api/notes.js';
 
+/** Notes one user may add, change or delete a minute. */
+export const NOTE_WRITES_PER_USER = 60;
+
 /** The notes table: notes at moments of a replay, each going with its session. */
 
 interface NoteRow {

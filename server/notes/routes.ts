@@ -7,11 +7,9 @@ import { Ok } from '../../common/api/shared.js';
 import { currentUserId, requireUser } from '../auth/tokens.js';
 import { forbidden, HttpError, notFound, requiredText } from '../http/errors.js';
 import { minuteLimit, type LimitReply } from '../http/rate-limit.js';
-import { ownedSession } from '../replay/routes.js';
-import { addNote, changeNote, deleteNote, findNote, listNotes } from './repository.js';
+import { ownedSession } from '../sessions/ownership.js';
+import { addNote, changeNote, deleteNote, findNote, listNotes, NOTE_WRITES_PER_USER } from './repository.js';
 
-/** Notes one user may add, change or delete a minute. */
-export const NOTE_WRITES_PER_USER = 60;
 /** 2,000 characters of text, each up to 4 bytes as JSON escapes, and a moment. */
 const BODY_LIMIT = 16 * 1024;
 

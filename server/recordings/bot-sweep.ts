@@ -8,8 +8,8 @@ export const SWEEP_WINDOW_MS = 24 * 60 * 60 * 1000;
 /**
  * Sessions that ended (rules.ts sessionEnded) without any human input are bots: botVerdict's
  * rule for them, in SQL (tests/integration/bot-verdict.test.ts shows the two agree). Run before a
- * list or the insights, and after a campaign admits a new session (at most once a minute; outside
- * its transaction, so the admission never waits on other rows). The UPDATE runs only when a
+ * list or the insights read the campaign (recordings/after-stored.ts flushFor 'verdicts'), and for
+ * every campaign by the housekeeping job (sweepAllEndedSessions). The UPDATE runs only when a
  * session awaits it: on SQLite it walks the ended sessions by the last-activity index (every old session of the campaign, ~30 ms at 100,000),
  * while the check reads the campaign's last day by start time (the `+` keeps SQLite off that index).
  */
@@ -34,4 +34,17 @@ export async function markEndedSessionsWithoutInput(db: Executor, campaignId: st
     .where('has_human_input', '=', 0)
     .where('last_activity_at', '<', endedBefore(now))
     .execute();
+}
+
+/** Every campaign with sessions awaiting a verdict, swept (the housekeeping job's share; never on ingest's path). */
+export async function sweepAllEndedSessions(db: Executor, now = Date.now()): Promise<void> {
+  const campaigns = await db
+    .selectFrom('sessions')
+    .select('campaign_id')
+    .distinct()
+    .where('started_at', '>', now - SWEEP_WINDOW_MS)
+    .where('is_bot', '=', 0)
+    .where('has_human_input', '=', 0)
+    .execute();
+  for (const { campaign_id } of campaigns) await markEndedSessionsWithoutInput(db, campaign_id, now);
 }

@@ -5,7 +5,7 @@ import { isbot } from 'isbot';
 import { PREPARED } from '../db/index.js';
 import type { Dialect, Executor } from '../db/executor.js';
 import type { CampaignRow, ChunksTable } from '../db/schema.js';
-import { factValues, factsOfRow, sessionRow, type FactColumns, type SessionRow, type STATE_COLUMNS, type VERDICT_COLUMNS } from '../sessions/rows.js';
+import { factValues, factsOfRow, sessionRow, withSearchTerms, type FactColumns, type SessionRow, type STATE_COLUMNS, type VERDICT_COLUMNS } from '../sessions/rows.js';
 import { sessionDurationMs } from '../sessions/duration.js';
 import { encodeEvents } from '../storage/chunk-codec.js';
 import type { SessionInfo } from '../../common/api-types.js';
@@ -358,7 +358,7 @@ export function firstBatchRow(campaign: CampaignRow, batch: RecordedBatch, info:
       duration_ms: sessionDurationMs({ duration_ms: row.duration_ms, active_ms: facts.active_ms }),
     });
   }
-  return { ...counted, ...verdictOf(counted) };
+  return withSearchTerms({ ...counted, ...verdictOf(counted) });
 }
 
 /** A chunk's row as stored: the batch's events, already sorted and compressed (ingest packs them). */

@@ -5,6 +5,9 @@ import type { Executor } from '../db/executor.js';
 import type { SegmentsTable } from '../db/schema.js';
 import type { Segment, SegmentChanges, SegmentFilters } from '../../common/api/segments.js';
 
+/** Saves, renames and deletes one owner may make a minute. */
+export const SEGMENT_WRITES_PER_USER = 60;
+
 /** The segments table: a campaign's saved filters of its sessions list. */
 
 const toSegment = (row: Selectable<SegmentsTable>): Segment => ({

@@ -16,10 +16,8 @@ import { Ok } from '../../common/api/shared.js';
 import { requireUser } from '../auth/tokens.js';
 import { HttpError, notFound, requiredText } from '../http/errors.js';
 import { ownedCampaign, ownedCampaignWriter } from '../campaigns/ownership.js';
-import { addSegment, changeSegment, deleteSegment, listSegments } from './repository.js';
+import { addSegment, changeSegment, deleteSegment, listSegments, SEGMENT_WRITES_PER_USER } from './repository.js';
 
-/** Saves, renames and deletes one owner may make a minute. */
-export const SEGMENT_WRITES_PER_USER = 60;
 /** A segment is a name and a few filters: a small body. */
 const BODY_LIMIT = 4 * 1024;
 

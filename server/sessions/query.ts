@@ -7,6 +7,7 @@ import type { SessionRow } from './rows.js';
 // is sessions/repository.ts's; people/filters.ts narrows a query by a person's events first.
 
 export interface SessionFilters {
+  /** A prefix of any of the session's search terms (search-terms.ts): who and what, any case. */
   search?: string;
   type?: 'human' | 'bot';
   from?: number;
@@ -25,7 +26,7 @@ export interface SessionFilters {
   hasQuickBacks?: boolean;
   hasExcessiveScrolling?: boolean;
   starred?: boolean;
-  /** The id the page identified the visitor by (exact). */
+  /** A prefix of the id the page identified the visitor by (case as written). */
   user?: string;
   /** A trait or tag as [key, value] (exact). */
   trait?: [string, string];

@@ -1,4 +1,4 @@
-import { sql, type Expression, type SelectQueryBuilder, type SqlBool, type ExpressionBuilder } from 'kysely';
+import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database, Db } from '../db/index.js';
 import type { Executor } from '../db/executor.js';
 import type { Session, SessionCounts } from '../../common/api-types.js';
@@ -7,19 +7,14 @@ import { deleteSessions } from '../recordings/deletion.js';
 import { hasStar } from '../stars/repository.js';
 import { byEvent, pairFilter } from '../people/filters.js';
 import { SESSION_DURATION_MS } from './duration.js';
+import { bySearch, hasTerm, userStartsWith } from './search.js';
+import { searchKey } from './search-terms.js';
 import { SORT_KEYS, decodeCursor, encodeCursor, type SessionFilters, type SessionQuery } from './query.js';
 import { toSession, type SessionRow } from './rows.js';
 
 /** The sessions table: every query on it, each taking the database or a transaction. */
 
 const like = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/** Case-insensitive substring match on id, IP and language, written the same way for both databases. */
-function searchFilter(eb: ExpressionBuilder<Database, 'sessions'>, search: string): Expression<SqlBool> {
-  const pattern = like(search);
-  const column = (name: 'id' | 'remote_ip' | 'language') => sql<SqlBool>`lower(${sql.ref(name)}) like ${pattern} escape '\\'`;
-  return eb.or([column('id'), column('remote_ip'), column('language')]);
-}
 
 /**
  * The filters as SQL. The "has" filters are written with a literal 0, as the partial indexes
@@ -28,7 +23,7 @@ function searchFilter(eb: ExpressionBuilder<Database, 'sessions'>, search: strin
 export function filtered<Q extends SelectQueryBuilder<Database, 'sessions', object>>(qb: Q, f: SessionFilters): Q {
   let q = qb as SelectQueryBuilder<Database, 'sessions', object>;
   if (f.type !== undefined) q = q.where('is_bot', '=', f.type === 'bot' ? 1 : 0);
-  if (f.search) q = q.where((eb) => searchFilter(eb, f.search as string));
+  if (f.search) q = q.where((eb) => hasTerm(eb, searchKey(f.search as string)));
   if (f.from !== undefined) q = q.where('started_at', '>=', f.from);
   if (f.to !== undefined) q = q.where('started_at', '<', f.to);
   if (f.minDuration !== undefined) q = q.where(sql<SqlBool>`${SESSION_DURATION_MS} >= ${f.minDuration}`);
@@ -44,7 +39,7 @@ export function filtered<Q extends SelectQueryBuilder<Database, 'sessions', obje
   if (f.hasQuickBacks) q = q.where(sql<SqlBool>`quick_back_count > 0`);
   if (f.hasExcessiveScrolling) q = q.where(sql<SqlBool>`excessive_scroll_count > 0`);
   if (f.starred) q = q.where(hasStar);
-  if (f.user !== undefined) q = q.where('user_id', '=', f.user);
+  if (f.user !== undefined) q = q.where((eb) => userStartsWith(eb, f.user as string));
   if (f.event !== undefined) q = q.where((eb) => eb.exists(eb.selectFrom('session_events as e').select('e.name').whereRef('e.campaign_id', '=', 'sessions.campaign_id').whereRef('e.session_id', '=', 'sessions.id').where('e.name', '=', f.event as string)));
   if (f.trait) q = q.where(pairFilter(f.trait, 'traits'));
   if (f.tag) q = q.where(pairFilter(f.tag, 'tags'));
@@ -59,7 +54,8 @@ export function filtered<Q extends SelectQueryBuilder<Database, 'sessions', obje
  * the sort's columns and the id, so every page costs the same however deep the caller pages.
  */
 export async function pageSessions(db: Executor, campaignId: string, input: SessionQuery): Promise<{ sessions: Session[]; nextCursor: string | null }> {
-  const query = input.event === undefined ? input : await byEvent(db, campaignId, input);
+  const byPeople = input.event === undefined ? input : await byEvent(db, campaignId, input);
+  const query = byPeople.search === undefined && byPeople.user === undefined ? byPeople : await bySearch(db, campaignId, byPeople);
   if (query.sessionIds?.length === 0) return { sessions: [], nextCursor: null };
   const sort = query.sort ?? 'newest';
   const keys = SORT_KEYS[sort];

@@ -7,9 +7,9 @@ import { requireUser } from '../auth/tokens.js';
 import { notFound } from '../http/errors.js';
 import { isSessionId } from '../storage/ids.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
-import { SESSION_NOT_FOUND } from '../replay/routes.js';
+import { SESSION_NOT_FOUND } from './ownership.js';
 import { countSessions, deleteSession, pageSessions } from './repository.js';
-import { readListFilters } from './list-filters.js';
+import { readListFilters } from './filters.js';
 import { starredAmong } from '../stars/repository.js';
 
 export const DEFAULT_PAGE = 50;
@@ -33,7 +33,7 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
         const [page, counts, storage] = await Promise.all([
           sessions,
           countSessions(ctx.db, campaign.id),
-          app.storageQuota.use(campaign.id),
+          ctx.storageQuota.use(campaign.id),
         ]);
         const stars = await starredAmong(
           ctx.db,

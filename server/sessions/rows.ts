@@ -5,6 +5,7 @@ import type { SessionsTable } from '../db/schema.js';
 import type { Session } from '../../common/api-types.js';
 import { readObject, type Scalar } from '../../common/people.js';
 import { sessionDurationMs } from './duration.js';
+import { searchTerms } from './search-terms.js';
 
 /** A sessions row as the API, the ingest and the seeds see it: the mapping both ways, and the column lists. */
 
@@ -74,6 +75,23 @@ export const PEOPLE_COLUMNS = ['user_id', 'traits', 'tags', 'events'] as const;
 
 const jsonOrNull = (value: object) => (Object.keys(value).length ? JSON.stringify(value) : null);
 
+/** Search terms (search-terms.ts) as their column keeps them: a JSON array, or null for none. */
+const termsColumn = (texts: (string | null | undefined)[]) => {
+  const terms = searchTerms(texts);
+  return terms.length ? JSON.stringify(terms) : null;
+};
+
+/**
+ * A row's search terms: who, then what. A batch's facts write only theirs (factValues); the
+ * database adds them to the session's terms, which keep its id, address and language from its start.
+ */
+export function rowSearchTerms(row: Pick<SessionRow, 'id' | 'user_id' | 'remote_ip' | 'language' | 'events' | 'pages'>): string | null {
+  return termsColumn([row.id, row.user_id, row.remote_ip, row.language, ...Object.keys(readObject(row.events)), ...(row.pages?.split('\n') ?? [])]);
+}
+
+/** A row with its search terms from all it holds (a new session's, before it is inserted). */
+export const withSearchTerms = (row: SessionRow): SessionRow => ({ ...row, search_terms: rowSearchTerms(row) });
+
 /** The columns the session-facts rules keep (common/session-facts.ts). */
 const FACT_COLUMNS = ['active_ms', 'click_count', 'rage_click_count', 'dead_click_count', 'quick_back_count', 'excessive_scroll_count', 'error_count', 'failed_request_count', 'pages', 'exit_url', 'facts_carry', ...PEOPLE_COLUMNS] as const;
 
@@ -120,6 +138,7 @@ export function factValues(facts: SessionFacts) {
     traits: jsonOrNull(facts.traits),
     tags: jsonOrNull(facts.tags),
     events: jsonOrNull(facts.events),
+    search_terms: termsColumn([facts.userId, ...Object.keys(facts.events), ...facts.pages]),
   };
 }
 
@@ -171,6 +190,7 @@ const SESSION_DEFAULTS: Omit<SessionRow, 'campaign_id' | 'id' | 'started_at' | '
   utm_source: null,
   utm_medium: null,
   utm_campaign: null,
+  search_terms: null,
 };
 
 export type NewSession = Pick<SessionRow, 'campaign_id' | 'id' | 'started_at'> & Partial<SessionRow>;
@@ -178,5 +198,5 @@ export type NewSession = Pick<SessionRow, 'campaign_id' | 'id' | 'started_at'> &
 /** The full row a new session gets: unspecified fields take their schema defaults. */
 export function sessionRow(session: NewSession): SessionRow {
   const lastActivity = session.last_activity_at ?? session.started_at;
-  return { ...SESSION_DEFAULTS, last_activity_at: lastActivity, duration_ms: Math.max(0, lastActivity - session.started_at), ...session };
+  return withSearchTerms({ ...SESSION_DEFAULTS, last_activity_at: lastActivity, duration_ms: Math.max(0, lastActivity - session.started_at), ...session });
 }

@@ -14,8 +14,8 @@ import { findSession } from '../sessions/repository.js';
 import { toSession } from '../sessions/rows.js';
 import { listChunks } from '../storage/chunks.js';
 import { objectWithEvents, sessionComplete } from '../replay/stream.js';
-import { isHeavy, ownedSession, sendGated } from '../replay/routes.js';
-import { HeavyGate } from '../http/heavy-gate.js';
+import { ownedSession } from '../sessions/ownership.js';
+import { isHeavy, sendGated } from '../replay/gate.js';
 import { sendJsonStream } from '../replay/encoding.js';
 import { withoutQuery } from '../../common/scrub.js';
 import { createShare, findLiveShare, isShareToken, listShares, revokeShare, shareHashOf } from './repository.js';
@@ -62,13 +62,6 @@ export function withoutPageQueries(piece: Buffer): Buffer {
   return scrubbed === text ? piece : Buffer.from(scrubbed);
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Public share links' own heavy gate: a link posted anywhere never takes the owners' slots. */
-    sharedReplayGate: HeavyGate;
-  }
-}
-
 /** Links one address may create, and shared replays it may open, per minute. */
 const CREATES_PER_IP = 30;
 const OPENS_PER_IP = 60;
@@ -77,9 +70,7 @@ export async function registerShares(app: FastifyInstance, ctx: AppContext): Pro
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const createLimit = minuteLimit(app, 'share-create-ip', CREATES_PER_IP);
   const openLimit = minuteLimit(app, 'share-open-ip', OPENS_PER_IP);
-  // One heavy shared replay at a time per node, two waiting: readers of public links share it.
-  const sharedGate = new HeavyGate(1, 2);
-  app.decorate('sharedReplayGate', sharedGate);
+  const sharedGate = ctx.replayGates.shared;
 
   api.post(
     '/api/v1/replay/share/:campaignId/:sessionId',

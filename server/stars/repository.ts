@@ -2,6 +2,9 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { Database } from '../db/index.js';
 import type { Executor } from '../db/executor.js';
 
+/** Stars one owner may set or clear a minute (a list's worth of clicks, never a script's loop). */
+export const STAR_WRITES_PER_USER = 120;
+
 /** The session_stars table: a starred session is kept past its campaign's retention. */
 
 export async function starSession(db: Executor, campaignId: string, sessionId: string, now = Date.now()): Promise<void> {

@@ -4,11 +4,9 @@ import type { AppContext } from '../context.js';
 import { SessionParams, StarResponse } from '../../common/api/sessions.js';
 import { currentUserId, requireUser } from '../auth/tokens.js';
 import { minuteLimit } from '../http/rate-limit.js';
-import { ownedSession } from '../replay/routes.js';
-import { isStarred, starSession, unstarSession } from './repository.js';
+import { ownedSession } from '../sessions/ownership.js';
+import { isStarred, starSession, unstarSession, STAR_WRITES_PER_USER } from './repository.js';
 
-/** Stars one owner may set or clear a minute (a list's worth of clicks, never a script's loop). */
-export const STAR_WRITES_PER_USER = 120;
 
 const PATHS = '/api/v1/streaming/sessions/:campaignId/:sessionId/star';
 const schema = { params: SessionParams, response: { 200: StarResponse } };

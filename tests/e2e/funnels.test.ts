@@ -85,7 +85,7 @@ describe.skipIf(!hasChromium)('funnels', () => {
     const campaignId = await makeCampaign(rig.server, { ownerId: rig.owner.userId, domains: `127.0.0.1:${rig.site.port}` });
     rig.site.install(`<script async src="${rig.server.url}/t/${campaignId}.js"></script>`);
     const visits = async (kind: 'click' | 'event') => {
-      await rig.server.app.ctx.funnelVisits.flush();
+      await rig.server.app.ctx.afterStored.flushFor(campaignId, 'visits');
       const rows = await rig.server.db.selectFrom('session_visits').select('value').where('campaign_id', '=', campaignId).where('kind', '=', kind).execute();
       return rows.length;
     };

@@ -48,10 +48,10 @@ describe('live replay streams that are never read', () => {
   it('send a heavy backlog under a heavy-replay slot, and are ended (freeing it) once they stall', async () => {
     const stalled = unread(replayUrl('live-heavy-1'), owner.headers);
     expect((await stalled.response).statusCode).toBe(200);
-    await waitUntil(() => expect(server.app.replayGate.counts.running).toBe(1));
+    await waitUntil(() => expect(server.app.ctx.replayGates.owners.counts.running).toBe(1));
     await waitUntil(() => {
-      expect(server.app.liveStreams.size).toBe(0);
-      expect(server.app.replayGate.counts).toEqual({ running: 0, waiting: 0 });
+      expect(server.app.ctx.liveStreams.size).toBe(0);
+      expect(server.app.ctx.replayGates.owners.counts).toEqual({ running: 0, waiting: 0 });
     });
     stalled.request.destroy();
   });
@@ -59,19 +59,19 @@ describe('live replay streams that are never read', () => {
   it("hold no more than the user's byte budget between them; a reader still gets every chunk once they are cut off", async () => {
     const user = owner.userId;
     let most = 0;
-    const sampler = setInterval(() => (most = Math.max(most, server.app.liveBudget.held(user))), 2);
+    const sampler = setInterval(() => (most = Math.max(most, server.app.ctx.liveBudget.held(user))), 2);
     const stalled = Array.from({ length: 8 }, () => unread(replayUrl('live-light-1'), owner.headers));
     for (const s of stalled) expect((await s.response).statusCode).toBe(200);
     const reader = await sse(replayUrl('live-light-1'), owner.headers);
     await reader.waitFor(() => reader.messages.filter((m) => m.event === 'events').length === LIGHT.chunks, 15_000);
-    await waitUntil(() => expect(server.app.liveStreams.size).toBe(1));
+    await waitUntil(() => expect(server.app.ctx.liveStreams.size).toBe(1));
     clearInterval(sampler);
     expect(most).toBeGreaterThan(0);
     expect(most).toBeLessThanOrEqual(1 * MB);
     expect(reader.messages.filter((m) => m.event === 'events').map((m) => Number(m.id))).toEqual([...Array(LIGHT.chunks).keys()]);
     reader.close();
     for (const s of stalled) s.request.destroy();
-    await waitUntil(() => expect(server.app.liveBudget.held(user)).toBe(0));
+    await waitUntil(() => expect(server.app.ctx.liveBudget.held(user)).toBe(0));
   });
 });
 

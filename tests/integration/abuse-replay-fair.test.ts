@@ -3,7 +3,7 @@ import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { createCampaign, openGet, type Owner } from '../helpers/held-get.js';
 import { storeWorstSession, type StoredSession, type WorstSession } from '../helpers/worst-session.js';
-import { REPLAYS_BUSY } from '../../server/replay/routes.js';
+import { REPLAYS_BUSY } from '../../server/replay/gate.js';
 import type { Campaign, ReplayResponse } from '../../common/api-types.js';
 
 /** About 12 MB of event JSON whose chunks all overlap: heavy, and far more than the sockets buffer. */
@@ -35,7 +35,7 @@ describe('heavy-replay slots shared between owners (HEAVY_REPLAYS=2)', () => {
   });
   afterAll(async () => server?.close());
 
-  const counts = () => server.app.replayGate.counts;
+  const counts = () => server.app.ctx.replayGates.owners.counts;
 
   it('lets one owner hold one slot and two places with retrievals it never reads; another owner is answered at once', async () => {
     // Six retrievals nobody reads, sent at once: one runs, two wait, three are turned away.
@@ -79,7 +79,7 @@ describe('a retrieval nobody reads (STALLED_READER_SECONDS=1)', () => {
   });
   afterAll(async () => server?.close());
 
-  const counts = () => server.app.replayGate.counts;
+  const counts = () => server.app.ctx.replayGates.owners.counts;
 
   it('is ended and frees its heavy-replay slot for the one waiting, which is answered', async () => {
     const stalled = openGet(attacker.url, attacker.owner.headers);

@@ -8,7 +8,7 @@ import { readChunks } from '../../server/storage/chunks.js';
 import { appendChunk } from '../../server/recordings/seed.js';
 import { insertSession } from '../../server/recordings/seed.js';
 import { MERGE_BUDGET_BYTES, replayStream, type MergeStats } from '../../server/replay/stream.js';
-import { REPLAYS_BUSY } from '../../server/replay/routes.js';
+import { REPLAYS_BUSY } from '../../server/replay/gate.js';
 import type { Campaign, ReplayEvent, ReplayResponse } from '../../common/api-types.js';
 import type { CreatedShare } from '../../common/api/shares.js';
 
@@ -182,7 +182,7 @@ describe('heavy retrievals at once (HEAVY_REPLAYS=1)', () => {
   });
   afterAll(async () => server?.close());
 
-  const counts = () => server.app.replayGate.counts;
+  const counts = () => server.app.ctx.replayGates.owners.counts;
   const until = (expected: { running: number; waiting: number }) => vi.waitFor(() => expect(counts()).toEqual(expected), { timeout: 20_000, interval: 10 });
 
   it('runs one, queues one per owner (two in all), turns the next away with 503 and Retry-After (exports too), and frees slots and places of callers who leave', async () => {
@@ -238,7 +238,7 @@ describe('heavy retrievals at once (HEAVY_REPLAYS=1)', () => {
     });
     const { token } = (await created.json()) as CreatedShare;
     const shared = `${server.url}/api/v1/shared/${token}`;
-    const sharedCounts = () => server.app.sharedReplayGate.counts;
+    const sharedCounts = () => server.app.ctx.replayGates.shared.counts;
     // One reader holding the link open (read by no one), two waiting: the shared gate is full.
     // Which of the three gets the slot is the server's order, not the order they were sent in.
     const held = [openGet(shared, {}), openGet(shared, {}), openGet(shared, {})];

@@ -7,7 +7,8 @@ import { ACCESS_COOKIE, REFRESH_COOKIE, createSessionTokens } from '../../server
 import { appendChunk } from '../../server/recordings/seed.js';
 import { insertSession } from '../../server/recordings/seed.js';
 import { createShare } from '../../server/shares/repository.js';
-import { SIGN_IN_NOT_FOUND, WRONG_CONFIRMATION } from '../../server/account/routes.js';
+import { SIGN_IN_NOT_FOUND } from '../../server/auth/sign-ins.js';
+import { WRONG_CONFIRMATION } from '../../common/account.js';
 import type { SignInList } from '../../common/api/account.js';
 import { housekeeping } from '../../server/cluster/jobs.js';
 import { createCampaign, info, pageEvents, postBatch, sessionId } from './ingest-support.js';

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, usingPostgres, type TestServer } from '../helpers/server.js';
 import Fastify from 'fastify';
-import { housekeeping, oneNodeAtATime, startJobs } from '../../server/cluster/jobs.js';
+import { housekeeping, oneNodeAtATime, settleStoredBatches, startJobs } from '../../server/cluster/jobs.js';
+import { insertSession } from '../../server/recordings/seed.js';
+import { makeCampaign, sessionId } from './ingest-support.js';
 
 // Periodic jobs (housekeeping) run on one node at a time when several share PostgreSQL.
 describe('background jobs', () => {
@@ -89,6 +91,19 @@ describe('background jobs', () => {
     await housekeeping(server.db);
     const left = await server.db.selectFrom('refresh_tokens').select('id').where('family_id', '=', 'housekept-family').execute();
     expect(left.map((r) => r.id)).toEqual(['current']);
+  });
+
+  it("settles what stored batches leave, in every campaign: ended sessions without human input become bots, live ones stay", async () => {
+    const now = Date.now();
+    const campaigns = [await makeCampaign(server), await makeCampaign(server)];
+    const ended = campaigns.map(() => sessionId());
+    const live = sessionId();
+    for (const [i, campaign_id] of campaigns.entries())
+      await insertSession(server.db, { campaign_id, id: ended[i], started_at: now - 3_600_000, last_activity_at: now - 3_000_000, has_human_input: 0 });
+    await insertSession(server.db, { campaign_id: campaigns[0], id: live, started_at: now - 60_000, last_activity_at: now - 1000, has_human_input: 0 });
+    expect(await settleStoredBatches(server.db, now)).toBe(true);
+    const rows = await server.db.selectFrom('sessions').select(['id', 'is_bot']).where('campaign_id', 'in', campaigns).execute();
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.is_bot]))).toEqual({ [ended[0]]: 1, [ended[1]]: 1, [live]: 0 });
   });
 
   it('runs the jobs soon after a start, then again and again, and stops with the server', async () => {

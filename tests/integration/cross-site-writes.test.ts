@@ -15,7 +15,7 @@ let writes: ApiRoute[];
 
 beforeAll(async () => {
   things = await ownerOfEverything();
-  writes = things.server.app.apiRoutes.filter(isWrite);
+  writes = things.server.app.ctx.apiRoutes.filter(isWrite);
 });
 afterAll(async () => things?.server.close());
 

@@ -101,7 +101,7 @@ describe('every field of every route', () => {
 
   // Destructive routes last, so the owner's things are there for every other route.
   beforeAll(async () => {
-    const routes = [...things.server.app.apiRoutes].sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
+    const routes = [...things.server.app.ctx.apiRoutes].sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
     const sends = targets(routes).flatMap((target) => BAD.map((bad) => ({ ...target, bad })));
     probes = await inTurn(sends, ({ route, part, field, bad }) => probe(route, part, field, bad));
   }, 150_000);

@@ -146,8 +146,9 @@ describe('funnels with click and event steps', () => {
     await server.db.insertInto('session_visits').values(earlier).execute();
     const log = new VisitLog(server.db, server.app.log);
     const page = (t: number): Moment => ({ kind: 'page', t, path: '/' });
-    for (const id of ids) log.add(campaignId, id, { seq: 1, moments: [page(start + 1000)], heat: [] });
-    log.add(campaignId, nearCap, { seq: 2, moments: [1, 2, 3].map((i): Moment => ({ kind: 'event', t: start + 2000 + i, name: `late${i}` })), heat: [] });
+    const stored = { stored: true, admitted: false };
+    for (const id of ids) log.stored({ campaignId, sessionId: id, seq: 1, moments: [page(start + 1000)], heat: [], outcome: stored });
+    log.stored({ campaignId, sessionId: nearCap, outcome: stored, seq: 2, moments: [1, 2, 3].map((i): Moment => ({ kind: 'event', t: start + 2000 + i, name: `late${i}` })), heat: [] });
     await log.flush();
     const rows = await server.db.selectFrom('session_visits').select(['session_id', 'kind', 'value']).where('campaign_id', '=', campaignId).execute();
     const pages = new Set(rows.filter((r) => r.kind === 'page').map((r) => r.session_id));
@@ -168,7 +169,10 @@ describe('funnels with click and event steps', () => {
     expect(await read()).toEqual([0, 0, 0]);
     expect(await server.db.selectFrom('funnel_days').select('day').where('funnel_id', '=', funnel.id).where('day', '=', day).execute()).toHaveLength(1);
     const t = day + 3_600_000;
-    server.app.ctx.funnelVisits.add(campaign.id, old, {
+    server.app.ctx.afterStored.stored({
+      campaignId: campaign.id,
+      sessionId: old,
+      outcome: { stored: true, admitted: false },
       seq: 0,
       moments: [
         { kind: 'page', t, path: '/' },

@@ -5,7 +5,7 @@ import { openSse, type SseClient } from '../helpers/sse.js';
 import { info, makeCampaign, pageEvents, postBatch, sessionId, type TestEvent } from './ingest-support.js';
 import { SESSION_IDLE_MS } from '../../common/limits.js';
 import type { Session } from '../../common/api-types.js';
-import { BAD_AFTER, TOO_MANY_STREAMS_NODE, TOO_MANY_STREAMS_USER } from '../../server/live/routes.js';
+import { BAD_AFTER, TOO_MANY_STREAMS_NODE, TOO_MANY_STREAMS_USER } from '../../server/live/streams.js';
 import { gzipSync } from 'node:zlib';
 import { insertEncodedChunk } from '../../server/recordings/seed.js';
 import { receivedChunk } from '../../server/storage/chunk-codec.js';
@@ -217,7 +217,7 @@ describe('GET /api/v1/replay/live/{campaignId}/{sessionId}', () => {
 describe('caps and disconnects', () => {
   it('bounds streams per user (429) and per node (503), and frees a place when a client goes away', async () => {
     // Streams of the tests before close as their clients go.
-    await vi.waitFor(() => expect(server.app.liveStreams.size).toBe(0));
+    await vi.waitFor(() => expect(server.app.ctx.liveStreams.size).toBe(0));
     const mine = [await sse(listUrl()), await sse(listUrl()), await sse(listUrl())];
     expect(mine.map((c) => c.status)).toEqual([200, 200, 200]);
     const refused = await sse(listUrl());
@@ -234,7 +234,7 @@ describe('caps and disconnects', () => {
     expect(JSON.parse(await full.body)).toMatchObject({ error: TOO_MANY_STREAMS_NODE });
 
     mine[0].close();
-    await vi.waitFor(() => expect(server.app.liveStreams.size).toBe(4));
+    await vi.waitFor(() => expect(server.app.ctx.liveStreams.size).toBe(4));
     expect((await sse(listUrl())).status).toBe(200);
   });
 

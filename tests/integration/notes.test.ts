@@ -5,7 +5,7 @@ import { userSession } from '../helpers/auth.js';
 import { insertSession } from '../../server/recordings/seed.js';
 import { appendChunk } from '../../server/recordings/seed.js';
 import { sweepExpiredRecordings } from '../../server/campaigns/retention.js';
-import { NOTE_WRITES_PER_USER } from '../../server/notes/routes.js';
+import { NOTE_WRITES_PER_USER } from '../../server/notes/repository.js';
 import { NOTE_LIMIT_REACHED, type Note, type NoteList } from '../../common/api/notes.js';
 import { MAX_NOTE_TEXT, MAX_NOTES_PER_SESSION } from '../../common/notes.js';
 import { recordingFileFlaw, type RecordingFile } from '../../common/recording-file.js';

@@ -125,7 +125,7 @@ describe('the worst page patterns, against the longest paths', () => {
       for (let click = 0; click < MAX_HEAT_RECORDS; click++) events.push(...clicks(t + 10, pathOf(1000 + click), '#e', 'Go', 1280));
       expect((await firstBatch(batch, events)).status).toBe(200);
     }
-    await server.app.ctx.heatmaps.flush();
+    await server.app.ctx.afterStored.flushFor(campaign.id, 'heat');
     const result = await call(`/api/v1/funnels/${campaign.id}/${funnelId}/result?from=${start - 86_400_000}&to=${Date.now() + 60_000}`);
     expect(result.status).toBe(200);
     const { slowest, answers, unanswered } = await poller.stop();

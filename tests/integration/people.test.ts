@@ -76,7 +76,10 @@ describe('people facts and filters', () => {
     expect(await listed('trait=seats:3')).toEqual([ids.first]);
     expect(await listed('tag=team:blue')).toEqual([ids.first]);
     expect(await listed('tag=team:blu')).toEqual([]);
-    expect(await listed('user=customer-47')).toEqual([]);
+    // The user filter matches from the start of the id, case as written (issue 36).
+    expect(await listed('user=customer-47')).toEqual([ids.first, ids.second].sort());
+    expect(await listed('user=Customer-47')).toEqual([]);
+    expect(await listed('user=ustomer-47')).toEqual([]);
     expect(await listed('event=never-sent')).toEqual([]);
   });
 

@@ -3,7 +3,7 @@ import { userSession } from '../helpers/auth.js';
 import { SEGMENT_LIMIT_REACHED, type Segment, type SegmentList } from '../../common/api/segments.js';
 import { MAX_SEGMENT_NAME, MAX_SEGMENTS_PER_CAMPAIGN } from '../../common/segments.js';
 import { createCampaign, ownerAndOther } from './ingest-support.js';
-import { SEGMENT_WRITES_PER_USER } from '../../server/segments/routes.js';
+import { SEGMENT_WRITES_PER_USER } from '../../server/segments/repository.js';
 
 // Segments: a campaign's saved list filters. Owner only, checked by the list's own filter schema, bounded.
 

@@ -3,7 +3,7 @@ import { userSession } from '../helpers/auth.js';
 import { insertSession } from '../../server/recordings/seed.js';
 import { appendChunk } from '../../server/recordings/seed.js';
 import { sweepExpiredRecordings } from '../../server/campaigns/retention.js';
-import { STAR_WRITES_PER_USER } from '../../server/stars/routes.js';
+import { STAR_WRITES_PER_USER } from '../../server/stars/repository.js';
 import type { SessionsResponse } from '../../common/api-types.js';
 import { createCampaign, ownerAndOther } from './ingest-support.js';
 

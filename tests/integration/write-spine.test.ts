@@ -41,18 +41,18 @@ async function filesRun(): Promise<string[]> {
 /** Names as the doc writes them, `ingest/routes`: the folder under server/ and the file's name. */
 const namedFiles = (list: string) => list.split(', ').map((name) => `server/${name.replace(/`/g, '')}.ts`);
 
-/** The files one batch passes, as docs/architecture.md lists them for this database, and the helpers it names beside. */
-function documentedSpine(): { spine: string[]; helpers: string[] } {
+/** The files one batch passes, as docs/architecture.md lists them for this database, and those it names beside and past the row. */
+function documentedSpine(): { spine: string[]; beside: string[] } {
   const doc = fs.readFileSync(path.join(root, 'docs/architecture.md'), 'utf8');
   const database = usingPostgres() ? 'PostgreSQL' : 'SQLite';
   const passes = new RegExp(`One batch passes (\\d+) files on ${database}: ([^.]+)\\.`).exec(doc);
   const consults = /consult (\d+) helpers on both databases: ([^.]+)\./.exec(doc);
+  const past = /Past the row, the batch's projections run (\d+) files on both databases: ([^.]+)\./.exec(doc);
   expect(passes, `docs/architecture.md: "One batch passes N files on ${database}: …."`).not.toBeNull();
   expect(consults, 'docs/architecture.md: "… consult N helpers on both databases: …."').not.toBeNull();
-  const [spine, helpers] = [passes!, consults!].map((match) => namedFiles(match[2]));
-  expect(spine).toHaveLength(Number(passes![1]));
-  expect(helpers).toHaveLength(Number(consults![1]));
-  return { spine, helpers };
+  expect(past, 'docs/architecture.md: "Past the row, the batch\'s projections run N files on both databases: …."').not.toBeNull();
+  for (const match of [passes!, consults!, past!]) expect(namedFiles(match[2])).toHaveLength(Number(match[1]));
+  return { spine: namedFiles(passes![2]), beside: [consults!, past!].flatMap((match) => namedFiles(match[2])) };
 }
 
 /** One batch of a session, posted and stored; the write path's files it ran. */
@@ -68,9 +68,9 @@ async function oneBatch(session: string, seq: number): Promise<string[]> {
 
 describe('one batch from the ingest route to its row', () => {
   it("passes the files docs/architecture.md names for this database, a session's first batch and a later one", async () => {
-    const { spine, helpers } = documentedSpine();
+    const { spine, beside } = documentedSpine();
     expect(spine.length).toBeLessThanOrEqual(usingPostgres() ? 6 : 5);
-    const ran = [...spine, ...helpers].sort();
+    const ran = [...spine, ...beside].sort();
     await oneBatch(sessionId(), 0);
     const session = sessionId();
     expect(await oneBatch(session, 0)).toEqual(ran);

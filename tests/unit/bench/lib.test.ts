@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { brokenBudgets, exact, ratio, stats, table, type Row } from '../../../bench/lib.js';
+import { brokenBudgets, exact, keptNotes, ratio, runsFor, stats, table, type Row } from '../../../bench/lib.js';
 
 const row = (ours: number[], baseline: number[] | undefined, budget?: number, budgetOn?: 'value' | 'ratio'): Row => ({
   group: 'Figure',
@@ -33,5 +33,24 @@ describe('the bench’s figures', () => {
     expect(lines[0]).toBe('| figure | measure | unit | ours: median (min–max) | baseline | baseline: median (min–max) | ratio | budget | runs |');
     expect(lines[2]).toBe('| Figure | measure | ms | 2.00 (1.00–3.00) | baseline | 1.00 | 2.00× | ≤ 1.50× ✗ | 3 |');
     expect(lines[3]).toBe('| Figure | measure | ms | 0.56 |  |  |  | ≤ 1.50 ✓ | 5 |');
+  });
+});
+
+describe('bench/results.md’s notes', () => {
+  it('are kept from the previous results, from their heading on, when a full run rewrites the table', () => {
+    const previous = '# Tapedeck benchmark results\n\n| old table |\n\n## Notes\n\n- 2026-11-25: by hand.\n\n### More\n\nkept too\n';
+    expect(keptNotes(previous)).toBe('## Notes\n\n- 2026-11-25: by hand.\n\n### More\n\nkept too\n');
+  });
+
+  it('start as an empty section when the previous results had none', () => {
+    expect(keptNotes('# Tapedeck benchmark results\n\n| old table |\n')).toMatch(/^## Notes\n\n.+keeps this section\.\n$/);
+    expect(keptNotes('')).toMatch(/^## Notes\n/);
+  });
+});
+
+describe('--quick', () => {
+  it('takes fewer runs than a full run, which keeps at least 5', () => {
+    expect(runsFor(false)).toBeGreaterThanOrEqual(5);
+    expect(runsFor(true)).toBeLessThan(runsFor(false));
   });
 });

@@ -10,7 +10,7 @@ import { DEFAULT_SORT, FUNNEL_OUTCOMES, SESSION_SORTS, SESSION_TYPES } from '../
 import { MAX_ERROR_MESSAGE } from '../../../common/captured.js';
 import { CampaignListResponse } from '../../../common/api/campaigns.js';
 import { sessionRow, toSession } from '../../../server/sessions/rows.js';
-import { toCampaign } from '../../../server/campaigns/routes.js';
+import { toCampaign } from '../../../server/campaigns/rows.js';
 
 /** What a route with this response schema sends for `value`, serialised as Fastify does. */
 async function serialised(schema: TSchema, value: unknown): Promise<unknown> {

@@ -11,8 +11,7 @@ import { installErrorHandler } from '../../../server/http/errors.js';
 function appWithRules() {
   const app = Fastify();
   installErrorHandler(app);
-  applyInputRules(app);
-  return app;
+  return Object.assign(app, { apiRoutes: applyInputRules(app) });
 }
 
 describe('a route under /api/v1', () => {

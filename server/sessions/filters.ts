@@ -2,8 +2,8 @@ import type { AppContext } from '../context.js';
 import type { SessionsQuery } from '../../common/api/sessions.js';
 import { splitPair } from '../../common/people.js';
 import { funnelCondition } from '../funnels/filter.js';
-import { markEndedSessionsWithoutInput } from '../recordings/bot-sweep.js';
 import type { SessionFilters } from './query.js';
+import type { Read } from '../recordings/after-stored.js';
 
 // The sessions list's filters, once, for every read that takes them: the list, Insights and
 // filtered heatmaps. Read as the list reads them: what they match is current first.
@@ -47,8 +47,9 @@ function listFilters(query: ListQuery): SessionFilters {
  */
 export async function readListFilters(ctx: AppContext, campaignId: string, query: ListQuery): Promise<SessionFilters> {
   const filters = { ...listFilters(query), funnelCondition: await funnelCondition(ctx.db, campaignId, query) };
-  await markEndedSessionsWithoutInput(ctx.db, campaignId);
-  if (filters.error) await ctx.errorLog.flush();
-  if (query.funnel) await ctx.funnelVisits.flush();
+  const reads: Read[] = ['verdicts'];
+  if (filters.error) reads.push('errors');
+  if (query.funnel) reads.push('visits');
+  await ctx.afterStored.flushFor(campaignId, ...reads);
   return filters;
 }

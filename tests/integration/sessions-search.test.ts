@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestServer } from '../helpers/server.js';
+import type { userSession } from '../helpers/auth.js';
+import { sessionRow } from '../../server/sessions/rows.js';
+import { RARE_TERMS } from '../../server/sessions/search.js';
+import * as sessionTerms from '../../server/db/migrations/0031_session_terms.js';
+import { PEOPLE_TAGS } from '../../common/people.js';
+import type { Campaign, SessionsResponse } from '../../common/api-types.js';
+import { createCampaign, info, ownerAndOther, postBatch, sessionId, type TestEvent } from './ingest-support.js';
+
+// The sessions list's one search box (issue 36): a session is found by who (user id, session id)
+// and what (pages, event names), by prefix of any word, as ingest recorded it; only the campaign's
+// own sessions, and none once deleted. The user filter matches the user id's start.
+
+let server: TestServer;
+let owner: Awaited<ReturnType<typeof userSession>>;
+let other: Awaited<ReturnType<typeof userSession>>;
+let campaign: Campaign;
+let elsewhere: Campaign;
+const ids = { kettle: sessionId(), toaster: sessionId(), anonymous: sessionId(), otherCampaign: sessionId(), deleted: sessionId() };
+
+const page = (href: string, t: number): TestEvent => ({ type: 4, data: { href, width: 1280, height: 720 }, timestamp: t });
+const custom = (tag: string, payload: unknown, t: number): TestEvent => ({ type: 5, data: { tag, payload }, timestamp: t });
+const identify = (userId: string, t: number) => custom(PEOPLE_TAGS.identify, { userId }, t);
+const event = (name: string, t: number) => custom(PEOPLE_TAGS.event, { name }, t);
+
+/** One batch of a session, as the tracker sends it (the first with the visitor's info). */
+async function send(campaignId: string, id: string, seq: number, events: (t: number) => TestEvent[]) {
+  const t = Date.now() - 5000 + seq * 100;
+  const snapshot: TestEvent = { type: 2, data: { node: { type: 0, childNodes: [], id: 1 }, initialOffset: { top: 0, left: 0 } }, timestamp: t + 1 };
+  const response = await postBatch(server, campaignId, { sessionId: id, seq, info: seq === 0 ? info() : null, events: [...events(t), snapshot] });
+  expect(response.status).toBe(200);
+}
+
+function list(query: string, campaignId = campaign.id) {
+  return fetch(`${server.url}/api/v1/streaming/sessions/${campaignId}/?${query}`, { headers: owner.headers });
+}
+
+/** Every session the query lists, page after page, sorted. */
+async function found(query: string, campaignId = campaign.id): Promise<string[]> {
+  const listed: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const response = await list(`${query}${cursor ? `&cursor=${cursor}` : ''}`, campaignId);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as SessionsResponse;
+    listed.push(...body.sessions.map((s) => s.sessionId));
+    cursor = body.nextCursor;
+  } while (cursor);
+  return listed.sort();
+}
+
+const search = (text: string) => found(`search=${encodeURIComponent(text)}`);
+
+beforeAll(async () => {
+  ({ server, owner, other, campaign } = await ownerAndOther('Search Owner', 'Search Stranger', 'Shop'));
+  elsewhere = await createCampaign(server, owner.headers, 'Other shop');
+  await send(campaign.id, ids.kettle, 0, (t) => [page('https://shop.example.com/products/kettle?ref=mail', t), identify('cust-001', t + 2), event('Add to basket', t + 3)]);
+  await send(campaign.id, ids.toaster, 0, (t) => [page('https://shop.example.com/checkout', t), identify('cust-002', t + 2)]);
+  // A later batch's page and event are found too.
+  await send(campaign.id, ids.toaster, 1, (t) => [page('https://shop.example.com/products/toaster', t), event('refund', t + 1)]);
+  await send(campaign.id, ids.anonymous, 0, (t) => [page('https://shop.example.com/cart', t)]);
+  await send(campaign.id, ids.deleted, 0, (t) => [page('https://shop.example.com/products/kettle-deluxe', t), identify('cust-003', t + 1)]);
+  await send(elsewhere.id, ids.otherCampaign, 0, (t) => [page('https://shop.example.com/products/kettle', t), identify('cust-001', t + 1), event('Add to basket', t + 2)]);
+});
+afterAll(async () => server?.close());
+
+describe('the sessions list search', () => {
+  it('finds sessions by user id, page path, event name and session id, by prefix and any case', async () => {
+    expect(await search('cust-001')).toEqual([ids.kettle]);
+    expect(await search('CUST-00')).toEqual([ids.kettle, ids.toaster, ids.deleted].sort());
+    expect(await search('/products/kettle')).toEqual([ids.kettle, ids.deleted].sort());
+    expect(await search('kettle')).toEqual([ids.kettle, ids.deleted].sort());
+    expect(await search('Kettle-d')).toEqual([ids.deleted]);
+    expect(await search('toast')).toEqual([ids.toaster]);
+    expect(await search('/checkout')).toEqual([ids.toaster]);
+    expect(await search('add to basket')).toEqual([ids.kettle]);
+    expect(await search('basket')).toEqual([ids.kettle]);
+    expect(await search('refund')).toEqual([ids.toaster]);
+    expect(await search(ids.anonymous.slice(0, 10).toUpperCase())).toEqual([ids.anonymous]);
+    // A prefix of a word, not any substring; the query string is never a page's.
+    expect(await search('ettle')).toEqual([]);
+    expect(await search('ref=mail')).toEqual([]);
+  });
+
+  it("never lists another campaign's sessions, and another owner cannot search this one", async () => {
+    expect(await found('search=kettle', elsewhere.id)).toEqual([ids.otherCampaign]);
+    expect(await search(ids.otherCampaign.slice(0, 12))).toEqual([]);
+    const response = await fetch(`${server.url}/api/v1/streaming/sessions/${campaign.id}/?search=kettle`, { headers: other.headers });
+    expect(response.status).toBe(403);
+  });
+
+  it('matches the user filter by the start of the user id, case as written', async () => {
+    expect(await found('user=cust-00')).toEqual([ids.kettle, ids.toaster, ids.deleted].sort());
+    expect(await found('user=cust-002')).toEqual([ids.toaster]);
+    expect(await found('user=CUST-00')).toEqual([]);
+    expect(await found('user=001')).toEqual([]);
+    expect(await found('user=cust-00&search=kettle')).toEqual([ids.kettle, ids.deleted].sort());
+  });
+
+  it('no longer finds a deleted session', async () => {
+    const response = await fetch(`${server.url}/api/v1/streaming/sessions/${campaign.id}/${ids.deleted}`, { method: 'DELETE', headers: owner.headers });
+    expect(response.status).toBe(200);
+    expect(await search('kettle')).toEqual([ids.kettle]);
+    expect(await search('cust-003')).toEqual([]);
+    const terms = await server.db.selectFrom('session_terms').select('term').where('session_id', '=', ids.deleted).execute();
+    expect(terms).toEqual([]);
+  });
+
+  it('refuses a search with a NUL or over 100 characters with a 400', async () => {
+    for (const query of [`search=${encodeURIComponent('kettle\u0000')}`, `search=${'k'.repeat(101)}`, `user=${encodeURIComponent('cust\u0000')}`]) {
+      const response = await list(query);
+      expect(response.status, query).toBe(400);
+    }
+  });
+
+  it('pages a common prefix along the list and a rare one by its sessions, newest first', async () => {
+    const bulk = await createCampaign(server, owner.headers, 'Bulk');
+    // Each has two terms starting "bulk" (its user id and its page): more than a rare prefix's.
+    const rows = Array.from({ length: RARE_TERMS / 2 + 100 }, (_, i) => ({ id: sessionId(), user_id: `bulk-${i}`, pages: '/bulk', started_at: 1_750_000_000_000 + i * 1000 }));
+    for (let i = 0; i < rows.length; i += 500) {
+      await server.db
+        .insertInto('sessions')
+        .values(rows.slice(i, i + 500).map((row) => sessionRow({ campaign_id: bulk.id, ...row })))
+        .execute();
+    }
+    const newest = (match: (row: (typeof rows)[number]) => boolean) => rows.filter(match).reverse().map((row) => row.id);
+    const inOrder = async (query: string) => {
+      const listed: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const body = (await (await list(`${query}${cursor ? `&cursor=${cursor}` : ''}`, bulk.id)).json()) as SessionsResponse;
+        listed.push(...body.sessions.map((s) => s.sessionId));
+        cursor = body.nextCursor;
+      } while (cursor);
+      return listed;
+    };
+    expect(await inOrder('search=bulk&limit=100')).toEqual(newest(() => true));
+    expect(await inOrder('search=bulk-11')).toEqual(newest((row) => row.user_id.startsWith('bulk-11')));
+    expect(await inOrder('user=bulk-7&limit=25')).toEqual(newest((row) => row.user_id.startsWith('bulk-7')));
+  });
+
+  it('migration 0031 gives sessions recorded before it their whole texts as terms', async () => {
+    const before = await createCampaign(server, owner.headers, 'Before 0031');
+    await sessionTerms.down(server.db);
+    const row = { campaign_id: before.id, id: 'Old-Session', user_id: 'Cust-077', language: 'de-DE', events: '{"Wishlist":1}', pages: '/products/kettle\n/cart' };
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the row as it was before the column
+    await (server.db as any).insertInto('sessions').values({ ...row, started_at: 1, last_activity_at: 1 }).execute();
+    await sessionTerms.up(server.db);
+    const terms = await server.db.selectFrom('session_terms').select('term').where('campaign_id', '=', before.id).orderBy('term').execute();
+    expect(terms.map((t) => t.term)).toEqual(['/cart', '/products/kettle', 'cust-077', 'de-de', 'old-session', 'wishlist']);
+    expect(await found('search=%2Fproducts%2Fk', before.id)).toEqual(['Old-Session']);
+  });
+});
