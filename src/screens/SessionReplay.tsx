@@ -103,8 +103,8 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds, 
   // the batches the download carried (and, opened again, after those the source holds then), each
   // batch taken once by its seq. Its end ('ended') makes it a plain replay.
   const inProgress = Boolean(snapshot?.live);
-  // 'Live' (and, offline, "still recording when saved") only while batches arrive: the download's
-  // last batch, then each one the stream brings, by the one rule (common/recording-now.ts).
+  // 'Live' only while batches arrive: the download's last batch, then each one the stream brings,
+  // by the one rule (common/recording-now.ts).
   const [lastLiveBatchAt, setLastLiveBatchAt] = useState(0);
   const init = snapshot?.init;
   const recording = useRecordingNow(init?.lastActivityAt === undefined ? undefined : { closed: init.closed, lastActivityAt: Math.max(init.lastActivityAt, lastLiveBatchAt) });
@@ -197,7 +197,7 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds, 
               </h2>
               {inProgress && recording && liveConnected && <LiveBadge title="Following the session as it happens" />}
             </div>
-            {inProgress && recording && !online && (
+            {inProgress && !online && (
               <p className="player-note" role="note" data-testid="not-live-offline">
                 {NOT_LIVE_OFFLINE}
               </p>
