@@ -53,7 +53,7 @@ function RecordingNowBadge({ session }: { session: Pick<Session, 'lastActivityAt
 function SessionTitle({ session, as: Heading }: { session: Session; as: 'h2' | 'span' }) {
   return (
     <Heading className="session-who" data-testid="session-who">
-      <span className="ellipsis" title={session.userId ?? undefined}>
+      <span className="ellipsis" title={session.userId ?? undefined} data-testid={session.userId ? 'session-user' : undefined}>
         {sessionWho(session)}
       </span>{' '}
       <span className="session-short-id" title={session.sessionId}>
