@@ -1,32 +1,13 @@
 import { createFileRoute, stripSearchParams, type SearchSchemaInput } from '@tanstack/react-router';
 import { heatmapPagesQueryOptions, heatmapQueryOptions } from '../../../../api/heatmaps.js';
-import { daysOf, RANGE_DEFAULTS, type InsightsDays } from '../../../../api/insights.js';
 import { CampaignHeatmaps, type HeatmapSearch } from '../../../../screens/CampaignHeatmaps.js';
-import { PATH_MAX } from '../../../../../common/heatmaps.js';
-import { VIEWPORT_CLASSES, type ViewportClass } from '../../../../../common/devices.js';
-import { HEAT_LAYERS, type HeatLayer } from '../../../../lib/heatLayers.js';
 import { warmPlayer } from '../../../../components/player/loadPlayer.js';
-import { validateHeatmapFilters, type HeatmapFilters } from '../../../../lib/heatmapFilters.js';
-
-type Search = HeatmapFilters & { path?: string; device?: ViewportClass; layer: HeatLayer; days: InsightsDays };
-
-/** What the URL leaves out (TanStack Router's stripSearchParams takes them away). */
-const DEFAULTS = { ...RANGE_DEFAULTS, layer: 'all' } as const;
+import { HEATMAP_DEFAULTS, validateHeatmapFilters, validateHeatmapSearch, type HeatmapRouteSearch } from '../../../../lib/heatmapFilters.js';
 
 export const Route = createFileRoute('/_authed/campaign/$campaignId/heatmaps')({
   // Page, device class, layer, range and the session filters live in the URL; anything else there is dropped.
-  validateSearch: (search: Partial<Search> & SearchSchemaInput): Search => {
-    const path = typeof search.path === 'string' && search.path.startsWith('/') && search.path.length <= PATH_MAX ? search.path : undefined;
-    const device = VIEWPORT_CLASSES.find((d) => d === search.device);
-    return {
-      ...validateHeatmapFilters(search),
-      path,
-      device,
-      layer: HEAT_LAYERS.find((l) => l.layer === search.layer)?.layer ?? DEFAULTS.layer,
-      days: daysOf(search.days),
-    };
-  },
-  search: { middlewares: [stripSearchParams(DEFAULTS)] },
+  validateSearch: (search: Partial<HeatmapRouteSearch> & SearchSchemaInput) => validateHeatmapSearch(search),
+  search: { middlewares: [stripSearchParams(HEATMAP_DEFAULTS)] },
   loaderDeps: ({ search }) => ({ path: search.path, device: search.device, days: search.days, filters: validateHeatmapFilters(search) }),
   loader: ({ context, params, deps }) => {
     void context.queryClient.prefetchQuery(heatmapPagesQueryOptions(params.campaignId, deps.days));
