@@ -1,5 +1,6 @@
 import { createFileRoute, stripSearchParams, type ErrorComponentProps } from '@tanstack/react-router';
-import { insightsQueryOptions, RANGE_DEFAULTS, validateRange, type InsightsDays } from '../../../../api/insights.js';
+import { insightsQueryOptions, RANGE_DEFAULTS, validateRange } from '../../../../api/insights.js';
+import { useRangeSearch } from '../../../../lib/useRangeSearch.js';
 import { CampaignInsights, CampaignInsightsError } from '../../../../screens/CampaignInsights.js';
 
 export const Route = createFileRoute('/_authed/campaign/$campaignId/insights')({
@@ -15,17 +16,10 @@ export const Route = createFileRoute('/_authed/campaign/$campaignId/insights')({
   errorComponent: InsightsErrorRoute,
 });
 
-function useRange() {
-  const { campaignId } = Route.useParams();
-  const { days } = Route.useSearch();
-  const navigate = Route.useNavigate();
-  return { campaignId, days, onDays: (next: InsightsDays) => void navigate({ search: { days: next }, replace: true }) };
-}
-
 function CampaignInsightsRoute() {
-  return <CampaignInsights {...useRange()} />;
+  return <CampaignInsights {...useRangeSearch(Route.id)} />;
 }
 
 function InsightsErrorRoute({ error }: ErrorComponentProps) {
-  return <CampaignInsightsError {...useRange()} error={error} />;
+  return <CampaignInsightsError {...useRangeSearch(Route.id)} error={error} />;
 }
