@@ -3,6 +3,7 @@
 // session follow that list's order and a reload or a shared link keeps them. A replay opened any
 // other way follows the campaign's default list: every session, newest first.
 import { DEFAULT_SORT, FILTER_MAX_CHARS, SESSION_TYPES, type SessionSort, type SessionType } from '../../common/session-list.js';
+import type { SessionsQuery } from '../api/sessions.js';
 import { momentParam } from '../components/replay/moment.js';
 import { FILTER_KEYS, searchText, validateSessionFilters, type SessionFilters } from './sessionFilters.js';
 
@@ -50,6 +51,11 @@ export function validateSessionListSearch(search: Record<string, unknown>): Sess
 /** The list context of a sessions page showing `filters`, searched for `search`, of `type`. */
 export function listContext(filters: SessionFilters, search: string, type: string): SessionListContext {
   return validateListContext({ ...filters, q: search, type });
+}
+
+/** The list's query, as the sessions page and a replay opened from it ask for it (so both share one cached answer). */
+export function listQuery(list: SessionListContext | SessionListSearch): SessionsQuery {
+  return { search: list.q ?? '', type: list.type ?? 'all', filters: listFilters(list) };
 }
 
 /** The list's filters and sort alone (nothing else the URL may hold; the default sort named by none, as the API and the cache keys take it). */

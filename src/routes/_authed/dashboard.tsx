@@ -1,6 +1,7 @@
-import { createFileRoute, useRouter, type ErrorComponentProps } from '@tanstack/react-router';
+import { createFileRoute, type ErrorComponentProps } from '@tanstack/react-router';
 import { campaignsQueryOptions, loaderScriptQueryOptions } from '../../api/campaigns.js';
 import { Dashboard, DashboardError, DashboardPending } from '../../screens/Dashboard.js';
+import { useRetryLoad } from '../../lib/useRetryLoad.js';
 
 export const Route = createFileRoute('/_authed/dashboard')({
   // The cached campaigns answer at once (offline: the persisted ones); until there, skeleton rows.
@@ -17,11 +18,6 @@ export const Route = createFileRoute('/_authed/dashboard')({
 });
 
 function DashboardErrorRoute({ error, reset }: ErrorComponentProps) {
-  const router = useRouter();
-  // Retry runs the loader again, which fetches the campaigns again.
-  const onRetry = () => {
-    reset();
-    void router.invalidate();
-  };
-  return <DashboardError error={error} onRetry={onRetry} />;
+  // Retry runs the loader again.
+  return <DashboardError error={error} onRetry={useRetryLoad(reset)} />;
 }

@@ -1,31 +1,49 @@
-import { createFileRoute, stripSearchParams, type SearchSchemaInput } from '@tanstack/react-router';
+import { createFileRoute, stripSearchParams, type ErrorComponentProps, type SearchSchemaInput } from '@tanstack/react-router';
 import { sessionsQueryOptions } from '../../../../api/sessions.js';
-import { CampaignSessions } from '../../../../screens/CampaignSessions.js';
+import { CampaignSessions, CampaignSessionsError } from '../../../../screens/CampaignSessions.js';
 import { SaveForOfflineButton } from '../../../../offline/SaveForOfflineButton.js';
-import { listFilters, SESSION_LIST_DEFAULTS, validateSessionListSearch, type SessionListSearch } from '../../../../lib/sessionListContext.js';
+import { Spinner } from '../../../../components/Spinner.js';
+import { useRetryLoad } from '../../../../lib/useRetryLoad.js';
+import { listQuery, SESSION_LIST_DEFAULTS, validateSessionListSearch, type SessionListSearch } from '../../../../lib/sessionListContext.js';
 
 export const Route = createFileRoute('/_authed/campaign/$campaignId/')({
   // The list's search, type, filters and sort live in the URL: a filtered list can be bookmarked and shared.
   validateSearch: (search: Partial<SessionListSearch> & SearchSchemaInput) => validateSessionListSearch(search),
   search: { middlewares: [stripSearchParams(SESSION_LIST_DEFAULTS)] },
-  loaderDeps: ({ search }) => ({ search: search.q, type: search.type, filters: listFilters(search) }),
-  loader: ({ context, params, deps }) => {
-    void context.queryClient.prefetchInfiniteQuery(sessionsQueryOptions(params.campaignId, deps));
+  loaderDeps: ({ search }) => listQuery(search),
+  // Entering the page, the list is in the cache first (offline: the persisted one; with none, the
+  // fetch waits for the network). A new search or filter on the page ('stay') loads behind the list
+  // on screen, which the screen keeps until the new one is there: typing never blanks the page.
+  loader: async ({ context, params, deps, cause }) => {
+    const loaded = context.queryClient.ensureInfiniteQueryData(sessionsQueryOptions(params.campaignId, deps));
+    if (cause === 'stay') void loaded.catch(() => undefined);
+    else await loaded;
   },
+  pendingComponent: () => <Spinner label="Loading sessions..." />,
+  pendingMs: 0,
+  pendingMinMs: 0,
   component: CampaignSessionsRoute,
+  errorComponent: CampaignSessionsErrorRoute,
 });
 
-function CampaignSessionsRoute() {
+function useSessionList() {
   const { campaignId } = Route.useParams();
   const list = Route.useSearch();
   const navigate = Route.useNavigate();
-  // Extra per-card buttons (e.g. 'Save for offline') go in sessionActions.
-  return (
-    <CampaignSessions
-      campaignId={campaignId}
-      list={list}
-      onList={(next) => void navigate({ search: next, replace: true })}
-      sessionActions={(session) => <SaveForOfflineButton campaignId={campaignId} sessionId={session.sessionId} />}
-    />
-  );
+  return {
+    campaignId,
+    list,
+    onList: (next: SessionListSearch) => void navigate({ search: next, replace: true }),
+    // Extra per-card buttons (e.g. 'Save for offline') go in sessionActions.
+    sessionActions: (session: { sessionId: string }) => <SaveForOfflineButton campaignId={campaignId} sessionId={session.sessionId} />,
+  };
+}
+
+function CampaignSessionsRoute() {
+  return <CampaignSessions {...useSessionList()} />;
+}
+
+function CampaignSessionsErrorRoute({ error, reset }: ErrorComponentProps) {
+  // Refresh runs the loader again.
+  return <CampaignSessionsError {...useSessionList()} error={error} onRetry={useRetryLoad(reset)} />;
 }
