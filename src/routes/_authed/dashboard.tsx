@@ -1,7 +1,7 @@
 import { createFileRoute, type ErrorComponentProps } from '@tanstack/react-router';
 import { campaignsQueryOptions, loaderScriptQueryOptions } from '../../api/campaigns.js';
 import { Dashboard, DashboardError, DashboardPending } from '../../screens/Dashboard.js';
-import { useRetryLoad } from '../../lib/useRetryLoad.js';
+import { useRetryLoad } from '../../lib/routeLoad.js';
 
 export const Route = createFileRoute('/_authed/dashboard')({
   // The cached campaigns answer at once (offline: the persisted ones); until there, skeleton rows.

@@ -1,31 +1,52 @@
-import { createFileRoute, stripSearchParams, type SearchSchemaInput } from '@tanstack/react-router';
+import { useMemo } from 'react';
+import { createFileRoute, stripSearchParams, type ErrorComponentProps, type SearchSchemaInput } from '@tanstack/react-router';
 import { heatmapPagesQueryOptions, heatmapQueryOptions } from '../../../../api/heatmaps.js';
-import { CampaignHeatmaps, type HeatmapSearch } from '../../../../screens/CampaignHeatmaps.js';
+import { CampaignHeatmaps, CampaignHeatmapsError, type HeatmapSearch } from '../../../../screens/CampaignHeatmaps.js';
 import { warmPlayer } from '../../../../components/player/loadPlayer.js';
+import { loadOnEnter } from '../../../../lib/routeLoad.js';
+import { Spinner } from '../../../../components/Spinner.js';
 import { HEATMAP_DEFAULTS, validateHeatmapFilters, validateHeatmapSearch, type HeatmapRouteSearch } from '../../../../lib/heatmapFilters.js';
+
+/** The screen's choice from its search (the layer is the screen's own drawing, not the query's). */
+const heatmapSearchOf = (search: HeatmapRouteSearch) => ({ path: search.path, device: search.device, days: search.days, filters: validateHeatmapFilters(search) });
 
 export const Route = createFileRoute('/_authed/campaign/$campaignId/heatmaps')({
   // Page, device class, layer, range and the session filters live in the URL; anything else there is dropped.
   validateSearch: (search: Partial<HeatmapRouteSearch> & SearchSchemaInput) => validateHeatmapSearch(search),
   search: { middlewares: [stripSearchParams(HEATMAP_DEFAULTS)] },
-  loaderDeps: ({ search }) => ({ path: search.path, device: search.device, days: search.days, filters: validateHeatmapFilters(search) }),
-  loader: ({ context, params, deps }) => {
+  loaderDeps: ({ search }) => heatmapSearchOf(search),
+  // Entering the screen the heatmap is in the cache first; another page, device, range or filter
+  // loads behind the one on screen. The page list loads beside it.
+  loader: ({ context, params, deps, cause }) => {
     void context.queryClient.prefetchQuery(heatmapPagesQueryOptions(params.campaignId, deps.days));
-    void context.queryClient.prefetchQuery(heatmapQueryOptions(params.campaignId, deps));
     // The page is rebuilt by the player's code: it loads while the heatmap does.
     warmPlayer();
+    return loadOnEnter(cause, context.queryClient.ensureQueryData(heatmapQueryOptions(params.campaignId, deps)));
   },
+  pendingComponent: () => <Spinner label="Loading the heatmap" />,
+  pendingMs: 0,
+  pendingMinMs: 0,
   component: CampaignHeatmapsRoute,
+  errorComponent: CampaignHeatmapsErrorRoute,
 });
 
-function CampaignHeatmapsRoute() {
+function useHeatmapSearch() {
   const { campaignId } = Route.useParams();
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
-  const current: HeatmapSearch = { path: search.path, device: search.device, layer: search.layer, days: search.days, filters: validateHeatmapFilters(search) };
+  // One object while the search is the same: the screen defers to it.
+  const current: HeatmapSearch = useMemo(() => ({ ...heatmapSearchOf(search), layer: search.layer }), [search]);
   const onChange = (next: Partial<HeatmapSearch>) => {
     const { filters, ...merged } = { ...current, ...next };
     void navigate({ search: { ...filters, ...merged }, replace: true });
   };
-  return <CampaignHeatmaps campaignId={campaignId} {...current} onChange={onChange} />;
+  return { campaignId, ...current, onChange };
+}
+
+function CampaignHeatmapsRoute() {
+  return <CampaignHeatmaps {...useHeatmapSearch()} />;
+}
+
+function CampaignHeatmapsErrorRoute({ error }: ErrorComponentProps) {
+  return <CampaignHeatmapsError {...useHeatmapSearch()} error={error} />;
 }

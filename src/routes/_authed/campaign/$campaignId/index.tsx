@@ -3,7 +3,7 @@ import { sessionsQueryOptions } from '../../../../api/sessions.js';
 import { CampaignSessions, CampaignSessionsError } from '../../../../screens/CampaignSessions.js';
 import { SaveForOfflineButton } from '../../../../offline/SaveForOfflineButton.js';
 import { Spinner } from '../../../../components/Spinner.js';
-import { useRetryLoad } from '../../../../lib/useRetryLoad.js';
+import { loadOnEnter, useRetryLoad } from '../../../../lib/routeLoad.js';
 import { listQuery, SESSION_LIST_DEFAULTS, validateSessionListSearch, type SessionListSearch } from '../../../../lib/sessionListContext.js';
 
 export const Route = createFileRoute('/_authed/campaign/$campaignId/')({
@@ -11,14 +11,9 @@ export const Route = createFileRoute('/_authed/campaign/$campaignId/')({
   validateSearch: (search: Partial<SessionListSearch> & SearchSchemaInput) => validateSessionListSearch(search),
   search: { middlewares: [stripSearchParams(SESSION_LIST_DEFAULTS)] },
   loaderDeps: ({ search }) => listQuery(search),
-  // Entering the page, the list is in the cache first (offline: the persisted one; with none, the
-  // fetch waits for the network). A new search or filter on the page ('stay') loads behind the list
-  // on screen, which the screen keeps until the new one is there: typing never blanks the page.
-  loader: async ({ context, params, deps, cause }) => {
-    const loaded = context.queryClient.ensureInfiniteQueryData(sessionsQueryOptions(params.campaignId, deps));
-    if (cause === 'stay') void loaded.catch(() => undefined);
-    else await loaded;
-  },
+  // Entering the page the list is in the cache first; a new search or filter loads behind the list
+  // on screen: typing never blanks the page.
+  loader: ({ context, params, deps, cause }) => loadOnEnter(cause, context.queryClient.ensureInfiniteQueryData(sessionsQueryOptions(params.campaignId, deps))),
   pendingComponent: () => <Spinner label="Loading sessions..." />,
   pendingMs: 0,
   pendingMinMs: 0,
