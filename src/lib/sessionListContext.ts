@@ -3,7 +3,6 @@
 // session follow that list's order and a reload or a shared link keeps them. A replay opened any
 // other way follows the campaign's default list: every session, newest first.
 import { DEFAULT_SORT, FILTER_MAX_CHARS, SESSION_TYPES, type SessionSort, type SessionType } from '../../common/session-list.js';
-import type { SessionsQuery } from '../api/sessions.js';
 import { momentParam } from '../components/replay/moment.js';
 import { FILTER_KEYS, searchText, validateSessionFilters, type SessionFilters } from './sessionFilters.js';
 
@@ -53,8 +52,11 @@ export function listContext(filters: SessionFilters, search: string, type: strin
   return validateListContext({ ...filters, q: search, type });
 }
 
-/** The list's query, as the sessions page and a replay opened from it ask for it (so both share one cached answer). */
-export function listQuery(list: SessionListContext | SessionListSearch): SessionsQuery {
+/**
+ * The list's query (api/sessions.ts's SessionsQuery, not imported: the service worker reads this
+ * module), as the sessions page and a replay opened from it ask for it, so both share one cached answer.
+ */
+export function listQuery(list: SessionListContext | SessionListSearch): { search: string; type: SessionType | 'all'; filters: SessionFilters } {
   return { search: list.q ?? '', type: list.type ?? 'all', filters: listFilters(list) };
 }
 

@@ -107,9 +107,10 @@ function SessionsPage({ campaignId, sessionActions, list: listSearch = SESSION_L
   const remove = useMutation({
     mutationFn: () => deleteCampaign(campaignId),
     onSuccess: async () => {
-      queryClient.removeQueries({ queryKey: sessionKeys.campaign(campaignId) });
       await queryClient.invalidateQueries({ queryKey: campaignKeys.all });
       await navigate({ to: '/dashboard', state: { notice: CAMPAIGN_DELETED } });
+      // Once the page is left: on it, the list's suspense query would fetch the deleted campaign again.
+      queryClient.removeQueries({ queryKey: sessionKeys.campaign(campaignId) });
     },
     onError: (error) => {
       setConfirmDelete(false);

@@ -1,6 +1,5 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
-import { RANGE_DEFAULTS, validateRange } from '../../../../api/insights.js';
-import { useRangeSearch } from '../../../../lib/useRangeSearch.js';
+import { RANGE_DEFAULTS, validateRange, type InsightsDays } from '../../../../api/insights.js';
 import { funnelsQueryOptions } from '../../../../api/funnels.js';
 import { CampaignFunnels, CampaignFunnelsError } from '../../../../screens/CampaignFunnels.js';
 
@@ -16,10 +15,18 @@ export const Route = createFileRoute('/_authed/campaign/$campaignId/funnels')({
   errorComponent: CampaignFunnelsErrorRoute,
 });
 
+/** The campaign and range, and the range's change as a replaced URL (for the component and the errorComponent alike). */
+function useRange() {
+  const { campaignId } = Route.useParams();
+  const { days } = Route.useSearch();
+  const navigate = Route.useNavigate();
+  return { campaignId, days, onDays: (next: InsightsDays) => void navigate({ search: { days: next }, replace: true }) };
+}
+
 function CampaignFunnelsRoute() {
-  return <CampaignFunnels {...useRangeSearch(Route.id)} />;
+  return <CampaignFunnels {...useRange()} />;
 }
 
 function CampaignFunnelsErrorRoute() {
-  return <CampaignFunnelsError {...useRangeSearch(Route.id)} />;
+  return <CampaignFunnelsError {...useRange()} />;
 }

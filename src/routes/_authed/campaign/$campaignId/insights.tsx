@@ -1,6 +1,5 @@
 import { createFileRoute, stripSearchParams, type ErrorComponentProps } from '@tanstack/react-router';
-import { insightsQueryOptions, RANGE_DEFAULTS, validateRange } from '../../../../api/insights.js';
-import { useRangeSearch } from '../../../../lib/useRangeSearch.js';
+import { insightsQueryOptions, RANGE_DEFAULTS, validateRange, type InsightsDays } from '../../../../api/insights.js';
 import { CampaignInsights, CampaignInsightsError } from '../../../../screens/CampaignInsights.js';
 
 export const Route = createFileRoute('/_authed/campaign/$campaignId/insights')({
@@ -16,10 +15,18 @@ export const Route = createFileRoute('/_authed/campaign/$campaignId/insights')({
   errorComponent: InsightsErrorRoute,
 });
 
+/** The campaign and range, and the range's change as a replaced URL (for the component and the errorComponent alike). */
+function useRange() {
+  const { campaignId } = Route.useParams();
+  const { days } = Route.useSearch();
+  const navigate = Route.useNavigate();
+  return { campaignId, days, onDays: (next: InsightsDays) => void navigate({ search: { days: next }, replace: true }) };
+}
+
 function CampaignInsightsRoute() {
-  return <CampaignInsights {...useRangeSearch(Route.id)} />;
+  return <CampaignInsights {...useRange()} />;
 }
 
 function InsightsErrorRoute({ error }: ErrorComponentProps) {
-  return <CampaignInsightsError {...useRangeSearch(Route.id)} error={error} />;
+  return <CampaignInsightsError {...useRange()} error={error} />;
 }
