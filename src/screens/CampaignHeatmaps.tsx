@@ -1,6 +1,6 @@
 import '../components/heatmaps/heatmaps.css';
-import { useDeferredValue, useMemo, useState } from 'react';
-import { keepPreviousData, useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { Heatmap } from '../../common/api/heatmaps.js';
 import { VIEWPORT_CLASSES, type ViewportClass } from '../../common/devices.js';
@@ -33,25 +33,12 @@ interface Props extends HeatmapSearch {
   onChange: (next: Partial<HeatmapSearch>) => void;
 }
 
-/**
- * The heatmaps screen. Its route's loader has the heatmap in the cache first (offline, the persisted
- * copy); another page, device, range or filter loads behind the heatmap on screen (deferred).
- */
-export function CampaignHeatmaps(props: Props) {
-  const { campaignId, path, device, days, filters } = props;
-  const asked = useDeferredValue(useMemo(() => ({ path, device, days, filters }), [path, device, days, filters]));
-  const { data } = useSuspenseQuery(heatmapQueryOptions(campaignId, asked));
-  return <HeatmapsPage {...props} shown={data} />;
-}
-
-/** The route's errorComponent: the screen's controls, and the spec's error text where the heatmap goes. */
-export function CampaignHeatmapsError({ error, ...props }: Props & { error: unknown }) {
-  return <HeatmapsPage {...props} failed={error} />;
-}
-
-function HeatmapsPage({ campaignId, path, device, layer, days, filters, onChange, shown, failed }: Props & { shown?: Heatmap; failed?: unknown }) {
+export function CampaignHeatmaps({ campaignId, path, device, layer, days, filters, onChange }: Props) {
+  // The last heatmap read stays on screen while another loads; offline it comes from the persisted cache.
   const pages = useQuery({ ...heatmapPagesQueryOptions(campaignId, days), placeholderData: keepPreviousData });
+  const heatmap = useQuery({ ...heatmapQueryOptions(campaignId, { path, device, days, filters }), placeholderData: keepPreviousData });
   const [picked, setPicked] = useState<string | null>(null);
+  const shown = heatmap.data;
   const choose = (next: Partial<HeatmapSearch>) => {
     setPicked(null);
     onChange(next);
@@ -108,7 +95,8 @@ function HeatmapsPage({ campaignId, path, device, layer, days, filters, onChange
         </label>
       </div>
       <HeatmapFilterBar campaignId={campaignId} filters={filters} heatmap={shown} onChange={(next) => choose({ filters: next })} />
-      {failed !== undefined && <ErrorBox title={heatmapErrorMessage(failed)} />}
+      {heatmap.isError && !shown && <ErrorBox title={heatmapErrorMessage(heatmap.error)} />}
+      {heatmap.isPending && <Spinner label="Loading the heatmap" />}
       {shown && <HeatmapBody campaignId={campaignId} heatmap={shown} layer={layer} days={days} filters={filters} picked={picked} onPick={setPicked} />}
     </div>
   );

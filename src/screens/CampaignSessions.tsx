@@ -1,16 +1,9 @@
-import { useDeferredValue, useEffect, useEffectEvent, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
-import {
-  useMutation,
-  useQuery,
-  useQueryClient,
-  useSuspenseInfiniteQuery,
-  type InfiniteData,
-  type UseSuspenseInfiniteQueryResult,
-} from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { campaignKeys, campaignsQueryOptions, deleteCampaign, deleteErrorMessage } from '../api/campaigns.js';
 import { deleteSession, deleteSessionErrorMessage, sessionKeys, sessionsErrorMessage, sessionsQueryOptions, type SessionTypeFilter } from '../api/sessions.js';
-import type { Session, SessionsResponse } from '../../common/api-types.js';
+import type { Session } from '../../common/api-types.js';
 import { CAMPAIGN_DELETED } from '../lib/pageNotice.js';
 import { ErrorBox } from '../components/ErrorBox.js';
 import { CampaignNotFound, isUnknownCampaign } from '../components/CampaignNotFound.js';
@@ -22,6 +15,7 @@ import { SegmentPicker } from '../components/SegmentPicker.js';
 import { hasFilters } from '../lib/sessionFilters.js';
 import { DEFAULT_SORT } from '../../common/session-list.js';
 import { listContext, listFilters, listQuery, SESSION_LIST_DEFAULTS, type SessionListSearch } from '../lib/sessionListContext.js';
+import { Spinner } from '../components/Spinner.js';
 import { useCampaignName } from '../offline/useCampaignName.js';
 import { useWhenBackOnline } from '../offline/useOnline.js';
 import { OFFLINE_WRITE_MESSAGE } from '../offline/network.js';
@@ -43,34 +37,14 @@ interface CampaignSessionsProps {
 /** The search box goes to the URL once typing pauses this long. */
 const SEARCH_TYPING_PAUSE_MS = 300;
 
-/**
- * The sessions page. Its route's loader has the list in the cache first (offline, the persisted
- * copy); a new search, type or filter loads behind the list on screen (deferred), never blanking it.
- */
-export function CampaignSessions(props: CampaignSessionsProps) {
-  const shown = useDeferredValue(props.list ?? SESSION_LIST_DEFAULTS);
-  const sessions = useSuspenseInfiniteQuery(sessionsQueryOptions(props.campaignId, listQuery(shown)));
-  return <SessionsPage {...props} sessions={sessions} />;
-}
-
-/** The route's errorComponent: an unknown campaign says so; other failures show the page with the spec's error box. */
-export function CampaignSessionsError({ error, onRetry, ...props }: CampaignSessionsProps & { error: unknown; onRetry: () => void }) {
-  if (isUnknownCampaign(error)) return <CampaignNotFound campaignId={props.campaignId} />;
-  return <SessionsPage {...props} failed={{ error, onRetry }} />;
-}
-
-interface SessionsPageProps extends CampaignSessionsProps {
-  /** The loaded list; none when its load failed. */
-  sessions?: UseSuspenseInfiniteQueryResult<InfiniteData<SessionsResponse>>;
-  /** The failed load, and loading again (the page's Refresh). */
-  failed?: { error: unknown; onRetry: () => void };
-}
-
-function SessionsPage({ campaignId, sessionActions, list: listSearch = SESSION_LIST_DEFAULTS, onList, sessions, failed }: SessionsPageProps) {
+export function CampaignSessions({ campaignId, sessionActions, list: listSearch = SESSION_LIST_DEFAULTS, onList }: CampaignSessionsProps) {
   const { q, type } = listSearch;
   const filters = listFilters(listSearch);
   const onFilters = onList && ((next: typeof filters) => onList({ ...next, q, type, sort: next.sort ?? DEFAULT_SORT }));
   const search = useTypedText(q, (text) => onList?.({ ...listSearch, q: text }), SEARCH_TYPING_PAUSE_MS);
+  const query = listQuery(listSearch);
+  // The previous list stays on screen while a new search or filter loads.
+  const sessions = useInfiniteQuery({ ...sessionsQueryOptions(campaignId, query), enabled: Boolean(campaignId), placeholderData: keepPreviousData });
   const [details, setDetails] = useState<Session | null>(null);
   const [view, setView] = useSessionsView();
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -85,7 +59,7 @@ function SessionsPage({ campaignId, sessionActions, list: listSearch = SESSION_L
   });
   useWhenBackOnline(deleteError === OFFLINE_WRITE_MESSAGE, () => setDeleteError(null));
   // New sessions and changes arrive by themselves while the page is open (no Refresh needed).
-  const live = useLiveSessions(campaignId, !failed);
+  const live = useLiveSessions(campaignId, sessions.isSuccess);
 
   const [toDelete, setToDelete] = useState<Session | null>(null);
   const removeSession = useMutation({
@@ -107,10 +81,9 @@ function SessionsPage({ campaignId, sessionActions, list: listSearch = SESSION_L
   const remove = useMutation({
     mutationFn: () => deleteCampaign(campaignId),
     onSuccess: async () => {
+      queryClient.removeQueries({ queryKey: sessionKeys.campaign(campaignId) });
       await queryClient.invalidateQueries({ queryKey: campaignKeys.all });
       await navigate({ to: '/dashboard', state: { notice: CAMPAIGN_DELETED } });
-      // Once the page is left: on it, the list's suspense query would fetch the deleted campaign again.
-      queryClient.removeQueries({ queryKey: sessionKeys.campaign(campaignId) });
     },
     onError: (error) => {
       setConfirmDelete(false);
@@ -118,9 +91,10 @@ function SessionsPage({ campaignId, sessionActions, list: listSearch = SESSION_L
     },
   });
 
-  const pages = sessions?.data.pages ?? [];
+  const pages = sessions.data?.pages ?? [];
   const counts = pages[0]?.counts ?? { total: 0, human: 0, bot: 0 };
-  const list = pages.flatMap((page) => page.sessions);
+  const list = sessions.isError ? [] : pages.flatMap((page) => page.sessions);
+  if (sessions.isError && isUnknownCampaign(sessions.error)) return <CampaignNotFound campaignId={campaignId} />;
 
   return (
     <div className="page sessions-page">
@@ -154,7 +128,7 @@ function SessionsPage({ campaignId, sessionActions, list: listSearch = SESSION_L
       </div>
 
       <CampaignTabs campaignId={campaignId} current="sessions" />
-      {campaignId && <CampaignUsage campaignId={campaignId} sessionsChangedAt={sessions?.dataUpdatedAt ?? 0} />}
+      {campaignId && <CampaignUsage campaignId={campaignId} sessionsChangedAt={sessions.dataUpdatedAt} />}
       {!campaignId && <ErrorBox title="Campaign ID is required" />}
       {deleteError && <ErrorBox title={deleteError} />}
       <StorageQuotaNotice storage={pages[0]?.storage} />
@@ -195,7 +169,7 @@ function SessionsPage({ campaignId, sessionActions, list: listSearch = SESSION_L
           <option value="human">Human Users Only</option>
           <option value="bot">Bot Traffic Only</option>
         </select>
-        <button type="button" className="button button-secondary" onClick={() => (failed ? failed.onRetry() : void sessions?.refetch())} disabled={sessions?.isFetching}>
+        <button type="button" className="button button-secondary" onClick={() => void sessions.refetch()} disabled={sessions.isFetching}>
           Refresh
         </button>
         <SessionsViewToggle view={view} onView={setView} />
@@ -210,9 +184,11 @@ function SessionsPage({ campaignId, sessionActions, list: listSearch = SESSION_L
         </p>
       )}
 
-      {failed && <ErrorBox title="Error loading sessions" message={sessionsErrorMessage(failed.error)} />}
+      {sessions.isError && <ErrorBox title="Error loading sessions" message={sessionsErrorMessage(sessions.error)} />}
 
-      {list.length === 0 && !failed ? (
+      {sessions.isPending && campaignId ? (
+        <Spinner label="Loading sessions..." />
+      ) : list.length === 0 && !sessions.isError ? (
         <div className="empty-state">
           <h2>No sessions found</h2>
           <p className="muted">
@@ -239,7 +215,7 @@ function SessionsPage({ campaignId, sessionActions, list: listSearch = SESSION_L
               );
             })}
           </ul>
-          {sessions?.hasNextPage && <LoadMore loading={sessions.isFetchingNextPage} onLoad={() => void sessions.fetchNextPage()} />}
+          {sessions.hasNextPage && <LoadMore loading={sessions.isFetchingNextPage} onLoad={() => void sessions.fetchNextPage()} />}
         </>
       )}
 

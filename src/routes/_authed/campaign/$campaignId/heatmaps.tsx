@@ -1,7 +1,6 @@
-import { useMemo } from 'react';
-import { createFileRoute, stripSearchParams, type ErrorComponentProps, type SearchSchemaInput } from '@tanstack/react-router';
+import { createFileRoute, stripSearchParams, type SearchSchemaInput } from '@tanstack/react-router';
 import { heatmapPagesQueryOptions, heatmapQueryOptions } from '../../../../api/heatmaps.js';
-import { CampaignHeatmaps, CampaignHeatmapsError, type HeatmapSearch } from '../../../../screens/CampaignHeatmaps.js';
+import { CampaignHeatmaps, type HeatmapSearch } from '../../../../screens/CampaignHeatmaps.js';
 import { warmPlayer } from '../../../../components/player/loadPlayer.js';
 import { loadOnEnter } from '../../../../lib/routeLoad.js';
 import { Spinner } from '../../../../components/Spinner.js';
@@ -27,26 +26,16 @@ export const Route = createFileRoute('/_authed/campaign/$campaignId/heatmaps')({
   pendingMs: 0,
   pendingMinMs: 0,
   component: CampaignHeatmapsRoute,
-  errorComponent: CampaignHeatmapsErrorRoute,
 });
 
-function useHeatmapSearch() {
+function CampaignHeatmapsRoute() {
   const { campaignId } = Route.useParams();
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
-  // One object while the search is the same: the screen defers to it.
-  const current: HeatmapSearch = useMemo(() => ({ ...heatmapSearchOf(search), layer: search.layer }), [search]);
+  const current: HeatmapSearch = { ...heatmapSearchOf(search), layer: search.layer };
   const onChange = (next: Partial<HeatmapSearch>) => {
     const { filters, ...merged } = { ...current, ...next };
     void navigate({ search: { ...filters, ...merged }, replace: true });
   };
-  return { campaignId, ...current, onChange };
-}
-
-function CampaignHeatmapsRoute() {
-  return <CampaignHeatmaps {...useHeatmapSearch()} />;
-}
-
-function CampaignHeatmapsErrorRoute({ error }: ErrorComponentProps) {
-  return <CampaignHeatmapsError {...useHeatmapSearch()} error={error} />;
+  return <CampaignHeatmaps campaignId={campaignId} {...current} onChange={onChange} />;
 }

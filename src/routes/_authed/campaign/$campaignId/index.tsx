@@ -1,9 +1,9 @@
-import { createFileRoute, stripSearchParams, type ErrorComponentProps, type SearchSchemaInput } from '@tanstack/react-router';
+import { createFileRoute, stripSearchParams, type SearchSchemaInput } from '@tanstack/react-router';
 import { sessionsQueryOptions } from '../../../../api/sessions.js';
-import { CampaignSessions, CampaignSessionsError } from '../../../../screens/CampaignSessions.js';
+import { CampaignSessions } from '../../../../screens/CampaignSessions.js';
 import { SaveForOfflineButton } from '../../../../offline/SaveForOfflineButton.js';
 import { Spinner } from '../../../../components/Spinner.js';
-import { loadOnEnter, useRetryLoad } from '../../../../lib/routeLoad.js';
+import { loadOnEnter } from '../../../../lib/routeLoad.js';
 import { listQuery, SESSION_LIST_DEFAULTS, validateSessionListSearch, type SessionListSearch } from '../../../../lib/sessionListContext.js';
 
 export const Route = createFileRoute('/_authed/campaign/$campaignId/')({
@@ -11,34 +11,25 @@ export const Route = createFileRoute('/_authed/campaign/$campaignId/')({
   validateSearch: (search: Partial<SessionListSearch> & SearchSchemaInput) => validateSessionListSearch(search),
   search: { middlewares: [stripSearchParams(SESSION_LIST_DEFAULTS)] },
   loaderDeps: ({ search }) => listQuery(search),
-  // Entering the page the list is in the cache first; a new search or filter loads behind the list
-  // on screen: typing never blanks the page.
+  // Entering the page the list is in the cache first; a new search or filter loads behind the list on screen.
   loader: ({ context, params, deps, cause }) => loadOnEnter(cause, context.queryClient.ensureInfiniteQueryData(sessionsQueryOptions(params.campaignId, deps))),
   pendingComponent: () => <Spinner label="Loading sessions..." />,
   pendingMs: 0,
   pendingMinMs: 0,
   component: CampaignSessionsRoute,
-  errorComponent: CampaignSessionsErrorRoute,
 });
 
-function useSessionList() {
+function CampaignSessionsRoute() {
   const { campaignId } = Route.useParams();
   const list = Route.useSearch();
   const navigate = Route.useNavigate();
-  return {
-    campaignId,
-    list,
-    onList: (next: SessionListSearch) => void navigate({ search: next, replace: true }),
-    // Extra per-card buttons (e.g. 'Save for offline') go in sessionActions.
-    sessionActions: (session: { sessionId: string }) => <SaveForOfflineButton campaignId={campaignId} sessionId={session.sessionId} />,
-  };
-}
-
-function CampaignSessionsRoute() {
-  return <CampaignSessions {...useSessionList()} />;
-}
-
-function CampaignSessionsErrorRoute({ error, reset }: ErrorComponentProps) {
-  // Refresh runs the loader again.
-  return <CampaignSessionsError {...useSessionList()} error={error} onRetry={useRetryLoad(reset)} />;
+  // Extra per-card buttons (e.g. 'Save for offline') go in sessionActions.
+  return (
+    <CampaignSessions
+      campaignId={campaignId}
+      list={list}
+      onList={(next) => void navigate({ search: next, replace: true })}
+      sessionActions={(session) => <SaveForOfflineButton campaignId={campaignId} sessionId={session.sessionId} />}
+    />
+  );
 }
