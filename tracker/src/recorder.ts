@@ -18,6 +18,7 @@ import { splitEvents } from './split.js';
 import { add, capture } from './capture.js';
 import { pageApi } from './page-api.js';
 import { heat } from './heat.js';
+import { plainClick } from './field-click.js';
 
 /** The pack worker's bundled source: tracker/build.mjs builds tracker/src/pack-worker.ts first. */
 declare const PACK_WORKER_SOURCE: string | undefined;
@@ -93,6 +94,8 @@ function start(settings: Settings, url: string, rules: TrackerRules): void {
   // Until when someone watches this session live (a batch leaves every tick), else every FLUSH_TICKS ticks.
   let live = 0;
   let ticks = 0;
+  // A click since the page was last hidden: it waits for the page's answer, and leaving is one.
+  let clicked = false;
 
   const save = () => storage(STATE_KEY, JSON.stringify(session));
   if (session.off || !masking) return;
@@ -183,6 +186,7 @@ function start(settings: Settings, url: string, rules: TrackerRules): void {
       // The page's address here; the rest masked on its way out (maskJson, in the pack worker).
       maskPage(event, rules.query);
       if (strict) maskEvent(event, strict);
+      if (plainClick(event)) clicked = true;
       if (held) {
         // A new full snapshot (rrweb's checkout, its Meta event first) starts a segment; the one before it is kept.
         if (checkout && event.type === 4) held = [held[held.length - 1], []];
@@ -235,10 +239,16 @@ function start(settings: Settings, url: string, rules: TrackerRules): void {
   // Each tick also follows the visitor across pages of a single-page app.
   timer = setInterval(safe(() => (follow(), (Date.now() < live || ++ticks % FLUSH_TICKS < 1) && flush())), TICK_MS) as unknown as number;
 
-  addEventListener('visibilitychange', safe(() => document.visibilityState === 'hidden' && flush()));
+  /** The page goes away (hidden or unloaded): after a click, a moment that judges it (common/session-facts.ts); never a new session. */
+  const hide = () => {
+    if (clicked && Date.now() - session.last <= SESSION_IDLE_MS) add('hidden', {});
+    clicked = false;
+  };
+  addEventListener('visibilitychange', safe(() => document.visibilityState === 'hidden' && (hide(), flush())));
   addEventListener(
     'pagehide',
     safe(() => {
+      hide();
       flush(UNLOAD_BATCH_BYTES);
       const rest = sender.unload(byteLength);
       // Stashed masked, and without the bodies being made (the next page makes them again).
