@@ -8,9 +8,6 @@ import { PEOPLE_TAGS, type Fields } from './people.js';
 import { MAX_PAGE_PATH } from './page-pattern.js';
 import type { IdRuns } from './id-runs.js';
 
-/** Dead click: no DOM change, navigation, scroll, input, request or leaving the page within this long after the click. */
-export const DEAD_CLICK_MS = 1000;
-
 /**
  * Human input: what a person at the page produces — mouse moves, mouse interactions (clicks,
  * focus, touch start and end), touch moves, drags and typed input. Scrolls and viewport resizes

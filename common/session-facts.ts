@@ -10,7 +10,8 @@
 import { boundedSet, emptyPeople, EVENT_NAMES_MAX, type PeopleFacts } from './people.js';
 import { quickBack, scroll, type Scrolling } from './frustration-rules.js';
 import { joinRuns, type IdRuns } from './id-runs.js';
-import { DEAD_CLICK_MS, factMoments, type EventLike, type Moment } from './fact-moments.js';
+import { factMoments, type EventLike, type Moment } from './fact-moments.js';
+import { DEAD_CLICK_MS } from './limits.js';
 
 export { factMoments, hasHumanInput, pathOf, type Moment } from './fact-moments.js';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { hasChromium } from '../helpers/browser.js';
-import type { Heatmap, SessionsResponse } from '../../common/api-types.js';
+import type { SessionsResponse } from '../../common/api-types.js';
+import type { Heatmap } from '../../common/api/heatmaps.js';
 import { ownerTrackingSite, recorderRunning, useVisitorRig } from './tracker-site.js';
 import { until } from './step.js';
 
