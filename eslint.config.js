@@ -89,6 +89,13 @@ export default tseslint.config(
     files: ['tests/**/*.{ts,tsx}', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs}'],
     rules: routesOnlyFromApp(routesPattern('(^|/)server/([^/]+/)?routes(\\.[jt]s)?$')),
   },
+  // Type-aware, for the programs: a promise nobody awaits loses its failure (an unhandled
+  // rejection ends a Node process and is silent on a visitor's page). `void` says it is meant.
+  {
+    files: ['server/**/*.ts', 'src/**/*.{ts,tsx}', 'common/**/*.ts', 'tracker/src/**/*.ts', 'sw/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error' },
+  },
   // No file imports itself through others (scripts/import-graph.mjs): a cycle is two files that
   // cannot be read, tested or moved apart.
   { files: ['server/**', 'src/**', 'common/**', 'tracker/**', 'sw/**'], plugins: { local: importGraphPlugin }, rules: { 'local/no-cycle': 'error' } },

@@ -10,6 +10,8 @@ export const CAPTURED_TAGS = {
   click: 'tapedeck/click',
   /** Heatmaps: how far down a page was seen, sent each time a new tenth of it shows. */
   scroll: 'tapedeck/scroll',
+  /** Dead clicks: the page went away (unloaded or hidden) after a click, so the click is judged (common/session-facts.ts). */
+  hidden: 'tapedeck/hidden',
 } as const;
 
 /** The tag of Tapedeck's own notes in a replay (why recording stopped, what was dropped), from the tracker or the server. */
@@ -28,5 +30,6 @@ export const MAX_ERROR_MESSAGE = 200;
 //   — never bodies or headers;
 // - click: {p: page path, s: the element's selector path, t: its short visible text, fx, fy: where
 //   in its box (0 to 1), x, y: page position, w: viewport width, h: page height};
-// - scroll: {p: page path, d: depth seen (percent, a multiple of 10), w, h, v: 1 on a page view's first}.
+// - scroll: {p: page path, d: depth seen (percent, a multiple of 10), w, h, v: 1 on a page view's first};
+// - hidden: {}.
 // Their text is masked by the one scrubber, common/scrub.ts.

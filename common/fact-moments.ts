@@ -8,9 +8,6 @@ import { PEOPLE_TAGS, type Fields } from './people.js';
 import { MAX_PAGE_PATH } from './page-pattern.js';
 import type { IdRuns } from './id-runs.js';
 
-/** Dead click: no DOM change, navigation, scroll or input within this long after the click. */
-export const DEAD_CLICK_MS = 1000;
-
 /**
  * Human input: what a person at the page produces — mouse moves, mouse interactions (clicks,
  * focus, touch start and end), touch moves, drags and typed input. Scrolls and viewport resizes
@@ -34,8 +31,8 @@ export const hasHumanInput = (events: { type: number; data: unknown }[]) => even
 /** A moment the rules look at, from one event (an event may give two: a click is also input). */
 export type Moment =
   | { kind: 'input'; t: number }
-  | { kind: 'click'; t: number; x: number; y: number; field?: number }
-  | { kind: 'typed'; t: number; id: number }
+  /** `field`: the click landed in a text field (the tracker marks it: tracker/src/field-click.ts), never dead. */
+  | { kind: 'click'; t: number; x: number; y: number; field?: true }
   | { kind: 'response'; t: number }
   | { kind: 'page'; t: number; path: string }
   /** Ingest only: the session went on to a page the campaign does not record (its path is not kept). */
@@ -88,6 +85,7 @@ function momentsOf(event: EventLike): Moment[] {
     y?: number;
     href?: unknown;
     tag?: unknown;
+    field?: unknown;
     payload?: { level?: unknown; status?: unknown; message?: unknown };
   };
   switch (event.type) {
@@ -106,7 +104,13 @@ function momentsOf(event: EventLike): Moment[] {
         const message = typeof data.payload?.message === 'string' ? storable(data.payload.message, MAX_ERROR_MESSAGE).trim() : '';
         return [message ? { kind: 'error', t, message } : { kind: 'error', t }];
       }
-      if (data.tag === CAPTURED_TAGS.request) return [{ kind: 'request', t }];
+      // A request the click set off answers it, as does the page going away (a link leaving, the tab closing).
+      if (data.tag === CAPTURED_TAGS.request)
+        return [
+          { kind: 'request', t },
+          { kind: 'response', t },
+        ];
+      if (data.tag === CAPTURED_TAGS.hidden) return [{ kind: 'response', t }];
       return peopleMoments(t, data.tag, data.payload as Record<string, unknown> | undefined);
     case EventType.IncrementalSnapshot: {
       const source = data.source ?? -1;
@@ -116,8 +120,7 @@ function momentsOf(event: EventLike): Moment[] {
       if (source === IncrementalSource.Mutation || source === IncrementalSource.Scroll || source === IncrementalSource.Input)
         moments.push({ kind: 'response', t });
       if (source === IncrementalSource.MouseInteraction && data.type === MouseInteractions.Click)
-        moments.push({ kind: 'click', t, x: Number(data.x) || 0, y: Number(data.y) || 0 });
-      if (source === IncrementalSource.Input && typeof data.id === 'number') moments.push({ kind: 'typed', t, id: data.id });
+        moments.push({ kind: 'click', t, x: Number(data.x) || 0, y: Number(data.y) || 0, ...(data.field === 1 && { field: true as const }) });
       if (source === IncrementalSource.Scroll && typeof data.id === 'number' && Number.isFinite(data.y))
         moments.push({ kind: 'scroll', t, id: data.id, y: Number(data.y) });
       return moments;
@@ -127,26 +130,9 @@ function momentsOf(event: EventLike): Moment[] {
   }
 }
 
-/**
- * A click that focused its own element (mousedown focuses, the click follows within this long)
- * may be a click into a field: what is typed there is recorded only later (rrweb keeps the last
- * value), so such a click waits up to FIELD_TYPING_MS for input into that element.
- */
-const FOCUS_BEFORE_CLICK_MS = DEAD_CLICK_MS;
-export const FIELD_TYPING_MS = 10_000;
-
 /** The moments of a batch's events, in the events' order (ingest sorts a batch by time). */
 export function factMoments(events: EventLike[]): Moment[] {
   const moments: Moment[] = [];
-  let focus: { id: number; t: number } | null = null;
-  for (const event of events) {
-    const data = event.data as { source?: number; type?: number; id?: unknown } | null;
-    const interaction = event.type === EventType.IncrementalSnapshot && data?.source === IncrementalSource.MouseInteraction ? data : null;
-    for (const moment of momentsOf(event)) {
-      if (moment.kind === 'click' && focus && interaction?.id === focus.id && moment.t - focus.t <= FOCUS_BEFORE_CLICK_MS) moment.field = focus.id;
-      moments.push(moment);
-    }
-    if (interaction?.type === MouseInteractions.Focus && typeof interaction.id === 'number') focus = { id: interaction.id, t: event.timestamp };
-  }
+  for (const event of events) for (const moment of momentsOf(event)) moments.push(moment);
   return moments;
 }

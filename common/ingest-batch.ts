@@ -94,6 +94,7 @@ const CAPTURED_PAYLOADS = {
     { p: text(PATH_MAX), d: whole(100), w: whole(MAX_PAGE_PX), h: whole(MAX_PAGE_PX), v: Type.Optional(Type.Literal(1)) },
     { additionalProperties: false },
   ),
+  [CAPTURED_TAGS.hidden]: Type.Object({}, { additionalProperties: false }),
 };
 const capturedCheckers = Object.fromEntries(Object.entries(CAPTURED_PAYLOADS).map(([tag, schema]) => [tag, Compile(schema)]));
 const CUSTOM = EventType.Custom;

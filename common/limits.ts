@@ -37,6 +37,8 @@ export const QUEUE_BYTES = 16 * 1024 * 1024;
  * tracker starts a new one, so the server counts the old one as finished (its replay is complete).
  */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
+/** Dead click (common/session-facts.ts): no DOM change, navigation, scroll, input, request or leaving the page within this long after the click. */
+export const DEAD_CLICK_MS = 1000;
 /**
  * A session is live (recording now: followed live, shown as such) while its last batch came this
  * recently. The tracker sends one every FLUSH_TICKS ticks (5 s) while the visitor does anything,

@@ -10,7 +10,8 @@
 import { boundedSet, emptyPeople, EVENT_NAMES_MAX, type PeopleFacts } from './people.js';
 import { quickBack, scroll, type Scrolling } from './frustration-rules.js';
 import { joinRuns, type IdRuns } from './id-runs.js';
-import { DEAD_CLICK_MS, factMoments, FIELD_TYPING_MS, type EventLike, type Moment } from './fact-moments.js';
+import { factMoments, type EventLike, type Moment } from './fact-moments.js';
+import { DEAD_CLICK_MS } from './limits.js';
 
 export { factMoments, hasHumanInput, pathOf, type Moment } from './fact-moments.js';
 
@@ -45,8 +46,6 @@ export interface SessionFacts extends PeopleFacts {
   recentClicks: [number, number, number, number][];
   /** Carried: times of clicks still waiting a second for the page to respond. */
   pendingClicks: number[];
-  /** Carried: clicks that focused their element, [time, element id], waiting for a response or typing into it. */
-  pendingFieldClicks: [number, number][];
   /** Carried: the last two pages, [path, time loaded], for quick backs. */
   pageTrail: [string, number][];
   /** Carried: the element scrolling, its direction (-1, 0, 1), the farthest y of the swing, and the recent reversals' times. */
@@ -72,7 +71,6 @@ export const emptyFacts = (): SessionFacts => ({
   lastInputAt: null,
   recentClicks: [],
   pendingClicks: [],
-  pendingFieldClicks: [],
   pageTrail: [],
   scrolling: null,
   onUnrecordedPage: false,
@@ -89,8 +87,8 @@ export const keepingMarks = (marks: FactMarks) => (kind: FactMark, t: number) =>
 
 const near = (a: [number, number, number, number], x: number, y: number) => Math.hypot(a[1] - x, a[2] - y) <= RAGE_RADIUS_PX;
 
-/** A click: counted, checked for rage (once per burst), and left waiting for a response. */
-function click(facts: SessionFacts, t: number, x: number, y: number, field: number | undefined, mark?: (kind: FactMark, t: number) => void): void {
+/** A click: counted, checked for rage (once per burst), and (unless into a text field) left waiting for a response. */
+function click(facts: SessionFacts, t: number, x: number, y: number, field: boolean | undefined, mark?: (kind: FactMark, t: number) => void): void {
   facts.clickCount++;
   mark?.('click', t);
   const recent = facts.recentClicks.filter((c) => t - c[0] <= RAGE_WINDOW_MS && t >= c[0]);
@@ -102,35 +100,24 @@ function click(facts: SessionFacts, t: number, x: number, y: number, field: numb
   }
   recent.push([t, x, y, rage ? 1 : 0]);
   facts.recentClicks = recent.slice(-MAX_RECENT_CLICKS);
-  if (field === undefined) facts.pendingClicks = [...facts.pendingClicks, t].slice(-MAX_RECENT_CLICKS);
-  else facts.pendingFieldClicks = [...facts.pendingFieldClicks, [t, field] as [number, number]].slice(-MAX_RECENT_CLICKS);
+  // A text field answers with its caret, which no recording shows; what is typed there comes when it comes.
+  if (!field) facts.pendingClicks = [...facts.pendingClicks, t].slice(-MAX_RECENT_CLICKS);
 }
 
 /**
- * Clicks a second old with no response are dead; a response clears the ones before it. A click
- * that focused a field is also answered by typing into it within FIELD_TYPING_MS.
+ * Clicks a second old with no response are dead; a response clears the ones before it. The page
+ * going away is a moment too (the tracker's tapedeck/hidden), so a visit's last click is judged.
  */
 function settle(facts: SessionFacts, moment: Moment, mark?: (kind: FactMark, t: number) => void): void {
   // Plain loops, no closures: this runs for every moment of every batch (twice), and the
   // server's TypeScript loader wraps each named closure in a helper call that cost ingest ~5%.
-  if (facts.pendingClicks.length) {
-    const kept: number[] = [];
-    for (const at of facts.pendingClicks) {
-      if (moment.t - at > DEAD_CLICK_MS) deadClick(facts, at, mark);
-      else if (!answered(moment, at)) kept.push(at);
-    }
-    facts.pendingClicks = kept;
+  if (!facts.pendingClicks.length) return;
+  const kept: number[] = [];
+  for (const at of facts.pendingClicks) {
+    if (moment.t - at > DEAD_CLICK_MS) deadClick(facts, at, mark);
+    else if (!answered(moment, at)) kept.push(at);
   }
-  if (facts.pendingFieldClicks.length) {
-    const kept: [number, number][] = [];
-    for (const pending of facts.pendingFieldClicks) {
-      const [at, id] = pending;
-      if (answered(moment, at) || (moment.kind === 'typed' && moment.id === id && moment.t >= at && moment.t - at <= FIELD_TYPING_MS)) continue;
-      if (moment.t - at > FIELD_TYPING_MS) deadClick(facts, at, mark);
-      else kept.push(pending);
-    }
-    facts.pendingFieldClicks = kept;
-  }
+  facts.pendingClicks = kept;
 }
 
 function deadClick(facts: SessionFacts, at: number, mark?: (kind: FactMark, t: number) => void): void {
@@ -204,7 +191,6 @@ export function foldFacts(previous: SessionFacts, moments: Moment[], mark?: (kin
         facts.blockedRuns = moment.reset ? moment.runs : joinRuns(facts.blockedRuns, moment.runs);
         break;
       case 'response':
-      case 'typed':
         break;
     }
   }

@@ -40,7 +40,11 @@ export const SERVER_LAYERS = [
     ],
   },
   // The writer, and the sessions row it writes as plain values (read by the services above).
-  { layer: 'recordings', holds: ['server/recordings/', 'server/sessions/rows.ts', 'server/sessions/duration.ts'] },
+  // (Heat records and search terms are taken from a batch as it is packed, and stored or fed with it.)
+  {
+    layer: 'recordings',
+    holds: ['server/recordings/', 'server/sessions/rows.ts', 'server/sessions/duration.ts', 'server/sessions/search-terms.ts', 'server/heatmaps/records.ts'],
+  },
   { layer: 'storage', holds: ['server/storage/'] },
   { layer: 'http', holds: ['server/http/'] },
   { layer: 'db', holds: ['server/db/', 'server/secrets.ts'] },

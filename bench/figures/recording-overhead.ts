@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { stats, type BenchOptions, type Row } from '../lib.js';
+import { budgetOf, stats, type BenchOptions, type Row } from '../lib.js';
 import { withServer } from '../support/server.js';
 import { createCampaign, createOwner } from '../support/seed.js';
 import { withBrowser } from '../support/browser.js';
@@ -68,8 +68,8 @@ function rowsFor(workload: Workload, s: Samples, quick: boolean): Row[] {
       // The budget is set on the issue's workloads; --quick's smaller ones are shown, not judged
       // (their few milliseconds of difference sit inside the machine's noise).
       baseline: { name: rrwebName, stats: stats(s.task.rrweb) },
-      ...(quick ? {} : { budget: 1.05, budgetOn: 'ratio' as const }),
-      note: `added over no recorder: ours ${fmtMs(added('ours').median)}, rrweb ${fmtMs(added('rrweb').median)}${quick ? '; budget judged on full runs only' : ''}`,
+      ...budgetOf({ quick }, 1.05, 'ratio'),
+      note: `added over no recorder: ours ${fmtMs(added('ours').median)}, rrweb ${fmtMs(added('rrweb').median)}`,
     },
     ...(quick
       ? []

@@ -1,8 +1,8 @@
 // Figure: the server's peak RSS (over its idle RSS) while three owners retrieve a maximum-size
 // session at once (SESSION_MAX_MB of event JSON, 64 MB by default) stored in the worst order a
 // sender can choose — every chunk spanning the whole session — beside the same session stored in
-// order, in the same run. The server runs in a child process, a fresh one for each measurement,
-// on a database seeded beforehand; its RSS is read from /proc (Linux).
+// order, in the same run. The server runs in a child process, a fresh one for each measurement
+// (one for the whole figure in --quick), on a database seeded beforehand; its RSS is read from /proc.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -143,65 +143,81 @@ export async function withServerProcess<T>(seeded: ReplayServerSetup, use: (chil
   }
 }
 
+/** Runs `use` on a server process: in a full run a fresh one per call, in --quick the figure's one process. */
+export type OnServer = <T>(use: (child: ChildProcess, url: string) => Promise<T>) => Promise<T>;
+
+/**
+ * A full run starts a fresh server process for each measurement, so no earlier one shapes its heap;
+ * --quick starts one for the whole figure (each measurement still starts from idle after a full GC).
+ */
+export function serverPerMeasurement<T>(seeded: ReplayServerSetup, options: BenchOptions, measureAll: (onServer: OnServer) => Promise<T>): Promise<T> {
+  if (!options.quick) return measureAll((use) => withServerProcess(seeded, use));
+  return withServerProcess(seeded, (child, url) => measureAll((use) => use(child, url)));
+}
+
 export async function run(options: BenchOptions): Promise<Row[]> {
-  const sessionBytes = options.quick ? 8 * MB : loadConfig({}).limits.sessionMaxBytes;
+  const sessionBytes = options.quick ? 4 * MB : loadConfig({}).limits.sessionMaxBytes;
   const seeded = await seed(sessionBytes);
   try {
-    const url = (base: string, sessionId: string) => `${base}/api/v1/replay/retrieve/${seeded.campaignId}/${sessionId}`;
-
-    /** One measurement: every retrieval at once; the peak RSS over idle in MB and the time until all answered. */
-    const measure = (sessionId: string, times: number[]) =>
-      withServerProcess(seeded, async (child, base) => {
-        const overIdle = await watchRss(child);
-        const started = performance.now();
-        let rss: number;
-        try {
-          const answers = await Promise.all(Array.from({ length: AT_ONCE }, () => retrieve(url(base, sessionId), seeded.cookie)));
-          const failed = answers.find((a) => a.status !== 200);
-          if (failed) throw new Error(`a retrieval answered ${failed.status}`);
-        } finally {
-          rss = overIdle();
-        }
-        times.push(performance.now() - started);
-        return rss;
-      });
-
-    const label = `${AT_ONCE} at once, ${(seeded.jsonBytes / MB).toFixed(0)} MB of event JSON`;
-    const measured = new Map<keyof typeof SESSIONS, { rss: Stats; time: Stats }>();
-    for (const kind of ['inOrder', 'worst'] as const) {
-      // One check outside the measurements: the answer holds every stored event.
-      await withServerProcess(seeded, async (_child, base) => {
-        const check = await retrieve(url(base, SESSIONS[kind]), seeded.cookie, true);
-        const events = (JSON.parse(gunzipSync(check.body!).toString('utf8')) as { events: unknown[] }).events.length;
-        if (check.status !== 200 || events !== seeded.eventCount) throw new Error(`${kind}: ${check.status}, ${events} of ${seeded.eventCount} events`);
-      });
-      const times: number[] = [];
-      // Each run is a fresh server process: no warm-up, whose heap would shape the next run's.
-      const rss = await repeat(options.runs, () => measure(SESSIONS[kind], times), false);
-      measured.set(kind, { rss, time: statsOf(times) });
-    }
-    const worst = measured.get('worst')!;
-    const inOrder = measured.get('inOrder')!;
-    return [
-      {
-        group: title,
-        name: `peak RSS over idle, worst-ordered session (${label})`,
-        unit: 'MB',
-        ours: worst.rss,
-        baseline: { name: 'same session stored in order', stats: inOrder.rss },
-        // Two merges at once (HEAVY_REPLAYS) of at most 16 MB open each, with room for zlib and
-        // the garbage collector; the whole-session sort this replaced took gigabytes.
-        budget: 160,
-      },
-      {
-        group: title,
-        name: `time until all are answered, worst-ordered session (${label})`,
-        unit: 'ms',
-        ours: worst.time,
-        baseline: { name: 'same session stored in order', stats: inOrder.time },
-      },
-    ];
+    return await serverPerMeasurement(seeded, options, (onServer) => measureBoth(seeded, options, onServer));
   } finally {
     fs.rmSync(seeded.dataDir, { recursive: true, force: true });
   }
+}
+
+async function measureBoth(seeded: Seeded, options: BenchOptions, onServer: OnServer): Promise<Row[]> {
+  const url = (base: string, sessionId: string) => `${base}/api/v1/replay/retrieve/${seeded.campaignId}/${sessionId}`;
+
+  /** One measurement: every retrieval at once; the peak RSS over idle in MB and the time until all answered. */
+  const measure = (sessionId: string, times: number[]) =>
+    onServer(async (child, base) => {
+      const overIdle = await watchRss(child);
+      const started = performance.now();
+      let rss: number;
+      try {
+        const answers = await Promise.all(Array.from({ length: AT_ONCE }, () => retrieve(url(base, sessionId), seeded.cookie)));
+        const failed = answers.find((a) => a.status !== 200);
+        if (failed) throw new Error(`a retrieval answered ${failed.status}`);
+      } finally {
+        rss = overIdle();
+      }
+      times.push(performance.now() - started);
+      return rss;
+    });
+
+  const label = `${AT_ONCE} at once, ${(seeded.jsonBytes / MB).toFixed(0)} MB of event JSON`;
+  const measured = new Map<keyof typeof SESSIONS, { rss: Stats; time: Stats }>();
+  for (const kind of ['inOrder', 'worst'] as const) {
+    // One check outside the measurements: the answer holds every stored event.
+    await onServer(async (_child, base) => {
+      const check = await retrieve(url(base, SESSIONS[kind]), seeded.cookie, true);
+      const events = (JSON.parse(gunzipSync(check.body!).toString('utf8')) as { events: unknown[] }).events.length;
+      if (check.status !== 200 || events !== seeded.eventCount) throw new Error(`${kind}: ${check.status}, ${events} of ${seeded.eventCount} events`);
+    });
+    const times: number[] = [];
+    // No warm-up: in a full run each measurement is a fresh process, whose heap a warm-up would not shape.
+    const rss = await repeat(options.runs, () => measure(SESSIONS[kind], times), false);
+    measured.set(kind, { rss, time: statsOf(times) });
+  }
+  const worst = measured.get('worst')!;
+  const inOrder = measured.get('inOrder')!;
+  return [
+    {
+      group: title,
+      name: `peak RSS over idle, worst-ordered session (${label})`,
+      unit: 'MB',
+      ours: worst.rss,
+      baseline: { name: 'same session stored in order', stats: inOrder.rss },
+      // Two merges at once (HEAVY_REPLAYS) of at most 16 MB open each, with room for zlib and
+      // the garbage collector; the whole-session sort this replaced took gigabytes.
+      budget: 160,
+    },
+    {
+      group: title,
+      name: `time until all are answered, worst-ordered session (${label})`,
+      unit: 'ms',
+      ours: worst.time,
+      baseline: { name: 'same session stored in order', stats: inOrder.time },
+    },
+  ];
 }

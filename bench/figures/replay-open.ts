@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { stats, type BenchOptions, type Row } from '../lib.js';
+import { budgetOf, stats, type BenchOptions, type Row } from '../lib.js';
 import { withServer, type BenchServer } from '../support/server.js';
 import { createCampaign, createOwner, storeSession, type Owner } from '../support/seed.js';
 import { demoEvents, sessionOfSize } from '../support/recording.js';
@@ -135,7 +135,7 @@ export async function run(options: BenchOptions): Promise<Row[]> {
         const label = `${count.toLocaleString('en-US')}-event session`;
         // The player starts on the first page while the rest downloads: both within 1.3× of the floor.
         const baseline = { name: 'rrweb-player alone on a bare page, same events as static gzip JSON', stats: stats(floor) };
-        const budget = options.quick ? undefined : FIRST_FRAME_BUDGET;
+        const budget = budgetOf(options, FIRST_FRAME_BUDGET, 'ratio');
         return [
           {
             group: title,
@@ -143,8 +143,7 @@ export async function run(options: BenchOptions): Promise<Row[]> {
             unit: 'ms',
             ours: stats(pairs.map((p) => p.online)),
             baseline,
-            budget,
-            budgetOn: 'ratio',
+            ...budget,
           },
           {
             group: title,
@@ -152,8 +151,7 @@ export async function run(options: BenchOptions): Promise<Row[]> {
             unit: 'ms',
             ours: stats(pairs.map((p) => p.offline)),
             baseline,
-            budget,
-            budgetOn: 'ratio',
+            ...budget,
           },
         ];
       });

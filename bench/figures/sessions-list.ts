@@ -65,7 +65,7 @@ async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row
       const base = await latencies(options.runs, () => pageLatency(server, owner, small, query.params(smallRows), requests));
       const name = `${kind}, ${total.toLocaleString('en-US')} sessions, ${query.label}`;
       // The budget judges the full-size run only (--quick seeds 10,000).
-      rows.push(...latencyRows(title, name, ours, `same request, campaign of ${SMALL} sessions`, base, options.quick ? undefined : query.budgetP95));
+      rows.push(...latencyRows(title, name, ours, `same request, campaign of ${SMALL} sessions`, base, query.budgetP95, options));
     }
     return rows;
   });

@@ -1,6 +1,6 @@
 // The request-latency figures' shared loop: `requests` GETs per run, their p50 and p95 as
 // medians over the runs (the first run warms up), and the figure's p50/p95 rows.
-import { repeat, stats, type BenchOptions, type Row, type Stats } from '../lib.js';
+import { budgetOf, repeat, stats, type BenchOptions, type Row, type Stats } from '../lib.js';
 import { createCampaign, createOwner, type Owner } from './seed.js';
 import type { BenchServer } from './server.js';
 import { decodedBody, percentile, timedGet } from './http.js';
@@ -49,9 +49,12 @@ export async function latencies(runs: number, measure: () => Promise<number[]>):
 
 type Latencies = Awaited<ReturnType<typeof latencies>>;
 
-/** The p50 and p95 rows of one measurement beside its baseline; the budget, if any, is on p95. */
-export function latencyRows(group: string, name: string, ours: Latencies, baselineName: string, base: Latencies, budgetP95?: number): Row[] {
-  const budget = budgetP95 === undefined ? {} : { budget: budgetP95 };
+/**
+ * The p50 and p95 rows of one measurement beside its baseline; the budget, if any, is on p95.
+ * Given the bench's options, a budget set on the full workload shows as not judged in --quick.
+ */
+export function latencyRows(group: string, name: string, ours: Latencies, baselineName: string, base: Latencies, budgetP95?: number, options?: Pick<BenchOptions, 'quick'>): Row[] {
+  const budget = budgetP95 === undefined ? {} : options ? budgetOf(options, budgetP95) : { budget: budgetP95 };
   return [
     { group, name: `p50 ${name}`, unit: 'ms', ours: ours.p50, baseline: { name: baselineName, stats: base.p50 } },
     { group, name: `p95 ${name}`, unit: 'ms', ours: ours.p95, baseline: { name: baselineName, stats: base.p95 }, ...budget },

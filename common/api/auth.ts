@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Nullable } from './shared.js';
+import { CALLBACK_MAX_CHARS } from '../sign-in.js';
 
 export const User = Type.Object({
   id: Type.String(),
@@ -15,9 +16,9 @@ export const LoginQuery = Type.Object({ returnTo: Type.Optional(Type.String({ ma
 /** POST /api/v1/auth/google/callback: what the provider handed the PWA's callback page. */
 export const CallbackBody = Type.Object(
   {
-    code: Type.String({ minLength: 1, maxLength: 4096 }),
-    state: Type.Optional(Type.String({ maxLength: 512 })),
-    iss: Type.Optional(Type.String({ maxLength: 2048 })),
+    code: Type.String({ minLength: 1, maxLength: CALLBACK_MAX_CHARS.code }),
+    state: Type.Optional(Type.String({ maxLength: CALLBACK_MAX_CHARS.state })),
+    iss: Type.Optional(Type.String({ maxLength: CALLBACK_MAX_CHARS.iss })),
   },
   { additionalProperties: false },
 );

@@ -39,6 +39,10 @@ export const ReplayInit = Type.Object({
   excessiveScrollCount: Type.Optional(Type.Number()),
   errorCount: Type.Optional(Type.Number()),
   failedRequestCount: Type.Optional(Type.Number()),
+  /** When its last batch was stored and whether it was closed at a cap, as in the sessions list:
+   * a saved copy tells "still recording" by them (common/recording-now.ts). Absent in older copies. */
+  lastActivityAt: Type.Optional(Type.Number()),
+  closed: Type.Optional(Type.Boolean()),
 });
 export type ReplayInit = Static<typeof ReplayInit>;
 

@@ -55,6 +55,8 @@ export const Session = Type.Object({
   entryUrl: Nullable(Type.String()),
   startedAt: Type.Number(),
   lastActivityAt: Type.Number(),
+  /** true once closed at a cap: it takes no more batches (common/recording-now.ts); absent otherwise. */
+  closed: Type.Optional(Type.Boolean()),
   /** From the session's first batch to its last (the server's clock). */
   durationMs: Type.Number(),
   /** Page loads (one full snapshot each). */

@@ -14,7 +14,7 @@ export const MAX_FED_ELEMENTS = 30;
 export const MAX_FED_BINS = 300;
 /** How far to match a click record to rrweb's own click (both come from one DOM event). */
 const SAME_CLICK_MS = 100;
-/** Clicks remembered for verdicts that come later (a dead click waits up to 10 s for typing). */
+/** Clicks remembered for verdicts that come later (an error within 5 s; a dead click with the next moment after its second). */
 const REMEMBER_MS = 11_000;
 const MAX_REMEMBERED = 40;
 
@@ -141,7 +141,7 @@ function nearestClick(clicks: number[], t: number): number {
 }
 
 /**
- * One batch of a session: its heat records (pack-batch.ts) and the marks the recordings' fold
+ * One batch of a session: its heat records (pack.ts) and the marks the recordings' fold
  * of its moments found, into the session's carried state; each contribution goes to `feed`. A
  * verdict on a click of an earlier batch (a dead click is known a second later) feeds that
  * click's key.

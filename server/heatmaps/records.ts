@@ -1,5 +1,5 @@
 // The heatmap records of a batch (common/captured.ts: tapedeck/click and tapedeck/scroll), taken
-// where the batch is parsed (pack-batch.ts, maybe a worker thread) so the aggregation that runs
+// where the batch is parsed (pack.ts, maybe a worker thread) so the aggregation that runs
 // after the batch is stored never reads events again.
 import { CAPTURED_TAGS } from '../../common/captured.js';
 

@@ -7,7 +7,7 @@ import { setImmediate as breathe } from 'node:timers/promises';
 import { listChunks, readChunkData, readChunkJson, type ChunkInfo } from '../storage/chunks.js';
 import { SPAN_BYTES, type EventSpans } from '../storage/scan-events.js';
 import { toSession } from '../sessions/rows.js';
-import { LIVE_WINDOW_MS } from '../../common/limits.js';
+import { recordingNow } from '../../common/recording-now.js';
 import { sessionEnded } from '../recordings/rules.js';
 import { RECORDING_FORMAT, RECORDING_VERSION } from '../../common/recording-file.js';
 import { chunkCost, COMMA, openChunk, PIECE_BYTES } from './chunk-order.js';
@@ -28,7 +28,8 @@ export function replayInit(row: Selectable<SessionsTable>): ReplayInit {
   const { userAgent, remoteIpAddress, ipMode, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason } = session;
   const { durationMs, activeMs, pageCount, clickCount, rageClickCount, deadClickCount, quickBackCount, excessiveScrollCount, errorCount, failedRequestCount } = session;
   const facts = { durationMs, activeMs, pageCount, clickCount, rageClickCount, deadClickCount, quickBackCount, excessiveScrollCount, errorCount, failedRequestCount };
-  return { userAgent, remoteIpAddress, ipMode, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason, ...facts };
+  const { lastActivityAt, closed } = session;
+  return { userAgent, remoteIpAddress, ipMode, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason, ...facts, lastActivityAt, ...(closed ? { closed } : {}) };
 }
 
 /** Whether the chunks, taken in seq order, never go back in time (the usual case). */
@@ -200,8 +201,9 @@ const WRITE_BYTES = 256 * 1024;
 /** Whether a session will not grow any more: the tracker starts a new one after this long idle. */
 export const sessionComplete = (session: Selectable<SessionsTable>, now: number) => sessionEnded(session.last_activity_at, now);
 
-/** Whether the visitor is recording now: a batch came within LIVE_WINDOW_MS (see there). */
-export const sessionLive = (session: Selectable<SessionsTable>, now: number) => !session.closed_reason && now - session.last_activity_at <= LIVE_WINDOW_MS;
+/** Whether the visitor is recording now (common/recording-now.ts). */
+export const sessionLive = (session: Selectable<SessionsTable>, now: number) =>
+  recordingNow({ lastActivityAt: session.last_activity_at, closed: Boolean(session.closed_reason) }, now);
 
 /** The ReplayResponse {init, complete, live, batches, events} as a stream of JSON text. */
 export function replayStream(db: Db, session: Selectable<SessionsTable>, now = Date.now(), options: ReplayOptions = {}): Readable {

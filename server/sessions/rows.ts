@@ -57,6 +57,8 @@ export function toSession(row: SessionRow): Session {
     entryUrl: row.entry_url,
     startedAt: row.started_at,
     lastActivityAt: row.last_activity_at,
+    // Only when closed at a cap (common/recording-now.ts): no longer recording, however recent.
+    ...(row.closed_reason ? { closed: true } : {}),
     durationMs: sessionDurationMs(row),
     pageCount: row.page_count,
     eventCount: row.event_count,

@@ -64,7 +64,7 @@ export function encodeEvents(events: ReplayEvent[]): EncodedChunk {
 /**
  * Whether a batch body whose events were checked can be stored as it arrived: its JSON is an
  * object with one top-level events array the scan vouches for (`events`, from scanBatch over these
- * bytes) and no raw line break. The caller vouches for the rest (see ingest/pack-batch.ts).
+ * bytes) and no raw line break. The caller vouches for the rest (see ingest/pack.ts).
  */
 export function storableAsReceived(json: Uint8Array, events: EventsSpan | null): events is EventsSpan {
   return events !== null && json[0] === OPEN_OBJECT && !json.includes(NEWLINE) && !json.includes(RETURN);

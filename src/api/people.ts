@@ -1,10 +1,14 @@
+import { queryOptions } from '@tanstack/react-query';
 import { api, type ApiClient } from './client.js';
 import { API_PATHS } from './paths.js';
 import type { Erased, Person } from '../../common/api/people.js';
 
 export const personKey = (campaignId: string, userId: string) => ['person', campaignId, userId] as const;
 
-export const fetchPerson = (campaignId: string, userId: string, client: ApiClient = api) => client.get<Person>(API_PATHS.person(campaignId, userId));
+const fetchPerson = (campaignId: string, userId: string, client: ApiClient = api) => client.get<Person>(API_PATHS.person(campaignId, userId));
+
+export const personQueryOptions = (campaignId: string, userId: string) =>
+  queryOptions({ queryKey: personKey(campaignId, userId), queryFn: () => fetchPerson(campaignId, userId) });
 
 /** Erases every session of the person; answers how many. */
 export const erasePerson = (campaignId: string, userId: string, client: ApiClient = api) => client.delete<Erased>(API_PATHS.person(campaignId, userId));

@@ -1,7 +1,7 @@
 /** 'Live': the page follows the server's live stream. */
-export function LiveBadge({ title }: { title: string }) {
+export function LiveBadge({ title, testId = 'live-badge' }: { title: string; testId?: string }) {
   return (
-    <span className="badge badge-live" title={title} data-testid="live-badge">
+    <span className="badge badge-live" title={title} data-testid={testId}>
       <span className="live-dot" aria-hidden="true" /> Live
     </span>
   );

@@ -5,7 +5,10 @@ import type { Session } from '../../common/api-types.js';
 import { shortId, storedIpLabel } from '../lib/format.js';
 import { replayPageLink } from '../lib/replayUrls.js';
 import type { SessionListContext } from '../lib/sessionListContext.js';
-import { CountryName, ProblemBadges, SessionSummary } from './SessionFacts.js';
+import { ProblemBadges, SessionSummary } from './SessionFacts.js';
+import { LiveBadge } from './LiveBadge.js';
+import { useRecordingNow } from '../lib/useRecordingNow.js';
+import { sessionWhat, sessionWhere, sessionWho } from '../lib/sessionTitle.js';
 import { StarButton } from './StarButton.js';
 
 export const countryLabel = (session: Pick<Session, 'country'>) => session.country || 'Unknown';
@@ -41,42 +44,49 @@ interface SessionCardProps {
   list?: SessionListContext;
 }
 
-/** The spec's card, compact: ids, type and Watch Replay first; the spec's facts on two short rows. */
-export function SessionCard({ campaignId, session, onDetails, onDelete, actions, list }: SessionCardProps) {
+/** 'Live' on a session whose batches are arriving now (common/recording-now.ts); the page's own badge says its list is followed. */
+function RecordingNowBadge({ session }: { session: Pick<Session, 'lastActivityAt' | 'closed'> }) {
+  return useRecordingNow(session) ? <LiveBadge title="Recording now: this visit's batches are arriving" testId="session-live" /> : null;
+}
+
+/** Who (the user id, or Anonymous) with the short id that tells one anonymous visit from another. */
+function SessionTitle({ session, as: Heading }: { session: Session; as: 'h2' | 'span' }) {
   return (
-    <li className="card session-card" data-testid="session-card">
-      <div className="session-card-head">
-        <div className="session-ids">
-          <h2 className="session-short-id">{shortId(session.sessionId)}</h2>
-          <SessionTypeBadge session={session} />
-        </div>
-        <Link {...replayPageLink(campaignId, session.sessionId, list)} className="button button-primary button-small">
-          Watch Replay
-        </Link>
-      </div>
+    <Heading className="session-who" data-testid="session-who">
+      <span className="ellipsis" title={session.userId ?? undefined} data-testid={session.userId ? 'session-user' : undefined}>
+        {sessionWho(session)}
+      </span>{' '}
+      <span className="session-short-id" title={session.sessionId}>
+        {shortId(session.sessionId)}
+      </span>
+    </Heading>
+  );
+}
+
+/** Where the visit went and what it did, one line each. */
+function SessionStory({ session }: { session: Session }) {
+  return (
+    <>
+      <p className="session-where ellipsis" title={sessionWhere(session)}>
+        {sessionWhere(session)}
+      </p>
+      <p className="session-what small muted">{sessionWhat(session)}</p>
+    </>
+  );
+}
+
+/** The spec's facts about the browser (ids, IP, language, hardware, timezone, chips), folded away. */
+function BrowserDetails({ session }: { session: Session }) {
+  return (
+    <details className="session-browser">
+      <summary>Browser details</summary>
       <p className="mono small muted ellipsis" title={session.sessionId}>
         {session.sessionId}
       </p>
-      <SessionSummary session={session} />
-      <ProblemBadges session={session} />
       <dl className="session-facts">
-        {session.userId && (
-          <div>
-            <dt>User</dt>
-            <dd className="ellipsis" title={session.userId} data-testid="session-user">
-              {session.userId}
-            </dd>
-          </div>
-        )}
         <div>
           <dt>IP Address</dt>
           <dd>{storedIpLabel(session)}</dd>
-        </div>
-        <div>
-          <dt>Country</dt>
-          <dd>
-            <CountryName session={session} />
-          </dd>
         </div>
         <div>
           <dt>Language</dt>
@@ -92,6 +102,28 @@ export function SessionCard({ campaignId, session, onDetails, onDelete, actions,
         </div>
       </dl>
       <SessionChips session={session} />
+    </details>
+  );
+}
+
+/** A card titled by who, where and what; when, how long, device and country below; the browser's details folded. */
+export function SessionCard({ campaignId, session, onDetails, onDelete, actions, list }: SessionCardProps) {
+  return (
+    <li className="card session-card" data-testid="session-card">
+      <div className="session-card-head">
+        <div className="session-ids">
+          <SessionTitle session={session} as="h2" />
+          <SessionTypeBadge session={session} />
+          <RecordingNowBadge session={session} />
+        </div>
+        <Link {...replayPageLink(campaignId, session.sessionId, list)} className="button button-primary button-small">
+          Watch Replay
+        </Link>
+      </div>
+      <SessionStory session={session} />
+      <SessionSummary session={session} />
+      <ProblemBadges session={session} />
+      <BrowserDetails session={session} />
       <div className="row-actions">
         <SessionButtons campaignId={campaignId} session={session} onDetails={onDetails} onDelete={onDelete} actions={actions} />
       </div>
@@ -116,18 +148,17 @@ function SessionButtons({ campaignId, session, onDetails, onDelete, actions }: S
   );
 }
 
-/** One line of the dense list view: who, when, how long, what with, what went wrong, and the two ways in. */
+/** One line of the dense list view: who, where, when, how long, what with, what went wrong, and the two ways in. */
 export function SessionRow({ campaignId, session, onDetails, onDelete, actions, list }: SessionCardProps) {
   return (
     <li className="session-row" data-testid="session-row">
-      <span className="mono session-row-id" title={session.sessionId}>
-        {shortId(session.sessionId)}
-      </span>
+      <SessionTitle session={session} as="span" />
       <SessionTypeBadge session={session} />
-      <SessionSummary session={session} />
-      <span className="session-row-country">
-        <CountryName session={session} />
+      <RecordingNowBadge session={session} />
+      <span className="session-where ellipsis" title={sessionWhere(session)}>
+        {sessionWhere(session)}
       </span>
+      <SessionSummary session={session} />
       <ProblemBadges session={session} />
       <div className="row-actions">
         <Link {...replayPageLink(campaignId, session.sessionId, list)} className="button button-primary button-small">

@@ -7,7 +7,7 @@ import { DeviceIcon } from './DeviceIcon.js';
 // What a session card adds to the spec's facts: when, how long, what with, and what went wrong —
 // the derived facts the server keeps on each session.
 
-/** Start time (relative, the absolute time as its tooltip), duration, pages, software and entry page, in one short block. */
+/** Start time (relative, the absolute time as its tooltip), duration, software and device, and country, in one short block. */
 export function SessionSummary({ session, now }: { session: Session; now?: number }) {
   // "How long ago" is measured from when the card first showed (a render must not read the clock).
   const [shownAt] = useState(() => Date.now());
@@ -31,26 +31,18 @@ export function SessionSummary({ session, now }: { session: Session; now?: numbe
         </dd>
       </div>
       <div>
-        <dt className="visually-hidden">Pages</dt>
-        <dd>
-          {session.pageCount} {session.pageCount === 1 ? 'page' : 'pages'}
-        </dd>
-      </div>
-      <div>
         <dt className="visually-hidden">Browser</dt>
         <dd>
           <DeviceIcon device={session.device} /> {software}
           {session.device ? <span className="muted"> ({session.device})</span> : null}
         </dd>
       </div>
-      {session.entryUrl && (
-        <div className="session-summary-wide">
-          <dt className="visually-hidden">Entry page</dt>
-          <dd className="mono ellipsis" title={session.entryUrl}>
-            {session.entryUrl}
-          </dd>
-        </div>
-      )}
+      <div>
+        <dt className="visually-hidden">Country</dt>
+        <dd>
+          <CountryName session={session} />
+        </dd>
+      </div>
     </dl>
   );
 }

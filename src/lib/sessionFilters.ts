@@ -51,7 +51,8 @@ export interface SessionFilters {
   sort?: Exclude<SessionSort, typeof DEFAULT_SORT>;
 }
 
-const text = (value: unknown, max: number) =>
+/** A search value as trimmed text of at most `max` characters (the router reads an all-digit value as a number), or undefined. */
+export const searchText = (value: unknown, max: number) =>
   typeof value === 'string' || typeof value === 'number' ? String(value).trim().slice(0, max) || undefined : undefined;
 
 /** Every filter's name, and the sort's. */
@@ -75,20 +76,20 @@ export function validateSessionFilters(search: Record<string, unknown>): Session
     if (search[key] !== undefined && search[key] !== '' && Number.isInteger(n) && n >= 0 && n <= MAX_TIME) filters[key] = n;
   }
   for (const key of FILTER_FLAGS) if (search[key] === true || search[key] === 'true') filters[key] = true;
-  const url = text(search.url, FILTER_MAX_CHARS.url);
+  const url = searchText(search.url, FILTER_MAX_CHARS.url);
   if (url) filters.url = url;
-  const country = text(search.country, 3);
+  const country = searchText(search.country, 3);
   if (country && COUNTRY_CODE.test(country)) filters.country = country.toUpperCase();
   if ((DEVICE_KINDS as readonly unknown[]).includes(search.device)) filters.device = search.device as SessionFilters['device'];
-  const browser = text(search.browser, FILTER_MAX_CHARS.browser);
+  const browser = searchText(search.browser, FILTER_MAX_CHARS.browser);
   if (browser) filters.browser = browser;
-  const utm = text(search.utm, FILTER_MAX_CHARS.utm);
+  const utm = searchText(search.utm, FILTER_MAX_CHARS.utm);
   if (utm) filters.utm = utm;
   for (const key of PEOPLE_FILTERS) {
-    const value = text(search[key], FILTER_MAX_CHARS[key]);
+    const value = searchText(search[key], FILTER_MAX_CHARS[key]);
     if (value && (key === 'user' || key === 'event' || KEY_VALUE.test(value))) filters[key] = value;
   }
-  const error = text(search.error, MAX_ERROR_MESSAGE);
+  const error = searchText(search.error, MAX_ERROR_MESSAGE);
   if (error) filters.error = error;
   if (typeof search.funnel === 'string' && MADE_ID.test(search.funnel)) {
     filters.funnel = search.funnel;

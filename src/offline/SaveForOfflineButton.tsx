@@ -3,6 +3,7 @@ import { formatBytes } from '../lib/format.js';
 import { saveForOffline, type SaveProgress } from './saveForOffline.js';
 import { useSavedReplay } from './useSavedReplays.js';
 import { useOnline } from './useOnline.js';
+import { useRecordingNow } from '../lib/useRecordingNow.js';
 import './offline.css';
 
 interface Props {
@@ -23,6 +24,7 @@ export function SaveForOfflineButton({ campaignId, sessionId, expectedBytes }: P
   const [progress, setProgress] = useState<SaveProgress | null>(null);
   const [error, setError] = useState<string | null>(null);
   const online = useOnline();
+  const recording = useRecordingNow(saved && !saved.complete ? saved.facts : undefined);
 
   const save = async () => {
     setError(null);
@@ -42,7 +44,7 @@ export function SaveForOfflineButton({ campaignId, sessionId, expectedBytes }: P
         <span className="badge badge-offline" title={`${formatBytes(saved.size)} on this device`}>
           Available offline
         </span>
-        {!saved.complete && <span className="small muted">(still recording; refreshes when online)</span>}
+        {!saved.complete && <span className="small muted">{recording ? '(still recording; refreshes when online)' : '(refreshes when online)'}</span>}
       </span>
     );
   }

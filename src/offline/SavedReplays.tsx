@@ -11,6 +11,7 @@ import { replayPageLink } from '../lib/replayUrls.js';
 import { isQuotaError, QUOTA_MESSAGE } from './errors.js';
 import { OpenRecordingFile, type OpenedRecording } from './OpenRecordingFile.js';
 import { openImportedRecording } from './importedRecordings.js';
+import { useRecordingNow } from '../lib/useRecordingNow.js';
 import './offline.css';
 
 const MB = 1024 * 1024;
@@ -93,6 +94,7 @@ function SavedItem({
   onMessage: (message: string) => void;
   onOpenImported: (replay: SavedReplay) => void;
 }) {
+  const recording = useRecordingNow(replay.complete ? undefined : replay.facts);
   const togglePin = async () => {
     await setPinned(replay.key, !replay.pinned);
     if (!replay.pinned && !(await requestPersistentStorage())) {
@@ -136,7 +138,7 @@ function SavedItem({
       <div className="actions">
         {replay.imported && <span className="badge badge-imported">Imported file</span>}
         {replay.pinned && <span className="badge badge-offline">Pinned</span>}
-        {!replay.complete && <span className="badge badge-pending">Still recording</span>}
+        {recording && <span className="badge badge-pending">Still recording</span>}
         <OpenAction replay={replay} onOpenImported={onOpenImported} />
         <button type="button" className="button button-secondary button-small" onClick={() => void togglePin()} aria-pressed={replay.pinned}>
           {replay.pinned ? 'Unpin' : 'Pin'}

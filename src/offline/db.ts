@@ -39,8 +39,9 @@ export interface SavedReplay {
   imported?: true;
 }
 
-/** What /saved shows of a saved replay's derived facts: its length and the problem badges' counts. */
-const SAVED_FACTS = ['durationMs', 'errorCount', 'failedRequestCount', 'rageClickCount', 'deadClickCount', 'quickBackCount', 'excessiveScrollCount'] as const;
+/** What /saved shows of a saved replay's derived facts: its length, the problem badges' counts, and
+ * its last batch (whether it is still recording: common/recording-now.ts). */
+const SAVED_FACTS = ['durationMs', 'errorCount', 'failedRequestCount', 'rageClickCount', 'deadClickCount', 'quickBackCount', 'excessiveScrollCount', 'lastActivityAt', 'closed'] as const;
 
 export type SavedFacts = Partial<Pick<ReplayInit, (typeof SAVED_FACTS)[number]>>;
 

@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { sessionsQueryOptions, type SessionsQuery } from '../api/sessions.js';
-import { listFilters, neighbours, type Neighbours, type SessionListContext } from '../lib/sessionListContext.js';
+import { sessionsQueryOptions } from '../api/sessions.js';
+import { listQuery, neighbours, type Neighbours, type SessionListContext } from '../lib/sessionListContext.js';
 import { useOnline } from '../offline/useOnline.js';
 import { useSavedReplays } from '../offline/useSavedReplays.js';
 
@@ -13,11 +13,6 @@ import { useSavedReplays } from '../offline/useSavedReplays.js';
 
 /** 10 pages of 50: a replay deeper in a list than this has no Previous/Next until the list is scrolled to it. */
 const MAX_PAGES = 10;
-
-/** The list's query, as the sessions page asks for it (so both share one cached answer). */
-export function listQuery(list: SessionListContext): SessionsQuery {
-  return { search: list.q ?? '', type: list.type ?? 'all', filters: listFilters(list) };
-}
 
 export function useSessionNeighbours(campaignId: string, sessionId: string, list: SessionListContext): Neighbours {
   const online = useOnline();

@@ -1,5 +1,5 @@
-import { useState, type FormEvent } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Suspense, useState, type FormEvent, type ReactNode } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { HttpError } from '../api/client.js';
 import type { InsightsDays } from '../api/insights.js';
 import { createFunnel, deleteFunnel, funnelKeys, funnelResultQueryOptions, funnelsQueryOptions } from '../api/funnels.js';
@@ -29,25 +29,47 @@ interface Props {
   onDays: (days: InsightsDays) => void;
 }
 
-/** The campaign's funnels: each one's steps with the sessions entering them, and a form for a new one. */
+/**
+ * The campaign's funnels: each one's steps with the sessions entering them, and a form for a new one.
+ * Its route's loader has the funnels in the cache first (offline, the persisted copy).
+ */
 export function CampaignFunnels({ campaignId, days, onDays }: Props) {
-  const funnels = useQuery(funnelsQueryOptions(campaignId));
   useLiveRefresh(campaignId, funnelKeys.campaign(campaignId));
+  return (
+    <FunnelsPage campaignId={campaignId} days={days} onDays={onDays}>
+      <Suspense fallback={<Spinner label="Loading funnels" />}>
+        <FunnelList campaignId={campaignId} days={days} />
+      </Suspense>
+      <NewFunnel campaignId={campaignId} />
+    </FunnelsPage>
+  );
+}
+
+/** The route's errorComponent: the page with the spec's error text where the funnels go. */
+export function CampaignFunnelsError(props: Props) {
+  return (
+    <FunnelsPage {...props}>
+      <ErrorBox title="Failed to fetch funnels" />
+    </FunnelsPage>
+  );
+}
+
+function FunnelsPage({ campaignId, days, onDays, children }: Props & { children: ReactNode }) {
   return (
     <div className="page insights-page">
       <InsightsHeader campaignId={campaignId} title="Funnels" range={{ id: 'funnels-range', days, onDays }} />
       <CampaignTabs campaignId={campaignId} current="funnels" />
-      {funnels.isError && !funnels.data && <ErrorBox title="Failed to fetch funnels" />}
-      {funnels.isPending && <Spinner label="Loading funnels" />}
-      {funnels.data?.funnels.map((funnel) => (
-        <FunnelCard key={funnel.id} campaignId={campaignId} funnel={funnel} days={days} />
-      ))}
-      {funnels.data && funnels.data.funnels.length === 0 && (
-        <p className="muted">No funnels yet: name the steps a visitor goes through, in order — pages, clicks and custom events.</p>
-      )}
-      <NewFunnel campaignId={campaignId} />
+      {children}
     </div>
   );
+}
+
+function FunnelList({ campaignId, days }: { campaignId: string; days: InsightsDays }) {
+  const { data } = useSuspenseQuery(funnelsQueryOptions(campaignId));
+  if (data.funnels.length === 0) {
+    return <p className="muted">No funnels yet: name the steps a visitor goes through, in order — pages, clicks and custom events.</p>;
+  }
+  return data.funnels.map((funnel) => <FunnelCard key={funnel.id} campaignId={campaignId} funnel={funnel} days={days} />);
 }
 
 function FunnelCard({ campaignId, funnel, days }: { campaignId: string; funnel: Funnel; days: InsightsDays }) {

@@ -13,7 +13,8 @@ import { DeleteCampaignModal, DeleteSessionModal, SessionDetailsModal } from '..
 import { SessionFilterBar, useTypedText } from '../components/SessionFilterBar.js';
 import { SegmentPicker } from '../components/SegmentPicker.js';
 import { hasFilters } from '../lib/sessionFilters.js';
-import { listContext, listFilters, SESSION_LIST_DEFAULTS, type SessionListSearch } from '../lib/sessionListContext.js';
+import { DEFAULT_SORT } from '../../common/session-list.js';
+import { listContext, listFilters, listQuery, SESSION_LIST_DEFAULTS, type SessionListSearch } from '../lib/sessionListContext.js';
 import { Spinner } from '../components/Spinner.js';
 import { useCampaignName } from '../offline/useCampaignName.js';
 import { useWhenBackOnline } from '../offline/useOnline.js';
@@ -39,9 +40,9 @@ const SEARCH_TYPING_PAUSE_MS = 300;
 export function CampaignSessions({ campaignId, sessionActions, list: listSearch = SESSION_LIST_DEFAULTS, onList }: CampaignSessionsProps) {
   const { q, type } = listSearch;
   const filters = listFilters(listSearch);
-  const onFilters = onList && ((next: typeof filters) => onList({ ...next, q, type }));
+  const onFilters = onList && ((next: typeof filters) => onList({ ...next, q, type, sort: next.sort ?? DEFAULT_SORT }));
   const search = useTypedText(q, (text) => onList?.({ ...listSearch, q: text }), SEARCH_TYPING_PAUSE_MS);
-  const query = { search: q, type, filters };
+  const query = listQuery(listSearch);
   // The previous list stays on screen while a new search or filter loads.
   const sessions = useInfiniteQuery({ ...sessionsQueryOptions(campaignId, query), enabled: Boolean(campaignId), placeholderData: keepPreviousData });
   const [details, setDetails] = useState<Session | null>(null);

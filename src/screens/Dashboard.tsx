@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { campaignsQueryOptions, loaderScriptQueryOptions } from '../api/campaigns.js';
 import type { Campaign } from '../../common/api-types.js';
 import { campaignStatus, countCampaigns, filterCampaigns, type StatusFilter } from '../lib/campaignStatus.js';
@@ -10,8 +10,29 @@ import { InstallTag, ScriptActions } from '../components/ScriptActions.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 import { CampaignUsageFacts } from '../components/CampaignUsage.js';
 
+/** The dashboard: its route's loader has the campaigns in the cache first (offline, the persisted copy). */
 export function Dashboard() {
-  const campaigns = useQuery(campaignsQueryOptions());
+  const { data } = useSuspenseQuery(campaignsQueryOptions());
+  return <DashboardView campaigns={data} />;
+}
+
+/** While the route's loader waits for the campaigns: skeleton rows. */
+export function DashboardPending() {
+  return <DashboardView />;
+}
+
+/** The route's errorComponent: the spec's error box, whose Retry loads the campaigns again. */
+export function DashboardError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  return <DashboardView failed={{ message: (error instanceof Error && error.message) || 'Request failed', onRetry }} />;
+}
+
+interface ViewProps {
+  /** None while loading. */
+  campaigns?: Campaign[];
+  failed?: { message: string; onRetry: () => void };
+}
+
+function DashboardView({ campaigns, failed }: ViewProps) {
   const script = useQuery(loaderScriptQueryOptions());
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
@@ -20,7 +41,7 @@ export function Dashboard() {
   const notice = useRouterState({ select: (state) => state.location.state.notice });
   const [noticeDismissed, setNoticeDismissed] = useState(false);
 
-  const all = useMemo(() => campaigns.data ?? [], [campaigns.data]);
+  const all = useMemo(() => campaigns ?? [], [campaigns]);
   const counters = useMemo(() => countCampaigns(all), [all]);
   const shown = useMemo(() => filterCampaigns(all, search, status), [all, search, status]);
   const filtering = search.trim() !== '' || status !== 'all';
@@ -50,9 +71,9 @@ export function Dashboard() {
         <Stat label="Expired" value={counters.expired} tone="grey" />
       </div>
 
-      {campaigns.isError && (
-        <ErrorBox title="Error loading campaigns" message={campaigns.error?.message || 'Request failed'}>
-          <button type="button" className="button button-secondary" onClick={() => void campaigns.refetch()}>
+      {failed && (
+        <ErrorBox title="Error loading campaigns" message={failed.message}>
+          <button type="button" className="button button-secondary" onClick={failed.onRetry}>
             Retry
           </button>
         </ErrorBox>
@@ -85,7 +106,7 @@ export function Dashboard() {
         {shown.length} of {all.length} campaigns
       </p>
 
-      {campaigns.isPending ? (
+      {!campaigns && !failed ? (
         <div className="campaign-list" aria-busy="true" aria-label="Loading campaigns">
           {[0, 1, 2].map((i) => (
             <div key={i} className="card campaign-row skeleton" data-testid="skeleton-row">
@@ -95,7 +116,7 @@ export function Dashboard() {
             </div>
           ))}
         </div>
-      ) : all.length === 0 && !campaigns.isError ? (
+      ) : all.length === 0 && !failed ? (
         <div className="empty-state">
           <h2>No campaigns yet</h2>
           <p className="muted">Create a campaign to get your tracking script and start recording sessions.</p>

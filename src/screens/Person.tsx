@@ -1,7 +1,7 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { erasePerson, fetchPerson, personExportUrl, personKey } from '../api/people.js';
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { erasePerson, personExportUrl, personKey, personQueryOptions } from '../api/people.js';
 import { sessionKeys } from '../api/sessions.js';
 import { createErrorMessage } from '../api/campaigns.js';
 import { ConfirmDeleteModal } from '../components/SessionModals.js';
@@ -13,8 +13,14 @@ import { PeopleFactsList } from '../components/replay/PersonFacts.js';
 // A person: the sessions a site identified by one id (tapedeck.identify), what they told, their
 // data as a file (a data-subject access export), and their erasure, confirmed by typing the id.
 
-export function Person({ campaignId, userId }: { campaignId: string; userId: string }) {
-  const person = useQuery({ queryKey: personKey(campaignId, userId), queryFn: () => fetchPerson(campaignId, userId) });
+interface Props {
+  campaignId: string;
+  userId: string;
+}
+
+/** The person's page: its route's loader has the person in the cache first. */
+export function Person({ campaignId, userId }: Props) {
+  const { data: person } = useSuspenseQuery(personQueryOptions(campaignId, userId));
   const [erasing, setErasing] = useState(false);
   const [typed, setTyped] = useState('');
   const queryClient = useQueryClient();
@@ -23,60 +29,42 @@ export function Person({ campaignId, userId }: { campaignId: string; userId: str
     mutationFn: () => erasePerson(campaignId, userId),
     onSuccess: async () => {
       setErasing(false);
-      queryClient.removeQueries({ queryKey: personKey(campaignId, userId) });
       await queryClient.invalidateQueries({ queryKey: sessionKeys.campaign(campaignId) });
       await navigate({ to: '/campaign/$campaignId', params: { campaignId } });
+      // Gone from the cache once its page is left (on the page, it would be fetched again).
+      queryClient.removeQueries({ queryKey: personKey(campaignId, userId) });
     },
   });
 
   return (
-    <div className="page person-page">
-      <div className="replay-title-row">
-        <h1>Person</h1>
-        <Link to="/campaign/$campaignId" params={{ campaignId }} className="button button-secondary">
-          Back to Campaign
-        </Link>
+    <PersonPage campaignId={campaignId} userId={userId}>
+      <div className="actions">
+        <a className="button button-secondary" href={personExportUrl(campaignId, userId)} download>
+          Download data (JSON)
+        </a>
+        <button type="button" className="button button-danger" onClick={() => setErasing(true)}>
+          Erase this person
+        </button>
       </div>
-      <p className="mono break" data-testid="person-id">
-        {userId}
-      </p>
-      {person.isPending && (
-        <p className="loading-text" role="status">
-          <span className="spinner" aria-hidden="true" /> Loading...
-        </p>
-      )}
-      {person.isError && <ErrorBox title="Error" message={createErrorMessage(person.error, 'Failed to load this person')} />}
-      {person.data && (
-        <>
-          <div className="actions">
-            <a className="button button-secondary" href={personExportUrl(campaignId, userId)} download>
-              Download data (JSON)
-            </a>
-            <button type="button" className="button button-danger" onClick={() => setErasing(true)}>
-              Erase this person
-            </button>
-          </div>
-          {erase.isError && <ErrorBox title="Error" message={createErrorMessage(erase.error, 'Failed to erase this person')} />}
-          <section className="card" aria-labelledby="person-told">
-            <h2 id="person-told">What the site told</h2>
-            <PeopleFactsList facts={person.data} />
-          </section>
-          <section className="card" aria-labelledby="person-sessions">
-            <h2 id="person-sessions">
-              Sessions ({person.data.sessions.length}
-              {person.data.truncated ? '+' : ''})
-            </h2>
-            <ul className="person-sessions">
-              {person.data.sessions.map((session) => (
-                <li key={session.sessionId}>
-                  <Link {...replayPageLink(campaignId, session.sessionId)}>{shortId(session.sessionId)}</Link> {formatDateTime(session.startedAt)},{' '}
-                  {formatDurationMs(session.durationMs)}
-                </li>
-              ))}
-            </ul>
-          </section>
-        </>
-      )}
+      {erase.isError && <ErrorBox title="Error" message={createErrorMessage(erase.error, 'Failed to erase this person')} />}
+      <section className="card" aria-labelledby="person-told">
+        <h2 id="person-told">What the site told</h2>
+        <PeopleFactsList facts={person} />
+      </section>
+      <section className="card" aria-labelledby="person-sessions">
+        <h2 id="person-sessions">
+          Sessions ({person.sessions.length}
+          {person.truncated ? '+' : ''})
+        </h2>
+        <ul className="person-sessions">
+          {person.sessions.map((session) => (
+            <li key={session.sessionId}>
+              <Link {...replayPageLink(campaignId, session.sessionId)}>{shortId(session.sessionId)}</Link> {formatDateTime(session.startedAt)},{' '}
+              {formatDurationMs(session.durationMs)}
+            </li>
+          ))}
+        </ul>
+      </section>
       {erasing && (
         <ConfirmDeleteModal
           title="Erase this person?"
@@ -91,6 +79,43 @@ export function Person({ campaignId, userId }: { campaignId: string; userId: str
           <input id="erase-confirm" className="input mono" autoComplete="off" value={typed} onChange={(e) => setTyped(e.target.value)} />
         </ConfirmDeleteModal>
       )}
+    </PersonPage>
+  );
+}
+
+/** While the route's loader waits for the person. */
+export function PersonPending(props: Props) {
+  return (
+    <PersonPage {...props}>
+      <p className="loading-text" role="status">
+        <span className="spinner" aria-hidden="true" /> Loading...
+      </p>
+    </PersonPage>
+  );
+}
+
+/** The route's errorComponent: the page with the load's error. */
+export function PersonError({ error, ...props }: Props & { error: unknown }) {
+  return (
+    <PersonPage {...props}>
+      <ErrorBox title="Error" message={createErrorMessage(error, 'Failed to load this person')} />
+    </PersonPage>
+  );
+}
+
+function PersonPage({ campaignId, userId, children }: Props & { children: ReactNode }) {
+  return (
+    <div className="page person-page">
+      <div className="replay-title-row">
+        <h1>Person</h1>
+        <Link to="/campaign/$campaignId" params={{ campaignId }} className="button button-secondary">
+          Back to Campaign
+        </Link>
+      </div>
+      <p className="mono break" data-testid="person-id">
+        {userId}
+      </p>
+      {children}
     </div>
   );
 }

@@ -22,6 +22,7 @@ import { API_PATHS } from '../api/paths.js';
 import { liveAfter, liveBatchSeq, NOT_LIVE_OFFLINE } from '../lib/liveFeed.js';
 import { useLiveStream } from '../lib/useLiveStream.js';
 import { LiveBadge } from '../components/LiveBadge.js';
+import { useRecordingNow } from '../lib/useRecordingNow.js';
 import { shortId } from '../lib/format.js';
 import { SessionNav, useAutoplayNext } from '../components/replay/SessionNav.js';
 import { useSessionNeighbours } from '../replay/useSessionNeighbours.js';
@@ -102,6 +103,11 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds, 
   // the batches the download carried (and, opened again, after those the source holds then), each
   // batch taken once by its seq. Its end ('ended') makes it a plain replay.
   const inProgress = Boolean(snapshot?.live);
+  // 'Live' only while batches arrive: the download's last batch, then each one the stream brings,
+  // by the one rule (common/recording-now.ts).
+  const [lastLiveBatchAt, setLastLiveBatchAt] = useState(0);
+  const init = snapshot?.init;
+  const recording = useRecordingNow(init?.lastActivityAt === undefined ? undefined : { closed: init.closed, lastActivityAt: Math.max(init.lastActivityAt, lastLiveBatchAt) });
   const liveConnected = useLiveStream({
     path: API_PATHS.liveReplay(campaignId, sessionId),
     enabled: Boolean(source && snapshot?.downloaded && inProgress && snapshot.held),
@@ -113,6 +119,7 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds, 
       events: (data, id) => {
         try {
           source?.appendLive(liveBatchSeq(id), JSON.parse(data) as ReplayEvent[]);
+          setLastLiveBatchAt(Date.now());
         } catch {
           // not a batch of events: ignored
         }
@@ -188,7 +195,7 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds, 
               <h2 id="player-title" className="player-title">
                 {events.length} events recorded
               </h2>
-              {inProgress && liveConnected && <LiveBadge title="Following the session as it happens" />}
+              {inProgress && recording && liveConnected && <LiveBadge title="Following the session as it happens" />}
             </div>
             {inProgress && !online && (
               <p className="player-note" role="note" data-testid="not-live-offline">

@@ -143,6 +143,7 @@ describe.skipIf(!hasChromium)('editing a campaign', () => {
       await owner.waitForURL(new RegExp(`/campaign/${campaign.id}$`));
       const card = owner.getByTestId('session-card');
       await card.waitFor();
+      await card.getByText('Browser details').click();
       await card.getByText('127.0.0.0 (truncated)', { exact: true }).waitFor();
       await card.getByRole('button', { name: 'View Details' }).click();
       await owner.getByRole('dialog').getByText('127.0.0.0 (truncated)', { exact: true }).waitFor();
@@ -156,6 +157,7 @@ describe.skipIf(!hasChromium)('editing a campaign', () => {
       await owner.getByRole('button', { name: 'Save Changes' }).click();
       await owner.waitForURL(new RegExp(`/campaign/${campaign.id}$`));
       // Lowering the limit below the count keeps the sessions already recorded.
+      await owner.getByTestId('session-card').getByText('Browser details').click();
       await owner.getByTestId('session-card').getByText('127.0.0.0 (truncated)', { exact: true }).waitFor();
     });
 

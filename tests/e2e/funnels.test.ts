@@ -77,7 +77,7 @@ describe.skipIf(!hasChromium)('funnels', () => {
     await expect.poll(() => new URL(page.url()).searchParams.get('outcome')).toBe('dropped');
     expect(new URL(page.url()).pathname).toBe(`/campaign/${rig.campaignId}`);
     await expect.poll(() => page.getByTestId('session-card').count()).toBe(1);
-    expect(await page.getByTestId('session-card').innerText()).toContain(visitors[1].id);
+    expect(await page.getByTestId('session-card').textContent()).toContain(visitors[1].id);
     await context.close();
   });
 

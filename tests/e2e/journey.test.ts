@@ -179,7 +179,8 @@ describe.skipIf(!hasChromium)('a site owner journey', () => {
     await owner.getByTestId('live-badge').waitFor();
     const card = owner.getByTestId('session-card').filter({ hasText: sessionId });
     await card.getByText('Human User').waitFor();
-    await card.getByText('127.0.0.1').first().waitFor();
+    // Titled by where the visit went: its entry page first.
+    await card.getByText(/^\/checkout\.html → /).waitFor();
     await ownerView.shot('sessions');
     const replayAnswer = owner.waitForResponse((r) => r.url().includes(`/api/v1/replay/retrieve/${campaign.id}/${sessionId}`));
     await card.getByRole('link', { name: 'Watch Replay' }).click();

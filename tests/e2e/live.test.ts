@@ -95,7 +95,7 @@ describe.skipIf(!hasChromium)('watching live', () => {
       await card.waitFor({ timeout: 20_000 });
       const listed = (await (await ownerContext.request.get(`${origin}/api/v1/streaming/sessions/${campaignId}/`)).json()) as SessionsResponse;
       sessionId = listed.sessions[0].sessionId;
-      await card.getByText(sessionId).waitFor();
+      await card.getByText(sessionId.slice(0, 8), { exact: true }).waitFor();
       // The counters follow (fetched again by themselves).
       await page.getByLabel('Session counters').getByText('Total Sessions').locator('..').getByText('1', { exact: true }).waitFor({ timeout: 20_000 });
       expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);

@@ -319,7 +319,8 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       const now = Date.now();
       human = `human${device.name}0123456789`;
       const bot = `bot${device.name}0123456789`;
-      await insertSession(server.db, { campaign_id: campaignId, id: human, started_at: now - 60_000, last_activity_at: now - 50_000, remote_ip: '203.0.113.7', country: 'France', language: 'fr-FR', timezone: 'Europe/Paris', hardware_concurrency: 8, cookies_enabled: 1, has_focus: 1, user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140', has_human_input: 1, event_count: demoEvents.length });
+      // Its last batch ten minutes ahead: still recording (common/recording-now.ts) until the saved-replays screen below, however slow the machine.
+      await insertSession(server.db, { campaign_id: campaignId, id: human, started_at: now - 60_000, last_activity_at: now + 10 * 60_000, remote_ip: '203.0.113.7', country: 'France', language: 'fr-FR', timezone: 'Europe/Paris', hardware_concurrency: 8, cookies_enabled: 1, has_focus: 1, user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140', has_human_input: 1, event_count: demoEvents.length });
       await appendChunk(server.db, { campaignId, sessionId: human, seq: 0, events: demoEvents });
       await insertSession(server.db, { campaign_id: campaignId, id: bot, started_at: now - 30_000, remote_ip: '198.51.100.2', language: 'en-US', timezone: 'UTC', hardware_concurrency: 2, webdriver: 1, is_bot: 1, bot_reason: 'webdriver' });
 
@@ -332,6 +333,8 @@ describe.skipIf(!hasChromium)('PWA screens journey', () => {
       expect(await counter('Total Sessions')).toBe('2');
       expect(await counter('Human Users')).toBe('1');
       expect(await counter('Bot Traffic')).toBe('1');
+      // The spec's browser facts are on each card, folded under "Browser details".
+      for (const card of await page.getByTestId('session-card').all()) await card.getByText('Browser details').click();
       for (const text of [human.slice(0, 8), human, 'Human User', 'Bot Traffic', '203.0.113.7', 'France', 'Unknown', 'fr-FR', '8 cores', 'Europe/Paris', 'Cookies enabled', 'Focus active', 'Windowed']) await see(text);
       // A campaign made with the form keeps recordings for the default 90 days, and says so.
       await see('Recordings are kept for 90 days');

@@ -8,7 +8,7 @@ import { openAsOwner, useVisitorRig } from './tracker-site.js';
 // The sessions list as an owner scans it: on a phone the first session's "Watch Replay" is on
 // the first screen (compact cards, filters folded behind "Filters (n)"); every filter applies as
 // you type; a dense list view on desktop. With SESSIONS_SCREENSHOTS=1 the pages are saved to
-// docs/screenshots/sessions-{1280,390}.png.
+// docs/screenshots/sessions-{1280,390}.png (and the cards at 1280 to sessions-cards-1280.png).
 
 const screenshots = process.env.SESSIONS_SCREENSHOTS === '1';
 
@@ -41,6 +41,12 @@ describe.skipIf(!hasChromium)('sessions list', () => {
         os: 'iOS 17.0',
         device: 'mobile',
         duration_ms: 95_000,
+        // Who, where and what the cards are titled by: two identified shoppers, two anonymous visitors.
+        user_id: i % 2 ? `cust-00${i}` : null,
+        exit_url: '/about',
+        event_count: 240 + i * 31,
+        click_count: 6 + i,
+        events: JSON.stringify(i % 2 ? { add_to_cart: 2, checkout: 1 } : { add_to_cart: 1 }),
       });
     }
   });
@@ -87,6 +93,10 @@ describe.skipIf(!hasChromium)('sessions list', () => {
     await page.getByLabel('Min duration (s)').pressSequentially('60');
     await expect.poll(() => new URL(page.url()).searchParams.get('minDuration')).toBe('60000');
     await expect.poll(() => page.getByTestId('session-card').count()).toBe(4);
+    if (screenshots) {
+      await page.getByTestId('session-card').first().scrollIntoViewIfNeeded();
+      await page.screenshot({ path: 'docs/screenshots/sessions-cards-1280.png' });
+    }
     await page.getByLabel('Max duration (s)').pressSequentially('10');
     await expect.poll(() => page.getByTestId('session-card').count()).toBe(0);
     await page.getByText('No sessions found').waitFor();

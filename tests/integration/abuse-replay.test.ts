@@ -124,7 +124,8 @@ describe('replay of a session whose chunks overlap everywhere', () => {
     expect(MERGE_BUDGET_BYTES).toBeGreaterThanOrEqual(16 * MB);
   });
 
-  it('answers three concurrent retrievals of a maximum-size worst-ordered session in full, and answers other calls meanwhile', async () => {
+  // Storing and three times sending a 20 MB session: well past the 30 s default on a busy 2-core machine.
+  it('answers three concurrent retrievals of a maximum-size worst-ordered session in full, and answers other calls meanwhile', { timeout: 120_000 }, async () => {
     const stored: StoredSession = await storeWorstSession(server.db, campaign.id, 'worst-maximum-1', MAXIMUM);
     expect(stored.jsonBytes).toBeGreaterThan(20 * MB);
     const idle = process.memoryUsage().rss;

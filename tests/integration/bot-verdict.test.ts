@@ -7,7 +7,7 @@ import { markEndedSessionsWithoutInput } from '../../server/recordings/bot-sweep
 import { SESSION_IDLE_MS } from '../../common/limits.js';
 import { serverWithCampaign } from './ingest-support.js';
 
-// "Ended without human input = bot" is botVerdict's rule (server/recordings/verdict.ts); the
+// "Ended without human input = bot" is botVerdict's rule (server/recordings/rules.ts); the
 // sweep writes it in SQL. Rows as ingest left them (judged as counted), swept at one moment, end
 // with the verdict botVerdict gives them with `ended` from sessionEnded — on this database.
 

@@ -13,7 +13,7 @@ import type { SessionCaps, SessionState } from '../../server/recordings/rules.js
 import { makeCampaign, sessionId, info, pageEvents, postBatch } from './ingest-support.js';
 import { admittedCount, campaignRow, chunkSeqs, clickAt, eventsOf, packed, useRecordingsServer, writerFor } from './recordings-support.js';
 
-// PostgreSQL's shared statements (server/recordings/postgres-statements.ts): the batches that
+// PostgreSQL's shared statements (server/recordings/postgres-batching.ts): the batches that
 // arrive together are written by one statement, against the rows and the campaign as this node
 // last saw them. The database checks both; whatever it does not confirm is written by nobody.
 

@@ -89,6 +89,8 @@ describe('GET /api/v1/replay/retrieve/:campaignId/:sessionId', () => {
       excessiveScrollCount: 0,
       errorCount: 2,
       failedRequestCount: 4,
+      // When its last batch came: a saved copy tells "still recording" by it (common/recording-now.ts).
+      lastActivityAt: expect.any(Number),
     });
     expect(body.events.map((e) => e.timestamp)).toEqual([1000, 1001, 1200, 1300, 1500, 2000]);
     expect(body.events[5].data).toEqual({ text: 'naïve “quotes” \u2028 </script>' });
@@ -224,12 +226,15 @@ describe('GET /api/v1/replay/retrieve/:campaignId/:sessionId', () => {
 
   it('calls a session live only while its last batch is under a minute old (issue 24, item 3)', async () => {
     await recordedSession('replay-live-now', [[event(4, 1), event(2, 2)]], Date.now() - 5_000);
-    await recordedSession('replay-left', [[event(4, 1), event(2, 2)]], Date.now() - LIVE_WINDOW_MS - 1000);
+    const leftAt = Date.now() - LIVE_WINDOW_MS - 1000;
+    await recordedSession('replay-left', [[event(4, 1), event(2, 2)]], leftAt);
     const now = (await (await replay('replay-live-now')).json()) as ReplayResponse;
     expect(now).toMatchObject({ complete: false, live: true });
     // The visitor left two minutes ago: not live, though the tracker may still continue the session.
     const left = (await (await replay('replay-left')).json()) as ReplayResponse;
     expect(left).toMatchObject({ complete: false, live: false });
+    // Its last batch travels with the replay: a copy saved now says "still recording" by the same rule later.
+    expect(left.init.lastActivityAt).toBe(leftAt);
   });
 
   it('marks a session complete after 30 minutes without activity', async () => {

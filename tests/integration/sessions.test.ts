@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordingNow } from '../../common/recording-now.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { createCampaign } from './ingest-support.js';
@@ -191,6 +192,19 @@ describe('GET /api/v1/streaming/sessions/:campaignId/', () => {
     expect(verdict['ended-with-input']).toEqual([false, null]);
     expect(verdict['still-going-no-input']).toEqual([false, null]);
     expect(body.counts).toEqual({ total: 3, human: 2, bot: 1 });
+  });
+
+  it('says which sessions were closed at a cap, so the list never calls them recording (common/recording-now.ts)', async () => {
+    const fresh = await newCampaign();
+    const now = Date.now();
+    const row = (id: string, closed: string | null): NewSession => ({ campaign_id: fresh.id, id, started_at: now - 30_000, last_activity_at: now - 1_000, closed_reason: closed });
+    await server.db.insertInto('sessions').values([row('capped', 'Session reached 2000 batches'), row('open', null)].map(sessionRow)).execute();
+    const body = await page('', fresh.id);
+    const byId = Object.fromEntries(body.sessions.map((s) => [s.sessionId, s]));
+    expect(byId.capped.closed).toBe(true);
+    expect(recordingNow(byId.capped, now)).toBe(false);
+    expect(byId.open.closed).toBeUndefined();
+    expect(recordingNow(byId.open, now)).toBe(true);
   });
 
   it('answers an empty page for a campaign without sessions', async () => {

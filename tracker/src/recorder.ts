@@ -3,7 +3,7 @@
 import { record } from '@rrweb/record';
 import type { Batch } from './batch.js';
 import { note } from './batch.js';
-import { BATCH_BYTES, FLUSH_EVENTS, FLUSH_TICKS, LIVE_FOLLOW_MS, LIVE_HEADER, MUTATION_BUDGET, SESSION_IDLE_MS, TICK_MS, UNLOAD_BATCH_BYTES } from '../../common/limits.js';
+import { BATCH_BYTES, DEAD_CLICK_MS, FLUSH_EVENTS, FLUSH_TICKS, LIVE_FOLLOW_MS, LIVE_HEADER, MUTATION_BUDGET, SESSION_IDLE_MS, TICK_MS, UNLOAD_BATCH_BYTES } from '../../common/limits.js';
 import { maskJson, packNow } from './pack.js';
 import { createPacker } from './packer.js';
 import { maskEvent, maskPage, mutationCount, optedOut } from './privacy.js';
@@ -18,6 +18,7 @@ import { splitEvents } from './split.js';
 import { add, capture } from './capture.js';
 import { pageApi } from './page-api.js';
 import { heat } from './heat.js';
+import { plainClick } from './field-click.js';
 
 /** The pack worker's bundled source: tracker/build.mjs builds tracker/src/pack-worker.ts first. */
 declare const PACK_WORKER_SOURCE: string | undefined;
@@ -93,6 +94,9 @@ function start(settings: Settings, url: string, rules: TrackerRules): void {
   // Until when someone watches this session live (a batch leaves every tick), else every FLUSH_TICKS ticks.
   let live = 0;
   let ticks = 0;
+  // When the last click was, while it still waits for a judgement: an event more than its second
+  // later judges it at ingest (common/session-facts.ts); leaving the page before that does too.
+  let clickedAt = 0;
 
   const save = () => storage(STATE_KEY, JSON.stringify(session));
   if (session.off || !masking) return;
@@ -183,6 +187,8 @@ function start(settings: Settings, url: string, rules: TrackerRules): void {
       // The page's address here; the rest masked on its way out (maskJson, in the pack worker).
       maskPage(event, rules.query);
       if (strict) maskEvent(event, strict);
+      if (event.timestamp - clickedAt > DEAD_CLICK_MS) clickedAt = 0;
+      if (plainClick(event)) clickedAt = event.timestamp;
       if (held) {
         // A new full snapshot (rrweb's checkout, its Meta event first) starts a segment; the one before it is kept.
         if (checkout && event.type === 4) held = [held[held.length - 1], []];
@@ -235,10 +241,16 @@ function start(settings: Settings, url: string, rules: TrackerRules): void {
   // Each tick also follows the visitor across pages of a single-page app.
   timer = setInterval(safe(() => (follow(), (Date.now() < live || ++ticks % FLUSH_TICKS < 1) && flush())), TICK_MS) as unknown as number;
 
-  addEventListener('visibilitychange', safe(() => document.visibilityState === 'hidden' && flush()));
+  /** The page goes away (hidden or unloaded): a moment that judges the last click, if it waits; never a new session. */
+  const hide = () => {
+    if (clickedAt && Date.now() - session.last <= SESSION_IDLE_MS) add('hidden', {});
+    clickedAt = 0;
+  };
+  addEventListener('visibilitychange', safe(() => document.visibilityState === 'hidden' && (hide(), flush())));
   addEventListener(
     'pagehide',
     safe(() => {
+      hide();
       flush(UNLOAD_BATCH_BYTES);
       const rest = sender.unload(byteLength);
       // Stashed masked, and without the bodies being made (the next page makes them again).

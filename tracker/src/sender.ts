@@ -47,7 +47,7 @@ export class Sender {
   add(batch: Batch): void {
     if (this.stopped) return;
     this.queue.push(batch);
-    this.prepare(batch);
+    void this.prepare(batch); // pump awaits it (a failure is pump's)
     this.pump().catch(() => undefined);
   }
 
@@ -80,7 +80,7 @@ export class Sender {
       batch.events = [note({ tooLarge: batch.bytes, events: batch.events.length }, eventTime(batch.events[0]))];
       this.queue.bytes += batch.events[0].length - batch.bytes;
       batch.bytes = batch.events[0].length;
-      this.prepare(batch);
+      void this.prepare(batch); // the next pump awaits it
     } else if (status === 0 || status === 408 || status === 429 || status >= 500) {
       this.attempts++;
       if (!this.reached && this.attempts >= FIRST_CONTACT_TRIES) return this.stop(`ingest unreachable (status ${status})`, false);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { brokenBudgets, exact, keptNotes, ratio, runsFor, stats, table, type Row } from '../../../bench/lib.js';
+import { brokenBudgets, budgetOf, exact, keptNotes, ratio, runsFor, stats, table, type Row } from '../../../bench/lib.js';
 
 const row = (ours: number[], baseline: number[] | undefined, budget?: number, budgetOn?: 'value' | 'ratio'): Row => ({
   group: 'Figure',
@@ -52,5 +52,13 @@ describe('--quick', () => {
   it('takes fewer runs than a full run, which keeps at least 5', () => {
     expect(runsFor(false)).toBeGreaterThanOrEqual(5);
     expect(runsFor(true)).toBeLessThan(runsFor(false));
+  });
+
+  it('shows a budget set on the full workload as not judged, and does not report its breach', () => {
+    const quickRow = { ...row([30], [1]), ...budgetOf({ quick: true }, 5, 'ratio') };
+    expect(brokenBudgets([quickRow])).toEqual([]);
+    expect(table([quickRow]).split('\n')[2]).toContain('| ≤ 5.00× (quick: not judged) |');
+    const fullRow = { ...row([30], [1]), ...budgetOf({ quick: false }, 5, 'ratio') };
+    expect(brokenBudgets([fullRow])).toEqual(['Figure / measure: 30.0× exceeds the budget of 5.00×']);
   });
 });

@@ -3,7 +3,7 @@ import type { TSchema } from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { SessionsQuery, SessionsResponse } from '../../../common/api/sessions.js';
 import { filterParams, validateSessionFilters } from '../../../src/lib/sessionFilters.js';
-import { validateListContext, validateSessionListSearch } from '../../../src/lib/sessionListContext.js';
+import { listFilters, validateListContext, validateSessionListSearch } from '../../../src/lib/sessionListContext.js';
 import { fetchSessionsPage } from '../../../src/api/sessions.js';
 import type { ApiClient } from '../../../src/api/client.js';
 import { DEFAULT_SORT, FUNNEL_OUTCOMES, SESSION_SORTS, SESSION_TYPES } from '../../../common/session-list.js';
@@ -97,9 +97,9 @@ describe('session filters', () => {
   ])('and the search and type the sessions page keeps from its URL pass the server schema too (%#)', async (search) => {
     const app = Fastify({ ajv: { customOptions: { coerceTypes: 'array' } } });
     app.get('/', { schema: { querystring: SessionsQuery } }, async () => ({ ok: true }));
-    const { q, type, ...filters } = validateSessionListSearch(search);
+    const list = validateSessionListSearch(search);
     let asked = '';
-    await fetchSessionsPage('c', { search: q, type, filters }, null, { get: async (url: string) => void (asked = url) } as unknown as ApiClient);
+    await fetchSessionsPage('c', { search: list.q, type: list.type, filters: listFilters(list) }, null, { get: async (url: string) => void (asked = url) } as unknown as ApiClient);
     const answer = await app.inject(`/?${asked.split('?')[1]}`);
     await app.close();
     expect([answer.statusCode, answer.body]).toEqual([200, '{"ok":true}']);

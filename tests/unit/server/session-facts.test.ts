@@ -103,20 +103,35 @@ describe('dead clicks', () => {
     expect(facts([click(0), meta(500, 'https://shop.example/next'), full(501), move(1500)]).deadClickCount).toBe(0);
     expect(facts([click(0), { type: 3, data: { source: 5, id: 3, text: '***', isChecked: false }, timestamp: T + 300 }, move(1500)]).deadClickCount).toBe(0);
   });
-  it('a click into a text field is answered by typing into it, though the typing is recorded later', () => {
-    const focus = (at: number, id = 7) => ({ type: 3, data: { source: 2, type: 5, id }, timestamp: T + at });
-    const typed = (at: number, id = 7) => ({ type: 3, data: { source: 5, id, text: '***', isChecked: false }, timestamp: T + at });
-    // mousedown focuses the field, then the click; the value is recorded when the visitor moves on.
-    expect(facts([focus(0), click(80), move(1500), typed(3000)]).deadClickCount).toBe(0);
-    expect(inBatches([focus(0), click(80), move(1500), typed(3000), move(20_000)], 2).deadClickCount).toBe(0);
-    // Two fields, each typed into: none dead; a plain click later with nothing after it still is.
-    expect(facts([focus(0), click(80), typed(2000), focus(4000), click(4080), typed(6000), click(9000, 100, 100, 8), move(10_500)]).deadClickCount).toBe(1);
-    // A focused button that does nothing, and nothing typed: dead once the wait for typing is over.
-    expect(facts([focus(0), click(80), move(1500)]).deadClickCount).toBe(0);
-    expect(facts([focus(0), click(80), move(1500), move(12_000)]).deadClickCount).toBe(1);
-    // Typing elsewhere does not answer it; a focus on another element does not make a click a field click.
-    expect(facts([focus(0), click(80), typed(3000, 9), move(12_000)]).deadClickCount).toBe(1);
-    expect(facts([focus(0, 9), click(300), move(1500)]).deadClickCount).toBe(1);
+  // A click as the tracker records it: `field: 1` on a text field (tracker/src/field-click.ts).
+  const fieldClick = (at: number, id = 7) => ({ type: 3, data: { source: 2, type: 2, id, x: 100, y: 100, field: 1 }, timestamp: T + at });
+  const focus = (at: number, id = 7) => ({ type: 3, data: { source: 2, type: 5, id }, timestamp: T + at });
+  const typed = (at: number, id = 7) => ({ type: 3, data: { source: 5, id, text: '***', isChecked: false }, timestamp: T + at });
+  const hidden = (at: number) => custom(at, 'tapedeck/hidden', {});
+  it('a broken button or link is dead though it took the focus (Chromium focuses both on mousedown)', () => {
+    expect(facts([focus(0), click(80), move(1500)]).deadClickCount).toBe(1);
+    expect(facts([focus(0, 9), click(80, 300, 40, 9), move(600), focus(3000), click(3080), move(4200)]).deadClickCount).toBe(2);
+    expect(inBatches([focus(0), click(80), move(1500), move(20_000)], 1).deadClickCount).toBe(1);
+  });
+  it('a working button is not dead: its DOM change, a failed request it made, or leaving within the second answers it', () => {
+    expect(facts([focus(0), click(80), mutation(300), move(1500)]).deadClickCount).toBe(0);
+    expect(facts([click(0), custom(400, 'tapedeck/request', { method: 'GET', url: '/x', status: 500, durationMs: 3 }), move(1500)]).deadClickCount).toBe(0);
+    expect(facts([click(0), hidden(150)]).deadClickCount).toBe(0);
+    expect(inBatches([click(0), hidden(150), meta(900, 'https://shop.example/next'), full(901), move(5000)], 1).deadClickCount).toBe(0);
+  });
+  it('a click into a text field is not dead, typed into now, later or never', () => {
+    expect(facts([focus(0), fieldClick(80), move(1500), typed(3000)]).deadClickCount).toBe(0);
+    expect(inBatches([focus(0), fieldClick(80), move(1500), typed(3000), move(20_000)], 2).deadClickCount).toBe(0);
+    expect(facts([fieldClick(0), move(1500), move(30_000), hidden(40_000)]).deadClickCount).toBe(0);
+    // Typing in a field does not answer a plain click later on.
+    expect(facts([fieldClick(0), typed(2000), click(4000, 100, 100, 8), move(5500)]).deadClickCount).toBe(1);
+  });
+  it("a visit's last click is judged when the page goes away: dead after a second of nothing", () => {
+    expect(facts([click(0), move(300)]).deadClickCount).toBe(0);
+    expect(facts([click(0), move(300), hidden(8000)]).deadClickCount).toBe(1);
+    expect(inBatches([move(0), click(100), move(300), hidden(60_000)], 3).deadClickCount).toBe(1);
+    // The judgement lands on the click itself (the heatmap and the timeline mark it there).
+    expect(sessionFacts([click(0), hidden(8000)] as never).marks.filter((m) => m.kind === 'dead')).toEqual([{ kind: 'dead', t: T }]);
   });
   it('a response later than 1 s comes too late', () => {
     expect(facts([click(0), mutation(1200)]).deadClickCount).toBe(1);
@@ -148,7 +163,7 @@ describe('batches', () => {
     const whole = facts(events);
     for (const size of [1, 3, 5]) {
       const folded = inBatches(events, size);
-      expect({ ...folded, recentClicks: [], pendingClicks: [], pendingFieldClicks: [] }).toEqual({ ...whole, recentClicks: [], pendingClicks: [], pendingFieldClicks: [] });
+      expect({ ...folded, recentClicks: [], pendingClicks: [] }).toEqual({ ...whole, recentClicks: [], pendingClicks: [] });
     }
     expect(whole).toMatchObject({ clickCount: 4, rageClickCount: 1, deadClickCount: 1, errorCount: 1, pages: ['/', '/b'] });
   });
@@ -159,7 +174,7 @@ describe('batches', () => {
     expect(carriedFacts(state).length).toBeLessThan(2000);
   });
   it('reads a damaged carried state as a fresh one', () => {
-    expect(readCarried('{oops')).toEqual({ lastInputAt: null, recentClicks: [], pendingClicks: [], pendingFieldClicks: [], pageTrail: [], scrolling: null, onUnrecordedPage: false, blockedRuns: [] });
+    expect(readCarried('{oops')).toEqual({ lastInputAt: null, recentClicks: [], pendingClicks: [], pageTrail: [], scrolling: null, onUnrecordedPage: false, blockedRuns: [] });
   });
 
   it('carries the blocked nodes of the page view, joined batch after batch, until a full snapshot starts afresh', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { StatementGroups } from '../../../server/recordings/postgres-batching.js';
 
-// The grouping behind ingest's short way (server/ingest/statement-groups.ts): what arrives in one
+// The grouping behind ingest's short way (server/recordings/postgres-batching.ts): what arrives in one
 // turn of the event loop shares a statement, within bounds, one item a key.
 
 interface Item {

@@ -1,12 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
-import { createMemoryHistory, createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
-import type { ReactNode } from 'react';
 import type { ReplayInit, Session } from '../../../common/api-types.js';
 import { SessionCard } from '../../../src/components/SessionCard.js';
 import { SessionDetailsModal } from '../../../src/components/SessionModals.js';
 import { SessionInfo } from '../../../src/components/SessionInfo.js';
-import { renderRouter } from '../../helpers/render-router.js';
+import { renderInRouter } from '../../helpers/render-router.js';
 
 // Bot or human is the server's one verdict (webdriver, crawler user agent or no human input):
 // every screen shows it, whatever the webdriver flag says on its own.
@@ -30,13 +28,8 @@ const crawler = {
   userAgent: 'Googlebot/2.1',
 } as Session;
 
-function inRouter(node: ReactNode) {
-  const rootRoute = createRootRoute();
-  const page = createRoute({ getParentRoute: () => rootRoute, path: '/', component: () => <>{node}</> });
-  const router = createRouter({ routeTree: rootRoute.addChildren([page]), history: createMemoryHistory({ initialEntries: ['/'] }) });
-  // The card's star button talks to the server through the query client.
-  renderRouter(router);
-}
+// The card's star button talks to the server through the query client.
+const inRouter = renderInRouter;
 
 describe('bot verdict on every screen', () => {
   it("a session the server calls a bot without webdriver is 'Bot Traffic' on its card, with the reason", async () => {

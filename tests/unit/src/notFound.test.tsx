@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { QueryClient } from '@tanstack/react-query';
-import { createMemoryHistory, createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
-import { CampaignSessions } from '../../../src/screens/CampaignSessions.js';
+import { createMemoryHistory, createRootRouteWithContext, createRoute, createRouter } from '@tanstack/react-router';
+import type { RouterContext } from '../../../src/routes/__root.js';
+import { Route as Sessions } from '../../../src/routes/_authed/campaign/$campaignId/index.js';
 import { NotFound } from '../../../src/screens/NotFound.js';
 import { renderRouter } from '../../helpers/render-router.js';
 
@@ -10,22 +11,19 @@ import { renderRouter } from '../../helpers/render-router.js';
 
 function renderAt(entries: string[], answer: (url: string) => Response) {
   vi.stubGlobal('fetch', async (input: RequestInfo | URL) => answer(String(input)));
-  const rootRoute = createRootRoute({ notFoundComponent: NotFound });
+  const rootRoute = createRootRouteWithContext<RouterContext>()({ notFoundComponent: NotFound });
   const home = createRoute({ getParentRoute: () => rootRoute, path: '/', component: () => <p>home page</p> });
   const dashboard = createRoute({ getParentRoute: () => rootRoute, path: '/dashboard', component: () => <p>dashboard page</p> });
-  const sessions = createRoute({
-    getParentRoute: () => rootRoute,
-    path: '/campaign/$campaignId',
-    component: function Sessions() {
-      return <CampaignSessions campaignId={sessions.useParams().campaignId} />;
-    },
-  });
+  // The sessions page's real route (its loader, screen and errorComponent), mounted as the route tree mounts it.
+  const sessions = Sessions.update({ id: '/campaign/$campaignId', path: '/campaign/$campaignId', getParentRoute: () => rootRoute } as never);
   const history = createMemoryHistory({ initialEntries: entries, initialIndex: entries.length - 1 });
-  const router = createRouter({ routeTree: rootRoute.addChildren([home, dashboard, sessions]), history });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createRouter({ routeTree: rootRoute.addChildren([home, dashboard, sessions]), history, context: { queryClient } });
   renderRouter(router, queryClient);
   return router;
 }
+
+const emptyList = { sessions: [], nextCursor: null, counts: { total: 0, human: 0, bot: 0 } };
 
 afterEach(() => {
   cleanup();
@@ -47,10 +45,19 @@ describe('an unknown campaign', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
   });
 
-  it('still shows the sessions page with the error for other failures', async () => {
-    renderAt(['/campaign/c-1'], (url) => (url.includes('/api/v1/streaming/sessions/') ? Response.json({ error: 'boom' }, { status: 500, statusText: 'Internal Server Error' }) : Response.json({ data: [] })));
+  it('still shows the sessions page with the error for other failures; Refresh loads the list again', async () => {
+    let failing = true;
+    renderAt(['/campaign/c-1?type=bot'], (url) => {
+      if (!url.includes('/api/v1/streaming/sessions/')) return Response.json({ data: [] });
+      return failing ? Response.json({ error: 'boom' }, { status: 500, statusText: 'Internal Server Error' }) : Response.json(emptyList);
+    });
     expect(await screen.findByText('Error: 500 Internal Server Error')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Campaign Sessions' })).toBeTruthy();
+    expect((screen.getByLabelText('Session type') as HTMLSelectElement).value).toBe('bot');
+    failing = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    expect(await screen.findByText('No sessions found')).toBeTruthy();
+    expect(screen.queryByText('Error: 500 Internal Server Error')).toBeNull();
   });
 });
 

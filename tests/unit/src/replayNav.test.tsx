@@ -2,8 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { INACTIVITY_GAP_MS, MAX_SKIP_SPEED, skipSpeed } from '../../../src/components/replay/replaySettings.js';
 import { playerProps } from '../../../src/components/player/rrwebPlayer.js';
-import { listContext, listFilters, neighbours, validateListContext } from '../../../src/lib/sessionListContext.js';
-import { listQuery } from '../../../src/replay/useSessionNeighbours.js';
+import { listContext, listFilters, listQuery, neighbours, validateListContext } from '../../../src/lib/sessionListContext.js';
 import { SessionNav, useAutoplayNext } from '../../../src/components/replay/SessionNav.js';
 
 afterEach(() => {

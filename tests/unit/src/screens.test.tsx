@@ -5,9 +5,9 @@ import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { QueryClient } from '@tanstack/react-query';
 import { createMemoryHistory, createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
 import type { FunctionComponent } from 'react';
-import { Dashboard } from '../../../src/screens/Dashboard.js';
+import { Route as DashboardRoute } from '../../../src/routes/_authed/dashboard.js';
 import { CreateCampaign } from '../../../src/screens/CreateCampaign.js';
-import { renderRouter } from '../../helpers/render-router.js';
+import { renderRoute, renderRouter } from '../../helpers/render-router.js';
 
 // Screens in jsdom on a real router and query client; only the network is scripted.
 const loader = fs.readFileSync(path.resolve(process.cwd(), 'tracker/loader.js'), 'utf8');
@@ -39,10 +39,13 @@ const campaigns = [
   { id: 'c-pending', name: 'Launch', domains: 'launch.example.org', limit: 10, start_date_time: Date.now() + day, end_date_time: Date.now() + 2 * day },
 ];
 
+// The dashboard's route as the route tree mounts it: its loader fills the cache, the screen reads it.
+const openDashboard = (answer: (url: string) => Response) => renderRoute(DashboardRoute, '/dashboard', '/dashboard', answer);
+
 describe('dashboard screen', () => {
   it('shows skeleton rows, then the error box; Retry loads the campaigns', async () => {
     let failing = true;
-    renderScreen(Dashboard, (url) => {
+    openDashboard((url) => {
       if (url.startsWith('/static/')) return new Response(loader);
       return failing ? Response.json({ error: 'boom' }, { status: 500 }) : Response.json({ data: campaigns });
     });
@@ -62,7 +65,7 @@ describe('dashboard screen', () => {
   });
 
   it("shows 'No campaigns yet' with 'Create Your First Campaign'", async () => {
-    renderScreen(Dashboard, (url) => (url.startsWith('/static/') ? new Response(loader) : Response.json({ data: [] })));
+    openDashboard((url) => (url.startsWith('/static/') ? new Response(loader) : Response.json({ data: [] })));
     expect(await screen.findByText('No campaigns yet')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Create Your First Campaign' })).toBeTruthy();
   });

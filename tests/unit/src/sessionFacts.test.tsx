@@ -4,6 +4,8 @@ import { filterParams, validateSessionFilters } from '../../../src/lib/sessionFi
 import { CountryName, ProblemBadges, SessionSummary } from '../../../src/components/SessionFacts.js';
 import { FILTER_TYPING_PAUSE_MS, SessionFilterBar } from '../../../src/components/SessionFilterBar.js';
 import { DeleteSessionModal } from '../../../src/components/SessionModals.js';
+import { SessionCard, SessionRow } from '../../../src/components/SessionCard.js';
+import { renderInRouter } from '../../helpers/render-router.js';
 import type { Session } from '../../../common/api-types.js';
 
 afterEach(cleanup);
@@ -97,14 +99,43 @@ describe('filters in the URL', () => {
   });
 });
 
+describe('a session you can recognise', () => {
+  const shopper = session({ userId: 'cust-001', events: { add_to_cart: 3, checkout: 1 }, lastActivityAt: Date.now() - 5_000 });
+
+  it('titles the card by who, where and what; the browser details are folded into the card', async () => {
+    renderInRouter(<SessionCard campaignId="c1" session={shopper} onDetails={() => {}} />);
+    const card = await screen.findByTestId('session-card');
+    expect(within(card).getByRole('heading', { level: 2 }).textContent).toBe('cust-001 abcdef12');
+    expect(within(card).getByText('/landing → /pay · 3 pages')).toBeTruthy();
+    expect(within(card).getByText('100 events · 9 clicks · add_to_cart ×3, checkout')).toBeTruthy();
+    expect(within(card).getByText('Germany')).toBeTruthy();
+    expect(within(card).getByText('2m 5s')).toBeTruthy();
+    expect(within(card).getByText('2 dead clicks')).toBeTruthy();
+    // Batches are arriving: the card says Live.
+    expect(within(card).getByTestId('session-live')).toBeTruthy();
+    // Hardware and chips are there, behind "Browser details", closed.
+    const details = within(card).getByText('Browser details').closest('details');
+    expect(details?.open).toBe(false);
+    expect(within(details as HTMLElement).getByText('8 cores')).toBeTruthy();
+    expect(within(details as HTMLElement).getByText('Cookies enabled')).toBeTruthy();
+  });
+
+  it('calls a visitor not identified Anonymous; a visit that stopped sending is not Live', async () => {
+    renderInRouter(<SessionRow campaignId="c1" session={session({ userId: null, pages: ['/landing'], exitUrl: '/landing', pageCount: 1 })} onDetails={() => {}} />);
+    const row = await screen.findByTestId('session-row');
+    expect(within(row).getByTestId('session-who').textContent).toBe('Anonymous abcdef12');
+    expect(within(row).getByText('/landing · 1 page')).toBeTruthy();
+    expect(within(row).queryByTestId('session-live')).toBeNull();
+  });
+});
+
 describe('the session card facts', () => {
-  it('shows start time, duration, pages, browser/OS/device and entry page; the device as an SVG icon, not an emoji', () => {
+  it('shows start time, duration, browser/OS/device and country; the device as an SVG icon, not an emoji', () => {
     const { container } = render(<SessionSummary session={session()} now={Date.UTC(2026, 0, 1, 12, 0)} />);
     expect(screen.getByText('2 hours ago')).toBeTruthy();
     expect(screen.getByText('2m 5s')).toBeTruthy();
-    expect(screen.getByText('3 pages')).toBeTruthy();
     expect(screen.getByText('Chrome 131 · Linux', { exact: false })).toBeTruthy();
-    expect(screen.getByText('https://shop.example/landing')).toBeTruthy();
+    expect(screen.getByText('Germany')).toBeTruthy();
     expect(container.querySelector('svg.device-icon')).toBeTruthy();
     expect(container.textContent).not.toMatch(/\p{Extended_Pictographic}/u);
   });

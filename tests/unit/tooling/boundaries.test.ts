@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ESLint } from 'eslint';
+import { repoESLint } from '../../helpers/repo-eslint.js';
 import { describe, expect, it } from 'vitest';
 
 // The import rule between the programs, checked through ESLint's own API on small in-memory
 // files: each forbidden crossing must be an error, and importing common/ must pass.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const eslint = new ESLint({ cwd: root });
+const eslint = repoESLint(root);
 
 /** The boundary errors ESLint reports for `source` as if it were the file at `file`. */
 async function boundaryErrors(file: string, source: string): Promise<string[]> {

@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ESLint } from 'eslint';
+import { repoESLint } from '../../helpers/repo-eslint.js';
 import { describe, expect, it } from 'vitest';
 
 // Only buildApp (server/app.ts) imports a routes module (server/<area>/routes.ts): the lint rule,
 // run through ESLint's API on small in-memory files, and the code as it is.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const eslint = new ESLint({ cwd: root });
+const eslint = repoESLint(root);
 const RULE = '@typescript-eslint/no-restricted-imports';
 
 async function routeImportErrors(file: string, target: string): Promise<string[]> {

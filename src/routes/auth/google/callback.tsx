@@ -1,16 +1,27 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { AuthCallback } from '../../../screens/AuthCallback.js';
+import { searchText } from '../../../lib/sessionFilters.js';
+import { CALLBACK_MAX_CHARS } from '../../../../common/sign-in.js';
 
 interface CallbackSearch {
   code?: string;
   state?: string;
 }
 
-// The router parses search values as JSON, so an all-digit value may arrive as a number.
-const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) || undefined : undefined);
+/** The callback page's validateSearch: the provider's code and state, within what the server takes (else none). */
+const validateCallbackSearch = (search: Record<string, unknown>): CallbackSearch => ({
+  code: bounded(search.code, CALLBACK_MAX_CHARS.code),
+  state: bounded(search.state, CALLBACK_MAX_CHARS.state),
+});
+
+// Too long is dropped, not cut: a cut code or state would only fail at the server.
+const bounded = (value: unknown, max: number) => {
+  const text = searchText(value, max + 1);
+  return text && text.length <= max ? text : undefined;
+};
 
 export const Route = createFileRoute('/auth/google/callback')({
-  validateSearch: (search: Record<string, unknown>): CallbackSearch => ({ code: text(search.code), state: text(search.state) }),
+  validateSearch: validateCallbackSearch,
   component: CallbackRoute,
 });
 

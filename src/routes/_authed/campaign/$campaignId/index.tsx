@@ -2,16 +2,20 @@ import { createFileRoute, stripSearchParams, type SearchSchemaInput } from '@tan
 import { sessionsQueryOptions } from '../../../../api/sessions.js';
 import { CampaignSessions } from '../../../../screens/CampaignSessions.js';
 import { SaveForOfflineButton } from '../../../../offline/SaveForOfflineButton.js';
-import { listFilters, SESSION_LIST_DEFAULTS, validateSessionListSearch, type SessionListSearch } from '../../../../lib/sessionListContext.js';
+import { Spinner } from '../../../../components/Spinner.js';
+import { loadOnEnter } from '../../../../lib/routeLoad.js';
+import { listQuery, SESSION_LIST_DEFAULTS, validateSessionListSearch, type SessionListSearch } from '../../../../lib/sessionListContext.js';
 
 export const Route = createFileRoute('/_authed/campaign/$campaignId/')({
   // The list's search, type, filters and sort live in the URL: a filtered list can be bookmarked and shared.
   validateSearch: (search: Partial<SessionListSearch> & SearchSchemaInput) => validateSessionListSearch(search),
   search: { middlewares: [stripSearchParams(SESSION_LIST_DEFAULTS)] },
-  loaderDeps: ({ search }) => ({ search: search.q, type: search.type, filters: listFilters(search) }),
-  loader: ({ context, params, deps }) => {
-    void context.queryClient.prefetchInfiniteQuery(sessionsQueryOptions(params.campaignId, deps));
-  },
+  loaderDeps: ({ search }) => listQuery(search),
+  // Entering the page the list is in the cache first; a new search or filter loads behind the list on screen.
+  loader: ({ context, params, deps, cause }) => loadOnEnter(cause, context.queryClient.ensureInfiniteQueryData(sessionsQueryOptions(params.campaignId, deps))),
+  pendingComponent: () => <Spinner label="Loading sessions..." />,
+  pendingMs: 0,
+  pendingMinMs: 0,
   component: CampaignSessionsRoute,
 });
 

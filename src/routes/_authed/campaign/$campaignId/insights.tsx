@@ -15,6 +15,7 @@ export const Route = createFileRoute('/_authed/campaign/$campaignId/insights')({
   errorComponent: InsightsErrorRoute,
 });
 
+/** The campaign and range, and the range's change as a replaced URL (for the component and the errorComponent alike). */
 function useRange() {
   const { campaignId } = Route.useParams();
   const { days } = Route.useSearch();

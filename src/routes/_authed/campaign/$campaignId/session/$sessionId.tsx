@@ -3,8 +3,7 @@ import { replayQueryOptions } from '../../../../../api/replay.js';
 import { SessionReplay } from '../../../../../screens/SessionReplay.js';
 import { SaveForOfflineButton } from '../../../../../offline/SaveForOfflineButton.js';
 import { warmPlayer } from '../../../../../components/player/loadPlayer.js';
-import { momentParam } from '../../../../../components/replay/moment.js';
-import { validateListContext, type SessionListContext } from '../../../../../lib/sessionListContext.js';
+import { validateReplaySearch } from '../../../../../lib/sessionListContext.js';
 
 export const Route = createFileRoute('/_authed/campaign/$campaignId/session/$sessionId')({
   loader: ({ context, params }) => {
@@ -14,11 +13,7 @@ export const Route = createFileRoute('/_authed/campaign/$campaignId/session/$ses
   },
   // ?t=<seconds>: the moment a shared link points at; the rest, the sessions list it was opened
   // from (its filters, sort, search and type), which Previous and Next session follow.
-  validateSearch: (search: Record<string, unknown>): SessionListContext & { t?: number } => {
-    const t = momentParam(search.t);
-    const list = validateListContext(search);
-    return t === undefined ? list : { ...list, t };
-  },
+  validateSearch: validateReplaySearch,
   component: SessionReplayRoute,
 });
 
