@@ -193,7 +193,10 @@ describe.skipIf(!usingPostgres())('recordings on PostgreSQL: the shared statemen
     ).rows[0].started;
     expect(row).toMatchObject({ batch_count: 1, event_count: 4, click_count: 2 });
     const [one, other] = [(await findSession(server.db, campaign.id, viaTransaction))!, (await findSession(server.db, campaign.id, viaStatement))!];
-    expect({ ...other, id: viaTransaction }).toEqual(one);
+    // The same row but for the id, and the search terms that hold it.
+    const ownId = (row: typeof one, id: string) => ({ ...row, id: viaTransaction, search_terms: row.search_terms?.split(id.toLowerCase()) });
+    expect(ownId(other, viaStatement)).toEqual(ownId(one, viaTransaction));
+    expect(other.search_terms).toContain(viaStatement.toLowerCase());
     expect(other.remote_ip).toBe('203.0.113.0');
     expect(await chunkSeqs(server, campaign.id, viaStatement)).toEqual([0]);
     expect(await admittedCount(server, campaign.id)).toBe(2);
