@@ -37,8 +37,20 @@ const pwa = VitePWA({
     ],
     // The richer install dialog (Chrome): the real app, rendered by scripts/manifest-screenshots.ts.
     screenshots: [
-      { src: '/screenshots/dashboard-wide.png', sizes: '1280x800', type: 'image/png', form_factor: 'wide', label: 'Campaign dashboard with the one-line install tag' },
-      { src: '/screenshots/sessions-narrow.png', sizes: '390x844', type: 'image/png', form_factor: 'narrow', label: 'Recorded sessions of a campaign on a phone' },
+      {
+        src: '/screenshots/dashboard-wide.png',
+        sizes: '1280x800',
+        type: 'image/png',
+        form_factor: 'wide',
+        label: 'Campaign dashboard with the one-line install tag',
+      },
+      {
+        src: '/screenshots/sessions-narrow.png',
+        sizes: '390x844',
+        type: 'image/png',
+        form_factor: 'narrow',
+        label: 'Recorded sessions of a campaign on a phone',
+      },
     ],
     shortcuts: [
       { name: 'Dashboard', url: '/dashboard', icons: [{ src: '/icons/shortcut-96.png', sizes: '96x96', type: 'image/png' }] },

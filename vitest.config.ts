@@ -10,7 +10,13 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['tests/integration/**/*.test.ts', 'tests/unit/server/**/*.test.ts', 'tests/unit/tracker/**/*.test.ts', 'tests/unit/bench/**/*.test.ts', 'tests/unit/tooling/**/*.test.ts'],
+          include: [
+            'tests/integration/**/*.test.ts',
+            'tests/unit/server/**/*.test.ts',
+            'tests/unit/tracker/**/*.test.ts',
+            'tests/unit/bench/**/*.test.ts',
+            'tests/unit/tooling/**/*.test.ts',
+          ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           globalSetup: ['tests/helpers/require-postgres.ts'],

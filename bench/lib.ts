@@ -90,8 +90,11 @@ export function keptNotes(previous: string): string {
  * A budget set on the full run's workload, which --quick's smaller one (on a busy machine) cannot
  * judge: a --quick row shows it as "quick: not judged" rather than report a false breach.
  */
-export const budgetOf = (options: Pick<BenchOptions, 'quick'>, budget: number, budgetOn: 'value' | 'ratio' = 'value'): Pick<Row, 'budget' | 'budgetOn' | 'notJudged'> =>
-  options.quick ? { budget, budgetOn, notJudged: true } : { budget, budgetOn };
+export const budgetOf = (
+  options: Pick<BenchOptions, 'quick'>,
+  budget: number,
+  budgetOn: 'value' | 'ratio' = 'value',
+): Pick<Row, 'budget' | 'budgetOn' | 'notJudged'> => (options.quick ? { budget, budgetOn, notJudged: true } : { budget, budgetOn });
 
 /** A constant figure (a size) still reads as a median of identical runs. */
 export const exact = (value: number, runs = 5): Stats => ({ median: value, min: value, max: value, runs });
@@ -116,7 +119,9 @@ export function brokenBudgets(rows: Row[]): string[] {
     if (row.budget === undefined || row.notJudged) continue;
     const value = row.budgetOn === 'ratio' ? ratio(row) : row.ours.median;
     if (value !== undefined && value > row.budget) {
-      broken.push(`${row.group} / ${row.name}: ${fmt(value)}${row.budgetOn === 'ratio' ? '×' : ' ' + row.unit} exceeds the budget of ${fmt(row.budget)}${row.budgetOn === 'ratio' ? '×' : ' ' + row.unit}`);
+      broken.push(
+        `${row.group} / ${row.name}: ${fmt(value)}${row.budgetOn === 'ratio' ? '×' : ' ' + row.unit} exceeds the budget of ${fmt(row.budget)}${row.budgetOn === 'ratio' ? '×' : ' ' + row.unit}`,
+      );
     }
   }
   return broken;

@@ -44,7 +44,10 @@ function machine(): string {
 
 async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
-  const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
+  const only = process.argv
+    .find((a) => a.startsWith('--only='))
+    ?.slice(7)
+    .split(',');
   const options: BenchOptions = { quick, runs: runsFor(quick) };
   const root = path.resolve(import.meta.dirname, '..');
   execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs'), '--if-needed'], { stdio: 'inherit', cwd: root });
@@ -68,7 +71,7 @@ async function main(): Promise<void> {
     } catch (error) {
       if (error instanceof PartialFigure) rows.push(...error.rows);
       console.log('FAILED');
-      failures.push(`${figure.title}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      failures.push(`${figure.title}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     }
   }
 

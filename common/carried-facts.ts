@@ -5,7 +5,10 @@ import { MAX_RECENT_CLICKS, type SessionFacts } from './session-facts.js';
 import { readRuns } from './id-runs.js';
 
 /** What a session carries from one batch to the next beside its counts: bounded, stored as JSON. */
-export type CarriedFacts = Pick<SessionFacts, 'lastInputAt' | 'recentClicks' | 'pendingClicks' | 'pageTrail' | 'scrolling' | 'onUnrecordedPage' | 'blockedRuns'>;
+export type CarriedFacts = Pick<
+  SessionFacts,
+  'lastInputAt' | 'recentClicks' | 'pendingClicks' | 'pageTrail' | 'scrolling' | 'onUnrecordedPage' | 'blockedRuns'
+>;
 
 export const carriedFacts = ({ lastInputAt, recentClicks, pendingClicks, pageTrail, scrolling, onUnrecordedPage, blockedRuns }: SessionFacts): string =>
   JSON.stringify({

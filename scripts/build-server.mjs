@@ -15,7 +15,8 @@ const WORKER_EXTERNAL = ['better-sqlite3', 'pg'];
 const ASSETS = [{ from: 'server/replay/demo', to: 'demo' }];
 
 function workerEntries(dir) {
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true })
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('-worker.ts'))
     .map((entry) => path.join(entry.parentPath, entry.name));
 }
@@ -24,7 +25,14 @@ function workerEntries(dir) {
 function packagesLoaded(metafile) {
   const byFile = {};
   for (const [file, output] of Object.entries(metafile.outputs)) {
-    const names = output.imports.filter((i) => i.external && !i.path.startsWith('node:')).map((i) => i.path.split('/').slice(0, i.path.startsWith('@') ? 2 : 1).join('/'));
+    const names = output.imports
+      .filter((i) => i.external && !i.path.startsWith('node:'))
+      .map((i) =>
+        i.path
+          .split('/')
+          .slice(0, i.path.startsWith('@') ? 2 : 1)
+          .join('/'),
+      );
     if (names.length) byFile[path.basename(file)] = [...new Set(names)].sort();
   }
   return byFile;

@@ -61,7 +61,13 @@ try {
 
   const origin = server.config.publicUrl;
   const shoot = async (file: string, route: string, viewport: { width: number; height: number }, ready: string) => {
-    const context = await browser.newContext({ viewport, deviceScaleFactor: 1, isMobile: viewport.width < 600, hasTouch: viewport.width < 600, serviceWorkers: 'block' });
+    const context = await browser.newContext({
+      viewport,
+      deviceScaleFactor: 1,
+      isMobile: viewport.width < 600,
+      hasTouch: viewport.width < 600,
+      serviceWorkers: 'block',
+    });
     await context.addCookies([
       { name: ACCESS_COOKIE, value: owner.jar.get(ACCESS_COOKIE)!, url: origin },
       { name: REFRESH_COOKIE, value: owner.jar.get(REFRESH_COOKIE)!, domain: new URL(origin).hostname, path: '/api/v1/auth' },

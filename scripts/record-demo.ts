@@ -140,9 +140,7 @@ async function browse(page: Page, mobile: boolean): Promise<void> {
 
 async function record(browser: Browser, url: string, mobile: boolean): Promise<unknown[]> {
   const context = await browser.newContext(
-    mobile
-      ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 3 }
-      : { viewport: { width: 1366, height: 768 } },
+    mobile ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 3 } : { viewport: { width: 1366, height: 768 } },
   );
   const tab = await context.newPage();
   await tab.goto(url);
@@ -158,7 +156,10 @@ async function main(): Promise<void> {
   const browser = await launchChromium();
   try {
     fs.mkdirSync(outDir, { recursive: true });
-    for (const [name, mobile] of [['desktop', false], ['mobile', true]] as const) {
+    for (const [name, mobile] of [
+      ['desktop', false],
+      ['mobile', true],
+    ] as const) {
       const events = await record(browser, url, mobile);
       const file = path.join(outDir, `${name}.json.gz`);
       fs.writeFileSync(file, gzipSync(JSON.stringify(events), { level: 9 }));

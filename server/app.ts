@@ -105,7 +105,10 @@ async function services(
     keptCampaigns: new KeptCampaigns(db),
     recordings: openRecordings(db, limits, app.log),
     afterStored: afterStored(db, live, app.log),
-    heavyReads: new HeavyReads(openOffLoopReads({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...options.db }, limits.heavyReads, limits.heavyReadMs), limits),
+    heavyReads: new HeavyReads(
+      openOffLoopReads({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...options.db }, limits.heavyReads, limits.heavyReadMs),
+      limits,
+    ),
     replayGates: {
       // Each owner a share of the slots and half the queue: one owner's unread retrievals cannot take them all.
       owners: new HeavyGate(limits.heavyReplays, 2 * limits.heavyReplays, { slots: limits.heavyReplaysPerOwner, waiting: limits.heavyReplays }),

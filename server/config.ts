@@ -21,9 +21,7 @@ export interface Config {
   production: boolean;
   allowLocalSignin: boolean;
   signIn:
-    | { kind: 'google'; clientId: string; clientSecret: string }
-    | { kind: 'oidc'; issuer: string; clientId: string; clientSecret: string }
-    | { kind: 'local' };
+    { kind: 'google'; clientId: string; clientSecret: string } | { kind: 'oidc'; issuer: string; clientId: string; clientSecret: string } | { kind: 'local' };
   /** Secret for signing access tokens; generated into dataDir when not given. */
   sessionSecret?: string;
   logLevel: (typeof LOG_LEVELS)[number];

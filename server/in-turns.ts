@@ -6,7 +6,12 @@ import { setImmediate as breathe } from 'node:timers/promises';
  * patterns, a heavy read's rows) never keeps other requests waiting longer than that. With
  * `stop`, `stopped()` is thrown at the first turn after it aborts, and at the end.
  */
-export async function inTurns<T>(items: Iterable<T>, each: (item: T) => void, turnMs = 20, stop?: { signal: AbortSignal; stopped: () => Error }): Promise<void> {
+export async function inTurns<T>(
+  items: Iterable<T>,
+  each: (item: T) => void,
+  turnMs = 20,
+  stop?: { signal: AbortSignal; stopped: () => Error },
+): Promise<void> {
   let turn = performance.now();
   for (const item of items) {
     if (performance.now() - turn > turnMs) {

@@ -29,8 +29,7 @@ export async function registerWeb(app: FastifyInstance, ctx: AppContext): Promis
     const hashed = request.url.startsWith('/assets/');
     if (reply.statusCode === 200) reply.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
   });
-  const sendShell = (reply: FastifyReply) =>
-    reply.header('Cache-Control', 'no-cache').type('text/html').send(fs.createReadStream(indexFile));
+  const sendShell = (reply: FastifyReply) => reply.header('Cache-Control', 'no-cache').type('text/html').send(fs.createReadStream(indexFile));
   app.get('/', (_request, reply) => sendShell(reply));
   app.setNotFoundHandler((request, reply) => {
     const wantsPage = request.method === 'GET' && !request.url.startsWith('/api/') && (request.headers.accept ?? '').includes('text/html');

@@ -37,7 +37,10 @@ async function startOnce(args: string[]): Promise<Start> {
   try {
     for (;;) {
       if (server.child.exitCode !== null) throw new Error(`the server exited:\n${server.stderr()}`);
-      const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       await sleep(5);
     }
@@ -71,7 +74,19 @@ export async function run(options: BenchOptions): Promise<Row[]> {
   const { compiled, tsx } = await measure(options.runs);
   const baseline = 'same server as TypeScript through tsx (node --import tsx server/main.ts)';
   return [
-    { group: title, name: 'spawn → first answer (GET /healthz), compiled (node dist/server/main.js), SQLite', unit: 'ms', ours: compiled.firstAnswer, baseline: { name: baseline, stats: tsx.firstAnswer } },
-    { group: title, name: `idle RSS ${SETTLE_MS / 1000} s after the first answer, compiled, worker threads warmed`, unit: 'MB', ours: compiled.idleRss, baseline: { name: baseline, stats: tsx.idleRss } },
+    {
+      group: title,
+      name: 'spawn → first answer (GET /healthz), compiled (node dist/server/main.js), SQLite',
+      unit: 'ms',
+      ours: compiled.firstAnswer,
+      baseline: { name: baseline, stats: tsx.firstAnswer },
+    },
+    {
+      group: title,
+      name: `idle RSS ${SETTLE_MS / 1000} s after the first answer, compiled, worker threads warmed`,
+      unit: 'MB',
+      ours: compiled.idleRss,
+      baseline: { name: baseline, stats: tsx.idleRss },
+    },
   ];
 }

@@ -11,7 +11,6 @@ import { decodedBody, timedGet } from '../support/http.js';
 
 export const title = 'Sessions list';
 
-
 interface Query {
   label: string;
   params: (rows: { id: string; user_id?: string | null }[]) => string;
@@ -28,7 +27,11 @@ const queries: Query[] = [
   // The search box (issue 36, migration 0031): a prefix of any session's term is one range of
   // session_terms; a rare one's sessions are read by id, a common one fills a page along the list.
   { label: 'first page, search "de-de" (language, 1 in 8 match)', params: () => '?search=de-de', budgetP95: SEARCH_BUDGET_MS },
-  { label: 'first page, search a session id prefix', params: (rows) => `?search=${rows[Math.floor(rows.length / 3)].id.slice(0, 12)}`, budgetP95: SEARCH_BUDGET_MS },
+  {
+    label: 'first page, search a session id prefix',
+    params: (rows) => `?search=${rows[Math.floor(rows.length / 3)].id.slice(0, 12)}`,
+    budgetP95: SEARCH_BUDGET_MS,
+  },
   { label: 'first page, search a user id prefix ("customer-471")', params: () => '?search=customer-471', budgetP95: SEARCH_BUDGET_MS },
   { label: 'first page, search a page path ("products/42", 1 in 45 match)', params: () => '?search=products/42', budgetP95: SEARCH_BUDGET_MS },
   { label: 'first page, search an event name ("refund", 1 in 5,000)', params: () => '?search=refund', budgetP95: SEARCH_BUDGET_MS },

@@ -53,7 +53,15 @@ type Latencies = Awaited<ReturnType<typeof latencies>>;
  * The p50 and p95 rows of one measurement beside its baseline; the budget, if any, is on p95.
  * Given the bench's options, a budget set on the full workload shows as not judged in --quick.
  */
-export function latencyRows(group: string, name: string, ours: Latencies, baselineName: string, base: Latencies, budgetP95?: number, options?: Pick<BenchOptions, 'quick'>): Row[] {
+export function latencyRows(
+  group: string,
+  name: string,
+  ours: Latencies,
+  baselineName: string,
+  base: Latencies,
+  budgetP95?: number,
+  options?: Pick<BenchOptions, 'quick'>,
+): Row[] {
   const budget = budgetP95 === undefined ? {} : options ? budgetOf(options, budgetP95) : { budget: budgetP95 };
   return [
     { group, name: `p50 ${name}`, unit: 'ms', ours: ours.p50, baseline: { name: baselineName, stats: base.p50 } },

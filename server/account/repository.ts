@@ -11,7 +11,10 @@ import { forgetProviderAccount } from '../auth/oidc-adapter.js';
  */
 export async function deleteUserEverything(db: Executor, kept: KeptCampaigns, user: { id: string; subject: string }): Promise<void> {
   const campaigns = await db.selectFrom('campaigns').select('id').where('owner_id', '=', user.id).execute();
-  await deleteCampaignRecordings(db, campaigns.map((c) => c.id));
+  await deleteCampaignRecordings(
+    db,
+    campaigns.map((c) => c.id),
+  );
   await db.deleteFrom('campaigns').where('owner_id', '=', user.id).execute();
   kept.forget();
   await db.deleteFrom('sign_ins').where('user_id', '=', user.id).execute();

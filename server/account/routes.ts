@@ -13,7 +13,6 @@ import { badRequest, notFound, unauthorized } from '../http/errors.js';
 import { minuteLimit } from '../http/rate-limit.js';
 import { deleteUserEverything, endProviderSignIns } from './repository.js';
 
-
 /** Sign-outs and deletions one user may ask for per minute. */
 const CHANGES_PER_USER = 30;
 const DELETES_PER_USER = 5;
@@ -38,7 +37,15 @@ export async function registerAccount(app: FastifyInstance, ctx: AppContext): Pr
       return {
         signIns: rows.map((row) => {
           const { browser, os, device } = summariseUserAgent(row.user_agent);
-          return { id: row.family_id, browser, os, device, signedInAt: row.created_at, lastUsedAt: row.last_used_at, current: row.family_id === request.signInId };
+          return {
+            id: row.family_id,
+            browser,
+            os,
+            device,
+            signedInAt: row.created_at,
+            lastUsedAt: row.last_used_at,
+            current: row.family_id === request.signInId,
+          };
         }),
       };
     });

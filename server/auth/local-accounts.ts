@@ -69,7 +69,11 @@ export function subjectForEmail(email: string): string {
 }
 
 export function findAccount(db: Executor, email: string): Promise<LocalAccount | undefined> {
-  return db.selectFrom('local_accounts').select(['email', 'subject', 'name', 'password_hash', 'made_by']).where('email', '=', normalizeEmail(email)).executeTakeFirst();
+  return db
+    .selectFrom('local_accounts')
+    .select(['email', 'subject', 'name', 'password_hash', 'made_by'])
+    .where('email', '=', normalizeEmail(email))
+    .executeTakeFirst();
 }
 
 export function findAccountBySubject(db: Executor, subject: string): Promise<LocalAccount | undefined> {

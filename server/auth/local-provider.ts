@@ -39,7 +39,12 @@ const sessionSecondsLeft = (_ctx: unknown, session: { loginTs?: number }) =>
  */
 function alwaysLogin(interactionPolicy: typeof import('oidc-provider').interactionPolicy) {
   const policy = interactionPolicy.base();
-  const always = new interactionPolicy.Check('password_every_time', 'the password is asked at every sign-in', 'login_required', (ctx) => !ctx.oidc.result?.login);
+  const always = new interactionPolicy.Check(
+    'password_every_time',
+    'the password is asked at every sign-in',
+    'login_required',
+    (ctx) => !ctx.oidc.result?.login,
+  );
   policy.get('login')?.checks.unshift(always);
   return policy;
 }

@@ -6,7 +6,17 @@ import { Type } from 'typebox';
 import { InteractionParams, SignInForm } from '../../common/api/auth.js';
 import { LOCAL_CLIENT_ID, LOCAL_MOUNT, type LocalProvider } from './local-provider.js';
 import { expiredPage, signInForm } from './local-form.js';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, SHORT_PASSWORD, createAccount, findAccount, isAccountEmail, passwordMatches, renameAccount, subjectForEmail } from './local-accounts.js';
+import {
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  SHORT_PASSWORD,
+  createAccount,
+  findAccount,
+  isAccountEmail,
+  passwordMatches,
+  renameAccount,
+  subjectForEmail,
+} from './local-accounts.js';
 import { perMinute } from './rate.js';
 import { minuteLimit } from '../http/rate-limit.js';
 
@@ -60,8 +70,10 @@ export async function registerLocalProvider(app: FastifyInstance, config: Config
     // Every attempt counts, so guessing passwords costs a minute per RATE_SIGNIN_PER_IP tries from
     // one address, and per RATE_SIGNIN_PER_ACCOUNT tries at one email from any number of them.
     const perAccount = minuteLimit(app, 'signin-account', config.rateLimits.signInPerAccount);
-    api.post(path, { schema: { params: InteractionParams, body: Type.Union([SignInForm, Type.Null()]) }, config: { rateLimit: perMinute(config.rateLimits.signInPerIp) } }, (request, reply) =>
-      submitForm(config, local, perAccount, request, reply),
+    api.post(
+      path,
+      { schema: { params: InteractionParams, body: Type.Union([SignInForm, Type.Null()]) }, config: { rateLimit: perMinute(config.rateLimits.signInPerIp) } },
+      (request, reply) => submitForm(config, local, perAccount, request, reply),
     );
   });
 }
@@ -107,7 +119,11 @@ async function showForm(config: Config, local: LocalProvider, request: FastifyRe
  * A refusal depends on what was typed, never on whether the email has an account (the password
  * is hashed either way), except that open sign-up makes the account of a free email.
  */
-async function signInOrSignUp(config: Config, local: LocalProvider, form: { name: string; email: string; password: string }): Promise<{ subject: string } | { status: number; error: string }> {
+async function signInOrSignUp(
+  config: Config,
+  local: LocalProvider,
+  form: { name: string; email: string; password: string },
+): Promise<{ subject: string } | { status: number; error: string }> {
   const existing = await findAccount(local.db, form.email);
   const matches = await passwordMatches(existing, form.password);
   if (existing && matches) {
@@ -127,8 +143,12 @@ async function submitForm(config: Config, local: LocalProvider, perAccount: Atte
   const interaction = await interactionFor(local, request, reply);
   if (!interaction) return html(reply, 400, expiredPage());
   const body = (request.body ?? {}) as SignInForm;
-  const name = String(body.name ?? '').trim().slice(0, 100);
-  const email = String(body.email ?? '').trim().slice(0, 254);
+  const name = String(body.name ?? '')
+    .trim()
+    .slice(0, 100);
+  const email = String(body.email ?? '')
+    .trim()
+    .slice(0, 254);
   const password = String(body.password ?? '');
   const again = (status: number, error: string) => html(reply, status, signInForm({ ...formState(config, request.url), name, email, error }));
   if (!isAccountEmail(email)) return again(400, 'Please enter a valid email address.');

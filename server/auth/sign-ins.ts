@@ -15,7 +15,10 @@ export interface SignInRow {
   last_used_at: number;
 }
 
-export async function recordSignIn(db: Executor, row: { familyId: string; userId: string; userAgent: string | undefined; now: number; expiresAt: number }): Promise<void> {
+export async function recordSignIn(
+  db: Executor,
+  row: { familyId: string; userId: string; userAgent: string | undefined; now: number; expiresAt: number },
+): Promise<void> {
   await db
     .insertInto('sign_ins')
     .values({
@@ -42,7 +45,12 @@ export function listLiveSignIns(db: Executor, userId: string, now = Date.now()):
     .where('user_id', '=', userId)
     .where('expires_at', '>', now)
     .where(({ exists, selectFrom }) =>
-      exists(selectFrom('refresh_tokens').select('id').whereRef('refresh_tokens.family_id', '=', 'sign_ins.family_id').where('refresh_tokens.revoked_at', 'is', null)),
+      exists(
+        selectFrom('refresh_tokens')
+          .select('id')
+          .whereRef('refresh_tokens.family_id', '=', 'sign_ins.family_id')
+          .where('refresh_tokens.revoked_at', 'is', null),
+      ),
     )
     .orderBy('last_used_at', 'desc')
     .orderBy('family_id')

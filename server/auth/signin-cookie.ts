@@ -40,7 +40,11 @@ export async function readSignInCookie(keys: SessionKeys, request: FastifyReques
   const token = request.cookies[SIGNIN_COOKIE];
   if (!token) return null;
   try {
-    const { payload } = await jwtDecrypt(token, cookieKey(keys), { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'], audience: AUDIENCE });
+    const { payload } = await jwtDecrypt(token, cookieKey(keys), {
+      keyManagementAlgorithms: ['dir'],
+      contentEncryptionAlgorithms: ['A256GCM'],
+      audience: AUDIENCE,
+    });
     const { state, verifier, nonce, returnTo } = payload;
     if ([state, verifier, nonce, returnTo].some((v) => typeof v !== 'string')) return null;
     return { state, verifier, nonce, returnTo } as PendingSignIn;

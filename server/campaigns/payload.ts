@@ -24,7 +24,10 @@ function schemaFlaw(checker: Checker, schema: TSchema, value: unknown, part: str
   if (unknown) return `${part} unknown field "${String((unknown.params as { additionalProperties: string[] }).additionalProperties[0])}"`;
   const [first] = errors;
   const missing = (first.params as { requiredProperties?: string[] }).requiredProperties?.[0];
-  if (missing) return annotationAt(schema, `${first.schemaPath}/properties/${missing}`, 'missing') ?? `${part} ${fieldName(`${first.instancePath}/${missing}`)} is required`;
+  if (missing)
+    return (
+      annotationAt(schema, `${first.schemaPath}/properties/${missing}`, 'missing') ?? `${part} ${fieldName(`${first.instancePath}/${missing}`)} is required`
+    );
   return annotationAt(schema, first.schemaPath) ?? `${part} ${fieldName(first.instancePath)} ${first.message}`;
 }
 

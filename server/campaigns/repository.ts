@@ -25,7 +25,13 @@ export function listCampaigns(db: Executor, ownerId: string): Promise<CampaignWi
   return db
     .selectFrom('campaigns as c')
     .selectAll('c')
-    .select((eb) => eb.selectFrom('sessions as s').select((s) => s.fn.max('s.last_activity_at').as('m')).whereRef('s.campaign_id', '=', 'c.id').as('last_data_at'))
+    .select((eb) =>
+      eb
+        .selectFrom('sessions as s')
+        .select((s) => s.fn.max('s.last_activity_at').as('m'))
+        .whereRef('s.campaign_id', '=', 'c.id')
+        .as('last_data_at'),
+    )
     .where('c.owner_id', '=', ownerId)
     .orderBy('c.created_at', 'desc')
     .orderBy('c.id', 'desc')
@@ -34,7 +40,11 @@ export function listCampaigns(db: Executor, ownerId: string): Promise<CampaignWi
 
 /** When the campaign last received data: its sessions' newest activity, null before its first. */
 export async function lastDataAt(db: Executor, campaignId: string): Promise<number | null> {
-  const row = await db.selectFrom('sessions').select((eb) => eb.fn.max('last_activity_at').as('m')).where('campaign_id', '=', campaignId).executeTakeFirst();
+  const row = await db
+    .selectFrom('sessions')
+    .select((eb) => eb.fn.max('last_activity_at').as('m'))
+    .where('campaign_id', '=', campaignId)
+    .executeTakeFirst();
   return row?.m == null ? null : Number(row.m);
 }
 
@@ -43,7 +53,12 @@ export async function insertCampaign(db: Executor, row: Insertable<CampaignsTabl
 }
 
 /** Stores an owner's changes to their campaign; sessions already admitted stay whatever the new limit. */
-export async function updateCampaign(db: Executor, kept: KeptCopies, campaign: Pick<CampaignRow, 'id' | 'owner_id'>, changes: Updateable<CampaignsTable>): Promise<void> {
+export async function updateCampaign(
+  db: Executor,
+  kept: KeptCopies,
+  campaign: Pick<CampaignRow, 'id' | 'owner_id'>,
+  changes: Updateable<CampaignsTable>,
+): Promise<void> {
   await db.updateTable('campaigns').set(changes).where('id', '=', campaign.id).where('owner_id', '=', campaign.owner_id).execute();
   kept.forget();
 }

@@ -72,7 +72,12 @@ async function deleteOldestBatch(db: Db, campaignId: string, which: Which, limit
       .limit(limit)
       .execute();
     if (rows.length === 0) return 0;
-    await deleteSessions(trx, campaignId, rows.map((row) => row.id), 'housekeeping');
+    await deleteSessions(
+      trx,
+      campaignId,
+      rows.map((row) => row.id),
+      'housekeeping',
+    );
     return rows.length;
   });
 }

@@ -104,13 +104,9 @@ function campaignRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  api.delete(
-    '/api/v1/campaign/delete/:id',
-    { preHandler: signedIn, schema: { params: CampaignIdParams, response: { 200: Ok } } },
-    async (request) => {
-      const campaign = await ownedCampaign(ctx.db, request, request.params.id);
-      await deleteCampaign(ctx.db, ctx.keptCampaigns, campaign);
-      return { ok: true as const };
-    },
-  );
+  api.delete('/api/v1/campaign/delete/:id', { preHandler: signedIn, schema: { params: CampaignIdParams, response: { 200: Ok } } }, async (request) => {
+    const campaign = await ownedCampaign(ctx.db, request, request.params.id);
+    await deleteCampaign(ctx.db, ctx.keptCampaigns, campaign);
+    return { ok: true as const };
+  });
 }

@@ -66,7 +66,8 @@ function memoryCounter(now: () => number): ByteCounter {
     async add(key, amount, windowMs) {
       const at = now();
       const kept = windows.get(key);
-      const window = kept && kept.resetAt > at ? { total: Math.min(kept.total + amount, MAX_TOTAL), resetAt: kept.resetAt } : { total: amount, resetAt: at + windowMs };
+      const window =
+        kept && kept.resetAt > at ? { total: Math.min(kept.total + amount, MAX_TOTAL), resetAt: kept.resetAt } : { total: amount, resetAt: at + windowMs };
       windows.set(key, window);
       return { total: window.total, ttlMs: window.resetAt - at };
     },

@@ -80,7 +80,11 @@ export async function deleteEndedWindows(db: Executor): Promise<number> {
  * else the database on PostgreSQL (several nodes may share it), else the process's memory (SQLite:
  * one server). Either shared store failing makes the limited request fail rather than go unlimited.
  */
-export async function rateLimitStorage(app: FastifyInstance, config: Pick<Config, 'redisUrl' | 'databaseUrl'>, db: Db): Promise<Partial<RateLimitPluginOptions>> {
+export async function rateLimitStorage(
+  app: FastifyInstance,
+  config: Pick<Config, 'redisUrl' | 'databaseUrl'>,
+  db: Db,
+): Promise<Partial<RateLimitPluginOptions>> {
   if (config.redisUrl) {
     const { Redis } = await import('ioredis');
     const redis = new Redis(config.redisUrl, { connectTimeout: 5_000, maxRetriesPerRequest: 1 });

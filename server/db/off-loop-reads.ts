@@ -72,7 +72,11 @@ export function openOffLoopReads(options: DbOptions, slots: number, budgetMs: nu
   };
   const postgresDb = postgres && new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ ...postgres, max: slots }) }) });
   return {
-    reader: (budget) => postgresDb ?? new Kysely<Database>({ dialect: workerDialect(async (query) => ({ rows: (await run({ kind: 'query', sql: query.sql, parameters: query.parameters }, budget)) as unknown[] })) }),
+    reader: (budget) =>
+      postgresDb ??
+      new Kysely<Database>({
+        dialect: workerDialect(async (query) => ({ rows: (await run({ kind: 'query', sql: query.sql, parameters: query.parameters }, budget)) as unknown[] })),
+      }),
     funnelTally: async (campaignId, funnel, from, to, budget) => (await run({ kind: 'funnelTally', campaignId, funnel, from, to }, budget)) as Tally,
     warm: async () => {
       await start();

@@ -31,8 +31,7 @@ const db = open();
 const read = plainRead(db);
 
 export type ReadTask =
-  | { kind: 'query'; sql: string; parameters: readonly unknown[] }
-  | { kind: 'funnelTally'; campaignId: string; funnel: Funnel; from: number; to: number };
+  { kind: 'query'; sql: string; parameters: readonly unknown[] } | { kind: 'funnelTally'; campaignId: string; funnel: Funnel; from: number; to: number };
 
 /** One task in, its result out: a query's rows (SQLite, read-only), or a whole funnel's tally (small). */
 export default async function run(task: ReadTask): Promise<unknown[] | Tally> {

@@ -1,6 +1,14 @@
 import type { Generated, Selectable } from 'kysely';
 import type { ErasuresTable, SessionCountsTable, SessionEventsTable, SessionTermsTable } from './schema-people.js';
-import type { FunnelDaysTable, FunnelsTable, HeatmapTables, InsightsDaysTable, SessionErrorsTable, SessionPagesTable, SessionVisitsTable } from './schema-insights.js';
+import type {
+  FunnelDaysTable,
+  FunnelsTable,
+  HeatmapTables,
+  InsightsDaysTable,
+  SessionErrorsTable,
+  SessionPagesTable,
+  SessionVisitsTable,
+} from './schema-insights.js';
 
 /**
  * The database schema as Kysely sees it. Times are epoch milliseconds; booleans are stored

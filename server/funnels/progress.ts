@@ -37,7 +37,8 @@ export function progress(visits: Visit[], steps: FunnelStep[], withinMs: number)
 
 /** The order of a session's visits (progress's input): page visits by position, others by time, then seq. */
 export const pageOrder = (a: { position: number }, b: { position: number }): number => Number(a.position) - Number(b.position);
-export const visitOrder = (a: { at: number; seq: number }, b: { at: number; seq: number }): number => Number(a.at) - Number(b.at) || Number(a.seq) - Number(b.seq);
+export const visitOrder = (a: { at: number; seq: number }, b: { at: number; seq: number }): number =>
+  Number(a.at) - Number(b.at) || Number(a.seq) - Number(b.seq);
 
 /** Where a funnel's visits are, how one is the step, and how one comes after another (as pageOrder, visitOrder). */
 function source(db: Executor, steps: FunnelStep[]) {
@@ -45,8 +46,7 @@ function source(db: Executor, steps: FunnelStep[]) {
     return {
       table: sql.raw('session_visits'),
       matches: (v: RawBuilder<unknown>, step: FunnelStep) => visitMatches(db, v, step),
-      after: (v: RawBuilder<unknown>, before: RawBuilder<unknown>) =>
-        sql`(${v}.at > ${before}.at or (${v}.at = ${before}.at and ${v}.seq > ${before}.seq))`,
+      after: (v: RawBuilder<unknown>, before: RawBuilder<unknown>) => sql`(${v}.at > ${before}.at or (${v}.at = ${before}.at and ${v}.seq > ${before}.seq))`,
     };
   return {
     table: sql.raw('session_pages'),

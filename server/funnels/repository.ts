@@ -88,7 +88,9 @@ export async function deleteFunnel(db: Executor, campaignId: string, funnelId: s
  * cannot change a session's progress), each session's progress by progress.ts.
  */
 export async function tallyOf(read: SlicedRead, campaignId: string, funnel: Funnel, from: number, to: number): Promise<Tally> {
-  const visits = needsVisits(funnel.steps) ? await stepVisits(read, campaignId, funnel.steps, from, to) : await pageVisits(read, campaignId, funnel.steps, from, to);
+  const visits = needsVisits(funnel.steps)
+    ? await stepVisits(read, campaignId, funnel.steps, from, to)
+    : await pageVisits(read, campaignId, funnel.steps, from, to);
   // Thousands of sessions' progress: in slices, so other requests are answered meanwhile.
   const progresses: Progress[] = [];
   await read.each(visits.values(), (v) => progresses.push(progress(v, funnel.steps, funnel.withinMs)));
@@ -96,7 +98,12 @@ export async function tallyOf(read: SlicedRead, campaignId: string, funnel: Funn
 }
 
 /** Rows by session, each session's in order (sorted here: the query leaves the order to the database), in slices. */
-async function bySession<R extends { session_id: string }>(read: SlicedRead, rows: R[], order: (a: R, b: R) => number, visit: (row: R) => Visit): Promise<Map<string, Visit[]>> {
+async function bySession<R extends { session_id: string }>(
+  read: SlicedRead,
+  rows: R[],
+  order: (a: R, b: R) => number,
+  visit: (row: R) => Visit,
+): Promise<Map<string, Visit[]>> {
   const sessions = new Map<string, R[]>();
   await read.each(rows, (row) => {
     const found = sessions.get(row.session_id);

@@ -8,7 +8,6 @@ import type { TrustProxy } from '../config.js';
  * taken unless every hop after it is trusted.
  */
 
-
 /** The client address without the IPv4-mapped IPv6 prefix Node reports on dual-stack sockets. */
 export const clientIp = (ip: string) => ip.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
 

@@ -76,7 +76,7 @@ export function installErrorHandler(app: FastifyInstance): void {
       const detail =
         first?.keyword === 'additionalProperties'
           ? `unknown field "${String((first.params as { additionalProperty?: string }).additionalProperty)}"`
-          : first?.message ?? 'is invalid';
+          : (first?.message ?? 'is invalid');
       return reply.status(400).send({ error: `${field} ${detail}` });
     }
     const status = error.statusCode ?? 500;

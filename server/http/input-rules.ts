@@ -103,7 +103,8 @@ export function applyInputRules(app: FastifyInstance): readonly ApiRoute[] {
     if (!route.url.startsWith('/api/v1/')) return;
     const flaws = routeFlaws(route);
     if (flaws.length) throw new Error(`${String(route.method)} ${route.url} breaks the input rule (server/http/input-rules.ts): ${flaws.join('; ')}`);
-    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url, schema: route.schema ?? {}, crossSite: route.config?.crossSite });
+    for (const method of [route.method].flat())
+      if (method !== 'HEAD') routes.push({ method, url: route.url, schema: route.schema ?? {}, crossSite: route.config?.crossSite });
   });
   // A NUL in the path or query before anything reads them (ingest looks its campaign up on request),
   // in the body once parsed; Infinity appears only after validation (Ajv's coercion of "1e400").

@@ -230,7 +230,11 @@ export function packBatch(raw: Uint8Array, now: number, options: PackOptions = {
     const unrecorded = !kept.length && pages.dropped;
     // A batch of nothing but dropped events is still a batch of the session (its seq counts).
     if (!kept.length)
-      kept.push({ type: EventType.Custom, data: { tag: NOTE_TAG, payload: { dropped: unrecorded ? 'unrecorded pages' : 'console messages' } }, timestamp: batch.events[0].timestamp });
+      kept.push({
+        type: EventType.Custom,
+        data: { tag: NOTE_TAG, payload: { dropped: unrecorded ? 'unrecorded pages' : 'console messages' } },
+        timestamp: batch.events[0].timestamp,
+      });
     const events = kept; // in time order
     const chunk = received ? receivedChunk(raw, received, events) : encodeEvents(events);
     const moments = factMoments(events);
@@ -362,14 +366,17 @@ export class BatchPacker {
 
   #start(): Promise<Piscina> {
     // Piscina loaded here, not with the file: the worker's bundle of this file never evaluates it.
-    this.#pool ??= Promise.all([workerScript(new URL('./pack-worker.ts', import.meta.url)), import('piscina')]).then(([filename, { Piscina }]) => new Piscina({
-      filename,
-      minThreads: this.workers,
-      maxThreads: this.workers,
-      maxQueue: MAX_QUEUED_BATCHES,
-      idleTimeout: 60_000,
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
-    }));
+    this.#pool ??= Promise.all([workerScript(new URL('./pack-worker.ts', import.meta.url)), import('piscina')]).then(
+      ([filename, { Piscina }]) =>
+        new Piscina({
+          filename,
+          minThreads: this.workers,
+          maxThreads: this.workers,
+          maxQueue: MAX_QUEUED_BATCHES,
+          idleTimeout: 60_000,
+          resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+        }),
+    );
     return this.#pool;
   }
 

@@ -65,7 +65,11 @@ export async function pageRows(db: Executor, base: Matching): Promise<PageRow[]>
       ${distinctWith('rage_click_count')} as rage, ${distinctWith('dead_click_count')} as dead, ${distinctWith('error_count')} as errors
     from (${inner}) as s ${split}
     group by j.value order by views desc, j.value limit ${sql.lit(TOP_KEEP)}`.execute(db);
-  const times = await pageTimes(db, inner, rows.map((r) => String(r.path)));
+  const times = await pageTimes(
+    db,
+    inner,
+    rows.map((r) => String(r.path)),
+  );
   return rows.map((r) => [String(r.path), n(r.views), n(r.entries), n(r.exits), n(r.rage), n(r.dead), n(r.errors), times.get(String(r.path)) ?? []]);
 }
 

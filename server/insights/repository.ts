@@ -81,7 +81,14 @@ export function insightsOf(parts: Summary[], range: InsightsRange, errors: Insig
     },
     series: bucketStarts(range).map((t) => {
       const [s, b, e, f, rageClicks, deadClicks, quickBacks, excessiveScrolls, errors, failedRequests] = buckets.get(t) ?? new Array<number>(10).fill(0);
-      return { t, humans: s - b, bots: b, withErrors: e, withFrustration: f, ...{ rageClicks, deadClicks, quickBacks, excessiveScrolls, errors, failedRequests } };
+      return {
+        t,
+        humans: s - b,
+        bots: b,
+        withErrors: e,
+        withFrustration: f,
+        ...{ rageClicks, deadClicks, quickBacks, excessiveScrolls, errors, failedRequests },
+      };
     }),
     pages: addPages(parts.map((part) => part.pageRows)),
     pagesFromSessions: sum('pagesFrom'),

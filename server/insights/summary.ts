@@ -155,7 +155,20 @@ export async function summarize(db: Executor, campaignId: string, from: number, 
 function zero(): Omit<Summary, 'tops'> {
   return {
     ...{ sessions: 0, bots: 0, pages: 0, withErrors: 0, withFrustration: 0, rageClicks: 0, deadClicks: 0, quickBacks: 0, excessiveScrolls: 0, errors: 0 },
-    ...{ failedRequests: 0, withRage: 0, withDead: 0, withQuickBacks: 0, withExcessiveScrolling: 0, withFailed: 0, hours: [], durations: [], actives: [], utm: [], pageRows: [], pagesFrom: 0 },
+    ...{
+      failedRequests: 0,
+      withRage: 0,
+      withDead: 0,
+      withQuickBacks: 0,
+      withExcessiveScrolling: 0,
+      withFailed: 0,
+      hours: [],
+      durations: [],
+      actives: [],
+      utm: [],
+      pageRows: [],
+      pagesFrom: 0,
+    },
   };
 }
 

@@ -16,7 +16,6 @@ import { BAD_AFTER, BAD_LAST_EVENT_ID } from './streams.js';
 export const LIVE_LIST_PATH = '/api/v1/streaming/sessions/:campaignId/live';
 export const LIVE_REPLAY_PATH = '/api/v1/replay/live/:campaignId/:sessionId';
 
-
 /** What the client holds: the Last-Event-ID header's seq (or held batches), else `after`, else nothing. */
 function heldByClient(headers: FastifyRequest['headers'], after: string | undefined): HeldBatches {
   const header = headers['last-event-id'];

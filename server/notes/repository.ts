@@ -49,16 +49,30 @@ export async function findNote(db: Executor, campaignId: string, sessionId: stri
 
 /** The notes a recording file carries: the author by name only. */
 export async function recordingNotes(db: Executor, campaignId: string, sessionId: string): Promise<RecordingNote[]> {
-  return (await listNotes(db, campaignId, sessionId)).map((note) => ({ text: note.text, timestamp: note.timestamp, author: note.author.name, createdAt: note.createdAt }));
+  return (await listNotes(db, campaignId, sessionId)).map((note) => ({
+    text: note.text,
+    timestamp: note.timestamp,
+    author: note.author.name,
+    createdAt: note.createdAt,
+  }));
 }
 
 /**
  * Adds a note unless the session has `max` already: counted and inserted in one transaction,
  * serialised on the campaign's row (PostgreSQL), so two adds at once cannot pass the bound.
  */
-export async function addNote(db: Db, note: { campaignId: string; sessionId: string; authorId: string; text: string; timestamp: number }, max: number, now = Date.now()): Promise<string | undefined> {
+export async function addNote(
+  db: Db,
+  note: { campaignId: string; sessionId: string; authorId: string; text: string; timestamp: number },
+  max: number,
+  now = Date.now(),
+): Promise<string | undefined> {
   return db.transaction().execute(async (trx) => {
-    await trx.updateTable('campaigns').set((eb) => ({ id: eb.ref('id') })).where('id', '=', note.campaignId).execute();
+    await trx
+      .updateTable('campaigns')
+      .set((eb) => ({ id: eb.ref('id') }))
+      .where('id', '=', note.campaignId)
+      .execute();
     const { n } = await trx
       .selectFrom('notes')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -69,7 +83,16 @@ export async function addNote(db: Db, note: { campaignId: string; sessionId: str
     const id = crypto.randomUUID();
     await trx
       .insertInto('notes')
-      .values({ id, campaign_id: note.campaignId, session_id: note.sessionId, author_id: note.authorId, text: note.text, timestamp: note.timestamp, created_at: now, updated_at: now })
+      .values({
+        id,
+        campaign_id: note.campaignId,
+        session_id: note.sessionId,
+        author_id: note.authorId,
+        text: note.text,
+        timestamp: note.timestamp,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     return id;
   });

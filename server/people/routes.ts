@@ -33,19 +33,16 @@ export async function registerPeople(app: FastifyInstance, ctx: AppContext): Pro
       if (!person) throw notFound(PERSON_NOT_FOUND);
       reply.header('cache-control', 'private, no-store');
       // The file's name carries no part of the id (it may be an e-mail address): a short keyed hash tells files apart.
-      if (request.query.download) reply.header('content-disposition', `attachment; filename="tapedeck-person-${subjectDigest(ctx.peopleKey, person.userId).slice(0, 12)}.json"`);
+      if (request.query.download)
+        reply.header('content-disposition', `attachment; filename="tapedeck-person-${subjectDigest(ctx.peopleKey, person.userId).slice(0, 12)}.json"`);
       return person;
     },
   );
 
-  api.delete(
-    PATH,
-    { preHandler: requireUser(ctx), schema: { params: PersonParams, response: { 200: Erased } } },
-    async (request) => {
-      const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
-      const erased = await erasePerson(ctx.db, campaign.id, personId(request.params.userId), { erasedBy: currentUserId(request), peopleKey: ctx.peopleKey });
-      for (const sessionId of erased) ctx.live.sessionChanged(campaign.id, sessionId);
-      return { erased: erased.length };
-    },
-  );
+  api.delete(PATH, { preHandler: requireUser(ctx), schema: { params: PersonParams, response: { 200: Erased } } }, async (request) => {
+    const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
+    const erased = await erasePerson(ctx.db, campaign.id, personId(request.params.userId), { erasedBy: currentUserId(request), peopleKey: ctx.peopleKey });
+    for (const sessionId of erased) ctx.live.sessionChanged(campaign.id, sessionId);
+    return { erased: erased.length };
+  });
 }

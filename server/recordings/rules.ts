@@ -5,7 +5,16 @@ import { isbot } from 'isbot';
 import { PREPARED } from '../db/index.js';
 import type { Dialect, Executor } from '../db/executor.js';
 import type { CampaignRow, ChunksTable } from '../db/schema.js';
-import { factValues, factsOfRow, sessionRow, withSearchTerms, type FactColumns, type SessionRow, type STATE_COLUMNS, type VERDICT_COLUMNS } from '../sessions/rows.js';
+import {
+  factValues,
+  factsOfRow,
+  sessionRow,
+  withSearchTerms,
+  type FactColumns,
+  type SessionRow,
+  type STATE_COLUMNS,
+  type VERDICT_COLUMNS,
+} from '../sessions/rows.js';
 import { sessionDurationMs } from '../sessions/duration.js';
 import { encodeEvents } from '../storage/chunk-codec.js';
 import type { SessionInfo } from '../../common/api-types.js';
@@ -302,7 +311,12 @@ export function truncatedIp(ip: string): string | null {
   if (isIP(ip) === 4) return ip.replace(/\.\d+$/, '.0');
   if (isIP(ip) !== 6) return null;
   const groups = ipv6Groups(ip);
-  return groups ? `${groups.slice(0, 3).map((g) => g.toString(16)).join(':')}::` : null;
+  return groups
+    ? `${groups
+        .slice(0, 3)
+        .map((g) => g.toString(16))
+        .join(':')}::`
+    : null;
 }
 
 /** The eight 16-bit groups of an IPv6 address (a zone index dropped, an embedded IPv4 tail read). */

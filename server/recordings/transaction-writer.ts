@@ -186,9 +186,7 @@ returning ${[...STATE_COLUMNS, ...VERDICT_COLUMNS].join(', ')}`;
     const info = batch.info!;
     const reason = capReached(NOTHING_COUNTED, batch, this.caps);
     const marks: FactMarks = [];
-    const row: SessionRow = reason
-      ? { ...newSessionRow(campaign, batch, info, now), closed_reason: reason }
-      : firstBatchRow(campaign, batch, info, now, marks);
+    const row: SessionRow = reason ? { ...newSessionRow(campaign, batch, info, now), closed_reason: reason } : firstBatchRow(campaign, batch, info, now, marks);
     await this.#holdCampaign?.run(trx, { campaign: campaign.id });
     if ((await this.#insertSession.run(trx, row)).changed !== 1) return undefined;
     if (!(await this.insertChunk(trx, reason ? closingNote(campaign.id, batch, reason, now) : chunkRow(campaign.id, batch, now)))) throw DUPLICATE;
@@ -250,12 +248,7 @@ export class GroupedTransactions {
   }
 
   /** `seenBefore`: the session was seen before (its batches go first; new sessions' admissions hold the campaign's row to the COMMIT). */
-  async write(
-    campaign: CampaignRow,
-    batch: RecordedBatch,
-    lastSeen: SessionState | undefined,
-    seenBefore = lastSeen !== undefined,
-  ): Promise<WriteOutcome> {
+  async write(campaign: CampaignRow, batch: RecordedBatch, lastSeen: SessionState | undefined, seenBefore = lastSeen !== undefined): Promise<WriteOutcome> {
     let written: Written | undefined;
     try {
       const order = `${seenBefore ? 0 : 1}/${campaign.id}/${batch.sessionId}`;

@@ -28,10 +28,7 @@ export async function registerReplay(app: FastifyInstance, ctx: AppContext): Pro
   // Public: the landing page's demo player. Registered before the per-session route.
   api.get('/api/v1/replay/retrieve/demo', { schema: demoSchema }, async (request, reply) => {
     const body = await demoBody(request.query.isMobile === 'true' ? 'mobile' : 'desktop');
-    reply
-      .header('content-type', 'application/json; charset=utf-8')
-      .header('vary', 'Accept-Encoding')
-      .header('cache-control', 'public, max-age=3600');
+    reply.header('content-type', 'application/json; charset=utf-8').header('vary', 'Accept-Encoding').header('cache-control', 'public, max-age=3600');
     if (acceptsGzip(request)) return reply.header('content-encoding', 'gzip').send(body.gzip);
     return reply.send(body.json);
   });
@@ -42,29 +39,35 @@ export async function registerReplay(app: FastifyInstance, ctx: AppContext): Pro
     return { session, chunks: await listChunks(ctx.db, session.campaign_id, session.id) };
   }
 
-  api.get(
-    '/api/v1/replay/retrieve/:campaignId/:sessionId',
-    { preHandler: requireUser(ctx), schema: replaySchema },
-    async (request, reply) => {
-      const { session, chunks } = await sessionAndChunks(request, request.params);
-      const heavy = isHeavy(Number(session.byte_count), chunks);
-      return sendGated(gate, request, reply, heavy, () => replayStream(ctx.db, session, Date.now(), { chunks }), (body) => {
+  api.get('/api/v1/replay/retrieve/:campaignId/:sessionId', { preHandler: requireUser(ctx), schema: replaySchema }, async (request, reply) => {
+    const { session, chunks } = await sessionAndChunks(request, request.params);
+    const heavy = isHeavy(Number(session.byte_count), chunks);
+    return sendGated(
+      gate,
+      request,
+      reply,
+      heavy,
+      () => replayStream(ctx.db, session, Date.now(), { chunks }),
+      (body) => {
         reply.header('cache-control', 'private, no-cache');
         return sendJsonStream(request, reply, body);
-      });
-    },
-  );
+      },
+    );
+  });
 
   // One file to keep or pass on: always gzip (the name says .json.gz), whatever the caller accepts.
-  api.get(
-    '/api/v1/replay/export/:campaignId/:sessionId',
-    { preHandler: requireUser(ctx), schema: replaySchema },
-    async (request, reply) => {
-      const { session, chunks } = await sessionAndChunks(request, request.params);
-      const heavy = isHeavy(Number(session.byte_count), chunks);
-      // The replay's notes travel with it (the file's optional `notes`).
-      const notes = await recordingNotes(ctx.db, session.campaign_id, session.id);
-      return sendGated(gate, request, reply, heavy, () => recordingStream(ctx.db, session, { chunks, notes }), (body) => {
+  api.get('/api/v1/replay/export/:campaignId/:sessionId', { preHandler: requireUser(ctx), schema: replaySchema }, async (request, reply) => {
+    const { session, chunks } = await sessionAndChunks(request, request.params);
+    const heavy = isHeavy(Number(session.byte_count), chunks);
+    // The replay's notes travel with it (the file's optional `notes`).
+    const notes = await recordingNotes(ctx.db, session.campaign_id, session.id);
+    return sendGated(
+      gate,
+      request,
+      reply,
+      heavy,
+      () => recordingStream(ctx.db, session, { chunks, notes }),
+      (body) => {
         const gzip = createGzip();
         pipeline(body, gzip, (error) => {
           if (error) request.log.warn({ err: error }, 'recording export ended early');
@@ -74,9 +77,9 @@ export async function registerReplay(app: FastifyInstance, ctx: AppContext): Pro
           .header('content-disposition', `attachment; filename="${recordingFileName(session.id)}"`)
           .header('cache-control', 'private, no-store')
           .send(gzip);
-      });
-    },
-  );
+      },
+    );
+  });
 }
 
 /** The name a downloaded recording is saved under. */

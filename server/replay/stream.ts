@@ -26,10 +26,37 @@ export const MERGE_BUDGET_BYTES = 16 * 1024 * 1024;
 export function replayInit(row: Selectable<SessionsTable>): ReplayInit {
   const session = toSession(row);
   const { userAgent, remoteIpAddress, ipMode, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason } = session;
-  const { durationMs, activeMs, pageCount, clickCount, rageClickCount, deadClickCount, quickBackCount, excessiveScrollCount, errorCount, failedRequestCount } = session;
-  const facts = { durationMs, activeMs, pageCount, clickCount, rageClickCount, deadClickCount, quickBackCount, excessiveScrollCount, errorCount, failedRequestCount };
+  const { durationMs, activeMs, pageCount, clickCount, rageClickCount, deadClickCount, quickBackCount, excessiveScrollCount, errorCount, failedRequestCount } =
+    session;
+  const facts = {
+    durationMs,
+    activeMs,
+    pageCount,
+    clickCount,
+    rageClickCount,
+    deadClickCount,
+    quickBackCount,
+    excessiveScrollCount,
+    errorCount,
+    failedRequestCount,
+  };
   const { lastActivityAt, closed } = session;
-  return { userAgent, remoteIpAddress, ipMode, language, timezone, webdriver, cookiesEnabled, hasFocus, fullScreenEnabled, isBot, botReason, ...facts, lastActivityAt, ...(closed ? { closed } : {}) };
+  return {
+    userAgent,
+    remoteIpAddress,
+    ipMode,
+    language,
+    timezone,
+    webdriver,
+    cookiesEnabled,
+    hasFocus,
+    fullScreenEnabled,
+    isBot,
+    botReason,
+    ...facts,
+    lastActivityAt,
+    ...(closed ? { closed } : {}),
+  };
 }
 
 /** Whether the chunks, taken in seq order, never go back in time (the usual case). */
@@ -73,8 +100,7 @@ interface Cursor {
 }
 
 /** Earlier timestamp first; equal times in seq order (within a chunk, a cursor keeps position order). */
-const before = (a: Cursor, b: Cursor) =>
-  a.spans.times[a.at] < b.spans.times[b.at] || (a.spans.times[a.at] === b.spans.times[b.at] && a.seq < b.seq);
+const before = (a: Cursor, b: Cursor) => a.spans.times[a.at] < b.spans.times[b.at] || (a.spans.times[a.at] === b.spans.times[b.at] && a.seq < b.seq);
 
 /** A binary min-heap of open chunks, keyed by each one's next event. */
 class CursorHeap {
@@ -88,7 +114,7 @@ class CursorHeap {
   push(cursor: Cursor): void {
     const items = this.items;
     items.push(cursor);
-    for (let i = items.length - 1; i > 0; ) {
+    for (let i = items.length - 1; i > 0;) {
       const parent = (i - 1) >> 1;
       if (!before(items[i], items[parent])) break;
       [items[i], items[parent]] = [items[parent], items[i]];
@@ -103,7 +129,7 @@ class CursorHeap {
       if (!items.length) return;
       items[0] = last;
     }
-    for (let i = 0; ; ) {
+    for (let i = 0; ;) {
       const left = 2 * i + 1;
       const right = left + 1;
       let least = i;
@@ -149,7 +175,7 @@ async function* mergedPieces(db: Db, campaignId: string, sessionId: string, chun
     heldBytes = 0;
     return joined;
   };
-  for (let next = 0; next < due.length || open.size; ) {
+  for (let next = 0; next < due.length || open.size;) {
     while (next < due.length && (!open.size || due[next].first_ts <= open.top().spans.times[open.top().at])) {
       const chunk = due[next++];
       const data = await readChunkData(db, campaignId, sessionId, chunk.seq);
@@ -213,7 +239,6 @@ export function replayStream(db: Db, session: Selectable<SessionsTable>, now = D
     `{"init":${JSON.stringify(replayInit(session))},${state},"batches":${JSON.stringify(formatHeld(heldOf(chunks.map((c) => c.seq))))},"events":[`;
   return objectWithEvents(db, session, head, options);
 }
-
 
 /** A recording file {format, version, campaignId, session, notes?, events} as a stream of JSON text (not yet compressed). */
 export function recordingStream(db: Db, session: Selectable<SessionsTable>, options: ReplayOptions & { notes?: RecordingNote[] } = {}): Readable {

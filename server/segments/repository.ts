@@ -28,22 +28,53 @@ export async function listSegments(db: Executor, campaignId: string): Promise<Se
  * transaction (serialised on the campaign's row on PostgreSQL), so two saves at once cannot pass
  * the bound together. Undefined when at the bound.
  */
-export async function addSegment(db: Db, campaignId: string, segment: { name: string; filters: SegmentFilters }, max: number, now = Date.now()): Promise<Segment | undefined> {
+export async function addSegment(
+  db: Db,
+  campaignId: string,
+  segment: { name: string; filters: SegmentFilters },
+  max: number,
+  now = Date.now(),
+): Promise<Segment | undefined> {
   return db.transaction().execute(async (trx) => {
-    await trx.updateTable('campaigns').set((eb) => ({ id: eb.ref('id') })).where('id', '=', campaignId).execute();
-    const { n } = await trx.selectFrom('segments').select((eb) => eb.fn.countAll<number | string>().as('n')).where('campaign_id', '=', campaignId).executeTakeFirstOrThrow();
+    await trx
+      .updateTable('campaigns')
+      .set((eb) => ({ id: eb.ref('id') }))
+      .where('id', '=', campaignId)
+      .execute();
+    const { n } = await trx
+      .selectFrom('segments')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('campaign_id', '=', campaignId)
+      .executeTakeFirstOrThrow();
     if (Number(n) >= max) return undefined;
-    const row = { id: crypto.randomUUID(), campaign_id: campaignId, name: segment.name, filters: JSON.stringify(segment.filters), created_at: now, updated_at: now };
+    const row = {
+      id: crypto.randomUUID(),
+      campaign_id: campaignId,
+      name: segment.name,
+      filters: JSON.stringify(segment.filters),
+      created_at: now,
+      updated_at: now,
+    };
     await trx.insertInto('segments').values(row).execute();
     return toSegment(row);
   });
 }
 
 /** Renames a segment or replaces its filters; undefined when the campaign has no such segment. */
-export async function changeSegment(db: Executor, campaignId: string, segmentId: string, changes: SegmentChanges, now = Date.now()): Promise<Segment | undefined> {
+export async function changeSegment(
+  db: Executor,
+  campaignId: string,
+  segmentId: string,
+  changes: SegmentChanges,
+  now = Date.now(),
+): Promise<Segment | undefined> {
   const row = await db
     .updateTable('segments')
-    .set({ ...(changes.name !== undefined ? { name: changes.name } : {}), ...(changes.filters ? { filters: JSON.stringify(changes.filters) } : {}), updated_at: now })
+    .set({
+      ...(changes.name !== undefined ? { name: changes.name } : {}),
+      ...(changes.filters ? { filters: JSON.stringify(changes.filters) } : {}),
+      updated_at: now,
+    })
     .where('campaign_id', '=', campaignId)
     .where('id', '=', segmentId)
     .returningAll()

@@ -76,9 +76,7 @@ export function decodeCursor(text: string, sort: SessionSort = 'newest'): Cursor
   try {
     const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
     const valid =
-      Array.isArray(value) &&
-      value.length === columns.length &&
-      value.every((v, i) => (columns[i] === 'id' ? typeof v === 'string' : Number.isSafeInteger(v)));
+      Array.isArray(value) && value.length === columns.length && value.every((v, i) => (columns[i] === 'id' ? typeof v === 'string' : Number.isSafeInteger(v)));
     if (valid) return value as Cursor;
   } catch {
     // falls through to the 400 below

@@ -40,7 +40,17 @@ export function filtered<Q extends SelectQueryBuilder<Database, 'sessions', obje
   if (f.hasExcessiveScrolling) q = q.where(sql<SqlBool>`excessive_scroll_count > 0`);
   if (f.starred) q = q.where(hasStar);
   if (f.user !== undefined) q = q.where((eb) => userStartsWith(eb, f.user as string));
-  if (f.event !== undefined) q = q.where((eb) => eb.exists(eb.selectFrom('session_events as e').select('e.name').whereRef('e.campaign_id', '=', 'sessions.campaign_id').whereRef('e.session_id', '=', 'sessions.id').where('e.name', '=', f.event as string)));
+  if (f.event !== undefined)
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('session_events as e')
+          .select('e.name')
+          .whereRef('e.campaign_id', '=', 'sessions.campaign_id')
+          .whereRef('e.session_id', '=', 'sessions.id')
+          .where('e.name', '=', f.event as string),
+      ),
+    );
   if (f.trait) q = q.where(pairFilter(f.trait, 'traits'));
   if (f.tag) q = q.where(pairFilter(f.tag, 'tags'));
   if (f.sessionIds) q = q.where('id', 'in', f.sessionIds);

@@ -30,11 +30,7 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
           ? ctx.heavyReads.run(request, reply, (read) => pageSessions(read.db, campaign.id, query))
           : pageSessions(ctx.db, campaign.id, query);
         // The counts cover the whole campaign, whatever the filters.
-        const [page, counts, storage] = await Promise.all([
-          sessions,
-          countSessions(ctx.db, campaign.id),
-          ctx.storageQuota.use(campaign.id),
-        ]);
+        const [page, counts, storage] = await Promise.all([sessions, countSessions(ctx.db, campaign.id), ctx.storageQuota.use(campaign.id)]);
         const stars = await starredAmong(
           ctx.db,
           campaign.id,

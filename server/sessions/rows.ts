@@ -11,7 +11,8 @@ import { searchTerms } from './search-terms.js';
 
 export type SessionRow = Selectable<SessionsTable>;
 
-type CounterColumns = 'click_count' | 'rage_click_count' | 'dead_click_count' | 'quick_back_count' | 'excessive_scroll_count' | 'error_count' | 'failed_request_count';
+type CounterColumns =
+  'click_count' | 'rage_click_count' | 'dead_click_count' | 'quick_back_count' | 'excessive_scroll_count' | 'error_count' | 'failed_request_count';
 
 /** The clicks', frustrations' and errors' counts, as the API and the facts rules name them. */
 const countersOf = (row: Pick<SessionRow, CounterColumns>) => ({
@@ -95,7 +96,20 @@ export function rowSearchTerms(row: Pick<SessionRow, 'id' | 'user_id' | 'remote_
 export const withSearchTerms = (row: SessionRow): SessionRow => ({ ...row, search_terms: rowSearchTerms(row) });
 
 /** The columns the session-facts rules keep (common/session-facts.ts). */
-const FACT_COLUMNS = ['active_ms', 'click_count', 'rage_click_count', 'dead_click_count', 'quick_back_count', 'excessive_scroll_count', 'error_count', 'failed_request_count', 'pages', 'exit_url', 'facts_carry', ...PEOPLE_COLUMNS] as const;
+const FACT_COLUMNS = [
+  'active_ms',
+  'click_count',
+  'rage_click_count',
+  'dead_click_count',
+  'quick_back_count',
+  'excessive_scroll_count',
+  'error_count',
+  'failed_request_count',
+  'pages',
+  'exit_url',
+  'facts_carry',
+  ...PEOPLE_COLUMNS,
+] as const;
 
 /**
  * A session's row as a batch is judged against it: the caps' counters, whether it is closed, its

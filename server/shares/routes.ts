@@ -95,15 +95,11 @@ export async function registerShares(app: FastifyInstance, ctx: AppContext): Pro
   );
 
   // Takes the token, or a listed link's id (the owner's list never shows tokens).
-  api.delete(
-    '/api/v1/replay/share/:token',
-    { preHandler: requireUser(ctx), schema: { params: ShareTokenParams, response: { 200: Ok } } },
-    async (request) => {
-      const hash = shareHashOf(request.params.token);
-      if (!hash || !(await revokeShare(ctx.db, currentUserId(request), hash))) throw notFound(SHARE_NOT_FOUND);
-      return { ok: true as const };
-    },
-  );
+  api.delete('/api/v1/replay/share/:token', { preHandler: requireUser(ctx), schema: { params: ShareTokenParams, response: { 200: Ok } } }, async (request) => {
+    const hash = shareHashOf(request.params.token);
+    if (!hash || !(await revokeShare(ctx.db, currentUserId(request), hash))) throw notFound(SHARE_NOT_FOUND);
+    return { ok: true as const };
+  });
 
   // The page itself: the app shell, under the stricter policy above and never indexed.
   const indexFile = path.join(ctx.config.distDir, 'app', 'index.html');
@@ -130,8 +126,13 @@ export async function registerShares(app: FastifyInstance, ctx: AppContext): Pro
     const details = share.include_details === 1 ? toSession(session) : null;
     const mapPiece = details ? undefined : withoutPageQueries;
     const head = `{"expiresAt":${share.expires_at},"complete":${sessionComplete(session, Date.now())},"details":${JSON.stringify(details)},"events":[`;
-    return sendGated(sharedGate, request, reply, isHeavy(Number(session.byte_count), chunks), () => objectWithEvents(ctx.db, session, head, { chunks, mapPiece }), (body) =>
-      sendJsonStream(request, reply, body),
+    return sendGated(
+      sharedGate,
+      request,
+      reply,
+      isHeavy(Number(session.byte_count), chunks),
+      () => objectWithEvents(ctx.db, session, head, { chunks, mapPiece }),
+      (body) => sendJsonStream(request, reply, body),
     );
   });
 }

@@ -20,7 +20,12 @@ export async function unstarSession(db: Executor, campaignId: string, sessionId:
 }
 
 export async function isStarred(db: Executor, campaignId: string, sessionId: string): Promise<boolean> {
-  const row = await db.selectFrom('session_stars').select('session_id').where('campaign_id', '=', campaignId).where('session_id', '=', sessionId).executeTakeFirst();
+  const row = await db
+    .selectFrom('session_stars')
+    .select('session_id')
+    .where('campaign_id', '=', campaignId)
+    .where('session_id', '=', sessionId)
+    .executeTakeFirst();
   return row !== undefined;
 }
 

@@ -7,7 +7,6 @@ import { minuteLimit } from '../http/rate-limit.js';
 import { ownedSession } from '../sessions/ownership.js';
 import { isStarred, starSession, unstarSession, STAR_WRITES_PER_USER } from './repository.js';
 
-
 const PATHS = '/api/v1/streaming/sessions/:campaignId/:sessionId/star';
 const schema = { params: SessionParams, response: { 200: StarResponse } };
 

@@ -16,8 +16,7 @@ export async function fetchCampaigns(client: ApiClient = api): Promise<Campaign[
   return Array.isArray(body?.data) ? body.data : [];
 }
 
-export const campaignsQueryOptions = () =>
-  queryOptions({ queryKey: campaignKeys.list(), queryFn: () => fetchCampaigns() });
+export const campaignsQueryOptions = () => queryOptions({ queryKey: campaignKeys.list(), queryFn: () => fetchCampaigns() });
 
 /** Create errors: the server's error field, else the status, else a generic text. */
 export function createErrorMessage(error: unknown, fallback = 'Failed to create campaign.'): string {

@@ -111,8 +111,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
   };
 
   /** Writes are refused offline with a clear message, never queued unseen (offline layer). */
-  const isWrite = (path: string, init: RequestInit) =>
-    path !== API_PATHS.refresh && !['GET', 'HEAD'].includes((init.method ?? 'GET').toUpperCase());
+  const isWrite = (path: string, init: RequestInit) => path !== API_PATHS.refresh && !['GET', 'HEAD'].includes((init.method ?? 'GET').toUpperCase());
   async function sendWrite(path: string, init: RequestInit): Promise<Response> {
     assertOnlineForWrite();
     try {
@@ -162,8 +161,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     return body as T;
   }
 
-  const withBody = (method: string, body?: unknown): RequestInit =>
-    body === undefined ? { method } : { method, body: JSON.stringify(body) };
+  const withBody = (method: string, body?: unknown): RequestInit => (body === undefined ? { method } : { method, body: JSON.stringify(body) });
 
   return {
     request,

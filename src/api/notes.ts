@@ -14,4 +14,5 @@ export const addNote = (campaignId: string, sessionId: string, note: { text: str
 export const editNote = (campaignId: string, sessionId: string, noteId: string, text: string, client: ApiClient = api) =>
   client.patch<Note>(API_PATHS.note(campaignId, sessionId, noteId), { text });
 
-export const deleteNote = (campaignId: string, sessionId: string, noteId: string, client: ApiClient = api) => client.delete<Ok>(API_PATHS.note(campaignId, sessionId, noteId));
+export const deleteNote = (campaignId: string, sessionId: string, noteId: string, client: ApiClient = api) =>
+  client.delete<Ok>(API_PATHS.note(campaignId, sessionId, noteId));

@@ -7,8 +7,7 @@ export const queryClient = new QueryClient({
     queries: {
       staleTime: 30 * 1000,
       // The client already refreshed and retried once on 401; other failures get one more try.
-      retry: (failureCount, error) =>
-        failureCount < 1 && !(error instanceof UnauthorizedError) && !(error instanceof HttpError && error.status < 500),
+      retry: (failureCount, error) => failureCount < 1 && !(error instanceof UnauthorizedError) && !(error instanceof HttpError && error.status < 500),
       refetchOnWindowFocus: false,
     },
   },

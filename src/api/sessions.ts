@@ -26,12 +26,7 @@ export const sessionKeys = {
 /** The badge text for the server's bot verdict, the one verdict every screen shows. */
 export const sessionTypeLabel = (isBot: boolean | undefined) => (isBot ? 'Bot Traffic' : 'Human User');
 
-export async function fetchSessionsPage(
-  campaignId: string,
-  query: SessionsQuery,
-  cursor: string | null,
-  client: ApiClient = api,
-): Promise<SessionsResponse> {
+export async function fetchSessionsPage(campaignId: string, query: SessionsQuery, cursor: string | null, client: ApiClient = api): Promise<SessionsResponse> {
   if (!campaignId) throw new Error('Campaign ID is required');
   const params = new URLSearchParams({ limit: String(SESSIONS_PAGE_SIZE) });
   if (cursor) params.set('cursor', cursor);

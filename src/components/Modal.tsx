@@ -89,7 +89,13 @@ export function Modal({ title, onClose, children, footer, busy = false }: ModalP
             ×
           </button>
         </div>
-        <div ref={bodyRef} className="modal-body" tabIndex={bodyScrolls ? 0 : undefined} role={bodyScrolls ? 'region' : undefined} aria-labelledby={bodyScrolls ? titleId : undefined}>
+        <div
+          ref={bodyRef}
+          className="modal-body"
+          tabIndex={bodyScrolls ? 0 : undefined}
+          role={bodyScrolls ? 'region' : undefined}
+          aria-labelledby={bodyScrolls ? titleId : undefined}
+        >
           {children}
         </div>
         {footer && <div className="modal-footer">{footer}</div>}

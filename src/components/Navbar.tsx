@@ -38,14 +38,7 @@ export function Navbar() {
           <LogoMark />
           {PRODUCT_NAME}
         </Link>
-        <button
-          type="button"
-          className="menu-toggle"
-          aria-expanded={open}
-          aria-controls="main-menu"
-          aria-label="Toggle menu"
-          onClick={() => setOpen(!open)}
-        >
+        <button type="button" className="menu-toggle" aria-expanded={open} aria-controls="main-menu" aria-label="Toggle menu" onClick={() => setOpen(!open)}>
           {/* Drawn, not the ☰ character: it shows as a box where no symbol font is installed. */}
           <svg aria-hidden="true" width="20" height="20" viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
             <path d="M3 5h14M3 10h14M3 15h14" />

@@ -78,8 +78,7 @@ export function InstallTag({ campaignId, onError }: { campaignId: string; onErro
   return (
     <div className="install-tag">
       <p className="install-tag-hint">
-        <strong>Recommended:</strong> paste this one-line tag into every page of your site; it loads in the background and always
-        brings the latest recorder.
+        <strong>Recommended:</strong> paste this one-line tag into every page of your site; it loads in the background and always brings the latest recorder.
       </p>
       <div className="install-tag-line">
         <code>{tag}</code>

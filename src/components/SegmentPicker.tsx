@@ -84,7 +84,12 @@ export function SegmentPicker({ campaignId, filters, onFilters }: SegmentPickerP
           <button type="button" className="button button-secondary button-small" onClick={() => startEditing('rename')}>
             Rename
           </button>
-          <button type="button" className="button button-danger button-small" disabled={write.isPending} onClick={() => write.mutate(() => deleteSegment(campaignId, current.id))}>
+          <button
+            type="button"
+            className="button button-danger button-small"
+            disabled={write.isPending}
+            onClick={() => write.mutate(() => deleteSegment(campaignId, current.id))}
+          >
             Delete segment
           </button>
         </>
@@ -93,7 +98,14 @@ export function SegmentPicker({ campaignId, filters, onFilters }: SegmentPickerP
         <form className="segment-form" onSubmit={submit}>
           <label className="filter" htmlFor="segment-name">
             <span>{editing === 'rename' ? 'New name' : 'Segment name'}</span>
-            <input id="segment-name" className="input input-small" maxLength={MAX_SEGMENT_NAME} value={name} onChange={(e) => setName(e.target.value)} autoFocus />
+            <input
+              id="segment-name"
+              className="input input-small"
+              maxLength={MAX_SEGMENT_NAME}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              autoFocus
+            />
           </label>
           <button type="submit" className="button button-primary button-small" disabled={write.isPending || !name.trim()}>
             {editing === 'rename' ? 'Rename' : 'Save'}

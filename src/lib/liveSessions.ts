@@ -41,7 +41,9 @@ export function mergeLiveChange(data: SessionPages | undefined, query: SessionsQ
     if (!keepsType(query, session)) return { data: withPage(data, pageIndex, without), refetch: true };
     // In place: a sort other than newest may move it, which the refetch settles. Live updates
     // carry no star: the one the list had stays.
-    const replaced = withPage(data, pageIndex, (sessions) => sessions.map((s) => (s.sessionId === id ? { ...session, starred: session.starred ?? s.starred } : s)));
+    const replaced = withPage(data, pageIndex, (sessions) =>
+      sessions.map((s) => (s.sessionId === id ? { ...session, starred: session.starred ?? s.starred } : s)),
+    );
     return { data: replaced, refetch: verdictChanged || query.filters?.sort !== undefined };
   }
   if (data.pages.length === 0 || !takesNewAtTop(query, session)) return { data, refetch: true };

@@ -162,7 +162,8 @@ export function OpenRecordingFile({ opened, onOpened }: { opened: OpenedRecordin
       <h2>Open a recording file</h2>
       <p className="small muted">A downloaded recording (.json.gz) plays here with no network and no sign-in. Or drop it on this box.</p>
       <label>
-        Open a recording file <input type="file" accept=".gz,.json,application/gzip,application/json" onChange={(event) => void open(event.target.files?.[0])} />
+        Open a recording file{' '}
+        <input type="file" accept=".gz,.json,application/gzip,application/json" onChange={(event) => void open(event.target.files?.[0])} />
       </label>
       {message && (
         <p role="status" className="small">

@@ -22,8 +22,8 @@ function StoragePanel({ replays, figures }: { replays: SavedReplay[]; figures: S
     <section className="card saved-storage" aria-labelledby="storage-title">
       <h2 id="storage-title">Storage on this device</h2>
       <p data-testid="storage-used">
-        Storage used: {figures?.usage != null ? formatBytes(figures.usage) : 'unknown'} of{' '}
-        {figures?.quota != null ? formatBytes(figures.quota) : 'unknown'} available to this app
+        Storage used: {figures?.usage != null ? formatBytes(figures.usage) : 'unknown'} of {figures?.quota != null ? formatBytes(figures.quota) : 'unknown'}{' '}
+        available to this app
       </p>
       {figures?.usage != null && figures.quota ? <meter min={0} max={figures.quota} value={figures.usage} aria-label="Storage used" /> : null}
       <p className="small muted">
@@ -48,9 +48,7 @@ function BudgetForm({ onMessage }: { onMessage: (message: string) => void }) {
     }
     const evicted = await setBudget(megabytes * MB);
     onMessage(
-      evicted.length
-        ? `Budget saved. ${evicted.length} replay${evicted.length === 1 ? '' : 's'} opened longest ago removed to fit it.`
-        : 'Budget saved.',
+      evicted.length ? `Budget saved. ${evicted.length} replay${evicted.length === 1 ? '' : 's'} opened longest ago removed to fit it.` : 'Budget saved.',
     );
   };
   return (

@@ -41,7 +41,17 @@ export interface SavedReplay {
 
 /** What /saved shows of a saved replay's derived facts: its length, the problem badges' counts, and
  * its last batch (whether it is still recording: common/recording-now.ts). */
-const SAVED_FACTS = ['durationMs', 'errorCount', 'failedRequestCount', 'rageClickCount', 'deadClickCount', 'quickBackCount', 'excessiveScrollCount', 'lastActivityAt', 'closed'] as const;
+const SAVED_FACTS = [
+  'durationMs',
+  'errorCount',
+  'failedRequestCount',
+  'rageClickCount',
+  'deadClickCount',
+  'quickBackCount',
+  'excessiveScrollCount',
+  'lastActivityAt',
+  'closed',
+] as const;
 
 export type SavedFacts = Partial<Pick<ReplayInit, (typeof SAVED_FACTS)[number]>>;
 

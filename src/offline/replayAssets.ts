@@ -103,7 +103,6 @@ export function collectAssetUrls(events: LooseEvent[]): string[] {
   return [...urls];
 }
 
-
 /** A recorded site that no longer answers must not hold a save up for long. */
 const ASSET_TIMEOUT_MS = 15_000;
 
@@ -154,7 +153,8 @@ export async function cacheAssets(urls: string[]): Promise<string[]> {
       const response = await fetchAsset(url);
       if (!response) continue;
       try {
-        if (isReadableStylesheet(response) && cached.length + queue.length < MAX_ASSETS_PER_REPLAY) queue.push(...(await stylesheetUrls(response.clone(), url)).filter((u) => !urls.includes(u)));
+        if (isReadableStylesheet(response) && cached.length + queue.length < MAX_ASSETS_PER_REPLAY)
+          queue.push(...(await stylesheetUrls(response.clone(), url)).filter((u) => !urls.includes(u)));
         await cache.put(url, response);
         cached.push(url);
       } catch {

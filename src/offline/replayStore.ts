@@ -60,9 +60,7 @@ export async function libraryBytes(): Promise<number> {
 
 /** Unpinned replays, the one opened longest ago first. */
 function evictionOrder(all: SavedReplay[], keep?: string): SavedReplay[] {
-  return all
-    .filter((replay) => !replay.pinned && replay.key !== keep)
-    .sort((a, b) => a.lastOpenedAt - b.lastOpenedAt || a.savedAt - b.savedAt);
+  return all.filter((replay) => !replay.pinned && replay.key !== keep).sort((a, b) => a.lastOpenedAt - b.lastOpenedAt || a.savedAt - b.savedAt);
 }
 
 async function deleteReplays(db: OfflineDb, keys: string[]): Promise<void> {

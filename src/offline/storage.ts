@@ -9,10 +9,7 @@ export interface StorageFigures {
 
 export async function storageFigures(): Promise<StorageFigures> {
   const storage = typeof navigator !== 'undefined' ? navigator.storage : undefined;
-  const [estimate, persisted] = await Promise.all([
-    storage?.estimate?.().catch(() => null) ?? null,
-    storage?.persisted?.().catch(() => null) ?? null,
-  ]);
+  const [estimate, persisted] = await Promise.all([storage?.estimate?.().catch(() => null) ?? null, storage?.persisted?.().catch(() => null) ?? null]);
   return { usage: estimate?.usage ?? null, quota: estimate?.quota ?? null, persisted };
 }
 

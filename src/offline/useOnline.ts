@@ -11,7 +11,11 @@ function subscribe(onChange: () => void): () => void {
 
 /** The browser's own idea of being online (Chromium also flips it for DevTools' offline mode). */
 export function useOnline(): boolean {
-  return useSyncExternalStore(subscribe, () => navigator.onLine, () => true);
+  return useSyncExternalStore(
+    subscribe,
+    () => navigator.onLine,
+    () => true,
+  );
 }
 
 /**

@@ -16,7 +16,11 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 
 function RootLayout() {
   const title = useRouterState({
-    select: (state) => documentTitle(state.matches[state.matches.length - 1]?.routeId, state.matches.some((match) => match.status === 'notFound')),
+    select: (state) =>
+      documentTitle(
+        state.matches[state.matches.length - 1]?.routeId,
+        state.matches.some((match) => match.status === 'notFound'),
+      ),
   });
   useEffect(() => {
     document.title = title;

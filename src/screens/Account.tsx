@@ -11,7 +11,8 @@ import { formatDateTime } from '../lib/format.js';
 import type { SignIn } from '../../common/api-types.js';
 import { accountConfirmation, confirmsAccountDeletion, type Confirmable } from '../../common/account.js';
 
-const reason = (error: unknown) => (error instanceof HttpError ? (error.serverMessage ?? error.message) : error instanceof Error ? error.message : String(error));
+const reason = (error: unknown) =>
+  error instanceof HttpError ? (error.serverMessage ?? error.message) : error instanceof Error ? error.message : String(error);
 
 /**
  * The account page: the user's sign-ins (one per device) with "This device" marked, signing one
@@ -70,7 +71,12 @@ export function Account() {
                     {signIn.browser} on {signIn.os}
                   </strong>{' '}
                   <span className="muted">({signIn.device})</span>
-                  {signIn.current && <> <span className="badge badge-active">This device</span></>}
+                  {signIn.current && (
+                    <>
+                      {' '}
+                      <span className="badge badge-active">This device</span>
+                    </>
+                  )}
                   <div className="muted small">
                     Signed in {formatDateTime(signIn.signedInAt)} · last active {formatDateTime(signIn.lastUsedAt)}
                   </div>
@@ -134,7 +140,14 @@ function DeleteAccountModal({
   const [typed, setTyped] = useState('');
   const inputId = useId();
   return (
-    <ConfirmDeleteModal title="Delete account?" confirmLabel="Delete account" deleting={pending} ready={confirmsAccountDeletion(user, typed)} onCancel={onCancel} onConfirm={() => onConfirm(typed)}>
+    <ConfirmDeleteModal
+      title="Delete account?"
+      confirmLabel="Delete account"
+      deleting={pending}
+      ready={confirmsAccountDeletion(user, typed)}
+      onCancel={onCancel}
+      onConfirm={() => onConfirm(typed)}
+    >
       <p className="warning">This action cannot be undone. This will permanently delete:</p>
       <ul className="delete-list">
         <li>All your campaigns</li>
@@ -145,7 +158,16 @@ function DeleteAccountModal({
         <label htmlFor={inputId}>
           Type {user.email !== null ? 'your email' : 'your name'} <strong>{accountConfirmation(user)}</strong> to confirm
         </label>
-        <input id={inputId} className="input" type="text" autoComplete="off" spellCheck={false} value={typed} disabled={pending} onChange={(e) => setTyped(e.target.value)} />
+        <input
+          id={inputId}
+          className="input"
+          type="text"
+          autoComplete="off"
+          spellCheck={false}
+          value={typed}
+          disabled={pending}
+          onChange={(e) => setTyped(e.target.value)}
+        />
       </div>
       {error && <ErrorBox title="The account was not deleted" message={error} />}
     </ConfirmDeleteModal>

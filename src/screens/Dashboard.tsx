@@ -149,7 +149,15 @@ function Stat({ label, value, tone }: { label: string; value: number; tone?: str
   );
 }
 
-function CampaignRow({ campaign, scriptSource, onScriptError }: { campaign: Campaign; scriptSource: string | undefined; onScriptError: (m: string | null) => void }) {
+function CampaignRow({
+  campaign,
+  scriptSource,
+  onScriptError,
+}: {
+  campaign: Campaign;
+  scriptSource: string | undefined;
+  onScriptError: (m: string | null) => void;
+}) {
   const status = campaignStatus(campaign);
   return (
     <li className="card campaign-row" data-testid="campaign-row">
@@ -179,7 +187,12 @@ function CampaignRow({ campaign, scriptSource, onScriptError }: { campaign: Camp
       </div>
       <div className="row-actions">
         <ScriptActions campaignId={campaign.id} source={scriptSource} onError={onScriptError} />
-        <Link to="/campaign/$campaignId/edit" params={{ campaignId: campaign.id }} className="button button-secondary button-small" aria-label={`Edit ${campaign.name}`}>
+        <Link
+          to="/campaign/$campaignId/edit"
+          params={{ campaignId: campaign.id }}
+          className="button button-secondary button-small"
+          aria-label={`Edit ${campaign.name}`}
+        >
           Edit
         </Link>
         <Link to="/campaign/$campaignId" params={{ campaignId: campaign.id }} className="button button-primary button-small">

@@ -116,7 +116,9 @@ export function Landing() {
         <ol className="steps">
           {STEPS.map((step, index) => (
             <li key={step.title} className="card step">
-              <span className="step-number" aria-hidden="true">{index + 1}</span>
+              <span className="step-number" aria-hidden="true">
+                {index + 1}
+              </span>
               <h3>{step.title}</h3>
               <p>{step.text}</p>
             </li>

@@ -57,7 +57,8 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds, 
   const saved = useSavedReplay(campaignId, sessionId);
   const campaignName = useCampaignName(campaignId, saved);
   const navigate = useNavigate();
-  const backToCampaign = () => void navigate({ to: '/campaign/$campaignId', params: { campaignId }, search: { ...listFilters(list), q: list.q, type: list.type } });
+  const backToCampaign = () =>
+    void navigate({ to: '/campaign/$campaignId', params: { campaignId }, search: { ...listFilters(list), q: list.q, type: list.type } });
   const neighbours = useSessionNeighbours(campaignId, sessionId, list);
   const [autoplayNext, setAutoplayNext] = useAutoplayNext();
   const openSession = (id: string, play = false) =>
@@ -107,7 +108,9 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds, 
   // by the one rule (common/recording-now.ts).
   const [lastLiveBatchAt, setLastLiveBatchAt] = useState(0);
   const init = snapshot?.init;
-  const recording = useRecordingNow(init?.lastActivityAt === undefined ? undefined : { closed: init.closed, lastActivityAt: Math.max(init.lastActivityAt, lastLiveBatchAt) });
+  const recording = useRecordingNow(
+    init?.lastActivityAt === undefined ? undefined : { closed: init.closed, lastActivityAt: Math.max(init.lastActivityAt, lastLiveBatchAt) },
+  );
   const liveConnected = useLiveStream({
     path: API_PATHS.liveReplay(campaignId, sessionId),
     enabled: Boolean(source && snapshot?.downloaded && inProgress && snapshot.held),

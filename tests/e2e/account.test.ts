@@ -84,7 +84,10 @@ describe.skipIf(!hasChromium)('the account page', () => {
     });
 
     await step('5. Sign the phone out from the laptop', async () => {
-      await rows.filter({ hasNotText: 'This device' }).getByRole('button', { name: /^Sign out/ }).click();
+      await rows
+        .filter({ hasNotText: 'This device' })
+        .getByRole('button', { name: /^Sign out/ })
+        .click();
       await until('one sign-in left', async () => (await rows.count()) === 1);
       expect(await rows.first().textContent()).toContain('This device');
       // The phone's next request is refused (its refresh token too): it lands signed out.

@@ -105,7 +105,10 @@ describe.skipIf(!hasChromium)('funnels', () => {
     });
 
     await step('the owner makes the funnel', async () => {
-      const context = await signedInContext(rig.browser, rig.server.config.publicUrl, rig.owner, { viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+      const context = await signedInContext(rig.browser, rig.server.config.publicUrl, rig.owner, {
+        viewport: { width: 1280, height: 800 },
+        serviceWorkers: 'block',
+      });
       const page = await context.newPage();
       await page.goto(`${rig.server.config.publicUrl}/campaign/${campaignId}/funnels`);
       await page.getByLabel('Name', { exact: true }).fill('Add and check out');

@@ -23,7 +23,9 @@ describe('precache manifest', () => {
     const html = fs.readFileSync(path.join(app, 'index.html'), 'utf8');
     const entryFiles = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((match) => match[1]);
     expect(entryFiles.length).toBeGreaterThan(0);
-    expect(precached).toEqual(expect.arrayContaining(['index.html', 'manifest.webmanifest', 'icons/icon-192.png', 'icons/icon-512.png', 'icons/maskable-512.png', ...entryFiles]));
+    expect(precached).toEqual(
+      expect.arrayContaining(['index.html', 'manifest.webmanifest', 'icons/icon-192.png', 'icons/icon-512.png', 'icons/maskable-512.png', ...entryFiles]),
+    );
   });
 
   it('never holds the API, the tracker, the recorder or the lazy terser chunk', () => {
@@ -47,7 +49,9 @@ describe('precache manifest', () => {
     const player = chunksHolding('rr-controller__btns'); // rrweb-player
     expect(player.length).toBeGreaterThanOrEqual(1);
     for (const name of player) expect(precached).toContain(`assets/${name}`);
-    const styles = fs.readdirSync(path.join(app, 'assets')).filter((name) => name.endsWith('.css') && fs.readFileSync(path.join(app, 'assets', name), 'utf8').includes('.rr-player'));
+    const styles = fs
+      .readdirSync(path.join(app, 'assets'))
+      .filter((name) => name.endsWith('.css') && fs.readFileSync(path.join(app, 'assets', name), 'utf8').includes('.rr-player'));
     expect(styles.length).toBeGreaterThanOrEqual(1);
     for (const name of styles) expect(precached).toContain(`assets/${name}`);
   });

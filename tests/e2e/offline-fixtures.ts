@@ -23,7 +23,8 @@ export interface CustomerSite {
 export async function startCustomerSite({ cors = true } = {}): Promise<CustomerSite> {
   const logo = fs.readFileSync(path.resolve('public/icons/icon-192.png'));
   const background = fs.readFileSync(path.resolve('public/icons/maskable-512.png'));
-  const css = 'body{margin:0;background:#fde68a;font:24px sans-serif;color:#7c2d12}.hero{width:300px;height:120px;background:url(/bg.png) center/cover}h1{color:#be123c}';
+  const css =
+    'body{margin:0;background:#fde68a;font:24px sans-serif;color:#7c2d12}.hero{width:300px;height:120px;background:url(/bg.png) center/cover}h1{color:#be123c}';
   const server = http.createServer((request, response) => {
     // CORS like a CDN: the page can read the kept copies (an opaque copy cannot be replayed offline).
     const send = (type: string, body: string | Buffer) =>

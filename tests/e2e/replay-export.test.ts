@@ -36,7 +36,10 @@ describe.skipIf(!hasChromium)('recording files', () => {
   });
 
   it('downloads a recording, and after signing out, offline, opens the file and plays it', async () => {
-    const context = await signedInContext(rig.browser, rig.server.config.publicUrl, rig.owner, { viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    const context = await signedInContext(rig.browser, rig.server.config.publicUrl, rig.owner, {
+      viewport: { width: 1280, height: 800 },
+      acceptDownloads: true,
+    });
     const page = await context.newPage();
     const origin = rig.server.config.publicUrl;
 
@@ -68,7 +71,10 @@ describe.skipIf(!hasChromium)('recording files', () => {
       await playRecordingFile(page, file, rig.recorded);
       // The file's note, in the notes list and on the timeline.
       expect(await page.getByRole('list', { name: 'Notes' }).textContent()).toContain('Dana Download: Pays here');
-      await page.getByRole('group', { name: 'Activity timeline' }).getByRole('button', { name: /Note: Pays here at 00:01/ }).waitFor();
+      await page
+        .getByRole('group', { name: 'Activity timeline' })
+        .getByRole('button', { name: /Note: Pays here at 00:01/ })
+        .waitFor();
     });
 
     await step('4. Keep it in the saved replays', async () => {
@@ -87,9 +93,27 @@ describe.skipIf(!hasChromium)('recording files', () => {
     const answer = await fetch(`${rig.server.config.publicUrl}/api/v1/streaming/sessions/${rig.campaignId}/`, { headers: (await signIn()).headers });
     const session = ((await answer.json()) as { sessions: Session[] }).sessions.find((s) => s.sessionId === rig.recorded)!;
     const start = Date.now() - 3 * 60 * 60 * 1000;
-    const node = { type: 0, id: 1, childNodes: [{ type: 2, id: 2, tagName: 'html', attributes: {}, childNodes: [{ type: 2, id: 3, tagName: 'body', attributes: {}, childNodes: [{ type: 3, id: 4, textContent: text }] }] }] };
+    const node = {
+      type: 0,
+      id: 1,
+      childNodes: [
+        {
+          type: 2,
+          id: 2,
+          tagName: 'html',
+          attributes: {},
+          childNodes: [{ type: 2, id: 3, tagName: 'body', attributes: {}, childNodes: [{ type: 3, id: 4, textContent: text }] }],
+        },
+      ],
+    };
     const events = recordedPage('https://forged.example', node, start, { width: 800, height: 600, moves: 5, movesOver: 3 });
-    const file = { format: 'tapedeck-recording', version: 1, campaignId: rig.campaignId, session: { ...session, startedAt: start, lastActivityAt: start + 1000 }, events };
+    const file = {
+      format: 'tapedeck-recording',
+      version: 1,
+      campaignId: rig.campaignId,
+      session: { ...session, startedAt: start, lastActivityAt: start + 1000 },
+      events,
+    };
     const saved = path.join(folder, 'forged.json');
     fs.writeFileSync(saved, JSON.stringify(file));
     return { path: saved, events: events.length };

@@ -21,7 +21,13 @@ export function recordedAgo(events: ReplayEvent[], ago: number): ReplayEvent[] {
 }
 
 /** rrweb's serialized element and text nodes, to build a recorded page's snapshot with. */
-export const el = (id: number, tagName: string, attributes: Record<string, string>, childNodes: unknown[] = []) => ({ type: 2, id, tagName, attributes, childNodes });
+export const el = (id: number, tagName: string, attributes: Record<string, string>, childNodes: unknown[] = []) => ({
+  type: 2,
+  id,
+  tagName,
+  attributes,
+  childNodes,
+});
 export const text = (id: number, textContent: string) => ({ type: 3, id, textContent });
 
 /** A snapshot's document: the doctype (id 2) and <html> (id 3) around `head` and `body`. */
@@ -65,7 +71,9 @@ export function recordedPage(
  */
 export function linkedRecording(site: string, linkTarget: string, start: number): ReplayEvent[] {
   const node = documentNode(
-    el(4, 'head', {}, [el(5, 'style', {}, [{ type: 3, id: 6, textContent: 'body{margin:0;font:24px sans-serif}a{display:block;padding:20px}', isStyle: true }])]),
+    el(4, 'head', {}, [
+      el(5, 'style', {}, [{ type: 3, id: 6, textContent: 'body{margin:0;font:24px sans-serif}a{display:block;padding:20px}', isStyle: true }]),
+    ]),
     el(7, 'body', {}, [
       el(8, 'h1', {}, [text(9, 'Recorded shop')]),
       el(10, 'a', { id: 'recorded-link', href: linkTarget }, [text(11, 'Go to the other page')]),

@@ -27,7 +27,11 @@ const LENGTH_MS = 60_000;
 function shopVisit(start: number): ReplayEvent[] {
   const node = documentNode(
     el(4, 'head', {}),
-    el(5, 'body', {}, [el(6, 'span', { id: 'badge' }, [text(7, '0')]), el(8, 'p', { id: 'status' }, [text(9, 'Ready')]), el(10, 'button', {}, [text(11, 'Add')])]),
+    el(5, 'body', {}, [
+      el(6, 'span', { id: 'badge' }, [text(7, '0')]),
+      el(8, 'p', { id: 'status' }, [text(9, 'Ready')]),
+      el(10, 'button', {}, [text(11, 'Add')]),
+    ]),
   );
   const changes = Array.from({ length: CHANGES }, (_, i) => {
     const at = start + (i + 1) * CHANGE_EVERY_MS;
@@ -36,12 +40,22 @@ function shopVisit(start: number): ReplayEvent[] {
       { type: 3, data: { source: 2, type: 2, id: 10, x: 20, y: 80 }, timestamp: at },
       {
         type: 3,
-        data: { source: 0, texts: [{ id: 7, value: String(i + 1) }], attributes: [], removes: [{ parentId: 8, id: oldText }], adds: [{ parentId: 8, nextId: null, node: text(100 + i, `Added ${i + 1}`) }] },
+        data: {
+          source: 0,
+          texts: [{ id: 7, value: String(i + 1) }],
+          attributes: [],
+          removes: [{ parentId: 8, id: oldText }],
+          adds: [{ parentId: 8, nextId: null, node: text(100 + i, `Added ${i + 1}`) }],
+        },
         timestamp: at + 100,
       },
     ];
   }).flat();
-  const moves = Array.from({ length: LENGTH_MS / 2000 }, (_, i) => ({ type: 3, data: { source: 1, positions: [{ x: 10 + i, y: 10, id: 5, timeOffset: 0 }] }, timestamp: start + 1000 + i * 2000 }));
+  const moves = Array.from({ length: LENGTH_MS / 2000 }, (_, i) => ({
+    type: 3,
+    data: { source: 1, positions: [{ x: 10 + i, y: 10, id: 5, timeOffset: 0 }] },
+    timestamp: start + 1000 + i * 2000,
+  }));
   const events = [
     { type: 4, data: { href: 'https://shop.example/', width: 1024, height: 640 }, timestamp: start },
     { type: 2, data: { node, initialOffset: { left: 0, top: 0 } }, timestamp: start + 10 },
@@ -121,9 +135,25 @@ describe.skipIf(!hasChromium)('seeking a replay', () => {
       ['scrubber forward after the start', 45, () => slider(page).fill('45000')],
       ['End: the end', 60, () => slider(page).press('End')],
       ['← back from the end', 55, () => slider(page).press('ArrowLeft')],
-      ['marker back', 20, () => page.getByRole('button', { name: /(^|, )Click( on '[^']*')? at 00:20(,|$)/ }).first().click()],
+      [
+        'marker back',
+        20,
+        () =>
+          page
+            .getByRole('button', { name: /(^|, )Click( on '[^']*')? at 00:20(,|$)/ })
+            .first()
+            .click(),
+      ],
       ['Home again', 0, () => slider(page).press('Home')],
-      ['marker forward after the start', 40, () => page.getByRole('button', { name: /(^|, )Click( on '[^']*')? at 00:40(,|$)/ }).first().click()],
+      [
+        'marker forward after the start',
+        40,
+        () =>
+          page
+            .getByRole('button', { name: /(^|, )Click( on '[^']*')? at 00:40(,|$)/ })
+            .first()
+            .click(),
+      ],
       ['scrubber back to the first change', 11, () => slider(page).fill('11000')],
       ['→ forward', 16, () => slider(page).press('ArrowRight')],
     ];

@@ -82,7 +82,7 @@ describe.skipIf(!hasChromium)('share links', () => {
       expect(await visitorPage.locator('.replayer-wrapper iframe').count()).toBe(0);
     });
 
-    await step('5. Where the app\'s worker is installed, the link still comes from the server, with its strict headers', async () => {
+    await step("5. Where the app's worker is installed, the link still comes from the server, with its strict headers", async () => {
       await ownerPage.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
       const response = await ownerPage.goto(url);
       expect(response?.fromServiceWorker()).toBe(false);

@@ -108,7 +108,11 @@ describe.skipIf(!hasChromium)('the tracker in a real browser', () => {
     expect(session.eventCount).toBe(all.events.length);
     expect(session.byteCount).toBeGreaterThan(1000);
     expect(listed.counts).toEqual({ total: 1, human: 0, bot: 1 });
-    const utm = await rig.server.db.selectFrom('sessions').select(['utm_source', 'utm_medium', 'utm_campaign']).where('campaign_id', '=', campaignId).executeTakeFirstOrThrow();
+    const utm = await rig.server.db
+      .selectFrom('sessions')
+      .select(['utm_source', 'utm_medium', 'utm_campaign'])
+      .where('campaign_id', '=', campaignId)
+      .executeTakeFirstOrThrow();
     expect(utm).toEqual({ utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'spring sale' });
 
     // A full snapshot per page, the clicks, the scroll and the (masked) inputs.

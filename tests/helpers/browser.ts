@@ -42,7 +42,12 @@ export async function launchChromium(extraArgs: string[] = []): Promise<Browser>
 }
 
 /** A browser context signed in as `user` (from userSession): its cookies set on the app's origin. */
-export async function signedInContext(browser: Browser, origin: string, user: { cookie: string }, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+export async function signedInContext(
+  browser: Browser,
+  origin: string,
+  user: { cookie: string },
+  options: BrowserContextOptions = {},
+): Promise<BrowserContext> {
   const context = await browser.newContext(options);
   await context.addCookies(
     user.cookie.split('; ').map((pair) => {

@@ -62,7 +62,7 @@ export async function startServer(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-test-'));
   const distCopy = options.privateDist ? fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-dist-')) : undefined;
   if (distCopy) fs.cpSync(path.resolve('dist'), distCopy, { recursive: true });
-  const databaseUrl = options.databaseUrl === undefined ? process.env.TEST_DATABASE_URL : options.databaseUrl ?? undefined;
+  const databaseUrl = options.databaseUrl === undefined ? process.env.TEST_DATABASE_URL : (options.databaseUrl ?? undefined);
   const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
   if (databaseUrl) {
     const client = new pg.Client({ connectionString: databaseUrl });

@@ -125,7 +125,11 @@ export async function authorize(server: Reachable, person: Person, login = '/api
 }
 
 /** The second half: what the PWA's callback page sends. */
-export async function postCallback(server: Reachable, { go, callback }: Authorized, body: Record<string, unknown> = { code: callback.searchParams.get('code'), state: callback.searchParams.get('state') }) {
+export async function postCallback(
+  server: Reachable,
+  { go, callback }: Authorized,
+  body: Record<string, unknown> = { code: callback.searchParams.get('code'), state: callback.searchParams.get('state') },
+) {
   return go('/api/v1/auth/google/callback', {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: new URL(server.config.publicUrl).origin },

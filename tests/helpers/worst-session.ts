@@ -51,7 +51,7 @@ export async function storeWorstSession(db: Db, campaignId: string, sessionId: s
   } else {
     batches.reverse();
   }
-  const asReceived = shape.inOrder ? 0 : shape.asReceived ?? 0;
+  const asReceived = shape.inOrder ? 0 : (shape.asReceived ?? 0);
   const eventCount = batches.reduce((n, b) => n + b.length, 0);
   let jsonBytes = 0;
   await insertSession(db, { campaign_id: campaignId, id: sessionId, started_at: start, last_activity_at: Date.now(), event_count: eventCount });

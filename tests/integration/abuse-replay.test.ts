@@ -125,42 +125,46 @@ describe('replay of a session whose chunks overlap everywhere', () => {
   });
 
   // Storing and three times sending a 20 MB session: well past the 30 s default on a busy 2-core machine.
-  it('answers three concurrent retrievals of a maximum-size worst-ordered session in full, and answers other calls meanwhile', { timeout: 120_000 }, async () => {
-    const stored: StoredSession = await storeWorstSession(server.db, campaign.id, 'worst-maximum-1', MAXIMUM);
-    expect(stored.jsonBytes).toBeGreaterThan(20 * MB);
-    const idle = process.memoryUsage().rss;
-    const sampler = rssSampler();
-    let running = 3;
-    const url = `${server.url}/api/v1/replay/retrieve/${campaign.id}/worst-maximum-1`;
-    const retrievals = [0, 1, 2].map(() =>
-      openGet(url, { ...owner.headers, 'accept-encoding': 'gzip' })
-        .body()
-        .finally(() => running--),
-    );
-    // Owner-facing calls while the retrievals run: each must be answered, and some before they end.
-    const during: { status: number; ms: number; whileRunning: boolean }[] = [];
-    while (running > 0) {
-      const started = performance.now();
-      const me = await fetch(`${server.url}/api/v1/auth/me`, { headers: owner.headers });
-      await me.arrayBuffer();
-      during.push({ status: me.status, ms: performance.now() - started, whileRunning: running > 0 });
-    }
-    const answers = await Promise.all(retrievals);
-    const peak = sampler.stop();
-    console.log(
-      `three concurrent retrievals of a ${(stored.jsonBytes / MB).toFixed(1)} MB worst-ordered session: ` +
-        `peak RSS ${(peak / MB).toFixed(0)} MB (idle ${(idle / MB).toFixed(0)} MB, +${((peak - idle) / MB).toFixed(0)} MB); ` +
-        `GET /api/v1/auth/me answered ${during.length} times meanwhile, slowest ${Math.max(...during.map((d) => d.ms)).toFixed(0)} ms`,
-    );
-    for (const answer of answers) {
-      expect(answer.status).toBe(200);
-      const events = (JSON.parse(answer.body.toString('utf8')) as ReplayResponse).events;
-      expect(events).toHaveLength(stored.eventCount);
-      expect(new Set(events.map(id)).size).toBe(stored.eventCount);
-    }
-    expect(during.every((d) => d.status === 200)).toBe(true);
-    expect(during.some((d) => d.whileRunning)).toBe(true);
-  });
+  it(
+    'answers three concurrent retrievals of a maximum-size worst-ordered session in full, and answers other calls meanwhile',
+    { timeout: 120_000 },
+    async () => {
+      const stored: StoredSession = await storeWorstSession(server.db, campaign.id, 'worst-maximum-1', MAXIMUM);
+      expect(stored.jsonBytes).toBeGreaterThan(20 * MB);
+      const idle = process.memoryUsage().rss;
+      const sampler = rssSampler();
+      let running = 3;
+      const url = `${server.url}/api/v1/replay/retrieve/${campaign.id}/worst-maximum-1`;
+      const retrievals = [0, 1, 2].map(() =>
+        openGet(url, { ...owner.headers, 'accept-encoding': 'gzip' })
+          .body()
+          .finally(() => running--),
+      );
+      // Owner-facing calls while the retrievals run: each must be answered, and some before they end.
+      const during: { status: number; ms: number; whileRunning: boolean }[] = [];
+      while (running > 0) {
+        const started = performance.now();
+        const me = await fetch(`${server.url}/api/v1/auth/me`, { headers: owner.headers });
+        await me.arrayBuffer();
+        during.push({ status: me.status, ms: performance.now() - started, whileRunning: running > 0 });
+      }
+      const answers = await Promise.all(retrievals);
+      const peak = sampler.stop();
+      console.log(
+        `three concurrent retrievals of a ${(stored.jsonBytes / MB).toFixed(1)} MB worst-ordered session: ` +
+          `peak RSS ${(peak / MB).toFixed(0)} MB (idle ${(idle / MB).toFixed(0)} MB, +${((peak - idle) / MB).toFixed(0)} MB); ` +
+          `GET /api/v1/auth/me answered ${during.length} times meanwhile, slowest ${Math.max(...during.map((d) => d.ms)).toFixed(0)} ms`,
+      );
+      for (const answer of answers) {
+        expect(answer.status).toBe(200);
+        const events = (JSON.parse(answer.body.toString('utf8')) as ReplayResponse).events;
+        expect(events).toHaveLength(stored.eventCount);
+        expect(new Set(events.map(id)).size).toBe(stored.eventCount);
+      }
+      expect(during.every((d) => d.status === 200)).toBe(true);
+      expect(during.some((d) => d.whileRunning)).toBe(true);
+    },
+  );
 });
 
 describe('heavy retrievals at once (HEAVY_REPLAYS=1)', () => {

@@ -80,7 +80,11 @@ describe('graceful shutdown', { timeout: 90_000 }, () => {
       // A server that has taken a batch before: the pack worker's cold start (slow on a busy
       // machine) is not what the grace period is for, and could outlast it.
       const warmUp = JSON.stringify({ sessionId: sessionId(), seq: 0, info: info(), events: pageEvents() });
-      const warm = await fetch(`http://127.0.0.1:${port}${target}`, { method: 'POST', headers: { origin: 'https://shop.example.com', 'content-type': 'text/plain' }, body: warmUp });
+      const warm = await fetch(`http://127.0.0.1:${port}${target}`, {
+        method: 'POST',
+        headers: { origin: 'https://shop.example.com', 'content-type': 'text/plain' },
+        body: warmUp,
+      });
       expect(warm.status).toBe(200);
 
       const inFlight = slowUpload(port, target, batch);

@@ -38,7 +38,7 @@ describe('reads after a stored batch', () => {
     return (await response.json()) as T;
   };
 
-  it("see it at once: the insights its error, the heatmaps its page, the list filtered by the error its session", async () => {
+  it('see it at once: the insights its error, the heatmaps its page, the list filtered by the error its session', async () => {
     const campaignId = await makeCampaign(server, { ownerId: owner.userId });
     const id = sessionId();
     const t = Date.now() - 60_000;
@@ -48,7 +48,9 @@ describe('reads after a stored batch', () => {
     expect(insights.errors).toEqual([{ message: 'RangeError: cart', count: 1, sessions: 1, firstSeen: t + 20, lastSeen: t + 20 }]);
     const heat = await get<HeatmapPages>(`/api/v1/heatmaps/${campaignId}/pages`);
     expect(heat.pages.map((p) => [p.path, p.sessions])).toEqual([['/cart', 1]]);
-    const listed = await get<{ sessions: { sessionId: string }[] }>(`/api/v1/streaming/sessions/${campaignId}/?error=${encodeURIComponent('RangeError: cart')}`);
+    const listed = await get<{ sessions: { sessionId: string }[] }>(
+      `/api/v1/streaming/sessions/${campaignId}/?error=${encodeURIComponent('RangeError: cart')}`,
+    );
     expect(listed.sessions.map((s) => s.sessionId)).toEqual([id]);
   });
 

@@ -40,7 +40,12 @@ describe('the bot verdict', () => {
         });
         await server.db.insertInto('sessions').values(rows).execute();
         await markEndedSessionsWithoutInput(server.db, campaign, now);
-        const swept = await server.db.selectFrom('sessions').select(['id', 'is_bot', 'bot_reason']).where('campaign_id', '=', campaign).where('id', 'like', `${prefix}%`).execute();
+        const swept = await server.db
+          .selectFrom('sessions')
+          .select(['id', 'is_bot', 'bot_reason'])
+          .where('campaign_id', '=', campaign)
+          .where('id', 'like', `${prefix}%`)
+          .execute();
         expect(swept).toHaveLength(rows.length);
         for (const row of rows) {
           const verdict = botVerdict({

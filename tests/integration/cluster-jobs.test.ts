@@ -93,7 +93,7 @@ describe('background jobs', () => {
     expect(left.map((r) => r.id)).toEqual(['current']);
   });
 
-  it("settles what stored batches leave, in every campaign: ended sessions without human input become bots, live ones stay", async () => {
+  it('settles what stored batches leave, in every campaign: ended sessions without human input become bots, live ones stay', async () => {
     const now = Date.now();
     const campaigns = [await makeCampaign(server), await makeCampaign(server)];
     const ended = campaigns.map(() => sessionId());

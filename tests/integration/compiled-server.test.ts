@@ -76,8 +76,16 @@ describe('the compiled server (node dist/server/main.js)', { timeout: 120_000 },
     const id = sessionId();
     // Past the inline size, so a worker thread (dist/server/pack-worker.cjs) packs it.
     const [meta, snapshot, click] = pageEvents();
-    const large = { ...snapshot, data: { ...snapshot.data, node: { type: 0, id: 1, childNodes: [{ type: 3, id: 2, textContent: 'x'.repeat(INLINE_MAX_BYTES * 2) }] } } };
-    const batch = { sessionId: id, seq: 0, info: info({ url: 'https://example.com/' }), events: [{ ...meta, data: { ...meta.data, href: 'https://example.com/' } }, large, click] };
+    const large = {
+      ...snapshot,
+      data: { ...snapshot.data, node: { type: 0, id: 1, childNodes: [{ type: 3, id: 2, textContent: 'x'.repeat(INLINE_MAX_BYTES * 2) }] } },
+    };
+    const batch = {
+      sessionId: id,
+      seq: 0,
+      info: info({ url: 'https://example.com/' }),
+      events: [{ ...meta, data: { ...meta.data, href: 'https://example.com/' } }, large, click],
+    };
     const posted = await fetch(`${reach.url}/api/v1/ingest/${campaign.id}`, {
       method: 'POST',
       body: new Uint8Array(zlib.gzipSync(JSON.stringify(batch))),

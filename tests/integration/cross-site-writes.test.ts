@@ -56,9 +56,7 @@ describe('a cookie-authenticated write from another site', () => {
     expect(await get(`/api/v1/heatmaps/${ids.campaignId}/patterns`)).toEqual({ patterns: ['/cart'] });
     expect(((await get(`/api/v1/replay/share/${ids.campaignId}/${ids.sessionId}`)) as { links: unknown[] }).links).toHaveLength(1);
     expect(((await get('/api/v1/campaign/getAll')) as { data: { name: string }[] }).data.map((c) => c.name)).toEqual(['Every route']);
-    expect(((await get(`/api/v1/notes/${ids.campaignId}/${ids.sessionId}`)) as { notes: { text: string }[] }).notes.map((n) => n.text)).toEqual([
-      'Look here',
-    ]);
+    expect(((await get(`/api/v1/notes/${ids.campaignId}/${ids.sessionId}`)) as { notes: { text: string }[] }).notes.map((n) => n.text)).toEqual(['Look here']);
   });
 
   it('is still taken from our own origin (a write with the owner’s Origin is not refused)', async () => {

@@ -129,7 +129,14 @@ describe('every field of every route', () => {
     const whole = probes.filter((p) => p.type === 'integer' && (p.value === '1.5' || p.value === '1e400'));
     expect(whole.length).toBeGreaterThan(40);
     // The campaign form's own words name the field as the form does ("Session limit must be…").
-    const named = (p: Probe) => p.error?.toLowerCase().includes(p.field.split('.').filter((part) => !/^\d+$/.test(part)).at(-1)?.toLowerCase() as string);
+    const named = (p: Probe) =>
+      p.error?.toLowerCase().includes(
+        p.field
+          .split('.')
+          .filter((part) => !/^\d+$/.test(part))
+          .at(-1)
+          ?.toLowerCase() as string,
+      );
     expect(whole.filter((p) => p.status !== 400 || !named(p))).toEqual([]);
   });
 });

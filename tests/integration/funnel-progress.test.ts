@@ -24,7 +24,11 @@ const visit = fc.oneof(
   fc.record({ kind: fc.constant('event' as const), value: fc.constantFrom('checkout', 'paid'), text: fc.constant(''), at: fc.nat(20) }),
 );
 const pageStep = fc.constantFrom(...PAGES).map((page): FunnelStep => ({ page }));
-const anyStep = fc.oneof(pageStep, fc.constantFrom('#add', 'Add', 'Help').map((click): FunnelStep => ({ click })), fc.constantFrom('checkout', 'paid').map((event): FunnelStep => ({ event })));
+const anyStep = fc.oneof(
+  pageStep,
+  fc.constantFrom('#add', 'Add', 'Help').map((click): FunnelStep => ({ click })),
+  fc.constantFrom('checkout', 'paid').map((event): FunnelStep => ({ event })),
+);
 const funnel = fc.record({
   steps: fc.oneof(fc.array(pageStep, { minLength: 1, maxLength: 4 }), fc.array(anyStep, { minLength: 1, maxLength: 4 })),
   withinMs: fc.constantFrom(0, 3, 10, 1000),
@@ -38,10 +42,15 @@ describe("a funnel's progress", () => {
         const ids = sessions.map((_, i) => `progress-${round}-${i}`);
         round++;
         const rowsOf = sessions.map((visits, i) => ({
-          pages: visits.filter((v) => v.kind === 'page').map((v, position) => ({ campaign_id: campaignId, session_id: ids[i], position, path: v.value, at: v.at })),
+          pages: visits
+            .filter((v) => v.kind === 'page')
+            .map((v, position) => ({ campaign_id: campaignId, session_id: ids[i], position, path: v.value, at: v.at })),
           visits: visits.map((v, seq) => ({ campaign_id: campaignId, session_id: ids[i], seq, ...v })),
         }));
-        await server.db.insertInto('sessions').values(ids.map((id) => sessionRow({ campaign_id: campaignId, id, started_at: 1, last_activity_at: 1 }))).execute();
+        await server.db
+          .insertInto('sessions')
+          .values(ids.map((id) => sessionRow({ campaign_id: campaignId, id, started_at: 1, last_activity_at: 1 })))
+          .execute();
         const pages = rowsOf.flatMap((r) => r.pages);
         const visits = rowsOf.flatMap((r) => r.visits);
         if (pages.length) await server.db.insertInto('session_pages').values(pages).execute();
@@ -63,7 +72,10 @@ describe("a funnel's progress", () => {
             .where(sql<boolean>`${reachedStep(server.db, steps, withinMs, n)}`)
             .execute();
           const inSql = new Set(found.map((row) => row.id));
-          expect(ids.map((id) => inSql.has(id)), `step ${n}`).toEqual(inJs.map((reached) => reached >= n));
+          expect(
+            ids.map((id) => inSql.has(id)),
+            `step ${n}`,
+          ).toEqual(inJs.map((reached) => reached >= n));
         }
       }),
       { numRuns: 60 },

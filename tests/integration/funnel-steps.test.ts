@@ -148,7 +148,14 @@ describe('funnels with click and event steps', () => {
     const page = (t: number): Moment => ({ kind: 'page', t, path: '/' });
     const stored = { stored: true, admitted: false };
     for (const id of ids) log.stored({ campaignId, sessionId: id, seq: 1, moments: [page(start + 1000)], heat: [], outcome: stored });
-    log.stored({ campaignId, sessionId: nearCap, outcome: stored, seq: 2, moments: [1, 2, 3].map((i): Moment => ({ kind: 'event', t: start + 2000 + i, name: `late${i}` })), heat: [] });
+    log.stored({
+      campaignId,
+      sessionId: nearCap,
+      outcome: stored,
+      seq: 2,
+      moments: [1, 2, 3].map((i): Moment => ({ kind: 'event', t: start + 2000 + i, name: `late${i}` })),
+      heat: [],
+    });
     await log.flush();
     const rows = await server.db.selectFrom('session_visits').select(['session_id', 'kind', 'value']).where('campaign_id', '=', campaignId).execute();
     const pages = new Set(rows.filter((r) => r.kind === 'page').map((r) => r.session_id));

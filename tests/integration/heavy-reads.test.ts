@@ -35,7 +35,16 @@ async function seededCampaign(server: TestServer, owner: Owner, count: number): 
   const now = Date.now();
   await server.db
     .insertInto('campaigns')
-    .values({ id: campaignId, owner_id: owner.userId, name: 'Heavy', domains: 'shop.example.com', session_limit: 0, start_date_time: now - 86_400_000, end_date_time: now + 86_400_000, created_at: now })
+    .values({
+      id: campaignId,
+      owner_id: owner.userId,
+      name: 'Heavy',
+      domains: 'shop.example.com',
+      session_limit: 0,
+      start_date_time: now - 86_400_000,
+      end_date_time: now + 86_400_000,
+      created_at: now,
+    })
     .execute();
   const pages = [...STEPS, ...STEPS].join('\n');
   for (let i = 0; i < count; i += 250) {
@@ -120,7 +129,7 @@ describe('heavy reads: over the time budget (HEAVY_READ_MS=10)', () => {
 describe("heavy reads: every heavy owner read takes a place in the account's share (HEAVY_READS=1)", () => {
   const setup = heavyServer({ HEAVY_READS: '1', HEAVY_READS_PER_ACCOUNT: '1' }, 5);
 
-  it('answers 429 to each heavy read while the account\'s share is taken, and the light ones as before', async () => {
+  it("answers 429 to each heavy read while the account's share is taken, and the light ones as before", async () => {
     const { server, owner, campaignId, funnelId } = setup;
     const gate = server.app.ctx.heavyReads.gate;
     // The account's one slot and one waiting place, taken as two reads of its own would.

@@ -24,7 +24,10 @@ const load = (path: string, t: number, text = `text of ${path}`): TestEvent[] =>
   { type: 4, data: { href: `${SITE}${path}`, width: 1280, height: 720 }, timestamp: t },
   {
     type: 2,
-    data: { node: { type: 0, id: 1, childNodes: [{ type: 2, id: 2, tagName: 'p', attributes: {}, childNodes: [{ type: 3, id: 3, textContent: text }] }] }, initialOffset: { top: 0, left: 0 } },
+    data: {
+      node: { type: 0, id: 1, childNodes: [{ type: 2, id: 2, tagName: 'p', attributes: {}, childNodes: [{ type: 3, id: 3, textContent: text }] }] },
+      initialOffset: { top: 0, left: 0 },
+    },
     timestamp: t + 1,
   },
 ];
@@ -49,11 +52,21 @@ describe('pages the campaign does not record, judged by ingest on every batch', 
   it('stores nothing of a visit that only saw pages not recorded: no session row, no chunk, and the tracker is not asked to retry', async () => {
     const campaignId = await makeCampaign(server, { ownerId: owner.userId, columns: { url_exclude: '/account*' } });
     const id = sessionId();
-    const first = await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info({ url: `${SITE}/account/orders` }), events: load('/account/orders', T0) });
+    const first = await postBatch(server, campaignId, {
+      sessionId: id,
+      seq: 0,
+      info: info({ url: `${SITE}/account/orders` }),
+      events: load('/account/orders', T0),
+    });
     expect(first.status).toBe(200);
     expect(await first.json()).toEqual({ stored: false });
     // A forged batch without a page load, then one with none of the session's info: still nothing.
-    const next = await postBatch(server, campaignId, { sessionId: id, seq: 1, info: info({ url: `${SITE}/account/orders` }), events: onThePage(T0 + 10, 'card 4111') });
+    const next = await postBatch(server, campaignId, {
+      sessionId: id,
+      seq: 1,
+      info: info({ url: `${SITE}/account/orders` }),
+      events: onThePage(T0 + 10, 'card 4111'),
+    });
     expect(next.status).toBe(200);
     expect((await postBatch(server, campaignId, { sessionId: id, seq: 2, events: onThePage(T0 + 20, 'more') })).status).toBeLessThan(500);
     expect(await stored(campaignId, id)).toBeUndefined();
@@ -92,7 +105,7 @@ describe('pages the campaign does not record, judged by ingest on every batch', 
     expect(session?.row.batch_count).toBe(6);
   });
 
-  it("judges a batch without a page load by the rules as they are now: a page left out since is no longer recorded", async () => {
+  it('judges a batch without a page load by the rules as they are now: a page left out since is no longer recorded', async () => {
     const campaignId = await makeCampaign(server, { ownerId: owner.userId });
     const id = sessionId();
     expect((await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events: load('/cart', T0) })).status).toBe(200);
@@ -104,14 +117,23 @@ describe('pages the campaign does not record, judged by ingest on every batch', 
 });
 
 describe('elements never recorded, cut by ingest from what a modified tracker sends', () => {
-  const el = (id: number, tagName: string, attributes: Record<string, string>, childNodes: unknown[] = []) => ({ type: 2, id, tagName, attributes, childNodes });
+  const el = (id: number, tagName: string, attributes: Record<string, string>, childNodes: unknown[] = []) => ({
+    type: 2,
+    id,
+    tagName,
+    attributes,
+    childNodes,
+  });
   const text = (id: number, textContent: string) => ({ type: 3, id, textContent });
 
   it('keeps a blocked element as a placeholder without its text, in the full snapshot and in the same batch’s mutations', async () => {
     const campaignId = await makeCampaign(server, { ownerId: owner.userId, columns: { block_selector: '.secret, form#pay > input[name=card i]' } });
     const id = sessionId();
     const page = el(2, 'body', {}, [
-      el(3, 'div', { class: 'box secret', title: 'Title secret', rr_width: '10px', rr_height: '5px' }, [text(4, 'Balance 1234'), el(5, 'span', {}, [text(6, 'Nested secret')])]),
+      el(3, 'div', { class: 'box secret', title: 'Title secret', rr_width: '10px', rr_height: '5px' }, [
+        text(4, 'Balance 1234'),
+        el(5, 'span', {}, [text(6, 'Nested secret')]),
+      ]),
       el(7, 'form', { id: 'pay' }, [el(8, 'input', { name: 'CARD', value: '4111 1111' }), el(9, 'p', {}, [text(10, 'Visible text')])]),
       el(11, 'div', { class: 'tapedeck-block' }, [text(12, 'Always blocked')]),
     ]);
@@ -123,7 +145,10 @@ describe('elements never recorded, cut by ingest from what a modified tracker se
         type: 3,
         data: {
           source: 0,
-          texts: [{ id: 4, value: 'Balance 9999' }, { id: 10, value: 'Visible change' }],
+          texts: [
+            { id: 4, value: 'Balance 9999' },
+            { id: 10, value: 'Visible change' },
+          ],
           attributes: [{ id: 5, attributes: { title: 'Attribute secret' } }],
           removes: [],
           // Children listed before their parents, as rrweb may: a new blocked element, and text added under an old one.
@@ -139,7 +164,16 @@ describe('elements never recorded, cut by ingest from what a modified tracker se
     ];
     expect((await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events })).status).toBe(200);
     const session = await stored(campaignId, id);
-    for (const hidden of ['Balance', 'Nested secret', 'Title secret', '4111', 'Always blocked', 'Attribute secret', 'Added inside new secret', 'Added under old secret'])
+    for (const hidden of [
+      'Balance',
+      'Nested secret',
+      'Title secret',
+      '4111',
+      'Always blocked',
+      'Attribute secret',
+      'Added inside new secret',
+      'Added under old secret',
+    ])
       expect(session?.text).not.toContain(hidden);
     for (const shown of ['Visible text', 'Visible change', 'Added visible', 'box secret', '10px']) expect(session?.text).toContain(shown);
   });
@@ -152,7 +186,8 @@ describe('elements never recorded, cut by ingest from what a modified tracker se
     const mutation = (t: number, data: { texts?: unknown[]; attributes?: unknown[]; adds?: unknown[] }): TestEvent[] => [
       { type: 3, data: { source: 0, texts: [], attributes: [], removes: [], adds: [], ...data }, timestamp: t },
     ];
-    const carriedRuns = (row: { facts_carry: string | null } | undefined) => (JSON.parse(row?.facts_carry ?? '{}') as { blockedRuns?: unknown[] }).blockedRuns ?? [];
+    const carriedRuns = (row: { facts_carry: string | null } | undefined) =>
+      (JSON.parse(row?.facts_carry ?? '{}') as { blockedRuns?: unknown[] }).blockedRuns ?? [];
 
     it('cuts a later batch’s text changes and added nodes under an element blocked in an earlier batch, until a new page view', async () => {
       const campaignId = await makeCampaign(server, { ownerId: owner.userId, columns: { block_selector: '.secret' } });
@@ -161,7 +196,10 @@ describe('elements never recorded, cut by ingest from what a modified tracker se
       const body = el(2, 'body', {}, [el(3, 'div', { class: 'secret' }, [text(4, 'Balance 1234')]), el(5, 'p', {}, [text(6, 'Visible text')])]);
       expect((await post(0, snapshot(T0, body))).status).toBe(200);
       const later = mutation(T0 + 100, {
-        texts: [{ id: 4, value: 'Later balance 9999' }, { id: 6, value: 'Visible change' }],
+        texts: [
+          { id: 4, value: 'Later balance 9999' },
+          { id: 6, value: 'Visible change' },
+        ],
         attributes: [{ id: 3, attributes: { title: 'Attribute secret' } }],
         adds: [
           { parentId: 3, nextId: null, node: el(30, 'span', {}, [text(31, 'Added under old secret')]) },
@@ -188,10 +226,20 @@ describe('elements never recorded, cut by ingest from what a modified tracker se
       const id = sessionId();
       // 600 blocked elements, each between visible ones: 600 runs of ids.
       const count = MAX_ID_RUNS + 100;
-      const children = Array.from({ length: count }, (_, i) => [el(10 + 4 * i, 'b', { class: 'secret' }, [text(11 + 4 * i, `Secret ${i}`)]), el(12 + 4 * i, 'i', {}, [text(13 + 4 * i, `Shown ${i}`)])]).flat();
-      expect((await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events: snapshot(T0, el(2, 'body', {}, children)) })).status).toBe(200);
+      const children = Array.from({ length: count }, (_, i) => [
+        el(10 + 4 * i, 'b', { class: 'secret' }, [text(11 + 4 * i, `Secret ${i}`)]),
+        el(12 + 4 * i, 'i', {}, [text(13 + 4 * i, `Shown ${i}`)]),
+      ]).flat();
+      expect((await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events: snapshot(T0, el(2, 'body', {}, children)) })).status).toBe(
+        200,
+      );
       const last = count - 1;
-      const change = mutation(T0 + 100, { texts: [{ id: 11 + 4 * last, value: 'Newest secret changed' }, { id: 13 + 4 * last, value: 'Newest shown changed' }] });
+      const change = mutation(T0 + 100, {
+        texts: [
+          { id: 11 + 4 * last, value: 'Newest secret changed' },
+          { id: 13 + 4 * last, value: 'Newest shown changed' },
+        ],
+      });
       expect((await postBatch(server, campaignId, { sessionId: id, seq: 1, events: change })).status).toBe(200);
       const session = await stored(campaignId, id);
       expect(carriedRuns(session?.row)).toHaveLength(MAX_ID_RUNS);

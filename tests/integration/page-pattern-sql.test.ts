@@ -18,9 +18,9 @@ afterAll(async () => server?.close());
 
 /** Whether the database finds the path to fit the pattern, by the funnels' own SQL. */
 async function sqlMatches(pattern: string, path: string): Promise<boolean> {
-  const { rows } = await sql<{ fits: number }>`select case when ${pathMatches(server.db, sql`cast(${path} as text)`, pattern)} then 1 else 0 end as fits`.execute(
-    server.db,
-  );
+  const { rows } = await sql<{
+    fits: number;
+  }>`select case when ${pathMatches(server.db, sql`cast(${path} as text)`, pattern)} then 1 else 0 end as fits`.execute(server.db);
   return Number(rows[0].fits) === 1;
 }
 

@@ -254,7 +254,10 @@ describe('a person', () => {
       erased_at: 1,
     });
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    await (server.db as any).insertInto('erasures').values([old('kept-record', campaign.id), old('orphan-record', 'campaign-deleted-long-ago')]).execute();
+    await (server.db as any)
+      .insertInto('erasures')
+      .values([old('kept-record', campaign.id), old('orphan-record', 'campaign-deleted-long-ago')])
+      .execute();
     await erasuresKeyed.up(server.db);
     const rows = await server.db.selectFrom('erasures').selectAll().where('id', 'in', ['kept-record', 'orphan-record']).execute();
     expect(rows).toEqual([{ id: 'kept-record', campaign_id: campaign.id, erased_by: owner.userId, subject_hmac: null, session_count: 3, erased_at: 1 }]);

@@ -182,9 +182,7 @@ describe.skipIf(!usingPostgres())('recordings on PostgreSQL: the shared statemen
     const [viaTransaction, viaStatement] = [sessionId(), sessionId()];
     const now = Date.now();
     const first = (id: string) => packed({ sessionId: id, seq: 0, info: info(), events: [...pageEvents(now - 5000), ...clickAt(now - 2500)] }, '203.0.113.9');
-    await server.db
-      .transaction()
-      .execute((trx) => new TransactionWriter('postgres', caps()).write(trx, campaign, first(viaTransaction), undefined, now));
+    await server.db.transaction().execute((trx) => new TransactionWriter('postgres', caps()).write(trx, campaign, first(viaTransaction), undefined, now));
     const [row] = (
       await startStatement.run<{ started: SessionState[] }>(
         server.db,

@@ -32,7 +32,8 @@ describe("a session's duration", () => {
           .where('campaign_id', '=', campaign)
           .where('id', 'like', `${prefix}%`)
           .execute();
-        for (const row of read) expect(Number(row.shown), row.id).toBe(sessionDurationMs({ duration_ms: Number(row.duration_ms), active_ms: Number(row.active_ms) }));
+        for (const row of read)
+          expect(Number(row.shown), row.id).toBe(sessionDurationMs({ duration_ms: Number(row.duration_ms), active_ms: Number(row.active_ms) }));
         expect(read).toHaveLength(facts.length);
       }),
       { numRuns: 40 },
@@ -66,7 +67,8 @@ describe("a session's duration", () => {
   it('orders the list by the duration it shows: ingest writes it, at least the active time', async () => {
     const campaign = await makeCampaign(server, { ownerId: owner.userId });
     const t = Date.now() - 60_000;
-    const clicks = (from: number, seconds: number[]) => seconds.map((s) => ({ type: 3, data: { source: 2, type: 2, id: 1, x: 5, y: 5 }, timestamp: from + s * 1000 }));
+    const clicks = (from: number, seconds: number[]) =>
+      seconds.map((s) => ({ type: 3, data: { source: 2, type: 2, id: 1, x: 5, y: 5 }, timestamp: from + s * 1000 }));
     const post = (id: string, seq: number, events: unknown[]) => postBatch(server, campaign, { sessionId: id, seq, info: seq === 0 ? info() : null, events });
     // Stashed batches sent at once: 9 s of input by the events' clock, about 1 s by the server's.
     const stashed = sessionId();

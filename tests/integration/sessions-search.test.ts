@@ -55,13 +55,21 @@ const search = (text: string) => found(`search=${encodeURIComponent(text)}`);
 beforeAll(async () => {
   ({ server, owner, other, campaign } = await ownerAndOther('Search Owner', 'Search Stranger', 'Shop'));
   elsewhere = await createCampaign(server, owner.headers, 'Other shop');
-  await send(campaign.id, ids.kettle, 0, (t) => [page('https://shop.example.com/products/kettle?ref=mail', t), identify('cust-001', t + 2), event('Add to basket', t + 3)]);
+  await send(campaign.id, ids.kettle, 0, (t) => [
+    page('https://shop.example.com/products/kettle?ref=mail', t),
+    identify('cust-001', t + 2),
+    event('Add to basket', t + 3),
+  ]);
   await send(campaign.id, ids.toaster, 0, (t) => [page('https://shop.example.com/checkout', t), identify('cust-002', t + 2)]);
   // A later batch's page and event are found too.
   await send(campaign.id, ids.toaster, 1, (t) => [page('https://shop.example.com/products/toaster', t), event('refund', t + 1)]);
   await send(campaign.id, ids.anonymous, 0, (t) => [page('https://shop.example.com/cart', t)]);
   await send(campaign.id, ids.deleted, 0, (t) => [page('https://shop.example.com/products/kettle-deluxe', t), identify('cust-003', t + 1)]);
-  await send(elsewhere.id, ids.otherCampaign, 0, (t) => [page('https://shop.example.com/products/kettle', t), identify('cust-001', t + 1), event('Add to basket', t + 2)]);
+  await send(elsewhere.id, ids.otherCampaign, 0, (t) => [
+    page('https://shop.example.com/products/kettle', t),
+    identify('cust-001', t + 1),
+    event('Add to basket', t + 2),
+  ]);
 });
 afterAll(async () => server?.close());
 
@@ -117,14 +125,23 @@ describe('the sessions list search', () => {
   it('pages a common prefix along the list and a rare one by its sessions, newest first', async () => {
     const bulk = await createCampaign(server, owner.headers, 'Bulk');
     // Each has two terms starting "bulk" (its user id and its page): more than a rare prefix's.
-    const rows = Array.from({ length: RARE_TERMS / 2 + 100 }, (_, i) => ({ id: sessionId(), user_id: `bulk-${i}`, pages: '/bulk', started_at: 1_750_000_000_000 + i * 1000 }));
+    const rows = Array.from({ length: RARE_TERMS / 2 + 100 }, (_, i) => ({
+      id: sessionId(),
+      user_id: `bulk-${i}`,
+      pages: '/bulk',
+      started_at: 1_750_000_000_000 + i * 1000,
+    }));
     for (let i = 0; i < rows.length; i += 500) {
       await server.db
         .insertInto('sessions')
         .values(rows.slice(i, i + 500).map((row) => sessionRow({ campaign_id: bulk.id, ...row })))
         .execute();
     }
-    const newest = (match: (row: (typeof rows)[number]) => boolean) => rows.filter(match).reverse().map((row) => row.id);
+    const newest = (match: (row: (typeof rows)[number]) => boolean) =>
+      rows
+        .filter(match)
+        .reverse()
+        .map((row) => row.id);
     const inOrder = async (query: string) => {
       const listed: string[] = [];
       let cursor: string | null = null;
@@ -143,9 +160,19 @@ describe('the sessions list search', () => {
   it('migration 0031 gives sessions recorded before it their whole texts as terms', async () => {
     const before = await createCampaign(server, owner.headers, 'Before 0031');
     await sessionTerms.down(server.db);
-    const row = { campaign_id: before.id, id: 'Old-Session', user_id: 'Cust-077', language: 'de-DE', events: '{"Wishlist":1}', pages: '/products/kettle\n/cart' };
+    const row = {
+      campaign_id: before.id,
+      id: 'Old-Session',
+      user_id: 'Cust-077',
+      language: 'de-DE',
+      events: '{"Wishlist":1}',
+      pages: '/products/kettle\n/cart',
+    };
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the row as it was before the column
-    await (server.db as any).insertInto('sessions').values({ ...row, started_at: 1, last_activity_at: 1 }).execute();
+    await (server.db as any)
+      .insertInto('sessions')
+      .values({ ...row, started_at: 1, last_activity_at: 1 })
+      .execute();
     await sessionTerms.up(server.db);
     const terms = await server.db.selectFrom('session_terms').select('term').where('campaign_id', '=', before.id).orderBy('term').execute();
     expect(terms.map((t) => t.term)).toEqual(['/cart', '/products/kettle', 'cust-077', 'de-de', 'old-session', 'wishlist']);

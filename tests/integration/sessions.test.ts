@@ -197,8 +197,17 @@ describe('GET /api/v1/streaming/sessions/:campaignId/', () => {
   it('says which sessions were closed at a cap, so the list never calls them recording (common/recording-now.ts)', async () => {
     const fresh = await newCampaign();
     const now = Date.now();
-    const row = (id: string, closed: string | null): NewSession => ({ campaign_id: fresh.id, id, started_at: now - 30_000, last_activity_at: now - 1_000, closed_reason: closed });
-    await server.db.insertInto('sessions').values([row('capped', 'Session reached 2000 batches'), row('open', null)].map(sessionRow)).execute();
+    const row = (id: string, closed: string | null): NewSession => ({
+      campaign_id: fresh.id,
+      id,
+      started_at: now - 30_000,
+      last_activity_at: now - 1_000,
+      closed_reason: closed,
+    });
+    await server.db
+      .insertInto('sessions')
+      .values([row('capped', 'Session reached 2000 batches'), row('open', null)].map(sessionRow))
+      .execute();
     const body = await page('', fresh.id);
     const byId = Object.fromEntries(body.sessions.map((s) => [s.sessionId, s]));
     expect(byId.capped.closed).toBe(true);

@@ -12,7 +12,11 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-export function spawnServer(env: Record<string, string>, options: Pick<SpawnOptions, 'uid' | 'gid'> = {}, args = ['--import', 'tsx', 'server/main.ts']): ServerProcess {
+export function spawnServer(
+  env: Record<string, string>,
+  options: Pick<SpawnOptions, 'uid' | 'gid'> = {},
+  args = ['--import', 'tsx', 'server/main.ts'],
+): ServerProcess {
   const child = spawn(process.execPath, args, {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -38,6 +38,15 @@ describe('histogram time bins', () => {
   });
 
   it('round to the nearest step of their bin', () => {
-    expect([0, 499, 500, 599_999, 600_000, 604_999, HOUR_MS + 29_999, DAY_MS + 1].map((v) => timeBin(v))).toEqual([0, 0, 1000, 600_000, 600_000, 600_000, HOUR_MS, DAY_MS]);
+    expect([0, 499, 500, 599_999, 600_000, 604_999, HOUR_MS + 29_999, DAY_MS + 1].map((v) => timeBin(v))).toEqual([
+      0,
+      0,
+      1000,
+      600_000,
+      600_000,
+      600_000,
+      HOUR_MS,
+      DAY_MS,
+    ]);
   });
 });

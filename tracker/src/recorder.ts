@@ -3,7 +3,18 @@
 import { record } from '@rrweb/record';
 import type { Batch } from './batch.js';
 import { note } from './batch.js';
-import { BATCH_BYTES, DEAD_CLICK_MS, FLUSH_EVENTS, FLUSH_TICKS, LIVE_FOLLOW_MS, LIVE_HEADER, MUTATION_BUDGET, SESSION_IDLE_MS, TICK_MS, UNLOAD_BATCH_BYTES } from '../../common/limits.js';
+import {
+  BATCH_BYTES,
+  DEAD_CLICK_MS,
+  FLUSH_EVENTS,
+  FLUSH_TICKS,
+  LIVE_FOLLOW_MS,
+  LIVE_HEADER,
+  MUTATION_BUDGET,
+  SESSION_IDLE_MS,
+  TICK_MS,
+  UNLOAD_BATCH_BYTES,
+} from '../../common/limits.js';
 import { maskJson, packNow } from './pack.js';
 import { createPacker } from './packer.js';
 import { maskEvent, maskPage, mutationCount, optedOut } from './privacy.js';
@@ -108,7 +119,13 @@ function start(settings: Settings, url: string, rules: TrackerRules): void {
   const sender = new Sender({
     async post(body, keepalive) {
       try {
-        const response = await send(url + (rules.consent ? '?consent=1' : ''), { method: 'POST', body, keepalive, credentials: 'omit', headers: { 'content-type': 'text/plain' } });
+        const response = await send(url + (rules.consent ? '?consent=1' : ''), {
+          method: 'POST',
+          body,
+          keepalive,
+          credentials: 'omit',
+          headers: { 'content-type': 'text/plain' },
+        });
         // 202: stored, but the campaign does not want console messages (none for the rest of the session).
         if (response.status === 202) session.quiet = 1;
         // A viewer is following the session live: send on every tick for a while.
@@ -220,7 +237,9 @@ function start(settings: Settings, url: string, rules: TrackerRules): void {
 
   // Batches the previous page of this tab could not send while it unloaded.
   try {
-    (JSON.parse(storage(STASH_KEY) || '[]') as Batch[]).forEach(({ sessionId, seq, info, events, bytes }) => sender.add({ sessionId, seq, info, events, bytes }));
+    (JSON.parse(storage(STASH_KEY) || '[]') as Batch[]).forEach(({ sessionId, seq, info, events, bytes }) =>
+      sender.add({ sessionId, seq, info, events, bytes }),
+    );
   } catch {
     // unreadable leftovers are not worth breaking the page over
   }
@@ -239,14 +258,20 @@ function start(settings: Settings, url: string, rules: TrackerRules): void {
   capture(() => !session.quiet);
   heat(add, textHidden(rules, masking.blockSelector));
   // Each tick also follows the visitor across pages of a single-page app.
-  timer = setInterval(safe(() => (follow(), (Date.now() < live || ++ticks % FLUSH_TICKS < 1) && flush())), TICK_MS) as unknown as number;
+  timer = setInterval(
+    safe(() => (follow(), (Date.now() < live || ++ticks % FLUSH_TICKS < 1) && flush())),
+    TICK_MS,
+  ) as unknown as number;
 
   /** The page goes away (hidden or unloaded): a moment that judges the last click, if it waits; never a new session. */
   const hide = () => {
     if (clickedAt && Date.now() - session.last <= SESSION_IDLE_MS) add('hidden', {});
     clickedAt = 0;
   };
-  addEventListener('visibilitychange', safe(() => document.visibilityState === 'hidden' && (hide(), flush())));
+  addEventListener(
+    'visibilitychange',
+    safe(() => document.visibilityState === 'hidden' && (hide(), flush())),
+  );
   addEventListener(
     'pagehide',
     safe(() => {

@@ -15,7 +15,8 @@ const PICTURES = ',img,picture,video,canvas,svg,iframe,object,embed,input[type=i
  * browser reads (nothing is then recorded rather than what it was meant to hide).
  */
 /** Whether a clicked element's text may not leave the page (heat.ts): all of it under strict, else blocked or masked text. */
-export const textHidden = (rules: TrackerRules, blockSelector: string) => (el: Element) => rules.privacy === 'strict' || !!el.closest(blockSelector + ',' + MASKED);
+export const textHidden = (rules: TrackerRules, blockSelector: string) => (el: Element) =>
+  rules.privacy === 'strict' || !!el.closest(blockSelector + ',' + MASKED);
 
 export function recordRules(rules: TrackerRules) {
   const strict = rules.privacy === 'strict';

@@ -85,10 +85,13 @@ export class Sender {
       this.attempts++;
       if (!this.reached && this.attempts >= FIRST_CONTACT_TRIES) return this.stop(`ingest unreachable (status ${status})`, false);
       this.waiting = true;
-      this.deps.later(() => {
-        this.waiting = false;
-        this.pump().catch(() => undefined);
-      }, Math.max(retryDelay(this.attempts, this.deps.random), Math.min(retryAfter * 1000, MAX_RETRY_AFTER_MS)));
+      this.deps.later(
+        () => {
+          this.waiting = false;
+          this.pump().catch(() => undefined);
+        },
+        Math.max(retryDelay(this.attempts, this.deps.random), Math.min(retryAfter * 1000, MAX_RETRY_AFTER_MS)),
+      );
       return;
     } else {
       return this.stop(`refused by ingest (status ${status})`, true);

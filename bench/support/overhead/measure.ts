@@ -43,7 +43,9 @@ async function startRecorder(page: Page, variant: Variant, environment: Environm
     const keep = variant === 'rrweb' ? 'event' : 'JSON.stringify(event)';
     await page.evaluate(`window.__events = []; window.rrwebRecord.record({ emit: function (event) { window.__events.push(${keep}); } });`);
   } else if (variant === 'ours') {
-    await page.evaluate(`(function () { var s = document.createElement('script'); s.async = true; s.src = ${JSON.stringify(environment.loaderUrl)}; document.head.appendChild(s); })()`);
+    await page.evaluate(
+      `(function () { var s = document.createElement('script'); s.async = true; s.src = ${JSON.stringify(environment.loaderUrl)}; document.head.appendChild(s); })()`,
+    );
     // Polled on a timer: the default polls every animation frame, and the frames it forces
     // (style, layout, paint of the whole page) would be charged to our tracker.
     await page.waitForFunction('window.tapedeck && typeof window.tapedeck.flush === "function"', undefined, { timeout: 15_000, polling: 50 });

@@ -13,11 +13,15 @@ async function input(page: Page, cdp: CDPSession, moves: number, keys: number, s
   await inGroups(moves, (i) => cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: 40 + ((i * 37) % 1100), y: 40 + ((i * 53) % 700) }));
   await page.focus('#field');
   const text = 'the quick brown fox jumps over the lazy dog ';
-  await inGroups(keys, async (i) => {
-    const key = text[i % text.length];
-    await cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key, text: key, unmodifiedText: key });
-    await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key });
-  }, 20);
+  await inGroups(
+    keys,
+    async (i) => {
+      const key = text[i % text.length];
+      await cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key, text: key, unmodifiedText: key });
+      await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key });
+    },
+    20,
+  );
   await inGroups(scrolls, (i) => cdp.send('Input.dispatchMouseEvent', { type: 'mouseWheel', x: 600, y: 400, deltaX: 0, deltaY: i % 20 < 10 ? 240 : -240 }), 10);
   await page.evaluate('window.bench.frame()');
 }

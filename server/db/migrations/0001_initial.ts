@@ -4,7 +4,6 @@ import { type Kysely, PostgresAdapter } from 'kysely';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
 
-
 export async function up(db: AnyDb): Promise<void> {
   const blob = db.getExecutor().adapter instanceof PostgresAdapter ? 'bytea' : 'blob';
 
@@ -77,11 +76,7 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('byte_count', 'integer', (c) => c.notNull().defaultTo(0))
     .addPrimaryKeyConstraint('sessions_pk', ['campaign_id', 'id'])
     .execute();
-  await db.schema
-    .createIndex('sessions_campaign_started')
-    .on('sessions')
-    .columns(['campaign_id', 'started_at', 'id'])
-    .execute();
+  await db.schema.createIndex('sessions_campaign_started').on('sessions').columns(['campaign_id', 'started_at', 'id']).execute();
 
   await db.schema
     .createTable('chunks')
@@ -95,9 +90,7 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('data', blob, (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('chunks_pk', ['campaign_id', 'session_id', 'seq'])
-    .addForeignKeyConstraint('chunks_session_fk', ['campaign_id', 'session_id'], 'sessions', ['campaign_id', 'id'], (c) =>
-      c.onDelete('cascade'),
-    )
+    .addForeignKeyConstraint('chunks_session_fk', ['campaign_id', 'session_id'], 'sessions', ['campaign_id', 'id'], (c) => c.onDelete('cascade'))
     .execute();
 }
 

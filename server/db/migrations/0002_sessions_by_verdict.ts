@@ -9,11 +9,7 @@ type AnyDb = Kysely<any>;
  * sessions_campaign_started, and the human/bot counts are read from it without touching the rows.
  */
 export async function up(db: AnyDb): Promise<void> {
-  await db.schema
-    .createIndex('sessions_campaign_verdict')
-    .on('sessions')
-    .columns(['campaign_id', 'is_bot', 'started_at', 'id'])
-    .execute();
+  await db.schema.createIndex('sessions_campaign_verdict').on('sessions').columns(['campaign_id', 'is_bot', 'started_at', 'id']).execute();
 }
 
 export async function down(db: AnyDb): Promise<void> {

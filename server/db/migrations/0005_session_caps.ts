@@ -15,7 +15,9 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('batch_count', 'integer', (column) => column.notNull().defaultTo(0))
     .execute();
   await db.schema.alterTable('sessions').addColumn('closed_reason', 'text').execute();
-  await sql`update sessions set batch_count = (select count(*) from chunks where chunks.campaign_id = sessions.campaign_id and chunks.session_id = sessions.id)`.execute(db);
+  await sql`update sessions set batch_count = (select count(*) from chunks where chunks.campaign_id = sessions.campaign_id and chunks.session_id = sessions.id)`.execute(
+    db,
+  );
   if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`alter table sessions alter column byte_count type bigint`.execute(db);
 }
 

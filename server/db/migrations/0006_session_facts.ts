@@ -28,14 +28,23 @@ function countryCodes(): Map<string, string> {
  * the sessions list within one campaign.
  */
 export async function up(db: AnyDb): Promise<void> {
-  await db.schema.alterTable('sessions').addColumn('duration_ms', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('sessions')
+    .addColumn('duration_ms', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
   for (const column of COUNTERS) {
-    await db.schema.alterTable('sessions').addColumn(column, column === 'active_ms' ? 'bigint' : 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('sessions')
+      .addColumn(column, column === 'active_ms' ? 'bigint' : 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
   }
   for (const column of ['pages', 'exit_url', 'facts_carry', 'country_code', 'browser_name']) {
     await db.schema.alterTable('sessions').addColumn(column, 'text').execute();
   }
-  await db.schema.alterTable('campaigns').addColumn('capture_console', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+  await db.schema
+    .alterTable('campaigns')
+    .addColumn('capture_console', 'integer', (c) => c.notNull().defaultTo(1))
+    .execute();
 
   await sql`update sessions set duration_ms = case when last_activity_at > started_at then last_activity_at - started_at else 0 end`.execute(db);
   // "Chrome 120" → "chrome": the browser filter takes a name, whatever the version.
@@ -47,7 +56,11 @@ export async function up(db: AnyDb): Promise<void> {
     if (code) await db.updateTable('sessions').set({ country_code: code }).where('country', '=', country).execute();
   }
 
-  const index = (name: string, columns: string[]) => db.schema.createIndex(name).on('sessions').columns(['campaign_id', ...columns]);
+  const index = (name: string, columns: string[]) =>
+    db.schema
+      .createIndex(name)
+      .on('sessions')
+      .columns(['campaign_id', ...columns]);
   await index('sessions_campaign_duration', ['duration_ms', 'id']).execute(); // sort=longest, minDuration/maxDuration
   await index('sessions_campaign_active', ['active_ms', 'id']).execute(); // sort=active
   await index('sessions_campaign_errors', ['error_count', 'started_at', 'id']).execute(); // sort=errors

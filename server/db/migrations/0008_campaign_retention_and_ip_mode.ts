@@ -11,8 +11,14 @@ type AnyDb = Kysely<any>;
  * their defaults from the application.
  */
 export async function up(db: AnyDb): Promise<void> {
-  await db.schema.alterTable('campaigns').addColumn('retention_days', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('campaigns').addColumn('ip_mode', 'text', (c) => c.notNull().defaultTo('full')).execute();
+  await db.schema
+    .alterTable('campaigns')
+    .addColumn('retention_days', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('campaigns')
+    .addColumn('ip_mode', 'text', (c) => c.notNull().defaultTo('full'))
+    .execute();
 }
 
 export async function down(db: AnyDb): Promise<void> {

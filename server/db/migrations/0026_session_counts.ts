@@ -50,13 +50,21 @@ export async function up(db: AnyDb): Promise<void> {
         ${sql.raw(verdict)};
         return null;
       end $$`.execute(db);
-    await sql`create trigger session_counts_insert after insert on sessions referencing new table as added for each statement execute function session_counts_added()`.execute(db);
-    await sql`create trigger session_counts_delete after delete on sessions referencing old table as removed for each statement execute function session_counts_removed()`.execute(db);
-    await sql`create trigger session_counts_verdict after update of is_bot on sessions for each row when (new.is_bot <> old.is_bot) execute function session_counts_verdict()`.execute(db);
+    await sql`create trigger session_counts_insert after insert on sessions referencing new table as added for each statement execute function session_counts_added()`.execute(
+      db,
+    );
+    await sql`create trigger session_counts_delete after delete on sessions referencing old table as removed for each statement execute function session_counts_removed()`.execute(
+      db,
+    );
+    await sql`create trigger session_counts_verdict after update of is_bot on sessions for each row when (new.is_bot <> old.is_bot) execute function session_counts_verdict()`.execute(
+      db,
+    );
   } else {
     await sql`create trigger session_counts_insert after insert on sessions begin ${sql.raw(add('new', '+'))}; end`.execute(db);
     await sql`create trigger session_counts_delete after delete on sessions begin ${sql.raw(remove)}; end`.execute(db);
-    await sql`create trigger session_counts_verdict after update of is_bot on sessions when new.is_bot <> old.is_bot begin ${sql.raw(verdict)}; end`.execute(db);
+    await sql`create trigger session_counts_verdict after update of is_bot on sessions when new.is_bot <> old.is_bot begin ${sql.raw(verdict)}; end`.execute(
+      db,
+    );
   }
 }
 
@@ -65,6 +73,8 @@ export async function down(db: AnyDb): Promise<void> {
   for (const name of ['session_counts_insert', 'session_counts_delete', 'session_counts_verdict']) {
     await sql`drop trigger if exists ${sql.raw(name)}${postgres ? sql` on sessions` : sql``}`.execute(db);
   }
-  if (postgres) for (const name of ['session_counts_added', 'session_counts_removed', 'session_counts_verdict']) await sql`drop function if exists ${sql.raw(name)}()`.execute(db);
+  if (postgres)
+    for (const name of ['session_counts_added', 'session_counts_removed', 'session_counts_verdict'])
+      await sql`drop function if exists ${sql.raw(name)}()`.execute(db);
   await db.schema.dropTable('session_counts').execute();
 }

@@ -14,7 +14,9 @@ type AnyDb = Kysely<any>;
 export async function up(db: AnyDb): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   await db.schema.alterTable('session_events').addColumn('started_at', 'bigint').execute();
-  await sql`update session_events set started_at = (select s.started_at from sessions s where s.campaign_id = session_events.campaign_id and s.id = session_events.session_id)`.execute(db);
+  await sql`update session_events set started_at = (select s.started_at from sessions s where s.campaign_id = session_events.campaign_id and s.id = session_events.session_id)`.execute(
+    db,
+  );
   await db.schema.dropIndex('session_events_name').execute();
   await db.schema.createIndex('session_events_name').on('session_events').columns(['campaign_id', 'name', 'started_at', 'session_id']).execute();
   await syncTriggers(db, postgres, true);

@@ -18,6 +18,9 @@ export async function up(db: AnyDb): Promise<void> {
 
 export async function down(db: AnyDb): Promise<void> {
   // The ids are gone: old records come back with an empty subject.
-  await db.schema.alterTable('erasures').addColumn('subject_sha256', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await db.schema
+    .alterTable('erasures')
+    .addColumn('subject_sha256', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
   await db.schema.alterTable('erasures').dropColumn('subject_hmac').execute();
 }

@@ -34,7 +34,9 @@ begin
   on conflict do nothing;
   return null;
 end $$`.execute(db);
-    await sql`create trigger session_terms_insert after insert on sessions for each row when (new.search_terms is not null) execute function session_terms_sync()`.execute(db);
+    await sql`create trigger session_terms_insert after insert on sessions for each row when (new.search_terms is not null) execute function session_terms_sync()`.execute(
+      db,
+    );
     await sql`create trigger session_terms_update after update of search_terms on sessions for each row when (new.search_terms is not null and new.search_terms is distinct from old.search_terms) execute function session_terms_sync()`.execute(
       db,
     );
@@ -54,7 +56,8 @@ async function backfill(db: AnyDb, postgres: boolean): Promise<void> {
   const cut = (text: string) => sql.raw(`substr(lower(${text}), 1, 100)`);
   const insert = (select: ReturnType<typeof sql>, withSplit = sql``) =>
     sql`${withSplit}insert into session_terms (campaign_id, session_id, term) select * from (${select}) as t where true on conflict do nothing`.execute(db);
-  for (const name of ['id', 'user_id', 'remote_ip', 'language']) await insert(sql`select campaign_id, id, ${cut(name)} from sessions where ${sql.raw(name)} is not null`);
+  for (const name of ['id', 'user_id', 'remote_ip', 'language'])
+    await insert(sql`select campaign_id, id, ${cut(name)} from sessions where ${sql.raw(name)} is not null`);
   if (postgres) {
     await insert(sql`select s.campaign_id, s.id, ${cut('e')} from sessions s, jsonb_object_keys(events::jsonb) as e where events is not null`);
     await insert(sql`select s.campaign_id, s.id, ${cut('p')} from sessions s, regexp_split_to_table(pages, E'\\n') as p where pages is not null and p <> ''`);

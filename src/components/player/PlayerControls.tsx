@@ -90,7 +90,14 @@ export function PlayerControls(props: PlayerControlsProps) {
       <div className="player-options">
         <div className="player-speeds" role="group" aria-label="Playback speed">
           {speedOption.map((option) => (
-            <button key={option} type="button" className="player-button player-speed" aria-pressed={option === speed} disabled={!ready} onClick={() => props.onSpeed(option)}>
+            <button
+              key={option}
+              type="button"
+              className="player-button player-speed"
+              aria-pressed={option === speed}
+              disabled={!ready}
+              onClick={() => props.onSpeed(option)}
+            >
               {speedLabel(option)}
             </button>
           ))}
@@ -101,7 +108,13 @@ export function PlayerControls(props: PlayerControlsProps) {
         </label>
       </div>
       {/* Last in the tab order; on phones it sits at the end of the scrubber's row. */}
-      <button type="button" className="player-button player-fullscreen" aria-label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'} disabled={!ready} onClick={props.onToggleFullscreen}>
+      <button
+        type="button"
+        className="player-button player-fullscreen"
+        aria-label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'}
+        disabled={!ready}
+        onClick={props.onToggleFullscreen}
+      >
         <FullscreenIcon fullscreen={fullscreen} />
       </button>
     </div>

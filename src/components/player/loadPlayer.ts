@@ -12,7 +12,8 @@ export function warmPlayer(): void {
 }
 
 export const PLAYER_INIT_FAILED = 'Failed to initialize replay player';
-export const PLAYER_CODE_OFFLINE = "The replay player could not be loaded: this device is offline and has not kept the player's code yet. Open Tapedeck once while online, then try again.";
+export const PLAYER_CODE_OFFLINE =
+  "The replay player could not be loaded: this device is offline and has not kept the player's code yet. Open Tapedeck once while online, then try again.";
 
 /** What a player that could not start says in its place (never an empty grey box). */
 export function playerFailureMessage(error: unknown, online = typeof navigator === 'undefined' || navigator.onLine): string {

@@ -19,7 +19,11 @@ import { recordingStart } from './activity.js';
  * online, they are kept with the saved copy, so a copy saved by the service worker gets them too.
  */
 export function useNotes(campaignId: string, sessionId: string, saved?: SavedReplay | null): Note[] | undefined {
-  const notes = useQuery({ queryKey: noteKeys.session(campaignId, sessionId), queryFn: () => fetchNotes(campaignId, sessionId), enabled: Boolean(campaignId && sessionId) });
+  const notes = useQuery({
+    queryKey: noteKeys.session(campaignId, sessionId),
+    queryFn: () => fetchNotes(campaignId, sessionId),
+    enabled: Boolean(campaignId && sessionId),
+  });
   const online = notes.data?.notes;
   const kept = saved?.notes;
   useEffect(() => {
@@ -73,7 +77,15 @@ export function NotesPanel({ campaignId, sessionId, notes, events, currentTime, 
       {notes && notes.length > 0 && (
         <ol className="note-list" aria-label="Notes">
           {notes.map((note) => (
-            <NoteEntry key={note.id} campaignId={campaignId} sessionId={sessionId} note={note} at={Math.max(0, note.timestamp - start)} onSeek={onSeek} onChanged={refresh} />
+            <NoteEntry
+              key={note.id}
+              campaignId={campaignId}
+              sessionId={sessionId}
+              note={note}
+              at={Math.max(0, note.timestamp - start)}
+              onSeek={onSeek}
+              onChanged={refresh}
+            />
           ))}
         </ol>
       )}
@@ -112,7 +124,12 @@ function NoteEntry({ campaignId, sessionId, note, at, onSeek, onChanged }: NoteE
           <button type="button" className="button button-secondary button-small" onClick={() => setDraft(note.text)}>
             Edit
           </button>
-          <button type="button" className="button button-danger button-small" disabled={change.isPending} onClick={() => change.mutate(() => deleteNote(campaignId, sessionId, note.id))}>
+          <button
+            type="button"
+            className="button button-danger button-small"
+            disabled={change.isPending}
+            onClick={() => change.mutate(() => deleteNote(campaignId, sessionId, note.id))}
+          >
             Delete
           </button>
         </span>

@@ -84,8 +84,7 @@ function SharePanel({ campaignId, sessionId }: ReplayActionsProps) {
       {create.data && (
         <p className="share-created">
           <label className="share-field share-link">
-            Share link{' '}
-            <input className="input mono" readOnly value={create.data.url} data-testid="share-url" onFocus={(event) => event.target.select()} />
+            Share link <input className="input mono" readOnly value={create.data.url} data-testid="share-url" onFocus={(event) => event.target.select()} />
           </label>{' '}
           <button type="button" className="button button-secondary" onClick={() => void navigator.clipboard?.writeText(create.data.url)}>
             Copy

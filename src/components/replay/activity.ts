@@ -12,7 +12,19 @@ import { clickTargetNames } from './clickTargets.js';
 
 export type ActivityKind = 'navigation' | 'click' | 'rage' | 'dead' | 'quickBack' | 'scrolling' | 'error' | 'request' | 'inactivity' | 'note' | 'event';
 
-export const ACTIVITY_KINDS: ActivityKind[] = ['navigation', 'click', 'rage', 'dead', 'quickBack', 'scrolling', 'error', 'request', 'inactivity', 'note', 'event'];
+export const ACTIVITY_KINDS: ActivityKind[] = [
+  'navigation',
+  'click',
+  'rage',
+  'dead',
+  'quickBack',
+  'scrolling',
+  'error',
+  'request',
+  'inactivity',
+  'note',
+  'event',
+];
 
 export const ACTIVITY_NAMES: Record<ActivityKind, string> = {
   navigation: 'Navigation',
@@ -94,7 +106,11 @@ export function activityItems(events: ReplayEvent[]): ActivityItem[] {
 
 /** "Click on 'Add to cart'", or "Rage click" when the element has no name; "Note: Pays here". */
 export const activityName = (item: ActivityItem): string =>
-  item.note !== undefined ? `${ACTIVITY_NAMES[item.kind]}: ${item.note}` : item.target ? `${ACTIVITY_NAMES[item.kind]} on '${item.target}'` : ACTIVITY_NAMES[item.kind];
+  item.note !== undefined
+    ? `${ACTIVITY_NAMES[item.kind]}: ${item.note}`
+    : item.target
+      ? `${ACTIVITY_NAMES[item.kind]} on '${item.target}'`
+      : ACTIVITY_NAMES[item.kind];
 
 /** The replay's notes as activity items, at their moments on the player's clock. */
 export function noteItems(notes: readonly { text: string; timestamp: number }[], events: ReplayEvent[]): ActivityItem[] {

@@ -142,7 +142,12 @@ export function clickTargetNames(events: ReplayEvent[]): Map<number, string> {
       for (const add of data.adds ?? []) if (add?.node) page.add(add.node, typeof add.parentId === 'number' ? add.parentId : null);
       for (const text of data.texts ?? []) if (typeof text?.id === 'number') page.setText(text.id, text.value);
       for (const change of data.attributes ?? []) if (typeof change?.id === 'number') page.setAttributes(change.id, change.attributes);
-    } else if (event.type === EventType.IncrementalSnapshot && data.source === IncrementalSource.MouseInteraction && data.type === MouseInteractions.Click && typeof data.id === 'number') {
+    } else if (
+      event.type === EventType.IncrementalSnapshot &&
+      data.source === IncrementalSource.MouseInteraction &&
+      data.type === MouseInteractions.Click &&
+      typeof data.id === 'number'
+    ) {
       const name = page.name(data.id);
       if (name) names.set(event.timestamp, name);
     }

@@ -42,7 +42,16 @@ describe('response schemas', () => {
   });
 
   it('keep every field of a campaign as the list maps it', async () => {
-    const campaign = toCampaign({ id: 'c', owner_id: 'u', name: 'Sale', domains: 'example.com', session_limit: 5, start_date_time: 1, end_date_time: 2, created_at: 0 });
+    const campaign = toCampaign({
+      id: 'c',
+      owner_id: 'u',
+      name: 'Sale',
+      domains: 'example.com',
+      session_limit: 5,
+      start_date_time: 1,
+      end_date_time: 2,
+      created_at: 0,
+    });
     expect(await serialised(CampaignListResponse, { data: [campaign] })).toEqual({ data: [campaign] });
   });
 });
@@ -80,7 +89,7 @@ describe('session filters', () => {
     expect(validateSessionFilters({ error: 'e'.repeat(500) }).error).toHaveLength(MAX_ERROR_MESSAGE);
   });
 
-  it('offer the server\'s own lists: every type, outcome and sort the schema names', () => {
+  it("offer the server's own lists: every type, outcome and sort the schema names", () => {
     const literals = (key: string) => (SessionsQuery.properties as unknown as Record<string, { anyOf: { const: string }[] }>)[key]!.anyOf.map((s) => s.const);
     expect(literals('type')).toEqual([...SESSION_TYPES]);
     expect(literals('outcome')).toEqual([...FUNNEL_OUTCOMES]);
@@ -99,7 +108,9 @@ describe('session filters', () => {
     app.get('/', { schema: { querystring: SessionsQuery } }, async () => ({ ok: true }));
     const list = validateSessionListSearch(search);
     let asked = '';
-    await fetchSessionsPage('c', { search: list.q, type: list.type, filters: listFilters(list) }, null, { get: async (url: string) => void (asked = url) } as unknown as ApiClient);
+    await fetchSessionsPage('c', { search: list.q, type: list.type, filters: listFilters(list) }, null, {
+      get: async (url: string) => void (asked = url),
+    } as unknown as ApiClient);
     const answer = await app.inject(`/?${asked.split('?')[1]}`);
     await app.close();
     expect([answer.statusCode, answer.body]).toEqual([200, '{"ok":true}']);

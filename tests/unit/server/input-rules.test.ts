@@ -17,14 +17,22 @@ function appWithRules() {
 describe('a route under /api/v1', () => {
   it.each([
     ['text without a cap in its body', { body: Type.Object({ note: Type.String() }) }, 'body.note is text without maxLength'],
-    ['a number without a maximum in its query', { querystring: Type.Object({ to: Type.Integer({ minimum: 0 }) }) }, 'querystring.to is a number without maximum'],
+    [
+      'a number without a maximum in its query',
+      { querystring: Type.Object({ to: Type.Integer({ minimum: 0 }) }) },
+      'querystring.to is a number without maximum',
+    ],
     [
       'a list of uncapped text nested in an optional field',
       { body: Type.Object({ rules: Type.Optional(Type.Object({ paths: Type.Array(Type.String()) })) }) },
       'body.rules.paths[] is text without maxLength',
     ],
     ['a number that may be a fraction', { querystring: Type.Object({ to: Type.Number({ minimum: 0, maximum: 9 }) }) }, 'querystring.to may be a fraction'],
-    ['a union with an unbounded branch', { body: Type.Object({ at: Type.Union([Type.Integer({ maximum: 9 }), Type.Null()]) }) }, 'body.at is a number without minimum'],
+    [
+      'a union with an unbounded branch',
+      { body: Type.Object({ at: Type.Union([Type.Integer({ maximum: 9 }), Type.Null()]) }) },
+      'body.at is a number without minimum',
+    ],
   ])('with %s is refused at registration', async (_, schema, flaw) => {
     const app = appWithRules();
     expect(() => app.post('/api/v1/thing', { schema }, async () => ({}))).toThrow(flaw);
@@ -51,7 +59,12 @@ describe('a route under /api/v1', () => {
 
   it('refuses a NUL nested in a body and a non-finite number with 400 naming the field', async () => {
     const app = appWithRules();
-    const schema = { body: Type.Object({ list: Type.Array(Type.Object({ name: Type.String({ maxLength: 9 }) }), { maxItems: 3 }), n: Type.Optional(Type.Number({ minimum: 0, maximum: 1e9, multipleOf: 0.5 })) }) };
+    const schema = {
+      body: Type.Object({
+        list: Type.Array(Type.Object({ name: Type.String({ maxLength: 9 }) }), { maxItems: 3 }),
+        n: Type.Optional(Type.Number({ minimum: 0, maximum: 1e9, multipleOf: 0.5 })),
+      }),
+    };
     app.post('/api/v1/thing', { schema }, async () => ({ ok: true }));
     const post = (payload: string) => app.inject({ method: 'POST', url: '/api/v1/thing', headers: { 'content-type': 'application/json' }, payload });
     const nul = await post(JSON.stringify({ list: [{ name: 'ok' }, { name: 'a\u0000b' }] }));

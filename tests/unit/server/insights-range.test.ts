@@ -28,7 +28,11 @@ describe('insightsRange', () => {
 describe('bucketStarts', () => {
   it('lists every UTC bucket the range touches, the first one aligned', () => {
     const from = Date.UTC(2026, 5, 15, 10, 20);
-    expect(bucketStarts({ from, to: from + 2 * HOUR_MS, bucketMs: HOUR_MS })).toEqual([Date.UTC(2026, 5, 15, 10), Date.UTC(2026, 5, 15, 11), Date.UTC(2026, 5, 15, 12)]);
+    expect(bucketStarts({ from, to: from + 2 * HOUR_MS, bucketMs: HOUR_MS })).toEqual([
+      Date.UTC(2026, 5, 15, 10),
+      Date.UTC(2026, 5, 15, 11),
+      Date.UTC(2026, 5, 15, 12),
+    ]);
     expect(bucketStarts({ from: Date.UTC(2026, 5, 1), to: Date.UTC(2026, 5, 4), bucketMs: DAY_MS })).toHaveLength(3);
   });
 });

@@ -8,14 +8,21 @@ import { eventsJson } from '../../../server/storage/chunk-codec.js';
 describe('packBatch', () => {
   it('never throws: any bytes give a packed batch or a 4xx with a reason', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ maxLength: 400 }), fc.json().map((t) => new TextEncoder().encode(t)), fc.uint8Array({ maxLength: 400 }).map((b) => zlib.gzipSync(b))), (bytes) => {
-        const outcome = packBatch(bytes, Date.now());
-        if (!outcome.ok) {
-          expect(outcome.status).toBeGreaterThanOrEqual(400);
-          expect(outcome.status).toBeLessThan(500);
-          expect(outcome.error.length).toBeGreaterThan(0);
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 400 }),
+          fc.json().map((t) => new TextEncoder().encode(t)),
+          fc.uint8Array({ maxLength: 400 }).map((b) => zlib.gzipSync(b)),
+        ),
+        (bytes) => {
+          const outcome = packBatch(bytes, Date.now());
+          if (!outcome.ok) {
+            expect(outcome.status).toBeGreaterThanOrEqual(400);
+            expect(outcome.status).toBeLessThan(500);
+            expect(outcome.error.length).toBeGreaterThan(0);
+          }
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -42,7 +49,21 @@ describe('packBatch', () => {
       { type: 2, data: { node: {} }, timestamp: now - 20 },
       { type: 3, data: { source: 2 }, timestamp: now - 10 },
     ];
-    const batch = { sessionId: 'abcdefgh', seq: 0, info: { userAgent: 'UA', language: 'en', timezone: 'UTC', hardwareConcurrency: 4, webdriver: false, cookiesEnabled: true, hasFocus: true, fullScreenEnabled: true }, events };
+    const batch = {
+      sessionId: 'abcdefgh',
+      seq: 0,
+      info: {
+        userAgent: 'UA',
+        language: 'en',
+        timezone: 'UTC',
+        hardwareConcurrency: 4,
+        webdriver: false,
+        cookiesEnabled: true,
+        hasFocus: true,
+        fullScreenEnabled: true,
+      },
+      events,
+    };
     const gzip = (value: unknown, text = JSON.stringify(value)) => zlib.gzipSync(text);
     const packed = (raw: Uint8Array, options?: { captureConsole: boolean }) => {
       const outcome = packBatch(raw, now, options);
@@ -79,7 +100,10 @@ describe('packBatch', () => {
         const inflated = zlib.gunzipSync(stored.chunk);
         expect(inflated[0], what).toBe(0x5b); // '[': the events array itself
         const kept = JSON.parse(inflated.toString()) as { timestamp: number }[];
-        expect(kept.map((e) => e.timestamp), what).toEqual([...kept.map((e) => e.timestamp)].sort((a, b) => a - b));
+        expect(
+          kept.map((e) => e.timestamp),
+          what,
+        ).toEqual([...kept.map((e) => e.timestamp)].sort((a, b) => a - b));
         expect(JSON.stringify(kept), what).not.toContain('a@b.com');
         expect(stored.jsonBytes, what).toBe(inflated.length);
       }

@@ -24,7 +24,7 @@ describe('the ingest packing pool', () => {
     return zlib.gzipSync(JSON.stringify({ sessionId: 'abcdefgh', seq: 1, events: list }));
   };
 
-  it('packs a small batch on the request thread: it is taken even while the workers\' queue is full', async () => {
+  it("packs a small batch on the request thread: it is taken even while the workers' queue is full", async () => {
     const large = Buffer.alloc(4 * 1024 * 1024, 0x20);
     const flood = Array.from({ length: 20 }, () => packer.pack(large, Date.now()).catch((error: HttpError) => error.statusCode));
     const small = await packer.pack(batch(3), Date.now());

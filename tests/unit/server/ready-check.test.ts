@@ -6,7 +6,11 @@ describe('the readiness check shared between callers', () => {
   it('runs once for callers within the interval, again after it', async () => {
     let clock = 0;
     let runs = 0;
-    const ready = sharedFor(1000, async () => ++runs, () => clock);
+    const ready = sharedFor(
+      1000,
+      async () => ++runs,
+      () => clock,
+    );
     expect(await Promise.all(Array.from({ length: 50 }, () => ready()))).toEqual(Array.from({ length: 50 }, () => 1));
     clock = 999;
     expect(await ready()).toBe(1);

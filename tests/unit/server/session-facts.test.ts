@@ -56,7 +56,13 @@ describe('human input', () => {
 
 describe('pages', () => {
   it('lists each page load as a path, without query string or fragment, with entry and exit', () => {
-    const result = facts([meta(0, 'https://shop.example/?utm=1'), full(1), meta(5000, 'https://shop.example/cart#top'), full(5001), meta(9000, 'https://shop.example/pay?card=1')]);
+    const result = facts([
+      meta(0, 'https://shop.example/?utm=1'),
+      full(1),
+      meta(5000, 'https://shop.example/cart#top'),
+      full(5001),
+      meta(9000, 'https://shop.example/pay?card=1'),
+    ]);
     expect(result.pages).toEqual(['/', '/cart', '/pay']);
     expect(result.entryUrl).toBe('/');
     expect(result.exitUrl).toBe('/pay');
@@ -159,7 +165,22 @@ describe('errors and failed requests', () => {
 
 describe('batches', () => {
   it('folding batch by batch gives the facts of the whole recording', () => {
-    const events = [meta(0, 'https://shop.example/'), full(1), move(100), click(200), click(400), click(600), mutation(650), move(3000), click(4000), move(6000), custom(6100, 'tapedeck/error', { message: 'e', source: '', stack: '' }), meta(7000, 'https://shop.example/b'), full(7001), move(8000)];
+    const events = [
+      meta(0, 'https://shop.example/'),
+      full(1),
+      move(100),
+      click(200),
+      click(400),
+      click(600),
+      mutation(650),
+      move(3000),
+      click(4000),
+      move(6000),
+      custom(6100, 'tapedeck/error', { message: 'e', source: '', stack: '' }),
+      meta(7000, 'https://shop.example/b'),
+      full(7001),
+      move(8000),
+    ];
     const whole = facts(events);
     for (const size of [1, 3, 5]) {
       const folded = inBatches(events, size);
@@ -174,12 +195,30 @@ describe('batches', () => {
     expect(carriedFacts(state).length).toBeLessThan(2000);
   });
   it('reads a damaged carried state as a fresh one', () => {
-    expect(readCarried('{oops')).toEqual({ lastInputAt: null, recentClicks: [], pendingClicks: [], pageTrail: [], scrolling: null, onUnrecordedPage: false, blockedRuns: [] });
+    expect(readCarried('{oops')).toEqual({
+      lastInputAt: null,
+      recentClicks: [],
+      pendingClicks: [],
+      pageTrail: [],
+      scrolling: null,
+      onUnrecordedPage: false,
+      blockedRuns: [],
+    });
   });
 
   it('carries the blocked nodes of the page view, joined batch after batch, until a full snapshot starts afresh', () => {
     const first = foldFacts(emptyFacts(), [{ kind: 'blocked', t: 1, runs: [[3, 6]], reset: true }]);
-    const second = foldFacts(first, [{ kind: 'blocked', t: 2, runs: [[7, 7], [20, 21]], reset: false }]);
+    const second = foldFacts(first, [
+      {
+        kind: 'blocked',
+        t: 2,
+        runs: [
+          [7, 7],
+          [20, 21],
+        ],
+        reset: false,
+      },
+    ]);
     expect(readCarried(carriedFacts(second)).blockedRuns).toEqual([
       [3, 7],
       [20, 21],
@@ -201,7 +240,17 @@ describe('a recorded session (the demo recording)', () => {
   it('has its clicks, pages and active time, and no false rage or dead clicks', () => {
     const events = JSON.parse(gunzipSync(fs.readFileSync(path.resolve('server/replay/demo/desktop.json.gz'))).toString('utf8')) as never[];
     const { facts: result, marks } = sessionFacts(events);
-    expect(result).toMatchObject({ clickCount: 6, rageClickCount: 0, deadClickCount: 0, quickBackCount: 0, excessiveScrollCount: 0, errorCount: 0, pages: ['/'], entryUrl: '/', exitUrl: '/' });
+    expect(result).toMatchObject({
+      clickCount: 6,
+      rageClickCount: 0,
+      deadClickCount: 0,
+      quickBackCount: 0,
+      excessiveScrollCount: 0,
+      errorCount: 0,
+      pages: ['/'],
+      entryUrl: '/',
+      exitUrl: '/',
+    });
     expect(result.activeMs).toBeGreaterThan(10_000);
     expect(marks.filter((m) => m.kind === 'click')).toHaveLength(6);
   });

@@ -29,7 +29,11 @@ describe('SQLite statements kept for reuse', () => {
   });
 
   it('runs a statement again after a stream of it was left half-read', async () => {
-    const items = () => db.selectFrom(sql`items`.as('items') as never).select(sql<number>`n`.as('n')).orderBy(sql`n`);
+    const items = () =>
+      db
+        .selectFrom(sql`items`.as('items') as never)
+        .select(sql<number>`n`.as('n'))
+        .orderBy(sql`n`);
     for await (const row of items().stream() as AsyncIterable<{ n: number }>) if (row.n === 2) break;
     expect(((await items().execute()) as { n: number }[]).map((row) => row.n)).toEqual([1, 2, 3, 4, 5]);
   });

@@ -35,7 +35,10 @@ describe('statement groups', () => {
   it('puts a second item of a key, and what passes the count or byte bound, in a later group', async () => {
     const { groups, submit } = recorder();
     await Promise.all([submit('a'), submit('a'), submit('b'), submit('c'), submit('d')]);
-    expect(groups).toEqual([['a', 'b', 'c'], ['a', 'd']]);
+    expect(groups).toEqual([
+      ['a', 'b', 'c'],
+      ['a', 'd'],
+    ]);
 
     const bytes = recorder();
     await Promise.all([bytes.submit('a', 60), bytes.submit('b', 60), bytes.submit('c', 500)]);

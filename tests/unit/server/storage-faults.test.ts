@@ -60,7 +60,13 @@ describe('storage faults', () => {
   });
 
   it('leaves other errors alone', () => {
-    for (const error of [new Error('boom'), Object.assign(new Error('dup'), { code: '23505' }), Object.assign(new Error('x'), { code: 'SQLITE_CONSTRAINT' }), null, undefined]) {
+    for (const error of [
+      new Error('boom'),
+      Object.assign(new Error('dup'), { code: '23505' }),
+      Object.assign(new Error('x'), { code: 'SQLITE_CONSTRAINT' }),
+      null,
+      undefined,
+    ]) {
       expect(storageFault(error)).toBeNull();
     }
   });

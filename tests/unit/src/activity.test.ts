@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { activityItems, activityLabel, capturedEntries, currentItemIndex, MARKER_PX, markerGroups, type ActivityItem } from '../../../src/components/replay/activity.js';
+import {
+  activityItems,
+  activityLabel,
+  capturedEntries,
+  currentItemIndex,
+  MARKER_PX,
+  markerGroups,
+  type ActivityItem,
+} from '../../../src/components/replay/activity.js';
 import { CAPTURED_TAGS } from '../../../common/captured.js';
 import { PEOPLE_TAGS } from '../../../common/people.js';
 
@@ -29,18 +37,20 @@ describe('activity items', () => {
 
   it('lists navigations, clicks, rage clicks, errors, failed requests and inactivity at their offsets', () => {
     const items = activityItems(events);
-    expect(items.map((i) => [i.kind, i.at])).toEqual([
-      ['navigation', 0],
-      ['click', 1000],
-      ['inactivity', 1000],
-      ['click', 12_000],
-      ['click', 12_200],
-      ['click', 12_400],
-      ['rage', 12_400],
-      ['error', 13_000],
-      ['request', 14_000],
-      ['inactivity', 12_400],
-    ].sort((a, b) => (a[1] as number) - (b[1] as number)));
+    expect(items.map((i) => [i.kind, i.at])).toEqual(
+      [
+        ['navigation', 0],
+        ['click', 1000],
+        ['inactivity', 1000],
+        ['click', 12_000],
+        ['click', 12_200],
+        ['click', 12_400],
+        ['rage', 12_400],
+        ['error', 13_000],
+        ['request', 14_000],
+        ['inactivity', 12_400],
+      ].sort((a, b) => (a[1] as number) - (b[1] as number)),
+    );
     expect(items.find((i) => i.kind === 'navigation')?.detail).toBe('/cart');
     expect(items.filter((i) => i.kind === 'inactivity').map((i) => i.durationMs)).toEqual([11_000, 17_600]);
   });
@@ -121,7 +131,13 @@ describe('timeline markers', () => {
     expect([groups[0].x, groups[2].x]).toEqual([MARKER_PX / 2, 300 - MARKER_PX / 2]);
   });
   it('keep moments a target apart as markers of their own', () => {
-    expect(markerGroups(items, 60_000, 30_000).map((g) => g.label)).toEqual(['Navigation at 00:00', 'Click at 00:00', 'Click at 00:10', 'Rage click at 00:10, Click at 00:10', 'Error at 00:59']);
+    expect(markerGroups(items, 60_000, 30_000).map((g) => g.label)).toEqual([
+      'Navigation at 00:00',
+      'Click at 00:00',
+      'Click at 00:10',
+      'Rage click at 00:10, Click at 00:10',
+      'Error at 00:59',
+    ]);
   });
 });
 
@@ -163,7 +179,20 @@ describe('what a click landed on', () => {
   });
   it('keeps masked text masked, and names as of the moment of the click', () => {
     const changed = { type: 3, timestamp: T0 + 250, data: { source: 0, adds: [], removes: [], texts: [{ id: 7, value: 'Added!' }], attributes: [] } };
-    const added = { type: 3, timestamp: T0 + 260, data: { source: 0, adds: [{ parentId: 3, nextId: null, node: el(20, 'button', {}, []) }, { parentId: 20, nextId: null, node: text(21, 'Checkout') }], removes: [], texts: [], attributes: [] } };
+    const added = {
+      type: 3,
+      timestamp: T0 + 260,
+      data: {
+        source: 0,
+        adds: [
+          { parentId: 3, nextId: null, node: el(20, 'button', {}, []) },
+          { parentId: 20, nextId: null, node: text(21, 'Checkout') },
+        ],
+        removes: [],
+        texts: [],
+        attributes: [],
+      },
+    };
     expect(named([full, clickOn(100, 13), clickOn(200, 4), changed, added, clickOn(300, 4), clickOn(400, 21)])).toEqual([
       "Click on '********'",
       "Click on 'Add to cart'",

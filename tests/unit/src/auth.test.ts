@@ -19,8 +19,13 @@ const freshClient = () => new QueryClient({ defaultOptions: { queries: { retry: 
 describe('who is signed in (the auth/me query)', () => {
   afterEach(() => vi.useRealTimers());
 
-  it('is the server\'s user, or nobody when the server refuses the session', async () => {
-    expect(await ensureSignedInUser(freshClient(), calls(async () => ada))).toEqual(ada);
+  it("is the server's user, or nobody when the server refuses the session", async () => {
+    expect(
+      await ensureSignedInUser(
+        freshClient(),
+        calls(async () => ada),
+      ),
+    ).toEqual(ada);
     expect(await ensureSignedInUser(freshClient(), calls(nobody))).toBeNull();
   });
 
@@ -47,7 +52,7 @@ describe('who is signed in (the auth/me query)', () => {
     expect(me).toHaveBeenCalledTimes(2);
   });
 
-  it('the sign-in callback\'s user wins over a check that was still running', async () => {
+  it("the sign-in callback's user wins over a check that was still running", async () => {
     const client = freshClient();
     let answer!: (user: User) => void;
     const me = () => new Promise<User>((_, reject) => (answer = () => reject(new UnauthorizedError())));

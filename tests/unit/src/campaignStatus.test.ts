@@ -5,7 +5,14 @@ import type { Campaign } from '../../../common/api-types.js';
 
 const now = Date.UTC(2026, 10, 21, 12);
 const day = 24 * 3600 * 1000;
-const campaign = (id: string, name: string, domains: string, start: number, end: number): Campaign => ({ id, name, domains, limit: 0, start_date_time: start, end_date_time: end });
+const campaign = (id: string, name: string, domains: string, start: number, end: number): Campaign => ({
+  id,
+  name,
+  domains,
+  limit: 0,
+  start_date_time: start,
+  end_date_time: end,
+});
 const active = campaign('a', 'Spring Sale', 'shop.example.com', now - day, now + day);
 const pending = campaign('p', 'Launch', 'launch.example.org, localhost:3000', now + day, now + 2 * day);
 const expired = campaign('e', 'Old Promo', 'old.test', now - 2 * day, now - day);

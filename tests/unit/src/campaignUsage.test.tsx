@@ -3,7 +3,15 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { Campaign } from '../../../common/api-types.js';
 import { CampaignUsage, CampaignUsageFacts } from '../../../src/components/CampaignUsage.js';
-import { ENDED_NOTICE, LIMIT_REACHED_NOTICE, NO_DATA_HINT, NOT_STARTED_NOTICE, formatSessionUsage, lastDataText, recordingNotice } from '../../../src/lib/campaignUsage.js';
+import {
+  ENDED_NOTICE,
+  LIMIT_REACHED_NOTICE,
+  NO_DATA_HINT,
+  NOT_STARTED_NOTICE,
+  formatSessionUsage,
+  lastDataText,
+  recordingNotice,
+} from '../../../src/lib/campaignUsage.js';
 
 const day = 86_400_000;
 const now = 1_800_000_000_000;

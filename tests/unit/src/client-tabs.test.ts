@@ -13,7 +13,10 @@ function installWebLocks(): void {
   const locks = {
     request<T>(name: string, callback: (lock: { name: string; mode: 'exclusive' }) => Promise<T>): Promise<T> {
       const granted = (tails.get(name) ?? Promise.resolve()).then(() => callback({ name, mode: 'exclusive' }));
-      tails.set(name, granted.catch(() => undefined));
+      tails.set(
+        name,
+        granted.catch(() => undefined),
+      );
       return granted;
     },
   };

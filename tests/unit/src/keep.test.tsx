@@ -32,7 +32,8 @@ describe('the segment picker', () => {
   it("applies a segment's filters, shows it as current when they are the list's, and saves the current filters under a name", async () => {
     const onFilters = vi.fn();
     const calls = withNetwork(
-      (_url, init) => (init.method === 'POST' ? Response.json({ ...segment, id: 'seg-2', name: 'Starred' }, { status: 201 }) : Response.json({ segments: [segment] })),
+      (_url, init) =>
+        init.method === 'POST' ? Response.json({ ...segment, id: 'seg-2', name: 'Starred' }, { status: 201 }) : Response.json({ segments: [segment] }),
       <SegmentPicker campaignId="c1" filters={{ starred: true, sort: 'longest' }} onFilters={onFilters} />,
     );
     const select = (await screen.findByRole('option', { name: 'Mobile errors' })).closest('select') as HTMLSelectElement;
@@ -44,26 +45,36 @@ describe('the segment picker', () => {
     fireEvent.change(screen.getByLabelText('Segment name'), { target: { value: 'Starred, longest' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
-    expect(calls.find((c) => c.method === 'POST')).toEqual({ url: '/api/v1/segments/c1', method: 'POST', body: { name: 'Starred, longest', filters: { starred: 'true', sort: 'longest' } } });
+    expect(calls.find((c) => c.method === 'POST')).toEqual({
+      url: '/api/v1/segments/c1',
+      method: 'POST',
+      body: { name: 'Starred, longest', filters: { starred: 'true', sort: 'longest' } },
+    });
   });
 
   it('marks the segment matching the current filters, and renames or deletes it', async () => {
     const calls = withNetwork(
-      (_url, init) => (init.method === 'DELETE' ? Response.json({ ok: true }) : init.method === 'PATCH' ? Response.json(segment) : Response.json({ segments: [segment] })),
+      (_url, init) =>
+        init.method === 'DELETE' ? Response.json({ ok: true }) : init.method === 'PATCH' ? Response.json(segment) : Response.json({ segments: [segment] }),
       <SegmentPicker campaignId="c1" filters={{ hasErrors: true, device: 'mobile', minDuration: 5000 }} onFilters={() => undefined} />,
     );
     await waitFor(() => expect((screen.getByLabelText('Segment') as HTMLSelectElement).value).toBe('seg-1'));
     fireEvent.click(screen.getByRole('button', { name: 'Rename' }));
     fireEvent.change(screen.getByLabelText('New name'), { target: { value: 'Phones with errors' } });
     fireEvent.submit(screen.getByLabelText('New name').closest('form') as HTMLFormElement);
-    await waitFor(() => expect(calls.find((c) => c.method === 'PATCH')).toMatchObject({ url: '/api/v1/segments/c1/seg-1', body: { name: 'Phones with errors' } }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'PATCH')).toMatchObject({ url: '/api/v1/segments/c1/seg-1', body: { name: 'Phones with errors' } }),
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Delete segment' }));
     await waitFor(() => expect(calls.find((c) => c.method === 'DELETE')?.url).toBe('/api/v1/segments/c1/seg-1'));
   });
 
   it("shows the server's reason when a save is refused", async () => {
     withNetwork(
-      (_url, init) => (init.method === 'POST' ? Response.json({ error: 'A campaign keeps at most 50 segments: delete one first' }, { status: 409 }) : Response.json({ segments: [] })),
+      (_url, init) =>
+        init.method === 'POST'
+          ? Response.json({ error: 'A campaign keeps at most 50 segments: delete one first' }, { status: 409 })
+          : Response.json({ segments: [] }),
       <SegmentPicker campaignId="c1" filters={{}} onFilters={() => undefined} />,
     );
     fireEvent.click(await screen.findByRole('button', { name: 'Save filters as…' }));
@@ -108,6 +119,12 @@ describe('notes on the replay page', () => {
     );
     fireEvent.change(screen.getByLabelText('Note at 00:07'), { target: { value: ' Stuck on the form ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add note' }));
-    await waitFor(() => expect(calls.find((c) => c.method === 'POST')).toEqual({ url: '/api/v1/notes/c1/s1', method: 'POST', body: { text: 'Stuck on the form', timestamp: 17_000 } }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'POST')).toEqual({
+        url: '/api/v1/notes/c1/s1',
+        method: 'POST',
+        body: { text: 'Stuck on the form', timestamp: 17_000 },
+      }),
+    );
   });
 });

@@ -32,10 +32,11 @@ describe('readRecordingFile', () => {
   });
 
   it('says which field is wrong when a field has the wrong type (it would otherwise break the page that shows it)', async () => {
-    const refusal = (value: unknown) => readRecordingFile(file(value)).then(
-      () => 'opened',
-      (error: Error) => error.message,
-    );
+    const refusal = (value: unknown) =>
+      readRecordingFile(file(value)).then(
+        () => 'opened',
+        (error: Error) => error.message,
+      );
     expect(await refusal({ ...recording, session: { ...recording.session, userAgent: {} } })).toBe(notARecording('session.userAgent must be text or null'));
     expect(await refusal({ ...recording, events: [1, null] })).toBe(notARecording('events[0] must be an object'));
     expect(await refusal({ ...recording, events: [recording.events[0], null] })).toBe(notARecording('events[1] must be an object'));
@@ -58,7 +59,10 @@ describe('readRecordingFile', () => {
     await expect(readRecordingFile(blob(text.replace('"@"', nested)))).rejects.toThrow(RECORDING_TOO_DEEP);
     await expect(readRecordingFile(blob(gzipSync(text.replace('"@"', nested))))).rejects.toThrow(RECORDING_TOO_DEEP);
     // Brackets inside text do not count, escaped quotes and backslashes included.
-    const bracketed = { ...recording, session: { ...recording.session, referrer: `"${'['.repeat(MAX_JSON_DEPTH * 2)}\\`, language: `\\"${'{'.repeat(MAX_JSON_DEPTH * 2)}` } };
+    const bracketed = {
+      ...recording,
+      session: { ...recording.session, referrer: `"${'['.repeat(MAX_JSON_DEPTH * 2)}\\`, language: `\\"${'{'.repeat(MAX_JSON_DEPTH * 2)}` },
+    };
     expect(await readRecordingFile(file(bracketed))).toEqual(bracketed);
     // A tree as deep as ingest accepts opens: the file's JSON nests as deep as a batch's.
     const levels = Math.floor((MAX_JSON_DEPTH - 6) / 2);

@@ -30,7 +30,7 @@ describe('useRecordingNow', () => {
   it('turns false by itself once the window passes with no batch, and true again with a new one', () => {
     vi.useFakeTimers({ now: NOW });
     const { result, rerender } = renderHook(({ at }: { at: number | undefined }) => useRecordingNow(at === undefined ? undefined : { lastActivityAt: at }), {
-      initialProps: { at: NOW - 10_000 as number | undefined },
+      initialProps: { at: (NOW - 10_000) as number | undefined },
     });
     expect(result.current).toBe(true);
     act(() => void vi.advanceTimersByTime(LIVE_WINDOW_MS - 10_000));

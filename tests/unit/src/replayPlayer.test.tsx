@@ -107,12 +107,20 @@ describe('PlayerControls', () => {
 
 describe('the session strip', () => {
   it('summarises a user agent as browser, OS and device', () => {
-    expect(summariseUserAgent('Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1')).toEqual({
+    expect(
+      summariseUserAgent(
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+      ),
+    ).toEqual({
       browser: 'Safari 17',
       os: 'iOS 17.0',
       device: 'Phone',
     });
-    expect(summariseUserAgent('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36')).toMatchObject({ browser: 'Chrome 140', os: 'Linux', device: 'Desktop' });
+    expect(summariseUserAgent('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36')).toMatchObject({
+      browser: 'Chrome 140',
+      os: 'Linux',
+      device: 'Desktop',
+    });
     expect(summariseUserAgent(null)).toEqual({ browser: 'Unknown browser', os: 'Unknown OS', device: 'Unknown device' });
   });
 });

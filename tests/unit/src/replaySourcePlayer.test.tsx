@@ -64,7 +64,18 @@ describe('the player of a replay source', () => {
 
     act(() => source.append(later));
     expect(first.added).toEqual(later);
-    rerender(<ReplayPlayer source={source} width={1024} height={768} speedOption={[0.5, 1, 2]} label="Two" onError={() => {}} underControls={() => null} fitToViewport />);
+    rerender(
+      <ReplayPlayer
+        source={source}
+        width={1024}
+        height={768}
+        speedOption={[0.5, 1, 2]}
+        label="Two"
+        onError={() => {}}
+        underControls={() => null}
+        fitToViewport
+      />,
+    );
     await screen.findByRole('button', { name: 'Play' });
     expect(fake.made).toHaveLength(1);
     expect(first.destroyed).toBe(false);

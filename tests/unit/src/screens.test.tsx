@@ -105,7 +105,14 @@ describe('create-campaign screen', () => {
     expect(await screen.findByRole('button', { name: 'Creating Campaign...' })).toHaveProperty('disabled', true);
     expect(screen.getByLabelText('Campaign Name')).toHaveProperty('disabled', true);
     const body = JSON.parse(String(calls[0].init.body));
-    expect(body).toMatchObject({ name: 'Spring', domains: 'shop.example.com, localhost:3000', limit: 0, retention_days: 90, ip_mode: 'truncated', captureConsole: true });
+    expect(body).toMatchObject({
+      name: 'Spring',
+      domains: 'shop.example.com, localhost:3000',
+      limit: 0,
+      retention_days: 90,
+      ip_mode: 'truncated',
+      captureConsole: true,
+    });
     answer(Response.json({ data: { id: 'new' } }, { status: 201 }));
     expect(await screen.findByText('dashboard page')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/dashboard');

@@ -52,7 +52,20 @@ const session = (overrides: Partial<Session> = {}): Session => ({
 describe('filters in the URL', () => {
   it('keeps valid filters and drops the rest, so a hand-edited link still opens', () => {
     expect(
-      validateSessionFilters({ from: '1000', to: 2000, minDuration: '-5', url: ' /cart ', country: 'de', device: 'watch', browser: 'Firefox', hasErrors: 'true', hasRageClicks: 'no', hasDeadClicks: true, sort: 'longest', junk: 1 }),
+      validateSessionFilters({
+        from: '1000',
+        to: 2000,
+        minDuration: '-5',
+        url: ' /cart ',
+        country: 'de',
+        device: 'watch',
+        browser: 'Firefox',
+        hasErrors: 'true',
+        hasRageClicks: 'no',
+        hasDeadClicks: true,
+        sort: 'longest',
+        junk: 1,
+      }),
     ).toEqual({ from: 1000, to: 2000, url: '/cart', country: 'DE', browser: 'Firefox', hasErrors: true, hasDeadClicks: true, sort: 'longest' });
     expect(validateSessionFilters({ sort: 'newest', country: 'Germany' })).toEqual({});
     expect(validateSessionFilters({ starred: 'true' })).toEqual({ starred: true });
@@ -121,7 +134,9 @@ describe('a session you can recognise', () => {
   });
 
   it('calls a visitor not identified Anonymous; a visit that stopped sending is not Live', async () => {
-    renderInRouter(<SessionRow campaignId="c1" session={session({ userId: null, pages: ['/landing'], exitUrl: '/landing', pageCount: 1 })} onDetails={() => {}} />);
+    renderInRouter(
+      <SessionRow campaignId="c1" session={session({ userId: null, pages: ['/landing'], exitUrl: '/landing', pageCount: 1 })} onDetails={() => {}} />,
+    );
     const row = await screen.findByTestId('session-row');
     expect(within(row).getByTestId('session-who').textContent).toBe('Anonymous abcdef12');
     expect(within(row).getByText('/landing · 1 page')).toBeTruthy();
@@ -145,12 +160,16 @@ describe('the session card facts', () => {
   });
   it('badges only the problems the session has', () => {
     render(<ProblemBadges session={session()} />);
-    const badges = within(screen.getByRole('list', { name: 'Problems' })).getAllByRole('listitem').map((li) => li.textContent);
+    const badges = within(screen.getByRole('list', { name: 'Problems' }))
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
     expect(badges).toEqual(['1 failed request', '1 rage click', '2 dead clicks']);
   });
   it('badges quick backs and excessive scrolling', () => {
     render(<ProblemBadges session={{ quickBackCount: 1, excessiveScrollCount: 2 }} />);
-    const badges = within(screen.getByRole('list', { name: 'Problems' })).getAllByRole('listitem').map((li) => li.textContent);
+    const badges = within(screen.getByRole('list', { name: 'Problems' }))
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
     expect(badges).toEqual(['1 quick back', '2 excessive scrolls']);
   });
   it('asks before deleting a session', () => {

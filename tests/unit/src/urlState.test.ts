@@ -24,8 +24,17 @@ const inAddress = (route: AnyRoute, search: Record<string, unknown>) =>
 
 describe('the sessions list URL', () => {
   it('keeps the search, type, filters and sort, and drops anything invalid to its default', () => {
-    expect(validate(Sessions, { q: ' fr-FR ', type: 'bot', sort: 'longest', hasErrors: 'true' })).toEqual({ q: 'fr-FR', type: 'bot', sort: 'longest', hasErrors: true });
-    expect(validate(Sessions, { q: { a: 1 }, type: 'robot', sort: 'sideways', funnel: 'spring', step: 2, junk: 1 })).toEqual({ q: '', type: 'all', sort: 'newest' });
+    expect(validate(Sessions, { q: ' fr-FR ', type: 'bot', sort: 'longest', hasErrors: 'true' })).toEqual({
+      q: 'fr-FR',
+      type: 'bot',
+      sort: 'longest',
+      hasErrors: true,
+    });
+    expect(validate(Sessions, { q: { a: 1 }, type: 'robot', sort: 'sideways', funnel: 'spring', step: 2, junk: 1 })).toEqual({
+      q: '',
+      type: 'all',
+      sort: 'newest',
+    });
     // The router reads an all-digit value as a number.
     expect(validate(Sessions, { q: 42 })).toEqual({ q: '42', type: 'all', sort: 'newest' });
   });
@@ -49,7 +58,11 @@ describe.each([
   ['funnels', Funnels],
 ])('the %s URL', (_name, route) => {
   it('keeps an offered range, drops anything else to the default, and leaves the default out of the address', () => {
-    expect([validate(route, { days: '7' }), validate(route, { days: 5, junk: 1 }), validate(route, {})]).toEqual([{ days: 7 }, { days: DEFAULT_DAYS }, { days: DEFAULT_DAYS }]);
+    expect([validate(route, { days: '7' }), validate(route, { days: 5, junk: 1 }), validate(route, {})]).toEqual([
+      { days: 7 },
+      { days: DEFAULT_DAYS },
+      { days: DEFAULT_DAYS },
+    ]);
     expect([inAddress(route, { days: DEFAULT_DAYS }), inAddress(route, { days: 90 })]).toEqual([{}, { days: 90 }]);
   });
 });
@@ -64,7 +77,10 @@ describe('the heatmaps URL', () => {
       type: 'bot',
       country: 'DE',
     });
-    expect(validate(Heatmaps, { path: 'cart', device: 'watch', layer: 'sparkle', days: 'x', type: 'robot', sort: 'longest' })).toEqual({ layer: 'all', days: DEFAULT_DAYS });
+    expect(validate(Heatmaps, { path: 'cart', device: 'watch', layer: 'sparkle', days: 'x', type: 'robot', sort: 'longest' })).toEqual({
+      layer: 'all',
+      days: DEFAULT_DAYS,
+    });
   });
 
   it('hands the screen no invalid value under the validated one', () => {
@@ -80,7 +96,12 @@ describe('the heatmaps URL', () => {
 
 describe('the replay page URL', () => {
   it('keeps the moment and the list it was opened from, and hands the screen no invalid value', () => {
-    expect(validate(Replay, { t: '90.5', q: ' fr ', sort: 'longest', hasErrors: 'true', junk: 1 })).toEqual({ t: 90, q: 'fr', sort: 'longest', hasErrors: true });
+    expect(validate(Replay, { t: '90.5', q: ' fr ', sort: 'longest', hasErrors: 'true', junk: 1 })).toEqual({
+      t: 90,
+      q: 'fr',
+      sort: 'longest',
+      hasErrors: true,
+    });
     const raw = { t: 'soon', q: {}, type: 'robot', sort: 'sideways', from: -1 };
     expect({ ...raw, ...(validate(Replay, raw) as object) }).toEqual({});
   });

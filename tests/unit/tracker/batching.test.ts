@@ -77,7 +77,19 @@ describe('the bounded queue', () => {
 
 describe('the batch body', () => {
   it('is the JSON the ingest expects, events not serialised twice', () => {
-    const b: Batch = { ...batch(7), info: { userAgent: 'UA', language: 'en', timezone: 'UTC', hardwareConcurrency: 4, webdriver: false, cookiesEnabled: true, hasFocus: true, fullScreenEnabled: false } };
+    const b: Batch = {
+      ...batch(7),
+      info: {
+        userAgent: 'UA',
+        language: 'en',
+        timezone: 'UTC',
+        hardwareConcurrency: 4,
+        webdriver: false,
+        cookiesEnabled: true,
+        hasFocus: true,
+        fullScreenEnabled: false,
+      },
+    };
     expect(JSON.parse(batchBody(b, b.events))).toEqual({ sessionId: 'session-1', seq: 7, info: b.info, events: [JSON.parse(b.events[0])] });
     expect(JSON.parse(batchBody(batch(8), []))).not.toHaveProperty('info');
   });

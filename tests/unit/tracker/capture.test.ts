@@ -22,7 +22,11 @@ function page(status: number) {
 
 /** What ingest says of a batch carrying the captured events: null when it takes it. */
 const ingestFlaw = () =>
-  batchFlaw({ sessionId: 'capture-test-1', seq: 0, events: added.map(({ tag, payload }) => ({ type: EventType.Custom, data: { tag, payload }, timestamp: 1000 })) });
+  batchFlaw({
+    sessionId: 'capture-test-1',
+    seq: 0,
+    events: added.map(({ tag, payload }) => ({ type: EventType.Custom, data: { tag, payload }, timestamp: 1000 })),
+  });
 
 afterEach(() => {
   added.length = 0;

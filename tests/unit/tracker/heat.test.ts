@@ -50,7 +50,10 @@ describe('the click record', () => {
     document.body.innerHTML = '<div class="private"><button id="name">Jane Doe</button></div><button id="open">Open</button>';
     // Its own list: the listeners of the tests before stay on the window.
     const mine: Record<string, unknown>[] = [];
-    heat((tag, payload) => tag === 'click' && mine.push(payload as Record<string, unknown>), (el) => !!el.closest('.private'));
+    heat(
+      (tag, payload) => tag === 'click' && mine.push(payload as Record<string, unknown>),
+      (el) => !!el.closest('.private'),
+    );
     click('#name');
     click('#open');
     expect(mine.map((c) => c.t)).toEqual(['', 'Open']);

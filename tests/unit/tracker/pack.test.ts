@@ -5,9 +5,22 @@ import { createPacker } from '../../../tracker/src/packer.js';
 import type { BatchHead } from '../../../tracker/src/batch.js';
 import type { SessionInfo } from '../../../common/api-types.js';
 
-const snapshot = JSON.stringify({ type: 2, data: { node: { childNodes: [{ attributes: { placeholder: 'ada@example.com' }, childNodes: [] }] } }, timestamp: 5 });
+const snapshot = JSON.stringify({
+  type: 2,
+  data: { node: { childNodes: [{ attributes: { placeholder: 'ada@example.com' }, childNodes: [] }] } },
+  timestamp: 5,
+});
 const click = JSON.stringify({ type: 3, data: { source: 2, type: 2, id: 7 }, timestamp: 6 });
-const info: SessionInfo = { userAgent: 'UA', language: 'en', timezone: '', hardwareConcurrency: 2, webdriver: false, cookiesEnabled: true, hasFocus: true, fullScreenEnabled: false };
+const info: SessionInfo = {
+  userAgent: 'UA',
+  language: 'en',
+  timezone: '',
+  hardwareConcurrency: 2,
+  webdriver: false,
+  cookiesEnabled: true,
+  hasFocus: true,
+  fullScreenEnabled: false,
+};
 const head = (): BatchHead => ({ sessionId: 'session-1', seq: 3, info: { ...info } });
 
 const gunzip = async (body: BodyInit) => JSON.parse(zlib.gunzipSync(Buffer.from(await (body as Blob).arrayBuffer())).toString('utf8'));

@@ -44,7 +44,13 @@ describe('masking rrweb events', () => {
   it('masks placeholders in added nodes and attribute changes', () => {
     const event = {
       type: 3,
-      data: { source: 0, adds: [{ node: { attributes: { placeholder: 'secret' } } }], attributes: [{ id: 4, attributes: { placeholder: 'hunter2', class: 'x' } }], removes: [], texts: [] },
+      data: {
+        source: 0,
+        adds: [{ node: { attributes: { placeholder: 'secret' } } }],
+        attributes: [{ id: 4, attributes: { placeholder: 'hunter2', class: 'x' } }],
+        removes: [],
+        texts: [],
+      },
     };
     maskEvent(event);
     expect(event.data.adds[0].node.attributes.placeholder).toBe('******');
@@ -97,7 +103,28 @@ describe('the one scrubber of captured text and URLs', () => {
 
   it('changes nothing the second time: ingest scrubs again what the tracker scrubbed', () => {
     // Text made of the pieces the rules look at, in any order.
-    const piece = fc.constantFrom('http://127.0.0.1:8080/a', 'https://x.example/p?token=1#f', '#step', '?', ':14:77', '(', ')', ' ', '\n', '4111', '.', '/', '-', '１２', '@', '%40', 'john', 'example.com', '＠', 'a');
+    const piece = fc.constantFrom(
+      'http://127.0.0.1:8080/a',
+      'https://x.example/p?token=1#f',
+      '#step',
+      '?',
+      ':14:77',
+      '(',
+      ')',
+      ' ',
+      '\n',
+      '4111',
+      '.',
+      '/',
+      '-',
+      '１２',
+      '@',
+      '%40',
+      'john',
+      'example.com',
+      '＠',
+      'a',
+    );
     const text = fc.array(fc.oneof(piece, fc.string({ maxLength: 4 })), { maxLength: 24 }).map((parts) => parts.join(''));
     fc.assert(
       fc.property(text, (value) => {
@@ -141,7 +168,10 @@ describe('the one scrubber of captured text and URLs', () => {
     expect(scrubEvent(meta)).toBe(true);
     expect(meta.data.href).toBe('https://shop.example.com/cart');
     expect(scrubEvent(meta)).toBe(false);
-    const request = { type: EventType.Custom, data: { tag: 'tapedeck/request', payload: { method: 'GET', url: '/api/card/4111.1111.1111.1111?token=1', status: 500, durationMs: 1 } } };
+    const request = {
+      type: EventType.Custom,
+      data: { tag: 'tapedeck/request', payload: { method: 'GET', url: '/api/card/4111.1111.1111.1111?token=1', status: 500, durationMs: 1 } },
+    };
     expect(scrubEvent(request)).toBe(true);
     expect(request.data.payload.url).toBe('/api/card/****.****.****.****');
     const console = { type: EventType.Custom, data: { tag: 'tapedeck/console', payload: { level: 'error', message: 'no user john%40example.com\u0000' } } };

@@ -104,7 +104,11 @@ describe('the sender', () => {
   });
 
   it('waits what Retry-After asks, up to 10 minutes', async () => {
-    const h = harness([{ status: 429, retryAfter: 30 }, { status: 503, retryAfter: 5 }, { status: 429, retryAfter: 700 }]);
+    const h = harness([
+      { status: 429, retryAfter: 30 },
+      { status: 503, retryAfter: 5 },
+      { status: 429, retryAfter: 700 },
+    ]);
     h.sender.add(batch(0));
     const waits: number[] = [];
     for (let i = 0; i < 3; i++) {

@@ -8,7 +8,16 @@ import { freshDevice, loadReplay } from './reset.js';
 // the page fetches — the page keeps it itself. Once a worker controls the page, it is the worker's job.
 
 const answer = {
-  init: { userAgent: 'Mozilla/5.0', remoteIpAddress: '203.0.113.9', language: 'en-GB', timezone: 'UTC', webdriver: false, cookiesEnabled: true, hasFocus: true, fullScreenEnabled: false },
+  init: {
+    userAgent: 'Mozilla/5.0',
+    remoteIpAddress: '203.0.113.9',
+    language: 'en-GB',
+    timezone: 'UTC',
+    webdriver: false,
+    cookiesEnabled: true,
+    hasFocus: true,
+    fullScreenEnabled: false,
+  },
   events: [
     { type: 4, data: { href: 'https://shop.example.com/', width: 800, height: 600 }, timestamp: 1_700_000_000_000 },
     { type: 3, data: { source: 1, positions: [] }, timestamp: 1_700_000_000_100 },

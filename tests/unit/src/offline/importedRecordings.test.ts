@@ -1,14 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { keepImportedRecording, openImportedRecording } from '../../../../src/offline/importedRecordings.js';
 import { keepReplay } from '../../../../src/offline/keepReplay.js';
-import {
-  getSavedReplay,
-  listSavedReplays,
-  rememberCampaignName,
-  removeCampaignReplays,
-  removeReplay,
-  setPinned,
-} from '../../../../src/offline/replayStore.js';
+import { getSavedReplay, listSavedReplays, rememberCampaignName, removeCampaignReplays, removeReplay, setPinned } from '../../../../src/offline/replayStore.js';
 import { refreshIncompleteReplays } from '../../../../src/offline/setup.js';
 import { freshDevice, loadReplay } from './reset.js';
 import { recordingFile } from './recording-fixtures.js';
@@ -22,7 +15,18 @@ const SESSION = 'real-session-0001';
 /** The server's replay answer for the session, as the service worker keeps it. */
 const serverAnswer = new TextEncoder().encode(
   JSON.stringify({
-    init: { userAgent: 'Mozilla/5.0', remoteIpAddress: null, language: 'en', timezone: 'UTC', webdriver: false, cookiesEnabled: true, hasFocus: true, fullScreenEnabled: false, isBot: false, botReason: null },
+    init: {
+      userAgent: 'Mozilla/5.0',
+      remoteIpAddress: null,
+      language: 'en',
+      timezone: 'UTC',
+      webdriver: false,
+      cookiesEnabled: true,
+      hasFocus: true,
+      fullScreenEnabled: false,
+      isBot: false,
+      botReason: null,
+    },
     complete: true,
     events: [
       { type: 4, data: { href: 'https://shop.example/', width: 800, height: 600 }, timestamp: 1 },
@@ -102,7 +106,15 @@ describe('imported recording files', () => {
   });
 
   it('keeps every problem count the badges show, from the server answer and from a file', async () => {
-    const counts = { durationMs: 61_000, errorCount: 1, failedRequestCount: 2, rageClickCount: 3, deadClickCount: 4, quickBackCount: 5, excessiveScrollCount: 6 };
+    const counts = {
+      durationMs: 61_000,
+      errorCount: 1,
+      failedRequestCount: 2,
+      rageClickCount: 3,
+      deadClickCount: 4,
+      quickBackCount: 5,
+      excessiveScrollCount: 6,
+    };
     const answer = JSON.parse(new TextDecoder().decode(serverAnswer)) as { init: object };
     await keepReplay(CAMPAIGN, SESSION, new TextEncoder().encode(JSON.stringify({ ...answer, init: { ...answer.init, ...counts, clickCount: 9 } })));
     const file = recordingFile(CAMPAIGN, 'file-session-01');

@@ -1,13 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import { persistQueryClientRestore, persistQueryClientSave } from '@tanstack/react-query-persist-client';
-import {
-  PERSIST_MAX_AGE_MS,
-  createIdbPersister,
-  newestDataAt,
-  persistOptions,
-  shouldPersistQuery,
-} from '../../../../src/offline/queryPersister.js';
+import { PERSIST_MAX_AGE_MS, createIdbPersister, newestDataAt, persistOptions, shouldPersistQuery } from '../../../../src/offline/queryPersister.js';
 import { openOfflineDb } from '../../../../src/offline/db.js';
 import { freshDevice } from './reset.js';
 import { onOfflineChange } from '../../../../src/offline/channel.js';
@@ -81,12 +75,19 @@ describe('query cache persister (IndexedDB)', () => {
     await persister.flush();
     db.put = put;
     stop();
-    expect(messages).toEqual(['Storage is full: the latest lists could not be saved for offline use.', 'Storage is full: the latest lists could not be saved for offline use.']);
+    expect(messages).toEqual([
+      'Storage is full: the latest lists could not be saved for offline use.',
+      'Storage is full: the latest lists could not be saved for offline use.',
+    ]);
   });
 
   it('persists only successful non-replay queries', () => {
     const client = filledClient();
-    const byKey = (key: string) => client.getQueryCache().getAll().find((q) => q.queryKey[0] === key)!;
+    const byKey = (key: string) =>
+      client
+        .getQueryCache()
+        .getAll()
+        .find((q) => q.queryKey[0] === key)!;
     expect(shouldPersistQuery(byKey('campaigns'))).toBe(true);
     expect(shouldPersistQuery(byKey('replay'))).toBe(false);
     expect(shouldPersistQuery(byKey('anything'))).toBe(false);

@@ -9,7 +9,16 @@ import { freshDevice } from './reset.js';
 // 'online' before the service worker's own requests go through; the worker then answers from the
 // device, and that old copy must not count as the refresh.
 
-const init = { userAgent: 'Mozilla/5.0', remoteIpAddress: '203.0.113.9', language: 'en-GB', timezone: 'UTC', webdriver: false, cookiesEnabled: true, hasFocus: true, fullScreenEnabled: false };
+const init = {
+  userAgent: 'Mozilla/5.0',
+  remoteIpAddress: '203.0.113.9',
+  language: 'en-GB',
+  timezone: 'UTC',
+  webdriver: false,
+  cookiesEnabled: true,
+  hasFocus: true,
+  fullScreenEnabled: false,
+};
 const events = [
   { type: 4, data: { href: 'https://shop.example.com/', width: 800, height: 600 }, timestamp: 1_700_000_000_000 },
   { type: 3, data: { source: 1, positions: [] }, timestamp: 1_700_000_000_100 },

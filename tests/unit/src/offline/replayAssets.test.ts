@@ -16,7 +16,11 @@ describe('assets a replay references', () => {
                 tagName: 'html',
                 attributes: {},
                 childNodes: [
-                  { type: 2, tagName: 'link', attributes: { rel: 'stylesheet', href: 'https://cdn.example/site.css', _cssText: '@font-face{src:url("/fonts/inter.woff2")}' } },
+                  {
+                    type: 2,
+                    tagName: 'link',
+                    attributes: { rel: 'stylesheet', href: 'https://cdn.example/site.css', _cssText: '@font-face{src:url("/fonts/inter.woff2")}' },
+                  },
                   { type: 2, tagName: 'link', attributes: { rel: 'canonical', href: 'https://shop.example/p' } },
                   { type: 2, tagName: 'a', attributes: { href: 'https://shop.example/cart' } },
                   { type: 2, tagName: 'style', attributes: {}, childNodes: [{ type: 3, textContent: '.hero{background:url(img/hero.jpg)}', isStyle: true }] },
@@ -36,7 +40,7 @@ describe('assets a replay references', () => {
         data: {
           source: 0,
           adds: [{ parentId: 1, node: { type: 2, tagName: 'img', attributes: { src: 'https://img.example/late.webp' }, childNodes: [] } }],
-          attributes: [{ id: 4, attributes: { style: 'background-image: url(\'/bg.png\')' } }],
+          attributes: [{ id: 4, attributes: { style: "background-image: url('/bg.png')" } }],
           texts: [],
           removes: [],
         },

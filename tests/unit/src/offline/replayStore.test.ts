@@ -19,8 +19,21 @@ import { freshDevice, loadReplay } from './reset.js';
 
 function replayAnswer(events: number, seed = 1) {
   const answer = {
-    init: { userAgent: 'Mozilla/5.0', remoteIpAddress: '203.0.113.9', language: 'en-GB', timezone: 'Europe/London', webdriver: false, cookiesEnabled: true, hasFocus: true, fullScreenEnabled: false },
-    events: Array.from({ length: events }, (_, i) => ({ type: 3, data: { source: 1, positions: [{ x: (i * seed) % 1024, y: i % 768, id: 7, timeOffset: i }], note: `é✓ ${i}` }, timestamp: 1_700_000_000_000 + i * 16 })),
+    init: {
+      userAgent: 'Mozilla/5.0',
+      remoteIpAddress: '203.0.113.9',
+      language: 'en-GB',
+      timezone: 'Europe/London',
+      webdriver: false,
+      cookiesEnabled: true,
+      hasFocus: true,
+      fullScreenEnabled: false,
+    },
+    events: Array.from({ length: events }, (_, i) => ({
+      type: 3,
+      data: { source: 1, positions: [{ x: (i * seed) % 1024, y: i % 768, id: 7, timeOffset: i }], note: `é✓ ${i}` },
+      timestamp: 1_700_000_000_000 + i * 16,
+    })),
     complete: true,
   };
   return { answer, bytes: new TextEncoder().encode(JSON.stringify(answer)) };
@@ -37,8 +50,7 @@ function noise(length: number, seed: number): Uint8Array {
   return out;
 }
 
-const save = (sessionId: string, body: Uint8Array, now: number) =>
-  saveReplay({ campaignId: 'c1', sessionId, body, complete: true, eventCount: 1 }, now);
+const save = (sessionId: string, body: Uint8Array, now: number) => saveReplay({ campaignId: 'c1', sessionId, body, complete: true, eventCount: 1 }, now);
 
 beforeEach(freshDevice);
 afterEach(freshDevice);

@@ -13,7 +13,20 @@ const CAMPAIGN = '7d0b6c1e-5a3e-4a54-9a53-2f6f1f0c9b11';
 const answer = (ago: number) =>
   new TextEncoder().encode(
     JSON.stringify({
-      init: { userAgent: 'Mozilla/5.0', remoteIpAddress: null, language: 'en', timezone: 'UTC', webdriver: false, cookiesEnabled: true, hasFocus: true, fullScreenEnabled: false, isBot: false, botReason: null, durationMs: 60_000, lastActivityAt: Date.now() - ago },
+      init: {
+        userAgent: 'Mozilla/5.0',
+        remoteIpAddress: null,
+        language: 'en',
+        timezone: 'UTC',
+        webdriver: false,
+        cookiesEnabled: true,
+        hasFocus: true,
+        fullScreenEnabled: false,
+        isBot: false,
+        botReason: null,
+        durationMs: 60_000,
+        lastActivityAt: Date.now() - ago,
+      },
       complete: false,
       live: true,
       events: [

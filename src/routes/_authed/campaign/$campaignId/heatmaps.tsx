@@ -7,7 +7,12 @@ import { Spinner } from '../../../../components/Spinner.js';
 import { HEATMAP_DEFAULTS, validateHeatmapFilters, validateHeatmapSearch, type HeatmapRouteSearch } from '../../../../lib/heatmapFilters.js';
 
 /** The screen's choice from its search (the layer is the screen's own drawing, not the query's). */
-const heatmapSearchOf = (search: HeatmapRouteSearch) => ({ path: search.path, device: search.device, days: search.days, filters: validateHeatmapFilters(search) });
+const heatmapSearchOf = (search: HeatmapRouteSearch) => ({
+  path: search.path,
+  device: search.device,
+  days: search.days,
+  filters: validateHeatmapFilters(search),
+});
 
 export const Route = createFileRoute('/_authed/campaign/$campaignId/heatmaps')({
   // Page, device class, layer, range and the session filters live in the URL; anything else there is dropped.
