@@ -135,6 +135,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...timeoutOptions(timeouts),
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 64 * 1024,
+    // Ready waits for the read workers to start (bundled first under tsx): on a busy machine that
+    // outlasts Fastify's 10 s default, and the start failed (seen in a CI run at load 22).
+    pluginTimeout: 60_000,
     // A person's id (common/people.ts NAME_MAX, 200 characters) percent-encoded in a path: up to 12 characters each.
     routerOptions: { maxParamLength: 2400 },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
