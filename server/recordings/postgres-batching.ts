@@ -31,8 +31,7 @@ import {
   type SessionState,
   type WriteOutcome,
 } from './rules.js';
-import { TurnGroups } from './group-commit.js';
-import { GroupedTransactions, LastSeenRows } from './transaction-writer.js';
+import { GroupedTransactions, LastSeenRows, TurnGroups } from './transaction-writer.js';
 
 // PostgreSQL's batching, beside the spine: the batches that arrive together share one statement
 // (StatementGroups, the two statements below), and PostgresWriter hands what they leave to the

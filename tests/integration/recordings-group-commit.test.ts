@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, usingPostgres, type TestServer } from '../helpers/server.js';
 import { findCampaign, type CampaignRow } from '../../server/campaigns/repository.js';
-import { GroupCommitter } from '../../server/recordings/group-commit.js';
+import { GroupCommitter } from '../../server/recordings/transaction-writer.js';
 import type { PackedBatch } from '../../server/ingest/pack.js';
 import { DUPLICATE, TransactionWriter, isBatchRefusal, type Written } from '../../server/recordings/transaction-writer.js';
 import { LIMIT_REACHED } from '../../server/recordings/rules.js';
@@ -9,7 +9,7 @@ import { HttpError } from '../../server/http/errors.js';
 import { makeCampaign, sessionId, info, pageEvents, postBatch, storedCounts } from './ingest-support.js';
 import { eventsOf, packed } from './recordings-support.js';
 
-// Group commit (server/recordings/group-commit.ts): batches written together share one
+// Group commit (server/recordings/transaction-writer.ts): batches written together share one
 // transaction, each in its own savepoint; a refused batch leaves nothing and takes nothing of the
 // others away, and no batch is acknowledged before the group's COMMIT.
 
