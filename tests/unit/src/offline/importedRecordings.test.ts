@@ -4,7 +4,7 @@ import { keepReplay } from '../../../../src/offline/keepReplay.js';
 import { getSavedReplay, listSavedReplays, rememberCampaignName, removeCampaignReplays, removeReplay, setPinned } from '../../../../src/offline/replayStore.js';
 import { refreshIncompleteReplays } from '../../../../src/offline/setup.js';
 import { freshDevice, loadReplay } from './reset.js';
-import { recordingFile } from './recording-fixtures.js';
+import { recordingFile, replayAnswer } from './recording-fixtures.js';
 
 // A recording file names a campaign and a session, but anyone can write one: kept, it must never
 // take the place of the device's copy of that session's replay from the server.
@@ -13,27 +13,7 @@ const CAMPAIGN = '7d0b6c1e-5a3e-4a54-9a53-2f6f1f0c9b11';
 const SESSION = 'real-session-0001';
 
 /** The server's replay answer for the session, as the service worker keeps it. */
-const serverAnswer = new TextEncoder().encode(
-  JSON.stringify({
-    init: {
-      userAgent: 'Mozilla/5.0',
-      remoteIpAddress: null,
-      language: 'en',
-      timezone: 'UTC',
-      webdriver: false,
-      cookiesEnabled: true,
-      hasFocus: true,
-      fullScreenEnabled: false,
-      isBot: false,
-      botReason: null,
-    },
-    complete: true,
-    events: [
-      { type: 4, data: { href: 'https://shop.example/', width: 800, height: 600 }, timestamp: 1 },
-      { type: 2, data: { node: { type: 0, id: 1, childNodes: [] } }, timestamp: 2 },
-    ],
-  }),
-);
+const serverAnswer = replayAnswer();
 
 beforeEach(freshDevice);
 afterEach(freshDevice);

@@ -56,3 +56,16 @@ export function deepTree(depth: number): unknown {
   for (let level = depth; level >= 1; level--) node = { type: 2, id: level, tagName: 'div', attributes: {}, childNodes: [node] };
   return node;
 }
+
+/** The server's replay answer for a session (a page load and an empty snapshot), as the service worker keeps it. */
+export const replayAnswer = (init: Record<string, unknown> = {}, answer: Record<string, unknown> = { complete: true }): Uint8Array =>
+  new TextEncoder().encode(
+    JSON.stringify({
+      init: { userAgent: 'Mozilla/5.0', remoteIpAddress: null, ...VISITOR_BROWSER, isBot: false, botReason: null, ...init },
+      ...answer,
+      events: [
+        { type: 4, data: { href: 'https://shop.example/', width: 800, height: 600 }, timestamp: 1 },
+        { type: 2, data: { node: { type: 0, id: 1, childNodes: [] } }, timestamp: 2 },
+      ],
+    }),
+  );

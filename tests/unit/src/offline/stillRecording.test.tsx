@@ -3,6 +3,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { keepReplay } from '../../../../src/offline/keepReplay.js';
 import { SaveForOfflineButton } from '../../../../src/offline/SaveForOfflineButton.js';
 import { freshDevice } from './reset.js';
+import { replayAnswer } from './recording-fixtures.js';
 
 // A saved copy of a session the server had not called complete says "still recording" only while
 // its batches were arriving (common/recording-now.ts), not minutes after the visit ended.
@@ -10,31 +11,7 @@ import { freshDevice } from './reset.js';
 const CAMPAIGN = '7d0b6c1e-5a3e-4a54-9a53-2f6f1f0c9b11';
 
 /** The server's answer for a session not complete, its last batch `ago` ms before now. */
-const answer = (ago: number) =>
-  new TextEncoder().encode(
-    JSON.stringify({
-      init: {
-        userAgent: 'Mozilla/5.0',
-        remoteIpAddress: null,
-        language: 'en',
-        timezone: 'UTC',
-        webdriver: false,
-        cookiesEnabled: true,
-        hasFocus: true,
-        fullScreenEnabled: false,
-        isBot: false,
-        botReason: null,
-        durationMs: 60_000,
-        lastActivityAt: Date.now() - ago,
-      },
-      complete: false,
-      live: true,
-      events: [
-        { type: 4, data: { href: 'https://shop.example/', width: 800, height: 600 }, timestamp: 1 },
-        { type: 2, data: { node: { type: 0, id: 1, childNodes: [] } }, timestamp: 2 },
-      ],
-    }),
-  );
+const answer = (ago: number) => replayAnswer({ durationMs: 60_000, lastActivityAt: Date.now() - ago }, { complete: false, live: true });
 
 beforeEach(freshDevice);
 afterEach(async () => {
