@@ -147,7 +147,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
     if (path === API_PATHS.refresh) unauthorized(startedAt);
     try {
       await refresh();
-    } catch {
+    } catch (error) {
+      // No network for the refresh is not a refusal: the call fails as any offline one does.
+      if (isNetworkError(error)) throw error;
       unauthorized(startedAt);
     }
     return doFetch(path, init);

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { User } from '../../common/api-types.js';
 import { fetchMe, logoutCall } from '../api/auth.js';
-import { api } from '../api/client.js';
+import { api, HttpError } from '../api/client.js';
 import { queryClient as appQueryClient } from '../api/queryClient.js';
 import { cachedUser } from '../offline/cachedUser.js';
 import { isNetworkError } from '../offline/network.js';
@@ -23,15 +23,20 @@ export interface SignedInCalls {
 
 const appCalls: SignedInCalls = { me: () => fetchMe(api), offlineUser: cachedUser };
 
-/** The server's answer, or, when the network failed, the user already known (offline start-up). */
+/**
+ * The server's answer. Only a refusal (401, a failed refresh) signs out: when the network failed,
+ * or the server was busy or failing (429, 5xx), the user already known stays (offline start-up).
+ */
 export async function signedInUser(calls: SignedInCalls, known: User | null | undefined): Promise<User | null> {
   try {
     return await calls.me();
   } catch (error) {
-    if (!isNetworkError(error)) return null;
+    if (!isNetworkError(error) && !isServerTrouble(error)) return null;
     return known ?? (await calls.offlineUser().catch(() => null));
   }
 }
+
+const isServerTrouble = (error: unknown) => error instanceof HttpError && (error.status === 429 || error.status >= 500);
 
 export function meQueryOptions(calls: SignedInCalls = appCalls) {
   return queryOptions({

@@ -4,6 +4,7 @@ import { queryClient } from '../api/queryClient.js';
 import { router } from '../router.js';
 import { ME_QUERY_KEY, signedOut } from './session.js';
 import { isProtectedPath } from './protectedRoutes.js';
+import { isNetworkError } from '../offline/network.js';
 
 /** Sends a signed-out user from a login-required page to /, carrying where they were in the URL. */
 function leaveProtectedPage(): void {
@@ -38,7 +39,8 @@ export function wireAuth(): void {
     if (result.valid || result.error === RATE_LIMITED) return;
     try {
       await api.refresh();
-    } catch {
+    } catch (error) {
+      if (isNetworkError(error)) return; // no network for the refresh is not a refusal
       signedOut();
       leaveProtectedPage();
       return;

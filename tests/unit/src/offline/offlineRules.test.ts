@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createApiClient, UnauthorizedError } from '../../../../src/api/client.js';
+import { createApiClient, HttpError, UnauthorizedError } from '../../../../src/api/client.js';
 import { signedInUser } from '../../../../src/auth/session.js';
 import { OFFLINE_WRITE_MESSAGE, OfflineWriteError } from '../../../../src/offline/network.js';
 import { offlineBannerText } from '../../../../src/offline/OfflineLayer.js';
@@ -51,6 +51,27 @@ describe('offline is not signed out', () => {
   it('a network error with no remembered user leaves nobody signed in', async () => {
     await forgetUser();
     expect(await check(() => Promise.reject(new TypeError('Failed to fetch')))).toBeNull();
+  });
+
+  it('a busy or failing server is not a refusal: the user already known stays signed in', async () => {
+    for (const status of [429, 500, 503]) {
+      const refused = () => Promise.reject(new HttpError(status, 'Busy', { error: 'busy' }));
+      expect(await signedInUser({ me: refused, offlineUser: cachedUser }, ada), String(status)).toEqual(ada);
+    }
+  });
+
+  it('a refresh cut off by the network keeps the user: it raises the network error and signs nobody out', async () => {
+    let signedOut = 0;
+    const answers = [new Response('{}', { status: 401 })];
+    const client = createApiClient({
+      fetch: async (url) => {
+        if (String(url).endsWith('/refresh')) throw new TypeError('Failed to fetch');
+        return answers.shift() ?? new Response('{}');
+      },
+      onUnauthorized: () => (signedOut += 1),
+    });
+    await expect(client.get('/api/v1/auth/me')).rejects.toBeInstanceOf(TypeError);
+    expect(signedOut).toBe(0);
   });
 
   it('a 401 signs out even with a remembered user', async () => {
