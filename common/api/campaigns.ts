@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { StorageUse } from './sessions.js';
 import {
   DOMAINS_REQUIRED,
   END_REQUIRED,
@@ -66,6 +67,8 @@ export const Campaign = Type.Object({
   session_count: Type.Optional(Type.Integer({ minimum: 0 })),
   /** When the campaign last received data (epoch ms), null when it never has. Optional for cached campaigns. */
   last_data_at: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+  /** The campaign's stored recordings against its storage quota (campaign list only; null: no quota). */
+  storage: Type.Optional(Type.Union([StorageUse, Type.Null()])),
 });
 export type Campaign = Static<typeof Campaign>;
 

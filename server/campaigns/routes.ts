@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Insertable, Selectable } from 'kysely';
 import type { AppContext } from '../context.js';
 import {
+  type Campaign,
   CampaignIdParams,
   CampaignListResponse,
   CampaignResponse,
@@ -27,9 +28,14 @@ const CREATE_BODY_LIMIT = 16 * 1024;
 
 /** The stored campaign in the create body's shape (the API's campaign without its id), for an update to change. */
 function editableFields(row: Selectable<CampaignsTable>): UpdateCampaignPayload {
-  const { id: _id, session_count: _count, last_data_at: _last, ...fields } = toCampaign(row);
+  const { id: _id, session_count: _count, last_data_at: _last, storage: _storage, ...fields } = toCampaign(row);
   // Stored values passed the create rules when they were written.
   return fields as UpdateCampaignPayload;
+}
+
+/** The campaign as every campaign call answers it: with its use of the storage quota (one SUM, kept a few seconds). */
+async function answered(ctx: AppContext, row: Parameters<typeof toCampaign>[0], lastData: number | null): Promise<Campaign> {
+  return { ...toCampaign(row, lastData), storage: await ctx.storageQuota.use(row.id) };
 }
 
 /** The row's columns for a checked create body, with the defaults of the fields it left out. */
@@ -60,7 +66,7 @@ function campaignRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   api.get('/api/v1/campaign/getAll', { preHandler: signedIn, schema: { response: { 200: CampaignListResponse } } }, async (request) => {
     const rows = await listCampaigns(ctx.db, currentUserId(request));
-    return { data: rows.map((row) => toCampaign(row, row.last_data_at)) };
+    return { data: await Promise.all(rows.map((row) => answered(ctx, row, row.last_data_at))) };
   });
 
   api.post(
@@ -80,7 +86,7 @@ function campaignRoutes(app: FastifyInstance, ctx: AppContext): void {
         ...columnsOf(payload),
       };
       await insertCampaign(ctx.db, row);
-      return reply.status(201).send({ data: toCampaign(row) });
+      return reply.status(201).send({ data: await answered(ctx, row, null) });
     },
   );
 
@@ -100,7 +106,7 @@ function campaignRoutes(app: FastifyInstance, ctx: AppContext): void {
       // The campaign the update makes is checked whole, by the create rules.
       const changed = checkCampaign({ ...editableFields(campaign), ...request.body });
       await updateCampaign(ctx.db, ctx.keptCampaigns, campaign, columnsOf(changed));
-      return { data: toCampaign({ ...campaign, ...columnsOf(changed) }, await lastDataAt(ctx.db, campaign.id)) };
+      return { data: await answered(ctx, { ...campaign, ...columnsOf(changed) }, await lastDataAt(ctx.db, campaign.id)) };
     },
   );
 

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Campaign } from '../../common/api-types.js';
 import { campaignsQueryOptions } from '../api/campaigns.js';
-import { formatSessionUsage, lastDataText, recordingNotice } from '../lib/campaignUsage.js';
+import { formatSessionUsage, lastDataText, recordingNotice, storageText } from '../lib/campaignUsage.js';
 
 /** The clock, read again every 30 s so "3 minutes ago" and the campaign's status stay true. */
 function useNow(): number {
@@ -17,6 +17,7 @@ function useNow(): number {
 /** The dashboard row's use line and "installed?" check. */
 export function CampaignUsageFacts({ campaign }: { campaign: Campaign }) {
   const now = useNow();
+  const storage = storageText(campaign.storage);
   return (
     <>
       <div>
@@ -29,6 +30,14 @@ export function CampaignUsageFacts({ campaign }: { campaign: Campaign }) {
           {lastDataText(campaign.last_data_at, now)}
         </dd>
       </div>
+      {storage && (
+        <div>
+          <dt>Storage</dt>
+          <dd data-testid="campaign-storage" className={campaign.storage?.full ? 'usage-hint' : undefined}>
+            {storage}
+          </dd>
+        </div>
+      )}
     </>
   );
 }

@@ -89,3 +89,17 @@ export function InstallTag({ campaignId, onError }: { campaignId: string; onErro
     </div>
   );
 }
+
+/**
+ * The dashboard row's install block: open until the campaign's first data arrives (the owner is
+ * installing), then folded behind "Show install tag" (installed: it would only repeat on every card).
+ */
+export function InstallBlock({ campaignId, installed, onError }: { campaignId: string; installed: boolean; onError: (message: string | null) => void }) {
+  if (!installed) return <InstallTag campaignId={campaignId} onError={onError} />;
+  return (
+    <details className="install-fold">
+      <summary>Show install tag</summary>
+      <InstallTag campaignId={campaignId} onError={onError} />
+    </details>
+  );
+}

@@ -1,6 +1,7 @@
 import type { Campaign } from '../../common/api-types.js';
 import { campaignStatus } from './campaignStatus.js';
 import { timeAgo } from '../offline/timeAgo.js';
+import { formatBytes } from './format.js';
 
 // What a campaign's owner needs to see so recording never stops silently: sessions used
 // against the limit, why new visitors are not recorded, and whether the tag sends data at all.
@@ -31,4 +32,11 @@ export const NO_DATA_HINT = 'No data received yet — check that the tag is on y
 /** The "installed?" check: "Last data received 3 minutes ago", or the hint when nothing came yet. */
 export function lastDataText(lastDataAt: number | null | undefined, now = Date.now()): string {
   return lastDataAt == null ? NO_DATA_HINT : `Last data received ${timeAgo(lastDataAt, now)}`;
+}
+
+/** "1.2 MB of 10 GB stored" (with "— full" at the quota), or null when the server sets no quota. */
+export function storageText(storage: Campaign['storage']): string | null {
+  if (!storage) return null;
+  const text = `${formatBytes(storage.usedBytes)} of ${formatBytes(storage.quotaBytes)} stored`;
+  return storage.full ? `${text} — full: new visitors are not recorded` : text;
 }

@@ -12,6 +12,7 @@ import { isQuotaError, QUOTA_MESSAGE } from './errors.js';
 import { OpenRecordingFile, type OpenedRecording } from './OpenRecordingFile.js';
 import { openImportedRecording } from './importedRecordings.js';
 import { useRecordingNow } from '../lib/useRecordingNow.js';
+import { useCampaignName } from './useCampaignName.js';
 import './offline.css';
 
 const MB = 1024 * 1024;
@@ -93,6 +94,8 @@ function SavedItem({
   onOpenImported: (replay: SavedReplay) => void;
 }) {
   const recording = useRecordingNow(replay.complete ? undefined : replay.facts);
+  // From the campaign list (the persisted copy answers offline), else the name kept with the replay.
+  const campaignName = useCampaignName(replay.campaignId, replay);
   const togglePin = async () => {
     await setPinned(replay.key, !replay.pinned);
     if (!replay.pinned && !(await requestPersistentStorage())) {
@@ -104,10 +107,7 @@ function SavedItem({
       <dl>
         <div>
           <dt>Campaign</dt>
-          <dd>
-            {replay.campaignName && <span className="saved-campaign-name">{replay.campaignName} </span>}
-            <span className="mono small">{replay.campaignId}</span>
-          </dd>
+          <dd title={replay.campaignId}>{campaignName ?? <span className="mono small">{replay.campaignId}</span>}</dd>
         </div>
         <div>
           <dt>Session</dt>

@@ -6,7 +6,7 @@ import type { Campaign } from '../../common/api-types.js';
 import { campaignStatus, countCampaigns, filterCampaigns, type StatusFilter } from '../lib/campaignStatus.js';
 import { formatDuration, formatSessionLimit } from '../lib/format.js';
 import { ErrorBox } from '../components/ErrorBox.js';
-import { InstallTag, ScriptActions } from '../components/ScriptActions.js';
+import { InstallBlock, ScriptActions } from '../components/ScriptActions.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 import { CampaignUsageFacts } from '../components/CampaignUsage.js';
 
@@ -183,7 +183,7 @@ function CampaignRow({
             </dd>
           </div>
         </dl>
-        <InstallTag campaignId={campaign.id} onError={onScriptError} />
+        <InstallBlock campaignId={campaign.id} installed={campaign.last_data_at != null} onError={onScriptError} />
       </div>
       <div className="row-actions">
         <ScriptActions campaignId={campaign.id} source={scriptSource} onError={onScriptError} />

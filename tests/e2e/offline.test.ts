@@ -240,7 +240,13 @@ describe.skipIf(!hasChromium)('offline replay library', () => {
       await expect.poll(() => saved.count()).toBe(3);
       await saved.filter({ hasText: liveId }).getByText('Still recording').waitFor();
       const demoItem = saved.filter({ hasText: demoId });
-      for (const text of [campaign.id, demoId, 'Size', 'Saved']) await demoItem.getByText(text).first().waitFor();
+      for (const text of [demoId, 'Size', 'Saved']) await demoItem.getByText(text).first().waitFor();
+      // Each named by its campaign, not by the campaign's id (kept in the title for copying).
+      for (const id of [demoId, liveId]) {
+        const named = saved.filter({ hasText: id }).locator('dt', { hasText: 'Campaign' }).locator('xpath=following-sibling::dd');
+        expect(await named.textContent(), id).toBe('Offline Shop');
+        expect(await named.getAttribute('title'), id).toBe(campaign.id);
+      }
       await see(/^Storage used: .+ of .+ available to this app$/);
       await page.screenshot({ path: path.join(shots, 'saved-offline.png'), fullPage: true });
       await demoItem.getByRole('link', { name: 'Open' }).click();

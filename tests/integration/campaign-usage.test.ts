@@ -38,6 +38,16 @@ describe('a campaign’s use, as the campaign list answers it', () => {
     expect(campaign.last_data_at).toBeLessThanOrEqual(after);
   });
 
+  it('says how much of its storage quota the campaign holds: the bytes its sessions counted, against the quota', async () => {
+    const campaignId = await makeCampaign(server, { ownerId: owner.userId, limit: 5 });
+    const quotaBytes = server.config.limits.storageQuotaBytes;
+    expect((await listed(campaignId)).storage).toEqual({ usedBytes: 0, quotaBytes, full: false });
+    expect((await visit(campaignId)).status).toBe(200);
+    const stored = await server.db.selectFrom('sessions').select('byte_count').where('campaign_id', '=', campaignId).executeTakeFirstOrThrow();
+    expect(Number(stored.byte_count)).toBeGreaterThan(0);
+    await expect.poll(async () => (await listed(campaignId)).storage?.usedBytes, { timeout: 10_000 }).toBe(Number(stored.byte_count));
+  });
+
   it('frees a place when a session is deleted: a refused visitor is admitted afterwards', async () => {
     const campaignId = await makeCampaign(server, { ownerId: owner.userId, limit: 2 });
     const first = sessionId();

@@ -53,6 +53,7 @@ describe('POST /api/v1/campaign/create', () => {
       ip_mode: 'truncated',
       session_count: 0,
       last_data_at: null,
+      storage: { usedBytes: 0, quotaBytes: server.config.limits.storageQuotaBytes, full: false },
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
     expect(await listCampaigns()).toContainEqual(data);
@@ -180,6 +181,7 @@ describe('GET /api/v1/campaign/getAll', () => {
         'retention_days',
         'session_count',
         'start_date_time',
+        'storage',
         ...Object.keys(DEFAULT_RULES),
       ].sort(),
     );
@@ -282,7 +284,7 @@ describe('PATCH /api/v1/campaign/update/:id', () => {
       ip_mode: 'none',
     };
     const { data } = (await (await update(before.id, changes)).json()) as { data: Campaign };
-    expect(data).toEqual({ id: before.id, ...DEFAULT_RULES, ...changes, session_count: 0, last_data_at: null });
+    expect(data).toEqual({ id: before.id, ...DEFAULT_RULES, ...changes, session_count: 0, last_data_at: null, storage: before.storage });
   });
 
   it.each([

@@ -98,5 +98,20 @@ describe('the dashboard row’s usage facts', () => {
     );
     expect(screen.getByTestId('campaign-usage').textContent).toBe('12 sessions');
     expect(screen.getByTestId('campaign-last-data').textContent).toBe(NO_DATA_HINT);
+    expect(screen.queryByTestId('campaign-storage')).toBeNull();
+  });
+
+  it('shows the storage used against the quota, and says when it is full', () => {
+    const gb = 1024 ** 3;
+    render(
+      <dl>
+        <CampaignUsageFacts campaign={campaign({ storage: { usedBytes: 1.5 * 1024 ** 2, quotaBytes: 10 * gb, full: false } })} />
+        <CampaignUsageFacts campaign={{ ...campaign({ id: 'c2' }), storage: { usedBytes: 2 * gb, quotaBytes: 2 * gb, full: true } }} />
+      </dl>,
+    );
+    expect(screen.getAllByTestId('campaign-storage').map((dd) => dd.textContent)).toEqual([
+      '1.5 MB of 10 GB stored',
+      '2.0 GB of 2.0 GB stored — full: new visitors are not recorded',
+    ]);
   });
 });

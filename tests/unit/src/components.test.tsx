@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { Modal } from '../../../src/components/Modal.js';
-import { InstallTag, ScriptActions } from '../../../src/components/ScriptActions.js';
+import { InstallBlock, InstallTag, ScriptActions } from '../../../src/components/ScriptActions.js';
 import { DeleteCampaignModal } from '../../../src/components/SessionModals.js';
 
 afterEach(cleanup);
@@ -104,6 +104,25 @@ describe('Copy Script', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Copy Script' }));
     });
     await vi.waitFor(() => expect(onError).toHaveBeenLastCalledWith('Failed to copy script. Please try downloading it instead.'));
+  });
+});
+
+describe('the dashboard row’s install block', () => {
+  const tag = (id: string) => `<script async src="${window.location.origin}/t/${id}.js"></script>`;
+
+  it('is open while the campaign has received no data', () => {
+    const { container } = render(<InstallBlock campaignId="c1" installed={false} onError={() => {}} />);
+    expect(screen.getByText(tag('c1'))).toBeTruthy();
+    expect(container.querySelector('details')).toBeNull();
+  });
+
+  it('folds away once data has arrived, and opens on demand', () => {
+    const { container } = render(<InstallBlock campaignId="c2" installed onError={() => {}} />);
+    const fold = container.querySelector('details')!;
+    expect(fold.open).toBe(false);
+    fireEvent.click(screen.getByText('Show install tag'));
+    expect(fold.open).toBe(true);
+    expect(screen.getByRole('button', { name: 'Copy tag' })).toBeTruthy();
   });
 });
 
