@@ -65,9 +65,13 @@ describe.skipIf(!hasChromium)('stars, segments and notes', () => {
     const [, time] = /at (\d\d:\d\d)$/.exec((await moment.getAttribute('aria-label')) ?? '')!;
     await app.getByRole('slider', { name: 'Playback position' }).evaluate((el: HTMLInputElement) => el.scrollIntoView());
     await moment.click();
+    // The note box opens on demand, at the player's moment.
+    expect(await app.getByLabel(`Note at ${time}`).count()).toBe(0);
+    await app.getByRole('button', { name: 'Add note' }).click();
     const noteField = app.getByLabel(`Note at ${time}`);
     await noteField.fill('The visitor hesitates here');
-    await app.getByRole('button', { name: 'Add note' }).click();
+    await app.getByRole('button', { name: 'Save note' }).click();
+    await noteField.waitFor({ state: 'detached' });
     await timeline.getByRole('button', { name: `Note: The visitor hesitates here at ${time}` }).waitFor();
     const activity = app.getByRole('region', { name: 'Session activity' });
     await activity.getByRole('list', { name: 'Notes' }).getByText('The visitor hesitates here').waitFor();

@@ -90,8 +90,9 @@ describe.skipIf(!hasChromium)('people', () => {
     const [, time] = /at (\d\d:\d\d)$/.exec((await marker.getAttribute('aria-label')) ?? '')!;
     await app.getByRole('slider', { name: 'Playback position' }).evaluate((el: HTMLInputElement) => el.scrollIntoView());
     await marker.click();
-    await app.getByLabel(`Note at ${time}`).fill('Signed up on the second step');
     await app.getByRole('button', { name: 'Add note' }).click();
+    await app.getByLabel(`Note at ${time}`).fill('Signed up on the second step');
+    await app.getByRole('button', { name: 'Save note' }).click();
     await timeline.getByRole('button', { name: `Note: Signed up on the second step at ${time}` }).waitFor();
     expect(await listed('starred=true')).toHaveLength(1);
 

@@ -44,36 +44,27 @@ interface NotesProps {
 
 export function NotesPanel({ campaignId, sessionId, notes, events, currentTime, onSeek }: NotesProps) {
   const queryClient = useQueryClient();
-  const [text, setText] = useState('');
+  // The note box opens on demand: the Activity list below it stays in sight until a note is wanted.
+  const [writing, setWriting] = useState(false);
   const start = events.length ? recordingStart(events) : 0;
   const refresh = () => queryClient.invalidateQueries({ queryKey: noteKeys.session(campaignId, sessionId) });
-  const add = useMutation({
-    mutationFn: () => addNote(campaignId, sessionId, { text: text.trim(), timestamp: Math.round(start + currentTime) }),
-    onSuccess: async () => {
-      setText('');
-      await refresh();
-    },
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (text.trim()) add.mutate();
-  };
   return (
     <div className="notes">
-      <form className="note-form" onSubmit={submit}>
-        <label htmlFor="note-text" className="small">
-          Note at {formatPlayerTime(currentTime)}
-        </label>
-        <textarea id="note-text" className="input" rows={2} maxLength={MAX_NOTE_TEXT} value={text} onChange={(e) => setText(e.target.value)} />
-        <button type="submit" className="button button-secondary button-small" disabled={add.isPending || !text.trim()}>
+      {writing ? (
+        <NoteForm
+          onSave={async (text) => {
+            await addNote(campaignId, sessionId, { text, timestamp: Math.round(start + currentTime) });
+            setWriting(false);
+            await refresh();
+          }}
+          onCancel={() => setWriting(false)}
+          currentTime={currentTime}
+        />
+      ) : (
+        <button type="button" className="button button-secondary button-small" onClick={() => setWriting(true)}>
           Add note
         </button>
-        {add.isError && (
-          <span role="alert" className="error-text small">
-            {createErrorMessage(add.error, 'Failed to add the note')}
-          </span>
-        )}
-      </form>
+      )}
       {notes && notes.length > 0 && (
         <ol className="note-list" aria-label="Notes">
           {notes.map((note) => (
@@ -90,6 +81,35 @@ export function NotesPanel({ campaignId, sessionId, notes, events, currentTime, 
         </ol>
       )}
     </div>
+  );
+}
+
+/** The note box, labelled with the player's moment; Escape or Cancel closes it. */
+function NoteForm({ currentTime, onSave, onCancel }: { currentTime: number; onSave(text: string): Promise<void>; onCancel(): void }) {
+  const [text, setText] = useState('');
+  const save = useMutation({ mutationFn: () => onSave(text.trim()) });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (text.trim()) save.mutate();
+  };
+  return (
+    <form className="note-form" onSubmit={submit} onKeyDown={(event) => event.key === 'Escape' && onCancel()}>
+      <label htmlFor="note-text" className="small">
+        Note at {formatPlayerTime(currentTime)}
+      </label>
+      <textarea id="note-text" className="input" rows={2} maxLength={MAX_NOTE_TEXT} value={text} autoFocus onChange={(e) => setText(e.target.value)} />
+      <button type="submit" className="button button-primary button-small" disabled={save.isPending || !text.trim()}>
+        Save note
+      </button>
+      <button type="button" className="button button-secondary button-small" onClick={onCancel}>
+        Cancel
+      </button>
+      {save.isError && (
+        <span role="alert" className="error-text small">
+          {createErrorMessage(save.error, 'Failed to add the note')}
+        </span>
+      )}
+    </form>
   );
 }
 

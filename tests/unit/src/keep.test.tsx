@@ -117,8 +117,10 @@ describe('notes on the replay page', () => {
       (_url, init) => (init.method === 'POST' ? Response.json({ id: 'n1' }, { status: 201 }) : Response.json({ notes: [] })),
       <NotesPanel campaignId="c1" sessionId="s1" notes={[]} events={events} currentTime={7_000} onSeek={() => undefined} />,
     );
-    fireEvent.change(screen.getByLabelText('Note at 00:07'), { target: { value: ' Stuck on the form ' } });
+    expect(screen.queryByLabelText('Note at 00:07')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Add note' }));
+    fireEvent.change(screen.getByLabelText('Note at 00:07'), { target: { value: ' Stuck on the form ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save note' }));
     await waitFor(() =>
       expect(calls.find((c) => c.method === 'POST')).toEqual({
         url: '/api/v1/notes/c1/s1',
