@@ -1,3 +1,4 @@
+import { campaignDataChanged } from '../api/campaignData.js';
 import { useEffect, useEffectEvent, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -67,10 +68,7 @@ export function CampaignSessions({ campaignId, sessionActions, list: listSearch 
     onSuccess: async () => {
       setToDelete(null);
       // A deleted session frees its place under the limit: the campaign's numbers change too.
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: sessionKeys.campaign(campaignId) }),
-        queryClient.invalidateQueries({ queryKey: campaignKeys.all }),
-      ]);
+      await campaignDataChanged(queryClient, campaignId);
     },
     onError: (error) => {
       setToDelete(null);

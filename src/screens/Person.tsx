@@ -1,8 +1,8 @@
+import { campaignDataChanged } from '../api/campaignData.js';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { erasePerson, personExportUrl, personKey, personQueryOptions } from '../api/people.js';
-import { sessionKeys } from '../api/sessions.js';
 import { createErrorMessage } from '../api/campaigns.js';
 import { ConfirmDeleteModal } from '../components/SessionModals.js';
 import { ErrorBox } from '../components/ErrorBox.js';
@@ -29,10 +29,10 @@ export function Person({ campaignId, userId }: Props) {
     mutationFn: () => erasePerson(campaignId, userId),
     onSuccess: async () => {
       setErasing(false);
-      await queryClient.invalidateQueries({ queryKey: sessionKeys.campaign(campaignId) });
       await navigate({ to: '/campaign/$campaignId', params: { campaignId } });
       // Gone from the cache once its page is left (on the page, it would be fetched again).
       queryClient.removeQueries({ queryKey: personKey(campaignId, userId) });
+      await campaignDataChanged(queryClient, campaignId);
     },
   });
 

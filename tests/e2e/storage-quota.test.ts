@@ -47,6 +47,16 @@ describe.skipIf(!hasChromium)('storage quota notice on the campaign sessions pag
       // The list has loaded (its one session's card is there) and no notice came with it.
       await page.getByText('Human User').first().waitFor();
       expect(await page.getByText(STORAGE_QUOTA_TITLE).count()).toBe(0);
+
+      // The dashboard says each campaign's use of its quota.
+      await page.goto(`${server.config.publicUrl}/dashboard`);
+      const storageOf = (id: string) =>
+        page
+          .getByTestId('campaign-row')
+          .filter({ has: page.locator(`a[href="/campaign/${id}"]`) })
+          .getByTestId('campaign-storage');
+      await expect.poll(() => storageOf(full).textContent()).toBe('1.0 MB of 1.0 MB stored — full: new visitors are not recorded');
+      expect(await storageOf(roomy).textContent()).toBe('1.0 KB of 1.0 MB stored');
     } finally {
       await context.close();
     }

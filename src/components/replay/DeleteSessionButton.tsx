@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { deleteSession, deleteSessionErrorMessage, sessionKeys } from '../../api/sessions.js';
+import { deleteSession, deleteSessionErrorMessage } from '../../api/sessions.js';
+import { campaignDataChanged } from '../../api/campaignData.js';
 import { DeleteSessionModal } from '../SessionModals.js';
 
 /** Deletes the session being replayed, after the same confirmation as the sessions list; then back to its sessions. */
@@ -14,8 +15,8 @@ export function DeleteSessionButton({ campaignId, sessionId }: { campaignId: str
     mutationFn: () => deleteSession(campaignId, sessionId),
     onSuccess: async () => {
       setConfirming(false);
-      await queryClient.invalidateQueries({ queryKey: sessionKeys.campaign(campaignId) });
       await navigate({ to: '/campaign/$campaignId', params: { campaignId } });
+      await campaignDataChanged(queryClient, campaignId);
     },
     onError: (failure) => {
       setConfirming(false);
