@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { api, type ApiClient } from './client.js';
 import { API_PATHS } from './paths.js';
 import type { Ok } from '../../common/api-types.js';
-import type { Funnel, FunnelBody, FunnelList, FunnelResult } from '../../common/api/funnels.js';
+import type { Funnel, FunnelBody, FunnelChanges, FunnelList, FunnelResult } from '../../common/api/funnels.js';
 import { DAY_MS } from '../../common/insights.js';
 import type { InsightsDays } from './insights.js';
 
@@ -26,5 +26,8 @@ export const funnelResultQueryOptions = (campaignId: string, funnelId: string, d
   });
 
 export const createFunnel = (campaignId: string, body: FunnelBody, client: ApiClient = api) => client.post<Funnel>(API_PATHS.funnels(campaignId), body);
+
+export const updateFunnel = (campaignId: string, funnelId: string, changes: FunnelChanges, client: ApiClient = api) =>
+  client.patch<Funnel>(API_PATHS.funnel(campaignId, funnelId), changes);
 
 export const deleteFunnel = (campaignId: string, funnelId: string, client: ApiClient = api) => client.delete<Ok>(API_PATHS.funnel(campaignId, funnelId));

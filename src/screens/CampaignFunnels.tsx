@@ -1,12 +1,13 @@
-import { Suspense, useState, type FormEvent, type ReactNode } from 'react';
+import { Suspense, useState, type ReactNode } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import { HttpError } from '../api/client.js';
 import type { InsightsDays } from '../api/insights.js';
-import { createFunnel, deleteFunnel, funnelKeys, funnelResultQueryOptions, funnelsQueryOptions } from '../api/funnels.js';
+import { createFunnel, deleteFunnel, funnelKeys, funnelResultQueryOptions, funnelsQueryOptions, updateFunnel } from '../api/funnels.js';
 import type { Funnel } from '../../common/api/funnels.js';
 import type { SessionFilters } from '../lib/sessionFilters.js';
 import { formatDurationMs } from '../lib/format.js';
-import { parseSteps, stepLabel } from '../lib/funnelSteps.js';
+import { stepLabel } from '../lib/funnelSteps.js';
+import { FunnelBars } from '../components/funnels/FunnelBars.js';
+import { FunnelForm, funnelError } from '../components/funnels/FunnelForm.js';
 import { CampaignTabs } from '../components/CampaignTabs.js';
 import { ErrorBox } from '../components/ErrorBox.js';
 import { Spinner } from '../components/Spinner.js';
@@ -14,14 +15,6 @@ import { SessionsLink } from '../components/insights/SessionsLink.js';
 import { useLiveRefresh } from '../lib/useLiveRefresh.js';
 import { InsightsHeader } from '../components/insights/InsightsHeader.js';
 import { InsightsTable } from '../components/insights/InsightsTable.js';
-
-const reason = (error: unknown) =>
-  error instanceof HttpError ? (error.serverMessage ?? error.message) : error instanceof Error ? error.message : String(error);
-const WINDOWS: [number, string][] = [
-  [30 * 60_000, '30 minutes'],
-  [3_600_000, '1 hour'],
-  [86_400_000, '1 day'],
-];
 
 interface Props {
   campaignId: string;
@@ -74,6 +67,7 @@ function FunnelList({ campaignId, days }: { campaignId: string; days: InsightsDa
 
 function FunnelCard({ campaignId, funnel, days }: { campaignId: string; funnel: Funnel; days: InsightsDays }) {
   const queryClient = useQueryClient();
+  const [editing, setEditing] = useState(false);
   const result = useQuery({ ...funnelResultQueryOptions(campaignId, funnel.id, days), placeholderData: keepPreviousData });
   const remove = useMutation({
     mutationFn: () => deleteFunnel(campaignId, funnel.id),
@@ -87,15 +81,36 @@ function FunnelCard({ campaignId, funnel, days }: { campaignId: string; funnel: 
   );
   const steps = funnel.steps.map(stepLabel);
   const last = steps.length;
+  if (editing) {
+    return (
+      <FunnelForm
+        title={`Edit ${funnel.name}`}
+        submitLabel="Save funnel"
+        initial={funnel}
+        onCancel={() => setEditing(false)}
+        onSubmit={async (body) => {
+          await updateFunnel(campaignId, funnel.id, body);
+          await queryClient.invalidateQueries({ queryKey: funnelKeys.campaign(campaignId) });
+          setEditing(false);
+        }}
+      />
+    );
+  }
   return (
     <section className="card" aria-label={funnel.name}>
       <div className="page-header">
         <h2 className="insights-heading">{funnel.name}</h2>
-        <button type="button" className="button button-secondary" disabled={remove.isPending} onClick={() => remove.mutate()}>
-          Delete funnel
-        </button>
+        <div className="actions">
+          <button type="button" className="button button-secondary" onClick={() => setEditing(true)}>
+            Edit funnel
+          </button>
+          <button type="button" className="button button-secondary" disabled={remove.isPending} onClick={() => remove.mutate()}>
+            Delete funnel
+          </button>
+        </div>
       </div>
-      {result.isError && !result.data && <ErrorBox title={reason(result.error)} />}
+      {result.data && <FunnelBars steps={result.data.steps} labels={steps} />}
+      {result.isError && !result.data && <ErrorBox title={funnelError(result.error)} />}
       {result.data && (
         <InsightsTable columns={['Step', 'Sessions', 'Conversion', 'Dropped off', 'Median time from the step before']}>
           {result.data.steps.map((row, i) => (
@@ -117,63 +132,14 @@ function FunnelCard({ campaignId, funnel, days }: { campaignId: string; funnel: 
 
 function NewFunnel({ campaignId }: { campaignId: string }) {
   const queryClient = useQueryClient();
-  const [name, setName] = useState('');
-  const [steps, setSteps] = useState('');
-  const [withinMs, setWithinMs] = useState(3_600_000);
-  const create = useMutation({
-    mutationFn: () => createFunnel(campaignId, { name, withinMs, steps: parseSteps(steps) }),
-    onSuccess: () => {
-      setName('');
-      setSteps('');
-      return queryClient.invalidateQueries({ queryKey: funnelKeys.campaign(campaignId) });
-    },
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
   return (
-    <form className="card form" aria-label="New funnel" onSubmit={submit}>
-      <h2 className="insights-heading">New funnel</h2>
-      <div className="field">
-        <label htmlFor="funnel-name">Name</label>
-        <input id="funnel-name" className="input" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
-      </div>
-      <div className="field">
-        <label htmlFor="funnel-steps">Steps, in order</label>
-        <p id="funnel-steps-help" className="help">
-          One a line: a page (* stands for any characters), <code>click:</code> and an element&apos;s selector or text, or <code>event:</code> and a custom
-          event&apos;s name. For example: <code>/product/*</code>, then <code>click: Add to cart</code>, then <code>event: checkout</code>.
-        </p>
-        <textarea
-          id="funnel-steps"
-          className="input"
-          required
-          rows={4}
-          aria-describedby="funnel-steps-help"
-          placeholder={'/product/*\nclick: Add to cart\nevent: checkout'}
-          value={steps}
-          onChange={(e) => setSteps(e.target.value)}
-        />
-      </div>
-      <div className="form-row">
-        <div className="field">
-          <label htmlFor="funnel-within">Within</label>
-          <select id="funnel-within" className="input" value={withinMs} onChange={(e) => setWithinMs(Number(e.target.value))}>
-            {WINDOWS.map(([ms, label]) => (
-              <option key={ms} value={ms}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-      </div>
-      {create.isError && <p role="alert">{reason(create.error)}</p>}
-      <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={create.isPending}>
-          Create funnel
-        </button>
-      </div>
-    </form>
+    <FunnelForm
+      title="New funnel"
+      submitLabel="Create funnel"
+      onSubmit={async (body) => {
+        await createFunnel(campaignId, body);
+        await queryClient.invalidateQueries({ queryKey: funnelKeys.campaign(campaignId) });
+      }}
+    />
   );
 }

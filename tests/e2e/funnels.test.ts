@@ -78,6 +78,32 @@ describe.skipIf(!hasChromium)('funnels', () => {
     expect(new URL(page.url()).pathname).toBe(`/campaign/${rig.campaignId}`);
     await expect.poll(() => page.getByTestId('session-card').count()).toBe(1);
     expect(await page.getByTestId('session-card').textContent()).toContain(visitors[1].id);
+
+    // Drawn as bars, each as long as its share of the first step's sessions.
+    await page.goBack();
+    const bars = funnel.getByRole('list', { name: 'Sessions at each step' }).getByRole('listitem');
+    await bars.first().waitFor();
+    expect(await bars.allTextContents()).toEqual([
+      '1. /3 sessions · 100%',
+      '2. /product/*2 sessions · 66.7% · 1 dropped off',
+      '3. /cart1 session · 33.3% · 1 dropped off',
+    ]);
+    const shares = await funnel
+      .locator('.funnel-bar-fill')
+      .evaluateAll((fills) => fills.map((fill) => Math.round((100 * fill.getBoundingClientRect().width) / fill.parentElement!.getBoundingClientRect().width)));
+    expect(shares).toEqual([100, 67, 33]);
+
+    // Edited: its fields hold the funnel as it is; saved, the card counts the new steps.
+    await funnel.getByRole('button', { name: 'Edit funnel' }).click();
+    const edit = page.getByRole('form', { name: 'Edit Home to cart' });
+    expect(await edit.getByLabel('Steps, in order').inputValue()).toBe('/\n/product/*\n/cart');
+    await edit.getByLabel('Name', { exact: true }).fill('Home to product');
+    await edit.getByLabel('Steps, in order').fill('/\n/product/*');
+    await edit.getByRole('button', { name: 'Save funnel' }).click();
+    const edited = page.getByRole('region', { name: 'Home to product' });
+    await expect.poll(() => edited.locator('tbody tr td:nth-child(2)').allInnerTexts()).toEqual(['3', '2']);
+    expect(await page.getByRole('region', { name: 'Home to cart' }).count()).toBe(0);
+    await expectAccessible(page, 'funnels, edited');
     await context.close();
   });
 
