@@ -123,8 +123,8 @@ export function placeOf<N>(read: NodeReader<N>, node: N): string {
   return '';
 }
 
-const ORDINALS = ['1st', '2nd', '3rd'];
-const ordinal = (n: number) => ORDINALS[n - 1] ?? `${n}th`;
+/** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. */
+const ordinal = (n: number) => `${n}${Math.floor(n / 10) % 10 === 1 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
 
 /** One element as a list names it: its name and its place ('' when unknown), under a key of the caller's. */
 export interface NamedElement<K> {
