@@ -99,7 +99,10 @@ export const HeatmapClicksQuery = Type.Object(
   { additionalProperties: false },
 );
 export const HeatmapClicks = Type.Object({
-  /** Most recent first; `at` is the session's first click on the element (the replay opens `at - startedAt` in). */
+  /**
+   * Most recent first; `at` is the session's first click on the element, `startedAt` its recording's
+   * first event (both on the visitor's clock: the replay opens `at - startedAt` in, less a second).
+   */
   sessions: Type.Array(
     Type.Object({
       sessionId: Type.String(),

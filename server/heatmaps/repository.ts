@@ -187,21 +187,30 @@ export async function elementClickers(
     else sessions.set(row.session_id, { sessionId: row.session_id, startedAt: 0, at: element.at, clicks, rageClicks, deadClicks, errorClicks });
   }
   const listed = [...sessions.values()].sort((a, b) => b.at - a.at).slice(0, MAX_CLICKERS);
-  if (listed.length) {
-    const started = await db
-      .selectFrom('sessions')
-      .select(['id', 'started_at'])
-      .where('campaign_id', '=', campaignId)
-      .where(
-        'id',
-        'in',
-        listed.map((s) => s.sessionId),
-      )
-      .execute();
-    const startedAt = new Map(started.map((row) => [row.id, num(row.started_at)]));
-    for (const session of listed) session.startedAt = startedAt.get(session.sessionId) ?? session.at;
-  }
+  const startedAt = await recordingStarts(
+    db,
+    campaignId,
+    listed.map((s) => s.sessionId),
+  );
+  for (const session of listed) session.startedAt = startedAt.get(session.sessionId) ?? session.at;
   return { sessions: listed };
+}
+
+/**
+ * Where each session's replay clock starts: its earliest recorded event, on the visitor's clock as
+ * the clicks' moments are (the session's started_at is the server's, and later by the first batch's wait).
+ */
+async function recordingStarts(db: Db, campaignId: string, sessionIds: string[]): Promise<Map<string, number>> {
+  if (!sessionIds.length) return new Map();
+  const rows = await db
+    .selectFrom('chunks')
+    .select(['session_id', sql<number>`min(first_ts)`.as('first')])
+    .where('campaign_id', '=', campaignId)
+    .where('session_id', 'in', sessionIds)
+    .where('event_count', '>', 0)
+    .groupBy('session_id')
+    .execute();
+  return new Map(rows.map((row) => [row.session_id, num(row.first)]));
 }
 
 /** The campaign's page patterns, in order. */

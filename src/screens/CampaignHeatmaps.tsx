@@ -1,5 +1,5 @@
 import '../components/heatmaps/heatmaps.css';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { Heatmap } from '../../common/api/heatmaps.js';
@@ -15,6 +15,7 @@ import { HeatmapSnapshot } from '../components/heatmaps/HeatmapSnapshot.js';
 import { InsightsHeader, RANGE_LABELS } from '../components/insights/InsightsHeader.js';
 import { InsightsTable } from '../components/insights/InsightsTable.js';
 import { HeatmapFilterBar } from '../components/heatmaps/HeatmapFilterBar.js';
+import { elementLabels } from '../components/heatmaps/elementLabels.js';
 import type { HeatmapFilters } from '../lib/heatmapFilters.js';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -115,6 +116,9 @@ interface BodyProps {
 function HeatmapBody({ campaignId, heatmap, layer, days, filters, picked, onPick }: BodyProps) {
   const sessions = layer === 'all' ? heatmap.sessions : heatmap.layerSessions[layer];
   const elements = heatmap.elements.filter((e) => layerCount(e, layer) > 0).sort((a, b) => layerCount(b, layer) - layerCount(a, layer));
+  // Named from the rebuilt page once it is there (where each element sits), from the heatmap alone before.
+  const [doc, setDoc] = useState<Document | null>(null);
+  const labels = useMemo(() => elementLabels(heatmap.elements, doc), [heatmap.elements, doc]);
   return (
     <div className="heatmap-layout">
       <section className="card heatmap-picture" aria-label="Heatmap">
@@ -127,7 +131,7 @@ function HeatmapBody({ campaignId, heatmap, layer, days, filters, picked, onPick
           <span className="heatmap-legend-bar" style={{ background: HEAT_GRADIENT }} />
           <span>More</span>
         </div>
-        <HeatmapSnapshot campaignId={campaignId} heatmap={heatmap} layer={layer} onPick={onPick} />
+        <HeatmapSnapshot campaignId={campaignId} heatmap={heatmap} layer={layer} labels={labels} onPick={onPick} onPage={setDoc} />
       </section>
       <aside className="heatmap-side">
         <section className="card" aria-label="Most clicked elements">
@@ -136,8 +140,8 @@ function HeatmapBody({ campaignId, heatmap, layer, days, filters, picked, onPick
             {elements.map((e) => (
               <tr key={e.selector} aria-selected={picked === e.selector}>
                 <th scope="row">
-                  <button type="button" className="link-button" title={e.selector} onClick={() => onPick(e.selector)}>
-                    {e.text || e.selector}
+                  <button type="button" className="link-button" onClick={() => onPick(e.selector)}>
+                    {labels.get(e.selector)}
                   </button>
                 </th>
                 <td>{e.clicks}</td>
@@ -148,7 +152,7 @@ function HeatmapBody({ campaignId, heatmap, layer, days, filters, picked, onPick
             ))}
           </InsightsTable>
         </section>
-        {picked && <Clickers campaignId={campaignId} heatmap={heatmap} selector={picked} days={days} filters={filters} />}
+        {picked && <Clickers campaignId={campaignId} heatmap={heatmap} selector={picked} label={labels.get(picked) ?? picked} days={days} filters={filters} />}
         <ScrollMap heatmap={heatmap} />
       </aside>
     </div>
@@ -159,20 +163,21 @@ function Clickers({
   campaignId,
   heatmap,
   selector,
+  label,
   days,
   filters,
 }: {
   campaignId: string;
   heatmap: Heatmap;
   selector: string;
+  label: string;
   days: InsightsDays;
   filters: HeatmapFilters;
 }) {
   const clickers = useQuery(heatmapClicksQueryOptions(campaignId, heatmap.path, heatmap.device, selector, days, filters));
-  const element = heatmap.elements.find((e) => e.selector === selector);
   return (
     <section className="card" aria-label="Sessions that clicked it">
-      <h2 className="insights-heading">Sessions that clicked “{element?.text || selector}”</h2>
+      <h2 className="insights-heading">Sessions that clicked “{label}”</h2>
       {clickers.isPending && <Spinner label="Loading sessions" />}
       {clickers.isError && <p className="muted">{heatmapErrorMessage(clickers.error)}</p>}
       <ul className="heatmap-clickers">

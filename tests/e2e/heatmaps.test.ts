@@ -30,8 +30,24 @@ const product = (loader: string) => `<!doctype html><html><head><meta charset="u
   document.getElementById('add').addEventListener('click', function () { document.getElementById('cart').textContent = 'Cart: ' + (++n); });
 </script></body></html>`;
 
+// Three products with one "Add to cart" each, deep in the page, and a newsletter's icon button with no words.
+const shop = (loader: string) => `<!doctype html><html><head><meta charset="utf-8"><title>Tea shop</title>${loader}
+<style>body { font-family: sans-serif; margin: 0; } li { margin: 12px; } .go { width: 40px; height: 40px; }</style></head><body>
+<h1>Tea shop</h1>
+<div class="wrap"><div class="inner"><div class="grid"><div class="row"><ul class="products">
+<li><h2>Kettle</h2><button type="button" class="add">Add to cart</button></li>
+<li><h2>Teapot</h2><button type="button" class="add">Add to cart</button></li>
+<li><h2>Mug</h2><button type="button" class="add">Add to cart</button></li>
+</ul></div></div></div></div>
+<aside aria-label="Newsletter"><div><div><div><button type="button" class="go"><svg width="16" height="16"><circle cx="8" cy="8" r="6"/></svg></button></div></div></div></aside>
+<p id="cart">Cart: 0</p>
+<script>
+  var n = 0;
+  document.querySelectorAll('.add').forEach(function (b) { b.addEventListener('click', function () { document.getElementById('cart').textContent = 'Cart: ' + (++n); }); });
+</script></body></html>`;
+
 describe.skipIf(!hasChromium)('heatmaps', () => {
-  const rig = useVisitorRig({ '/product': product }, { tracker: 'with app' });
+  const rig = useVisitorRig({ '/product': product, '/shop': shop }, { tracker: 'with app' });
 
   /** A visitor at `width` px: clicks the button (`clicks` times, fast), maybe a label that does nothing; then moves on until `stored` holds. */
   async function visit(width: number, clicks: number, deadLabel: boolean, stored: () => Promise<boolean>): Promise<void> {
@@ -165,5 +181,96 @@ describe.skipIf(!hasChromium)('heatmaps', () => {
       expect(Object.fromEntries(href.searchParams)).toMatchObject({ hasDeadClicks: 'true', device: 'tablet', url: '/product' });
     });
     await context.close();
+  });
+
+  /**
+   * A shop visitor at `width` px: a while on the page, then each product's "Add to cart" and the
+   * icon button, until `stored` holds; their device's clock `behindMs` behind the server's.
+   */
+  async function shopVisit(width: number, behindMs: number, stored: () => Promise<boolean>): Promise<void> {
+    const context = await rig.browser.newContext({ viewport: { width, height: 800 } });
+    if (behindMs) await context.clock.setSystemTime(Date.now() - behindMs);
+    const tab = await context.newPage();
+    await tab.goto(`${rig.site.url}/shop`);
+    await recorderRunning(tab);
+    // Reading first: the clicks come seconds into the recording, where a replay link must open.
+    await tab.mouse.move(200, 200);
+    await tab.waitForTimeout(3500);
+    for (const product of ['Kettle', 'Teapot', 'Mug']) await tab.locator('li', { hasText: product }).getByRole('button').click();
+    await tab.click('.go');
+    await until(`the ${width} px shop visit to be aggregated`, async () => {
+      await tab.mouse.move(5 + Math.round(Math.random() * 50), 700);
+      await flushRecorder(tab);
+      return stored();
+    });
+    await context.close();
+  }
+
+  const shopHeatmap = async (owner: { headers: Record<string, string> }, campaignId: string, device: string) =>
+    (await (await fetch(`${rig.server.url}/api/v1/heatmaps/${campaignId}?path=/shop&device=${device}`, { headers: owner.headers })).json()) as Heatmap;
+
+  /** Whether the Elements table shows all of itself: nothing scrolled away, its last column inside its card. */
+  async function elementsFit(page: Page, lastColumn: string) {
+    const card = page.getByRole('region', { name: 'Most clicked elements' });
+    const scroller = card.locator('.table-scroll');
+    const [cardBox, columnBox] = [await card.boundingBox(), await card.getByRole('columnheader', { name: lastColumn }).boundingBox()];
+    const sizes = await scroller.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+    return { overflow: sizes.scroll - sizes.client, columnInside: columnBox!.x + columnBox!.width <= cardBox!.x + cardBox!.width };
+  }
+
+  it('tells the rows apart, fits the table at 1280 and 390, opens a clicker just before the click, and picks the viewer’s device', async () => {
+    const { owner, campaignId } = await ownerTrackingSite(rig, 'Tess Tell');
+    await step('a desktop and a phone visitor', async () => {
+      // The desktop's clock is two minutes slow (as many are): its replay's moments are on its own clock.
+      await shopVisit(1280, 120_000, async () => (await shopHeatmap(owner, campaignId, 'desktop')).clicks >= 4);
+      await shopVisit(390, 0, async () => (await shopHeatmap(owner, campaignId, 'mobile')).clicks >= 4);
+    });
+
+    const context = await signedInContext(rig.browser, rig.server.url, owner, { viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const rows = page.getByRole('region', { name: 'Most clicked elements' }).getByRole('rowheader');
+    await step('at 1280: the desktop heat, rows told apart by their product, unlabelled ones named short, the table whole', async () => {
+      await page.goto(`${rig.server.url}/campaign/${campaignId}/heatmaps?path=%2Fshop`);
+      expect(await page.getByRole('combobox', { name: 'Device' }).inputValue()).toBe('desktop');
+      await expect
+        .poll(async () => (await rows.allTextContents()).sort())
+        .toEqual(['Add to cart (Kettle)', 'Add to cart (Mug)', 'Add to cart (Teapot)', 'Button (Newsletter)'].sort());
+      expect(await elementsFit(page, 'Dead')).toEqual({ overflow: 0, columnInside: true });
+      await expectAccessible(page, 'heatmaps (shop, 1280)', ['.heatmap-page']);
+    });
+
+    await step('a clicker opens the replay a second before the click, whose activity says which button', async () => {
+      await page.getByRole('button', { name: 'Add to cart (Teapot)' }).click();
+      const clickers = page.getByRole('region', { name: 'Sessions that clicked it' });
+      await clickers.getByRole('heading', { name: 'Sessions that clicked “Add to cart (Teapot)”' }).waitFor();
+      await clickers.getByRole('link').first().click();
+      const activity = page.getByRole('region', { name: 'Session activity' });
+      const teapot = activity.getByRole('button', { name: /^\d\d:\d\d Click on 'Add to cart' \(Teapot\)$/ });
+      await teapot.waitFor();
+      for (const product of ['Kettle', 'Mug'])
+        expect(await activity.getByRole('button', { name: `Click on 'Add to cart' (${product})` }).count(), product).toBe(1);
+      const [, mm, ss] = /^(\d\d):(\d\d)/.exec((await teapot.textContent()) ?? '')!;
+      const clickedAt = Number(mm) * 60 + Number(ss);
+      expect(clickedAt, 'the click came seconds into the visit').toBeGreaterThanOrEqual(3);
+      const t = Number(new URL(page.url()).searchParams.get('t'));
+      // The link's second is the click's, less one (the two clocks may fall either side of a second).
+      expect([clickedAt - 2, clickedAt - 1]).toContain(t);
+      const slider = page.getByRole('slider', { name: 'Playback position' });
+      await expect.poll(async () => Number(await slider.inputValue()) / 1000).toBeGreaterThanOrEqual(clickedAt - 2);
+      expect(Number(await slider.inputValue()) / 1000).toBeLessThan(clickedAt + 1);
+    });
+    await context.close();
+
+    await step('at 390: the phone heat by default, and the table whole', async () => {
+      const phone = await signedInContext(rig.browser, rig.server.url, owner, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+      const small = await phone.newPage();
+      await small.goto(`${rig.server.url}/campaign/${campaignId}/heatmaps?path=%2Fshop`);
+      expect(await small.getByRole('combobox', { name: 'Device' }).inputValue()).toBe('mobile');
+      const smallRows = small.getByRole('region', { name: 'Most clicked elements' }).getByRole('rowheader');
+      await expect.poll(async () => (await smallRows.allTextContents()).length).toBe(4);
+      expect(await elementsFit(small, 'Errors')).toEqual({ overflow: 0, columnInside: true });
+      await expectAccessible(small, 'heatmaps (shop, 390)', ['.heatmap-page']);
+      await phone.close();
+    });
   });
 });

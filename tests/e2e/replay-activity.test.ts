@@ -30,8 +30,18 @@ const page = (loader: string) => `<!doctype html><html><head><meta charset="utf-
 /** The player's position in seconds, as its slider says. */
 const playerSeconds = async (tab: Page) => Number(await tab.getByRole('slider', { name: 'Playback position' }).inputValue()) / 1000;
 
+// Two products with one "Add to cart" each: which one was clicked shows only by where it is.
+const shop = (loader: string) => `<!doctype html><html><head><meta charset="utf-8"><title>Tea shop</title>${loader}</head><body>
+<h1>Tea shop</h1>
+<ul><li><h2>Kettle</h2><button type="button">Add to cart</button></li><li><h2>Teapot</h2><button type="button">Add to cart</button></li></ul>
+<p id="cart">Cart: 0</p>
+<script>
+  var n = 0;
+  document.querySelectorAll('li button').forEach(function (b) { b.addEventListener('click', function () { document.getElementById('cart').textContent = 'Cart: ' + (++n); }); });
+</script></body></html>`;
+
 describe.skipIf(!hasChromium)('the replay page’s activity timeline', () => {
-  const rig = useVisitorRig({ '/': page }); // its /api/offers answers 404, as any unknown path
+  const rig = useVisitorRig({ '/': page, '/shop': shop }); // its /api/offers answers 404, as any unknown path
 
   it('finds the session by its problems, shows each on the timeline and in the Activity list, and a marker seeks there', async () => {
     const { owner, campaignId } = await ownerTrackingSite(rig, 'Timeline Owner');
@@ -188,6 +198,36 @@ describe.skipIf(!hasChromium)('the replay page’s activity timeline', () => {
     await app.waitForURL(`${rig.server.config.publicUrl}/campaign/${campaignId}`);
     const left = await fetch(`${rig.server.url}/api/v1/streaming/sessions/${campaignId}/`, { headers: owner.headers });
     expect(((await left.json()) as SessionsResponse).sessions).toEqual([]);
+    await context.close();
+  });
+
+  it("says which of two 'Add to cart' buttons a click landed on, by the product it sits under", async () => {
+    const { owner, campaignId } = await ownerTrackingSite(rig, 'Tilly Twins');
+    const visitor = await rig.browser.newContext({ viewport: { width: 1000, height: 700 } });
+    const tab = await visitor.newPage();
+    await tab.goto(`${rig.site.url}/shop`);
+    await recorderRunning(tab);
+    for (const product of ['Teapot', 'Kettle', 'Teapot']) await tab.locator('li', { hasText: product }).getByRole('button').click();
+    await tab.getByText('Cart: 3').waitFor();
+    const sessionId = await until('the session to be stored', async () => {
+      await flushRecorder(tab);
+      const response = await fetch(`${rig.server.url}/api/v1/streaming/sessions/${campaignId}/`, { headers: owner.headers });
+      const [session] = ((await response.json()) as SessionsResponse).sessions;
+      return session && session.clickCount >= 3 && session.sessionId;
+    });
+    await visitor.close();
+
+    const context = await signedInContext(rig.browser, rig.server.config.publicUrl, owner, { viewport: { width: 1280, height: 800 } });
+    const app = await context.newPage();
+    await app.goto(`${rig.server.config.publicUrl}/campaign/${campaignId}/session/${sessionId}`);
+    const activity = app.getByRole('region', { name: 'Session activity' });
+    const clicks = activity.getByRole('button', { name: /^\d\d:\d\d Click on / });
+    await expect.poll(() => clicks.count()).toBe(3);
+    expect((await clicks.allTextContents()).map((text) => text.replace(/^\d\d:\d\d /, ''))).toEqual([
+      "Click on 'Add to cart' (Teapot)",
+      "Click on 'Add to cart' (Kettle)",
+      "Click on 'Add to cart' (Teapot)",
+    ]);
     await context.close();
   });
 });

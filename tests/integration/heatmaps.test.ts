@@ -99,6 +99,18 @@ describe('GET /api/v1/heatmaps/:campaignId', () => {
     expect(body.sessions.map((s) => s.sessionId)).not.toContain(mobile);
   });
 
+  it("times a clicker's first click from the recording's first event, where the replay's clock starts (not from when the server heard of it)", async () => {
+    const campaignId = await makeCampaign(server, { ownerId: owner.userId });
+    const id = sessionId();
+    // The visitor's clock: the page opened 90 s ago, the button was clicked 7 s in; the batch arrives now.
+    const start = Date.now() - 90_000;
+    await visitPage(server, campaignId, { id, width: 1280, at: [7000] }, start);
+    const response = await get(`/api/v1/heatmaps/${campaignId}/clicks?path=/product/1&device=desktop&selector=${encodeURIComponent('#add')}`);
+    const [clicker] = ((await response.json()) as HeatmapClicks).sessions;
+    // (The click record follows rrweb's click by a millisecond.)
+    expect(clicker).toMatchObject({ sessionId: id, startedAt: start, at: start + 7001 });
+  });
+
   it('filters by date range', async () => {
     const { campaignId } = await shop();
     const later = Date.now() + 2 * 86_400_000;

@@ -60,7 +60,9 @@ export function heat(add: Add, hidden = (el: Element) => !!el.closest('.tapedeck
       if (!el?.closest) return;
       el = el.closest('a,button,input,select,textarea,label,[role],[onclick]') || el;
       const r = el.getBoundingClientRect();
-      const text = hidden(el) ? '' : (el as HTMLElement).innerText || '';
+      // Named as common/element-names.ts names it: its label, else its words, alt text or title.
+      const a = (n: string) => el.getAttribute(n) || '';
+      const text = hidden(el) ? '' : a('aria-label') || (el as HTMLElement).innerText || a('alt') || a('title');
       add('click', {
         p: page,
         s: maskText(selector(el)),

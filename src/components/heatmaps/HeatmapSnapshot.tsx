@@ -22,7 +22,11 @@ interface Props {
   campaignId: string;
   heatmap: Heatmap;
   layer: HeatLayer;
+  /** The elements' names by selector (elementLabels.ts). */
+  labels: Map<string, string>;
   onPick: (selector: string) => void;
+  /** The rebuilt page, once it is (the elements are named from it), and null while none is. */
+  onPage: (doc: Document | null) => void;
 }
 
 /** The recording's viewport at a moment: its last Meta event's size before it. */
@@ -117,7 +121,7 @@ function useRebuiltPage(campaignId: string, snapshot: Heatmap['snapshot'], host:
   return page;
 }
 
-export function HeatmapSnapshot({ campaignId, heatmap, layer, onPick }: Props) {
+export function HeatmapSnapshot({ campaignId, heatmap, layer, labels, onPick, onPage }: Props) {
   const snapshot = heatmap.snapshot;
   const replay = useQuery({ ...snapshotReplayQueryOptions(campaignId, snapshot?.sessionId ?? ''), enabled: Boolean(snapshot) });
   const host = useRef<HTMLDivElement>(null);
@@ -127,6 +131,7 @@ export function HeatmapSnapshot({ campaignId, heatmap, layer, onPick }: Props) {
   const boxes = useMemo(() => (page ? boxesIn(page.doc, heatmap) : []), [page, heatmap]);
   const [scale, setScale] = useState(1);
   const [hovered, setHovered] = useState<{ box: ElementBox; x: number; y: number } | null>(null);
+  useEffect(() => onPage(page?.doc ?? null), [page, onPage]);
 
   useEffect(() => {
     if (!page || !outer.current) return;
@@ -186,7 +191,7 @@ export function HeatmapSnapshot({ campaignId, heatmap, layer, onPick }: Props) {
           )}
           {hovered && (
             <div className="heatmap-tip" role="status" style={{ left: hovered.box.x, top: hovered.box.y + hovered.box.height + 4 }}>
-              <strong>{hovered.box.element.text || hovered.box.element.selector}</strong>
+              <strong>{labels.get(hovered.box.element.selector)}</strong>
               <span>
                 {hovered.box.element.clicks} clicks · {hovered.box.element.rageClicks} rage · {hovered.box.element.deadClicks} dead ·{' '}
                 {hovered.box.element.errorClicks} followed by an error

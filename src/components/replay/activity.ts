@@ -50,6 +50,8 @@ export interface ActivityItem {
   detail?: string;
   /** What was clicked, as a person reads it ("Add to cart"), for a click, rage or dead click. */
   target?: string;
+  /** Where it is ("Kettle"), when another clicked element has its name (common/element-names.ts). */
+  where?: string;
   /** A note's text, or the name of an event the page sent (tapedeck.event). */
   note?: string;
 }
@@ -90,7 +92,8 @@ export function activityItems(events: ReplayEvent[]): ActivityItem[] {
   const targets = clickTargetNames(sorted);
   foldFacts(emptyFacts(), moments, (kind, t) => {
     const target = kind === 'click' || kind === 'rage' || kind === 'dead' ? targets.get(t) : undefined;
-    marked.push({ kind: FACT_KIND[kind], at: Math.max(0, t - start), ...(target ? { target } : {}) });
+    const named = target ? { target: target.name, ...(target.where ? { where: target.where } : {}) } : {};
+    marked.push({ kind: FACT_KIND[kind], at: Math.max(0, t - start), ...named });
   });
   // Pages are marked in visit order: each navigation takes the next page's path.
   const pages = moments.flatMap((moment) => (moment.kind === 'page' ? [moment.path] : []));
@@ -104,12 +107,12 @@ export function activityItems(events: ReplayEvent[]): ActivityItem[] {
   return [...marked, ...inactivity(inputs, start)].sort((a, b) => a.at - b.at);
 }
 
-/** "Click on 'Add to cart'", or "Rage click" when the element has no name; "Note: Pays here". */
+/** "Click on 'Add to cart'", "Click on 'Add to cart' (Kettle)", or "Rage click" when the element has no name; "Note: Pays here". */
 export const activityName = (item: ActivityItem): string =>
   item.note !== undefined
     ? `${ACTIVITY_NAMES[item.kind]}: ${item.note}`
     : item.target
-      ? `${ACTIVITY_NAMES[item.kind]} on '${item.target}'`
+      ? `${ACTIVITY_NAMES[item.kind]} on '${item.target}'${item.where ? ` (${item.where})` : ''}`
       : ACTIVITY_NAMES[item.kind];
 
 /** The replay's notes as activity items, at their moments on the player's clock. */

@@ -1,9 +1,11 @@
-// What a click landed on, named as a person reads it ("Add to cart"): the recorded page is
-// followed through its snapshots and mutations, and each click's element is named at the moment
-// of the click from its label, text, alt or title. Masked text stays as recorded (asterisks).
+// What a click landed on, named as a person reads it ("Add to cart") and, where two clicked
+// elements share a name, where it is ("Kettle"): the recorded page is followed through its
+// snapshots and mutations, and each click's element is named at the moment of the click by the
+// shared rule (common/element-names.ts). Masked text stays as recorded (asterisks).
 
 import { EventType, IncrementalSource, MouseInteractions } from '@rrweb/types';
 import type { ReplayEvent } from '../../../common/api-types.js';
+import { kindName, PAGE_TAGS, placeOf, tellApart, wordsOf, type NodeReader } from '../../../common/element-names.js';
 
 /** rrweb's serialized node types. */
 const ELEMENT = 2;
@@ -26,21 +28,36 @@ interface PageNode {
   children: number[];
 }
 
-/** Longest name shown; how far a name is looked for, so a click costs little whatever the page. */
-const MAX_NAME = 40;
-const MAX_NODES_READ = 200;
-const MAX_ANCESTORS = 3;
-
-const SKIPPED_TAGS = new Set(['script', 'style', 'noscript', 'template']);
-/** Too large to name: a click on the page's background says nothing about an element. */
-const UNNAMED_TAGS = new Set(['html', 'body', 'main', 'head']);
+/** How far up a click inside a control takes the control's name (the icon in a button). */
+const MAX_CONTROL_DEPTH = 3;
 /** Ancestors whose name a click inside them takes (the icon in a button, the image in a link). */
 const CONTROL_TAGS = new Set(['a', 'button', 'label', 'summary', 'option', 'select']);
 const CONTROL_ROLES = new Set(['button', 'link', 'menuitem', 'tab', 'checkbox', 'radio', 'switch', 'option']);
 
+/** What a click landed on: the element's name and place, and which element (the same node of one page load clicked twice is one). */
+export interface ClickTarget {
+  element: string;
+  name: string;
+  place: string;
+  /** Named by its kind ("Button"): its place is always said. */
+  placed: boolean;
+}
+
 /** The recorded page as rrweb's ids see it, enough to name an element. */
 class RecordedPage {
   private nodes = new Map<number, PageNode>();
+
+  /** The shared naming rule's view of these nodes. */
+  readonly reader: NodeReader<number> = {
+    tag: (id) => this.nodes.get(id)?.tag ?? null,
+    attr: (id, name) => {
+      const value = this.nodes.get(id)?.attributes[name];
+      return typeof value === 'string' ? value : '';
+    },
+    text: (id) => this.nodes.get(id)?.text ?? '',
+    parent: (id) => this.nodes.get(id)?.parent ?? null,
+    children: (id) => this.nodes.get(id)?.children ?? [],
+  };
 
   reset(): void {
     this.nodes.clear();
@@ -74,54 +91,28 @@ class RecordedPage {
     if (node && attributes && typeof attributes === 'object') Object.assign(node.attributes, attributes);
   }
 
-  /** The name of the control the click is in (a button around an icon), else the element's own. */
-  name(id: number): string | null {
+  /** The control the click is in (a button around an icon), else the element itself; null for the page's background. */
+  target(id: number, load: number): ClickTarget | null {
     const own = this.nodes.get(id);
-    if (!own || (own.tag && UNNAMED_TAGS.has(own.tag))) return null;
-    let current: number | null = id;
-    for (let depth = 0; current !== null && depth <= MAX_ANCESTORS; depth++) {
-      const node = this.nodes.get(current);
-      if (!node) break;
-      if (isControl(node)) return this.ownName(current, node);
-      current = node.parent;
+    if (!own || (own.tag && PAGE_TAGS.has(own.tag))) return null;
+    // A click on words is a click on the element holding them.
+    let node = own.tag === null && own.parent !== null ? own.parent : id;
+    for (let up: number | null = id, depth = 0; up !== null && depth <= MAX_CONTROL_DEPTH; up = this.reader.parent(up), depth++) {
+      if (this.isControl(up)) {
+        node = up;
+        break;
+      }
     }
-    return this.ownName(id, own);
+    const words = wordsOf(this.reader, node);
+    const name = words || kindName(this.reader, node);
+    return name ? { element: `${load}:${node}`, name, place: placeOf(this.reader, node), placed: !words } : null;
   }
 
-  private ownName(id: number, node: PageNode): string | null {
-    const attribute = (key: string) => (typeof node.attributes[key] === 'string' ? (node.attributes[key] as string) : '');
-    const type = attribute('type').toLowerCase();
-    const candidates = [
-      attribute('aria-label'),
-      node.tag === 'img' || type === 'image' ? attribute('alt') : '',
-      node.tag === 'input' && ['button', 'submit', 'reset'].includes(type) ? attribute('value') : '',
-      this.textWithin(id),
-      attribute('title'),
-      attribute('placeholder'),
-    ];
-    const found = candidates.map((text) => text.replace(/\s+/g, ' ').trim()).find(Boolean);
-    return found ? shorten(found) : null;
-  }
-
-  /** The text inside an element (and its images' alt text), reading a bounded number of nodes. */
-  private textWithin(id: number): string {
-    const parts: string[] = [];
-    const stack = [id];
-    for (let read = 0; stack.length && read < MAX_NODES_READ; read++) {
-      const node = this.nodes.get(stack.pop()!);
-      if (!node || (node.tag && SKIPPED_TAGS.has(node.tag))) continue;
-      if (node.text) parts.push(node.text);
-      if (node.tag === 'img' && typeof node.attributes.alt === 'string') parts.push(node.attributes.alt);
-      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
-    }
-    return parts.join(' ');
+  private isControl(id: number): boolean {
+    const tag = this.reader.tag(id);
+    return (tag !== null && CONTROL_TAGS.has(tag)) || CONTROL_ROLES.has(this.reader.attr(id, 'role'));
   }
 }
-
-const isControl = (node: PageNode) =>
-  (node.tag !== null && CONTROL_TAGS.has(node.tag)) || (typeof node.attributes.role === 'string' && CONTROL_ROLES.has(node.attributes.role));
-
-const shorten = (text: string) => (text.length > MAX_NAME ? `${text.slice(0, MAX_NAME - 1)}…` : text);
 
 interface MutationData {
   adds?: { parentId?: number; node?: SerializedNode }[];
@@ -129,13 +120,16 @@ interface MutationData {
   attributes?: { id?: number; attributes?: unknown }[];
 }
 
-/** Each click's element name by the click's timestamp (events in time order). */
-export function clickTargetNames(events: ReplayEvent[]): Map<number, string> {
+/** Each click's target by the click's timestamp (events in time order). */
+export function clickTargets(events: ReplayEvent[]): Map<number, ClickTarget> {
   const page = new RecordedPage();
-  const names = new Map<number, string>();
+  const targets = new Map<number, ClickTarget>();
+  // rrweb numbers a page's nodes afresh on each page load (a Meta event starts one).
+  let load = 0;
   for (const event of events) {
     const data = (event.data ?? {}) as { node?: SerializedNode; source?: number; type?: number; id?: number } & MutationData;
-    if (event.type === EventType.FullSnapshot && data.node) {
+    if (event.type === EventType.Meta) load++;
+    else if (event.type === EventType.FullSnapshot && data.node) {
       page.reset();
       page.add(data.node, null);
     } else if (event.type === EventType.IncrementalSnapshot && data.source === IncrementalSource.Mutation) {
@@ -148,9 +142,21 @@ export function clickTargetNames(events: ReplayEvent[]): Map<number, string> {
       data.type === MouseInteractions.Click &&
       typeof data.id === 'number'
     ) {
-      const name = page.name(data.id);
-      if (name) names.set(event.timestamp, name);
+      const target = page.target(data.id, load);
+      if (target) targets.set(event.timestamp, target);
     }
   }
-  return names;
+  return targets;
+}
+
+/**
+ * Each click's element named, and where two clicked elements share a name, placed ("Kettle"):
+ * by the click's timestamp. Elements are told apart in the order first clicked.
+ */
+export function clickTargetNames(events: ReplayEvent[]): Map<number, { name: string; where: string }> {
+  const targets = clickTargets(events);
+  const elements = new Map<string, ClickTarget>();
+  for (const target of targets.values()) if (!elements.has(target.element)) elements.set(target.element, target);
+  const where = tellApart([...elements.values()].map((e) => ({ key: e.element, name: e.name, place: e.place, placed: e.placed })));
+  return new Map([...targets].map(([t, target]) => [t, { name: target.name, where: where.get(target.element) ?? '' }]));
 }

@@ -209,4 +209,36 @@ describe('what a click landed on', () => {
     expect(items[0]).toBe(`Click on '${'x'.repeat(39)}…'`);
     expect(items[1]).toBe("Click on 'deep text'");
   });
+
+  it("tells clicked elements with one name apart by where they are: 'Add to cart' (Kettle)", () => {
+    const product = (id: number, name: string) =>
+      el(id, 'li', {}, [el(id + 1, 'h2', {}, [text(id + 2, name)]), el(id + 3, 'button', {}, [text(id + 4, 'Add to cart')])]);
+    const shop = {
+      type: 0,
+      id: 1,
+      childNodes: [
+        el(2, 'html', {}, [
+          el(3, 'body', {}, [
+            el(4, 'h1', {}, [text(5, 'Tea shop')]),
+            el(6, 'ul', {}, [product(10, 'Kettle'), product(20, 'Teapot')]),
+            el(30, 'aside', { 'aria-label': 'Newsletter' }, [el(31, 'div', {}, [el(32, 'button', {}, [el(33, 'svg', {})])])]),
+            el(40, 'button', {}, [text(41, 'Checkout')]),
+            el(50, 'div', { class: 'twin' }, [el(51, 'button', {}, [text(52, 'Help')]), el(53, 'button', {}, [text(54, 'Help')])]),
+          ]),
+        ]),
+      ],
+    };
+    const shopSnapshot = { type: 2, timestamp: T0 + 1, data: { node: shop, initialOffset: { top: 0, left: 0 } } };
+    expect(
+      named([shopSnapshot, clickOn(100, 24), clickOn(200, 14), clickOn(300, 13), clickOn(400, 33), clickOn(500, 41), clickOn(600, 53), clickOn(700, 51)]),
+    ).toEqual([
+      "Click on 'Add to cart' (Teapot)",
+      "Click on 'Add to cart' (Kettle)",
+      "Click on 'Add to cart' (Kettle)",
+      "Click on 'Button' (Newsletter)",
+      "Click on 'Checkout'",
+      "Click on 'Help' (1st of 2)",
+      "Click on 'Help' (2nd of 2)",
+    ]);
+  });
 });

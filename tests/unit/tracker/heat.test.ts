@@ -40,6 +40,13 @@ describe('the click record', () => {
     expect(record.t).toBe('Pay **** **** **** ****');
   });
 
+  it('names an element with no words by its label, alt text or title', () => {
+    page('<button id="close" aria-label="Close"><svg></svg></button><img id="logo" alt="Leaf logo" role="button"><a id="help" href="/help" title="Help"></a>');
+    for (const id of ['#close', '#logo', '#help']) click(id);
+    // (Each test's page adds its listener: a click is recorded once per test before.)
+    expect([...new Set(clicks().map((c) => c.t))]).toEqual(['Close', 'Leaf logo', 'Help']);
+  });
+
   it('keeps no text of a masked or blocked element', () => {
     page('<div class="tapedeck-mask"><button id="secret">Jane Doe</button></div>');
     click('#secret');

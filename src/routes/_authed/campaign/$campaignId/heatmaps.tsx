@@ -1,4 +1,5 @@
 import { createFileRoute, stripSearchParams, type SearchSchemaInput } from '@tanstack/react-router';
+import { viewportClass } from '../../../../../common/devices.js';
 import { heatmapPagesQueryOptions, heatmapQueryOptions } from '../../../../api/heatmaps.js';
 import { CampaignHeatmaps, type HeatmapSearch } from '../../../../screens/CampaignHeatmaps.js';
 import { warmPlayer } from '../../../../components/player/loadPlayer.js';
@@ -6,10 +7,13 @@ import { loadOnEnter } from '../../../../lib/routeLoad.js';
 import { Spinner } from '../../../../components/Spinner.js';
 import { HEATMAP_DEFAULTS, validateHeatmapFilters, validateHeatmapSearch, type HeatmapRouteSearch } from '../../../../lib/heatmapFilters.js';
 
-/** The screen's choice from its search (the layer is the screen's own drawing, not the query's). */
+/**
+ * The screen's choice from its search (the layer is the screen's own drawing, not the query's);
+ * with no device class chosen, the viewer's own (a phone's owner sees the phone's heat first).
+ */
 const heatmapSearchOf = (search: HeatmapRouteSearch) => ({
   path: search.path,
-  device: search.device,
+  device: search.device ?? viewportClass(window.innerWidth),
   days: search.days,
   filters: validateHeatmapFilters(search),
 });
