@@ -154,7 +154,7 @@ describe.skipIf(!hasChromium)('seeking in any order', () => {
         await slider.fill(String(seconds * 1000));
         await expect.poll(() => position(app)).toBe(seconds * 1000);
         await expect.poll(() => app.getByTestId('player-time').textContent()).toBe(formatPlayerTime(seconds * 1000));
-        await expect.poll(() => shown(app), { timeout: 5_000 }).toEqual(truth);
+        await expect.poll(() => shown(app), { timeout: 10_000 }).toEqual(truth);
       });
       from = seconds;
     }
