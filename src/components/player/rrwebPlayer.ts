@@ -2,6 +2,7 @@ import { EventType, IncrementalSource } from '@rrweb/types';
 import type { ReplayEvent } from '../../../common/api-types.js';
 import type { Size } from './playerMath.js';
 import { loadPlayer } from './loadPlayer.js';
+import { keepSeeksExact } from './exactSeeks.js';
 import { INACTIVITY_GAP_MS, MAX_SKIP_SPEED, skipSpeed } from '../replay/replaySettings.js';
 
 // rrweb-player (a Svelte component, in a lazy chunk) draws the recording; its own controller is
@@ -109,6 +110,7 @@ export async function makePlayer(
   const [{ default: RrwebPlayer }] = await loadPlayer();
   const rrweb = new RrwebPlayer({ target: host, props: playerProps(events, size, speedOption, speed) }) as unknown as RrwebPlayer;
   speedUpSkips(rrweb, onSkip);
+  keepSeeksExact(rrweb.getReplayer());
   return { rrweb, startedWith: events.length, firstDrawn: afterFirstSnapshot(events) };
 }
 
