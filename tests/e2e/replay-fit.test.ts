@@ -142,6 +142,24 @@ describe.skipIf(!hasChromium)('the player fitted on a slow machine', () => {
     });
   }
 
+  it('fits the recording again when something above it grows later (only the page layout says so)', async () => {
+    const { context, page } = await openPage(DESKTOP, 1);
+    await open(page, await recordVisit());
+    const before = (await recordingBox(page))!;
+    // Something above the player grows after the fit: the room below it shrinks, with no resize
+    // of the window or of the player's box.
+    await page.evaluate(() => {
+      const late = document.createElement('div');
+      late.style.height = '300px';
+      (document.querySelector('main') ?? document.body).prepend(late);
+    });
+    await expect.poll(async () => (await recordingBox(page))![3]).toBeLessThan(before[3] - 100);
+    // The controls below it are still on the 800-pixel-high screen.
+    const controls = (await page.getByRole('slider', { name: 'Playback position' }).boundingBox())!;
+    expect(controls.y + controls.height).toBeLessThanOrEqual(800);
+    await context.close();
+  });
+
   for (const [device, options, rate] of [
     ['a phone', PHONE, 4],
     ['a desktop', DESKTOP, 1],
