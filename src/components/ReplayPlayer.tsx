@@ -39,7 +39,7 @@ export interface ReplayPlayerProps {
   fitToViewport?: boolean;
   /** At most this many times the recorded size (the landing demo keeps 1). */
   maxScale?: number;
-  /** Drawn under the controls, inside the player (its height counts in the fit). */
+  /** Drawn under the controls, inside the player, from before it is ready (its height counts in the fit). */
   underControls?: (view: PlayerView) => ReactNode;
   /** Drawn after the player (may be below the fold). */
   afterPlayer?: (view: PlayerView) => ReactNode;
@@ -194,7 +194,8 @@ export function ReplayPlayer({
             onToggleFullscreen={fullscreen.toggle}
             onJumpToLive={ready && live && !following.following ? following.jumpToLive : undefined}
           />
-          {ready && underControls && <ViewSlot render={underControls} view={view} />}
+          {/* Drawn from the start (before the recording is), so its height is in the first fit. */}
+          {underControls && <ViewSlot render={underControls} view={view} />}
         </div>
       </div>
       {ready && afterPlayer && <ViewSlot render={afterPlayer} view={view} />}

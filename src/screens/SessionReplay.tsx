@@ -7,6 +7,7 @@ import type { ReplayEvent } from '../../common/api-types.js';
 import { ReplayPlayer } from '../components/ReplayPlayer.js';
 import { DeleteSessionButton } from '../components/replay/DeleteSessionButton.js';
 import { ActivityMarkers, ActivityPanel, useActivityItems } from '../components/replay/ActivityTimeline.js';
+import type { ActivityItem } from '../components/replay/activity.js';
 import { SessionInfo } from '../components/SessionInfo.js';
 import { PersonFacts } from '../components/replay/PersonFacts.js';
 import { ReplayActions } from '../components/replay/ReplayActions.js';
@@ -34,6 +35,7 @@ import { listFilters, type SessionListContext } from '../lib/sessionListContext.
 export const PLAYER_INIT_DELAY_MS = 100;
 const RECONNECT_RETRIES = 5;
 const NO_EVENTS: ReplayEvent[] = [];
+const NO_ITEMS: ActivityItem[] = [];
 const RECONNECT_RETRY_MS = 1000;
 
 interface SessionReplayProps {
@@ -208,7 +210,7 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds, 
             <ReplayPlayer
               source={source}
               live={inProgress && online}
-              underControls={(view) => drawn && <ActivityMarkers items={activity} totalTime={view.totalTime} onSeek={view.seek} />}
+              underControls={(view) => <ActivityMarkers items={drawn ? activity : NO_ITEMS} totalTime={view.totalTime} onSeek={view.seek} />}
               afterPlayer={(view) => (
                 <>
                   <SessionNav place="phone" {...nav} />

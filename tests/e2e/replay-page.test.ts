@@ -237,13 +237,12 @@ describe.skipIf(!hasChromium)('the replay page', () => {
         await slider(page).focus();
         await page.keyboard.press('Home');
         await expect.poll(position).toBe(0);
+        // 5 s a press, however short the recording (this one ends before: → reaches its end).
+        const end = Number(await slider(page).getAttribute('max'));
         await page.keyboard.press('ArrowRight');
-        await expect.poll(position).toBeGreaterThan(0);
-        const stepped = await position();
-        await page.keyboard.press('ArrowRight');
-        await expect.poll(position).toBeCloseTo(2 * stepped, 0);
+        await expect.poll(position).toBe(Math.min(5000, end));
         await page.keyboard.press('ArrowLeft');
-        await expect.poll(position).toBeCloseTo(stepped, 0);
+        await expect.poll(position).toBe(0);
         await page.keyboard.press('End');
         await expect.poll(() => slider(page).getAttribute('aria-valuetext')).toMatch(/^(\d\d:\d\d) of \1$/);
         await page.keyboard.press('Home');

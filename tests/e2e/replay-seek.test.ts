@@ -12,7 +12,7 @@ import { formatPlayerTime } from '../../src/components/player/playerMath.js';
 // Issue 24, items 1 and 2: a replay you can trust. One player is sought in every order (forward,
 // back, to the start then forward, to the end then back) by the scrubber, the keyboard and the
 // timeline's markers; after each seek the recorded page shows what a fresh load at that moment
-// (`?t=`) shows. Leaving fullscreen gives the recording back the box it had before.
+// (`?t=`) shows. (The player's fit is in replay-fit.test.ts.)
 
 vi.setConfig({ testTimeout: 180_000 });
 
@@ -165,45 +165,6 @@ describe.skipIf(!hasChromium)('seeking a replay', () => {
         await expect.poll(() => shown(page)).toBe(expected);
       });
     }
-    await page.close();
-  });
-
-  it('gives the recording back its box when fullscreen is left', async () => {
-    const page = await context.newPage();
-    await open(page);
-    const recorded = page.locator('.replayer-wrapper iframe');
-    const before = await recorded.boundingBox();
-    await page.getByRole('button', { name: 'Fullscreen' }).click();
-    await page.getByRole('button', { name: 'Exit fullscreen' }).waitFor();
-    await expect.poll(async () => (await recorded.boundingBox())?.width).toBeGreaterThan(before!.width);
-    await page.getByRole('button', { name: 'Exit fullscreen' }).click();
-    await page.getByRole('button', { name: 'Fullscreen' }).waitFor();
-    // The same box, to the pixel.
-    const rounded = async () => {
-      const box = await recorded.boundingBox();
-      return box && [box.x, box.y, box.width, box.height].map(Math.round);
-    };
-    await expect.poll(rounded).toEqual([before!.x, before!.y, before!.width, before!.height].map(Math.round));
-    await page.close();
-  });
-
-  it('fits the recording again when what stands above it settles later (a slow machine draws it after the first fit)', async () => {
-    const page = await context.newPage();
-    await open(page);
-    const recorded = page.locator('.replayer-wrapper iframe');
-    const before = (await recorded.boundingBox())!;
-    // Something above the player grows after the fit, as the session's details do on a slow machine:
-    // the room below it shrinks, and only the page's layout says so (no resize of the window or the player's box).
-    await page.evaluate(() => {
-      const stage = document.querySelector('.replayer-wrapper')!.closest('main') ?? document.body;
-      const late = document.createElement('div');
-      late.style.height = '300px';
-      stage.prepend(late);
-    });
-    await expect.poll(async () => (await recorded.boundingBox())!.height).toBeLessThan(before.height - 100);
-    // The controls below it are still on the 800-pixel-high screen.
-    const controls = (await page.getByRole('slider', { name: 'Playback position' }).boundingBox())!;
-    expect(controls.y + controls.height).toBeLessThanOrEqual(800);
     await page.close();
   });
 });

@@ -38,10 +38,8 @@ export function formatPlayerTime(ms: number): string {
   return hours > 0 ? `${hours}:${two(minutes)}:${two(seconds)}` : `${two(minutes)}:${two(seconds)}`;
 }
 
-/** One arrow press moves 5 seconds, or a tenth of a recording shorter than 50 seconds. */
-export function arrowStep(totalMs: number): number {
-  return Math.max(1, Math.min(5000, totalMs / 10));
-}
+/** One arrow press moves 5 seconds, on the scrubber and on the page, however long the recording: ← ← is 10 s. */
+export const ARROW_STEP_MS = 5000;
 
 /**
  * Where a key pressed on the scrubber moves playback (ms), or null for keys it leaves alone:
@@ -52,10 +50,10 @@ export function seekForKey(key: string, currentMs: number, totalMs: number): num
   switch (key) {
     case 'ArrowLeft':
     case 'ArrowDown':
-      return clamp(currentMs - arrowStep(totalMs));
+      return clamp(currentMs - ARROW_STEP_MS);
     case 'ArrowRight':
     case 'ArrowUp':
-      return clamp(currentMs + arrowStep(totalMs));
+      return clamp(currentMs + ARROW_STEP_MS);
     case 'PageDown':
       return clamp(currentMs - totalMs / 10);
     case 'PageUp':

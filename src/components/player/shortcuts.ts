@@ -1,10 +1,13 @@
 // The replay page's keyboard shortcuts, as a pure mapping from a key press to what it does, so
 // the player and the help overlay read the same list.
 
+import { ARROW_STEP_MS } from './playerMath.js';
+
 export type ShortcutAction =
   { kind: 'toggle-play' } | { kind: 'step'; ms: number } | { kind: 'speed'; speed: number } | { kind: 'fullscreen' } | { kind: 'help' };
 
-export const SHORTCUT_STEP_MS = 5000;
+/** The scrubber's own arrow step: ← moves as far wherever the focus is. */
+export const SHORTCUT_STEP_MS = ARROW_STEP_MS;
 
 /** The keys and what they do, as the help overlay lists them. */
 export const SHORTCUTS: [string, string][] = [

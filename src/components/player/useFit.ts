@@ -94,21 +94,25 @@ export function useFit({ container, stage, controls, recording, fitToViewport, m
   });
   useEffect(() => apply(), [player, size]);
   // rrweb-player resizes itself on every fullscreen change of the page (to its box on entering, to
-  // the size it had then on leaving, which may be the fullscreen size we gave it meanwhile): our
-  // fit is applied again once it is done.
+  // the size it had then on leaving, which may be the fullscreen size we gave it meanwhile), before
+  // or after our fit, as fast as the machine goes: whenever its box is not our size, ours is put
+  // back. Its resize on leaving is made in its fullscreenchange listener, which runs before ours
+  // (it was added first); the ResizeObserver sees any other.
+  const keep = useEffectEvent((box: HTMLElement) => {
+    if (size && !sameSize(size, { width: box.offsetWidth, height: box.offsetHeight })) apply();
+  });
   useEffect(() => {
-    if (!player) return;
-    let timer: number | undefined;
-    const later = () => {
-      window.clearTimeout(timer);
-      timer = window.setTimeout(apply, 0);
-    };
-    document.addEventListener('fullscreenchange', later);
+    const box = player && container.current?.querySelector<HTMLElement>('.rr-player');
+    if (!box) return;
+    const check = () => keep(box);
+    document.addEventListener('fullscreenchange', check);
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(check);
+    observer?.observe(box);
     return () => {
-      window.clearTimeout(timer);
-      document.removeEventListener('fullscreenchange', later);
+      document.removeEventListener('fullscreenchange', check);
+      observer?.disconnect();
     };
-  }, [player]);
+  }, [player, container]);
 
   return { size, measure };
 }

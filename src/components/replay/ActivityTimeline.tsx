@@ -40,7 +40,8 @@ export function ActivityMarkers({ items, totalTime, onSeek }: TimelineProps) {
   const [focusIndex, setFocusIndex] = useState(0);
   const [strip, width] = useWidth<HTMLDivElement>();
   const groups = useMemo(() => (totalTime > 0 && width > 0 ? markerGroups(items, totalTime, width) : []), [items, totalTime, width]);
-  if (!items.length || totalTime <= 0) return null;
+  // The strip's room is kept while there is nothing to mark yet: the player is fitted above it.
+  if (!items.length || totalTime <= 0) return <div className="activity-markers" aria-hidden="true" />;
   const tabStop = Math.min(focusIndex, Math.max(0, groups.length - 1));
   const onKey = (event: KeyboardEvent<HTMLDivElement>) => {
     const move = MARKER_KEYS[event.key];

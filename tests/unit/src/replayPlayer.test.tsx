@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { arrowStep, fitRecording, formatPlayerTime, recordingSize, seekForKey } from '../../../src/components/player/playerMath.js';
+import { ARROW_STEP_MS, fitRecording, formatPlayerTime, recordingSize, seekForKey } from '../../../src/components/player/playerMath.js';
 import { PlayerControls, type PlayerControlsProps } from '../../../src/components/player/PlayerControls.js';
 import { summariseUserAgent } from '../../../common/user-agent.js';
 import { useWhenBackOnline } from '../../../src/offline/useOnline.js';
@@ -34,8 +34,11 @@ describe('the player arithmetic', () => {
     expect(formatPlayerTime(0)).toBe('00:00');
     expect(formatPlayerTime(83_900)).toBe('01:23');
     expect(formatPlayerTime(3_723_000)).toBe('1:02:03');
-    expect(arrowStep(600_000)).toBe(5000);
-    expect(arrowStep(4000)).toBe(400);
+    // 5 s a press however long the recording (a tenth of a short one made ← ← on a short phone visit 5 s).
+    expect(ARROW_STEP_MS).toBe(5000);
+    expect(seekForKey('ArrowLeft', 20_000, 30_000)).toBe(15_000);
+    expect(seekForKey('ArrowLeft', 15_000, 30_000)).toBe(10_000);
+    expect(seekForKey('ArrowRight', 1000, 8000)).toBe(6000);
     expect(seekForKey('ArrowRight', 10_000, 60_000)).toBe(15_000);
     expect(seekForKey('ArrowLeft', 2000, 60_000)).toBe(0);
     expect(seekForKey('ArrowUp', 58_000, 60_000)).toBe(60_000);
