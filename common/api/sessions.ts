@@ -103,9 +103,6 @@ export type SessionCounts = Static<typeof SessionCounts>;
 
 export const MAX_PAGE = 200;
 
-/** A narrowed list counts its matches up to here and says "10000+" past it, so counting stays quick on a big campaign. */
-export const MAX_MATCHED_COUNT = 10_000;
-
 export const SessionsParams = Type.Object({ campaignId: Type.String({ maxLength: 64 }) });
 
 /** DELETE /api/v1/streaming/sessions/{campaignId}/{sessionId} */
@@ -185,7 +182,7 @@ export const SessionsResponse = Type.Object({
   nextCursor: Nullable(Type.String()),
   /** Counts over the whole campaign (not just this page). */
   counts: SessionCounts,
-  /** How many sessions the search, type and filters match (at most MAX_MATCHED_COUNT + 1): on a narrowed list's first page only. */
+  /** How many sessions the search, type and filters match (at most common/session-list.ts MAX_MATCHED_COUNT + 1): on a narrowed list's first page only. */
   matched: Type.Optional(Type.Integer({ minimum: 0 })),
   /** Present when the server has a storage quota (optional for pages cached by older builds). */
   storage: Type.Optional(StorageUse),
