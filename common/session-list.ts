@@ -29,3 +29,6 @@ export const KEY_VALUE = /^[^:]+:/;
 export const PEOPLE_FILTERS = ['user', 'event', 'trait', 'tag'] as const;
 /** An ISO 3166 country code, any case. */
 export const COUNTRY_CODE = /^[A-Za-z]{2}$/;
+
+/** A narrowed list counts its matches up to here and says "10000+" past it, so counting stays quick on a big campaign. */
+export const MAX_MATCHED_COUNT = 10_000;

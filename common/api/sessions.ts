@@ -182,6 +182,8 @@ export const SessionsResponse = Type.Object({
   nextCursor: Nullable(Type.String()),
   /** Counts over the whole campaign (not just this page). */
   counts: SessionCounts,
+  /** How many sessions the search, type and filters match (at most common/session-list.ts MAX_MATCHED_COUNT + 1): on a narrowed list's first page only. */
+  matched: Type.Optional(Type.Integer({ minimum: 0 })),
   /** Present when the server has a storage quota (optional for pages cached by older builds). */
   storage: Type.Optional(StorageUse),
 });

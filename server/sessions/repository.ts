@@ -83,6 +83,16 @@ export async function pageSessions(db: Executor, campaignId: string, input: Sess
   return { sessions: page.map(toSession), nextCursor };
 }
 
+/** How many sessions match the filters, counted up to `max` + 1 (one index range, stopped early). */
+export async function countMatching(db: Executor, campaignId: string, filters: SessionFilters, max: number): Promise<number> {
+  const matching = filtered(db.selectFrom('sessions').select('id').where('campaign_id', '=', campaignId), filters).limit(max + 1);
+  const row = await db
+    .selectFrom(matching.as('matching'))
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /**
  * Counts over the whole campaign, whatever the page's filters: the row the sessions triggers
  * keep (migration 0026), so a page of 100,000 sessions does not count them again.

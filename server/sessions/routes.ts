@@ -1,20 +1,33 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
+import type { Executor } from '../db/executor.js';
 import { SessionParams, SessionsParams, SessionsQuery, SessionsResponse } from '../../common/api/sessions.js';
 import { Ok } from '../../common/api/shared.js';
+import { MAX_MATCHED_COUNT } from '../../common/session-list.js';
 import { requireUser } from '../auth/tokens.js';
 import { notFound } from '../http/errors.js';
 import { isSessionId } from '../storage/ids.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { SESSION_NOT_FOUND } from './ownership.js';
-import { countSessions, deleteSession, pageSessions } from './repository.js';
+import { countMatching, countSessions, deleteSession, pageSessions } from './repository.js';
+import { hasSessionFilters, type SessionFilters, type SessionQuery } from './query.js';
 import { readListFilters } from './filters.js';
 import { starredAmong } from '../stars/repository.js';
 
 export const DEFAULT_PAGE = 50;
 
 const schema = { params: SessionsParams, querystring: SessionsQuery, response: { 200: SessionsResponse } };
+
+/**
+ * One page, and on a narrowed list's first page (`firstPageOf`: its filters) how many sessions
+ * the list matches, for "5 of 7 sessions".
+ */
+async function pageWithMatched(db: Executor, campaignId: string, query: SessionQuery, firstPageOf?: SessionFilters) {
+  const counting = firstPageOf && hasSessionFilters(firstPageOf) ? countMatching(db, campaignId, firstPageOf, MAX_MATCHED_COUNT) : undefined;
+  const [page, matched] = await Promise.all([pageSessions(db, campaignId, query), counting]);
+  return { ...page, matched };
+}
 
 export async function registerSessions(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scope) => {
@@ -24,12 +37,12 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
       api.get(path, { preHandler: requireUser(ctx), schema }, async (request, reply) => {
         const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
         const { limit = DEFAULT_PAGE, cursor, sort, ...rest } = request.query;
-        const query = { ...(await readListFilters(ctx, campaign.id, rest)), limit, cursor, sort };
+        const filters = await readListFilters(ctx, campaign.id, rest);
+        const query = { ...filters, limit, cursor, sort };
+        const read = (db: Executor) => pageWithMatched(db, campaign.id, query, cursor === undefined ? filters : undefined);
         // By a funnel, each session's visits are matched step by step: a heavy read (server/http/heavy-reads.ts).
-        const sessions = rest.funnel
-          ? ctx.heavyReads.run(request, reply, (read) => pageSessions(read.db, campaign.id, query))
-          : pageSessions(ctx.db, campaign.id, query);
-        // The counts cover the whole campaign, whatever the filters.
+        const sessions = rest.funnel ? ctx.heavyReads.run(request, reply, (heavy) => read(heavy.db)) : read(ctx.db);
+        // The counts cover the whole campaign, whatever the filters; `matched`, the narrowed list.
         const [page, counts, storage] = await Promise.all([sessions, countSessions(ctx.db, campaign.id), ctx.storageQuota.use(campaign.id)]);
         const stars = await starredAmong(
           ctx.db,
@@ -38,7 +51,8 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
         );
         page.sessions = page.sessions.map((session) => ({ ...session, starred: stars.has(session.sessionId) }));
         // The storage quota's use, so the page can say why new sessions are refused.
-        return storage ? { ...page, counts, storage } : { ...page, counts };
+        const { matched, ...rows } = page;
+        return { ...rows, counts, ...(matched === undefined ? {} : { matched }), ...(storage ? { storage } : {}) };
       });
     }
 

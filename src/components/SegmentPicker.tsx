@@ -26,10 +26,22 @@ const sameFilters = (a: SessionFilters, b: SessionFilters) => filterKey(a) === f
 /** The segment whose filters are the current ones, if any. */
 const currentSegment = (segments: Segment[], filters: SessionFilters) => segments.find((s) => sameFilters(validateSessionFilters(s.filters), filters));
 
+const segmentsQuery = (campaignId: string) => ({
+  queryKey: segmentKeys.campaign(campaignId),
+  queryFn: () => fetchSegments(campaignId),
+  enabled: Boolean(campaignId),
+});
+
+/** The saved segment whose filters are `filters`, if any (the list's chips name it). */
+export function useCurrentSegment(campaignId: string, filters: SessionFilters): Segment | undefined {
+  const list = useQuery(segmentsQuery(campaignId));
+  return currentSegment(list.data?.segments ?? [], filters);
+}
+
 export function SegmentPicker({ campaignId, filters, onFilters }: SegmentPickerProps) {
   const queryClient = useQueryClient();
   const key = segmentKeys.campaign(campaignId);
-  const list = useQuery({ queryKey: key, queryFn: () => fetchSegments(campaignId), enabled: Boolean(campaignId) });
+  const list = useQuery(segmentsQuery(campaignId));
   const segments = list.data?.segments ?? [];
   const current = currentSegment(segments, filters);
   const [editing, setEditing] = useState<'save' | 'rename' | null>(null);

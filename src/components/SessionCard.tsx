@@ -32,7 +32,7 @@ export function SessionChips({ session }: { session: Pick<Session, 'cookiesEnabl
   );
 }
 
-interface SessionCardProps {
+export interface SessionCardProps {
   campaignId: string;
   session: Session;
   onDetails: (session: Session) => void;
@@ -45,12 +45,12 @@ interface SessionCardProps {
 }
 
 /** 'Live' on a session whose batches are arriving now (common/recording-now.ts); the page's own badge says its list is followed. */
-function RecordingNowBadge({ session }: { session: Pick<Session, 'lastActivityAt' | 'closed'> }) {
+export function RecordingNowBadge({ session }: { session: Pick<Session, 'lastActivityAt' | 'closed'> }) {
   return useRecordingNow(session) ? <LiveBadge title="Recording now: this visit's batches are arriving" testId="session-live" /> : null;
 }
 
 /** Who (the user id, or Anonymous) with the short id that tells one anonymous visit from another. */
-function SessionTitle({ session, as: Heading }: { session: Session; as: 'h2' | 'span' }) {
+export function SessionTitle({ session, as: Heading }: { session: Session; as: 'h2' | 'span' }) {
   return (
     <Heading className="session-who" data-testid="session-who">
       <span className="ellipsis" title={session.userId ?? undefined} data-testid={session.userId ? 'session-user' : undefined}>
@@ -131,7 +131,7 @@ export function SessionCard({ campaignId, session, onDetails, onDelete, actions,
   );
 }
 
-function SessionButtons({ campaignId, session, onDetails, onDelete, actions }: SessionCardProps) {
+export function SessionButtons({ campaignId, session, onDetails, onDelete, actions }: SessionCardProps) {
   return (
     <>
       <StarButton campaignId={campaignId} sessionId={session.sessionId} starred={session.starred === true} />
@@ -145,27 +145,5 @@ function SessionButtons({ campaignId, session, onDetails, onDelete, actions }: S
         </button>
       )}
     </>
-  );
-}
-
-/** One line of the dense list view: who, where, when, how long, what with, what went wrong, and the two ways in. */
-export function SessionRow({ campaignId, session, onDetails, onDelete, actions, list }: SessionCardProps) {
-  return (
-    <li className="session-row" data-testid="session-row">
-      <SessionTitle session={session} as="span" />
-      <SessionTypeBadge session={session} />
-      <RecordingNowBadge session={session} />
-      <span className="session-where ellipsis" title={sessionWhere(session)}>
-        {sessionWhere(session)}
-      </span>
-      <SessionSummary session={session} />
-      <ProblemBadges session={session} />
-      <div className="row-actions">
-        <Link {...replayPageLink(campaignId, session.sessionId, list)} className="button button-primary button-small">
-          Watch Replay
-        </Link>
-        <SessionButtons campaignId={campaignId} session={session} onDetails={onDetails} onDelete={onDelete} actions={actions} />
-      </div>
-    </li>
   );
 }

@@ -7,34 +7,57 @@ import { DeviceIcon } from './DeviceIcon.js';
 // What a session card adds to the spec's facts: when, how long, what with, and what went wrong —
 // the derived facts the server keeps on each session.
 
-/** Start time (relative, the absolute time as its tooltip), duration, software and device, and country, in one short block. */
-export function SessionSummary({ session, now }: { session: Session; now?: number }) {
-  // "How long ago" is measured from when the card first showed (a render must not read the clock).
+/** When the session started, how long ago (measured from when it first showed: a render must not read the clock), the absolute time as its tooltip. */
+export function StartedAgo({ session, now }: { session: Pick<Session, 'startedAt'>; now?: number }) {
   const [shownAt] = useState(() => Date.now());
-  const at = now ?? shownAt;
+  return (
+    <time dateTime={new Date(session.startedAt).toISOString()} title={formatDateTime(session.startedAt)}>
+      {timeAgo(session.startedAt, now ?? shownAt)}
+    </time>
+  );
+}
+
+/** "1m 35s (1m 1s active)". */
+export function DurationText({ session }: { session: Pick<Session, 'durationMs' | 'activeMs'> }) {
+  return (
+    <>
+      {formatDurationMs(session.durationMs ?? 0)}
+      {session.activeMs ? <span className="muted"> ({formatDurationMs(session.activeMs)} active)</span> : null}
+    </>
+  );
+}
+
+/** The device's icon, browser and OS, and the kind of device. */
+export function SoftwareText({ session }: { session: Pick<Session, 'browser' | 'os' | 'device'> }) {
   const software = [session.browser, session.os].filter(Boolean).join(' · ') || 'Unknown browser';
+  return (
+    <>
+      <DeviceIcon device={session.device} /> {software}
+      {session.device ? <span className="muted"> ({session.device})</span> : null}
+    </>
+  );
+}
+
+/** Start time, duration, software and device, and country, in one short block. */
+export function SessionSummary({ session, now }: { session: Session; now?: number }) {
   return (
     <dl className="session-summary">
       <div>
         <dt className="visually-hidden">Started</dt>
         <dd>
-          <time dateTime={new Date(session.startedAt).toISOString()} title={formatDateTime(session.startedAt)}>
-            {timeAgo(session.startedAt, at)}
-          </time>
+          <StartedAgo session={session} now={now} />
         </dd>
       </div>
       <div>
         <dt className="visually-hidden">Duration</dt>
         <dd>
-          {formatDurationMs(session.durationMs ?? 0)}
-          {session.activeMs ? <span className="muted"> ({formatDurationMs(session.activeMs)} active)</span> : null}
+          <DurationText session={session} />
         </dd>
       </div>
       <div>
         <dt className="visually-hidden">Browser</dt>
         <dd>
-          <DeviceIcon device={session.device} /> {software}
-          {session.device ? <span className="muted"> ({session.device})</span> : null}
+          <SoftwareText session={session} />
         </dd>
       </div>
       <div>

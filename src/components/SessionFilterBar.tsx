@@ -1,17 +1,16 @@
 import { useEffect, useEffectEvent, useState } from 'react';
 import type { SessionFilters } from '../lib/sessionFilters.js';
-import { filterCount, hasFilters } from '../lib/sessionFilters.js';
+import { filterCount } from '../lib/sessionFilters.js';
+import { dayText, FLAG_LABELS } from '../lib/filterChips.js';
 import { KEY_VALUE } from '../../common/session-list.js';
 
 // The sessions list's filters and sort. Every change goes to the URL (the route's search), so a
 // filtered list can be bookmarked and shared. One rule for every control: it applies as you
 // change it (text fields once typing pauses, or at once on Enter or when they lose focus).
-// On a small screen the bar starts folded behind one "Filters (n)" button.
+// The bar is folded behind one "Filters (n)" button at every width, so the sessions come first.
 
 /** How long typing must pause before a text filter applies. */
 export const FILTER_TYPING_PAUSE_MS = 400;
-/** Narrower than this, the bar starts folded (the session cards go to one column there too). */
-const FOLDED_BELOW = '(max-width: 760px)';
 
 const SORTS = [
   ['', 'Newest first'],
@@ -28,11 +27,7 @@ const DEVICES = [
 
 /** "2024-05-01" (a date input's value) as epoch ms at local midnight, or undefined. */
 const dayStart = (value: string) => (value ? new Date(`${value}T00:00`).getTime() : undefined);
-const dayValue = (ms: number | undefined) => {
-  if (ms === undefined) return '';
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-};
+const dayValue = (ms: number | undefined) => (ms === undefined ? '' : dayText(ms));
 /** A country filter: a two-letter code, upper case, else none. */
 export const countryCode = (text: string) => (/^[A-Za-z]{2}$/.test(text.trim()) ? text.trim().toUpperCase() : undefined);
 /** A trait or tag filter: `key:value`, else none. */
@@ -159,10 +154,20 @@ export function choiceFilters<K extends string>(prefix: string, values: Partial<
   );
 }
 
+/** The one button the filters fold behind, at every width: "Filters (n)", n the active ones. */
+export function FiltersButton({ filters, open, onOpen }: { filters: SessionFilters; open: boolean; onOpen: (open: boolean) => void }) {
+  return (
+    <button type="button" className="button button-secondary filters-toggle" aria-expanded={open} aria-controls="session-filters" onClick={() => onOpen(!open)}>
+      Filters ({filterCount(filters)})
+    </button>
+  );
+}
+
+/** Every filter and the sort, each applied as it changes (the chips above the list show the active ones). */
 export function SessionFilterBar({ filters, onChange }: { filters: SessionFilters; onChange: (filters: SessionFilters) => void }) {
   const set = (patch: Partial<SessionFilters>) => onChange({ ...filters, ...patch });
-  const flag = (key: 'hasErrors' | 'hasRageClicks' | 'hasDeadClicks' | 'hasQuickBacks' | 'hasExcessiveScrolling' | 'starred', label: string) => (
-    <FlagFilter id={`filter-${key}`} label={label} checked={filters[key] === true} onApply={(on) => set({ [key]: on })} />
+  const flag = (key: keyof typeof FLAG_LABELS) => (
+    <FlagFilter id={`filter-${key}`} label={FLAG_LABELS[key]} checked={filters[key] === true} onApply={(on) => set({ [key]: on })} />
   );
   const words = wordFilters<'url' | 'user' | 'event' | 'browser' | 'utm'>('filter', filters, set);
   // The choices' values are the schema's own (SORTS, DEVICES), so the cast only narrows the key.
@@ -173,52 +178,35 @@ export function SessionFilterBar({ filters, onChange }: { filters: SessionFilter
   const duration = (key: 'minDuration' | 'maxDuration', label: string) => (
     <TextFilter id={`filter-${key}`} label={label} type="number" value={seconds(filters[key])} onApply={(v) => set({ [key]: fromSeconds(v) })} />
   );
-  const [open, setOpen] = useState(() => typeof window.matchMedia !== 'function' || !window.matchMedia(FOLDED_BELOW).matches);
   return (
-    <div className="filters">
-      <button
-        type="button"
-        className="button button-secondary button-small filters-toggle"
-        aria-expanded={open}
-        aria-controls="session-filters"
-        onClick={() => setOpen(!open)}
-      >
-        Filters ({filterCount(filters)})
-      </button>
-      <fieldset id="session-filters" className="filter-bar" aria-label="Filters" hidden={!open}>
-        <legend className="visually-hidden">Filter and sort sessions</legend>
-        {choice('sort', 'Sort', SORTS)}
-        {flag('hasErrors', 'Has errors')}
-        {flag('hasRageClicks', 'Has rage clicks')}
-        {flag('hasDeadClicks', 'Has dead clicks')}
-        {flag('hasQuickBacks', 'Quick backs')}
-        {flag('hasExcessiveScrolling', 'Excessive scrolling')}
-        {flag('starred', 'Starred')}
-        <TextFilter id="filter-from" label="From" type="date" value={dayValue(filters.from)} onApply={(v) => set({ from: dayStart(v) })} />
-        <TextFilter
-          id="filter-to"
-          label="To"
-          type="date"
-          value={dayValue(filters.to === undefined ? undefined : filters.to - 1)}
-          onApply={(v) => set({ to: v ? (dayStart(v) as number) + 86_400_000 : undefined })}
-        />
-        {duration('minDuration', 'Min duration (s)')}
-        {duration('maxDuration', 'Max duration (s)')}
-        {words('url', 'Visited page', '/checkout')}
-        {words('user', 'User', 'customer-4711')}
-        {words('event', 'Event', 'signup')}
-        {keyValue('trait', 'Trait (key:value)', 'plan:pro')}
-        {keyValue('tag', 'Tag (key:value)', 'team:blue')}
-        <TextFilter id="filter-country" label="Country" placeholder="DE" value={filters.country ?? ''} onApply={(v) => set({ country: countryCode(v) })} />
-        {words('browser', 'Browser', 'Chrome')}
-        {words('utm', 'UTM campaign', 'spring-sale')}
-        {choice('device', 'Device', DEVICES)}
-        {hasFilters(filters) && (
-          <button type="button" className="button button-secondary button-small" onClick={() => onChange({})}>
-            Clear filters
-          </button>
-        )}
-      </fieldset>
-    </div>
+    <fieldset className="filter-bar" aria-label="Filters">
+      <legend className="visually-hidden">Filter and sort sessions</legend>
+      {choice('sort', 'Sort', SORTS)}
+      {flag('hasErrors')}
+      {flag('hasRageClicks')}
+      {flag('hasDeadClicks')}
+      {flag('hasQuickBacks')}
+      {flag('hasExcessiveScrolling')}
+      {flag('starred')}
+      <TextFilter id="filter-from" label="From" type="date" value={dayValue(filters.from)} onApply={(v) => set({ from: dayStart(v) })} />
+      <TextFilter
+        id="filter-to"
+        label="To"
+        type="date"
+        value={dayValue(filters.to === undefined ? undefined : filters.to - 1)}
+        onApply={(v) => set({ to: v ? (dayStart(v) as number) + 86_400_000 : undefined })}
+      />
+      {duration('minDuration', 'Min duration (s)')}
+      {duration('maxDuration', 'Max duration (s)')}
+      {words('url', 'Visited page', '/checkout')}
+      {words('user', 'User', 'customer-4711')}
+      {words('event', 'Event', 'signup')}
+      {keyValue('trait', 'Trait (key:value)', 'plan:pro')}
+      {keyValue('tag', 'Tag (key:value)', 'team:blue')}
+      <TextFilter id="filter-country" label="Country" placeholder="DE" value={filters.country ?? ''} onApply={(v) => set({ country: countryCode(v) })} />
+      {words('browser', 'Browser', 'Chrome')}
+      {words('utm', 'UTM campaign', 'spring-sale')}
+      {choice('device', 'Device', DEVICES)}
+    </fieldset>
   );
 }

@@ -8,10 +8,12 @@ import type { Session } from '../../common/api-types.js';
 import { CAMPAIGN_DELETED } from '../lib/pageNotice.js';
 import { ErrorBox } from '../components/ErrorBox.js';
 import { CampaignNotFound, isUnknownCampaign } from '../components/CampaignNotFound.js';
-import { SessionCard, SessionRow } from '../components/SessionCard.js';
-import { SessionsViewToggle, useSessionsView } from '../components/SessionsView.js';
+import { SessionCard } from '../components/SessionCard.js';
+import { SessionRow, SessionTable } from '../components/SessionTable.js';
+import { ActiveFilters } from '../components/ActiveFilters.js';
+import { SessionsViewToggle, useSessionsView, type SessionsView } from '../components/SessionsView.js';
 import { DeleteCampaignModal, DeleteSessionModal, SessionDetailsModal } from '../components/SessionModals.js';
-import { SessionFilterBar, useTypedText } from '../components/SessionFilterBar.js';
+import { FiltersButton, SessionFilterBar, useTypedText } from '../components/SessionFilterBar.js';
 import { SegmentPicker } from '../components/SegmentPicker.js';
 import { hasFilters } from '../lib/sessionFilters.js';
 import { DEFAULT_SORT } from '../../common/session-list.js';
@@ -48,6 +50,7 @@ export function CampaignSessions({ campaignId, sessionActions, list: listSearch 
   const sessions = useInfiniteQuery({ ...sessionsQueryOptions(campaignId, query), enabled: Boolean(campaignId), placeholderData: keepPreviousData });
   const [details, setDetails] = useState<Session | null>(null);
   const [view, setView] = useSessionsView();
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const navigate = useNavigate();
@@ -92,6 +95,8 @@ export function CampaignSessions({ campaignId, sessionActions, list: listSearch 
   const pages = sessions.data?.pages ?? [];
   const counts = pages[0]?.counts ?? { total: 0, human: 0, bot: 0 };
   const list = sessions.isError ? [] : pages.flatMap((page) => page.sessions);
+  // A narrowed list says how many it matches of the campaign's (the server counts them; a page saved by an older build, what it holds).
+  const narrowed = Boolean(q) || type !== 'all' || hasFilters(listFilters({ ...listSearch, sort: DEFAULT_SORT }));
   if (sessions.isError && isUnknownCampaign(sessions.error)) return <CampaignNotFound campaignId={campaignId} />;
 
   return (
@@ -170,10 +175,24 @@ export function CampaignSessions({ campaignId, sessionActions, list: listSearch 
         <button type="button" className="button button-secondary" onClick={() => void sessions.refetch()} disabled={sessions.isFetching}>
           Refresh
         </button>
+        {onFilters && <FiltersButton filters={filters} open={filtersOpen} onOpen={setFiltersOpen} />}
         <SessionsViewToggle view={view} onView={setView} />
       </div>
-      {onFilters && <SegmentPicker campaignId={campaignId} filters={filters} onFilters={onFilters} />}
-      {onFilters && <SessionFilterBar filters={filters} onChange={onFilters} />}
+      {onFilters && (
+        <div id="session-filters" className="card filters-panel" hidden={!filtersOpen}>
+          <SegmentPicker campaignId={campaignId} filters={filters} onFilters={onFilters} />
+          <SessionFilterBar filters={filters} onChange={onFilters} />
+        </div>
+      )}
+      {onFilters && sessions.isSuccess && (
+        <ActiveFilters
+          campaignId={campaignId}
+          filters={filters}
+          onFilters={onFilters}
+          total={counts.total}
+          matched={narrowed ? (pages[0]?.matched ?? list.length) : undefined}
+        />
+      )}
       {filters.user && (
         <p className="small">
           <Link to="/campaign/$campaignId/person/$userId" params={{ campaignId, userId: filters.user }}>
@@ -190,14 +209,12 @@ export function CampaignSessions({ campaignId, sessionActions, list: listSearch 
         <div className="empty-state">
           <h2>No sessions found</h2>
           <p className="muted">
-            {q || type !== 'all' || hasFilters(filters)
-              ? 'Try another search or filter.'
-              : 'Install the campaign script on your site; sessions appear here as visitors arrive.'}
+            {narrowed ? 'Try another search or filter.' : 'Install the campaign script on your site; sessions appear here as visitors arrive.'}
           </p>
         </div>
       ) : (
         <>
-          <ul className={view === 'list' ? 'session-list' : 'session-grid'}>
+          <SessionItems view={view}>
             {list.map((session) => {
               const Item = view === 'list' ? SessionRow : SessionCard;
               return (
@@ -212,7 +229,7 @@ export function CampaignSessions({ campaignId, sessionActions, list: listSearch 
                 />
               );
             })}
-          </ul>
+          </SessionItems>
           {sessions.hasNextPage && <LoadMore loading={sessions.isFetchingNextPage} onLoad={() => void sessions.fetchNextPage()} />}
         </>
       )}
@@ -242,6 +259,11 @@ export function CampaignSessions({ campaignId, sessionActions, list: listSearch 
       )}
     </div>
   );
+}
+
+/** The sessions as cards (a list) or as the list view's table. */
+function SessionItems({ view, children }: { view: SessionsView; children: ReactNode }) {
+  return view === 'list' ? <SessionTable>{children}</SessionTable> : <ul className="session-grid">{children}</ul>;
 }
 
 /** 'Load more' button that also loads by itself when scrolled into view. */

@@ -3,7 +3,7 @@ import { hasChromium, signedInContext } from '../helpers/browser.js';
 import { PAGE_STUB } from '../../common/people.js';
 import type { SessionsResponse } from '../../common/api-types.js';
 import { flushRecorder, ownerTrackingSite, recorderRunning, useVisitorRig } from './tracker-site.js';
-import { saveSegmentAndClear } from './segments.js';
+import { openFilters, saveSegmentAndClear } from './segments.js';
 
 // People in Chromium: a site identifies its visitor (before its tag has even run, through the
 // documented stub) and sends an event; the owner finds the session by user and by event, sees
@@ -56,6 +56,7 @@ describe.skipIf(!hasChromium)('people', () => {
     const app = await context.newPage();
     await app.goto(`${rig.server.config.publicUrl}/campaign/${campaignId}`);
     const cards = app.getByTestId('session-card');
+    await openFilters(app);
     await app.getByLabel('User', { exact: true }).fill('customer-4711');
     await expect.poll(() => app.url()).toContain('user=customer-4711');
     await expect.poll(() => cards.count()).toBe(1);

@@ -5,6 +5,7 @@ import type { SessionsResponse } from '../../common/api-types.js';
 import { flushRecorder, ownerTrackingSite, recorderRunning, useVisitorRig } from './tracker-site.js';
 import { until } from './step.js';
 import { expectAccessible } from './a11y.js';
+import { openFilters } from './segments.js';
 import { formatDurationMs } from '../../src/lib/format.js';
 
 // A visitor who meets trouble (an error, a failed fetch, a rage click, a dead click), recorded by
@@ -72,6 +73,7 @@ describe.skipIf(!hasChromium)('the replay page’s activity timeline', () => {
     const context = await signedInContext(rig.browser, rig.server.config.publicUrl, owner, { viewport: { width: 1280, height: 800 } });
     const app = await context.newPage();
     await app.goto(`${rig.server.config.publicUrl}/campaign/${campaignId}`);
+    await openFilters(app);
     await app.getByRole('checkbox', { name: 'Has errors' }).check();
     await app.getByRole('checkbox', { name: 'Has rage clicks' }).check();
     const problems = app.getByRole('list', { name: 'Problems' }).first();

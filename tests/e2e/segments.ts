@@ -1,8 +1,16 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
+/** On the sessions page: unfolds the filters (folded behind "Filters (n)" at every width) if they are not yet. */
+export async function openFilters(app: Page): Promise<void> {
+  const button = app.getByRole('button', { name: /^Filters \(\d+\)$/ });
+  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+  await app.getByRole('group', { name: 'Filters' }).waitFor();
+}
+
 /** On the sessions page: saves its filters as the segment `name` (picked once saved), then clears the filters. Returns the segment picker. */
 export async function saveSegmentAndClear(app: Page, name: string): Promise<Locator> {
+  await openFilters(app);
   await app.getByRole('button', { name: 'Save filters as…' }).click();
   await app.getByLabel('Segment name').fill(name);
   await app.getByRole('button', { name: 'Save', exact: true }).click();

@@ -104,6 +104,15 @@ describe('GET /api/v1/streaming/sessions/:campaignId/', () => {
     expect(body.counts).toEqual({ total: TOTAL, human: TOTAL - BOTS, bot: BOTS });
   });
 
+  it('says how many sessions a narrowed list matches on its first page ("5 of 7 sessions"), nothing on the whole list or later pages', async () => {
+    expect(await page('limit=5')).not.toHaveProperty('matched');
+    const bots = await page('type=bot&limit=4');
+    expect(bots.matched).toBe(BOTS);
+    expect(await page(`type=bot&limit=4&cursor=${bots.nextCursor}`)).not.toHaveProperty('matched');
+    expect((await page('search=ABCD&type=human&limit=3')).matched).toBe(seeded.filter((s) => s.id.includes('AbCd') && s.is_bot === 0).length);
+    expect((await page('search=nothing-like-this')).matched).toBe(0);
+  });
+
   it('searches session id, IP and language case-insensitively, as substrings', async () => {
     const matches = (pred: (s: NewSession) => boolean) => newestFirst(seeded.filter(pred));
     expect(await all('search=ABCD&limit=25')).toEqual(matches((s) => s.id.includes('AbCd')));
