@@ -4,6 +4,7 @@ import type { userSession } from '../helpers/auth.js';
 import { sessionRow } from '../../server/sessions/rows.js';
 import { RARE_TERMS } from '../../server/sessions/search.js';
 import * as sessionTerms from '../../server/db/migrations/0031_session_terms.js';
+import * as termsByStart from '../../server/db/migrations/0032_session_terms_by_start.js';
 import { PEOPLE_TAGS } from '../../common/people.js';
 import type { Campaign, SessionsResponse } from '../../common/api-types.js';
 import { createCampaign, info, ownerAndOther, postBatch, sessionId, type TestEvent } from './ingest-support.js';
@@ -159,6 +160,7 @@ describe('the sessions list search', () => {
 
   it('migration 0031 gives sessions recorded before it their whole texts as terms', async () => {
     const before = await createCampaign(server, owner.headers, 'Before 0031');
+    await termsByStart.down(server.db);
     await sessionTerms.down(server.db);
     const row = {
       campaign_id: before.id,
@@ -174,6 +176,7 @@ describe('the sessions list search', () => {
       .values({ ...row, started_at: 1, last_activity_at: 1 })
       .execute();
     await sessionTerms.up(server.db);
+    await termsByStart.up(server.db);
     const terms = await server.db.selectFrom('session_terms').select('term').where('campaign_id', '=', before.id).orderBy('term').execute();
     expect(terms.map((t) => t.term)).toEqual(['/cart', '/products/kettle', 'cust-077', 'de-de', 'old-session', 'wishlist']);
     expect(await found('search=%2Fproducts%2Fk', before.id)).toEqual(['Old-Session']);
