@@ -68,7 +68,8 @@ export const MAX_SEARCH_TEXT = 200;
 
 /** The text as a search text moment, if it has a letter or digit (masked text is asterisks only). */
 function textMoment(t: number, text: unknown): Moment[] {
-  const kept = typeof text === 'string' ? storable(text, MAX_SEARCH_TEXT).trim() : '';
+  // Spaces as a reader sees them: a title's markup may break its line.
+  const kept = typeof text === 'string' ? storable(text.replace(/\s+/g, ' '), MAX_SEARCH_TEXT).trim() : '';
   return /[\p{L}\p{N}]/u.test(kept) ? [{ kind: 'text', t, text: kept }] : [];
 }
 
