@@ -44,6 +44,8 @@ export type Moment =
   | { kind: 'request'; t: number }
   | { kind: 'identify'; t: number; userId: string; traits: Fields }
   | { kind: 'event'; t: number; name: string }
+  /** Words a person read or clicked: the page's title, a clicked element's text (what the list's search finds). */
+  | { kind: 'text'; t: number; text: string }
   | { kind: 'tag'; t: number; key: string; value: string };
 
 export interface EventLike {
@@ -59,6 +61,35 @@ export function pathOf(href: string): string {
   } catch {
     return storable(href.split(/[?#]/)[0], MAX_PAGE_PATH);
   }
+}
+
+/** A page title or clicked text is cut here: the search matches a text's start and its words' starts. */
+export const MAX_SEARCH_TEXT = 200;
+
+/** The text as a search text moment, if it has a letter or digit (masked text is asterisks only). */
+function textMoment(t: number, text: unknown): Moment[] {
+  // Spaces as a reader sees them: a title's markup may break its line.
+  const kept = typeof text === 'string' ? storable(text.replace(/\s+/g, ' '), MAX_SEARCH_TEXT).trim() : '';
+  return /[\p{L}\p{N}]/u.test(kept) ? [{ kind: 'text', t, text: kept }] : [];
+}
+
+interface SnapshotNode {
+  type?: unknown;
+  tagName?: unknown;
+  textContent?: unknown;
+  childNodes?: unknown;
+}
+
+/** The element children of a snapshot node named `tag`, as rrweb serialises them. */
+const childrenNamed = (node: SnapshotNode | undefined, tag: string): SnapshotNode[] =>
+  Array.isArray(node?.childNodes) ? (node.childNodes as SnapshotNode[]).filter((child) => child?.type === 2 && child.tagName === tag) : [];
+
+/** A full snapshot's page title: the text of <html><head><title>, read without walking the page. */
+export function snapshotTitle(root: unknown): string | undefined {
+  const [title] = childrenNamed(childrenNamed(childrenNamed(root as SnapshotNode, 'html')[0], 'head')[0], 'title');
+  const texts = Array.isArray(title?.childNodes) ? (title.childNodes as SnapshotNode[]) : [];
+  const text = texts.find((child) => child?.type === 3 && typeof child.textContent === 'string');
+  return text?.textContent as string | undefined;
 }
 
 const isFields = (value: unknown): value is Fields => !!value && typeof value === 'object' && !Array.isArray(value);
@@ -86,7 +117,8 @@ function momentsOf(event: EventLike): Moment[] {
     href?: unknown;
     tag?: unknown;
     field?: unknown;
-    payload?: { level?: unknown; status?: unknown; message?: unknown };
+    node?: unknown;
+    payload?: { level?: unknown; status?: unknown; message?: unknown; t?: unknown };
   };
   switch (event.type) {
     case EventType.Meta:
@@ -97,7 +129,7 @@ function momentsOf(event: EventLike): Moment[] {
           ]
         : [{ kind: 'response', t }];
     case EventType.FullSnapshot:
-      return [{ kind: 'response', t }];
+      return [{ kind: 'response', t }, ...textMoment(t, snapshotTitle(data.node))];
     case EventType.Custom:
       if (data.tag === CAPTURED_TAGS.error || (data.tag === CAPTURED_TAGS.console && data.payload?.level === 'error')) {
         // The message groups the campaign's errors (server/insights/errors.ts).
@@ -111,6 +143,8 @@ function momentsOf(event: EventLike): Moment[] {
           { kind: 'response', t },
         ];
       if (data.tag === CAPTURED_TAGS.hidden) return [{ kind: 'response', t }];
+      // The heatmap's record of a click names what was clicked (its short visible text, masked by the tracker).
+      if (data.tag === CAPTURED_TAGS.click) return textMoment(t, data.payload?.t);
       return peopleMoments(t, data.tag, data.payload as Record<string, unknown> | undefined);
     case EventType.IncrementalSnapshot: {
       const source = data.source ?? -1;

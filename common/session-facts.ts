@@ -23,6 +23,8 @@ export const RAGE_WINDOW_MS = 1000;
 export const RAGE_RADIUS_PX = 30;
 /** Pages kept on the session row (the count goes on). */
 export const MAX_PAGES = 50;
+/** Page titles and clicked texts a session's search terms take (server/sessions/search-terms.ts): the first ones. */
+export const MAX_SEARCH_TEXTS = 30;
 /** Clicks the carried state keeps for the rage and dead rules: bounded whatever a page does. */
 export const MAX_RECENT_CLICKS = 20;
 
@@ -54,6 +56,10 @@ export interface SessionFacts extends PeopleFacts {
   onUnrecordedPage: boolean;
   /** Carried: the page's blocked nodes as id runs, bounded (ingest cuts later mutations under them). */
   blockedRuns: IdRuns;
+  /** Page titles and clicked texts this fold found, for the search terms (not carried: the terms are kept). */
+  searchTexts: string[];
+  /** Carried: how many search texts the session took so far, at most MAX_SEARCH_TEXTS. */
+  searchTextCount: number;
 }
 
 export const emptyFacts = (): SessionFacts => ({
@@ -75,6 +81,8 @@ export const emptyFacts = (): SessionFacts => ({
   scrolling: null,
   onUnrecordedPage: false,
   blockedRuns: [],
+  searchTexts: [],
+  searchTextCount: 0,
   ...emptyPeople(),
 });
 
@@ -142,6 +150,13 @@ function page(facts: SessionFacts, path: string, t: number, mark?: (kind: FactMa
   if (quickBack(facts, path, t)) mark?.('quickBack', t);
 }
 
+/** A title or clicked text for the search, once per fold and while the session has room for it. */
+function searchText(facts: SessionFacts, text: string): void {
+  if (facts.searchTextCount >= MAX_SEARCH_TEXTS || facts.searchTexts.includes(text)) return;
+  facts.searchTexts = [...facts.searchTexts, text];
+  facts.searchTextCount++;
+}
+
 /**
  * Folds moments (in time order) into the facts: a new object, the old one untouched. `mark`
  * hears each click, rage click, dead click, error, failed request, page, quick back, burst of
@@ -189,6 +204,9 @@ export function foldFacts(previous: SessionFacts, moments: Moment[], mark?: (kin
         break;
       case 'blocked':
         facts.blockedRuns = moment.reset ? moment.runs : joinRuns(facts.blockedRuns, moment.runs);
+        break;
+      case 'text':
+        searchText(facts, moment.text);
         break;
       case 'response':
         break;

@@ -24,8 +24,10 @@ const SEARCH_BUDGET_MS = 20;
 
 const queries: Query[] = [
   { label: 'first page, no search', params: () => '' },
-  // The search box (issue 36, migration 0031): a prefix of any session's term is one range of
-  // session_terms; a rare one's sessions are read by id, a common one fills a page along the list.
+  // The search box (issue 36, migrations 0031 and 0032): a prefix of any session's term is one
+  // range of session_terms, whose index holds each term's session start: the page of a prefix in
+  // up to 5,000 terms is read from it sorted by start, a more common one's from the newest sessions.
+  { label: 'first page, search "/" (every page path, every session)', params: () => '?search=%2F', budgetP95: SEARCH_BUDGET_MS },
   { label: 'first page, search "de-de" (language, 1 in 8 match)', params: () => '?search=de-de', budgetP95: SEARCH_BUDGET_MS },
   {
     label: 'first page, search a session id prefix',
@@ -33,6 +35,7 @@ const queries: Query[] = [
     budgetP95: SEARCH_BUDGET_MS,
   },
   { label: 'first page, search a user id prefix ("customer-471")', params: () => '?search=customer-471', budgetP95: SEARCH_BUDGET_MS },
+  { label: 'first page, search a user id prefix shared by many ("customer-4", 1 in 80)', params: () => '?search=customer-4', budgetP95: SEARCH_BUDGET_MS },
   { label: 'first page, search a page path ("products/42", 1 in 45 match)', params: () => '?search=products/42', budgetP95: SEARCH_BUDGET_MS },
   { label: 'first page, search an event name ("refund", 1 in 5,000)', params: () => '?search=refund', budgetP95: SEARCH_BUDGET_MS },
   { label: 'first page, user filter by prefix ("customer-47")', params: () => '?user=customer-47', budgetP95: SEARCH_BUDGET_MS },

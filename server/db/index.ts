@@ -46,6 +46,7 @@ import * as m0028 from './migrations/0028_session_visits.js';
 import * as m0029 from './migrations/0029_utm.js';
 import * as m0030 from './migrations/0030_erasures_keyed.js';
 import * as m0031 from './migrations/0031_session_terms.js';
+import * as m0032 from './migrations/0032_session_terms_by_start.js';
 
 export type Db = Kysely<Database>;
 export type { Database };
@@ -81,6 +82,7 @@ const migrations: Record<string, Migration> = {
   '0029_utm': m0029,
   '0030_erasures_keyed': m0030,
   '0031_session_terms': m0031,
+  '0032_session_terms_by_start': m0032,
 };
 
 export interface DbOptions {

@@ -6,6 +6,8 @@ export interface SessionTermsTable {
   campaign_id: string;
   session_id: string;
   term: string;
+  /** The session's start (migration 0032): a prefix's sessions newest first from the index alone. */
+  started_at: number;
 }
 
 export interface SessionEventsTable {

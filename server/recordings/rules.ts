@@ -372,7 +372,8 @@ export function firstBatchRow(campaign: CampaignRow, batch: RecordedBatch, info:
       duration_ms: sessionDurationMs({ duration_ms: row.duration_ms, active_ms: facts.active_ms }),
     });
   }
-  return withSearchTerms({ ...counted, ...verdictOf(counted) });
+  // The facts' terms hold what only the batch's events tell: its titles and clicked texts.
+  return withSearchTerms({ ...counted, ...verdictOf(counted) }, counted.search_terms);
 }
 
 /** A chunk's row as stored: the batch's events, already sorted and compressed (ingest packs them). */

@@ -5,7 +5,7 @@ import type { SessionsTable } from '../db/schema.js';
 import type { Session } from '../../common/api-types.js';
 import { readObject, type Scalar } from '../../common/people.js';
 import { sessionDurationMs } from './duration.js';
-import { searchTerms } from './search-terms.js';
+import { joinedTerms, searchTerms } from './search-terms.js';
 
 /** A sessions row as the API, the ingest and the seeds see it: the mapping both ways, and the column lists. */
 
@@ -92,8 +92,14 @@ export function rowSearchTerms(row: Pick<SessionRow, 'id' | 'user_id' | 'remote_
   return termsColumn([row.id, row.user_id, row.remote_ip, row.language, ...Object.keys(readObject(row.events)), ...(row.pages?.split('\n') ?? [])]);
 }
 
-/** A row with its search terms from all it holds (a new session's, before it is inserted). */
-export const withSearchTerms = (row: SessionRow): SessionRow => ({ ...row, search_terms: rowSearchTerms(row) });
+/**
+ * A row with its search terms from all it holds (a new session's, before it is inserted), and
+ * the terms its first batch's facts found (`found`, a terms column: titles and clicked texts too).
+ */
+export const withSearchTerms = (row: SessionRow, found: string | null = null): SessionRow => {
+  const own = rowSearchTerms(row);
+  return { ...row, search_terms: found && own ? JSON.stringify(joinedTerms(own, found)) : (own ?? found) };
+};
 
 /** The columns the session-facts rules keep (common/session-facts.ts). */
 const FACT_COLUMNS = [
@@ -130,6 +136,7 @@ export function factsOfRow(row: FactColumns & { entry_url?: string | null }): Se
     activeMs: Number(row.active_ms),
     ...countersOf(row),
     pages: row.pages ? row.pages.split('\n') : [],
+    searchTexts: [],
     entryUrl: null,
     exitUrl: row.exit_url,
     ...peopleOf(row),
@@ -154,7 +161,8 @@ export function factValues(facts: SessionFacts) {
     traits: jsonOrNull(facts.traits),
     tags: jsonOrNull(facts.tags),
     events: jsonOrNull(facts.events),
-    search_terms: termsColumn([facts.userId, ...Object.keys(facts.events), ...facts.pages]),
+    // The batch's titles and clicked texts before the pages, which a long visit has many of.
+    search_terms: termsColumn([facts.userId, ...Object.keys(facts.events), ...facts.searchTexts, ...facts.pages]),
   };
 }
 

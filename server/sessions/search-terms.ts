@@ -44,5 +44,11 @@ export function searchTerms(texts: readonly (string | null | undefined)[]): stri
   return [...terms];
 }
 
+/** Two terms columns' terms together (JSON arrays as written above), deduplicated and bounded as one. */
+export function joinedTerms(first: string, second: string): string[] {
+  const read = (column: string) => JSON.parse(column) as string[];
+  return [...new Set([...read(first), ...read(second)])].slice(0, MAX_TERMS);
+}
+
 /** The upper end of a prefix's range: above every term that starts with it, in byte (code point) order. */
 export const prefixEnd = (prefix: string) => `${prefix}\u{10FFFF}`;

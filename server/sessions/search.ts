@@ -2,7 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { Database } from '../db/index.js';
 import type { Executor } from '../db/executor.js';
 import { prefixEnd, searchKey } from './search-terms.js';
-import type { SessionQuery } from './query.js';
+import { decodeCursor, hasSessionFilters, type SessionQuery } from './query.js';
 
 // The sessions list's search box and user filter, by the sessions' search terms (session_terms,
 // migration 0031): a prefix is one range of its (campaign_id, term) index on both databases.
@@ -39,24 +39,109 @@ export function userStartsWith(eb: Sessions, user: string): Expression<SqlBool> 
 export const RARE_TERMS = 1000;
 
 /**
- * The search (or user) prefix as the database answers it fastest. A rare one's sessions are read
- * first, by one range of session_terms_term, and the page is read by their ids (walking the list
- * and probing each session would read the whole campaign). A common one leaves the query as it
- * is: the list is walked in its order with a probe per session (filtered()), which fills a page soon.
+ * The search box alone, newest first, reads its page from the terms' index (sorted by start) for a
+ * prefix found in at most this many terms: on 2 cores SQLite reads ~5,000 index entries a
+ * millisecond and probes ~250 sessions (bench/figures/sessions-list.ts).
+ */
+export const COMMON_TERMS = 5000;
+
+/**
+ * A more common prefix walks this many of the newest sessions first, probing each: one found
+ * in one session of 20 or more fills its page there. One in fewer sessions (a few sessions
+ * with many such terms) has its page read from the terms' index after all.
+ */
+export const WALKED_SESSIONS = 1000;
+
+/** The campaign's terms that start with the prefix: one range of session_terms_by_start. */
+const termsWith = (db: Executor, campaignId: string, prefix: string) =>
+  db.selectFrom('session_terms').where('campaign_id', '=', campaignId).where('term', '>=', prefix).where('term', '<', prefixEnd(prefix));
+
+/** How many terms start with the prefix, counted along its index range up to `cap` + 1. */
+async function termCount(db: Executor, campaignId: string, prefix: string, cap: number): Promise<number> {
+  const terms = termsWith(db, campaignId, prefix)
+    .select('session_id')
+    .limit(cap + 1);
+  const row = await db
+    .selectFrom(terms.as('t'))
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * The newest `count` sessions with a term starting with the prefix (after the cursor), newest
+ * first: one range of session_terms_by_start (migration 0032) sorted by start, no session read.
+ * A session with several such terms comes once; a read that found only repeats reads further.
+ */
+async function newestWithTerm(db: Executor, campaignId: string, prefix: string, count: number, cursor?: string): Promise<string[]> {
+  const after = cursor ? decodeCursor(cursor) : null;
+  const ids: string[] = [];
+  for (let read = count; ; read *= 4) {
+    const rows = await termsWith(db, campaignId, prefix)
+      .select(['session_id', 'started_at'])
+      .$if(after !== null, (qb) => qb.where((eb) => eb(eb.refTuple('started_at', 'session_id'), '<', eb.tuple(...(after as [number, string])))))
+      .orderBy('started_at', 'desc')
+      .orderBy('session_id', 'desc')
+      .limit(read)
+      .execute();
+    // In (start, id) order a session's terms are side by side.
+    ids.length = 0;
+    for (const row of rows) if (ids.at(-1) !== row.session_id) ids.push(row.session_id);
+    if (ids.length >= count || rows.length < read) return ids.slice(0, count);
+  }
+}
+
+/** Whether the search box is the query's only filter (paging aside), newest first. */
+const onlySearch = ({ search, cursor, limit, sort, ...filters }: SessionQuery) => (sort ?? 'newest') === 'newest' && !hasSessionFilters(filters);
+
+/**
+ * The newest `count` sessions among the newest WALKED_SESSIONS (after the cursor) with a term
+ * starting with the prefix: the list's index walked with a probe of session_terms' key each.
+ */
+async function walkedWithTerm(db: Executor, campaignId: string, prefix: string, count: number, cursor?: string): Promise<string[]> {
+  const after = cursor ? decodeCursor(cursor) : null;
+  const newest = db
+    .selectFrom('sessions')
+    .select(['campaign_id', 'id', 'started_at'])
+    .where('campaign_id', '=', campaignId)
+    .$if(after !== null, (qb) => qb.where((eb) => eb(eb.refTuple('started_at', 'id'), '<', eb.tuple(...(after as [number, string])))))
+    .orderBy('started_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(WALKED_SESSIONS);
+  const rows = await db
+    .selectFrom(newest.as('sessions'))
+    .select('id')
+    .where((eb) => hasTerm(eb as unknown as Sessions, prefix))
+    .orderBy('started_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(count)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * The search (or user) prefix as the database answers it fastest, by how many terms start with
+ * it. The search box alone, newest first, reads its page's sessions from the terms' index, or for
+ * a common prefix from the newest sessions walked when they fill it. Otherwise a rare prefix's
+ * sessions are all read (walking the list and probing each session would read the whole
+ * campaign) and the page by their ids; a common one walks the list in its order with a probe per
+ * session (filtered()), which fills a page soon.
  */
 export async function bySearch(db: Executor, campaignId: string, query: SessionQuery): Promise<SessionQuery> {
   const text = query.search ?? query.user;
   const prefix = text === undefined ? '' : searchKey(text);
   if (!prefix) return query;
-  const rows = await db
-    .selectFrom('session_terms')
-    .select('session_id')
-    .where('campaign_id', '=', campaignId)
-    .where('term', '>=', prefix)
-    .where('term', '<', prefixEnd(prefix))
-    .limit(RARE_TERMS + 1)
-    .execute();
-  if (rows.length > RARE_TERMS) return query;
+  const alone = onlySearch(query);
+  const cap = alone ? COMMON_TERMS : RARE_TERMS;
+  const common = (await termCount(db, campaignId, prefix, cap)) > cap;
+  if (alone) {
+    const want = query.limit + 1;
+    const walked = common ? await walkedWithTerm(db, campaignId, prefix, want, query.cursor) : [];
+    const sessionIds = walked.length === want ? walked : await newestWithTerm(db, campaignId, prefix, want, query.cursor);
+    return { ...query, search: undefined, sessionIds };
+  }
+  if (common) return query;
+  const rows = await termsWith(db, campaignId, prefix).select('session_id').execute();
   const found = new Set(rows.map((row) => row.session_id));
   const sessionIds = query.sessionIds ? query.sessionIds.filter((id) => found.has(id)) : [...found];
   return { ...query, sessionIds };

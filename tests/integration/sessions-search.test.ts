@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
 import type { userSession } from '../helpers/auth.js';
 import { sessionRow } from '../../server/sessions/rows.js';
-import { RARE_TERMS } from '../../server/sessions/search.js';
+import { COMMON_TERMS } from '../../server/sessions/search.js';
+import { MAX_SEARCH_TEXTS } from '../../common/session-facts.js';
 import * as sessionTerms from '../../server/db/migrations/0031_session_terms.js';
+import * as termsByStart from '../../server/db/migrations/0032_session_terms_by_start.js';
 import { PEOPLE_TAGS } from '../../common/people.js';
 import type { Campaign, SessionsResponse } from '../../common/api-types.js';
 import { createCampaign, info, ownerAndOther, postBatch, sessionId, type TestEvent } from './ingest-support.js';
@@ -18,17 +20,30 @@ let other: Awaited<ReturnType<typeof userSession>>;
 let campaign: Campaign;
 let elsewhere: Campaign;
 const ids = { kettle: sessionId(), toaster: sessionId(), anonymous: sessionId(), otherCampaign: sessionId(), deleted: sessionId() };
+const read = { titled: sessionId(), clicked: sessionId(), masked: sessionId(), busy: sessionId(), cust: sessionId() };
+let reading: Campaign;
 
 const page = (href: string, t: number): TestEvent => ({ type: 4, data: { href, width: 1280, height: 720 }, timestamp: t });
 const custom = (tag: string, payload: unknown, t: number): TestEvent => ({ type: 5, data: { tag, payload }, timestamp: t });
 const identify = (userId: string, t: number) => custom(PEOPLE_TAGS.identify, { userId }, t);
 const event = (name: string, t: number) => custom(PEOPLE_TAGS.event, { name }, t);
 
-/** One batch of a session, as the tracker sends it (the first with the visitor's info). */
-async function send(campaignId: string, id: string, seq: number, events: (t: number) => TestEvent[]) {
+/** A clicked element as the tracker's heatmap records it: its short visible text. */
+const click = (text: string, t: number) => custom('tapedeck/click', { p: '/p', s: 'button', t: text, fx: 0.5, fy: 0.5, x: 20, y: 40, w: 1280, h: 1600 }, t);
+
+/** A full snapshot of a page titled `title` (rrweb's serialised document), or of an empty one. */
+const snapshot = (t: number, title?: string): TestEvent => {
+  const text = (id: number, textContent: string) => ({ type: 3, textContent, id });
+  const element = (id: number, tagName: string, childNodes: unknown[]) => ({ type: 2, tagName, attributes: {}, childNodes, id });
+  const head = element(3, 'head', title === undefined ? [] : [element(4, 'title', [text(5, title)])]);
+  const childNodes = title === undefined ? [] : [element(2, 'html', [head, element(6, 'body', [text(7, 'Kettle deals inside')])])];
+  return { type: 2, data: { node: { type: 0, childNodes, id: 1 }, initialOffset: { top: 0, left: 0 } }, timestamp: t };
+};
+
+/** One batch of a session, as the tracker sends it (the first with the visitor's info), ending with a full snapshot (of a page titled `title`). */
+async function send(campaignId: string, id: string, seq: number, events: (t: number) => TestEvent[], title?: string) {
   const t = Date.now() - 5000 + seq * 100;
-  const snapshot: TestEvent = { type: 2, data: { node: { type: 0, childNodes: [], id: 1 }, initialOffset: { top: 0, left: 0 } }, timestamp: t + 1 };
-  const response = await postBatch(server, campaignId, { sessionId: id, seq, info: seq === 0 ? info() : null, events: [...events(t), snapshot] });
+  const response = await postBatch(server, campaignId, { sessionId: id, seq, info: seq === 0 ? info() : null, events: [...events(t), snapshot(t + 1, title)] });
   expect(response.status).toBe(200);
 }
 
@@ -72,6 +87,47 @@ beforeAll(async () => {
   ]);
 });
 afterAll(async () => server?.close());
+
+describe('the search by what a person read and clicked', () => {
+  beforeAll(async () => {
+    reading = await createCampaign(server, owner.headers, 'Reading');
+    await send(reading.id, read.titled, 0, (t) => [page('https://shop.example.com/p/1', t)], 'Electric Kettle 1.7 L – Shop');
+    await send(reading.id, read.clicked, 0, (t) => [page('https://shop.example.com/p/2', t), click('Toaster', t + 1)]);
+    // A later batch's clicked text is found too.
+    await send(reading.id, read.clicked, 1, (t) => [click('Add  Kettle to basket', t)]);
+    await send(reading.id, read.masked, 0, (t) => [page('https://shop.example.com/p/3', t), click('******', t + 1)], '*******');
+    // Every click a new text: only the session's first MAX_SEARCH_TEXTS become terms.
+    const items = Array.from({ length: MAX_SEARCH_TEXTS + 10 }, (_, i) => `Item ${String(i + 1).padStart(2, '0')}`);
+    await send(reading.id, read.busy, 0, (t) => [page('https://shop.example.com/p/4', t), ...items.slice(0, 20).map((item, i) => click(item, t + 1 + i))]);
+    await send(reading.id, read.busy, 1, (t) => items.slice(20).map((item, i) => click(item, t + i)));
+    await send(reading.id, read.cust, 0, (t) => [page('https://shop.example.com/p/5', t), identify('cust-001', t + 1)], 'Toaster – Shop');
+  });
+
+  const inReading = (text: string) => found(`search=${encodeURIComponent(text)}`, reading.id);
+
+  it('finds a session by its page title and by the text of what was clicked, by any word of them', async () => {
+    expect(await inReading('kettle')).toEqual([read.titled, read.clicked].sort());
+    expect(await inReading('Electric kettle 1')).toEqual([read.titled]);
+    expect(await inReading('add kettle')).toEqual([read.clicked]);
+    expect(await inReading('toaster')).toEqual([read.clicked, read.cust].sort());
+    // The page's body is not its title.
+    expect(await inReading('deals')).toEqual([]);
+  });
+
+  it('finds the user id and session id prefixes beside them, and nothing for what no session has', async () => {
+    expect(await inReading('cust-00')).toEqual([read.cust]);
+    expect(await inReading(read.titled.slice(0, 10))).toEqual([read.titled]);
+    expect(await inReading('zzz')).toEqual([]);
+    expect(await inReading('*')).toEqual([]);
+  });
+
+  it("takes a session's first titles and clicked texts only", async () => {
+    expect(await inReading(`item ${MAX_SEARCH_TEXTS}`)).toEqual([read.busy]);
+    expect(await inReading(`item ${MAX_SEARCH_TEXTS + 1}`)).toEqual([]);
+    const terms = await server.db.selectFrom('session_terms').select('term').where('session_id', '=', read.busy).execute();
+    expect(terms.filter(({ term }) => term.startsWith('item')).length).toBe(MAX_SEARCH_TEXTS);
+  });
+});
 
 describe('the sessions list search', () => {
   it('finds sessions by user id, page path, event name and session id, by prefix and any case', async () => {
@@ -122,10 +178,10 @@ describe('the sessions list search', () => {
     }
   });
 
-  it('pages a common prefix along the list and a rare one by its sessions, newest first', async () => {
+  it('pages a common prefix along the list and a rarer one by its terms, newest first', async () => {
     const bulk = await createCampaign(server, owner.headers, 'Bulk');
-    // Each has two terms starting "bulk" (its user id and its page): more than a rare prefix's.
-    const rows = Array.from({ length: RARE_TERMS / 2 + 100 }, (_, i) => ({
+    // Each has two terms starting "bulk" (its user id and its page): more than a common prefix's.
+    const rows = Array.from({ length: COMMON_TERMS / 2 + 100 }, (_, i) => ({
       id: sessionId(),
       user_id: `bulk-${i}`,
       pages: '/bulk',
@@ -154,11 +210,13 @@ describe('the sessions list search', () => {
     };
     expect(await inOrder('search=bulk&limit=100')).toEqual(newest(() => true));
     expect(await inOrder('search=bulk-11')).toEqual(newest((row) => row.user_id.startsWith('bulk-11')));
+    expect(await inOrder('search=bulk-1&limit=100')).toEqual(newest((row) => row.user_id.startsWith('bulk-1')));
     expect(await inOrder('user=bulk-7&limit=25')).toEqual(newest((row) => row.user_id.startsWith('bulk-7')));
   });
 
   it('migration 0031 gives sessions recorded before it their whole texts as terms', async () => {
     const before = await createCampaign(server, owner.headers, 'Before 0031');
+    await termsByStart.down(server.db);
     await sessionTerms.down(server.db);
     const row = {
       campaign_id: before.id,
@@ -174,6 +232,7 @@ describe('the sessions list search', () => {
       .values({ ...row, started_at: 1, last_activity_at: 1 })
       .execute();
     await sessionTerms.up(server.db);
+    await termsByStart.up(server.db);
     const terms = await server.db.selectFrom('session_terms').select('term').where('campaign_id', '=', before.id).orderBy('term').execute();
     expect(terms.map((t) => t.term)).toEqual(['/cart', '/products/kettle', 'cust-077', 'de-de', 'old-session', 'wishlist']);
     expect(await found('search=%2Fproducts%2Fk', before.id)).toEqual(['Old-Session']);

@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { emptyFacts, factMoments, foldFacts, hasHumanInput, pathOf, sessionFacts, type SessionFacts } from '../../../common/session-facts.js';
+import { emptyFacts, factMoments, MAX_SEARCH_TEXTS, foldFacts, hasHumanInput, pathOf, sessionFacts, type SessionFacts } from '../../../common/session-facts.js';
 import { carriedFacts, readCarried } from '../../../common/carried-facts.js';
 import { maskText } from '../../../common/scrub.js';
 
@@ -203,7 +203,18 @@ describe('batches', () => {
       scrolling: null,
       onUnrecordedPage: false,
       blockedRuns: [],
+      searchTextCount: 0,
     });
+  });
+
+  it('takes page titles and clicked texts for the search once each, the first MAX_SEARCH_TEXTS of a session across batches', () => {
+    const texts = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => ({ kind: 'text' as const, t: from + i, text: `Item ${from + i}` }));
+    const first = foldFacts(emptyFacts(), [...texts(0, 20), ...texts(0, 5)]);
+    expect(first.searchTexts).toEqual(texts(0, 20).map((m) => m.text));
+    const carried = readCarried(carriedFacts(first));
+    const second = foldFacts({ ...emptyFacts(), ...carried }, texts(20, MAX_SEARCH_TEXTS + 10));
+    expect(second.searchTexts).toEqual(texts(20, MAX_SEARCH_TEXTS).map((m) => m.text));
+    expect(readCarried(carriedFacts(second)).searchTextCount).toBe(MAX_SEARCH_TEXTS);
   });
 
   it('carries the blocked nodes of the page view, joined batch after batch, until a full snapshot starts afresh', () => {
