@@ -94,12 +94,18 @@ export function snapshotTitle(root: unknown): string | undefined {
 
 const isFields = (value: unknown): value is Fields => !!value && typeof value === 'object' && !Array.isArray(value);
 
+/** Traits as a column can hold them: keys and text values storable (PostgreSQL's jsonb refuses a NUL or a lone surrogate). */
+const storableFields = (fields: unknown): Fields =>
+  isFields(fields)
+    ? Object.fromEntries(Object.entries(fields).map(([key, value]) => [storable(key), typeof value === 'string' ? storable(value) : value]))
+    : {};
+
 /** What the page told with tapedeck.identify, .event and .tag (common/people.ts); ingest's schema bounds them. */
 function peopleMoments(t: number, tag: unknown, payload: Record<string, unknown> | undefined): Moment[] {
   if (!payload || typeof payload !== 'object') return [];
   // Names as a column can hold them (no NUL: PostgreSQL refuses one in text and in JSON).
   if (tag === PEOPLE_TAGS.identify && typeof payload.userId === 'string')
-    return [{ kind: 'identify', t, userId: storable(payload.userId), traits: isFields(payload.traits) ? payload.traits : {} }];
+    return [{ kind: 'identify', t, userId: storable(payload.userId), traits: storableFields(payload.traits) }];
   if (tag === PEOPLE_TAGS.event && typeof payload.name === 'string') return [{ kind: 'event', t, name: storable(payload.name) }];
   if (tag === PEOPLE_TAGS.tag && typeof payload.key === 'string' && typeof payload.value === 'string')
     return [{ kind: 'tag', t, key: storable(payload.key), value: storable(payload.value) }];

@@ -10,6 +10,10 @@ export const PEOPLE_TAGS = {
 
 /** An id, an event name, a tag's key and value, a trait's key and text value: at most this many characters. */
 export const NAME_MAX = 200;
+/** People on a page of the campaign's people directory. */
+export const PEOPLE_PAGE = 50;
+/** The directory's search: an id's start, `key=value` (each at most NAME_MAX), or a trait's value. */
+export const PEOPLE_SEARCH_MAX = 2 * NAME_MAX + 1;
 /** Traits of an identify call, props of an event, and tags or traits kept on a session: at most this many. */
 export const FIELDS_MAX = 50;
 /** Events a page may send in a minute. */

@@ -24,6 +24,7 @@ import { Route as AuthedCampaignCampaignIdEditRouteImport } from './routes/_auth
 import { Route as AuthedCampaignCampaignIdFunnelsRouteImport } from './routes/_authed/campaign/$campaignId/funnels'
 import { Route as AuthedCampaignCampaignIdHeatmapsRouteImport } from './routes/_authed/campaign/$campaignId/heatmaps'
 import { Route as AuthedCampaignCampaignIdInsightsRouteImport } from './routes/_authed/campaign/$campaignId/insights'
+import { Route as AuthedCampaignCampaignIdPeopleRouteImport } from './routes/_authed/campaign/$campaignId/people'
 import { Route as AuthedCampaignCampaignIdPersonUserIdRouteImport } from './routes/_authed/campaign/$campaignId/person/$userId'
 import { Route as AuthedCampaignCampaignIdSessionSessionIdRouteImport } from './routes/_authed/campaign/$campaignId/session/$sessionId'
 
@@ -106,6 +107,12 @@ const AuthedCampaignCampaignIdInsightsRoute =
     path: '/campaign/$campaignId/insights',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedCampaignCampaignIdPeopleRoute =
+  AuthedCampaignCampaignIdPeopleRouteImport.update({
+    id: '/campaign/$campaignId/people',
+    path: '/campaign/$campaignId/people',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedCampaignCampaignIdPersonUserIdRoute =
   AuthedCampaignCampaignIdPersonUserIdRouteImport.update({
     id: '/campaign/$campaignId/person/$userId',
@@ -133,6 +140,7 @@ export interface FileRoutesByFullPath {
   '/campaign/$campaignId/funnels': typeof AuthedCampaignCampaignIdFunnelsRoute
   '/campaign/$campaignId/heatmaps': typeof AuthedCampaignCampaignIdHeatmapsRoute
   '/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
+  '/campaign/$campaignId/people': typeof AuthedCampaignCampaignIdPeopleRoute
   '/campaign/$campaignId/': typeof AuthedCampaignCampaignIdIndexRoute
   '/campaign/$campaignId/person/$userId': typeof AuthedCampaignCampaignIdPersonUserIdRoute
   '/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
@@ -151,6 +159,7 @@ export interface FileRoutesByTo {
   '/campaign/$campaignId/funnels': typeof AuthedCampaignCampaignIdFunnelsRoute
   '/campaign/$campaignId/heatmaps': typeof AuthedCampaignCampaignIdHeatmapsRoute
   '/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
+  '/campaign/$campaignId/people': typeof AuthedCampaignCampaignIdPeopleRoute
   '/campaign/$campaignId': typeof AuthedCampaignCampaignIdIndexRoute
   '/campaign/$campaignId/person/$userId': typeof AuthedCampaignCampaignIdPersonUserIdRoute
   '/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
@@ -171,6 +180,7 @@ export interface FileRoutesById {
   '/_authed/campaign/$campaignId/funnels': typeof AuthedCampaignCampaignIdFunnelsRoute
   '/_authed/campaign/$campaignId/heatmaps': typeof AuthedCampaignCampaignIdHeatmapsRoute
   '/_authed/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
+  '/_authed/campaign/$campaignId/people': typeof AuthedCampaignCampaignIdPeopleRoute
   '/_authed/campaign/$campaignId/': typeof AuthedCampaignCampaignIdIndexRoute
   '/_authed/campaign/$campaignId/person/$userId': typeof AuthedCampaignCampaignIdPersonUserIdRoute
   '/_authed/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
@@ -191,6 +201,7 @@ export interface FileRouteTypes {
     | '/campaign/$campaignId/funnels'
     | '/campaign/$campaignId/heatmaps'
     | '/campaign/$campaignId/insights'
+    | '/campaign/$campaignId/people'
     | '/campaign/$campaignId/'
     | '/campaign/$campaignId/person/$userId'
     | '/campaign/$campaignId/session/$sessionId'
@@ -209,6 +220,7 @@ export interface FileRouteTypes {
     | '/campaign/$campaignId/funnels'
     | '/campaign/$campaignId/heatmaps'
     | '/campaign/$campaignId/insights'
+    | '/campaign/$campaignId/people'
     | '/campaign/$campaignId'
     | '/campaign/$campaignId/person/$userId'
     | '/campaign/$campaignId/session/$sessionId'
@@ -228,6 +240,7 @@ export interface FileRouteTypes {
     | '/_authed/campaign/$campaignId/funnels'
     | '/_authed/campaign/$campaignId/heatmaps'
     | '/_authed/campaign/$campaignId/insights'
+    | '/_authed/campaign/$campaignId/people'
     | '/_authed/campaign/$campaignId/'
     | '/_authed/campaign/$campaignId/person/$userId'
     | '/_authed/campaign/$campaignId/session/$sessionId'
@@ -350,6 +363,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedCampaignCampaignIdInsightsRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/campaign/$campaignId/people': {
+      id: '/_authed/campaign/$campaignId/people'
+      path: '/campaign/$campaignId/people'
+      fullPath: '/campaign/$campaignId/people'
+      preLoaderRoute: typeof AuthedCampaignCampaignIdPeopleRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/campaign/$campaignId/person/$userId': {
       id: '/_authed/campaign/$campaignId/person/$userId'
       path: '/campaign/$campaignId/person/$userId'
@@ -375,6 +395,7 @@ interface AuthedRouteChildren {
   AuthedCampaignCampaignIdFunnelsRoute: typeof AuthedCampaignCampaignIdFunnelsRoute
   AuthedCampaignCampaignIdHeatmapsRoute: typeof AuthedCampaignCampaignIdHeatmapsRoute
   AuthedCampaignCampaignIdInsightsRoute: typeof AuthedCampaignCampaignIdInsightsRoute
+  AuthedCampaignCampaignIdPeopleRoute: typeof AuthedCampaignCampaignIdPeopleRoute
   AuthedCampaignCampaignIdIndexRoute: typeof AuthedCampaignCampaignIdIndexRoute
   AuthedCampaignCampaignIdPersonUserIdRoute: typeof AuthedCampaignCampaignIdPersonUserIdRoute
   AuthedCampaignCampaignIdSessionSessionIdRoute: typeof AuthedCampaignCampaignIdSessionSessionIdRoute
@@ -388,6 +409,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedCampaignCampaignIdFunnelsRoute: AuthedCampaignCampaignIdFunnelsRoute,
   AuthedCampaignCampaignIdHeatmapsRoute: AuthedCampaignCampaignIdHeatmapsRoute,
   AuthedCampaignCampaignIdInsightsRoute: AuthedCampaignCampaignIdInsightsRoute,
+  AuthedCampaignCampaignIdPeopleRoute: AuthedCampaignCampaignIdPeopleRoute,
   AuthedCampaignCampaignIdIndexRoute: AuthedCampaignCampaignIdIndexRoute,
   AuthedCampaignCampaignIdPersonUserIdRoute:
     AuthedCampaignCampaignIdPersonUserIdRoute,

@@ -47,6 +47,7 @@ import * as m0029 from './migrations/0029_utm.js';
 import * as m0030 from './migrations/0030_erasures_keyed.js';
 import * as m0031 from './migrations/0031_session_terms.js';
 import * as m0032 from './migrations/0032_session_terms_by_start.js';
+import * as m0033 from './migrations/0033_people_directory.js';
 
 export type Db = Kysely<Database>;
 export type { Database };
@@ -83,6 +84,7 @@ const migrations: Record<string, Migration> = {
   '0030_erasures_keyed': m0030,
   '0031_session_terms': m0031,
   '0032_session_terms_by_start': m0032,
+  '0033_people_directory': m0033,
 };
 
 export interface DbOptions {

@@ -10,6 +10,15 @@ export interface SessionTermsTable {
   started_at: number;
 }
 
+/** An identified session's trait (migration 0033), kept by the database from sessions.traits and user_id: the value as text, ASCII lower-cased. */
+export interface SessionTraitsTable {
+  campaign_id: string;
+  session_id: string;
+  user_id: string;
+  key: string;
+  value: string;
+}
+
 export interface SessionEventsTable {
   campaign_id: string;
   session_id: string;

@@ -1,5 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
-import type { ErasuresTable, SessionCountsTable, SessionEventsTable, SessionTermsTable } from './schema-people.js';
+import type { ErasuresTable, SessionCountsTable, SessionEventsTable, SessionTermsTable, SessionTraitsTable } from './schema-people.js';
 import type {
   FunnelDaysTable,
   FunnelsTable,
@@ -221,6 +221,7 @@ export interface Database extends HeatmapTables {
   notes: NotesTable;
   session_events: SessionEventsTable;
   session_terms: SessionTermsTable;
+  session_traits: SessionTraitsTable;
   session_counts: SessionCountsTable;
   erasures: ErasuresTable;
   insights_days: InsightsDaysTable;

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
-import { Erased, Person, PersonParams, PersonQuery, PERSON_NOT_FOUND } from '../../common/api/people.js';
+import { Erased, PeoplePage, PeopleParams, PeopleQuery, Person, PersonParams, PersonQuery, PERSON_NOT_FOUND } from '../../common/api/people.js';
 import { currentUserId, requireUser } from '../auth/tokens.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { storable } from '../../common/scrub.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { erasePerson, findPerson, subjectDigest } from './repository.js';
+import { listPeople } from './directory.js';
 
 const PATH = '/api/v1/people/:campaignId/:userId';
 
@@ -19,10 +20,21 @@ function personId(userId: string): string {
 /**
  * A person of a campaign, by the id the page identified them with: GET answers their sessions,
  * traits, tags and events (with ?download=true as a file: a data-subject access export), DELETE
- * erases all of it. Owner only, as every campaign call: 403 for another owner's campaign.
+ * erases all of it; the directory lists them. Owner only, as every campaign call: 403 for another owner's campaign.
  */
 export async function registerPeople(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  // The directory: a page of the campaign's people, searched by id prefix or trait (server/people/directory.ts).
+  api.get(
+    '/api/v1/people/:campaignId/',
+    { preHandler: requireUser(ctx), schema: { params: PeopleParams, querystring: PeopleQuery, response: { 200: PeoplePage } } },
+    async (request, reply) => {
+      const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
+      reply.header('cache-control', 'private, no-store');
+      return listPeople(ctx.db, campaign.id, request.query);
+    },
+  );
 
   api.get(
     PATH,

@@ -26,6 +26,7 @@ export const API_PATHS = {
   notes: (campaignId: string, sessionId: string) => `/api/v1/notes/${encodeURIComponent(campaignId)}/${encodeURIComponent(sessionId)}`,
   note: (campaignId: string, sessionId: string, noteId: string) =>
     `/api/v1/notes/${encodeURIComponent(campaignId)}/${encodeURIComponent(sessionId)}/${encodeURIComponent(noteId)}`,
+  people: (campaignId: string) => `/api/v1/people/${encodeURIComponent(campaignId)}/`,
   person: (campaignId: string, userId: string) => `/api/v1/people/${encodeURIComponent(campaignId)}/${encodeURIComponent(userId)}`,
   replay: replayApiPath,
   liveSessions: (campaignId: string) => `/api/v1/streaming/sessions/${encodeURIComponent(campaignId)}/live`,

@@ -1,7 +1,7 @@
-import { queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { api, type ApiClient } from './client.js';
 import { API_PATHS } from './paths.js';
-import type { Erased, Person } from '../../common/api/people.js';
+import type { Erased, PeoplePage, Person } from '../../common/api/people.js';
 
 export const personKey = (campaignId: string, userId: string) => ['person', campaignId, userId] as const;
 
@@ -15,3 +15,15 @@ export const erasePerson = (campaignId: string, userId: string, client: ApiClien
 
 /** The data-subject access export: the same answer as a file the browser downloads (the session cookie goes with a same-origin link). */
 export const personExportUrl = (campaignId: string, userId: string) => `${API_PATHS.person(campaignId, userId)}?download=true`;
+
+/** The campaign's people directory, searched by `q` (an id's start, `key=value`, or a trait's value), a page at a time. */
+export const peopleQueryOptions = (campaignId: string, q: string, client: ApiClient = api) =>
+  infiniteQueryOptions({
+    queryKey: ['people', campaignId, q] as const,
+    queryFn: ({ pageParam }) => {
+      const params = new URLSearchParams({ ...(q.trim() ? { q: q.trim() } : {}), ...(pageParam ? { cursor: pageParam } : {}) });
+      return client.get<PeoplePage>(`${API_PATHS.people(campaignId)}${params.size ? `?${params}` : ''}`);
+    },
+    initialPageParam: null as string | null,
+    getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
+  });

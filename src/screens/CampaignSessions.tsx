@@ -1,5 +1,5 @@
 import { campaignDataChanged } from '../api/campaignData.js';
-import { useEffect, useEffectEvent, useRef, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { campaignKeys, campaignsQueryOptions, deleteCampaign, deleteErrorMessage } from '../api/campaigns.js';
@@ -27,6 +27,7 @@ import { LiveBadge } from '../components/LiveBadge.js';
 import { StorageQuotaNotice } from '../components/StorageQuotaNotice.js';
 import { CampaignTabs } from '../components/CampaignTabs.js';
 import { CampaignUsage } from '../components/CampaignUsage.js';
+import { LoadMore } from '../components/LoadMore.js';
 
 interface CampaignSessionsProps {
   campaignId: string;
@@ -264,26 +265,4 @@ export function CampaignSessions({ campaignId, sessionActions, list: listSearch 
 /** The sessions as cards (a list) or as the list view's table. */
 function SessionItems({ view, children }: { view: SessionsView; children: ReactNode }) {
   return view === 'list' ? <SessionTable>{children}</SessionTable> : <ul className="session-grid">{children}</ul>;
-}
-
-/** 'Load more' button that also loads by itself when scrolled into view. */
-function LoadMore({ loading, onLoad }: { loading: boolean; onLoad: () => void }) {
-  const ref = useRef<HTMLButtonElement>(null);
-  const loadWhenIdle = useEffectEvent(() => {
-    if (!loading) onLoad();
-  });
-  useEffect(() => {
-    const el = ref.current;
-    if (!el || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && loadWhenIdle(), { rootMargin: '400px' });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-  return (
-    <div className="load-more">
-      <button ref={ref} type="button" className="button button-secondary" onClick={onLoad} disabled={loading}>
-        {loading ? 'Loading...' : 'Load more'}
-      </button>
-    </div>
-  );
 }

@@ -1,14 +1,17 @@
 import { campaignDataChanged } from '../api/campaignData.js';
+import '../components/people.css';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { erasePerson, personExportUrl, personKey, personQueryOptions } from '../api/people.js';
 import { createErrorMessage } from '../api/campaigns.js';
-import { ConfirmDeleteModal } from '../components/SessionModals.js';
+import { ConfirmDeleteModal, SessionDetailsModal } from '../components/SessionModals.js';
 import { ErrorBox } from '../components/ErrorBox.js';
-import { formatDateTime, formatDurationMs, shortId } from '../lib/format.js';
-import { replayPageLink } from '../lib/replayUrls.js';
+import { SessionCard } from '../components/SessionCard.js';
+import { formatDateTime } from '../lib/format.js';
 import { PeopleFactsList } from '../components/replay/PersonFacts.js';
+import type { Session } from '../../common/api-types.js';
+import type { Person as PersonData } from '../../common/api/people.js';
 
 // A person: the sessions a site identified by one id (tapedeck.identify), what they told, their
 // data as a file (a data-subject access export), and their erasure, confirmed by typing the id.
@@ -23,6 +26,7 @@ export function Person({ campaignId, userId }: Props) {
   const { data: person } = useSuspenseQuery(personQueryOptions(campaignId, userId));
   const [erasing, setErasing] = useState(false);
   const [typed, setTyped] = useState('');
+  const [details, setDetails] = useState<Session | null>(null);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const erase = useMutation({
@@ -47,6 +51,7 @@ export function Person({ campaignId, userId }: Props) {
         </button>
       </div>
       {erase.isError && <ErrorBox title="Error" message={createErrorMessage(erase.error, 'Failed to erase this person')} />}
+      <PersonSeen person={person} />
       <section className="card" aria-labelledby="person-told">
         <h2 id="person-told">What the site told</h2>
         <PeopleFactsList facts={person} />
@@ -56,15 +61,14 @@ export function Person({ campaignId, userId }: Props) {
           Sessions ({person.sessions.length}
           {person.truncated ? '+' : ''})
         </h2>
-        <ul className="person-sessions">
+        {/* Titled as the sessions list titles them: who, where, what (issue 36 item 4). */}
+        <ul className="session-grid person-sessions">
           {person.sessions.map((session) => (
-            <li key={session.sessionId}>
-              <Link {...replayPageLink(campaignId, session.sessionId)}>{shortId(session.sessionId)}</Link> {formatDateTime(session.startedAt)},{' '}
-              {formatDurationMs(session.durationMs)}
-            </li>
+            <SessionCard key={session.sessionId} campaignId={campaignId} session={session} onDetails={setDetails} />
           ))}
         </ul>
       </section>
+      {details && <SessionDetailsModal session={details} onClose={() => setDetails(null)} />}
       {erasing && (
         <ConfirmDeleteModal
           title="Erase this person?"
@@ -80,6 +84,31 @@ export function Person({ campaignId, userId }: Props) {
         </ConfirmDeleteModal>
       )}
     </PersonPage>
+  );
+}
+
+/** When the person was first and last seen and on which devices, from their sessions (newest first). */
+function PersonSeen({ person }: { person: PersonData }) {
+  const oldest = person.sessions[person.sessions.length - 1];
+  const devices = [...new Set(person.sessions.map((session) => session.device).filter(Boolean))];
+  return (
+    <dl className="session-facts person-seen">
+      <div>
+        <dt>First seen</dt>
+        <dd>
+          {formatDateTime(oldest.startedAt)}
+          {person.truncated ? ' (or before)' : ''}
+        </dd>
+      </div>
+      <div>
+        <dt>Last seen</dt>
+        <dd>{formatDateTime(Math.max(...person.sessions.map((session) => session.lastActivityAt)))}</dd>
+      </div>
+      <div>
+        <dt>Devices</dt>
+        <dd>{devices.join(', ') || 'Unknown'}</dd>
+      </div>
+    </dl>
   );
 }
 
