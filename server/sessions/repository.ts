@@ -7,9 +7,9 @@ import { deleteSessions } from '../recordings/deletion.js';
 import { hasStar } from '../stars/repository.js';
 import { byEvent, pairFilter } from '../people/filters.js';
 import { SESSION_DURATION_MS } from './duration.js';
-import { bySearch, hasTerm, userStartsWith } from './search.js';
+import { bySearch, hasTerm, sessionsWithTerm, userStartsWith } from './search.js';
 import { searchKey } from './search-terms.js';
-import { SORT_KEYS, decodeCursor, encodeCursor, type SessionFilters, type SessionQuery } from './query.js';
+import { SORT_KEYS, decodeCursor, encodeCursor, hasSessionFilters, type SessionFilters, type SessionQuery } from './query.js';
 import { toSession, type SessionRow } from './rows.js';
 
 /** The sessions table: every query on it, each taking the database or a transaction. */
@@ -83,9 +83,22 @@ export async function pageSessions(db: Executor, campaignId: string, input: Sess
   return { sessions: page.map(toSession), nextCursor };
 }
 
-/** How many sessions match the filters, counted up to `max` + 1 (one index range, stopped early). */
+/**
+ * How many sessions match the filters, counted up to `max` + 1. An event or a search prefix found
+ * in few sessions is counted by those sessions' ids (as pageSessions reads them), a search alone
+ * in its terms' index; otherwise along the list, stopped early.
+ */
 export async function countMatching(db: Executor, campaignId: string, filters: SessionFilters, max: number): Promise<number> {
-  const matching = filtered(db.selectFrom('sessions').select('id').where('campaign_id', '=', campaignId), filters).limit(max + 1);
+  const { search, ...others } = filters;
+  if (search && !hasSessionFilters(others)) {
+    const found = await sessionsWithTerm(db, campaignId, searchKey(search));
+    if (found !== undefined) return Math.min(found, max + 1);
+  }
+  const asPage = { ...filters, limit: max };
+  const byPeople = filters.event === undefined ? asPage : await byEvent(db, campaignId, asPage);
+  const query = byPeople.search === undefined && byPeople.user === undefined ? byPeople : await bySearch(db, campaignId, byPeople, false);
+  if (query.sessionIds?.length === 0) return 0;
+  const matching = filtered(db.selectFrom('sessions').select('id').where('campaign_id', '=', campaignId), query).limit(max + 1);
   const row = await db
     .selectFrom(matching.as('matching'))
     .select((eb) => eb.fn.countAll<number | string>().as('n'))

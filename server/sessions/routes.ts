@@ -21,11 +21,12 @@ const schema = { params: SessionsParams, querystring: SessionsQuery, response: {
 
 /**
  * One page, and on a narrowed list's first page (`firstPageOf`: its filters) how many sessions
- * the list matches, for "5 of 7 sessions".
+ * the list matches, for "5 of 7 sessions": a page that holds them all says so without a count.
  */
 async function pageWithMatched(db: Executor, campaignId: string, query: SessionQuery, firstPageOf?: SessionFilters) {
-  const counting = firstPageOf && hasSessionFilters(firstPageOf) ? countMatching(db, campaignId, firstPageOf, MAX_MATCHED_COUNT) : undefined;
-  const [page, matched] = await Promise.all([pageSessions(db, campaignId, query), counting]);
+  const page = await pageSessions(db, campaignId, query);
+  if (!firstPageOf || !hasSessionFilters(firstPageOf)) return { ...page, matched: undefined };
+  const matched = page.nextCursor === null ? page.sessions.length : await countMatching(db, campaignId, firstPageOf, MAX_MATCHED_COUNT);
   return { ...page, matched };
 }
 

@@ -52,6 +52,9 @@ export const COMMON_TERMS = 5000;
  */
 export const WALKED_SESSIONS = 1000;
 
+/** A search alone is counted from its terms when they number at most this many (SQLite reads ~5,000 index entries a millisecond). */
+export const COUNTED_TERMS = 20_000;
+
 /** The campaign's terms that start with the prefix: one range of session_terms_by_start. */
 const termsWith = (db: Executor, campaignId: string, prefix: string) =>
   db.selectFrom('session_terms').where('campaign_id', '=', campaignId).where('term', '>=', prefix).where('term', '<', prefixEnd(prefix));
@@ -127,11 +130,10 @@ async function walkedWithTerm(db: Executor, campaignId: string, prefix: string, 
  * campaign) and the page by their ids; a common one walks the list in its order with a probe per
  * session (filtered()), which fills a page soon.
  */
-export async function bySearch(db: Executor, campaignId: string, query: SessionQuery): Promise<SessionQuery> {
+export async function bySearch(db: Executor, campaignId: string, query: SessionQuery, alone = onlySearch(query)): Promise<SessionQuery> {
   const text = query.search ?? query.user;
   const prefix = text === undefined ? '' : searchKey(text);
   if (!prefix) return query;
-  const alone = onlySearch(query);
   const cap = alone ? COMMON_TERMS : RARE_TERMS;
   const common = (await termCount(db, campaignId, prefix, cap)) > cap;
   if (alone) {
@@ -145,4 +147,19 @@ export async function bySearch(db: Executor, campaignId: string, query: SessionQ
   const found = new Set(rows.map((row) => row.session_id));
   const sessionIds = query.sessionIds ? query.sessionIds.filter((id) => found.has(id)) : [...found];
   return { ...query, sessionIds };
+}
+
+/**
+ * How many sessions have a term starting with the prefix, counted in its index range, when the
+ * terms number at most COUNTED_TERMS; undefined for a more common one (the caller counts along
+ * the list, where such a prefix is met soon).
+ */
+export async function sessionsWithTerm(db: Executor, campaignId: string, prefix: string): Promise<number | undefined> {
+  if ((await termCount(db, campaignId, prefix, COUNTED_TERMS)) > COUNTED_TERMS) return undefined;
+  const sessions = termsWith(db, campaignId, prefix).select('session_id').distinct();
+  const row = await db
+    .selectFrom(sessions.as('s'))
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

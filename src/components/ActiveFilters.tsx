@@ -20,7 +20,7 @@ interface ActiveFiltersProps {
 
 const sessions = (n: number) => (n === 1 ? 'session' : 'sessions');
 
-/** "5 of 7 sessions" ("10000+ of …" past what the server counts). */
+/** "5 of 7 sessions" ("1000+ of …" past what the server counts). */
 export function sessionCountText(total: number, matched: number): string {
   return `${matched > MAX_MATCHED_COUNT ? `${MAX_MATCHED_COUNT}+` : matched} of ${total} ${sessions(total)}`;
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_MATCHED_COUNT } from '../../common/session-list.js';
 import type { TestServer } from '../helpers/server.js';
 import type { userSession } from '../helpers/auth.js';
 import { sessionRow } from '../../server/sessions/rows.js';
@@ -212,6 +213,15 @@ describe('the sessions list search', () => {
     expect(await inOrder('search=bulk-11')).toEqual(newest((row) => row.user_id.startsWith('bulk-11')));
     expect(await inOrder('search=bulk-1&limit=100')).toEqual(newest((row) => row.user_id.startsWith('bulk-1')));
     expect(await inOrder('user=bulk-7&limit=25')).toEqual(newest((row) => row.user_id.startsWith('bulk-7')));
+    // "111 of 2,600 sessions": counted from the terms (search alone), by the rare prefix's ids (with
+    // another filter or as the user filter), and "1000+" past the cap.
+    const matched = async (query: string) => ((await (await list(`${query}&limit=10`, bulk.id)).json()) as SessionsResponse).matched;
+    const startingWith = (prefix: string) => rows.filter((row) => row.user_id.startsWith(prefix)).length;
+    expect(await matched('search=bulk-11')).toBe(startingWith('bulk-11'));
+    expect(await matched('search=bulk-11&type=human')).toBe(startingWith('bulk-11'));
+    expect(await matched('user=bulk-7')).toBe(startingWith('bulk-7'));
+    expect(await matched('search=bulk')).toBe(MAX_MATCHED_COUNT + 1);
+    expect(await matched('search=bulk-1')).toBe(MAX_MATCHED_COUNT + 1);
   });
 
   it('migration 0031 gives sessions recorded before it their whole texts as terms', async () => {
