@@ -59,7 +59,7 @@ export function CampaignPeople({ campaignId, q, onSearch }: Props) {
         </div>
       ) : (
         <>
-          <ul className="people-list" aria-label="People">
+          <ul className="session-grid" aria-label="People">
             {list.map((person) => (
               <PersonLine key={person.userId} campaignId={campaignId} person={person} />
             ))}
@@ -78,7 +78,7 @@ const traitText = ([key, value]: [string, unknown]) => `${key}=${String(value)}`
 function PersonLine({ campaignId, person }: { campaignId: string; person: PersonSummary }) {
   const traits = Object.entries(person.traits);
   return (
-    <li className="card person-line" data-testid="person-line">
+    <li className="card session-card person-line" data-testid="person-line">
       <h2 className="person-line-id ellipsis">
         <Link to="/campaign/$campaignId/person/$userId" params={{ campaignId, userId: person.userId }} title={person.userId}>
           {person.userId}
