@@ -14,6 +14,7 @@ const SCREENS: Record<string, string> = {
   '/_authed/campaign/$campaignId/heatmaps': 'Campaign Heatmaps',
   '/_authed/campaign/$campaignId/funnels': 'Campaign Funnels',
   '/_authed/campaign/$campaignId/session/$sessionId': 'Session Replay',
+  '/_authed/campaign/$campaignId/people': 'Campaign People',
   '/_authed/campaign/$campaignId/person/$userId': 'Person',
   '/saved': 'Saved replays',
   '/auth/google/callback': 'Signing in',
