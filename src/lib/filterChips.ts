@@ -19,6 +19,8 @@ export const FLAG_LABELS = {
   hasDeadClicks: 'Has dead clicks',
   hasQuickBacks: 'Quick backs',
   hasExcessiveScrolling: 'Excessive scrolling',
+  hasFrustration: 'Has frustration',
+  hasFailedRequests: 'Has failed requests',
   starred: 'Starred',
 } as const;
 
@@ -32,6 +34,11 @@ const TEXT_LABELS = {
   browser: 'Browser',
   utm: 'UTM campaign',
   error: 'Error',
+  os: 'OS',
+  referrer: 'Referrer',
+  page: 'Viewed page',
+  entry: 'Entry page',
+  exit: 'Exit page',
 } as const;
 
 /** "2026-12-07", the local day of `ms` (a date input's value; a date filter's chip). */
@@ -62,6 +69,7 @@ export function filterChips(filters: SessionFilters, funnel?: Funnel): FilterChi
   for (const [key, label] of Object.entries(TEXT_LABELS) as [keyof typeof TEXT_LABELS, string][])
     if (filters[key] !== undefined) chips.push({ name: label, value: filters[key], keys: [key] });
   if (filters.device) chips.push({ name: 'Device', value: capitalised(filters.device), keys: ['device'] });
+  if (filters.screen) chips.push({ name: 'Screen', value: filters.screen.replace('x', '×'), keys: ['screen'] });
   if (filters.funnel) chips.push(funnelChip(filters, funnel));
   return chips;
 }
