@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { SessionsQuery } from '../../common/api/sessions.js';
 import { splitPair } from '../../common/people.js';
-import { SCREEN_SIZE } from '../../common/session-list.js';
+import { SCREEN_SIZE, type UnknownValue } from '../../common/session-list.js';
 import { funnelCondition } from '../funnels/filter.js';
 import type { SessionFilters } from './query.js';
 import type { Read } from '../recordings/after-stored.js';
@@ -27,8 +27,16 @@ function listFilters(query: ListQuery): SessionFilters {
   // The funnel filters need the funnel: the routes read them (server/funnels/filter.ts).
   const { hasErrors, hasRageClicks, hasDeadClicks, hasQuickBacks, hasExcessiveScrolling, hasFrustration, hasFailedRequests, starred, screen, ...others } =
     query;
-  const { trait, tag, funnel, step, outcome, ...rest } = others;
-  const [search, url, browser, utm, error] = [rest.search, rest.url, rest.browser, rest.utm, rest.error].map(filterText);
+  const { trait, tag, funnel, step, outcome, unknown, ...rest } = others;
+  const [search, url, browser, utm, utmSource, utmMedium, error] = [
+    rest.search,
+    rest.url,
+    rest.browser,
+    rest.utm,
+    rest.utmSource,
+    rest.utmMedium,
+    rest.error,
+  ].map(filterText);
   // People filters (user, event in rest) match what the page sent exactly: no trimming.
   const pair = (text: string | undefined) => (text === undefined ? undefined : (splitPair(text) ?? undefined));
   return {
@@ -37,7 +45,10 @@ function listFilters(query: ListQuery): SessionFilters {
     url,
     browser,
     utm,
+    utmSource,
+    utmMedium,
     error,
+    unknown: unknown === undefined ? undefined : [...new Set(unknown.split(',') as UnknownValue[])],
     screen: screenSize(screen),
     trait: pair(trait),
     tag: pair(tag),

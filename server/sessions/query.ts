@@ -1,5 +1,5 @@
 import type { RawBuilder, SqlBool } from 'kysely';
-import type { SessionSort } from '../../common/session-list.js';
+import type { SessionSort, UnknownValue } from '../../common/session-list.js';
 import { badRequest } from '../http/errors.js';
 import type { SessionRow } from './rows.js';
 
@@ -20,6 +20,11 @@ export interface SessionFilters {
   browser?: string;
   /** The entry page's utm_campaign (exact). */
   utm?: string;
+  /** The entry page's utm_source and utm_medium (exact). */
+  utmSource?: string;
+  utmMedium?: string;
+  /** Sessions without these values. */
+  unknown?: UnknownValue[];
   /** The OS with its version (exact). */
   os?: string;
   /** The referrer (exact); common/session-list.ts DIRECT_REFERRER: none. */

@@ -11,7 +11,7 @@ import { bySearch, hasTerm, userStartsWith } from './search.js';
 import { searchKey } from './search-terms.js';
 import { SORT_KEYS, decodeCursor, encodeCursor, type SessionFilters, type SessionQuery } from './query.js';
 import { toSession, type SessionRow } from './rows.js';
-import { DIRECT_REFERRER } from '../../common/session-list.js';
+import { DIRECT_REFERRER, type UnknownValue } from '../../common/session-list.js';
 
 /** The sessions table: every query on it, each taking the database or a transaction. */
 
@@ -38,6 +38,12 @@ const pagesStart = (part: string) => sql<SqlBool>`substr(pages, 1, ${sql.lit(cha
 const pagesEnd = (part: string) =>
   sql<SqlBool>`length(pages) > ${sql.lit(chars(part))} and substr(pages, length(pages) - ${sql.lit(chars(part) - 1)}) = ${text(part)}`;
 
+/** The column each `unknown` value reads (the screen: either of its two). */
+const UNKNOWN_COLUMNS = {
+  ...{ country: 'country_code', device: 'device', browser: 'browser_name', os: 'os' },
+  ...{ utmSource: 'utm_source', utmMedium: 'utm_medium', utm: 'utm_campaign' },
+} as const satisfies Record<Exclude<UnknownValue, 'screen'>, keyof SessionRow>;
+
 /**
  * The filters as SQL. The "has" filters are written with a literal 0, as the partial indexes
  * sessions_campaign_with_* are, so both databases can pick those indexes.
@@ -55,6 +61,13 @@ export function filtered<Q extends SelectQueryBuilder<Database, 'sessions', obje
   if (f.device) q = q.where('device', '=', f.device);
   if (f.browser) q = q.where('browser_name', '=', f.browser.trim().toLowerCase());
   if (f.utm) q = q.where('utm_campaign', '=', f.utm);
+  if (f.utmSource) q = q.where('utm_source', '=', f.utmSource);
+  if (f.utmMedium) q = q.where('utm_medium', '=', f.utmMedium);
+  for (const value of f.unknown ?? [])
+    q =
+      value === 'screen'
+        ? q.where((eb) => eb.or([eb('screen_width', 'is', null), eb('screen_height', 'is', null)]))
+        : q.where(UNKNOWN_COLUMNS[value], 'is', null);
   if (f.os !== undefined) q = q.where('os', '=', f.os);
   if (f.referrer !== undefined) q = f.referrer === DIRECT_REFERRER ? q.where('referrer', 'is', null) : q.where('referrer', '=', f.referrer);
   if (f.screen) q = q.where('screen_width', '=', f.screen[0]).where('screen_height', '=', f.screen[1]);

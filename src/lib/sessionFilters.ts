@@ -18,6 +18,7 @@ import {
   SCREEN_SIZE,
   SESSION_SORTS,
   TIME_FILTERS,
+  UNKNOWN_LIST,
   type FunnelOutcome,
   type SessionSort,
 } from '../../common/session-list.js';
@@ -31,8 +32,12 @@ export interface SessionFilters {
   country?: string;
   device?: DeviceKind;
   browser?: string;
-  /** The entry page's UTM campaign (utm_campaign), exact. */
+  /** The entry page's UTM campaign (utm_campaign), source and medium, exact. */
   utm?: string;
+  utmSource?: string;
+  utmMedium?: string;
+  /** Sessions without these values (common/session-list.ts UNKNOWN_VALUES, comma-separated): the insights' "Unknown" rows. */
+  unknown?: string;
   hasErrors?: true;
   hasRageClicks?: true;
   hasDeadClicks?: true;
@@ -72,7 +77,7 @@ export const searchText = (value: unknown, max: number) =>
 export const FILTER_KEYS = [
   ...TIME_FILTERS,
   ...FILTER_FLAGS,
-  ...(['url', 'country', 'device', 'browser', 'utm'] as const),
+  ...(['url', 'country', 'device', 'browser', 'utm', 'utmSource', 'utmMedium', 'unknown'] as const),
   ...EXACT_FILTERS,
   'screen',
   ...PEOPLE_FILTERS,
@@ -98,8 +103,11 @@ export function validateSessionFilters(search: Record<string, unknown>): Session
   if ((DEVICE_KINDS as readonly unknown[]).includes(search.device)) filters.device = search.device as SessionFilters['device'];
   const browser = searchText(search.browser, FILTER_MAX_CHARS.browser);
   if (browser) filters.browser = browser;
-  const utm = searchText(search.utm, FILTER_MAX_CHARS.utm);
-  if (utm) filters.utm = utm;
+  for (const key of ['utm', 'utmSource', 'utmMedium'] as const) {
+    const value = searchText(search[key], FILTER_MAX_CHARS[key]);
+    if (value) filters[key] = value;
+  }
+  if (typeof search.unknown === 'string' && UNKNOWN_LIST.test(search.unknown)) filters.unknown = search.unknown;
   for (const key of EXACT_FILTERS) {
     // Exact values (a path or address may end in a space): not trimmed, as the API takes them.
     const value = search[key];

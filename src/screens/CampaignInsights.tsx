@@ -10,7 +10,7 @@ import { ErrorBox } from '../components/ErrorBox.js';
 import { Spinner } from '../components/Spinner.js';
 import { SessionsChart } from '../components/insights/SessionsChart.js';
 import { SessionsLink, type SessionsSearch } from '../components/insights/SessionsLink.js';
-import { DIRECT_REFERRER } from '../../common/session-list.js';
+import { DIRECT_REFERRER, type UnknownValue } from '../../common/session-list.js';
 import { PagesTable } from '../components/insights/PagesTable.js';
 import { ErrorsTable } from '../components/insights/ErrorsTable.js';
 import { TopTable, type TopRow } from '../components/insights/TopTable.js';
@@ -78,6 +78,7 @@ function Dashboard({ campaignId, insights }: { campaignId: string; insights: Ins
   );
   const table = (title: string, column: string, rows: TopRow[]) => <TopTable title={title} column={column} campaignId={campaignId} range={range} rows={rows} />;
   const top = (
+    unknown: UnknownValue | null,
     rows: { sessions: number }[],
     name: (row: never) => string | null,
     filters: (value: string) => SessionsSearch,
@@ -90,8 +91,8 @@ function Dashboard({ campaignId, insights }: { campaignId: string; insights: Ins
         name: value ?? 'Unknown',
         label: value === null ? 'Unknown' : (label?.(value) ?? value),
         sessions: row.sessions,
-        // The list has no filter for sessions without the value (their count stays plain).
-        filters: value !== null ? filters(value) : undefined,
+        // Unknown: the sessions without the value.
+        filters: value !== null ? filters(value) : unknown ? { unknown } : undefined,
       };
     });
   const all = (what: string) => `sessions: ${what}`;
@@ -163,6 +164,7 @@ function Dashboard({ campaignId, insights }: { campaignId: string; insights: Ins
           'Countries',
           'Country',
           top(
+            'country',
             insights.countries,
             (r: Insights['countries'][number]) => r.countryCode,
             (code) => ({ country: code }),
@@ -173,6 +175,7 @@ function Dashboard({ campaignId, insights }: { campaignId: string; insights: Ins
           'Devices',
           'Device',
           top(
+            'device',
             insights.devices,
             (r: Insights['devices'][number]) => r.device,
             (device) => ({ device: device as SessionFilters['device'] }),
@@ -182,6 +185,7 @@ function Dashboard({ campaignId, insights }: { campaignId: string; insights: Ins
           'Browsers',
           'Browser',
           top(
+            'browser',
             insights.browsers,
             (r: Insights['browsers'][number]) => r.browser,
             (browser) => ({ browser }),
@@ -191,6 +195,7 @@ function Dashboard({ campaignId, insights }: { campaignId: string; insights: Ins
           'Operating systems',
           'OS',
           top(
+            'os',
             insights.os,
             (r: Insights['os'][number]) => r.os,
             (os) => ({ os }),
@@ -200,6 +205,7 @@ function Dashboard({ campaignId, insights }: { campaignId: string; insights: Ins
           'Referrers',
           'Referrer',
           top(
+            null,
             insights.referrers,
             (r: Insights['referrers'][number]) => r.referrer ?? DIRECT_REFERRER,
             (referrer) => ({ referrer }),
@@ -209,6 +215,7 @@ function Dashboard({ campaignId, insights }: { campaignId: string; insights: Ins
           'Screens',
           'Screen',
           top(
+            'screen',
             insights.screens,
             (r: Insights['screens'][number]) => r.screen,
             (screen) => ({ screen: screen.replace('×', 'x') }),

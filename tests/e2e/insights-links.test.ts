@@ -7,7 +7,7 @@ import { expectAccessible } from './a11y.js';
 import { openAsOwner, useVisitorRig } from './tracker-site.js';
 
 // Every number on the insights screen opens its sessions: a country's row, an OS's row, a kind of
-// frustration, a card's figure, a screen, a referrer, a page's entries each open the sessions list
+// frustration, a card's figure, a screen, a referrer, an unknown OS, a page's entries each open the sessions list
 // narrowed to exactly that many sessions, with a chip naming the filter. The cards are one width
 // at 1280 and 390 px. With INSIGHTS_SCREENSHOTS=1 the screen is saved to docs/screenshots.
 
@@ -40,7 +40,15 @@ describe.skipIf(!hasChromium)('insights links', () => {
         ...facts,
       });
     }
+    // A visit nothing is known of (no user agent, country or screen): the "Unknown" rows.
+    await insertSession(rig.server.db, {
+      campaign_id: rig.campaignId,
+      id: '9'.repeat(8) + 'c'.repeat(24),
+      started_at: now - 9 * 3_600_000,
+      has_human_input: 1,
+    });
   });
+  const total = visits.length + 1;
 
   const open = async (viewport: { width: number; height: number }, isMobile: boolean): Promise<Page> => {
     const page = await openAsOwner(rig, `/campaign/${rig.campaignId}/insights`, viewport, isMobile);
@@ -58,7 +66,7 @@ describe.skipIf(!hasChromium)('insights links', () => {
       await page.keyboard.press('Enter');
     } else await link.click();
     await expect.poll(() => new URL(page.url()).pathname).toBe(`/campaign/${rig.campaignId}`);
-    await expect.poll(() => page.getByTestId('session-count').innerText()).toBe(`${count} of ${visits.length} ${visits.length === 1 ? 'session' : 'sessions'}`);
+    await expect.poll(() => page.getByTestId('session-count').innerText()).toBe(`${count} of ${total} sessions`);
     await expect.poll(() => page.getByTestId('session-card').count()).toBe(count);
     // The type is the list's select, not a chip.
     if (chip) expect(await page.getByRole('list', { name: 'Active filters' }).locator('.filter-chip > span').allInnerTexts()).toContain(chip);
@@ -81,7 +89,8 @@ describe.skipIf(!hasChromium)('insights links', () => {
     expect(await opens(page, link(page.getByLabel('Totals'), '4 sessions with frustration'), 'Has frustration')).toBe(4);
     expect(await opens(page, link(page.getByLabel('Totals'), '1 bot sessions'), null)).toBe(1);
     expect(await opens(page, link(region('Screens'), '2 sessions: 390×844'), 'Screen: 390×844')).toBe(2);
-    expect(await opens(page, link(region('Referrers'), '4 sessions: (direct)'), 'Referrer: (direct)')).toBe(4);
+    expect(await opens(page, link(region('Referrers'), '5 sessions: (direct)'), 'Referrer: (direct)')).toBe(5);
+    expect(await opens(page, link(region('Operating systems'), '1 sessions: Unknown'), 'Unknown: OS')).toBe(1);
     expect(await opens(page, link(region('Top pages'), '1 sessions that entered on: /kettles'), 'Entry page: /kettles')).toBe(1);
     expect(await opens(page, link(region('Top pages'), '3 sessions that viewed: /kettles'), 'Viewed page: /kettles')).toBe(3);
     await page.context().close();

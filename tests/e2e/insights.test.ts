@@ -118,7 +118,7 @@ describe.skipIf(!hasChromium)('insights dashboard', () => {
     await page.goBack();
     const utm = page.getByRole('region', { name: 'UTM campaigns' });
     expect(await utm.locator('tbody tr').allInnerTexts()).toEqual([expect.stringMatching(/^newsletter\s+email\s+spring-sale\s+2$/)]);
-    await utm.getByRole('link', { name: '2 sessions: UTM campaign spring-sale' }).click();
+    await utm.getByRole('link', { name: '2 sessions: UTM newsletter / email / spring-sale' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('utm')).toBe('spring-sale');
     await expect.poll(() => page.getByTestId('session-card').count()).toBe(2);
 

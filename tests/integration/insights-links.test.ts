@@ -5,11 +5,12 @@ import { insertSession } from '../../server/recordings/seed.js';
 import type { NewSession } from '../../server/sessions/rows.js';
 import type { Insights } from '../../common/api/insights.js';
 import type { SessionsResponse } from '../../common/api-types.js';
-import { DIRECT_REFERRER } from '../../common/session-list.js';
+import { DIRECT_REFERRER, UNKNOWN_LIST, UNKNOWN_VALUES } from '../../common/session-list.js';
 import { fetchSessionsPage } from '../../src/api/sessions.js';
 import type { ApiClient } from '../../src/api/client.js';
 import { listQuery, validateSessionListSearch } from '../../src/lib/sessionListContext.js';
 import { bucketFilters, type SessionsSearch } from '../../src/components/insights/SessionsLink.js';
+import { utmFilters } from '../../src/components/insights/UtmTable.js';
 import { makeCampaign } from './ingest-support.js';
 
 // Every figure of the insights screen links to the sessions list narrowed to the sessions it
@@ -23,25 +24,28 @@ let campaignId: string;
 
 const [HOUR, DAY, T0] = [3_600_000, 86_400_000, Date.UTC(2026, 0, 10)];
 
+const utm = (utm_source: string | null, utm_medium: string | null, utm_campaign: string | null) => ({ utm_source, utm_medium, utm_campaign });
 const at = (hours: number) => ({ started_at: T0 + hours * HOUR, last_activity_at: T0 + hours * HOUR + 30_000 });
 const device = (country_code: string, deviceKind: string, browser_name: string, os: string | null, screen: [number, number] | null) => ({
   ...{ country_code, device: deviceKind, browser_name, os },
   ...{ screen_width: screen?.[0] ?? null, screen_height: screen?.[1] ?? null },
 });
 
-/** Seven sessions in the range (one a bot) with pages that differ by case, repeat, or hold LIKE's wildcards; one before it. */
+/** Eight sessions in the range (one a bot) with pages that differ by case, repeat, or hold LIKE's wildcards; one before it. */
 const seeded = (id: string): NewSession[] => [
   {
     ...{ campaign_id: id, id: 's1', ...at(1), ...device('DE', 'desktop', 'chrome', 'Windows 10', [1920, 1080]) },
     ...{ referrer: 'https://www.google.com/', pages: '/\n/products\n/cart', exit_url: '/cart', rage_click_count: 1, error_count: 2 },
+    ...utm('newsletter', 'email', 'spring-sale'),
   },
   {
     ...{ campaign_id: id, id: 's2', ...at(2), ...device('DE', 'mobile', 'safari', 'iOS 17', [390, 844]) },
-    ...{ pages: '/Cart\n/products', exit_url: '/products', dead_click_count: 1 },
+    ...{ pages: '/Cart\n/products', exit_url: '/products', dead_click_count: 1, ...utm('google', 'cpc', 'spring-sale') },
   },
   {
     ...{ campaign_id: id, id: 's3', ...at(3), ...device('FR', 'desktop', 'firefox', 'Windows 10', [1920, 1080]) },
     ...{ referrer: 'https://news.example/a_b%', pages: '/products\n/products\n/100%_off', exit_url: '/100%_off', failed_request_count: 1, quick_back_count: 1 },
+    ...utm('google', null, null),
   },
   {
     ...{ campaign_id: id, id: 's4', ...at(4), ...device('US', 'desktop', 'chrome', null, null), is_bot: 1, bot_reason: 'webdriver' },
@@ -56,6 +60,8 @@ const seeded = (id: string): NewSession[] => [
     ...{ pages: '/cart\n/', exit_url: '/', error_count: 1, rage_click_count: 2 },
   },
   { campaign_id: id, id: 's7', ...at(50), ...device('FR', 'mobile', 'chrome', 'iOS 17', [390, 844]) },
+  // Nothing known of its visitor: the insights' "Unknown" rows.
+  { campaign_id: id, id: 's8', ...at(51) },
   { campaign_id: id, id: 's0', ...at(-1), ...device('DE', 'desktop', 'chrome', 'Windows 10', [1920, 1080]), pages: '/' },
 ];
 
@@ -112,12 +118,15 @@ function figures(body: Insights): [name: string, count: number, search: Sessions
     add(`page ${page.path} errors`, page.errors, { page: page.path, hasErrors: true });
   }
   for (const e of body.errors) add(`error ${e.message}`, e.sessions, { error: e.message });
-  for (const row of body.countries) if (row.countryCode) add(`country ${row.countryCode}`, row.sessions, { country: row.countryCode });
-  for (const row of body.devices) if (row.device) add(`device ${row.device}`, row.sessions, { device: row.device as SessionsSearch['device'] });
-  for (const row of body.browsers) if (row.browser) add(`browser ${row.browser}`, row.sessions, { browser: row.browser });
-  for (const row of body.os) if (row.os) add(`os ${row.os}`, row.sessions, { os: row.os });
+  // An "Unknown" row: the sessions without the value.
+  for (const row of body.countries) add(`country ${row.countryCode}`, row.sessions, row.countryCode ? { country: row.countryCode } : { unknown: 'country' });
+  for (const row of body.devices)
+    add(`device ${row.device}`, row.sessions, row.device ? { device: row.device as SessionsSearch['device'] } : { unknown: 'device' });
+  for (const row of body.browsers) add(`browser ${row.browser}`, row.sessions, row.browser ? { browser: row.browser } : { unknown: 'browser' });
+  for (const row of body.os) add(`os ${row.os}`, row.sessions, row.os ? { os: row.os } : { unknown: 'os' });
   for (const row of body.referrers) add(`referrer ${row.referrer}`, row.sessions, { referrer: row.referrer ?? DIRECT_REFERRER });
-  for (const row of body.screens) if (row.screen) add(`screen ${row.screen}`, row.sessions, { screen: row.screen.replace('×', 'x') });
+  for (const row of body.screens) add(`screen ${row.screen}`, row.sessions, row.screen ? { screen: row.screen.replace('×', 'x') } : { unknown: 'screen' });
+  for (const row of body.utm) add(`utm ${row.source}/${row.medium}/${row.campaign}`, row.sessions, utmFilters(row));
   return all;
 }
 
@@ -160,8 +169,18 @@ describe('the insights figures open their sessions', () => {
     );
     expect(body.referrers).toEqual(
       expect.arrayContaining([
-        { referrer: null, sessions: 3 },
+        { referrer: null, sessions: 4 },
         { referrer: 'https://www.google.com/', sessions: 2 },
+      ]),
+    );
+    expect(body.os).toEqual(expect.arrayContaining([{ os: null, sessions: 2 }]));
+    expect(body.countries).toEqual(expect.arrayContaining([{ countryCode: null, country: null, sessions: 1 }]));
+    // One UTM campaign from two sources: two rows, each its own sessions.
+    expect(body.utm).toEqual(
+      expect.arrayContaining([
+        { source: 'newsletter', medium: 'email', campaign: 'spring-sale', sessions: 1 },
+        { source: 'google', medium: 'cpc', campaign: 'spring-sale', sessions: 1 },
+        { source: 'google', medium: null, campaign: null, sessions: 1 },
       ]),
     );
     expect(body.screens).toEqual(expect.arrayContaining([{ screen: '1920×1080', sessions: 3 }]));
@@ -184,7 +203,11 @@ describe('the insights figures open their sessions', () => {
     const ids = async (search: SessionsSearch) => (await listed({ from: T0, to: T0 + 3 * DAY, ...search })).sessions.map((s) => s.sessionId).sort();
     expect(await ids({ os: 'Windows 10' })).toEqual(['s1', 's3', 's6']);
     expect(await ids({ os: 'windows 10' })).toEqual([]);
-    expect(await ids({ referrer: DIRECT_REFERRER })).toEqual(['s2', 's6', 's7']);
+    expect(await ids({ referrer: DIRECT_REFERRER })).toEqual(['s2', 's6', 's7', 's8']);
+    expect(await ids({ unknown: 'os' })).toEqual(['s4', 's8']);
+    expect(await ids({ unknown: 'screen,country' })).toEqual(['s8']);
+    expect(await ids({ utmSource: 'google', unknown: 'utmMedium,utm' })).toEqual(['s3']);
+    expect(await ids({ utm: 'spring-sale', utmSource: 'google' })).toEqual(['s2']);
     expect(await ids({ referrer: 'https://news.example/a_b%' })).toEqual(['s3']);
     expect(await ids({ screen: '390x844' })).toEqual(['s2', 's7']);
     expect(await ids({ page: '/cart' })).toEqual(['s1', 's5', 's6']);
@@ -199,8 +222,13 @@ describe('the insights figures open their sessions', () => {
     expect(await ids({ hasFailedRequests: true })).toEqual(['s3']);
   });
 
-  it('refuses a screen that is not a size', async () => {
-    const response = await fetch(`${server.url}/api/v1/streaming/sessions/${campaignId}/?screen=wide`, { headers: owner.headers });
+  it('takes every unknown value, alone and together', () => {
+    for (const value of UNKNOWN_VALUES) expect(UNKNOWN_LIST.test(value), value).toBe(true);
+    expect(UNKNOWN_LIST.test(UNKNOWN_VALUES.join(','))).toBe(true);
+  });
+
+  it.each(['screen=wide', 'unknown=referrer', 'unknown=os,'])('refuses %s', async (query) => {
+    const response = await fetch(`${server.url}/api/v1/streaming/sessions/${campaignId}/?${query}`, { headers: owner.headers });
     expect(response.status).toBe(400);
   });
 });
