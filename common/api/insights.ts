@@ -41,13 +41,15 @@ export const Insights = Type.Object({
     }),
   ),
   /**
-   * Pages by views, from the paths each session loaded; rage/dead/errors count sessions that viewed the page and had them.
+   * Pages by views, from the paths each session loaded; sessions count those that viewed the page (null when a day kept
+   * before they were counted is in the range); rage/dead/errors count sessions that viewed the page and had them.
    * medianMsOnPage: the median time from a visit's load to the session's next page (the last one: its last activity); null when no visit was timed.
    */
   pages: Type.Array(
     Type.Object({
       ...{ path: Type.String(), views: count(), entries: count(), exits: count(), rageClicks: count(), deadClicks: count(), errors: count() },
       medianMsOnPage: Nullable(Type.Number()),
+      sessions: Nullable(count()),
     }),
   ),
   /** How many sessions the pages were counted over: all of them up to 20,000 a day (a day's newest). */

@@ -4,7 +4,7 @@ import { MAX_TIME } from '../limits.js';
 import { MAX_FUNNEL_STEPS } from '../funnels.js';
 import { DEVICE_KINDS } from '../devices.js';
 import { MAX_ERROR_MESSAGE } from '../captured.js';
-import { COUNTRY_CODE, FILTER_MAX_CHARS, FUNNEL_OUTCOMES, KEY_VALUE, SESSION_SORTS, SESSION_TYPES } from '../session-list.js';
+import { COUNTRY_CODE, FILTER_MAX_CHARS, FUNNEL_OUTCOMES, KEY_VALUE, SCREEN_SIZE, SESSION_SORTS, SESSION_TYPES, UNKNOWN_LIST } from '../session-list.js';
 
 /** Session info the tracker reports with the first batch (the visit's details, screen, referrer, URL). */
 export const SessionInfo = Type.Object({
@@ -133,6 +133,21 @@ export const SessionsQuery = Type.Object(
     browser: Type.Optional(Type.String({ minLength: 1, maxLength: FILTER_MAX_CHARS.browser })),
     /** The UTM campaign (utm_campaign) of the session's entry page, exact. */
     utm: Type.Optional(Type.String({ minLength: 1, maxLength: FILTER_MAX_CHARS.utm })),
+    /** The entry page's utm_source and utm_medium, exact (trimmed). */
+    utmSource: Type.Optional(Type.String({ minLength: 1, maxLength: FILTER_MAX_CHARS.utmSource })),
+    utmMedium: Type.Optional(Type.String({ minLength: 1, maxLength: FILTER_MAX_CHARS.utmMedium })),
+    /** Sessions without these values (common/session-list.ts UNKNOWN_VALUES, comma-separated): `os,screen`. */
+    unknown: Type.Optional(Type.String({ maxLength: 100, pattern: UNKNOWN_LIST.source })),
+    /** The OS with its version as the insights name it ("Windows 10"), exact. */
+    os: Type.Optional(Type.String({ minLength: 1, maxLength: FILTER_MAX_CHARS.os })),
+    /** The referrer as the insights name it (its address without query), exact; `(direct)`: none. */
+    referrer: Type.Optional(Type.String({ minLength: 1, maxLength: FILTER_MAX_CHARS.referrer })),
+    /** The screen's size, `1920x1080`. */
+    screen: Type.Optional(Type.String({ maxLength: 13, pattern: SCREEN_SIZE.source })),
+    /** A page path the session loaded, the one it entered on, the one it left from (exact). */
+    page: Type.Optional(Type.String({ minLength: 1, maxLength: FILTER_MAX_CHARS.page })),
+    entry: Type.Optional(Type.String({ minLength: 1, maxLength: FILTER_MAX_CHARS.entry })),
+    exit: Type.Optional(Type.String({ minLength: 1, maxLength: FILTER_MAX_CHARS.exit })),
     hasErrors: yes(),
     hasRageClicks: yes(),
     hasDeadClicks: yes(),
@@ -140,6 +155,10 @@ export const SessionsQuery = Type.Object(
     hasQuickBacks: yes(),
     /** Sessions with bursts of scrolling back and forth. */
     hasExcessiveScrolling: yes(),
+    /** Sessions with any of rage clicks, dead clicks, quick backs or excessive scrolling. */
+    hasFrustration: yes(),
+    /** Sessions with a request that failed or answered 400 or more. */
+    hasFailedRequests: yes(),
     /** Only the sessions the owner starred. */
     starred: yes(),
     /** The id the page identified the visitor by (tapedeck.identify), exact. */

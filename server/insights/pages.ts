@@ -16,7 +16,18 @@ export const PAGES_PER_SUMMARY = 20_000;
 
 /** [time on page rounded (ms), visits] */
 type Histogram = [number, number][];
-export type PageRow = [path: string, views: number, entries: number, exits: number, rage: number, dead: number, errors: number, times: Histogram];
+/** `sessions` (that viewed the page) is missing from a day kept before it was counted. */
+export type PageRow = [
+  path: string,
+  views: number,
+  entries: number,
+  exits: number,
+  rage: number,
+  dead: number,
+  errors: number,
+  times: Histogram,
+  sessions?: number,
+];
 
 const n = (value: unknown) => Number(value ?? 0);
 const count = (condition: RawBuilder<unknown>) => sql`sum(case when ${condition} then 1 else 0 end)`;
@@ -60,7 +71,7 @@ export async function pageRows(db: Executor, base: Matching): Promise<PageRow[]>
   const position = isPostgres(db) ? sql`(j.position - 1)` : sql`j.key`;
   const distinctWith = (column: string) => sql`count(distinct case when ${sql.ref(`s.${column}`)} > 0 then s.id end)`;
   const { rows } = await sql<Record<string, unknown>>`
-    select j.value as path, count(*) as views,
+    select j.value as path, count(*) as views, count(distinct s.id) as sessions,
       ${count(sql`${position} = 0`)} as entries, ${count(sql`${position} = ${last}`)} as exits,
       ${distinctWith('rage_click_count')} as rage, ${distinctWith('dead_click_count')} as dead, ${distinctWith('error_count')} as errors
     from (${inner}) as s ${split}
@@ -70,7 +81,10 @@ export async function pageRows(db: Executor, base: Matching): Promise<PageRow[]>
     inner,
     rows.map((r) => String(r.path)),
   );
-  return rows.map((r) => [String(r.path), n(r.views), n(r.entries), n(r.exits), n(r.rage), n(r.dead), n(r.errors), times.get(String(r.path)) ?? []]);
+  return rows.map((r): PageRow => {
+    const path = String(r.path);
+    return [path, n(r.views), n(r.entries), n(r.exits), n(r.rage), n(r.dead), n(r.errors), times.get(path) ?? [], n(r.sessions)];
+  });
 }
 
 /** The time on each of `paths` of the same sessions, as histograms by path. */
@@ -100,18 +114,19 @@ export function addPages(parts: PageRow[][]): Insights['pages'] {
   for (const part of parts) {
     for (const row of part) {
       const sum = sums.get(row[0]);
-      if (!sum) sums.set(row[0], [...row.slice(0, 7), [...(row[7] ?? [])]] as PageRow);
+      if (!sum) sums.set(row[0], [row[0], row[1], row[2], row[3], row[4], row[5], row[6], [...(row[7] ?? [])], row[8]]);
       else {
         for (let i = 1; i < 7; i++) (sum[i] as number) += row[i] as number;
         sum[7] = addHistograms([sum[7], row[7] ?? []]);
+        sum[8] = sum[8] === undefined || row[8] === undefined ? undefined : sum[8] + row[8];
       }
     }
   }
   return [...sums.values()]
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, TOP_PAGES)
-    .map(([path, views, entries, exits, rageClicks, deadClicks, errors, times]) => ({
-      ...{ path, views, entries, exits, rageClicks, deadClicks, errors },
+    .map(([path, views, entries, exits, rageClicks, deadClicks, errors, times, sessions]) => ({
+      ...{ path, views, sessions: sessions ?? null, entries, exits, rageClicks, deadClicks, errors },
       medianMsOnPage: times.length ? histogramMedian(times) : null,
     }));
 }

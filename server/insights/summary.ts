@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../db/executor.js';
 import type { SessionFilters } from '../sessions/query.js';
 import { SESSION_DURATION_MS } from '../sessions/duration.js';
+import { FRUSTRATED } from '../sessions/repository.js';
 import { timeBinSql } from './bins.js';
 import { HOUR_MS } from '../../common/insights.js';
 import { pageRows, PAGES_PER_SUMMARY, type PageRow } from './pages.js';
@@ -49,8 +50,6 @@ export interface Summary {
 export type TopName = 'referrer' | 'device' | 'browser' | 'os' | 'screen' | 'country';
 
 const n = (value: unknown) => Number(value ?? 0);
-/** A session with any frustration signal (errors and failed requests are counted apart). */
-const FRUSTRATED = sql`rage_click_count > 0 or dead_click_count > 0 or quick_back_count > 0 or excessive_scroll_count > 0`;
 const count = (condition: RawBuilder<unknown>) => sql`sum(case when ${condition} then 1 else 0 end)`;
 
 const TOPS: Record<TopName, RawBuilder<unknown>> = {

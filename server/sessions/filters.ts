@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { SessionsQuery } from '../../common/api/sessions.js';
 import { splitPair } from '../../common/people.js';
+import { SCREEN_SIZE, type UnknownValue } from '../../common/session-list.js';
 import { funnelCondition } from '../funnels/filter.js';
 import type { SessionFilters } from './query.js';
 import type { Read } from '../recordings/after-stored.js';
@@ -15,11 +16,27 @@ type ListQuery = Omit<SessionsQuery, 'cursor' | 'limit' | 'sort'>;
 /** A text filter trimmed; empty is no filter. */
 const filterText = (text: string | undefined) => text?.trim() || undefined;
 
+/** `1920x1080` as [width, height] (the schema has checked its form). */
+function screenSize(text: string | undefined): [number, number] | undefined {
+  const size = text === undefined ? null : SCREEN_SIZE.exec(text);
+  return size ? [Number(size[1]), Number(size[2])] : undefined;
+}
+
 /** The list's filters as the query gives them, as the repository takes them (the insights call takes the same). */
 function listFilters(query: ListQuery): SessionFilters {
   // The funnel filters need the funnel: the routes read them (server/funnels/filter.ts).
-  const { hasErrors, hasRageClicks, hasDeadClicks, hasQuickBacks, hasExcessiveScrolling, starred, trait, tag, funnel, step, outcome, ...rest } = query;
-  const [search, url, browser, utm, error] = [rest.search, rest.url, rest.browser, rest.utm, rest.error].map(filterText);
+  const { hasErrors, hasRageClicks, hasDeadClicks, hasQuickBacks, hasExcessiveScrolling, hasFrustration, hasFailedRequests, starred, screen, ...others } =
+    query;
+  const { trait, tag, funnel, step, outcome, unknown, ...rest } = others;
+  const [search, url, browser, utm, utmSource, utmMedium, error] = [
+    rest.search,
+    rest.url,
+    rest.browser,
+    rest.utm,
+    rest.utmSource,
+    rest.utmMedium,
+    rest.error,
+  ].map(filterText);
   // People filters (user, event in rest) match what the page sent exactly: no trimming.
   const pair = (text: string | undefined) => (text === undefined ? undefined : (splitPair(text) ?? undefined));
   return {
@@ -28,7 +45,11 @@ function listFilters(query: ListQuery): SessionFilters {
     url,
     browser,
     utm,
+    utmSource,
+    utmMedium,
     error,
+    unknown: unknown === undefined ? undefined : [...new Set(unknown.split(',') as UnknownValue[])],
+    screen: screenSize(screen),
     trait: pair(trait),
     tag: pair(tag),
     hasErrors: hasErrors === 'true',
@@ -36,6 +57,8 @@ function listFilters(query: ListQuery): SessionFilters {
     hasDeadClicks: hasDeadClicks === 'true',
     hasQuickBacks: hasQuickBacks === 'true',
     hasExcessiveScrolling: hasExcessiveScrolling === 'true',
+    hasFrustration: hasFrustration === 'true',
+    hasFailedRequests: hasFailedRequests === 'true',
     starred: starred === 'true',
   };
 }

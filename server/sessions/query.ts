@@ -1,5 +1,5 @@
 import type { RawBuilder, SqlBool } from 'kysely';
-import type { SessionSort } from '../../common/session-list.js';
+import type { SessionSort, UnknownValue } from '../../common/session-list.js';
 import { badRequest } from '../http/errors.js';
 import type { SessionRow } from './rows.js';
 
@@ -20,11 +20,28 @@ export interface SessionFilters {
   browser?: string;
   /** The entry page's utm_campaign (exact). */
   utm?: string;
+  /** The entry page's utm_source and utm_medium (exact). */
+  utmSource?: string;
+  utmMedium?: string;
+  /** Sessions without these values. */
+  unknown?: UnknownValue[];
+  /** The OS with its version (exact). */
+  os?: string;
+  /** The referrer (exact); common/session-list.ts DIRECT_REFERRER: none. */
+  referrer?: string;
+  /** The screen's width and height. */
+  screen?: [number, number];
+  /** A path among the session's pages, its first, its last (exact). */
+  page?: string;
+  entry?: string;
+  exit?: string;
   hasErrors?: boolean;
   hasRageClicks?: boolean;
   hasDeadClicks?: boolean;
   hasQuickBacks?: boolean;
   hasExcessiveScrolling?: boolean;
+  hasFrustration?: boolean;
+  hasFailedRequests?: boolean;
   starred?: boolean;
   /** A prefix of the id the page identified the visitor by (case as written). */
   user?: string;

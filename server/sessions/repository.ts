@@ -11,10 +11,38 @@ import { bySearch, hasTerm, sessionsWithTerm, userStartsWith } from './search.js
 import { searchKey } from './search-terms.js';
 import { SORT_KEYS, decodeCursor, encodeCursor, hasSessionFilters, type SessionFilters, type SessionQuery } from './query.js';
 import { toSession, type SessionRow } from './rows.js';
+import { DIRECT_REFERRER, type UnknownValue } from '../../common/session-list.js';
 
 /** The sessions table: every query on it, each taking the database or a transaction. */
 
 const like = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * A session with any frustration signal (errors and failed requests are counted apart): the
+ * insights' "Sessions with frustration" (server/insights/summary.ts) and the list's hasFrustration.
+ */
+export const FRUSTRATED = sql<SqlBool>`(rage_click_count > 0 or dead_click_count > 0 or quick_back_count > 0 or excessive_scroll_count > 0)`;
+
+// The page filters read the `pages` column (its paths joined by newlines, as the insights count
+// views, entries and exits), case as written on both databases: replace() and substr() compare
+// exactly where SQLite's LIKE would not. Lengths are in characters (code points), as both count them.
+const chars = (text: string) => [...text].length;
+const text = (value: string) => sql`cast(${value} as text)`;
+/** Sessions that loaded the page: the path is one of the lines. */
+const hasPage = (path: string) => {
+  const lines = sql`(${text('\n')} || pages || ${text('\n')})`;
+  return sql<SqlBool>`length(replace(${lines}, ${text(`\n${path}\n`)}, '')) < length(${lines})`;
+};
+/** `pages` starting with / ending with `part`. */
+const pagesStart = (part: string) => sql<SqlBool>`substr(pages, 1, ${sql.lit(chars(part))}) = ${text(part)}`;
+const pagesEnd = (part: string) =>
+  sql<SqlBool>`length(pages) > ${sql.lit(chars(part))} and substr(pages, length(pages) - ${sql.lit(chars(part) - 1)}) = ${text(part)}`;
+
+/** The column each `unknown` value reads (the screen: either of its two). */
+const UNKNOWN_COLUMNS = {
+  ...{ country: 'country_code', device: 'device', browser: 'browser_name', os: 'os' },
+  ...{ utmSource: 'utm_source', utmMedium: 'utm_medium', utm: 'utm_campaign' },
+} as const satisfies Record<Exclude<UnknownValue, 'screen'>, keyof SessionRow>;
 
 /**
  * The filters as SQL. The "has" filters are written with a literal 0, as the partial indexes
@@ -33,11 +61,26 @@ export function filtered<Q extends SelectQueryBuilder<Database, 'sessions', obje
   if (f.device) q = q.where('device', '=', f.device);
   if (f.browser) q = q.where('browser_name', '=', f.browser.trim().toLowerCase());
   if (f.utm) q = q.where('utm_campaign', '=', f.utm);
+  if (f.utmSource) q = q.where('utm_source', '=', f.utmSource);
+  if (f.utmMedium) q = q.where('utm_medium', '=', f.utmMedium);
+  for (const value of f.unknown ?? [])
+    q =
+      value === 'screen'
+        ? q.where((eb) => eb.or([eb('screen_width', 'is', null), eb('screen_height', 'is', null)]))
+        : q.where(UNKNOWN_COLUMNS[value], 'is', null);
+  if (f.os !== undefined) q = q.where('os', '=', f.os);
+  if (f.referrer !== undefined) q = f.referrer === DIRECT_REFERRER ? q.where('referrer', 'is', null) : q.where('referrer', '=', f.referrer);
+  if (f.screen) q = q.where('screen_width', '=', f.screen[0]).where('screen_height', '=', f.screen[1]);
+  if (f.page !== undefined) q = q.where(hasPage(f.page));
+  if (f.entry !== undefined) q = q.where((eb) => eb.or([eb('pages', '=', f.entry as string), pagesStart(`${f.entry as string}\n`)]));
+  if (f.exit !== undefined) q = q.where((eb) => eb.or([eb('pages', '=', f.exit as string), pagesEnd(`\n${f.exit as string}`)]));
   if (f.hasErrors) q = q.where(sql<SqlBool>`error_count > 0`);
   if (f.hasRageClicks) q = q.where(sql<SqlBool>`rage_click_count > 0`);
   if (f.hasDeadClicks) q = q.where(sql<SqlBool>`dead_click_count > 0`);
   if (f.hasQuickBacks) q = q.where(sql<SqlBool>`quick_back_count > 0`);
   if (f.hasExcessiveScrolling) q = q.where(sql<SqlBool>`excessive_scroll_count > 0`);
+  if (f.hasFrustration) q = q.where(FRUSTRATED);
+  if (f.hasFailedRequests) q = q.where(sql<SqlBool>`failed_request_count > 0`);
   if (f.starred) q = q.where(hasStar);
   if (f.user !== undefined) q = q.where((eb) => userStartsWith(eb, f.user as string));
   if (f.event !== undefined)

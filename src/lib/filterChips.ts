@@ -2,6 +2,7 @@
 // /checkout", "Funnel step: 2 · /product") and knows which of the URL's keys it takes away.
 import type { Funnel } from '../../common/api/funnels.js';
 import type { SessionFilters } from './sessionFilters.js';
+import type { UnknownValue } from '../../common/session-list.js';
 import { stepLabel } from './funnelSteps.js';
 
 export interface FilterChip {
@@ -19,6 +20,8 @@ export const FLAG_LABELS = {
   hasDeadClicks: 'Has dead clicks',
   hasQuickBacks: 'Quick backs',
   hasExcessiveScrolling: 'Excessive scrolling',
+  hasFrustration: 'Has frustration',
+  hasFailedRequests: 'Has failed requests',
   starred: 'Starred',
 } as const;
 
@@ -31,7 +34,14 @@ const TEXT_LABELS = {
   country: 'Country',
   browser: 'Browser',
   utm: 'UTM campaign',
+  utmSource: 'UTM source',
+  utmMedium: 'UTM medium',
   error: 'Error',
+  os: 'OS',
+  referrer: 'Referrer',
+  page: 'Viewed page',
+  entry: 'Entry page',
+  exit: 'Exit page',
 } as const;
 
 /** "2026-12-07", the local day of `ms` (a date input's value; a date filter's chip). */
@@ -51,6 +61,13 @@ function funnelChip(filters: SessionFilters, funnel: Funnel | undefined): Filter
   return { name: 'Funnel step', value: `${filters.step}${step ? ` · ${stepLabel(step)}` : ''} (${name})${outcome}`, keys };
 }
 
+/** What an `unknown` value names, as the insights' tables head it. */
+const UNKNOWN_LABELS: Record<UnknownValue, string> = {
+  ...{ country: 'Country', device: 'Device', browser: 'Browser', os: 'OS', screen: 'Screen' },
+  ...{ utmSource: 'UTM source', utmMedium: 'UTM medium', utm: 'UTM campaign' },
+};
+const unknownLabel = (value: string) => UNKNOWN_LABELS[value as UnknownValue] ?? value;
+
 /** The chips of `filters` (the sort is not a filter: it has none), in the filter bar's order. */
 export function filterChips(filters: SessionFilters, funnel?: Funnel): FilterChip[] {
   const chips: FilterChip[] = [];
@@ -62,6 +79,8 @@ export function filterChips(filters: SessionFilters, funnel?: Funnel): FilterChi
   for (const [key, label] of Object.entries(TEXT_LABELS) as [keyof typeof TEXT_LABELS, string][])
     if (filters[key] !== undefined) chips.push({ name: label, value: filters[key], keys: [key] });
   if (filters.device) chips.push({ name: 'Device', value: capitalised(filters.device), keys: ['device'] });
+  if (filters.unknown) chips.push({ name: 'Unknown', value: filters.unknown.split(',').map(unknownLabel).join(', '), keys: ['unknown'] });
+  if (filters.screen) chips.push({ name: 'Screen', value: filters.screen.replace('x', '×'), keys: ['screen'] });
   if (filters.funnel) chips.push(funnelChip(filters, funnel));
   return chips;
 }

@@ -9,13 +9,16 @@ import { MADE_ID } from '../../common/ids.js';
 import {
   COUNTRY_CODE,
   DEFAULT_SORT,
+  EXACT_FILTERS,
   FILTER_FLAGS,
   FILTER_MAX_CHARS,
   FUNNEL_OUTCOMES,
   KEY_VALUE,
   PEOPLE_FILTERS,
+  SCREEN_SIZE,
   SESSION_SORTS,
   TIME_FILTERS,
+  UNKNOWN_LIST,
   type FunnelOutcome,
   type SessionSort,
 } from '../../common/session-list.js';
@@ -29,14 +32,29 @@ export interface SessionFilters {
   country?: string;
   device?: DeviceKind;
   browser?: string;
-  /** The entry page's UTM campaign (utm_campaign), exact. */
+  /** The entry page's UTM campaign (utm_campaign), source and medium, exact. */
   utm?: string;
+  utmSource?: string;
+  utmMedium?: string;
+  /** Sessions without these values (common/session-list.ts UNKNOWN_VALUES, comma-separated): the insights' "Unknown" rows. */
+  unknown?: string;
   hasErrors?: true;
   hasRageClicks?: true;
   hasDeadClicks?: true;
   hasQuickBacks?: true;
   hasExcessiveScrolling?: true;
+  /** Any of rage clicks, dead clicks, quick backs or excessive scrolling. */
+  hasFrustration?: true;
+  hasFailedRequests?: true;
   starred?: true;
+  /** The OS with its version, the referrer (DIRECT_REFERRER: none), a page viewed, entered on, left from: exact, as the insights name them. */
+  os?: string;
+  referrer?: string;
+  page?: string;
+  entry?: string;
+  exit?: string;
+  /** The screen's size, `1920x1080`. */
+  screen?: string;
   /** People (common/people.ts): the id, an event name, `key:value` of a trait or a tag. */
   user?: string;
   event?: string;
@@ -59,7 +77,9 @@ export const searchText = (value: unknown, max: number) =>
 export const FILTER_KEYS = [
   ...TIME_FILTERS,
   ...FILTER_FLAGS,
-  ...(['url', 'country', 'device', 'browser', 'utm'] as const),
+  ...(['url', 'country', 'device', 'browser', 'utm', 'utmSource', 'utmMedium', 'unknown'] as const),
+  ...EXACT_FILTERS,
+  'screen',
   ...PEOPLE_FILTERS,
   ...(['error', 'funnel', 'step', 'outcome', 'sort'] as const),
 ] satisfies (keyof SessionFilters)[];
@@ -83,8 +103,18 @@ export function validateSessionFilters(search: Record<string, unknown>): Session
   if ((DEVICE_KINDS as readonly unknown[]).includes(search.device)) filters.device = search.device as SessionFilters['device'];
   const browser = searchText(search.browser, FILTER_MAX_CHARS.browser);
   if (browser) filters.browser = browser;
-  const utm = searchText(search.utm, FILTER_MAX_CHARS.utm);
-  if (utm) filters.utm = utm;
+  for (const key of ['utm', 'utmSource', 'utmMedium'] as const) {
+    const value = searchText(search[key], FILTER_MAX_CHARS[key]);
+    if (value) filters[key] = value;
+  }
+  if (typeof search.unknown === 'string' && UNKNOWN_LIST.test(search.unknown)) filters.unknown = search.unknown;
+  for (const key of EXACT_FILTERS) {
+    // Exact values (a path or address may end in a space): not trimmed, as the API takes them.
+    const value = search[key];
+    if ((typeof value === 'string' && value.length <= FILTER_MAX_CHARS[key] && value !== '') || typeof value === 'number') filters[key] = String(value);
+  }
+  const screen = SCREEN_SIZE.exec(typeof search.screen === 'string' ? search.screen : '');
+  if (screen) filters.screen = `${Number(screen[1])}x${Number(screen[2])}`;
   for (const key of PEOPLE_FILTERS) {
     const value = searchText(search[key], FILTER_MAX_CHARS[key]);
     if (value && (key === 'user' || key === 'event' || KEY_VALUE.test(value))) filters[key] = value;

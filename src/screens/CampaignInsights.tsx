@@ -9,7 +9,8 @@ import { CampaignTabs } from '../components/CampaignTabs.js';
 import { ErrorBox } from '../components/ErrorBox.js';
 import { Spinner } from '../components/Spinner.js';
 import { SessionsChart } from '../components/insights/SessionsChart.js';
-import { SessionsLink } from '../components/insights/SessionsLink.js';
+import { SessionsLink, type SessionsSearch } from '../components/insights/SessionsLink.js';
+import { DIRECT_REFERRER, type UnknownValue } from '../../common/session-list.js';
 import { PagesTable } from '../components/insights/PagesTable.js';
 import { ErrorsTable } from '../components/insights/ErrorsTable.js';
 import { TopTable, type TopRow } from '../components/insights/TopTable.js';
@@ -67,18 +68,20 @@ function InsightsData({ campaignId, days }: { campaignId: string; days: Insights
 }
 
 function Dashboard({ campaignId, insights }: { campaignId: string; insights: Insights }) {
+  // Every figure links to the sessions it counts: the range's, narrowed as the figure is.
   const range: SessionFilters = { from: insights.from, to: insights.to };
   const { totals, frustration } = insights;
-  const link = (count: number, label: string, filters: SessionFilters = {}) => (
+  const link = (count: number, label: string, filters: SessionsSearch = {}, shown: ReactNode = count) => (
     <SessionsLink campaignId={campaignId} filters={{ ...range, ...filters }} label={`${count} ${label}`}>
-      {count}
+      {shown}
     </SessionsLink>
   );
   const table = (title: string, column: string, rows: TopRow[]) => <TopTable title={title} column={column} campaignId={campaignId} range={range} rows={rows} />;
   const top = (
+    unknown: UnknownValue | null,
     rows: { sessions: number }[],
     name: (row: never) => string | null,
-    filters?: (value: string) => SessionFilters,
+    filters: (value: string) => SessionsSearch,
     label?: (value: string) => ReactNode,
   ): TopRow[] =>
     rows.map((row) => {
@@ -88,24 +91,41 @@ function Dashboard({ campaignId, insights }: { campaignId: string; insights: Ins
         name: value ?? 'Unknown',
         label: value === null ? 'Unknown' : (label?.(value) ?? value),
         sessions: row.sessions,
-        filters: value !== null ? filters?.(value) : undefined,
+        // Unknown: the sessions without the value.
+        filters: value !== null ? filters(value) : unknown ? { unknown } : undefined,
       };
     });
+  const all = (what: string) => `sessions: ${what}`;
   return (
     <>
       <div className="stats insights-stats" aria-label="Totals">
         <Stat label="Sessions">{link(totals.sessions, 'sessions')}</Stat>
         <Stat label="Human Users" tone="stat-green">
-          {totals.humans}
+          {link(totals.humans, 'human sessions', { type: 'human' })}
         </Stat>
         <Stat label="Bot Traffic" tone="stat-amber">
-          {totals.bots}
+          {link(totals.bots, 'bot sessions', { type: 'bot' })}
         </Stat>
-        <Stat label="Median duration">{formatDurationMs(totals.medianDurationMs)}</Stat>
-        <Stat label="Median active time">{formatDurationMs(totals.medianActiveMs)}</Stat>
-        <Stat label="Pages per session">{totals.pagesPerSession}</Stat>
+        {/* The medians and the pages per session are of every session of the range: their links list those. */}
+        <Stat label="Median duration">
+          {link(
+            totals.sessions,
+            all(`median duration ${formatDurationMs(totals.medianDurationMs)}`),
+            { sort: 'longest' },
+            formatDurationMs(totals.medianDurationMs),
+          )}
+        </Stat>
+        <Stat label="Median active time">
+          {link(
+            totals.sessions,
+            all(`median active time ${formatDurationMs(totals.medianActiveMs)}`),
+            { sort: 'active' },
+            formatDurationMs(totals.medianActiveMs),
+          )}
+        </Stat>
+        <Stat label="Pages per session">{link(totals.sessions, all(`${totals.pagesPerSession} pages per session`), {}, totals.pagesPerSession)}</Stat>
         <Stat label="Sessions with errors">{link(totals.withErrors, 'sessions with errors', { hasErrors: true })}</Stat>
-        <Stat label="Sessions with frustration">{totals.withFrustration}</Stat>
+        <Stat label="Sessions with frustration">{link(totals.withFrustration, 'sessions with frustration', { hasFrustration: true })}</Stat>
       </div>
       <SessionsChart campaignId={campaignId} insights={insights} />
       <section className="card" aria-label="Frustration">
@@ -130,7 +150,8 @@ function Dashboard({ campaignId, insights }: { campaignId: string; insights: Ins
             Errors: {frustration.errors} in {link(frustration.sessionsWithErrors, 'sessions with errors', { hasErrors: true })} sessions
           </li>
           <li>
-            Failed requests: {frustration.failedRequests} in {frustration.sessionsWithFailedRequests} sessions
+            Failed requests: {frustration.failedRequests} in{' '}
+            {link(frustration.sessionsWithFailedRequests, 'sessions with failed requests', { hasFailedRequests: true })} sessions
           </li>
         </ul>
         <FrustrationTrend insights={insights} />
@@ -143,6 +164,7 @@ function Dashboard({ campaignId, insights }: { campaignId: string; insights: Ins
           'Countries',
           'Country',
           top(
+            'country',
             insights.countries,
             (r: Insights['countries'][number]) => r.countryCode,
             (code) => ({ country: code }),
@@ -153,6 +175,7 @@ function Dashboard({ campaignId, insights }: { campaignId: string; insights: Ins
           'Devices',
           'Device',
           top(
+            'device',
             insights.devices,
             (r: Insights['devices'][number]) => r.device,
             (device) => ({ device: device as SessionFilters['device'] }),
@@ -162,6 +185,7 @@ function Dashboard({ campaignId, insights }: { campaignId: string; insights: Ins
           'Browsers',
           'Browser',
           top(
+            'browser',
             insights.browsers,
             (r: Insights['browsers'][number]) => r.browser,
             (browser) => ({ browser }),
@@ -170,17 +194,32 @@ function Dashboard({ campaignId, insights }: { campaignId: string; insights: Ins
         {table(
           'Operating systems',
           'OS',
-          top(insights.os, (r: Insights['os'][number]) => r.os),
+          top(
+            'os',
+            insights.os,
+            (r: Insights['os'][number]) => r.os,
+            (os) => ({ os }),
+          ),
         )}
         {table(
           'Referrers',
           'Referrer',
-          top(insights.referrers, (r: Insights['referrers'][number]) => r.referrer ?? '(direct)'),
+          top(
+            null,
+            insights.referrers,
+            (r: Insights['referrers'][number]) => r.referrer ?? DIRECT_REFERRER,
+            (referrer) => ({ referrer }),
+          ),
         )}
         {table(
           'Screens',
           'Screen',
-          top(insights.screens, (r: Insights['screens'][number]) => r.screen),
+          top(
+            'screen',
+            insights.screens,
+            (r: Insights['screens'][number]) => r.screen,
+            (screen) => ({ screen: screen.replace('×', 'x') }),
+          ),
         )}
       </div>
       {/* Older cached answers have no UTM campaigns. */}

@@ -127,14 +127,14 @@ describe('GET /api/v1/insights/:campaignId', () => {
     ]);
   });
 
-  it('counts pages by views, entries and exits, and the sessions with rage clicks, dead clicks and errors on each', async () => {
+  it('counts pages by views, sessions, entries and exits, and the sessions with rage clicks, dead clicks and errors on each', async () => {
     const body = await insights();
     expect(body.pagesFromSessions).toBe(4);
     // Times on page: see insights-utm.test.ts.
     expect(body.pages.map(({ medianMsOnPage, ...page }) => page)).toEqual([
-      { path: '/', views: 3, entries: 3, exits: 1, rageClicks: 1, deadClicks: 1, errors: 1 },
-      { path: '/products', views: 3, entries: 1, exits: 2, rageClicks: 1, deadClicks: 1, errors: 1 },
-      { path: '/cart', views: 1, entries: 0, exits: 1, rageClicks: 1, deadClicks: 0, errors: 1 },
+      { path: '/', views: 3, sessions: 3, entries: 3, exits: 1, rageClicks: 1, deadClicks: 1, errors: 1 },
+      { path: '/products', views: 3, sessions: 3, entries: 1, exits: 2, rageClicks: 1, deadClicks: 1, errors: 1 },
+      { path: '/cart', views: 1, sessions: 1, entries: 0, exits: 1, rageClicks: 1, deadClicks: 0, errors: 1 },
     ]);
   });
 

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import uPlot from 'uplot';
 import type { Insights } from '../../../common/api/insights.js';
-import { SessionsLink } from './SessionsLink.js';
+import { bucketFilters, SessionsLink, type SessionsSearch } from './SessionsLink.js';
 import { InsightsTable } from './InsightsTable.js';
 import { bucketLabel, bucketSessions, bucketUnit, sessionsColumns, sessionsSummary } from './chartData.js';
 import { useInsightsChart, type ChartSpec } from './useInsightsChart.js';
@@ -28,7 +28,7 @@ export function SessionsChart({ campaignId, insights }: { campaignId: string; in
       ],
       data: sessionsColumns(insights),
       label: sessionsSummary(insights),
-      onBucket: (b) => void navigate({ to: '/campaign/$campaignId', params: { campaignId }, search: { from: b.t, to: b.t + insights.bucketMs } }),
+      onBucket: (b) => void navigate({ to: '/campaign/$campaignId', params: { campaignId }, search: bucketFilters(b.t, insights.bucketMs, insights) }),
     }),
     [campaignId, insights, navigate],
   );
@@ -47,18 +47,29 @@ export function SessionsChart({ campaignId, insights }: { campaignId: string; in
       <details>
         <summary>Show as table</summary>
         <InsightsTable columns={[unit === 'hour' ? 'Hour' : 'Day', 'Humans', 'Bots', 'With errors']}>
-          {series.map((b) => (
-            <tr key={b.t}>
-              <th scope="row">
-                <SessionsLink campaignId={campaignId} filters={{ from: b.t, to: b.t + bucketMs }} label={bucketSessions(b, bucketMs)}>
-                  {bucketLabel(b.t, bucketMs)}
+          {series.map((b) => {
+            const bucket = bucketFilters(b.t, bucketMs, insights);
+            const when = bucketLabel(b.t, bucketMs);
+            const cell = (count: number, what: string, filters: SessionsSearch) => (
+              <td>
+                <SessionsLink campaignId={campaignId} filters={{ ...bucket, ...filters }} label={`${count} ${what}: ${when}`}>
+                  {count}
                 </SessionsLink>
-              </th>
-              <td>{b.humans}</td>
-              <td>{b.bots}</td>
-              <td>{b.withErrors}</td>
-            </tr>
-          ))}
+              </td>
+            );
+            return (
+              <tr key={b.t}>
+                <th scope="row">
+                  <SessionsLink campaignId={campaignId} filters={bucket} label={bucketSessions(b, bucketMs)}>
+                    {when}
+                  </SessionsLink>
+                </th>
+                {cell(b.humans, 'human sessions', { type: 'human' })}
+                {cell(b.bots, 'bot sessions', { type: 'bot' })}
+                {cell(b.withErrors, 'sessions with errors', { hasErrors: true })}
+              </tr>
+            );
+          })}
         </InsightsTable>
       </details>
     </figure>

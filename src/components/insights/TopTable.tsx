@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { SessionFilters } from '../../lib/sessionFilters.js';
-import { SessionsLink } from './SessionsLink.js';
+import { SessionsLink, type SessionsSearch } from './SessionsLink.js';
 import { InsightsTable } from './InsightsTable.js';
 
 export interface TopRow {
@@ -9,8 +9,8 @@ export interface TopRow {
   /** The plain name, for the link's label. */
   name: string;
   sessions: number;
-  /** The sessions list's filter for this row, where one exists. */
-  filters?: SessionFilters;
+  /** The sessions list's filter for this row, where one exists (none for sessions without the value). */
+  filters?: SessionsSearch;
 }
 
 /** One of the dashboard's top lists: a value and its sessions, the count linked to them. */

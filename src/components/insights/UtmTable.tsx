@@ -3,7 +3,20 @@ import type { SessionFilters } from '../../lib/sessionFilters.js';
 import { SessionsLink } from './SessionsLink.js';
 import { InsightsTable } from './InsightsTable.js';
 
-/** Sessions by their entry page's UTM source, medium and campaign; a campaign's sessions link to the list filtered by `utm`. */
+/** The list's filters of a row: its source, medium and campaign, each exact or, when not given ("—"), unknown. */
+export function utmFilters(row: Insights['utm'][number]): SessionFilters {
+  const filters: SessionFilters = {};
+  const unknown: string[] = [];
+  if (row.source === null) unknown.push('utmSource');
+  else filters.utmSource = row.source;
+  if (row.medium === null) unknown.push('utmMedium');
+  else filters.utmMedium = row.medium;
+  if (row.campaign === null) unknown.push('utm');
+  else filters.utm = row.campaign;
+  return unknown.length ? { ...filters, unknown: unknown.join(',') } : filters;
+}
+
+/** Sessions by their entry page's UTM source, medium and campaign, each row's sessions linked to the list filtered to them. */
 export function UtmTable({ campaignId, rows, range }: { campaignId: string; rows: Insights['utm']; range: SessionFilters }) {
   return (
     <section className="card insights-top" aria-label="UTM campaigns">
@@ -18,17 +31,13 @@ export function UtmTable({ campaignId, rows, range }: { campaignId: string; rows
               <td>{row.medium ?? '—'}</td>
               <td>{row.campaign ?? '—'}</td>
               <td>
-                {row.campaign === null ? (
-                  row.sessions
-                ) : (
-                  <SessionsLink
-                    campaignId={campaignId}
-                    filters={{ ...range, utm: row.campaign }}
-                    label={`${row.sessions} sessions: UTM campaign ${row.campaign}`}
-                  >
-                    {row.sessions}
-                  </SessionsLink>
-                )}
+                <SessionsLink
+                  campaignId={campaignId}
+                  filters={{ ...range, ...utmFilters(row) }}
+                  label={`${row.sessions} sessions: UTM ${[row.source ?? '—', row.medium ?? '—', row.campaign ?? '—'].join(' / ')}`}
+                >
+                  {row.sessions}
+                </SessionsLink>
               </td>
             </tr>
           ))}
