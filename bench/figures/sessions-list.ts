@@ -73,7 +73,7 @@ async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row
       const ours = await latencies(options, () => pageLatency(server, owner, big, query.params(bigRows), requests));
       const base = await latencies(options, () => pageLatency(server, owner, small, query.params(smallRows), requests));
       const name = `${kind}, ${total.toLocaleString('en-US')} sessions, ${query.label}`;
-      // The budget judges the full-size run only (--quick seeds 10,000).
+      // The budget judges the full-size run only (--quick seeds 5,000).
       rows.push(...latencyRows(title, name, ours, `same request, campaign of ${SMALL} sessions`, base, query.budgetP95, options));
     }
     return rows;

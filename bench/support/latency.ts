@@ -20,7 +20,7 @@ export async function bigAndSmall(server: BenchServer, options: BenchOptions) {
   const owner = await createOwner(server);
   const big = await createCampaign(server.db, owner.userId, 'shop.example.com', 'Big campaign');
   const small = await createCampaign(server.db, owner.userId, 'shop.example.com', 'Small campaign');
-  return { owner, big, small, total: options.quick ? 10_000 : 100_000, requests: options.quick ? 10 : 20 };
+  return { owner, big, small, total: options.quick ? 5_000 : 100_000, requests: options.quick ? 10 : 20 };
 }
 
 /** Each request's time to last byte; any answer but 200 stops the figure, naming `what` answered. */
