@@ -26,7 +26,7 @@ export interface Row {
 
 export interface BenchOptions {
   quick: boolean;
-  /** Repetitions per figure: at least 5 in a full run, 3 with --quick (see `runsFor`). */
+  /** Repetitions per figure: at least 5 in a full run, 3 with --quick (see `runsFor`; two of its slowest take 2). */
   runs: number;
 }
 

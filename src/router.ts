@@ -1,8 +1,7 @@
-import { createRouter } from '@tanstack/react-router';
+import { createRouter, lazyRouteComponent } from '@tanstack/react-router';
 import { routeTree } from './routeTree.gen.js';
 import { queryClient } from './api/queryClient.js';
 import { Spinner } from './components/Spinner.js';
-import { NotFound } from './screens/NotFound.js';
 import { createElement } from 'react';
 
 export const router = createRouter({
@@ -12,7 +11,7 @@ export const router = createRouter({
   defaultPreloadStaleTime: 0,
   defaultPreload: 'intent',
   defaultPendingComponent: () => createElement(Spinner, { label: 'Loading...' }),
-  defaultNotFoundComponent: NotFound,
+  defaultNotFoundComponent: lazyRouteComponent(() => import('./screens/NotFound.js'), 'NotFound'),
   scrollRestoration: true,
 });
 

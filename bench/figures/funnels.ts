@@ -46,8 +46,8 @@ async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row
     const check = JSON.parse(decodedBody(await timedGet(`${server.url}${paths[0]}`, { cookie: owner.cookie }))) as { steps?: { sessions: number }[] };
     if (check.steps?.[0]?.sessions !== total - total / 5) throw new Error(`the funnel counted ${JSON.stringify(check.steps)} of ${total} sessions`);
     const measure = (path: string) => () => requestLatencies(`${server.url}${path}`, owner, requests, 'funnel result');
-    const ours = await latencies(options.runs, measure(paths[0]));
-    const base = await latencies(options.runs, measure(paths[1]));
+    const ours = await latencies(options, measure(paths[0]));
+    const base = await latencies(options, measure(paths[1]));
     const name = `${kind}, 4 steps, ${total.toLocaleString('en-US')} sessions over ${DAYS} days`;
     return latencyRows(title, name, ours, `same funnel, campaign of ${SMALL} sessions`, base, BUDGET_P95_MS);
   });

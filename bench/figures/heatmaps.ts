@@ -41,8 +41,8 @@ async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row
     const check = JSON.parse(decodedBody(await timedGet(url('/product/*'), { cookie: owner.cookie }))) as { clicks?: number; elements?: unknown[] };
     if (check.clicks !== clicks || (check.elements?.length ?? 0) < 100)
       throw new Error(`the heatmap counted ${check.clicks} of ${clicks} clicks, ${check.elements?.length} elements`);
-    const ours = await latencies(options.runs, () => requestLatencies(url('/product/*'), owner, requests, 'heatmap'));
-    const base = await latencies(options.runs, () => requestLatencies(url('/about'), owner, requests, 'heatmap'));
+    const ours = await latencies(options, () => requestLatencies(url('/product/*'), owner, requests, 'heatmap'));
+    const base = await latencies(options, () => requestLatencies(url('/about'), owner, requests, 'heatmap'));
     const name = `${kind}, a page with ${clicks.toLocaleString('en-US')} clicks over ${DAYS} days`;
     return latencyRows(title, name, ours, 'same request, a page with 1,000 clicks', base, BUDGET_P95_MS);
   });

@@ -69,7 +69,7 @@ async function oneRun(server: BenchServer, prober: Owner, readers: { owner: Owne
 }
 
 async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row[]> {
-  const sessions = options.quick ? 1000 : 2000;
+  const sessions = options.quick ? 500 : 2000;
   const seconds = options.quick ? 1 : 4;
   return withServer({ database: kind }, async (server) => {
     const prober = await createOwner(server, 'Prober');
@@ -77,8 +77,10 @@ async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row
     for (let i = 0; i < READERS; i++) readers.push(await heavyOwner(server, i, sessions));
     if (kind === 'PostgreSQL') await sql`analyze`.execute(server.db);
     const samples: Sample[] = [];
-    for (let i = 0; i <= options.runs; i++) samples.push(await oneRun(server, prober, readers, seconds));
-    const measured = samples.slice(1); // the first run warms up
+    // A full run's first run warms up; --quick's counts.
+    const warmups = options.quick ? 0 : 1;
+    for (let i = 0; i < options.runs + warmups; i++) samples.push(await oneRun(server, prober, readers, seconds));
+    const measured = samples.slice(warmups);
     const of = (pick: (s: Sample) => number[], p: number) => stats(measured.map((s) => percentile(pick(s), p)));
     const answered = Object.entries(
       measured.reduce<Record<string, number>>((all, s) => {

@@ -60,10 +60,10 @@ async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row
       totals?: { sessions: number };
     };
     if (check.totals?.sessions !== total) throw new Error(`insights counted ${check.totals?.sessions} of ${total} sessions`);
-    const ours = await latencies(options.runs, () => latency(server, owner, big, requests));
-    const base = await latencies(options.runs, () => latency(server, owner, small, requests));
+    const ours = await latencies(options, () => latency(server, owner, big, requests));
+    const base = await latencies(options, () => latency(server, owner, small, requests));
     const name = `${kind}, ${total.toLocaleString('en-US')} sessions over ${DAYS} days`;
-    // The budget is set at 100,000 sessions: --quick's 10,000 on a busy machine are shown, not judged.
+    // The budget is set at 100,000 sessions: --quick's 5,000 on a busy machine are shown, not judged.
     return latencyRows(title, name, ours, `same request, campaign of ${SMALL} sessions`, base, BUDGET_P95_MS, options);
   });
 }

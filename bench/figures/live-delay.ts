@@ -33,7 +33,7 @@ const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Shop</titl
 <script>var s = document.createElement('script'); s.async = true; s.src = location.hash.slice(1); document.head.appendChild(s);</script></body></html>`;
 
 export async function run(options: BenchOptions): Promise<Row[]> {
-  const actions = options.quick ? 12 : 30;
+  const actions = options.quick ? 8 : 30;
   const cluster = await startCluster(postgresUrl);
   const site = await serveSite(PAGE);
   try {

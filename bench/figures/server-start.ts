@@ -56,11 +56,12 @@ async function startOnce(args: string[]): Promise<Start> {
 
 /**
  * Both measures over `runs` starts of each, the two commands taking turns (so a change in the
- * machine's load falls on both), after one warm-up start of each (which fills the file cache).
+ * machine's load falls on both), after one warm-up start of each (which fills the file cache)
+ * unless told not to (--quick).
  */
-async function measure(runs: number) {
+async function measure(runs: number, warmup: boolean) {
   const starts = { compiled: [] as Start[], tsx: [] as Start[] };
-  for (let i = 0; i <= runs; i++) {
+  for (let i = warmup ? 0 : 1; i <= runs; i++) {
     for (const kind of ['compiled', 'tsx'] as const) {
       const start = await startOnce(COMMANDS[kind]);
       if (i > 0) starts[kind].push(start);
@@ -71,7 +72,8 @@ async function measure(runs: number) {
 }
 
 export async function run(options: BenchOptions): Promise<Row[]> {
-  const { compiled, tsx } = await measure(options.runs);
+  // --quick: two starts of each, no warm-up (a tsx start takes 5–10 s on a busy machine).
+  const { compiled, tsx } = options.quick ? await measure(2, false) : await measure(options.runs, true);
   const baseline = 'same server as TypeScript through tsx (node --import tsx server/main.ts)';
   return [
     {

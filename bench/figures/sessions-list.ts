@@ -56,7 +56,10 @@ function pageLatency(server: BenchServer, owner: Owner, campaignId: string, para
 
 async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row[]> {
   return withServer({ database: kind }, async (server) => {
-    const { owner, big, small, total, requests } = await bigAndSmall(server, options);
+    const { owner, big, small, total, requests: fullRequests } = await bigAndSmall(server, options);
+    // Its 12 queries on two campaigns make this the longest of --quick's request figures: there,
+    // 5 requests a run (its budgets are not judged in --quick).
+    const requests = options.quick ? 5 : fullRequests;
     const bigRows = await insertSessions(server.db, big, total);
     const smallRows = await insertSessions(server.db, small, SMALL);
     // A live PostgreSQL has planner statistics (autovacuum analyses); a bulk-loaded one not yet.
@@ -67,10 +70,10 @@ async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row
     if (check.counts?.total !== undefined && check.counts.total !== total) throw new Error(`listed ${check.counts.total} of ${total} sessions`);
     const rows: Row[] = [];
     for (const query of queries) {
-      const ours = await latencies(options.runs, () => pageLatency(server, owner, big, query.params(bigRows), requests));
-      const base = await latencies(options.runs, () => pageLatency(server, owner, small, query.params(smallRows), requests));
+      const ours = await latencies(options, () => pageLatency(server, owner, big, query.params(bigRows), requests));
+      const base = await latencies(options, () => pageLatency(server, owner, small, query.params(smallRows), requests));
       const name = `${kind}, ${total.toLocaleString('en-US')} sessions, ${query.label}`;
-      // The budget judges the full-size run only (--quick seeds 10,000).
+      // The budget judges the full-size run only (--quick seeds 5,000).
       rows.push(...latencyRows(title, name, ours, `same request, campaign of ${SMALL} sessions`, base, query.budgetP95, options));
     }
     return rows;

@@ -2,28 +2,18 @@ import { queryOptions } from '@tanstack/react-query';
 import { EventType } from '@rrweb/types';
 import { api, HttpError, type ApiClient } from './client.js';
 import { API_PATHS } from './paths.js';
+import { replayKeys } from './replayKeys.js';
 import type { ReplayEvent, ReplayInit, ReplayResponse } from '../../common/api-types.js';
 import { createReplaySource, whenDownloaded, whenDrawn, type ReplaySource } from '../replay/replaySource.js';
 
 /** The longest the rest of a replay waits for the player to draw its first frame. */
 const FIRST_FRAME_WAIT_MS = 2000;
 
-/** The server's demo answer. */
-interface DemoReplayResponse {
-  data: ReplayEvent[];
-}
-
-export const replayKeys = {
-  all: ['replay'] as const,
-  session: (campaignId: string, sessionId: string) => [...replayKeys.all, campaignId, sessionId] as const,
-  demo: (isMobile: boolean) => [...replayKeys.all, 'demo', isMobile] as const,
-};
-
 export const NO_EVENTS = 'No events found for this session';
 
 type Localize = (events: ReplayEvent[]) => Promise<ReplayEvent[]>;
 
-/** Loaded when a replay is read: the landing page's demo shares this module and must stay light. */
+/** Loaded when a replay is read: its own chunk, beside this module's. */
 const loadStreamReader = () => import('./replayStream.js');
 
 const hasFullSnapshot = (events: ReplayEvent[]) => events.some((event) => event.type === EventType.FullSnapshot);
@@ -158,26 +148,3 @@ export function replayErrorMessage(error: unknown): string {
   if (error instanceof Error && error.message) return error.message;
   return 'Failed to load session data';
 }
-
-/** Demo: a coarse pointer or a phone's user agent asks for the phone-sized recording. */
-export function prefersMobileDemo(): boolean {
-  if (typeof window === 'undefined') return false;
-  const coarse = typeof window.matchMedia === 'function' && window.matchMedia('(pointer: coarse)').matches;
-  return coarse || /Mobi|Android|iPhone|iPad|iPod/i.test(navigator.userAgent);
-}
-
-export async function fetchDemoReplay(isMobile: boolean, client: ApiClient = api): Promise<ReplayEvent[]> {
-  const response = await client.request(`${API_PATHS.demoReplay}?isMobile=${isMobile}`);
-  if (!response.ok) throw new Error(`Failed to fetch demo replay (${response.status})`);
-  const { data: events } = (await response.json()) as DemoReplayResponse;
-  if (events.length === 0) throw new Error('No demo events available');
-  return events;
-}
-
-export const demoReplayQueryOptions = (isMobile: boolean) =>
-  queryOptions({
-    queryKey: replayKeys.demo(isMobile),
-    queryFn: () => fetchDemoReplay(isMobile),
-    staleTime: Number.POSITIVE_INFINITY,
-    retry: false,
-  });

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { demoReplayQueryOptions, prefersMobileDemo } from '../api/replay.js';
+import { demoReplayQueryOptions, prefersMobileDemo } from '../api/demo.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import { RecordingPlayer } from './ReplayPlayer.js';
 import { META_EVENT } from './player/playerMath.js';

@@ -1,8 +1,7 @@
 import { useEffect } from 'react';
-import { Outlet, createRootRouteWithContext, useRouterState } from '@tanstack/react-router';
+import { Outlet, createRootRouteWithContext, lazyRouteComponent, useRouterState } from '@tanstack/react-router';
 import type { QueryClient } from '@tanstack/react-query';
 import { Navbar } from '../components/Navbar.js';
-import { NotFound } from '../screens/NotFound.js';
 import { documentTitle } from '../lib/documentTitle.js';
 
 export interface RouterContext {
@@ -11,7 +10,8 @@ export interface RouterContext {
 
 export const Route = createRootRouteWithContext<RouterContext>()({
   component: RootLayout,
-  notFoundComponent: NotFound,
+  // Loaded when a page is not found, not with every page.
+  notFoundComponent: lazyRouteComponent(() => import('../screens/NotFound.js'), 'NotFound'),
 });
 
 function RootLayout() {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EventType } from '@rrweb/types';
 import { createApiClient } from '../../../src/api/client.js';
-import { fetchDemoReplay } from '../../../src/api/replay.js';
+import { fetchDemoReplay } from '../../../src/api/demo.js';
 import { demoSize } from '../../../src/components/DemoPlayer.js';
 
 // The network is scripted: each test answers the demo call itself.
