@@ -68,10 +68,9 @@ export async function up(db: AnyDb): Promise<void> {
     await sql`create trigger audit_log_no_update before update on audit_log begin select raise(abort, 'audit entries cannot be edited'); end`.execute(db);
   }
 
-  await db.schema
-    .alterTable('campaigns')
-    .addColumn('workspace_id', 'text', (c) => c.references('workspaces.id').onDelete('cascade'))
-    .execute();
+  // No foreign key: SQLite cannot drop a column that has one (down), and campaigns go with their
+  // workspace by explicit deletes, as an account's do (account/repository.ts).
+  await db.schema.alterTable('campaigns').addColumn('workspace_id', 'text').execute();
   const users = await db.selectFrom('users').select(['id', 'created_at']).execute();
   for (const user of users as { id: string; created_at: number }[]) {
     const id = crypto.randomUUID();
