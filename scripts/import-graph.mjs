@@ -37,6 +37,7 @@ export const SERVER_LAYERS = [
       'server/shares/',
       'server/site/',
       'server/stars/',
+      'server/teams/',
     ],
   },
   // The writer, and the sessions row it writes as plain values (read by the services above).

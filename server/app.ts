@@ -29,6 +29,7 @@ import { registerNotes } from './notes/routes.js';
 import { registerPeople } from './people/routes.js';
 import { registerReplay } from './replay/routes.js';
 import { registerShares } from './shares/routes.js';
+import { registerTeams } from './teams/routes.js';
 import { registerIngest } from './ingest/routes.js';
 import { registerSite } from './site/routes.js';
 import { registerWeb } from './web.js';
@@ -174,6 +175,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await registerAuth(app, ctx);
   await registerAccount(app, ctx);
+  await registerTeams(app, ctx);
   await registerCampaigns(app, ctx);
   await registerSessions(app, ctx);
   await registerInsights(app, ctx);

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { StorageUse } from './sessions.js';
+import { MadeId } from './shared.js';
 import {
   DOMAINS_REQUIRED,
   END_REQUIRED,
@@ -73,6 +74,8 @@ export const Campaign = Type.Object({
 export type Campaign = Static<typeof Campaign>;
 
 export const CampaignListResponse = Type.Object({ data: Type.Array(Campaign) });
+/** GET /api/v1/campaign/getAll: one workspace's campaigns; left out, every campaign of every workspace the caller belongs to. */
+export const CampaignListQuery = Type.Object({ workspace_id: Type.Optional(MadeId()) }, { additionalProperties: false });
 export type CampaignListResponse = Static<typeof CampaignListResponse>;
 
 export const CampaignResponse = Type.Object({ data: Campaign });
@@ -163,6 +166,8 @@ export const CreateCampaignPayload = Type.Object(
     ip_mode: Type.Optional(ipMode),
     /** Optional: path-only page addresses, DEFAULT_MASKED_PARAMS (matched without regard to case), every session and page, balanced masking, no consent. */
     ...optional(rules),
+    /** Optional: the workspace the campaign belongs to (the caller's personal workspace when left out). */
+    workspace_id: Type.Optional(MadeId()),
   },
   { additionalProperties: false },
 );

@@ -8,14 +8,30 @@ import { forgetProviderAccount } from '../auth/oidc-adapter.js';
  * Deleting an account: every row the user owns, in the caller's transaction. Explicit deletes,
  * children first, rather than trusting cascades alone: nothing of the user survives even where
  * a foreign key is missing (share links, the built-in provider's rows have none to users).
+ * The workspaces they own go, with their campaigns; campaigns they made in others' workspaces
+ * stay there, passed to that workspace's owner; their memberships go with the account.
  */
 export async function deleteUserEverything(db: Executor, kept: KeptCampaigns, user: { id: string; subject: string }): Promise<void> {
-  const campaigns = await db.selectFrom('campaigns').select('id').where('owner_id', '=', user.id).execute();
+  const owned = db.selectFrom('workspace_members').select('workspace_id').where('user_id', '=', user.id).where('role', '=', 'owner');
+  const campaigns = await db.selectFrom('campaigns').select('id').where('workspace_id', 'in', owned).execute();
   await deleteCampaignRecordings(
     db,
     campaigns.map((c) => c.id),
   );
-  await db.deleteFrom('campaigns').where('owner_id', '=', user.id).execute();
+  await db.deleteFrom('campaigns').where('workspace_id', 'in', owned).execute();
+  await db
+    .updateTable('campaigns')
+    .set((eb) => ({
+      owner_id: eb
+        .selectFrom('workspace_members as m')
+        .select('m.user_id')
+        .whereRef('m.workspace_id', '=', 'campaigns.workspace_id')
+        .where('m.role', '=', 'owner')
+        .limit(1),
+    }))
+    .where('owner_id', '=', user.id)
+    .execute();
+  await db.deleteFrom('workspaces').where('id', 'in', owned).execute();
   kept.forget();
   await db.deleteFrom('sign_ins').where('user_id', '=', user.id).execute();
   await db.deleteFrom('refresh_tokens').where('user_id', '=', user.id).execute();

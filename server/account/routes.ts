@@ -31,63 +31,79 @@ export async function registerAccount(app: FastifyInstance, ctx: AppContext): Pr
     emptyJsonIsNoBody(scope);
     const api = scope.withTypeProvider<TypeBoxTypeProvider>();
 
-    api.get('/api/v1/account/sign-ins', { preHandler: requireUser(ctx), schema: { response: { 200: SignInList } } }, async (request, reply) => {
-      const rows = await listLiveSignIns(db, currentUserId(request));
-      reply.header('Cache-Control', 'no-store');
-      return {
-        signIns: rows.map((row) => {
-          const { browser, os, device } = summariseUserAgent(row.user_agent);
-          return {
-            id: row.family_id,
-            browser,
-            os,
-            device,
-            signedInAt: row.created_at,
-            lastUsedAt: row.last_used_at,
-            current: row.family_id === request.signInId,
-          };
-        }),
-      };
-    });
+    api.get(
+      '/api/v1/account/sign-ins',
+      { config: { access: 'account' }, preHandler: requireUser(ctx), schema: { response: { 200: SignInList } } },
+      async (request, reply) => {
+        const rows = await listLiveSignIns(db, currentUserId(request));
+        reply.header('Cache-Control', 'no-store');
+        return {
+          signIns: rows.map((row) => {
+            const { browser, os, device } = summariseUserAgent(row.user_agent);
+            return {
+              id: row.family_id,
+              browser,
+              os,
+              device,
+              signedInAt: row.created_at,
+              lastUsedAt: row.last_used_at,
+              current: row.family_id === request.signInId,
+            };
+          }),
+        };
+      },
+    );
 
     // Signs one device out: its refresh token and its access token stop working at once.
-    api.delete('/api/v1/account/sign-ins/:id', { ...guarded, schema: { params: SignInParams, response: { 200: Ok } } }, async (request, reply) => {
-      const userId = currentUserId(request);
-      await changeLimit(request, reply, userId);
-      const { id } = request.params;
-      if (!(await userHasFamily(db, userId, id))) throw notFound(SIGN_IN_NOT_FOUND);
-      await db.transaction().execute(async (trx) => {
-        await revokeFamily(trx, id);
-        await deleteSignIns(trx, { userId, familyId: id });
-        await endProviderSignIns(trx, userId);
-      });
-      if (id === request.signInId) clearSessionCookies(keys, reply);
-      return { ok: true as const };
-    });
+    api.delete(
+      '/api/v1/account/sign-ins/:id',
+      { config: { access: 'account' }, ...guarded, schema: { params: SignInParams, response: { 200: Ok } } },
+      async (request, reply) => {
+        const userId = currentUserId(request);
+        await changeLimit(request, reply, userId);
+        const { id } = request.params;
+        if (!(await userHasFamily(db, userId, id))) throw notFound(SIGN_IN_NOT_FOUND);
+        await db.transaction().execute(async (trx) => {
+          await revokeFamily(trx, id);
+          await deleteSignIns(trx, { userId, familyId: id });
+          await endProviderSignIns(trx, userId);
+        });
+        if (id === request.signInId) clearSessionCookies(keys, reply);
+        return { ok: true as const };
+      },
+    );
 
-    api.post('/api/v1/account/sign-out-everywhere', { ...guarded, schema: { response: { 200: Ok } } }, async (request, reply) => {
-      const userId = currentUserId(request);
-      await changeLimit(request, reply, userId);
-      await db.transaction().execute(async (trx) => {
-        await revokeUsersTokens(trx, [userId]);
-        await deleteSignIns(trx, { userId });
-        await endProviderSignIns(trx, userId);
-      });
-      clearSessionCookies(keys, reply);
-      return { ok: true as const };
-    });
+    api.post(
+      '/api/v1/account/sign-out-everywhere',
+      { config: { access: 'account' }, ...guarded, schema: { response: { 200: Ok } } },
+      async (request, reply) => {
+        const userId = currentUserId(request);
+        await changeLimit(request, reply, userId);
+        await db.transaction().execute(async (trx) => {
+          await revokeUsersTokens(trx, [userId]);
+          await deleteSignIns(trx, { userId });
+          await endProviderSignIns(trx, userId);
+        });
+        clearSessionCookies(keys, reply);
+        return { ok: true as const };
+      },
+    );
 
-    api.delete('/api/v1/account', { ...guarded, schema: { body: DeleteAccountBody, response: { 200: Ok } } }, async (request, reply) => {
-      const userId = currentUserId(request);
-      await deleteLimit(request, reply, userId);
-      await db.transaction().execute(async (trx) => {
-        const user = await trx.selectFrom('users').select(['id', 'subject', 'email', 'name']).where('id', '=', userId).executeTakeFirst();
-        if (!user) throw unauthorized();
-        if (!confirmsAccountDeletion(user, request.body.confirm)) throw badRequest(WRONG_CONFIRMATION);
-        await deleteUserEverything(trx, ctx.keptCampaigns, user);
-      });
-      clearSessionCookies(keys, reply);
-      return { ok: true as const };
-    });
+    api.delete(
+      '/api/v1/account',
+      { config: { access: 'account' }, ...guarded, schema: { body: DeleteAccountBody, response: { 200: Ok } } },
+      async (request, reply) => {
+        const userId = currentUserId(request);
+        await deleteLimit(request, reply, userId);
+        await db.transaction().execute(async (trx) => {
+          const user = await trx.selectFrom('users').select(['id', 'subject', 'email', 'name']).where('id', '=', userId).executeTakeFirst();
+          if (!user) throw unauthorized();
+          if (!confirmsAccountDeletion(user, request.body.confirm)) throw badRequest(WRONG_CONFIRMATION);
+          await deleteUserEverything(trx, ctx.keptCampaigns, user);
+        });
+        clearSessionCookies(keys, reply);
+        return { ok: true as const };
+      },
+    );
   });
 }

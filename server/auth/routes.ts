@@ -33,7 +33,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
   const client = new SignInClient(config, local);
   // Starting and finishing sign-in are each limited: a kept sign-in cookie (valid ten minutes)
   // must not drive code exchanges with the provider without end.
-  const signInRate = { rateLimit: perMinute(config.rateLimits.signInPerIp) };
+  const signInRate = { rateLimit: perMinute(config.rateLimits.signInPerIp), access: 'public' as const };
 
   await app.register(async (scope) => {
     emptyJsonIsNoBody(scope);
@@ -72,14 +72,14 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
       return { user, returnTo: pending.returnTo };
     });
 
-    api.get('/api/v1/auth/me', { schema: meSchema }, async (request, reply) => {
+    api.get('/api/v1/auth/me', { config: { access: 'account' }, schema: meSchema }, async (request, reply) => {
       const userId = await readAccessToken(db, keys, request);
       const user = userId ? await findUser(db, userId) : undefined;
       if (!user) throw unauthorized();
       return reply.header('Cache-Control', 'no-store').send(user);
     });
 
-    api.get('/api/v1/auth/validateToken', { schema: validateSchema }, async (request, reply) => {
+    api.get('/api/v1/auth/validateToken', { config: { access: 'account' }, schema: validateSchema }, async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
       if (!request.cookies[ACCESS_COOKIE]) return { valid: false, error: 'No access token' };
       const userId = await readAccessToken(db, keys, request);
@@ -88,19 +88,23 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext): Promi
       return { valid: true };
     });
 
-    api.post('/api/v1/auth/refresh', { schema: okSchema, config: { rateLimit: perMinute(config.rateLimits.refreshPerIp) } }, async (request, reply) => {
-      const token = request.cookies[REFRESH_COOKIE];
-      const userId = token ? await rotateSession(db, keys, reply, token) : null;
-      if (!userId) {
-        // Clear only a token that was sent and failed: a page without one may have asked while a
-        // sign-in in the same browser was finishing, and its late answer must not undo that sign-in.
-        if (token) clearSessionCookies(keys, reply);
-        throw unauthorized();
-      }
-      return { ok: true as const };
-    });
+    api.post(
+      '/api/v1/auth/refresh',
+      { schema: okSchema, config: { rateLimit: perMinute(config.rateLimits.refreshPerIp), access: 'public' } },
+      async (request, reply) => {
+        const token = request.cookies[REFRESH_COOKIE];
+        const userId = token ? await rotateSession(db, keys, reply, token) : null;
+        if (!userId) {
+          // Clear only a token that was sent and failed: a page without one may have asked while a
+          // sign-in in the same browser was finishing, and its late answer must not undo that sign-in.
+          if (token) clearSessionCookies(keys, reply);
+          throw unauthorized();
+        }
+        return { ok: true as const };
+      },
+    );
 
-    api.post('/api/v1/auth/logout', { schema: okSchema }, async (request, reply) => {
+    api.post('/api/v1/auth/logout', { config: { access: 'account' }, schema: okSchema }, async (request, reply) => {
       await revokeSession(db, request.cookies[REFRESH_COOKIE]);
       clearSessionCookies(keys, reply);
       return { ok: true as const };

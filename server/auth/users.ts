@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Executor } from '../db/executor.js';
 import type { User } from '../../common/api-types.js';
+import { personalWorkspace } from '../teams/repository.js';
 
 /** The users table: every query on it, each taking the database or a transaction. */
 
@@ -31,6 +32,8 @@ export async function upsertUser(db: Executor, identity: Identity): Promise<stri
     .onConflict((oc) => oc.column('subject').doNothing())
     .execute();
   const row = await db.selectFrom('users').select('id').where('subject', '=', identity.subject).executeTakeFirstOrThrow();
+  // Every account has its personal workspace from its first sign-in (migration 0034 made those of older accounts).
+  await personalWorkspace(db, row.id, now);
   return row.id;
 }
 

@@ -1,25 +1,23 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/index.js';
-import type { Selectable } from 'kysely';
-import type { CampaignsTable } from '../db/schema.js';
 import { currentUserId } from '../auth/tokens.js';
-import { badRequest, forbidden, notFound } from '../http/errors.js';
+import { badRequest, notFound } from '../http/errors.js';
 import { minuteLimit, type LimitReply } from '../http/rate-limit.js';
 import { isCampaignId } from '../storage/ids.js';
-import { findCampaign } from './repository.js';
+import { campaignAccess } from '../teams/access.js';
 
 export const CAMPAIGN_NOT_FOUND = 'Campaign not found';
 
 /**
- * The signed-in caller's campaign: 400 for an id of the wrong shape, 404 when no such campaign,
- * 403 (no data) when it belongs to someone else. Used by every campaign, session and replay call.
+ * The signed-in caller's campaign, for the permission its route declares (teams/access.ts): 400
+ * for an id of the wrong shape, 404 when no such campaign, 403 (no data) when it belongs to a
+ * workspace the caller is not in, 403 naming the permission when their role there lacks it.
+ * Used by every campaign, session and replay call.
  */
-export async function ownedCampaign(db: Db, request: FastifyRequest, campaignId: string): Promise<Selectable<CampaignsTable>> {
-  const userId = currentUserId(request);
+export async function ownedCampaign(db: Db, request: FastifyRequest, campaignId: string) {
   if (!isCampaignId(campaignId)) throw badRequest('Invalid campaign id');
-  const campaign = await findCampaign(db, campaignId.toLowerCase());
+  const campaign = await campaignAccess(db, request, campaignId.toLowerCase());
   if (!campaign) throw notFound(CAMPAIGN_NOT_FOUND);
-  if (campaign.owner_id !== userId) throw forbidden();
   return campaign;
 }
 

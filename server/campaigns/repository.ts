@@ -1,6 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../db/index.js';
-import type { Executor } from '../db/executor.js';
+import type { Executor, Trx } from '../db/executor.js';
 import type { CampaignRow, CampaignsTable } from '../db/schema.js';
 import { deleteCampaignRecordings } from '../recordings/deletion.js';
 
@@ -20,8 +20,11 @@ export function findCampaign(db: Executor, id: string): Promise<CampaignRow | un
 /** A campaign with when it last received data: its sessions' newest activity, null before its first. */
 export type CampaignWithLastData = CampaignRow & { last_data_at: number | null };
 
-/** An owner's campaigns, newest first, each with when it last received data (one index probe each: migration 0015). */
-export function listCampaigns(db: Executor, ownerId: string): Promise<CampaignWithLastData[]> {
+/**
+ * The campaigns of the workspaces the user belongs to (of one, when given), newest first, each
+ * with when it last received data (one index probe each: migration 0015).
+ */
+export function listCampaigns(db: Executor, userId: string, workspaceId?: string): Promise<CampaignWithLastData[]> {
   return db
     .selectFrom('campaigns as c')
     .selectAll('c')
@@ -32,7 +35,8 @@ export function listCampaigns(db: Executor, ownerId: string): Promise<CampaignWi
         .whereRef('s.campaign_id', '=', 'c.id')
         .as('last_data_at'),
     )
-    .where('c.owner_id', '=', ownerId)
+    .innerJoin('workspace_members as m', (join) => join.onRef('m.workspace_id', '=', 'c.workspace_id').on('m.user_id', '=', userId))
+    .$if(workspaceId !== undefined, (qb) => qb.where('c.workspace_id', '=', workspaceId as string))
     .orderBy('c.created_at', 'desc')
     .orderBy('c.id', 'desc')
     .execute() as Promise<CampaignWithLastData[]>;
@@ -64,8 +68,15 @@ export async function updateCampaign(
 }
 
 /** Everything recorded under the campaign goes with it, or nothing does. */
-export async function deleteCampaign(db: Db, kept: KeptCopies, campaign: Pick<CampaignRow, 'id' | 'owner_id'>): Promise<void> {
+export async function deleteCampaign(
+  db: Db,
+  kept: KeptCopies,
+  campaign: Pick<CampaignRow, 'id' | 'owner_id'>,
+  /** Written in the same transaction (the audit entry). */
+  alongside: (trx: Trx) => Promise<void> = async () => undefined,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    await alongside(trx);
     await deleteCampaignRecordings(trx, [campaign.id]);
     await trx.deleteFrom('campaigns').where('id', '=', campaign.id).where('owner_id', '=', campaign.owner_id).execute();
   });

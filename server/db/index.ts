@@ -48,6 +48,7 @@ import * as m0030 from './migrations/0030_erasures_keyed.js';
 import * as m0031 from './migrations/0031_session_terms.js';
 import * as m0032 from './migrations/0032_session_terms_by_start.js';
 import * as m0033 from './migrations/0033_people_directory.js';
+import * as m0034 from './migrations/0034_workspaces.js';
 
 export type Db = Kysely<Database>;
 export type { Database };
@@ -85,6 +86,7 @@ const migrations: Record<string, Migration> = {
   '0031_session_terms': m0031,
   '0032_session_terms_by_start': m0032,
   '0033_people_directory': m0033,
+  '0034_workspaces': m0034,
 };
 
 export interface DbOptions {

@@ -9,6 +9,7 @@ import type {
   SessionPagesTable,
   SessionVisitsTable,
 } from './schema-insights.js';
+import type { TeamTables } from './schema-teams.js';
 
 /**
  * The database schema as Kysely sees it. Times are epoch milliseconds; booleans are stored
@@ -42,7 +43,10 @@ export type CampaignRow = Selectable<CampaignsTable>;
 
 export interface CampaignsTable {
   id: string;
+  /** The account that made the campaign; who may see and change it is its workspace's (migration 0034). */
   owner_id: string;
+  /** Inserted without one (seeders), a trigger puts the campaign in its maker's personal workspace. */
+  workspace_id: Generated<string>;
   name: string;
   domains: string;
   session_limit: number;
@@ -204,7 +208,7 @@ export interface RateLimitHitsTable {
   reset_at: number;
 }
 
-export interface Database extends HeatmapTables {
+export interface Database extends HeatmapTables, TeamTables {
   users: UsersTable;
   local_accounts: LocalAccountsTable;
   refresh_tokens: RefreshTokensTable;

@@ -50,15 +50,24 @@ export async function registerFunnels(app: FastifyInstance, ctx: AppContext): Pr
   const preHandler = requireUser(ctx);
   const writer = ownedCampaignWriter(app, ctx.db, 'funnel-user', FUNNEL_WRITES_PER_USER);
 
-  api.get('/api/v1/funnels/:campaignId', { preHandler, schema: { params: FunnelsParams, response: { 200: FunnelList } } }, async (request, reply) => {
-    const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
-    reply.header('cache-control', 'private, no-cache');
-    return { funnels: await listFunnels(ctx.db, campaign.id) };
-  });
+  api.get(
+    '/api/v1/funnels/:campaignId',
+    { config: { permission: 'sessions.watch' }, preHandler, schema: { params: FunnelsParams, response: { 200: FunnelList } } },
+    async (request, reply) => {
+      const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
+      reply.header('cache-control', 'private, no-cache');
+      return { funnels: await listFunnels(ctx.db, campaign.id) };
+    },
+  );
 
   api.post(
     '/api/v1/funnels/:campaignId',
-    { preHandler, bodyLimit: BODY_LIMIT, schema: { params: FunnelsParams, body: FunnelBody, response: { 201: Funnel } } },
+    {
+      config: { permission: 'funnels.write' },
+      preHandler,
+      bodyLimit: BODY_LIMIT,
+      schema: { params: FunnelsParams, body: FunnelBody, response: { 201: Funnel } },
+    },
     async (request, reply) => {
       const campaign = await writer(request, reply, request.params.campaignId);
       const { name, steps, withinMs } = request.body;
@@ -68,16 +77,25 @@ export async function registerFunnels(app: FastifyInstance, ctx: AppContext): Pr
     },
   );
 
-  api.get('/api/v1/funnels/:campaignId/:funnelId', { preHandler, schema: { params: FunnelParams, response: { 200: Funnel } } }, async (request) => {
-    const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
-    const funnel = await findFunnel(ctx.db, campaign.id, request.params.funnelId);
-    if (!funnel) throw notFound(FUNNEL_NOT_FOUND);
-    return funnel;
-  });
+  api.get(
+    '/api/v1/funnels/:campaignId/:funnelId',
+    { config: { permission: 'sessions.watch' }, preHandler, schema: { params: FunnelParams, response: { 200: Funnel } } },
+    async (request) => {
+      const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
+      const funnel = await findFunnel(ctx.db, campaign.id, request.params.funnelId);
+      if (!funnel) throw notFound(FUNNEL_NOT_FOUND);
+      return funnel;
+    },
+  );
 
   api.patch(
     '/api/v1/funnels/:campaignId/:funnelId',
-    { preHandler, bodyLimit: BODY_LIMIT, schema: { params: FunnelParams, body: FunnelChanges, response: { 200: Funnel } } },
+    {
+      config: { permission: 'funnels.write' },
+      preHandler,
+      bodyLimit: BODY_LIMIT,
+      schema: { params: FunnelParams, body: FunnelChanges, response: { 200: Funnel } },
+    },
     async (request, reply) => {
       const campaign = await writer(request, reply, request.params.campaignId);
       const { name, steps, withinMs } = request.body;
@@ -88,15 +106,19 @@ export async function registerFunnels(app: FastifyInstance, ctx: AppContext): Pr
     },
   );
 
-  api.delete('/api/v1/funnels/:campaignId/:funnelId', { preHandler, schema: { params: FunnelParams, response: { 200: Ok } } }, async (request, reply) => {
-    const campaign = await writer(request, reply, request.params.campaignId);
-    if (!(await deleteFunnel(ctx.db, campaign.id, request.params.funnelId))) throw notFound(FUNNEL_NOT_FOUND);
-    return { ok: true as const };
-  });
+  api.delete(
+    '/api/v1/funnels/:campaignId/:funnelId',
+    { config: { permission: 'funnels.write' }, preHandler, schema: { params: FunnelParams, response: { 200: Ok } } },
+    async (request, reply) => {
+      const campaign = await writer(request, reply, request.params.campaignId);
+      if (!(await deleteFunnel(ctx.db, campaign.id, request.params.funnelId))) throw notFound(FUNNEL_NOT_FOUND);
+      return { ok: true as const };
+    },
+  );
 
   api.get(
     '/api/v1/funnels/:campaignId/:funnelId/result',
-    { preHandler, schema: { params: FunnelParams, querystring: FunnelResultQuery, response: { 200: FunnelResult } } },
+    { config: { permission: 'sessions.watch' }, preHandler, schema: { params: FunnelParams, querystring: FunnelResultQuery, response: { 200: FunnelResult } } },
     async (request, reply) => {
       const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
       const funnel = await findFunnel(ctx.db, campaign.id, request.params.funnelId);

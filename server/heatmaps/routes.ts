@@ -46,7 +46,11 @@ export async function registerHeatmaps(app: FastifyInstance, ctx: AppContext): P
 
     api.get(
       '/api/v1/heatmaps/:campaignId/pages',
-      { preHandler: requireUser(ctx), schema: { params: HeatmapParams, querystring: HeatmapPagesQuery, response: { 200: HeatmapPages } } },
+      {
+        config: { permission: 'sessions.watch' },
+        preHandler: requireUser(ctx),
+        schema: { params: HeatmapParams, querystring: HeatmapPagesQuery, response: { 200: HeatmapPages } },
+      },
       async (request) => {
         const campaign = await owned(request, request.params.campaignId);
         return heatmapPages(ctx.db, campaign.id, rangeOf(request.query.from, request.query.to));
@@ -55,7 +59,11 @@ export async function registerHeatmaps(app: FastifyInstance, ctx: AppContext): P
 
     api.get(
       '/api/v1/heatmaps/:campaignId',
-      { preHandler: requireUser(ctx), schema: { params: HeatmapParams, querystring: HeatmapQuery, response: { 200: Heatmap } } },
+      {
+        config: { permission: 'sessions.watch' },
+        preHandler: requireUser(ctx),
+        schema: { params: HeatmapParams, querystring: HeatmapQuery, response: { 200: Heatmap } },
+      },
       async (request, reply) => {
         const campaign = await owned(request, request.params.campaignId);
         const { path, device, from, to, ...rest } = request.query;
@@ -72,7 +80,11 @@ export async function registerHeatmaps(app: FastifyInstance, ctx: AppContext): P
 
     api.get(
       '/api/v1/heatmaps/:campaignId/clicks',
-      { preHandler: requireUser(ctx), schema: { params: HeatmapParams, querystring: HeatmapClicksQuery, response: { 200: HeatmapClicks } } },
+      {
+        config: { permission: 'sessions.watch' },
+        preHandler: requireUser(ctx),
+        schema: { params: HeatmapParams, querystring: HeatmapClicksQuery, response: { 200: HeatmapClicks } },
+      },
       async (request, reply) => {
         const campaign = await owned(request, request.params.campaignId);
         const { path, device, selector, from, to, ...rest } = request.query;
@@ -86,7 +98,7 @@ export async function registerHeatmaps(app: FastifyInstance, ctx: AppContext): P
 
     api.get(
       '/api/v1/heatmaps/:campaignId/patterns',
-      { preHandler: requireUser(ctx), schema: { params: HeatmapParams, response: { 200: HeatmapPatterns } } },
+      { config: { permission: 'sessions.watch' }, preHandler: requireUser(ctx), schema: { params: HeatmapParams, response: { 200: HeatmapPatterns } } },
       async (request) => {
         const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
         return { patterns: await pagePatterns(ctx.db, campaign.id) };
@@ -95,7 +107,11 @@ export async function registerHeatmaps(app: FastifyInstance, ctx: AppContext): P
 
     api.put(
       '/api/v1/heatmaps/:campaignId/patterns',
-      { preHandler: requireUser(ctx), schema: { params: HeatmapParams, body: HeatmapPatterns, response: { 200: HeatmapPatterns } } },
+      {
+        config: { permission: 'funnels.write' },
+        preHandler: requireUser(ctx),
+        schema: { params: HeatmapParams, body: HeatmapPatterns, response: { 200: HeatmapPatterns } },
+      },
       async (request) => {
         const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
         const patterns = [...new Set(request.body.patterns)];

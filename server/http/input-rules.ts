@@ -1,5 +1,15 @@
 import type { FastifyInstance, FastifySchema, HTTPMethods, RouteOptions } from 'fastify';
 import { badRequest } from './errors.js';
+import { isPermission, type Permission } from '../../common/teams.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The workspace permission the route needs (common/teams.ts); teams/access.ts asks it for the caller's role. */
+    permission?: Permission;
+    /** Why a route needs no workspace permission: 'public' (no account), 'account' (the caller's own account only). */
+    access?: 'public' | 'account';
+  }
+}
 
 // One input rule for every route, so a new route has it without remembering:
 // - at registration, a route under /api/v1 must declare a schema for what it reads, with every
@@ -21,6 +31,9 @@ export interface ApiRoute {
   url: string;
   schema: Pick<FastifySchema, Part>;
   crossSite?: string;
+  /** The workspace permission it needs, or why it needs none. */
+  permission?: Permission;
+  access?: 'public' | 'account';
 }
 
 interface SchemaNode {
@@ -69,6 +82,11 @@ function routeFlaws(route: RouteOptions): string[] {
   const schema = (route.schema ?? {}) as Partial<Record<Part, SchemaNode>>;
   const flaws = PARTS.flatMap((part) => (schema[part] ? unboundedFields(schema[part], part) : []));
   if (route.url.includes(':') && !schema.params) flaws.push('its path parameters have no schema');
+  // Every route says what it needs of a workspace (common/teams.ts), or why it needs nothing.
+  const { permission, access } = route.config ?? {};
+  if (permission === undefined && access === undefined) flaws.push('it declares no permission (config.permission) and no access (config.access)');
+  if (permission !== undefined && (access !== undefined || !isPermission(permission)))
+    flaws.push(`its permission ${String(permission)} is not one of common/teams.ts`);
   return flaws;
 }
 
@@ -104,7 +122,15 @@ export function applyInputRules(app: FastifyInstance): readonly ApiRoute[] {
     const flaws = routeFlaws(route);
     if (flaws.length) throw new Error(`${String(route.method)} ${route.url} breaks the input rule (server/http/input-rules.ts): ${flaws.join('; ')}`);
     for (const method of [route.method].flat())
-      if (method !== 'HEAD') routes.push({ method, url: route.url, schema: route.schema ?? {}, crossSite: route.config?.crossSite });
+      if (method !== 'HEAD')
+        routes.push({
+          method,
+          url: route.url,
+          schema: route.schema ?? {},
+          crossSite: route.config?.crossSite,
+          permission: route.config?.permission,
+          access: route.config?.access,
+        });
   });
   // A NUL in the path or query before anything reads them (ingest looks its campaign up on request),
   // in the body once parsed; Infinity appears only after validation (Ajv's coercion of "1e400").

@@ -139,7 +139,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
     }
   });
 
-  app.options(INGEST_PATH, { schema: { params: IngestParams } }, async (request, reply) => {
+  app.options(INGEST_PATH, { config: { access: 'public' }, schema: { params: IngestParams } }, async (request, reply) => {
     const state = request.ingest as IngestState;
     if (!state.campaign) throw notFound(REFUSALS.unknownCampaign);
     if (!state.allowed) throw new HttpError(403, REFUSALS.originNotAllowed);
@@ -153,7 +153,7 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
 
   // The campaign's recording rules, read by the tracker before it records (the same origin and
   // date checks as a batch): an edit reaches every site within a minute, no new snippet needed.
-  app.get(INGEST_PATH, { schema: { params: IngestParams } }, async (request, reply) => {
+  app.get(INGEST_PATH, { config: { access: 'public' }, schema: { params: IngestParams } }, async (request, reply) => {
     const state = request.ingest as IngestState;
     const refused = refusal(state, request.headers.origin, Date.now());
     if (refused) throw refused;
@@ -181,42 +181,46 @@ async function registerIngestApi(app: FastifyInstance, ctx: AppContext): Promise
   const schema = { params: IngestParams, response: { 200: IngestResponse, 202: IngestResponse } };
   app
     .withTypeProvider<TypeBoxTypeProvider>()
-    .post(INGEST_PATH, { bodyLimit: MAX_BODY_BYTES, schema, onRequest: ctx.diskGuard.hook, config: { crossSite: CROSS_SITE } }, async (request, reply) => {
-      if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Empty body');
-      let campaign = request.ingest?.campaign as Campaign;
-      await bytes.received(request, reply, campaign.id, request.body.length);
-      let batch = await pack(request, reply, request.body, campaign);
-      const lastSeen = await ctx.recordings.lastSeen(campaign.id, batch.sessionId);
-      // The page a batch begins on is the one the session's last batch left it on: packed again
-      // without the events before its first page load when that page is not recorded, or with
-      // the nodes blocked there when its mutations touch them.
-      const carried = lastSeen && sessionCarry(lastSeen, pageRules(campaign));
-      if (carried && carryMatters(batch, carried)) batch = await pack(request, reply, request.body, campaign, carried);
-      // A visit on pages the campaign does not record stores nothing, not even a session row (2xx: the tracker sends no more of it).
-      if (batch.unrecorded && !lastSeen) return { stored: false };
-      await limits(request, reply, campaign, batch, lastSeen);
-      let outcome = await ctx.recordings.write(batch, { campaign, lastSeen });
-      if (outcome.campaignChanged) {
-        const judged = campaign;
-        campaign = await judgeAfresh(request, reply, campaign.id);
-        // Its console or page-address settings changed too: the batch is packed again under them.
-        if (JSON.stringify(packOptions(campaign)) !== JSON.stringify(packOptions(judged)))
-          batch = await pack(request, reply, request.body, campaign, lastSeen && sessionCarry(lastSeen, pageRules(campaign)));
-        outcome = await ctx.recordings.write(batch, { campaign, lastSeen });
+    .post(
+      INGEST_PATH,
+      { bodyLimit: MAX_BODY_BYTES, schema, onRequest: ctx.diskGuard.hook, config: { crossSite: CROSS_SITE, access: 'public' } },
+      async (request, reply) => {
+        if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'Empty body');
+        let campaign = request.ingest?.campaign as Campaign;
+        await bytes.received(request, reply, campaign.id, request.body.length);
+        let batch = await pack(request, reply, request.body, campaign);
+        const lastSeen = await ctx.recordings.lastSeen(campaign.id, batch.sessionId);
+        // The page a batch begins on is the one the session's last batch left it on: packed again
+        // without the events before its first page load when that page is not recorded, or with
+        // the nodes blocked there when its mutations touch them.
+        const carried = lastSeen && sessionCarry(lastSeen, pageRules(campaign));
+        if (carried && carryMatters(batch, carried)) batch = await pack(request, reply, request.body, campaign, carried);
+        // A visit on pages the campaign does not record stores nothing, not even a session row (2xx: the tracker sends no more of it).
+        if (batch.unrecorded && !lastSeen) return { stored: false };
+        await limits(request, reply, campaign, batch, lastSeen);
+        let outcome = await ctx.recordings.write(batch, { campaign, lastSeen });
         if (outcome.campaignChanged) {
-          reply.header('retry-after', 1);
-          throw new HttpError(503, CAMPAIGN_CHANGING);
+          const judged = campaign;
+          campaign = await judgeAfresh(request, reply, campaign.id);
+          // Its console or page-address settings changed too: the batch is packed again under them.
+          if (JSON.stringify(packOptions(campaign)) !== JSON.stringify(packOptions(judged)))
+            batch = await pack(request, reply, request.body, campaign, lastSeen && sessionCarry(lastSeen, pageRules(campaign)));
+          outcome = await ctx.recordings.write(batch, { campaign, lastSeen });
+          if (outcome.campaignChanged) {
+            reply.header('retry-after', 1);
+            throw new HttpError(503, CAMPAIGN_CHANGING);
+          }
         }
-      }
-      // Here the batch is committed (its group's COMMIT is done): what follows may announce it (server/recordings/after-stored.ts).
-      ctx.afterStored.stored({ campaignId: campaign.id, sessionId: batch.sessionId, seq: batch.seq, moments: batch.moments, heat: batch.heat, outcome });
-      if (outcome.closed) throw new HttpError(SESSION_CLOSED_STATUS, outcome.closed);
-      // Someone watches this session live: the tracker then sends every second for a while.
-      if (ctx.live.isWatched(campaign.id, batch.sessionId)) reply.header(LIVE_HEADER, '1');
-      // 202 tells the tracker, at the cost of reading a status, to stop capturing console messages.
-      if (campaign.capture_console === 0) return reply.status(202).send({ stored: outcome.stored, console: false as const });
-      return { stored: outcome.stored };
-    });
+        // Here the batch is committed (its group's COMMIT is done): what follows may announce it (server/recordings/after-stored.ts).
+        ctx.afterStored.stored({ campaignId: campaign.id, sessionId: batch.sessionId, seq: batch.seq, moments: batch.moments, heat: batch.heat, outcome });
+        if (outcome.closed) throw new HttpError(SESSION_CLOSED_STATUS, outcome.closed);
+        // Someone watches this session live: the tracker then sends every second for a while.
+        if (ctx.live.isWatched(campaign.id, batch.sessionId)) reply.header(LIVE_HEADER, '1');
+        // 202 tells the tracker, at the cost of reading a status, to stop capturing console messages.
+        if (campaign.capture_console === 0) return reply.status(202).send({ stored: outcome.stored, console: false as const });
+        return { stored: outcome.stored };
+      },
+    );
 }
 
 export async function registerIngest(app: FastifyInstance, ctx: AppContext): Promise<void> {

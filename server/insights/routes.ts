@@ -19,7 +19,7 @@ const schema = { params: InsightsParams, querystring: InsightsQuery, response: {
 export async function registerInsights(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scope) => {
     const api = scope.withTypeProvider<TypeBoxTypeProvider>();
-    api.get('/api/v1/insights/:campaignId', { preHandler: requireUser(ctx), schema }, async (request, reply) => {
+    api.get('/api/v1/insights/:campaignId', { config: { permission: 'sessions.watch' }, preHandler: requireUser(ctx), schema }, async (request, reply) => {
       const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
       const { from, to, ...filters } = request.query;
       const range = requestedRange(from, to);

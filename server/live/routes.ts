@@ -8,7 +8,7 @@ import { NONE_HELD, parseHeld, type HeldBatches } from '../../common/held-batche
 import { requireUser } from '../auth/tokens.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { badRequest } from '../http/errors.js';
-import { ownedSession } from '../sessions/ownership.js';
+import { ownedCampaignSession } from '../sessions/ownership.js';
 import { WATCH_EVERY_MS } from './hub.js';
 import { followReplay } from './replay-feed.js';
 import { BAD_AFTER, BAD_LAST_EVENT_ID } from './streams.js';
@@ -37,24 +37,32 @@ export async function registerLive(app: FastifyInstance, ctx: AppContext): Promi
 
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  api.get(LIVE_LIST_PATH, { preHandler: requireUser(ctx), schema: { params: SessionsParams } }, async (request, reply) => {
-    const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
-    const stream = streams.start(request, reply);
-    const stop = ctx.live.listenList(campaign.id, {
-      session: (session) => void stream.write(`event: session\ndata: ${JSON.stringify(session)}\n\n`),
-      deleted: (id) => void stream.write(`event: deleted\ndata: ${JSON.stringify({ id })}\n\n`),
-    });
-    stream.whenClosed(stop);
-    ctx.live.listening(campaign.id);
-    stream.every(WATCH_EVERY_MS, () => ctx.live.listening(campaign.id));
-    return reply;
-  });
+  api.get(
+    LIVE_LIST_PATH,
+    { config: { permission: 'sessions.watch' }, preHandler: requireUser(ctx), schema: { params: SessionsParams } },
+    async (request, reply) => {
+      const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
+      const stream = streams.start(request, reply, campaign.workspace_id);
+      const stop = ctx.live.listenList(campaign.id, {
+        session: (session) => void stream.write(`event: session\ndata: ${JSON.stringify(session)}\n\n`),
+        deleted: (id) => void stream.write(`event: deleted\ndata: ${JSON.stringify({ id })}\n\n`),
+      });
+      stream.whenClosed(stop);
+      ctx.live.listening(campaign.id);
+      stream.every(WATCH_EVERY_MS, () => ctx.live.listening(campaign.id));
+      return reply;
+    },
+  );
 
-  api.get(LIVE_REPLAY_PATH, { preHandler: requireUser(ctx), schema: { params: ReplayParams, querystring: LiveQuery } }, async (request, reply) => {
-    const session = await ownedSession(ctx.db, request, request.params);
-    const after = heldByClient(request.headers, request.query.after);
-    const stream = streams.start(request, reply);
-    followReplay({ ctx, gate: ctx.replayGates.owners, budget, user: request.userId as string, stream, log: request.log }, session, after);
-    return reply;
-  });
+  api.get(
+    LIVE_REPLAY_PATH,
+    { config: { permission: 'sessions.watch' }, preHandler: requireUser(ctx), schema: { params: ReplayParams, querystring: LiveQuery } },
+    async (request, reply) => {
+      const { campaign, session } = await ownedCampaignSession(ctx.db, request, request.params);
+      const after = heldByClient(request.headers, request.query.after);
+      const stream = streams.start(request, reply, campaign.workspace_id);
+      followReplay({ ctx, gate: ctx.replayGates.owners, budget, user: request.userId as string, stream, log: request.log }, session, after);
+      return reply;
+    },
+  );
 }

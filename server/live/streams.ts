@@ -6,6 +6,7 @@ import type { SessionKeys } from '../auth/tokens.js';
 import { ACCESS_COOKIE, readAccessToken } from '../auth/tokens.js';
 import { HttpError } from '../http/errors.js';
 import { watchStalledReader } from '../replay/stalled-reader.js';
+import { roleIn } from '../teams/access.js';
 
 export const TOO_MANY_STREAMS_USER = 'Too many live views open: close some tabs and try again';
 export const BAD_LAST_EVENT_ID = 'Invalid Last-Event-ID';
@@ -43,6 +44,8 @@ export class SseStream {
     /** The access token the stream was opened with (the registry re-checks it). */
     readonly accessToken: string,
     stalledReaderMs: number,
+    /** Whose stream it is, and of which workspace's campaign (the registry re-checks the membership). */
+    readonly viewer: { userId: string; workspaceId: string },
   ) {
     this.signal = this.ended.signal;
     reply.raw.on('close', () => this.end());
@@ -138,7 +141,9 @@ export class SseStream {
 /**
  * The node's open streams, counted per user and in all (both bounded), closed on shutdown.
  * At every heartbeat each access token in use is checked again as a call would be: streams of
- * a signed-out device, of "sign out everywhere" or of a deleted account end then.
+ * a signed-out device, of "sign out everywhere" or of a deleted account end then; and so is each
+ * viewer's membership of the stream's workspace: a removed member's streams end (at once on the
+ * node that removed them, endAccess).
  */
 export class StreamRegistry {
   private readonly open = new Set<SseStream>();
@@ -153,7 +158,7 @@ export class StreamRegistry {
   }
 
   /** Checks the caps, then turns the reply into an event stream (retry hint first, heartbeats). */
-  start(request: FastifyRequest, reply: FastifyReply): SseStream {
+  start(request: FastifyRequest, reply: FastifyReply, workspaceId: string): SseStream {
     const { liveStreamsPerUser, liveStreamsPerNode, liveHeartbeatMs, stalledReaderMs } = this.ctx.config.limits;
     const user = request.userId as string;
     if (this.closing || this.open.size >= liveStreamsPerNode) {
@@ -164,7 +169,7 @@ export class StreamRegistry {
     if (mine >= liveStreamsPerUser) throw new HttpError(429, TOO_MANY_STREAMS_USER);
     this.perUser.set(user, mine + 1);
     reply.hijack();
-    const stream = new SseStream(reply, request.cookies[ACCESS_COOKIE] as string, stalledReaderMs);
+    const stream = new SseStream(reply, request.cookies[ACCESS_COOKIE] as string, stalledReaderMs, { userId: user, workspaceId });
     this.open.add(stream);
     stream.whenClosed(() => {
       this.open.delete(stream);
@@ -194,11 +199,25 @@ export class StreamRegistry {
         const signedIn = await readAccessToken(this.ctx.db, this.ctx.keys, { cookies: { [ACCESS_COOKIE]: token } });
         if (!signedIn) for (const stream of streams) stream.close();
       }
+      const byViewer = new Map<string, SseStream[]>();
+      for (const stream of this.open) {
+        const key = `${stream.viewer.workspaceId} ${stream.viewer.userId}`;
+        byViewer.set(key, [...(byViewer.get(key) ?? []), stream]);
+      }
+      for (const streams of byViewer.values()) {
+        const { workspaceId, userId } = streams[0].viewer;
+        if (!(await roleIn(this.ctx.db, workspaceId, userId))) for (const stream of streams) stream.close();
+      }
     } catch {
       // The database is away for a moment: the next heartbeat checks again.
     } finally {
       this.checking = false;
     }
+  }
+
+  /** Ends the user's streams of the workspace's campaigns (they were removed from it). */
+  endAccess(userId: string, workspaceId: string): void {
+    for (const stream of [...this.open]) if (stream.viewer.userId === userId && stream.viewer.workspaceId === workspaceId) stream.close();
   }
 
   /** Shutdown: every stream gets a short retry hint and is closed, so its client reconnects elsewhere. */

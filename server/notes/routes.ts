@@ -5,10 +5,13 @@ import { MAX_NOTES_PER_SESSION } from '../../common/notes.js';
 import { Note, NOTE_LIMIT_REACHED, NOTE_NOT_FOUND, NoteBody, NoteChanges, NoteList, NoteParams, NotesParams } from '../../common/api/notes.js';
 import { Ok } from '../../common/api/shared.js';
 import { currentUserId, requireUser } from '../auth/tokens.js';
-import { forbidden, HttpError, notFound, requiredText } from '../http/errors.js';
+import { HttpError, notFound, requiredText } from '../http/errors.js';
 import { minuteLimit, type LimitReply } from '../http/rate-limit.js';
 import { ownedSession } from '../sessions/ownership.js';
 import { addNote, changeNote, deleteNote, findNote, listNotes, NOTE_WRITES_PER_USER } from './repository.js';
+
+/** A workspace's notes are changed by whoever wrote them, whatever the others' roles. */
+const NOT_AUTHOR = 'Only its author may change a note';
 
 /** 2,000 characters of text, each up to 4 bytes as JSON escapes, and a moment. */
 const BODY_LIMIT = 16 * 1024;
@@ -31,19 +34,23 @@ export async function registerNotes(app: FastifyInstance, ctx: AppContext): Prom
     const session = await ownedSession(ctx.db, request, params);
     const note = await findNote(ctx.db, session.campaign_id, session.id, params.noteId);
     if (!note) throw notFound(NOTE_NOT_FOUND);
-    if (note.author.id !== userId) throw forbidden();
+    if (note.author.id !== userId) throw new HttpError(403, NOT_AUTHOR);
     return { session, userId };
   }
 
-  api.get('/api/v1/notes/:campaignId/:sessionId', { preHandler, schema: { params: NotesParams, response: { 200: NoteList } } }, async (request, reply) => {
-    const session = await ownedSession(ctx.db, request, request.params);
-    reply.header('cache-control', 'private, no-cache');
-    return { notes: await listNotes(ctx.db, session.campaign_id, session.id) };
-  });
+  api.get(
+    '/api/v1/notes/:campaignId/:sessionId',
+    { config: { permission: 'sessions.watch' }, preHandler, schema: { params: NotesParams, response: { 200: NoteList } } },
+    async (request, reply) => {
+      const session = await ownedSession(ctx.db, request, request.params);
+      reply.header('cache-control', 'private, no-cache');
+      return { notes: await listNotes(ctx.db, session.campaign_id, session.id) };
+    },
+  );
 
   api.post(
     '/api/v1/notes/:campaignId/:sessionId',
-    { preHandler, bodyLimit: BODY_LIMIT, schema: { params: NotesParams, body: NoteBody, response: { 201: Note } } },
+    { config: { permission: 'notes.write' }, preHandler, bodyLimit: BODY_LIMIT, schema: { params: NotesParams, body: NoteBody, response: { 201: Note } } },
     async (request, reply) => {
       const authorId = currentUserId(request);
       await writeLimit(request, reply, authorId);
@@ -60,7 +67,7 @@ export async function registerNotes(app: FastifyInstance, ctx: AppContext): Prom
 
   api.patch(
     '/api/v1/notes/:campaignId/:sessionId/:noteId',
-    { preHandler, bodyLimit: BODY_LIMIT, schema: { params: NoteParams, body: NoteChanges, response: { 200: Note } } },
+    { config: { permission: 'notes.write' }, preHandler, bodyLimit: BODY_LIMIT, schema: { params: NoteParams, body: NoteChanges, response: { 200: Note } } },
     async (request, reply) => {
       const { session, userId } = await authorsNote(request, reply, request.params);
       const { text, timestamp } = request.body;
@@ -74,9 +81,13 @@ export async function registerNotes(app: FastifyInstance, ctx: AppContext): Prom
     },
   );
 
-  api.delete('/api/v1/notes/:campaignId/:sessionId/:noteId', { preHandler, schema: { params: NoteParams, response: { 200: Ok } } }, async (request, reply) => {
-    const { session, userId } = await authorsNote(request, reply, request.params);
-    await deleteNote(ctx.db, session.campaign_id, request.params.noteId, userId);
-    return { ok: true as const };
-  });
+  api.delete(
+    '/api/v1/notes/:campaignId/:sessionId/:noteId',
+    { config: { permission: 'notes.write' }, preHandler, schema: { params: NoteParams, response: { 200: Ok } } },
+    async (request, reply) => {
+      const { session, userId } = await authorsNote(request, reply, request.params);
+      await deleteNote(ctx.db, session.campaign_id, request.params.noteId, userId);
+      return { ok: true as const };
+    },
+  );
 }

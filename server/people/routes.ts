@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { Erased, PeoplePage, PeopleParams, PeopleQuery, Person, PersonParams, PersonQuery, PERSON_NOT_FOUND } from '../../common/api/people.js';
 import { currentUserId, requireUser } from '../auth/tokens.js';
 import { badRequest, notFound } from '../http/errors.js';
+import { audit } from '../teams/audit.js';
 import { storable } from '../../common/scrub.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { erasePerson, findPerson, subjectDigest } from './repository.js';
@@ -28,7 +29,11 @@ export async function registerPeople(app: FastifyInstance, ctx: AppContext): Pro
   // The directory: a page of the campaign's people, searched by id prefix or trait (server/people/directory.ts).
   api.get(
     '/api/v1/people/:campaignId/',
-    { preHandler: requireUser(ctx), schema: { params: PeopleParams, querystring: PeopleQuery, response: { 200: PeoplePage } } },
+    {
+      config: { permission: 'sessions.watch' },
+      preHandler: requireUser(ctx),
+      schema: { params: PeopleParams, querystring: PeopleQuery, response: { 200: PeoplePage } },
+    },
     async (request, reply) => {
       const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
       reply.header('cache-control', 'private, no-store');
@@ -38,7 +43,11 @@ export async function registerPeople(app: FastifyInstance, ctx: AppContext): Pro
 
   api.get(
     PATH,
-    { preHandler: requireUser(ctx), schema: { params: PersonParams, querystring: PersonQuery, response: { 200: Person } } },
+    {
+      config: { permission: 'sessions.watch' },
+      preHandler: requireUser(ctx),
+      schema: { params: PersonParams, querystring: PersonQuery, response: { 200: Person } },
+    },
     async (request, reply) => {
       const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
       const person = await findPerson(ctx.db, campaign.id, personId(request.params.userId));
@@ -51,10 +60,16 @@ export async function registerPeople(app: FastifyInstance, ctx: AppContext): Pro
     },
   );
 
-  api.delete(PATH, { preHandler: requireUser(ctx), schema: { params: PersonParams, response: { 200: Erased } } }, async (request) => {
-    const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
-    const erased = await erasePerson(ctx.db, campaign.id, personId(request.params.userId), { erasedBy: currentUserId(request), peopleKey: ctx.peopleKey });
-    for (const sessionId of erased) ctx.live.sessionChanged(campaign.id, sessionId);
-    return { erased: erased.length };
-  });
+  api.delete(
+    PATH,
+    { config: { permission: 'data.erase' }, preHandler: requireUser(ctx), schema: { params: PersonParams, response: { 200: Erased } } },
+    async (request) => {
+      const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
+      const erased = await erasePerson(ctx.db, campaign.id, personId(request.params.userId), { erasedBy: currentUserId(request), peopleKey: ctx.peopleKey });
+      for (const sessionId of erased) ctx.live.sessionChanged(campaign.id, sessionId);
+      // The person's id is the visitor's: the entry names the campaign and how many sessions went.
+      await audit(ctx.db, request, campaign.workspace_id, { action: 'person.erased', target: `campaign:${campaign.id}`, after: { sessions: erased.length } });
+      return { erased: erased.length };
+    },
+  );
 }

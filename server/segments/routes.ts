@@ -29,15 +29,24 @@ export async function registerSegments(app: FastifyInstance, ctx: AppContext): P
   const preHandler = requireUser(ctx);
   const writer = ownedCampaignWriter(app, ctx.db, 'segment-user', SEGMENT_WRITES_PER_USER);
 
-  api.get('/api/v1/segments/:campaignId', { preHandler, schema: { params: SegmentsParams, response: { 200: SegmentList } } }, async (request, reply) => {
-    const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
-    reply.header('cache-control', 'private, no-cache');
-    return { segments: await listSegments(ctx.db, campaign.id) };
-  });
+  api.get(
+    '/api/v1/segments/:campaignId',
+    { config: { permission: 'sessions.watch' }, preHandler, schema: { params: SegmentsParams, response: { 200: SegmentList } } },
+    async (request, reply) => {
+      const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
+      reply.header('cache-control', 'private, no-cache');
+      return { segments: await listSegments(ctx.db, campaign.id) };
+    },
+  );
 
   api.post(
     '/api/v1/segments/:campaignId',
-    { preHandler, bodyLimit: BODY_LIMIT, schema: { params: SegmentsParams, body: SegmentBody, response: { 201: Segment } } },
+    {
+      config: { permission: 'segments.write' },
+      preHandler,
+      bodyLimit: BODY_LIMIT,
+      schema: { params: SegmentsParams, body: SegmentBody, response: { 201: Segment } },
+    },
     async (request, reply) => {
       const campaign = await writer(request, reply, request.params.campaignId);
       const segment = await addSegment(ctx.db, campaign.id, { name: segmentName(request.body.name), filters: request.body.filters }, MAX_SEGMENTS_PER_CAMPAIGN);
@@ -48,7 +57,12 @@ export async function registerSegments(app: FastifyInstance, ctx: AppContext): P
 
   api.patch(
     '/api/v1/segments/:campaignId/:segmentId',
-    { preHandler, bodyLimit: BODY_LIMIT, schema: { params: SegmentParams, body: SegmentChanges, response: { 200: Segment } } },
+    {
+      config: { permission: 'segments.write' },
+      preHandler,
+      bodyLimit: BODY_LIMIT,
+      schema: { params: SegmentParams, body: SegmentChanges, response: { 200: Segment } },
+    },
     async (request, reply) => {
       const campaign = await writer(request, reply, request.params.campaignId);
       const { name, filters } = request.body;
@@ -58,9 +72,13 @@ export async function registerSegments(app: FastifyInstance, ctx: AppContext): P
     },
   );
 
-  api.delete('/api/v1/segments/:campaignId/:segmentId', { preHandler, schema: { params: SegmentParams, response: { 200: Ok } } }, async (request, reply) => {
-    const campaign = await writer(request, reply, request.params.campaignId);
-    if (!(await deleteSegment(ctx.db, campaign.id, request.params.segmentId))) throw notFound(SEGMENT_NOT_FOUND);
-    return { ok: true as const };
-  });
+  api.delete(
+    '/api/v1/segments/:campaignId/:segmentId',
+    { config: { permission: 'segments.write' }, preHandler, schema: { params: SegmentParams, response: { 200: Ok } } },
+    async (request, reply) => {
+      const campaign = await writer(request, reply, request.params.campaignId);
+      if (!(await deleteSegment(ctx.db, campaign.id, request.params.segmentId))) throw notFound(SEGMENT_NOT_FOUND);
+      return { ok: true as const };
+    },
+  );
 }

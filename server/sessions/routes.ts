@@ -6,7 +6,8 @@ import { SessionParams, SessionsParams, SessionsQuery, SessionsResponse } from '
 import { Ok } from '../../common/api/shared.js';
 import { MAX_MATCHED_COUNT } from '../../common/session-list.js';
 import { requireUser } from '../auth/tokens.js';
-import { notFound } from '../http/errors.js';
+import { HttpError, forbidden, notFound } from '../http/errors.js';
+import { audit } from '../teams/audit.js';
 import { isSessionId } from '../storage/ids.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
 import { SESSION_NOT_FOUND } from './ownership.js';
@@ -35,7 +36,7 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
     const api = scope.withTypeProvider<TypeBoxTypeProvider>();
     for (const path of ['/api/v1/streaming/sessions/:campaignId/', '/api/v1/streaming/sessions/:campaignId']) {
       // The documented path ends in a slash; the same call without it answers the same.
-      api.get(path, { preHandler: requireUser(ctx), schema }, async (request, reply) => {
+      api.get(path, { config: { permission: 'sessions.watch' }, preHandler: requireUser(ctx), schema }, async (request, reply) => {
         const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
         const { limit = DEFAULT_PAGE, cursor, sort, ...rest } = request.query;
         const filters = await readListFilters(ctx, campaign.id, rest);
@@ -61,13 +62,15 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
     // campaign answers like an unknown session, so ids cannot be probed.
     api.delete(
       '/api/v1/streaming/sessions/:campaignId/:sessionId',
-      { preHandler: requireUser(ctx), schema: { params: SessionParams, response: { 200: Ok } } },
+      { config: { permission: 'data.erase' }, preHandler: requireUser(ctx), schema: { params: SessionParams, response: { 200: Ok } } },
       async (request) => {
         const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId).catch((error: unknown) => {
-          if ((error as { statusCode?: number }).statusCode === 403) throw notFound(SESSION_NOT_FOUND);
+          // Not a member of its workspace (a missing permission is still named).
+          if (error instanceof HttpError && error.statusCode === 403 && error.message === forbidden().message) throw notFound(SESSION_NOT_FOUND);
           throw error;
         });
         if (!isSessionId(request.params.sessionId) || !(await deleteSession(ctx.db, campaign.id, request.params.sessionId))) throw notFound(SESSION_NOT_FOUND);
+        await audit(ctx.db, request, campaign.workspace_id, { action: 'session.erased', target: `session:${campaign.id}/${request.params.sessionId}` });
         ctx.live.sessionChanged(campaign.id, request.params.sessionId);
         return { ok: true as const };
       },

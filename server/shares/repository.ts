@@ -63,20 +63,20 @@ export async function listShares(db: Executor, campaignId: string, sessionId: st
   }));
 }
 
-/** Revokes a link of one of the owner's campaigns; false when the owner has no such link. */
-export async function revokeShare(db: Executor, ownerId: string, tokenHash: string, now = Date.now()): Promise<boolean> {
-  const owned = await db
-    .selectFrom('share_links')
-    .innerJoin('campaigns', 'campaigns.id', 'share_links.campaign_id')
-    .select(['share_links.token_hash', 'share_links.revoked_at'])
-    .where('share_links.token_hash', '=', tokenHash)
-    .where('campaigns.owner_id', '=', ownerId)
+/** The link a stored hash names, revoked or not (its campaign says who may revoke it). */
+export function findShare(db: Executor, tokenHash: string) {
+  return db.selectFrom('share_links').select(['token_hash', 'campaign_id', 'session_id', 'revoked_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+/** Revokes a link; false when it was revoked already (revoking again changes nothing). */
+export async function revokeShare(db: Executor, tokenHash: string, now = Date.now()): Promise<boolean> {
+  const result = await db
+    .updateTable('share_links')
+    .set({ revoked_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('revoked_at', 'is', null)
     .executeTakeFirst();
-  if (!owned) return false;
-  if (owned.revoked_at === null) {
-    await db.updateTable('share_links').set({ revoked_at: now }).where('token_hash', '=', tokenHash).execute();
-  }
-  return true;
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** The live link a token opens: undefined once expired or revoked (or never made). */

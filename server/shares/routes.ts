@@ -6,19 +6,21 @@ import { ReplayParams } from '../../common/api/replay.js';
 import { CreatedShare, CreateShareBody, ShareList, ShareTokenParams } from '../../common/api/shares.js';
 import { Ok } from '../../common/api/shared.js';
 import type { AppContext } from '../context.js';
-import { currentUserId, requireUser } from '../auth/tokens.js';
-import { notFound } from '../http/errors.js';
+import { requireUser } from '../auth/tokens.js';
+import { HttpError, forbidden, notFound } from '../http/errors.js';
 import { minuteLimit } from '../http/rate-limit.js';
 import { clientAddress } from '../http/client-address.js';
 import { findSession } from '../sessions/repository.js';
 import { toSession } from '../sessions/rows.js';
 import { listChunks } from '../storage/chunks.js';
 import { objectWithEvents, sessionComplete } from '../replay/stream.js';
-import { ownedSession } from '../sessions/ownership.js';
+import { ownedCampaignSession, ownedSession } from '../sessions/ownership.js';
+import { ownedCampaign } from '../campaigns/ownership.js';
+import { audit } from '../teams/audit.js';
 import { isHeavy, sendGated } from '../replay/gate.js';
 import { sendJsonStream } from '../replay/encoding.js';
 import { withoutQuery } from '../../common/scrub.js';
-import { createShare, findLiveShare, isShareToken, listShares, revokeShare, shareHashOf } from './repository.js';
+import { createShare, findLiveShare, findShare, isShareToken, listShares, revokeShare, shareHashOf } from './repository.js';
 
 /** What an expired, revoked or unknown link answers (the same for all three: a guess learns nothing). */
 export const LINK_GONE = 'This link no longer works';
@@ -74,19 +76,31 @@ export async function registerShares(app: FastifyInstance, ctx: AppContext): Pro
 
   api.post(
     '/api/v1/replay/share/:campaignId/:sessionId',
-    { preHandler: requireUser(ctx), schema: { params: ReplayParams, body: CreateShareBody, response: { 201: CreatedShare } } },
+    {
+      config: { permission: 'shares.manage' },
+      preHandler: requireUser(ctx),
+      schema: { params: ReplayParams, body: CreateShareBody, response: { 201: CreatedShare } },
+    },
     async (request, reply) => {
       await createLimit(request, reply, clientAddress(request));
-      const session = await ownedSession(ctx.db, request, request.params);
+      const { campaign, session } = await ownedCampaignSession(ctx.db, request, request.params);
       const { expiresIn, includeDetails = false } = request.body;
-      const { token, expiresAt } = await createShare(ctx.db, { campaignId: session.campaign_id, sessionId: session.id, expiresIn, includeDetails });
+      const { token, expiresAt } = await ctx.db.transaction().execute(async (trx) => {
+        const made = await createShare(trx, { campaignId: session.campaign_id, sessionId: session.id, expiresIn, includeDetails });
+        await audit(trx, request, campaign.workspace_id, {
+          action: 'share.created',
+          target: `session:${campaign.id}/${session.id}`,
+          after: { expiresIn, includeDetails },
+        });
+        return made;
+      });
       return reply.status(201).send({ url: `${ctx.config.publicUrl}/shared/${token}`, token, expiresAt });
     },
   );
 
   api.get(
     '/api/v1/replay/share/:campaignId/:sessionId',
-    { preHandler: requireUser(ctx), schema: { params: ReplayParams, response: { 200: ShareList } } },
+    { config: { permission: 'shares.manage' }, preHandler: requireUser(ctx), schema: { params: ReplayParams, response: { 200: ShareList } } },
     async (request, reply) => {
       const session = await ownedSession(ctx.db, request, request.params);
       reply.header('cache-control', 'private, no-cache');
@@ -95,11 +109,25 @@ export async function registerShares(app: FastifyInstance, ctx: AppContext): Pro
   );
 
   // Takes the token, or a listed link's id (the owner's list never shows tokens).
-  api.delete('/api/v1/replay/share/:token', { preHandler: requireUser(ctx), schema: { params: ShareTokenParams, response: { 200: Ok } } }, async (request) => {
-    const hash = shareHashOf(request.params.token);
-    if (!hash || !(await revokeShare(ctx.db, currentUserId(request), hash))) throw notFound(SHARE_NOT_FOUND);
-    return { ok: true as const };
-  });
+  api.delete(
+    '/api/v1/replay/share/:token',
+    { config: { permission: 'shares.manage' }, preHandler: requireUser(ctx), schema: { params: ShareTokenParams, response: { 200: Ok } } },
+    async (request) => {
+      const hash = shareHashOf(request.params.token);
+      const share = hash ? await findShare(ctx.db, hash) : undefined;
+      if (!share) throw notFound(SHARE_NOT_FOUND);
+      // A link of a campaign the caller cannot see answers as an unknown one; a missing permission is named.
+      const campaign = await ownedCampaign(ctx.db, request, share.campaign_id).catch((error: unknown) => {
+        if (error instanceof HttpError && error.statusCode === 403 && error.message === forbidden().message) throw notFound(SHARE_NOT_FOUND);
+        throw error;
+      });
+      await ctx.db.transaction().execute(async (trx) => {
+        if (await revokeShare(trx, share.token_hash))
+          await audit(trx, request, campaign.workspace_id, { action: 'share.revoked', target: `session:${campaign.id}/${share.session_id}` });
+      });
+      return { ok: true as const };
+    },
+  );
 
   // The page itself: the app shell, under the stricter policy above and never indexed.
   const indexFile = path.join(ctx.config.distDir, 'app', 'index.html');
@@ -115,7 +143,7 @@ export async function registerShares(app: FastifyInstance, ctx: AppContext): Pro
   });
 
   // Public: no cookies read. Only that replay's events, and its details when the owner chose so.
-  api.get('/api/v1/shared/:token', { schema: { params: ShareTokenParams } }, async (request, reply) => {
+  api.get('/api/v1/shared/:token', { config: { access: 'public' }, schema: { params: ShareTokenParams } }, async (request, reply) => {
     await openLimit(request, reply, clientAddress(request));
     reply.header('x-robots-tag', 'noindex, nofollow').header('cache-control', 'private, no-store').header('referrer-policy', 'no-referrer');
     const { token } = request.params;

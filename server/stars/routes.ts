@@ -19,7 +19,7 @@ export async function registerStars(app: FastifyInstance, ctx: AppContext): Prom
   const writeLimit = minuteLimit(app, 'star-user', STAR_WRITES_PER_USER);
   const preHandler = requireUser(ctx);
 
-  api.get(PATHS, { preHandler, schema }, async (request, reply) => {
+  api.get(PATHS, { config: { permission: 'sessions.watch' }, preHandler, schema }, async (request, reply) => {
     const session = await ownedSession(ctx.db, request, request.params);
     reply.header('cache-control', 'private, no-cache');
     return { starred: await isStarred(ctx.db, session.campaign_id, session.id) };
@@ -29,6 +29,7 @@ export async function registerStars(app: FastifyInstance, ctx: AppContext): Prom
     api.route({
       method: starred ? 'PUT' : 'DELETE',
       url: PATHS,
+      config: { permission: 'sessions.star' },
       preHandler,
       schema,
       handler: async (request, reply) => {

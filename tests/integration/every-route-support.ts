@@ -38,6 +38,18 @@ export async function ownerOfEverything(): Promise<OwnedThings> {
   const note = await send(server, owner.headers, 'POST', `/api/v1/notes/${campaign.id}/${session}`, { text: 'Look here', timestamp: Date.now() - 1000 });
   const share = await send(server, owner.headers, 'POST', `/api/v1/replay/share/${campaign.id}/${session}`, { expiresIn: '1h' });
   await send(server, owner.headers, 'PUT', `/api/v1/heatmaps/${campaign.id}/patterns`, { patterns: ['/cart'] });
+  // A workspace of the owner's with a member in it and an invite pending.
+  const workspace = (await send(server, owner.headers, 'POST', '/api/v1/workspaces', { name: 'Walkers' })).data as { id: string };
+  const member = await userSession(server, 'Walker Member');
+  const joining = (
+    await send(server, owner.headers, 'POST', `/api/v1/workspaces/${workspace.id}/invites`, { email: 'walker.member@example.test', role: 'member' })
+  ).data as { url: string };
+  await send(server, member.headers, 'POST', `/api/v1/invites/${joining.url.split('/invite/')[1]}/accept`, {});
+  const invite = (await send(server, owner.headers, 'POST', `/api/v1/workspaces/${workspace.id}/invites`, { email: 'someone@example.test', role: 'viewer' }))
+    .data as {
+    id: string;
+    url: string;
+  };
   const ids = {
     campaignId: campaign.id,
     id: campaign.id,
@@ -48,6 +60,10 @@ export async function ownerOfEverything(): Promise<OwnedThings> {
     token: String(share.token),
     userId: VISITOR,
     signInId: String(accessClaims(owner).sid),
+    workspaceId: workspace.id,
+    memberId: member.userId,
+    inviteId: invite.id,
+    inviteToken: invite.url.split('/invite/')[1],
   };
   return { server, owner, ids };
 }

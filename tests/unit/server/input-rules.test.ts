@@ -45,13 +45,21 @@ describe('a route under /api/v1', () => {
     await app.close();
   });
 
+  it('without a permission (or why it needs none), or with one the matrix lacks, is refused at registration', async () => {
+    const app = appWithRules();
+    expect(() => app.get('/api/v1/thing', async () => ({}))).toThrow('it declares no permission (config.permission) and no access (config.access)');
+    const unknown = { permission: 'campaigns.everything' } as unknown as { permission: 'campaigns.view' };
+    expect(() => app.get('/api/v1/other', { config: unknown }, async () => ({}))).toThrow('its permission campaigns.everything is not one of common/teams.ts');
+    await app.close();
+  });
+
   it('with every field bounded (or one of a set) starts, and is listed', async () => {
     const app = appWithRules();
     const schema = {
       params: Type.Object({ id: Type.String({ maxLength: 36 }) }),
       body: Type.Object({ kind: Type.Union([Type.Literal('a'), Type.Literal('b')]), at: Type.Integer({ minimum: 0, maximum: 10 }) }),
     };
-    app.put('/api/v1/thing/:id', { schema }, async () => ({ ok: true }));
+    app.put('/api/v1/thing/:id', { schema, config: { permission: 'campaigns.manage' } }, async () => ({ ok: true }));
     await app.ready();
     expect(app.apiRoutes.map((route) => `${route.method} ${route.url}`)).toEqual(['PUT /api/v1/thing/:id']);
     await app.close();
@@ -65,7 +73,7 @@ describe('a route under /api/v1', () => {
         n: Type.Optional(Type.Number({ minimum: 0, maximum: 1e9, multipleOf: 0.5 })),
       }),
     };
-    app.post('/api/v1/thing', { schema }, async () => ({ ok: true }));
+    app.post('/api/v1/thing', { schema, config: { access: 'public' } }, async () => ({ ok: true }));
     const post = (payload: string) => app.inject({ method: 'POST', url: '/api/v1/thing', headers: { 'content-type': 'application/json' }, payload });
     const nul = await post(JSON.stringify({ list: [{ name: 'ok' }, { name: 'a\u0000b' }] }));
     expect([nul.statusCode, nul.json()]).toEqual([400, { error: 'body.list.1.name must not contain NUL' }]);

@@ -1,0 +1,56 @@
+/** The tables of workspaces, their members, invites and audit log (migration 0034). */
+
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  /** The account whose personal workspace it is (made at its first sign-in); null for one made by hand. */
+  personal_of: string | null;
+  created_at: number;
+}
+
+export interface WorkspaceMembersTable {
+  workspace_id: string;
+  user_id: string;
+  /** 'owner', 'admin', 'member' or 'viewer' (common/teams.ts); one owner a workspace. */
+  role: string;
+  joined_at: number;
+}
+
+/** An invite to a workspace: the token itself is never stored, only its SHA-256. */
+export interface WorkspaceInvitesTable {
+  id: string;
+  workspace_id: string;
+  /** The invited address, lower-cased: only an account with it may accept. */
+  email: string;
+  role: string;
+  token_hash: string;
+  invited_by: string | null;
+  created_at: number;
+  expires_at: number;
+  accepted_at: number | null;
+  revoked_at: number | null;
+}
+
+/** One audited action: appended, never updated (a trigger refuses it); never a visitor's data. */
+export interface AuditLogTable {
+  id: string;
+  workspace_id: string;
+  at: number;
+  actor_id: string | null;
+  actor_email: string | null;
+  /** The address the actor's request came from (http/client-address.ts). */
+  ip: string | null;
+  action: string;
+  /** What was acted on, as "campaign:<id>", "session:<campaign>/<id>", "member:<email>"… */
+  target: string;
+  /** JSON of the setting before and after (only the fields that changed); null where none. */
+  before: string | null;
+  after: string | null;
+}
+
+export interface TeamTables {
+  workspaces: WorkspacesTable;
+  workspace_members: WorkspaceMembersTable;
+  workspace_invites: WorkspaceInvitesTable;
+  audit_log: AuditLogTable;
+}
