@@ -10,8 +10,9 @@ export const CAMPAIGN_NOT_FOUND = 'Campaign not found';
 
 /**
  * The signed-in caller's campaign, for the permission its route declares (teams/access.ts): 400
- * for an id of the wrong shape, 404 when no such campaign, 403 (no data) when it belongs to a
- * workspace the caller is not in, 403 naming the permission when their role there lacks it.
+ * for an id of the wrong shape, 404 when there is no such campaign or it belongs to a workspace
+ * the caller is not in (one answer: ids cannot be probed), 403 naming the permission when their
+ * role there lacks it.
  * Used by every campaign, session and replay call.
  */
 export async function ownedCampaign(db: Db, request: FastifyRequest, campaignId: string) {

@@ -6,7 +6,7 @@ import { SessionParams, SessionsParams, SessionsQuery, SessionsResponse } from '
 import { Ok } from '../../common/api/shared.js';
 import { MAX_MATCHED_COUNT } from '../../common/session-list.js';
 import { requireUser } from '../auth/tokens.js';
-import { HttpError, forbidden, notFound } from '../http/errors.js';
+import { notFound } from '../http/errors.js';
 import { audit } from '../teams/audit.js';
 import { isSessionId } from '../storage/ids.js';
 import { ownedCampaign } from '../campaigns/ownership.js';
@@ -58,17 +58,13 @@ export async function registerSessions(app: FastifyInstance, ctx: AppContext): P
       });
     }
 
-    // One session and its stored events, e.g. for a visitor's erasure request. Another owner's
-    // campaign answers like an unknown session, so ids cannot be probed.
+    // One session and its stored events, e.g. for a visitor's erasure request. A campaign of
+    // another workspace answers like an unknown campaign, so ids cannot be probed.
     api.delete(
       '/api/v1/streaming/sessions/:campaignId/:sessionId',
       { config: { permission: 'data.erase' }, preHandler: requireUser(ctx), schema: { params: SessionParams, response: { 200: Ok } } },
       async (request) => {
-        const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId).catch((error: unknown) => {
-          // Not a member of its workspace (a missing permission is still named).
-          if (error instanceof HttpError && error.statusCode === 403 && error.message === forbidden().message) throw notFound(SESSION_NOT_FOUND);
-          throw error;
-        });
+        const campaign = await ownedCampaign(ctx.db, request, request.params.campaignId);
         if (!isSessionId(request.params.sessionId) || !(await deleteSession(ctx.db, campaign.id, request.params.sessionId))) throw notFound(SESSION_NOT_FOUND);
         await audit(ctx.db, request, campaign.workspace_id, { action: 'session.erased', target: `session:${campaign.id}/${request.params.sessionId}` });
         ctx.live.sessionChanged(campaign.id, request.params.sessionId);

@@ -7,7 +7,7 @@ import { CreatedShare, CreateShareBody, ShareList, ShareTokenParams } from '../.
 import { Ok } from '../../common/api/shared.js';
 import type { AppContext } from '../context.js';
 import { requireUser } from '../auth/tokens.js';
-import { HttpError, forbidden, notFound } from '../http/errors.js';
+import { HttpError, notFound } from '../http/errors.js';
 import { minuteLimit } from '../http/rate-limit.js';
 import { clientAddress } from '../http/client-address.js';
 import { findSession } from '../sessions/repository.js';
@@ -118,7 +118,7 @@ export async function registerShares(app: FastifyInstance, ctx: AppContext): Pro
       if (!share) throw notFound(SHARE_NOT_FOUND);
       // A link of a campaign the caller cannot see answers as an unknown one; a missing permission is named.
       const campaign = await ownedCampaign(ctx.db, request, share.campaign_id).catch((error: unknown) => {
-        if (error instanceof HttpError && error.statusCode === 403 && error.message === forbidden().message) throw notFound(SHARE_NOT_FOUND);
+        if (error instanceof HttpError && error.statusCode === 404) throw notFound(SHARE_NOT_FOUND);
         throw error;
       });
       await ctx.db.transaction().execute(async (trx) => {

@@ -3,7 +3,7 @@ import type { Db } from '../db/index.js';
 import type { Executor } from '../db/executor.js';
 import type { CampaignRow } from '../db/schema.js';
 import { currentUserId } from '../auth/tokens.js';
-import { HttpError, forbidden, notFound } from '../http/errors.js';
+import { HttpError, notFound } from '../http/errors.js';
 import { can, isRole, missingPermission, type Permission, type Role } from '../../common/teams.js';
 
 // The one place a request's right to a workspace's things is decided: the route declares the
@@ -49,9 +49,9 @@ export async function workspaceAccess(db: Db, request: FastifyRequest, workspace
 }
 
 /**
- * A campaign for the route's permission: undefined when there is no such campaign; 403 with no
- * data when it belongs to a workspace the caller is not a member of (as before workspaces, when
- * it was another account's); 403 naming the permission when the caller's role lacks it.
+ * A campaign for the route's permission: undefined when there is no such campaign, or when it
+ * belongs to a workspace the caller is not a member of (they cannot see it at all: the same 404,
+ * so ids cannot be probed); 403 naming the permission when the caller's role lacks it.
  */
 export async function campaignAccess(db: Db, request: FastifyRequest, campaignId: string): Promise<(CampaignRow & { role: Role }) | undefined> {
   const permission = routePermission(request);
@@ -65,7 +65,7 @@ export async function campaignAccess(db: Db, request: FastifyRequest, campaignId
     .executeTakeFirst();
   if (!row) return undefined;
   const { member_role: role, ...campaign } = row;
-  if (!role || !isRole(role)) throw forbidden();
+  if (!role || !isRole(role)) return undefined;
   demand(role, permission);
   return { ...campaign, role };
 }

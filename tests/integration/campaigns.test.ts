@@ -310,13 +310,13 @@ describe('PATCH /api/v1/campaign/update/:id', () => {
     expect((await listCampaigns()).find((c) => c.id === before.id)).toEqual(before);
   });
 
-  it('answers 400 for an empty body, 404 for an unknown campaign, 403 for another owner, 401 without a session, 403 cross-origin', async () => {
+  it('answers 400 for an empty body, 404 for an unknown campaign or another workspace's, 401 without a session, 403 cross-origin', async () => {
     const mine = await campaign();
     await expectError(await update(mine.id, ''), 400, 'Request body must be a JSON object');
     await expectError(await update('not-a-uuid', { name: 'x' }), 400, 'Invalid campaign id');
     await expectError(await update(crypto.randomUUID(), { name: 'x' }), 404, 'Campaign not found');
     const stranger = await userSession(server, 'Campaign Editor');
-    await expectError(await update(mine.id, { name: 'Taken over' }, stranger.headers), 403, 'Forbidden');
+    await expectError(await update(mine.id, { name: 'Taken over' }, stranger.headers), 404, 'Campaign not found');
     await expectError(await update(mine.id, { name: 'x' }, { origin: server.config.publicUrl }), 401, 'Unauthorized');
     await expectError(await update(mine.id, { name: 'x' }, { ...owner.headers, origin: 'https://evil.example' }), 403, 'Forbidden');
     expect((await listCampaigns()).find((c) => c.id === mine.id)).toEqual(mine);

@@ -143,11 +143,11 @@ describe('funnels', () => {
       expect((await funnels(path, init)).status, path).toBe(400);
   });
 
-  it("answers 403 for another owner's campaign and 404 for a funnel of another campaign", async () => {
+  it("answers 404 for another workspace's campaign and for a funnel of another campaign", async () => {
     const other = await userSession(server, 'Someone Else');
-    expect((await funnels('', { headers: other.headers })).status).toBe(403);
-    expect((await funnels(`/${funnel.id}/result`, { headers: other.headers })).status).toBe(403);
-    expect((await funnels(`/${funnel.id}`, { method: 'DELETE', headers: other.headers })).status).toBe(403);
+    expect((await funnels('', { headers: other.headers })).status).toBe(404);
+    expect((await funnels(`/${funnel.id}/result`, { headers: other.headers })).status).toBe(404);
+    expect((await funnels(`/${funnel.id}`, { method: 'DELETE', headers: other.headers })).status).toBe(404);
     const mine = await newCampaign();
     expect((await fetch(`${server.url}/api/v1/funnels/${mine.id}/${funnel.id}/result`, { headers: owner.headers })).status).toBe(404);
     expect((await fetch(`${server.url}/api/v1/streaming/sessions/${mine.id}/?funnel=${funnel.id}`, { headers: owner.headers })).status).toBe(404);

@@ -110,7 +110,7 @@ describe('GET /api/v1/heatmaps/:campaignId with the list filters', () => {
       expect(((await response.json()) as { error: string }).error, query).toBeTruthy();
     }
     expect((await get(`/api/v1/heatmaps/${campaignId}/clicks?path=/&device=desktop&selector=a&type=robot`)).status).toBe(400);
-    expect((await get(`/api/v1/heatmaps/${campaignId}?type=bot`, stranger.headers)).status).toBe(403);
-    expect((await get(`/api/v1/heatmaps/${campaignId}/clicks?path=/&device=desktop&selector=a&type=bot`, stranger.headers)).status).toBe(403);
+    expect((await get(`/api/v1/heatmaps/${campaignId}?type=bot`, stranger.headers)).status).toBe(404);
+    expect((await get(`/api/v1/heatmaps/${campaignId}/clicks?path=/&device=desktop&selector=a&type=bot`, stranger.headers)).status).toBe(404);
   });
 });

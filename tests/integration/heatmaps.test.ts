@@ -134,11 +134,11 @@ describe('GET /api/v1/heatmaps/:campaignId', () => {
 });
 
 describe('heatmaps: ownership and bounds', () => {
-  it('answers 403 to another user, 404 for an unknown campaign, 400 for a bad id', async () => {
+  it('answers 404 to another user (as for an unknown campaign), 404 for an unknown campaign, 400 for a bad id', async () => {
     const campaignId = await makeCampaign(server, { ownerId: owner.userId });
-    expect((await get(`/api/v1/heatmaps/${campaignId}`, stranger.headers)).status).toBe(403);
-    expect((await get(`/api/v1/heatmaps/${campaignId}/pages`, stranger.headers)).status).toBe(403);
-    expect((await get(`/api/v1/heatmaps/${campaignId}/patterns`, stranger.headers)).status).toBe(403);
+    expect((await get(`/api/v1/heatmaps/${campaignId}`, stranger.headers)).status).toBe(404);
+    expect((await get(`/api/v1/heatmaps/${campaignId}/pages`, stranger.headers)).status).toBe(404);
+    expect((await get(`/api/v1/heatmaps/${campaignId}/patterns`, stranger.headers)).status).toBe(404);
     expect((await get(`/api/v1/heatmaps/${crypto.randomUUID()}`)).status).toBe(404);
     expect((await get('/api/v1/heatmaps/not-a-campaign')).status).toBe(400);
     expect((await fetch(`${server.url}/api/v1/heatmaps/${campaignId}`)).status).toBe(401);

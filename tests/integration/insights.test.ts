@@ -202,10 +202,10 @@ describe('GET /api/v1/insights/:campaignId', () => {
     else expect(body.error).toMatch(error);
   });
 
-  it("answers 403 for another owner's campaign, 404 for an unknown one, 400 for a malformed id, 401 without a session", async () => {
+  it("answers 404 for another workspace's campaign or an unknown one, 400 for a malformed id, 401 without a session", async () => {
     const other = await userSession(server, 'Someone Else');
     const theirs = await call(RANGE, campaign.id, other.headers);
-    expect(theirs.status).toBe(403);
+    expect(theirs.status).toBe(404);
     const unknown = await call(RANGE, crypto.randomUUID());
     expect([unknown.status, await unknown.json()]).toEqual([404, { error: 'Campaign not found' }]);
     const bad = await call(RANGE, 'nope');

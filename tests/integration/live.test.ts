@@ -50,14 +50,14 @@ afterAll(async () => {
 });
 
 describe('owner rules', () => {
-  it('answers 401 without sign-in, 403 for another owner’s campaign, 404 for an unknown one or session', async () => {
+  it('answers 401 without sign-in, 404 for another workspace’s campaign, an unknown one or session', async () => {
     const session = sessionId();
     await post(session, 0, pageEvents());
     const stranger = await userSession(server, 'Live Stranger');
     for (const url of [listUrl(), replayUrl(session)]) {
       expect((await sse(url, {})).status).toBe(401);
       const other = await sse(url, stranger.headers);
-      expect(other.status).toBe(403);
+      expect(other.status).toBe(404);
       expect(await other.body).not.toContain(session);
     }
     expect((await sse(listUrl('8a7e3c4e-0000-4000-8000-000000000000'))).status).toBe(404);

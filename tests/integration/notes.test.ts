@@ -119,13 +119,13 @@ describe('notes', () => {
     expect(await refused.json()).toEqual({ error: NOTE_LIMIT_REACHED });
   });
 
-  it("answers 403 for another owner's campaign, 404 for an unknown session, and lets only the author change a note", async () => {
+  it("answers 404 for another workspace's campaign or an unknown session, and lets only the author change a note", async () => {
     await recording(campaign.id, 'guarded-session1');
     const mine = (await (await call('POST', url('guarded-session1'), { text: 'Mine', timestamp: T })).json()) as Note;
-    expect((await call('GET', url('guarded-session1'), undefined, other.headers)).status).toBe(403);
-    expect((await call('POST', url('guarded-session1'), { text: 'Theirs', timestamp: T }, other.headers)).status).toBe(403);
-    expect((await call('PATCH', url('guarded-session1', mine.id), { text: 'Theirs' }, other.headers)).status).toBe(403);
-    expect((await call('DELETE', url('guarded-session1', mine.id), undefined, other.headers)).status).toBe(403);
+    expect((await call('GET', url('guarded-session1'), undefined, other.headers)).status).toBe(404);
+    expect((await call('POST', url('guarded-session1'), { text: 'Theirs', timestamp: T }, other.headers)).status).toBe(404);
+    expect((await call('PATCH', url('guarded-session1', mine.id), { text: 'Theirs' }, other.headers)).status).toBe(404);
+    expect((await call('DELETE', url('guarded-session1', mine.id), undefined, other.headers)).status).toBe(404);
     expect((await call('GET', url('no-such-session1'))).status).toBe(404);
     expect((await call('POST', url('no-such-session1'), { text: 'x', timestamp: T })).status).toBe(404);
     expect((await call('GET', url('bad id!'))).status).toBe(400);

@@ -5,8 +5,9 @@ import { appendChunk } from '../../server/recordings/seed.js';
 import { insertSession } from '../../server/recordings/seed.js';
 import type { Campaign } from '../../common/api-types.js';
 
-// Every campaign, session and replay call: 401 without a session, 403 with no data for a campaign
-// someone else owns, 404 for an unknown campaign — and the owner's data is untouched afterwards.
+// Every campaign, session and replay call: 401 without a session, 404 with no data for a campaign
+// of a workspace the caller is not in, as for an unknown campaign — and the owner's data is
+// untouched afterwards.
 
 let server: TestServer;
 let alice: Awaited<ReturnType<typeof userSession>>;
@@ -49,10 +50,10 @@ async function call(method: string, path: string, headers: Record<string, string
 }
 
 describe('ownership', () => {
-  it.each(calls('CAMPAIGN'))("answers 403 with no data for another user's campaign: $name", async ({ method, path }) => {
+  it.each(calls('CAMPAIGN'))("answers 404 with no data for another workspace's campaign, as for an unknown one: $name", async ({ method, path }) => {
     const answer = await call(method, path.replace('CAMPAIGN', campaign.id), mallory.headers);
-    expect(answer.status).toBe(403);
-    expect(JSON.parse(answer.text)).toEqual({ error: 'Forbidden' });
+    expect(answer.status).toBe(404);
+    expect(JSON.parse(answer.text)).toEqual({ error: 'Campaign not found' });
     for (const secret of ['Alice', 'alice.example', '192.0.2.55', SESSION]) expect(answer.text).not.toContain(secret);
   });
 

@@ -122,7 +122,7 @@ describe('the people directory', () => {
   it('refuses another owner, an unknown campaign, a forged cursor and an over-long search', async () => {
     const other = await userSession(server, 'Not The Owner');
     const theirs = await page('', other.headers);
-    expect(theirs.status).toBe(403);
+    expect(theirs.status).toBe(404);
     expect(JSON.stringify(await theirs.json())).not.toContain('ann@');
     expect((await page('', owner.headers, '00000000-0000-4000-8000-000000000000')).status).toBe(404);
     const forged = await page('cursor=not*base64');

@@ -183,9 +183,9 @@ describe('a person', () => {
     expect(((await file.json()) as Person).userId).toBe('customer-4711');
   });
 
-  it("is the owner's only: 403 for another owner, 404 for no such person, 400 for a bad id", async () => {
-    expect((await fetch(personUrl('customer-4711'), { headers: other.headers })).status).toBe(403);
-    expect((await fetch(personUrl('customer-4711'), { method: 'DELETE', headers: other.headers })).status).toBe(403);
+  it("is the owner's only: 404 for another workspace or no such person, 400 for a bad id", async () => {
+    expect((await fetch(personUrl('customer-4711'), { headers: other.headers })).status).toBe(404);
+    expect((await fetch(personUrl('customer-4711'), { method: 'DELETE', headers: other.headers })).status).toBe(404);
     expect((await fetch(personUrl('customer-4711'), { method: 'DELETE', headers: { cookie: owner.cookie, origin: 'https://evil.example' } })).status).toBe(403);
     expect((await fetch(personUrl('customer-4711'), { headers: {} })).status).toBe(401);
     expect((await fetch(personUrl('nobody'), { headers: owner.headers })).status).toBe(404);

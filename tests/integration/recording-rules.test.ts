@@ -203,7 +203,7 @@ describe('the recording rules of the campaign API', () => {
 
   it('lets no one but the owner change them', async () => {
     const campaign = await created({});
-    expect((await send('PATCH', `/api/v1/campaign/update/${campaign.id}`, { consent: 'required' }, stranger.headers)).status).toBe(403);
+    expect((await send('PATCH', `/api/v1/campaign/update/${campaign.id}`, { consent: 'required' }, stranger.headers)).status).toBe(404);
     expect((await send('PATCH', `/api/v1/campaign/update/${campaign.id}`, { consent: 'required' }, {})).status).toBe(401);
     const stored = await server.db.selectFrom('campaigns').select(['consent', 'privacy']).where('id', '=', campaign.id).executeTakeFirstOrThrow();
     expect(stored).toEqual({ consent: 'none', privacy: 'balanced' });

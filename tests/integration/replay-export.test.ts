@@ -84,7 +84,7 @@ describe('GET /api/v1/replay/export/:campaignId/:sessionId', () => {
   it('gives another owner nothing of the recording, and no session through another campaign', async () => {
     const stranger = await userSession(server, 'Export Stranger');
     const theirs = await fetch(`${server.url}/api/v1/replay/export/${campaign.id}/export-session-1`, { headers: stranger.headers });
-    expect(theirs.status).toBe(403);
+    expect(theirs.status).toBe(404);
     expect(await theirs.text()).not.toContain('198.51.100.7');
     const other = await createCampaign(server, owner.headers, 'Other exports');
     const crossed = await fetch(`${server.url}/api/v1/replay/export/${other.id}/export-session-1`, { headers: owner.headers });

@@ -97,12 +97,12 @@ describe('segments', () => {
     expect(await listed(full.id)).toHaveLength(MAX_SEGMENTS_PER_CAMPAIGN);
   });
 
-  it("answers 403 for another owner's campaign and 404 for an unknown one, changing nothing", async () => {
+  it("answers 404 for another workspace's campaign or an unknown one, changing nothing", async () => {
     const created = (await (await call('POST', url(campaign.id), { name: 'Mine', filters: {} })).json()) as Segment;
-    expect((await call('GET', url(campaign.id), undefined, other.headers)).status).toBe(403);
-    expect((await call('POST', url(campaign.id), { name: 'Theirs', filters: {} }, other.headers)).status).toBe(403);
-    expect((await call('PATCH', url(campaign.id, created.id), { name: 'Theirs' }, other.headers)).status).toBe(403);
-    expect((await call('DELETE', url(campaign.id, created.id), undefined, other.headers)).status).toBe(403);
+    expect((await call('GET', url(campaign.id), undefined, other.headers)).status).toBe(404);
+    expect((await call('POST', url(campaign.id), { name: 'Theirs', filters: {} }, other.headers)).status).toBe(404);
+    expect((await call('PATCH', url(campaign.id, created.id), { name: 'Theirs' }, other.headers)).status).toBe(404);
+    expect((await call('DELETE', url(campaign.id, created.id), undefined, other.headers)).status).toBe(404);
     expect((await call('GET', url(crypto.randomUUID()))).status).toBe(404);
     expect((await call('GET', url('not-a-campaign'))).status).toBe(400);
     // An id no segment can have (a NUL, which PostgreSQL refuses in text) is refused before any lookup.

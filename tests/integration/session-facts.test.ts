@@ -249,14 +249,14 @@ describe('DELETE /api/v1/streaming/sessions/:campaignId/:sessionId', () => {
     expect(chunks.map((c) => c.seq)).toEqual([0, 1]);
   });
 
-  it('is for the owner only: another owner gets 404 and nothing is deleted; no session cookie gets 401', async () => {
+  it('is for the workspace only: an outsider gets 404 as for an unknown campaign and nothing is deleted; no session cookie gets 401', async () => {
     const campaignId = await makeCampaign(server, { ownerId: owner.userId });
     const id = sessionId();
     expect((await postBatch(server, campaignId, { sessionId: id, seq: 0, info: info(), events: [full(Date.now() - 1000)] })).status).toBe(200);
     const stranger = await userSession(server, 'Someone Else');
     const response = await remove(campaignId, id, stranger.headers);
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ error: 'Session not found' });
+    expect(await response.json()).toEqual({ error: 'Campaign not found' });
     expect((await remove(campaignId, id, { origin: server.config.publicUrl })).status).toBe(401);
     expect((await remove(campaignId, id, { ...owner.headers, origin: 'https://evil.example' })).status).toBe(403);
     expect((await list(campaignId)).counts.total).toBe(1);

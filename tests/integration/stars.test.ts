@@ -49,11 +49,11 @@ describe('stars', () => {
     expect((await listed('starred=true')).sessions).toEqual([]);
   });
 
-  it('answers 404 for an unknown session, 403 for another owner, 400 for a bad id or filter value', async () => {
+  it('answers 404 for an unknown session or another workspace's campaign, 400 for a bad id or filter value', async () => {
     expect((await star('no-such-session-1')).status).toBe(404);
-    expect((await star('session-one-0001', 'PUT', other.headers)).status).toBe(403);
-    expect((await star('session-one-0001', 'DELETE', other.headers)).status).toBe(403);
-    expect((await fetch(starUrl('session-one-0001'), { headers: other.headers })).status).toBe(403);
+    expect((await star('session-one-0001', 'PUT', other.headers)).status).toBe(404);
+    expect((await star('session-one-0001', 'DELETE', other.headers)).status).toBe(404);
+    expect((await fetch(starUrl('session-one-0001'), { headers: other.headers })).status).toBe(404);
     expect((await star('bad id!')).status).toBe(400);
     expect((await star('session-one-0001', 'PUT', { cookie: owner.cookie, origin: 'https://evil.example' })).status).toBe(403);
     expect((await star('session-one-0001', 'PUT', { origin: server.config.publicUrl })).status).toBe(401);

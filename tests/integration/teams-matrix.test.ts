@@ -9,8 +9,7 @@ import type { ApiRoute } from '../../server/http/input-rules.js';
 // owner, an admin, a member and a viewer of the workspace, as a member of another workspace only
 // and as a removed member. What each should hear is derived from the matrix and the route's
 // declared permission: a role without it hears 403 naming it; with it, anything but a refusal;
-// someone outside the workspace hears what an unknown thing answers (404, or 403 "Forbidden" with
-// no data for a campaign's calls, as before workspaces). A route that forgot to ask the module
+// someone outside the workspace hears what an unknown thing answers (404). A route that forgot to ask the module
 // would answer a viewer's write, and fail here.
 
 type Caller = Role | 'outsider' | 'removed';
@@ -111,7 +110,7 @@ async function call(route: ApiRoute, caller: Caller) {
  */
 function expected(permission: Permission, caller: Caller, answer: { status: number; error?: string }, gone: boolean): boolean {
   const refusal = answer.status === 403 && answer.error === missingPermission(permission);
-  const unseen = answer.status === 404 || (answer.status === 403 && answer.error === 'Forbidden');
+  const unseen = answer.status === 404;
   if (caller === 'outsider' || caller === 'removed') return unseen;
   if (!can(caller, permission)) return refusal;
   if (gone && answer.status === 404) return true;

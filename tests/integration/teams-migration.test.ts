@@ -153,7 +153,7 @@ describe('migration 0034', () => {
           `/api/v1/notes/${campaign}/${session}`,
           `/api/v1/segments/${campaign}`,
         ])
-          expect(await get(who, path)).toEqual({ status: 403, body: { error: 'Forbidden' } });
+          expect(await get(who, path)).toEqual({ status: 404, body: { error: 'Campaign not found' } });
       }
     }
   });

@@ -164,7 +164,7 @@ describe('members', () => {
     expect(stream.status).toBe(200);
     expect((await call(owner, 'DELETE', `/api/v1/workspaces/${workspaceId}/members/${invited.userId}`)).body).toEqual({ ok: true });
     await stream.ended;
-    expect((await call(invited, 'GET', `/api/v1/streaming/sessions/${campaign.id}/`)).status).toBe(403);
+    expect((await call(invited, 'GET', `/api/v1/streaming/sessions/${campaign.id}/`)).status).toBe(404);
     expect((await call(invited, 'GET', `/api/v1/workspaces/${workspaceId}/members`)).status).toBe(404);
     expect(((await call(invited, 'GET', '/api/v1/campaign/getAll')).body.data as Campaign[]).map((c) => c.name)).toEqual([]);
     const owners = await call(owner, 'DELETE', `/api/v1/workspaces/${workspaceId}/members/${owner.userId}`);
