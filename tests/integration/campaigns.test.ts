@@ -310,7 +310,7 @@ describe('PATCH /api/v1/campaign/update/:id', () => {
     expect((await listCampaigns()).find((c) => c.id === before.id)).toEqual(before);
   });
 
-  it('answers 400 for an empty body, 404 for an unknown campaign or another workspace's, 401 without a session, 403 cross-origin', async () => {
+  it('answers 400 for an empty body, 404 for an unknown campaign or another workspace’s, 401 without a session, 403 cross-origin', async () => {
     const mine = await campaign();
     await expectError(await update(mine.id, ''), 400, 'Request body must be a JSON object');
     await expectError(await update('not-a-uuid', { name: 'x' }), 400, 'Invalid campaign id');

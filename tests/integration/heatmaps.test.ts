@@ -134,7 +134,7 @@ describe('GET /api/v1/heatmaps/:campaignId', () => {
 });
 
 describe('heatmaps: ownership and bounds', () => {
-  it('answers 404 to another user (as for an unknown campaign), 404 for an unknown campaign, 400 for a bad id', async () => {
+  it('answers 404 to someone outside the workspace, as for an unknown campaign, and 400 for a bad id', async () => {
     const campaignId = await makeCampaign(server, { ownerId: owner.userId });
     expect((await get(`/api/v1/heatmaps/${campaignId}`, stranger.headers)).status).toBe(404);
     expect((await get(`/api/v1/heatmaps/${campaignId}/pages`, stranger.headers)).status).toBe(404);

@@ -66,7 +66,7 @@ describe('the campaign API’s recording rules', () => {
   it('lets only the owner change them', async () => {
     const campaign = await created({});
     const response = await send('PATCH', `/api/v1/campaign/update/${campaign.id}`, { keep_query: true }, stranger.headers);
-    expect(response.status).toBe(403);
+    expect(response.status).toBe(404);
     const stored = await server.db.selectFrom('campaigns').select('keep_query').where('id', '=', campaign.id).executeTakeFirstOrThrow();
     expect(stored.keep_query).toBe(0);
     const mine = await send('PATCH', `/api/v1/campaign/update/${campaign.id}`, { keep_query: true, masked_params: null });

@@ -49,7 +49,7 @@ describe('stars', () => {
     expect((await listed('starred=true')).sessions).toEqual([]);
   });
 
-  it('answers 404 for an unknown session or another workspace's campaign, 400 for a bad id or filter value', async () => {
+  it('answers 404 for an unknown session or another workspace’s campaign, 400 for a bad id or filter value', async () => {
     expect((await star('no-such-session-1')).status).toBe(404);
     expect((await star('session-one-0001', 'PUT', other.headers)).status).toBe(404);
     expect((await star('session-one-0001', 'DELETE', other.headers)).status).toBe(404);
