@@ -55,8 +55,26 @@ export type Permission = keyof typeof PERMISSIONS;
 export const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
 export const isPermission = (value: string): value is Permission => Object.hasOwn(PERMISSIONS, value);
 
-/** Whether a member of this role holds the permission. */
-export const can = (role: Role, permission: Permission): boolean => (PERMISSIONS[permission] as readonly Role[]).includes(role);
+/**
+ * A workspace's switches, each giving one role one permission the matrix does not: viewers watch
+ * only, unless an admin lets them download or share (issue 37). Off by default.
+ */
+export const WORKSPACE_SWITCHES = {
+  viewers_can_download: { role: 'viewer', permission: 'sessions.download' },
+  viewers_can_share: { role: 'viewer', permission: 'shares.manage' },
+} as const satisfies Record<string, { role: Role; permission: Permission }>;
+export type WorkspaceSwitch = keyof typeof WORKSPACE_SWITCHES;
+export type Switches = Partial<Record<WorkspaceSwitch, boolean>>;
+export const SWITCH_NAMES = Object.keys(WORKSPACE_SWITCHES) as WorkspaceSwitch[];
+
+/** Whether a member of this role holds the permission, in a workspace with these switches on. */
+export const can = (role: Role, permission: Permission, switches: Switches = {}): boolean =>
+  (PERMISSIONS[permission] as readonly Role[]).includes(role) ||
+  SWITCH_NAMES.some((name) => switches[name] === true && WORKSPACE_SWITCHES[name].role === role && WORKSPACE_SWITCHES[name].permission === permission);
+
+/** Every permission the role holds there, in the matrix's order (the PWA hides what is not among them). */
+export const permissionsOf = (role: Role, switches: Switches = {}): Permission[] =>
+  (Object.keys(PERMISSIONS) as Permission[]).filter((permission) => can(role, permission, switches));
 
 /** The refusal of a caller who lacks the permission (403). */
 export const missingPermission = (permission: Permission) => `Missing permission: ${permission}`;

@@ -171,7 +171,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const ctx = await services(app, config, db, options, { apiRoutes, byteCounter: byteCounter(rateStorage, db, Boolean(config.databaseUrl)) });
   app.decorate('ctx', ctx);
   await registerHealth(app, db, ctx.diskGuard);
-  startJobs(app, db);
+  startJobs(app, db, undefined, { auditRetentionDays: config.auditRetentionDays });
 
   await registerAuth(app, ctx);
   await registerAccount(app, ctx);

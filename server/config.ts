@@ -31,6 +31,10 @@ export interface Config {
   signup: 'open' | 'closed';
   /** The owner's contact address shown in the app's footer (CONTACT_EMAIL); none when unset. */
   contactEmail?: string;
+  /** Days an audit entry is kept (AUDIT_RETENTION_DAYS); housekeeping deletes older ones. 0: forever. */
+  auditRetentionDays: number;
+  /** SMTP_URL (smtp:// or smtps://, user and password in it) and SMTP_FROM: invites are e-mailed through it; none when unset. */
+  smtp?: { url: string; from: string };
   limits: Limits;
   rateLimits: RateLimits;
 }
@@ -150,6 +154,18 @@ function email(env: Env, name: string): string | undefined {
   return raw;
 }
 
+/** SMTP_URL and SMTP_FROM (by default tapedeck@ the PUBLIC_URL's host); undefined when SMTP_URL is unset. */
+function smtp(env: Env, publicUrl: string): Config['smtp'] {
+  const smtpUrl = url(env, 'SMTP_URL', ['smtp:', 'smtps:']);
+  if (!smtpUrl) {
+    if (env.SMTP_FROM?.trim()) throw new ConfigError('SMTP_FROM needs SMTP_URL');
+    return undefined;
+  }
+  const host = new URL(publicUrl).hostname;
+  const from = email(env, 'SMTP_FROM') ?? `tapedeck@${host.includes('.') ? host : `${host}.localdomain`}`;
+  return { url: smtpUrl, from };
+}
+
 /** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list. */
 const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
 
@@ -251,6 +267,8 @@ export function loadConfig(env: Env = process.env): Config {
     distDir: path.resolve(env.DIST_DIR || './dist'),
     signup: oneOf(env, 'SIGNUP', ['open', 'closed'] as const, 'open'),
     contactEmail: email(env, 'CONTACT_EMAIL'),
+    auditRetentionDays: int(env, 'AUDIT_RETENTION_DAYS', 365, 0, 36_500),
+    smtp: smtp(env, publicUrl),
     limits: limits(env),
     rateLimits: rateLimits(env),
   };

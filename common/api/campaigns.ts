@@ -34,6 +34,8 @@ export const CampaignIdParams = Type.Object({ id: Type.String({ maxLength: 64 })
 
 export const Campaign = Type.Object({
   id: Type.String(),
+  /** The workspace that owns the campaign (docs/teams.md). Optional for campaigns cached by older builds. */
+  workspace_id: Type.Optional(Type.String()),
   name: Type.String(),
   /** Comma-separated host names. */
   domains: Type.String(),

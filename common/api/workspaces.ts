@@ -11,11 +11,30 @@ const invitableRole = Type.Union([Type.Literal('viewer'), Type.Literal('member')
 const role = Type.Union([Type.Literal('viewer'), Type.Literal('member'), Type.Literal('admin'), Type.Literal('owner')]);
 
 export const WorkspaceList = Type.Object({
-  data: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), role, personal: Type.Boolean() })),
+  data: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      role,
+      personal: Type.Boolean(),
+      /** The workspace's switches (common/teams.ts WORKSPACE_SWITCHES): viewers may download; may make, list and revoke share links. */
+      viewers_can_download: Type.Boolean(),
+      viewers_can_share: Type.Boolean(),
+      /** Every permission the caller holds there (common/teams.ts), so the app hides or disables the rest. */
+      permissions: Type.Array(Type.String()),
+    }),
+  ),
 });
 export type WorkspaceList = Static<typeof WorkspaceList>;
 
-export const WorkspaceBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: WORKSPACE_NAME_MAX }) }, { additionalProperties: false });
+const workspaceName = Type.String({ minLength: 1, maxLength: WORKSPACE_NAME_MAX });
+export const WorkspaceBody = Type.Object({ name: workspaceName }, { additionalProperties: false });
+/** A change of a workspace's name or switches: at least one of them. */
+export const WorkspaceChange = Type.Object(
+  { name: Type.Optional(workspaceName), viewers_can_download: Type.Optional(Type.Boolean()), viewers_can_share: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type WorkspaceChange = Static<typeof WorkspaceChange>;
 export const CreatedWorkspace = Type.Object({ data: Type.Object({ id: Type.String() }) });
 
 export const WorkspaceParams = Type.Object({ workspaceId: MadeId() });
@@ -35,7 +54,10 @@ export const InviteBody = Type.Object(
   { additionalProperties: false },
 );
 export type InviteBody = Static<typeof InviteBody>;
-export const CreatedInvite = Type.Object({ data: Type.Object({ id: Type.String(), url: Type.String(), expires_at: Type.Integer() }) });
+export const CreatedInvite = Type.Object({
+  /** emailed: whether the link was also e-mailed (SMTP_URL set and the send went through); else the admin copies it. */
+  data: Type.Object({ id: Type.String(), url: Type.String(), expires_at: Type.Integer(), emailed: Type.Boolean() }),
+});
 export const InviteList = Type.Object({
   data: Type.Array(Type.Object({ id: Type.String(), email: Type.String(), role, created_at: Type.Integer(), expires_at: Type.Integer() })),
 });
@@ -58,6 +80,8 @@ export const AuditQuery = Type.Object(
     from: Type.Optional(Type.Integer({ minimum: 0, maximum: EPOCH_MS_MAX })),
     to: Type.Optional(Type.Integer({ minimum: 0, maximum: EPOCH_MS_MAX })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: AUDIT_PAGE_MAX })),
+    /** The next_cursor of the page before: the entries after it. */
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('jsonl')])),
   },
   { additionalProperties: false },

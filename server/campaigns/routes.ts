@@ -32,7 +32,7 @@ const CREATE_BODY_LIMIT = 16 * 1024;
 
 /** The stored campaign in the create body's shape (the API's campaign without its id), for an update to change. */
 function editableFields(row: Selectable<CampaignsTable>): UpdateCampaignPayload {
-  const { id: _id, session_count: _count, last_data_at: _last, storage: _storage, ...fields } = toCampaign(row);
+  const { id: _id, workspace_id: _workspace, session_count: _count, last_data_at: _last, storage: _storage, ...fields } = toCampaign(row);
   // Stored values passed the create rules when they were written.
   return fields as UpdateCampaignPayload;
 }

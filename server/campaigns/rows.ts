@@ -7,6 +7,7 @@ import { ruleFields } from './recording-rules.js';
 export function toCampaign(row: Insertable<CampaignsTable> | Selectable<CampaignsTable>, lastDataAt: number | null = null): Campaign {
   return {
     id: row.id,
+    ...(row.workspace_id ? { workspace_id: row.workspace_id } : {}),
     name: row.name,
     domains: row.domains,
     limit: row.session_limit,

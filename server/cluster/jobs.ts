@@ -8,6 +8,7 @@ import { deleteExpiredTokens } from '../auth/refresh-tokens.js';
 import { deleteExpiredSignIns } from '../auth/sign-ins.js';
 import { sweepAllEndedSessions } from '../recordings/bot-sweep.js';
 import { drainAllUnfed } from '../heatmaps/unfed.js';
+import { sweepAuditLog } from '../teams/audit.js';
 
 /**
  * Runs `job` unless another server on the same PostgreSQL is running the job of that name right
@@ -28,12 +29,22 @@ export async function oneNodeAtATime(db: Db, name: string, job: (db: Executor) =
   });
 }
 
-/** Records that can no longer be used: the built-in provider's expired ones, expired refresh tokens and sign-ins, ended rate windows. */
-export async function housekeeping(db: Executor): Promise<void> {
-  await db.deleteFrom('oidc_models').where('expires_at', '<', Date.now()).execute();
+/** What housekeeping keeps for how long: audit entries AUDIT_RETENTION_DAYS (0: forever). */
+export interface Keeping {
+  auditRetentionDays: number;
+}
+const KEEPING: Keeping = { auditRetentionDays: 365 };
+
+/**
+ * Records that can no longer be used: the built-in provider's expired ones, expired refresh tokens
+ * and sign-ins, ended rate windows; and audit entries past their retention.
+ */
+export async function housekeeping(db: Executor, keeping: Keeping = KEEPING, now = Date.now()): Promise<void> {
+  await db.deleteFrom('oidc_models').where('expires_at', '<', now).execute();
   await deleteExpiredTokens(db);
   await deleteExpiredSignIns(db);
   if (isPostgres(db)) await deleteEndedWindows(db);
+  await sweepAuditLog(db, keeping.auditRetentionDays, now);
 }
 
 const HOUSEKEEPING_EVERY_MS = 10 * 60 * 1000;
@@ -62,9 +73,14 @@ export function settleStoredBatches(db: Db, now?: number): Promise<boolean> {
 const FIRST_RUN_AFTER_MS = 60 * 1000;
 
 /** Starts the periodic jobs (first a minute after the start, then every ten minutes); they stop when the server closes. */
-export function startJobs(app: FastifyInstance, db: Db, timing = { firstAfterMs: FIRST_RUN_AFTER_MS, everyMs: HOUSEKEEPING_EVERY_MS }): void {
+export function startJobs(
+  app: FastifyInstance,
+  db: Db,
+  timing = { firstAfterMs: FIRST_RUN_AFTER_MS, everyMs: HOUSEKEEPING_EVERY_MS },
+  keeping: Keeping = KEEPING,
+): void {
   const run = async () => {
-    await oneNodeAtATime(db, 'housekeeping', housekeeping).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
+    await oneNodeAtATime(db, 'housekeeping', (trx) => housekeeping(trx, keeping)).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
     await sweepRecordings(db).catch((error: unknown) => app.log.warn({ err: error }, 'retention sweep failed'));
     await settleStoredBatches(db).catch((error: unknown) => app.log.warn({ err: error }, 'bot sweep or heat drain failed'));
   };

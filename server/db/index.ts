@@ -49,6 +49,7 @@ import * as m0031 from './migrations/0031_session_terms.js';
 import * as m0032 from './migrations/0032_session_terms_by_start.js';
 import * as m0033 from './migrations/0033_people_directory.js';
 import * as m0034 from './migrations/0034_workspaces.js';
+import * as m0035 from './migrations/0035_workspace_settings.js';
 
 export type Db = Kysely<Database>;
 export type { Database };
@@ -87,6 +88,7 @@ const migrations: Record<string, Migration> = {
   '0032_session_terms_by_start': m0032,
   '0033_people_directory': m0033,
   '0034_workspaces': m0034,
+  '0035_workspace_settings': m0035,
 };
 
 export interface DbOptions {

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** The tables of workspaces, their members, invites and audit log (migration 0034). */
 
 export interface WorkspacesTable {
@@ -6,6 +8,9 @@ export interface WorkspacesTable {
   /** The account whose personal workspace it is (made at its first sign-in); null for one made by hand. */
   personal_of: string | null;
   created_at: number;
+  /** Switches (0/1, migration 0035): viewers may download recordings; make, list and revoke share links. */
+  viewers_can_download: Generated<number>;
+  viewers_can_share: Generated<number>;
 }
 
 export interface WorkspaceMembersTable {

@@ -4,7 +4,7 @@ import type { Executor } from '../db/executor.js';
 import type { CampaignRow } from '../db/schema.js';
 import { currentUserId } from '../auth/tokens.js';
 import { HttpError, notFound } from '../http/errors.js';
-import { can, isRole, missingPermission, type Permission, type Role } from '../../common/teams.js';
+import { can, isRole, missingPermission, type Permission, type Role, type Switches } from '../../common/teams.js';
 
 // The one place a request's right to a workspace's things is decided: the route declares the
 // permission it needs (config.permission, required of every /api/v1 route by http/input-rules.ts),
@@ -19,10 +19,16 @@ export function routePermission(request: FastifyRequest): Permission {
   return permission;
 }
 
-/** 403 naming the permission unless the role holds it. */
-export function demand(role: Role, permission: Permission): void {
-  if (!can(role, permission)) throw new HttpError(403, missingPermission(permission));
+/** 403 naming the permission unless the role holds it (in a workspace with these switches on). */
+export function demand(role: Role, permission: Permission, switches: Switches = {}): void {
+  if (!can(role, permission, switches)) throw new HttpError(403, missingPermission(permission));
 }
+
+/** A workspace row's switches (stored 0/1) as common/teams.ts reads them. */
+export const switchesOf = (row: { viewers_can_download: number | null; viewers_can_share: number | null }): Switches => ({
+  viewers_can_download: Number(row.viewers_can_download) === 1,
+  viewers_can_share: Number(row.viewers_can_share) === 1,
+});
 
 /** The user's role in the workspace; null when they are not a member (never were, left, or were removed). */
 export async function roleIn(db: Executor, workspaceId: string, userId: string): Promise<Role | null> {
@@ -34,6 +40,7 @@ export interface WorkspaceAccess {
   workspaceId: string;
   userId: string;
   role: Role;
+  switches: Switches;
 }
 
 /**
@@ -42,10 +49,17 @@ export interface WorkspaceAccess {
  */
 export async function workspaceAccess(db: Db, request: FastifyRequest, workspaceId: string, permission = routePermission(request)): Promise<WorkspaceAccess> {
   const userId = currentUserId(request);
-  const role = await roleIn(db, workspaceId, userId);
-  if (!role) throw notFound(WORKSPACE_NOT_FOUND);
-  demand(role, permission);
-  return { workspaceId, userId, role };
+  const row = await db
+    .selectFrom('workspace_members as m')
+    .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
+    .select(['m.role', 'w.viewers_can_download', 'w.viewers_can_share'])
+    .where('m.workspace_id', '=', workspaceId)
+    .where('m.user_id', '=', userId)
+    .executeTakeFirst();
+  if (!row || !isRole(row.role)) throw notFound(WORKSPACE_NOT_FOUND);
+  const switches = switchesOf(row);
+  demand(row.role, permission, switches);
+  return { workspaceId, userId, role: row.role, switches };
 }
 
 /**
@@ -59,13 +73,14 @@ export async function campaignAccess(db: Db, request: FastifyRequest, campaignId
   const row = await db
     .selectFrom('campaigns as c')
     .leftJoin('workspace_members as m', (join) => join.onRef('m.workspace_id', '=', 'c.workspace_id').on('m.user_id', '=', userId))
+    .leftJoin('workspaces as w', 'w.id', 'c.workspace_id')
     .selectAll('c')
-    .select('m.role as member_role')
+    .select(['m.role as member_role', 'w.viewers_can_download', 'w.viewers_can_share'])
     .where('c.id', '=', campaignId)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { member_role: role, ...campaign } = row;
+  const { member_role: role, viewers_can_download, viewers_can_share, ...campaign } = row;
   if (!role || !isRole(role)) return undefined;
-  demand(role, permission);
+  demand(role, permission, switchesOf({ viewers_can_download, viewers_can_share }));
   return { ...campaign, role };
 }

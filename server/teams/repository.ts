@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Executor } from '../db/executor.js';
-import { isRole, type Role } from '../../common/teams.js';
+import { isRole, permissionsOf, type Role } from '../../common/teams.js';
+import { switchesOf } from './access.js';
 
 /** The workspaces, members and invites tables: every query on them, each taking the database or a transaction. */
 
@@ -37,24 +38,56 @@ export async function addMember(db: Executor, workspaceId: string, userId: strin
     .execute();
 }
 
-/** The user's workspaces with their role in each, personal first, then by name. */
-export async function workspacesOf(db: Executor, userId: string): Promise<{ id: string; name: string; role: Role; personal: boolean }[]> {
+/** The user's workspaces with their role, the switches and the caller's permissions in each, personal first, then oldest first. */
+export async function workspacesOf(db: Executor, userId: string) {
   const rows = await db
     .selectFrom('workspace_members as m')
     .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
-    .select(['w.id', 'w.name', 'm.role', 'w.personal_of', 'w.created_at'])
+    .select(['w.id', 'w.name', 'm.role', 'w.personal_of', 'w.created_at', 'w.viewers_can_download', 'w.viewers_can_share'])
     .where('m.user_id', '=', userId)
     .orderBy('w.created_at')
     .orderBy('w.id')
     .execute();
   return rows
     .filter((row) => isRole(row.role))
-    .map((row) => ({ id: row.id, name: row.name, role: row.role as Role, personal: row.personal_of === userId }))
+    .map((row) => {
+      const switches = switchesOf(row);
+      return {
+        id: row.id,
+        name: row.name,
+        role: row.role as Role,
+        personal: row.personal_of === userId,
+        viewers_can_download: switches.viewers_can_download === true,
+        viewers_can_share: switches.viewers_can_share === true,
+        permissions: permissionsOf(row.role as Role, switches),
+      };
+    })
     .sort((a, b) => Number(b.personal) - Number(a.personal));
 }
 
-export async function renameWorkspace(db: Executor, workspaceId: string, name: string): Promise<void> {
-  await db.updateTable('workspaces').set({ name }).where('id', '=', workspaceId).execute();
+/** A workspace's name and switches as the API shows them. */
+export interface WorkspaceSettings {
+  name: string;
+  viewers_can_download: boolean;
+  viewers_can_share: boolean;
+}
+
+export async function workspaceSettings(db: Executor, workspaceId: string): Promise<WorkspaceSettings | undefined> {
+  const row = await findWorkspace(db, workspaceId);
+  return row && { name: row.name, viewers_can_download: Number(row.viewers_can_download) === 1, viewers_can_share: Number(row.viewers_can_share) === 1 };
+}
+
+export async function updateWorkspace(db: Executor, workspaceId: string, settings: Partial<WorkspaceSettings>): Promise<void> {
+  const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
+  await db
+    .updateTable('workspaces')
+    .set({
+      ...(settings.name === undefined ? {} : { name: settings.name }),
+      ...(settings.viewers_can_download === undefined ? {} : { viewers_can_download: flag(settings.viewers_can_download) }),
+      ...(settings.viewers_can_share === undefined ? {} : { viewers_can_share: flag(settings.viewers_can_share) }),
+    })
+    .where('id', '=', workspaceId)
+    .execute();
 }
 
 export function findWorkspace(db: Executor, workspaceId: string) {

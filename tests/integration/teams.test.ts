@@ -5,6 +5,7 @@ import { openSse } from '../helpers/sse.js';
 import { createCampaign, info, pageEvents, postBatch, sessionId } from './ingest-support.js';
 import { PEOPLE_TAGS } from '../../common/people.js';
 import type { Campaign } from '../../common/api-types.js';
+import { PERMISSIONS } from '../../common/teams.js';
 
 // Workspaces, invites, members and the audit log (issue 37), over HTTP on the test's database.
 
@@ -55,7 +56,17 @@ afterAll(async () => server?.close());
 describe('workspaces', () => {
   it('gives every account its personal workspace, as its owner, and makes more', async () => {
     expect((await call(owner, 'GET', '/api/v1/workspaces')).body).toEqual({
-      data: [{ id: expect.any(String), name: 'Personal', role: 'owner', personal: true }],
+      data: [
+        {
+          id: expect.any(String),
+          name: 'Personal',
+          role: 'owner',
+          personal: true,
+          viewers_can_download: false,
+          viewers_can_share: false,
+          permissions: Object.keys(PERMISSIONS),
+        },
+      ],
     });
     const made = await call(owner, 'POST', '/api/v1/workspaces', { name: '  Shop team ' });
     expect(made).toEqual({ status: 201, body: { data: { id: expect.any(String) } } });
@@ -101,7 +112,9 @@ describe('invites', () => {
     const before = Date.now();
     const made = await call(owner, 'POST', `/api/v1/workspaces/${workspaceId}/invites`, { email: 'Team.Invited@Example.test', role: 'member' });
     expect(made.status).toBe(201);
-    const { id, url, expires_at: expiresAt } = made.body.data as { id: string; url: string; expires_at: number };
+    const { id, url, expires_at: expiresAt, emailed } = made.body.data as { id: string; url: string; expires_at: number; emailed: boolean };
+    // Without SMTP_URL nothing is sent: the admin copies the link.
+    expect(emailed).toBe(false);
     expect(url).toMatch(/^https:\/\/tapedeck\.example\/invite\/[A-Za-z0-9_-]{43}$/);
     expect(expiresAt - before).toBeGreaterThanOrEqual(72 * 3_600_000 - 1000);
     expect(expiresAt - before).toBeLessThanOrEqual(72 * 3_600_000 + 5000);

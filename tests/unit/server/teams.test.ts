@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { can, INVITABLE_ROLES, PERMISSIONS, ROLES, type Permission } from '../../../common/teams.js';
+import { can, INVITABLE_ROLES, PERMISSIONS, permissionsOf, ROLES, SWITCH_NAMES, type Permission } from '../../../common/teams.js';
 import { InviteBody, MemberRoleBody } from '../../../common/api/workspaces.js';
 
 const literals = (node: unknown) => ((node as { anyOf: { const: string }[] }).anyOf ?? []).map((branch) => branch.const).sort();
@@ -21,6 +21,17 @@ describe('the permission matrix (common/teams.ts)', () => {
     ]);
     expect(held('admin')).toEqual(Object.keys(PERMISSIONS).filter((p) => !p.startsWith('workspace.')));
     expect(held('owner')).toEqual(Object.keys(PERMISSIONS));
+  });
+
+  it("gives viewers downloads and shares only where the workspace's switches allow them, and nothing else", () => {
+    const all = Object.keys(PERMISSIONS) as Permission[];
+    const on = Object.fromEntries(SWITCH_NAMES.map((name) => [name, true]));
+    expect(can('viewer', 'sessions.download')).toBe(false);
+    expect(can('viewer', 'sessions.download', { viewers_can_download: true })).toBe(true);
+    expect(can('viewer', 'shares.manage', { viewers_can_download: true })).toBe(false);
+    expect(can('viewer', 'shares.manage', { viewers_can_share: true })).toBe(true);
+    expect(permissionsOf('viewer', on)).toEqual(['campaigns.view', 'sessions.watch', 'sessions.download', 'shares.manage', 'members.view']);
+    for (const role of ROLES.filter((r) => r !== 'viewer')) expect(permissionsOf(role, on)).toEqual(all.filter((p) => can(role, p)));
   });
 
   it('names the same roles as the API’s schemas', () => {
