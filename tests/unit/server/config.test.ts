@@ -10,6 +10,16 @@ describe('loadConfig', () => {
     expect(config.publicUrl).toBe('http://localhost:3000');
     expect(config.signIn).toEqual({ kind: 'local' });
     expect(config.dataDir).toMatch(/data$/);
+    expect(config.auditRetentionDays).toBe(365);
+    expect(config.smtp).toBeUndefined();
+  });
+
+  it('e-mails invites through SMTP_URL, from SMTP_FROM or tapedeck@ the public host', () => {
+    expect(loadConfig({ SMTP_URL: 'smtp://u:p@127.0.0.1:2525', PUBLIC_URL: 'https://replays.shop.example' }).smtp).toEqual({
+      url: 'smtp://u:p@127.0.0.1:2525',
+      from: 'tapedeck@replays.shop.example',
+    });
+    expect(loadConfig({ SMTP_URL: 'smtps://mail.example', SMTP_FROM: 'team@shop.example' }).smtp?.from).toBe('team@shop.example');
   });
 
   it.each([
@@ -27,6 +37,10 @@ describe('loadConfig', () => {
     [{ RATE_INGEST_MB_PER_CAMPAIGN: 'lots' }, /^RATE_INGEST_MB_PER_CAMPAIGN /],
     [{ STORAGE_QUOTA_MB: '1.5' }, /^STORAGE_QUOTA_MB /],
     [{ GOOGLE_CLIENT_ID: 'x' }, /GOOGLE_CLIENT_SECRET/],
+    [{ SMTP_URL: 'http://mail.example' }, /^SMTP_URL must start with smtp:\/\/ or smtps:\/\//],
+    [{ SMTP_FROM: 'team@example.com' }, /^SMTP_FROM needs SMTP_URL/],
+    [{ SMTP_URL: 'smtp://127.0.0.1:2525', SMTP_FROM: 'not an address' }, /^SMTP_FROM /],
+    [{ AUDIT_RETENTION_DAYS: '-1' }, /^AUDIT_RETENTION_DAYS /],
     [{ OIDC_ISSUER: 'https://id.example' }, /OIDC_CLIENT_ID/],
     [{ SESSION_SECRET: 'short' }, /^SESSION_SECRET /],
     [{ NODE_ENV: 'production' }, /^ALLOW_LOCAL_SIGNIN/],
