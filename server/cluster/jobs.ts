@@ -80,7 +80,9 @@ export function startJobs(
   keeping: Keeping = KEEPING,
 ): void {
   const run = async () => {
-    await oneNodeAtATime(db, 'housekeeping', (trx) => housekeeping(trx, keeping)).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
+    await oneNodeAtATime(db, 'housekeeping', (trx) => housekeeping(trx, keeping)).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'housekeeping failed'),
+    );
     await sweepRecordings(db).catch((error: unknown) => app.log.warn({ err: error }, 'retention sweep failed'));
     await settleStoredBatches(db).catch((error: unknown) => app.log.warn({ err: error }, 'bot sweep or heat drain failed'));
   };

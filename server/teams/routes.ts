@@ -34,7 +34,6 @@ import {
   createInvite,
   createWorkspace,
   findInvite,
-  findWorkspace,
   membersOf,
   pendingInvites,
   revokeInvite,
@@ -73,7 +72,7 @@ function teamRoutes(app: FastifyInstance, ctx: AppContext): void {
       workspaceSettings(db, workspaceId),
       db.selectFrom('users').select(['name', 'email']).where('id', '=', currentUserId(request)).executeTakeFirst(),
     ]);
-    const invitedBy = inviter ? (inviter.name.trim() || inviter.email) : null;
+    const invitedBy = inviter ? inviter.name.trim() || inviter.email : null;
     return mailInvite(ctx.config, request.log, { ...invite, workspaceName: workspace?.name ?? '', invitedBy });
   };
 

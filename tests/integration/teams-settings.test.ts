@@ -71,7 +71,11 @@ const workspacesOf = async (who: Session) => (await call(who, 'GET', '/api/v1/wo
 
 beforeAll(async () => {
   sink = await startSmtpSink();
-  server = await startServer({ PUBLIC_URL: 'https://tapedeck.example', SMTP_URL: sink.url('relay%40example.test:s3cret%3A1'), SMTP_FROM: 'team@tapedeck.example' });
+  server = await startServer({
+    PUBLIC_URL: 'https://tapedeck.example',
+    SMTP_URL: sink.url('relay%40example.test:s3cret%3A1'),
+    SMTP_FROM: 'team@tapedeck.example',
+  });
   owner = await userSession(server, 'Settings Owner');
   stranger = await userSession(server, 'Settings Stranger');
   workspaceId = ((await call(owner, 'POST', '/api/v1/workspaces', { name: 'Café crew' })).body.data as { id: string }).id;
@@ -234,7 +238,16 @@ describe('the audit log, paged', () => {
   it('keeps entries for AUDIT_RETENTION_DAYS (365 by default): housekeeping deletes older ones, and nothing else can', async () => {
     expect(server.config.auditRetentionDays).toBe(365);
     const now = Date.now();
-    const old = { workspace_id: workspaceId, actor_id: null, actor_email: 'old@example.test', ip: null, action: 'workspace.renamed', target: 'x', before: null, after: null };
+    const old = {
+      workspace_id: workspaceId,
+      actor_id: null,
+      actor_email: 'old@example.test',
+      ip: null,
+      action: 'workspace.renamed',
+      target: 'x',
+      before: null,
+      after: null,
+    };
     await server.db
       .insertInto('audit_log')
       .values([
