@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import * as workspaces from '../../server/db/migrations/0034_workspaces.js';
+import * as workspaceSettings from '../../server/db/migrations/0035_workspace_settings.js';
 import { appendChunk, insertSession } from '../../server/recordings/seed.js';
 import { createShare } from '../../server/shares/repository.js';
 import { starSession } from '../../server/stars/repository.js';
@@ -83,12 +84,14 @@ beforeAll(async () => {
   server = await startServer();
   alice = await userSession(server, 'Alice Before');
   bob = await userSession(server, 'Bob Before');
-  // Back to 0033: no workspaces at all.
+  // Back to 0033: no workspaces at all (0035's switches first, then 0034).
+  await workspaceSettings.down(server.db);
   await workspaces.down(server.db);
   aliceThings = await thingsOf(alice, 'Alice');
   bobThings = await thingsOf(bob, 'Bob');
   before = await counts();
   await workspaces.up(server.db);
+  await workspaceSettings.up(server.db);
 });
 afterAll(async () => server?.close());
 

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
@@ -150,6 +151,23 @@ describe('invites by e-mail', () => {
     );
     const refused = await call(owner, 'POST', `/api/v1/workspaces/${workspaceId}/invites`, { email: 'a@b.test>\r\nRCPT TO:<c@d.test', role: 'viewer' });
     expect([refused.status, refused.body]).toEqual([400, { error: 'email must be an e-mail address' }]);
+  });
+});
+
+describe('the SMTP client', () => {
+  it('gives up on a server that stays silent or is not there, rather than waiting', async () => {
+    const held: net.Socket[] = [];
+    const silent = net.createServer((socket) => void held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    const message = { to: 'to@example.test', subject: 'x', text: 'x' };
+    try {
+      await expect(sendMail(`smtp://127.0.0.1:${port}`, 'from@example.test', message, 200)).rejects.toThrow(/did not answer within 200 ms/);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+    await expect(sendMail(`smtp://127.0.0.1:${port}`, 'from@example.test', message, 200)).rejects.toThrow(/ECONNREFUSED/);
   });
 });
 
