@@ -108,7 +108,7 @@ describe('migration 0034', () => {
       [bob, bobThings],
     ] as const) {
       const list = (await get(who, '/api/v1/workspaces')).body.data as { id: string; role: string; personal: boolean }[];
-      expect(list).toEqual([{ id: expect.any(String), name: 'Personal', role: 'owner', personal: true }]);
+      expect(list).toEqual([expect.objectContaining({ id: expect.any(String), name: 'Personal', role: 'owner', personal: true })]);
       const campaigns = (await get(who, `/api/v1/campaign/getAll?workspace_id=${list[0].id}`)).body.data as { id: string }[];
       expect(campaigns.map((c) => c.id).sort()).toEqual(mine.map((t) => t.campaign).sort());
     }
