@@ -127,20 +127,25 @@ export async function pageSessions(db: Executor, campaignId: string, input: Sess
 }
 
 /**
- * How many sessions match the filters, counted up to `max` + 1. An event or a search prefix found
- * in few sessions is counted by those sessions' ids (as pageSessions reads them), a search alone
- * in its terms' index; otherwise along the list, stopped early.
+ * How many sessions match the filters, counted up to `max` + 1. A search alone is counted in its
+ * terms' index; an event or a search prefix found in few sessions by those sessions' ids (as
+ * pageSessions reads them: an event alone, its newest `max` + 1, is their number); otherwise
+ * along the list, stopped early.
  */
 export async function countMatching(db: Executor, campaignId: string, filters: SessionFilters, max: number): Promise<number> {
   const { search, ...others } = filters;
   if (search && !hasSessionFilters(others)) {
-    const found = await sessionsWithTerm(db, campaignId, searchKey(search));
-    if (found !== undefined) return Math.min(found, max + 1);
+    const found = await sessionsWithTerm(db, campaignId, searchKey(search), max);
+    if (found !== undefined) return found;
   }
   const asPage = { ...filters, limit: max };
   const byPeople = filters.event === undefined ? asPage : await byEvent(db, campaignId, asPage);
   const query = byPeople.search === undefined && byPeople.user === undefined ? byPeople : await bySearch(db, campaignId, byPeople, false);
   if (query.sessionIds?.length === 0) return 0;
+  // Ids alone are the count: each a session of the campaign (session_events' and session_terms'
+  // rows go with their session), once each.
+  const { sessionIds, limit, ...rest } = query;
+  if (sessionIds && !hasSessionFilters(rest)) return Math.min(sessionIds.length, max + 1);
   const matching = filtered(db.selectFrom('sessions').select('id').where('campaign_id', '=', campaignId), query).limit(max + 1);
   const row = await db
     .selectFrom(matching.as('matching'))

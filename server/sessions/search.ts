@@ -134,32 +134,41 @@ export async function bySearch(db: Executor, campaignId: string, query: SessionQ
   const text = query.search ?? query.user;
   const prefix = text === undefined ? '' : searchKey(text);
   if (!prefix) return query;
-  const cap = alone ? COMMON_TERMS : RARE_TERMS;
-  const common = (await termCount(db, campaignId, prefix, cap)) > cap;
   if (alone) {
+    const common = (await termCount(db, campaignId, prefix, COMMON_TERMS)) > COMMON_TERMS;
     const want = query.limit + 1;
     const walked = common ? await walkedWithTerm(db, campaignId, prefix, want, query.cursor) : [];
     const sessionIds = walked.length === want ? walked : await newestWithTerm(db, campaignId, prefix, want, query.cursor);
     return { ...query, search: undefined, sessionIds };
   }
-  if (common) return query;
-  const rows = await termsWith(db, campaignId, prefix).select('session_id').execute();
+  // A rare prefix's terms, read whole in the same statement that finds it rare.
+  const rows = await termsWith(db, campaignId, prefix)
+    .select('session_id')
+    .limit(RARE_TERMS + 1)
+    .execute();
+  if (rows.length > RARE_TERMS) return query;
   const found = new Set(rows.map((row) => row.session_id));
   const sessionIds = query.sessionIds ? query.sessionIds.filter((id) => found.has(id)) : [...found];
   return { ...query, sessionIds };
 }
 
 /**
- * How many sessions have a term starting with the prefix, counted in its index range, when the
- * terms number at most COUNTED_TERMS; undefined for a more common one (the caller counts along
- * the list, where such a prefix is met soon).
+ * How many sessions have a term starting with the prefix, up to `max` + 1: the distinct sessions
+ * among its terms, read from its index range in rounds that grow until they hold `max` + 1
+ * sessions or all its terms (one round for a prefix in many sessions, whose first terms are
+ * enough). Undefined for a prefix whose COUNTED_TERMS terms are not enough (the caller counts
+ * along the list). Each round is one statement that reads at most that many index entries.
  */
-export async function sessionsWithTerm(db: Executor, campaignId: string, prefix: string): Promise<number | undefined> {
-  if ((await termCount(db, campaignId, prefix, COUNTED_TERMS)) > COUNTED_TERMS) return undefined;
-  const sessions = termsWith(db, campaignId, prefix).select('session_id').distinct();
-  const row = await db
-    .selectFrom(sessions.as('s'))
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+export async function sessionsWithTerm(db: Executor, campaignId: string, prefix: string, max: number): Promise<number | undefined> {
+  for (let read = max + 1; ; read = Math.min(read * 8, COUNTED_TERMS + 1)) {
+    // In the index's order: a term's sessions side by side, not a session's terms (as stored).
+    const terms = termsWith(db, campaignId, prefix).select('session_id').orderBy('term').limit(read);
+    const row = await db
+      .selectFrom(terms.as('t'))
+      .select((eb) => [eb.fn.countAll<number | string>().as('terms'), eb.fn.count<number | string>('session_id').distinct().as('sessions')])
+      .executeTakeFirstOrThrow();
+    const sessions = Number(row.sessions);
+    if (sessions > max || Number(row.terms) < read) return Math.min(sessions, max + 1);
+    if (read > COUNTED_TERMS) return undefined;
+  }
 }
