@@ -146,7 +146,11 @@ export async function countMatching(db: Executor, campaignId: string, filters: S
   // rows go with their session), once each.
   const { sessionIds, limit, ...rest } = query;
   if (sessionIds && !hasSessionFilters(rest)) return Math.min(sessionIds.length, max + 1);
-  const matching = filtered(db.selectFrom('sessions').select('id').where('campaign_id', '=', campaignId), query).limit(max + 1);
+  // By ids, whole rows, as the page reads them: SQLite (no statistics) would otherwise walk an
+  // index that covers the few columns the filters read over the whole campaign, not the ids' keys.
+  const rows = db.selectFrom('sessions').where('campaign_id', '=', campaignId);
+  const read = query.sessionIds ? rows.selectAll() : rows.select('id');
+  const matching = filtered(read, query).limit(max + 1);
   const row = await db
     .selectFrom(matching.as('matching'))
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
