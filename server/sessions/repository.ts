@@ -114,11 +114,13 @@ export async function pageSessions(db: Executor, campaignId: string, input: Sess
   const keys = SORT_KEYS[sort];
   const after = query.cursor ? decodeCursor(query.cursor, sort) : null;
   let qb = filtered(db.selectFrom('sessions').selectAll().where('campaign_id', '=', campaignId), query);
+  // By a few ids, the rows are read by the primary key and sorted: a unary plus on the sort's keys
+  // (in the order and the cursor) keeps SQLite from walking the sort's index over the rest of the
+  // campaign instead (PostgreSQL plans the same either way).
+  const sortKey = (key: keyof SessionRow) => (query.sessionIds && key !== 'id' ? sql`+${sql.ref(key)}` : sql.ref(key));
   // Row values: (a, b, id) < (x, y, z) is one index range on both databases.
-  if (after) qb = qb.where((eb) => eb(eb.refTuple(...(keys as unknown as [keyof SessionRow, keyof SessionRow])), '<', eb.tuple(...(after as [never, never]))));
-  // By a few ids, the rows are read by the primary key and sorted: a unary plus keeps SQLite from
-  // walking the sort's index over the whole campaign instead (PostgreSQL plans the same either way).
-  for (const key of keys) qb = qb.orderBy(query.sessionIds && key !== 'id' ? sql`+${sql.ref(key)}` : key, 'desc');
+  if (after) qb = qb.where(sql<SqlBool>`(${sql.join(keys.map(sortKey))}) < (${sql.join(after)})`);
+  for (const key of keys) qb = qb.orderBy(sortKey(key), 'desc');
   const rows = await qb.limit(query.limit + 1).execute();
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
