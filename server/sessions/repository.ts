@@ -7,7 +7,7 @@ import { deleteSessions } from '../recordings/deletion.js';
 import { hasStar } from '../stars/repository.js';
 import { byEvent, pairFilter } from '../people/filters.js';
 import { SESSION_DURATION_MS } from './duration.js';
-import { bySearch, hasTerm, sessionsWithTerm, userStartsWith } from './search.js';
+import { bySearch, hasTerm, sessionsWithTerm, userIdStartsWith, userStartsWith } from './search.js';
 import { searchKey } from './search-terms.js';
 import { SORT_KEYS, decodeCursor, encodeCursor, hasSessionFilters, type SessionFilters, type SessionQuery } from './query.js';
 import { toSession, type SessionRow } from './rows.js';
@@ -83,6 +83,7 @@ export function filtered<Q extends SelectQueryBuilder<Database, 'sessions', obje
   if (f.hasFailedRequests) q = q.where(sql<SqlBool>`failed_request_count > 0`);
   if (f.starred) q = q.where(hasStar);
   if (f.user !== undefined) q = q.where((eb) => userStartsWith(eb, f.user as string));
+  if (f.userIdStart !== undefined) q = q.where(userIdStartsWith(f.userIdStart));
   if (f.event !== undefined)
     q = q.where((eb) =>
       eb.exists(

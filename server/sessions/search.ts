@@ -27,9 +27,11 @@ export function hasTerm(eb: Sessions, prefix: string): Expression<SqlBool> {
  * candidates (any case); the row's own id decides. Lengths count code points, as substr does.
  */
 export function userStartsWith(eb: Sessions, user: string): Expression<SqlBool> {
-  const exact = sql<SqlBool>`substr(${sql.ref('user_id')}, 1, ${[...user].length}) = ${user}`;
-  return eb.and([hasTerm(eb, searchKey(user)), exact]);
+  return eb.and([hasTerm(eb, searchKey(user)), userIdStartsWith(user)]);
 }
+
+/** The row's own user id starts with `user`, as written. */
+export const userIdStartsWith = (user: string) => sql<SqlBool>`substr(${sql.ref('user_id')}, 1, ${[...user].length}) = ${user}`;
 
 /**
  * A prefix found in at most this many terms is rare: the list is read by those sessions' ids
@@ -152,7 +154,9 @@ export async function bySearch(db: Executor, campaignId: string, query: SessionQ
   if (rows.length > RARE_TERMS) return query;
   const found = new Set(rows.map((row) => row.session_id));
   const sessionIds = query.sessionIds ? query.sessionIds.filter((id) => found.has(id)) : [...found];
-  return { ...query, sessionIds };
+  // The ids have the prefix's terms: no probe of them again; the user filter's case is the row's.
+  const probed = query.search !== undefined ? { search: undefined } : { user: undefined, userIdStart: query.user };
+  return { ...query, ...probed, sessionIds };
 }
 
 /**
