@@ -45,6 +45,8 @@ export interface SessionFilters {
   starred?: boolean;
   /** A prefix of the id the page identified the visitor by (case as written). */
   user?: string;
+  /** The user filter once its terms have given the sessions (sessionIds): the start the row's user id must have. */
+  userIdStart?: string;
   /** A trait or tag as [key, value] (exact). */
   trait?: [string, string];
   tag?: [string, string];

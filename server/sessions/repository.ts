@@ -7,7 +7,7 @@ import { deleteSessions } from '../recordings/deletion.js';
 import { hasStar } from '../stars/repository.js';
 import { byEvent, pairFilter } from '../people/filters.js';
 import { SESSION_DURATION_MS } from './duration.js';
-import { bySearch, hasTerm, sessionsWithTerm, userStartsWith } from './search.js';
+import { bySearch, hasTerm, sessionsWithTerm, userIdStartsWith, userStartsWith } from './search.js';
 import { searchKey } from './search-terms.js';
 import { SORT_KEYS, decodeCursor, encodeCursor, hasSessionFilters, type SessionFilters, type SessionQuery } from './query.js';
 import { toSession, type SessionRow } from './rows.js';
@@ -83,6 +83,7 @@ export function filtered<Q extends SelectQueryBuilder<Database, 'sessions', obje
   if (f.hasFailedRequests) q = q.where(sql<SqlBool>`failed_request_count > 0`);
   if (f.starred) q = q.where(hasStar);
   if (f.user !== undefined) q = q.where((eb) => userStartsWith(eb, f.user as string));
+  if (f.userIdStart !== undefined) q = q.where(userIdStartsWith(f.userIdStart));
   if (f.event !== undefined)
     q = q.where((eb) =>
       eb.exists(
@@ -114,11 +115,13 @@ export async function pageSessions(db: Executor, campaignId: string, input: Sess
   const keys = SORT_KEYS[sort];
   const after = query.cursor ? decodeCursor(query.cursor, sort) : null;
   let qb = filtered(db.selectFrom('sessions').selectAll().where('campaign_id', '=', campaignId), query);
+  // By a few ids, the rows are read by the primary key and sorted: a unary plus on the sort's keys
+  // (in the order and the cursor) keeps SQLite from walking the sort's index over the rest of the
+  // campaign instead (PostgreSQL plans the same either way).
+  const sortKey = (key: keyof SessionRow) => (query.sessionIds && key !== 'id' ? sql`+${sql.ref(key)}` : sql.ref(key));
   // Row values: (a, b, id) < (x, y, z) is one index range on both databases.
-  if (after) qb = qb.where((eb) => eb(eb.refTuple(...(keys as unknown as [keyof SessionRow, keyof SessionRow])), '<', eb.tuple(...(after as [never, never]))));
-  // By a few ids, the rows are read by the primary key and sorted: a unary plus keeps SQLite from
-  // walking the sort's index over the whole campaign instead (PostgreSQL plans the same either way).
-  for (const key of keys) qb = qb.orderBy(query.sessionIds && key !== 'id' ? sql`+${sql.ref(key)}` : key, 'desc');
+  if (after) qb = qb.where(sql<SqlBool>`(${sql.join(keys.map(sortKey))}) < (${sql.join(after)})`);
+  for (const key of keys) qb = qb.orderBy(sortKey(key), 'desc');
   const rows = await qb.limit(query.limit + 1).execute();
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
@@ -127,21 +130,30 @@ export async function pageSessions(db: Executor, campaignId: string, input: Sess
 }
 
 /**
- * How many sessions match the filters, counted up to `max` + 1. An event or a search prefix found
- * in few sessions is counted by those sessions' ids (as pageSessions reads them), a search alone
- * in its terms' index; otherwise along the list, stopped early.
+ * How many sessions match the filters, counted up to `max` + 1. A search alone is counted in its
+ * terms' index; an event or a search prefix found in few sessions by those sessions' ids (as
+ * pageSessions reads them: an event alone, its newest `max` + 1, is their number); otherwise
+ * along the list, stopped early.
  */
 export async function countMatching(db: Executor, campaignId: string, filters: SessionFilters, max: number): Promise<number> {
   const { search, ...others } = filters;
   if (search && !hasSessionFilters(others)) {
-    const found = await sessionsWithTerm(db, campaignId, searchKey(search));
-    if (found !== undefined) return Math.min(found, max + 1);
+    const found = await sessionsWithTerm(db, campaignId, searchKey(search), max);
+    if (found !== undefined) return found;
   }
   const asPage = { ...filters, limit: max };
   const byPeople = filters.event === undefined ? asPage : await byEvent(db, campaignId, asPage);
   const query = byPeople.search === undefined && byPeople.user === undefined ? byPeople : await bySearch(db, campaignId, byPeople, false);
   if (query.sessionIds?.length === 0) return 0;
-  const matching = filtered(db.selectFrom('sessions').select('id').where('campaign_id', '=', campaignId), query).limit(max + 1);
+  // Ids alone are the count: each a session of the campaign (session_events' and session_terms'
+  // rows go with their session), once each.
+  const { sessionIds, limit, ...rest } = query;
+  if (sessionIds && !hasSessionFilters(rest)) return Math.min(sessionIds.length, max + 1);
+  // By ids, whole rows, as the page reads them: SQLite (no statistics) would otherwise walk an
+  // index that covers the few columns the filters read over the whole campaign, not the ids' keys.
+  const rows = db.selectFrom('sessions').where('campaign_id', '=', campaignId);
+  const read = query.sessionIds ? rows.selectAll() : rows.select('id');
+  const matching = filtered(read, query).limit(max + 1);
   const row = await db
     .selectFrom(matching.as('matching'))
     .select((eb) => eb.fn.countAll<number | string>().as('n'))

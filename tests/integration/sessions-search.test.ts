@@ -3,7 +3,7 @@ import { MAX_MATCHED_COUNT } from '../../common/session-list.js';
 import type { TestServer } from '../helpers/server.js';
 import type { userSession } from '../helpers/auth.js';
 import { sessionRow } from '../../server/sessions/rows.js';
-import { COMMON_TERMS } from '../../server/sessions/search.js';
+import { COMMON_TERMS, COUNTED_TERMS } from '../../server/sessions/search.js';
 import { MAX_SEARCH_TEXTS } from '../../common/session-facts.js';
 import * as sessionTerms from '../../server/db/migrations/0031_session_terms.js';
 import * as termsByStart from '../../server/db/migrations/0032_session_terms_by_start.js';
@@ -223,6 +223,32 @@ describe('the sessions list search', () => {
     expect(await matched('search=bulk')).toBe(MAX_MATCHED_COUNT + 1);
     expect(await matched('search=bulk-1')).toBe(MAX_MATCHED_COUNT + 1);
   });
+
+  it('counts the sessions of a prefix whose sessions each have many of its terms, exactly up to the cap', async () => {
+    const many = await createCampaign(server, owner.headers, 'Many terms');
+    // Each session's terms starting "zz" (its user id and its events' names, one term each) lie
+    // close together in the terms' index: the first terms read hold few sessions, and all of them
+    // number more than COUNTED_TERMS while the sessions number MAX_MATCHED_COUNT.
+    const events = Math.ceil(COUNTED_TERMS / MAX_MATCHED_COUNT);
+    const rows = Array.from({ length: MAX_MATCHED_COUNT }, (_, i) => ({
+      id: sessionId(),
+      user_id: `zz${i}`,
+      events: JSON.stringify(Object.fromEntries(Array.from({ length: events }, (_, k) => [`zz${i}x${k}`, 1]))),
+      started_at: 1_750_000_000_000 + i * 1000,
+    }));
+    for (let i = 0; i < rows.length; i += 250) {
+      await server.db
+        .insertInto('sessions')
+        .values(rows.slice(i, i + 250).map((row) => sessionRow({ campaign_id: many.id, ...row })))
+        .execute();
+    }
+    const matched = async (query: string) => ((await (await list(`${query}&limit=10`, many.id)).json()) as SessionsResponse).matched;
+    const startingWith = (prefix: string) => rows.filter((row) => row.user_id.startsWith(prefix)).length;
+    expect(await matched('search=zz')).toBe(MAX_MATCHED_COUNT);
+    expect(await matched('search=zz1')).toBe(startingWith('zz1'));
+    expect(await matched('search=zz12')).toBe(startingWith('zz12'));
+    expect(await matched('search=zz&type=human')).toBe(MAX_MATCHED_COUNT);
+  }, 120_000);
 
   it('migration 0031 gives sessions recorded before it their whole texts as terms', async () => {
     const before = await createCampaign(server, owner.headers, 'Before 0031');
