@@ -16,7 +16,7 @@ import { softwareOf } from '../../common/user-agent.js';
 import { utmValue } from '../../common/utm.js';
 import { heatRecords, type HeatRecord } from '../heatmaps/records.js';
 import { HttpError } from '../http/errors.js';
-import type { RecordedBatch, Visitor } from '../recordings/rules.js';
+import type { RecordedBatch, Visitor } from '../recordings/batch.js';
 import { encodeEvents, inflatedSize, inTimeOrder, receivedChunk, storableAsReceived } from '../storage/chunk-codec.js';
 import { scanBatch, type BatchScan, type EventsSpan } from '../storage/scan-batch.js';
 import { workerScript } from '../worker-script.js';
