@@ -15,8 +15,8 @@ import type { BatchCounts, RecordedBatch, SessionCaps } from './batch.js';
 
 /**
  * The rules of a session's counters, defined once: what a stored batch raises, the caps it may
- * not pass and why a session closes at one, and how the campaign admits a session. Both writers
- * write their SQL from these (once, when made) and the JS checks read them too.
+ * not pass and why a session closes at one, and how the campaign admits a session. Both writers'
+ * SQL is written from these (statements.ts, once, when a writer is made) and the JS checks read them too.
  */
 
 export const LIMIT_REACHED = 'Session limit reached for this campaign';
