@@ -26,12 +26,22 @@ export interface Row {
 
 export interface BenchOptions {
   quick: boolean;
-  /** Repetitions per figure: at least 5 in a full run, 3 with --quick (see `runsFor`; two of its slowest take 2). */
+  /** Repetitions per figure: at least 5 in a full run, 2 with --quick (see `runsFor`). */
   runs: number;
 }
 
-/** A full run takes the median of 5; --quick, a smoke pass of every figure in minutes, of 3. */
-export const runsFor = (quick: boolean): number => (quick ? 3 : 5);
+/** A full run takes the median of 5; --quick, a smoke pass of every figure in minutes, of 2. */
+export const runsFor = (quick: boolean): number => (quick ? 2 : 5);
+
+/** Runs one phase of a figure (seeding, measuring) and says on stderr how long it took. */
+export async function phase<T>(what: string, run: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await run();
+  } finally {
+    process.stderr.write(`    ${what}: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  }
+}
 
 /** A figure that measured some rows before a part of it failed (e.g. PostgreSQL unreachable). */
 export class PartialFigure extends Error {

@@ -54,6 +54,13 @@ async function main(): Promise<void> {
 
   const rows: Row[] = [];
   const failures: string[] = [];
+  const began = Date.now();
+  const load = () =>
+    os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(', ');
+  console.log(`Load average at the start: ${load()}`);
   for (const file of figureFiles) {
     if (only && !only.includes(file)) continue;
     const modulePath = path.join(import.meta.dirname, 'figures', `${file}.ts`);
@@ -75,6 +82,7 @@ async function main(): Promise<void> {
     }
   }
 
+  console.log(`All figures in ${((Date.now() - began) / 1000).toFixed(0)} s; load average at the end: ${load()}`);
   const broken = brokenBudgets(rows);
   const date = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
   const report = [

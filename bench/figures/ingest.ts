@@ -159,7 +159,8 @@ async function figureFor(kind: DatabaseKind, options: BenchOptions): Promise<Row
 
 async function measure(setup: Setup, options: BenchOptions): Promise<Row[]> {
   const { load, server, ownerId, demo, sessions, kind } = setup;
-  await oneRun(load, server, ownerId, demo, Math.min(20, sessions), 'warmup');
+  // A full run warms the server up first (its worker threads, statements); --quick measures without.
+  if (!options.quick) await oneRun(load, server, ownerId, demo, Math.min(20, sessions), 'warmup');
   const samples: Sample[] = [];
   for (let run = 0; run < options.runs; run++) samples.push(await oneRun(load, server, ownerId, demo, sessions, `r${run}`));
   const failed = samples.reduce((sum, s) => sum + s.ingest.non2xx + s.ingest.errors + s.ingest.timeouts, 0);

@@ -3,6 +3,7 @@
 // processes on PostgreSQL behind a round-robin proxy: batches land on either node, the stream is
 // served by one, so half the events cross nodes through LISTEN/NOTIFY. The delay of an action is
 // the time from its rrweb timestamp (the page's clock, the same machine) to its arrival in the stream.
+import path from 'node:path';
 import type { BenchOptions, Row } from '../lib.js';
 import { postgresUrl } from '../support/server.js';
 import { percentile } from '../support/http.js';
@@ -34,7 +35,13 @@ const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Shop</titl
 
 export async function run(options: BenchOptions): Promise<Row[]> {
   const actions = options.quick ? 8 : 30;
-  const cluster = await startCluster(postgresUrl);
+  // --quick runs the compiled server (the same code as `npm start`): two tsx starts cost a busy machine tens of seconds.
+  const cluster = await startCluster(
+    postgresUrl,
+    {},
+    2,
+    options.quick ? [path.resolve(import.meta.dirname, '..', '..', 'dist', 'server', 'main.js')] : undefined,
+  );
   const site = await serveSite(PAGE);
   try {
     const owner = await signIn({ url: cluster.url, config: { publicUrl: cluster.url } }, { name: 'Bench Live', email: 'bench@live.test' });

@@ -20,7 +20,8 @@ const root = path.resolve(import.meta.dirname, '..', '..');
 const variantsFor = (quick: boolean): Variant[] => (quick ? ['none', 'rrweb', 'ours'] : ['none', 'rrweb', 'rrwebJson', 'ours']);
 /** Runs per variant in a full run: more than the minimum of 5, as the budget sits close to the noise. */
 const FULL_RUNS = 7;
-const QUICK_RUNS = 2;
+/** --quick: one round of its three variants, a smoke pass of figures it does not judge. */
+const QUICK_RUNS = 1;
 const rrwebName = 'plain @rrweb/record';
 const rrwebJsonName = 'plain @rrweb/record + JSON.stringify of each event';
 
@@ -109,7 +110,6 @@ export async function run(options: BenchOptions): Promise<Row[]> {
       return withBrowser(async (browser) => {
         const rows: Row[] = [];
         for (const workload of workloads(options.quick)) {
-          // --quick: two rounds of its three variants, a smoke pass of figures it does not judge.
           const runs = options.quick ? QUICK_RUNS : Math.max(options.runs, workload.fullRuns ?? FULL_RUNS);
           rows.push(...rowsFor(workload, await sample(browser, environment, workload, runs, options.quick), options.quick));
         }

@@ -72,8 +72,8 @@ async function measure(runs: number, warmup: boolean) {
 }
 
 export async function run(options: BenchOptions): Promise<Row[]> {
-  // --quick: two starts of each, no warm-up (a tsx start takes 5–10 s on a busy machine).
-  const { compiled, tsx } = options.quick ? await measure(2, false) : await measure(options.runs, true);
+  // --quick: one start of each, no warm-up (a tsx start takes 5–25 s on a busy machine).
+  const { compiled, tsx } = options.quick ? await measure(1, false) : await measure(options.runs, true);
   const baseline = 'same server as TypeScript through tsx (node --import tsx server/main.ts)';
   return [
     {

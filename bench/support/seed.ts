@@ -11,6 +11,7 @@ import { appendChunk } from '../../server/recordings/seed.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import type { BenchServer } from './server.js';
 import { batchesOf } from './recording.js';
+import { phase } from '../lib.js';
 
 export interface Owner {
   userId: string;
@@ -142,7 +143,11 @@ export async function insertSessions(db: Db, campaignId: string, count: number):
  * instead, --quick's 10,000 sessions of the insights figure took 141 s to load on PostgreSQL;
  * after the first 500, 9 s.)
  */
-export async function insertSessionRows(db: Db, rows: SessionsTable[]): Promise<void> {
+export function insertSessionRows(db: Db, rows: SessionsTable[]): Promise<void> {
+  return phase(`seeding ${rows.length} session rows (${isPostgres(db) ? 'PostgreSQL' : 'SQLite'})`, () => insertInStatements(db, rows));
+}
+
+async function insertInStatements(db: Db, rows: SessionsTable[]): Promise<void> {
   const perStatement = 500; // 47 columns × 500 rows stays under both databases' parameter limits
   for (let i = 0; i < rows.length;) {
     const end = Math.min(rows.length, i + (i === 0 ? perStatement : perStatement * 20));

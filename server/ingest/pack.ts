@@ -3,7 +3,6 @@ import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
 import { EventType } from '@rrweb/types';
 import { Reader, type Response } from 'mmdb-lib';
-import type { Piscina } from 'piscina';
 import type { SessionInfo } from '../../common/api-types.js';
 import { CAPTURED_TAGS, NOTE_TAG } from '../../common/captured.js';
 import type { IdRuns } from '../../common/id-runs.js';
@@ -16,17 +15,17 @@ import { softwareOf } from '../../common/user-agent.js';
 import { utmValue } from '../../common/utm.js';
 import { heatRecords, type HeatRecord } from '../heatmaps/records.js';
 import { HttpError } from '../http/errors.js';
-import type { RecordedBatch, Visitor } from '../recordings/rules.js';
+import type { RecordedBatch, Visitor } from '../recordings/batch.js';
 import { encodeEvents, inflatedSize, inTimeOrder, receivedChunk, storableAsReceived } from '../storage/chunk-codec.js';
 import { scanBatch, type BatchScan, type EventsSpan } from '../storage/scan-batch.js';
-import { workerScript } from '../worker-script.js';
 import { withoutBlockedText } from './blocked-elements.js';
 import { onRecordedPages } from './recorded-pages.js';
+import { PackingThreads } from './pack-pool.js';
 
 // Everything ingest does to a batch's bytes before the database sees it: inflate, parse,
 // validate, and (unless the body can be stored as it arrived) sort, serialise and compress.
-// Small batches are packed on the request thread, the rest in a worker thread (BatchPacker below;
-// pack-worker.ts is the thread's entry, a file of its own because the pool loads it by name), so
+// Small batches are packed on the request thread, the rest in a worker thread (BatchPacker below,
+// through pack-pool.ts; pack-worker.ts is the thread's entry, a file of its own because the pool loads it by name), so
 // a flood of large batches costs the event loop nothing; packBatch is plain code, so tests call it too.
 
 /**
@@ -327,20 +326,6 @@ export function visitorOf(ip: string, info: SessionInfo | null): Visitor | null 
 }
 
 /**
- * Bytes of batches waiting for a worker or being packed: a burst of visitors waits its turn,
- * a flood past this is told to come back (503), so the queue's memory stays bounded.
- */
-const MAX_QUEUED_BYTES = 64 * 1024 * 1024;
-const MAX_QUEUED_BATCHES = 4096;
-/**
- * One worker's heap: a batch at the inflate cap parses to a few times its size. Past this the
- * worker dies, its batch is refused, and a fresh worker takes the next one.
- */
-const WORKER_HEAP_MB = 512;
-
-export const BUSY = 'Ingest is busy; try again shortly';
-
-/**
  * Batches of at most this much JSON (a tracker's usual batch, a few KB) are packed on the request
  * thread, well under a millisecond: handing them to a worker cost the event loop about as much
  * (the message both ways) and kept a second core busy. Larger ones, and bodies announcing a
@@ -354,34 +339,19 @@ function packed(outcome: PackOutcome): PackedBatch {
 }
 
 /**
- * Packs ingest batches (packBatch): small ones here, the rest in worker threads. The
+ * Packs ingest batches (packBatch): small ones here, the rest in worker threads (pack-pool.ts). The
  * threads are warmed when the server gets ready, so the first large batch (or one taken while
  * shutting down) does not wait for the bundle and the threads to start.
  */
 export class BatchPacker {
-  #pool: Promise<Piscina> | null = null;
-  #queuedBytes = 0;
+  readonly #threads: PackingThreads<{ raw: Buffer; now: number; options?: PackOptions }, PackOutcome>;
 
-  constructor(private readonly workers: number) {}
-
-  #start(): Promise<Piscina> {
-    // Piscina loaded here, not with the file: the worker's bundle of this file never evaluates it.
-    this.#pool ??= Promise.all([workerScript(new URL('./pack-worker.ts', import.meta.url)), import('piscina')]).then(
-      ([filename, { Piscina }]) =>
-        new Piscina({
-          filename,
-          minThreads: this.workers,
-          maxThreads: this.workers,
-          maxQueue: MAX_QUEUED_BATCHES,
-          idleTimeout: 60_000,
-          resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
-        }),
-    );
-    return this.#pool;
+  constructor(workers: number) {
+    this.#threads = new PackingThreads(workers);
   }
 
-  async warm(): Promise<void> {
-    await this.#start();
+  warm(): Promise<void> {
+    return this.#threads.warm();
   }
 
   /**
@@ -400,29 +370,10 @@ export class BatchPacker {
       const outcome = packBatch(raw, now, options, INLINE_MAX_BYTES);
       if (outcome.ok || outcome.error !== OVER_CAP) return packed(outcome);
     }
-    return packed(await this.#inWorker(raw, now, options));
+    return packed(await this.#threads.run({ raw, now, options }));
   }
 
-  async #inWorker(raw: Buffer, now: number, options?: PackOptions): Promise<PackOutcome> {
-    if (this.#queuedBytes + raw.length > MAX_QUEUED_BYTES) throw new HttpError(503, BUSY);
-    this.#queuedBytes += raw.length;
-    try {
-      return await (await this.#start()).run({ raw, now, options });
-    } catch (error) {
-      const message = (error as Error).message ?? '';
-      if (message.includes('queue is at limit')) throw new HttpError(503, BUSY);
-      // The worker ran out of its heap on this batch (or died): the batch is what is refused.
-      if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        throw new HttpError(413, 'Batch is too large to process');
-      }
-      throw error;
-    } finally {
-      this.#queuedBytes -= raw.length;
-    }
-  }
-
-  async close(): Promise<void> {
-    await (await this.#pool)?.destroy();
-    this.#pool = null;
+  close(): Promise<void> {
+    return this.#threads.close();
   }
 }

@@ -1,7 +1,7 @@
 import { pageRecorded } from '../../common/recording-rules.js';
 import { pathOf } from '../../common/session-facts.js';
 import { readCarried } from '../../common/carried-facts.js';
-import type { SessionState } from '../recordings/rules.js';
+import type { SessionState } from '../recordings/batch.js';
 import { runsMeet, type IdRuns } from '../../common/id-runs.js';
 
 interface EventLike {

@@ -10,7 +10,7 @@ import { isCampaignId } from '../storage/ids.js';
 import { LIVE_HEADER, MAX_BODY_BYTES } from '../../common/limits.js';
 import { BatchPacker, type PackedBatch } from './pack.js';
 import { SESSION_CLOSED_STATUS } from '../recordings/index.js';
-import type { SessionState } from '../recordings/rules.js';
+import type { SessionState } from '../recordings/batch.js';
 import type { IngestCampaign } from '../campaigns/kept-campaigns.js';
 import { packOptions, pageRules, trackerRules } from '../campaigns/recording-rules.js';
 import { carryMatters, sessionCarry, type SessionCarry } from './recorded-pages.js';

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Moment } from '../../common/session-facts.js';
 import type { HeatRecord } from '../heatmaps/records.js';
-import type { WriteOutcome } from './rules.js';
+import type { WriteOutcome } from './batch.js';
 
 // The one seam after a stored batch. Ingest calls `stored` once a batch is committed; the
 // projections registered in buildApp (live, errors, heat, visits) take what they want from it

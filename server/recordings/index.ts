@@ -1,12 +1,12 @@
 import { isPostgres, type Db } from '../db/index.js';
-import type { Destination, RecordedBatch, SessionCaps, SessionState, WriteOutcome } from './rules.js';
+import type { Destination, RecordedBatch, SessionCaps, SessionState, WriteOutcome } from './batch.js';
 import { PostgresWriter, type WriterLog } from './postgres-batching.js';
-import { SqliteWriter } from './transaction-writer.js';
+import { SqliteWriter } from './sqlite-writer.js';
 
 /**
  * Recordings: the one place that writes sessions, their chunks and a campaign's count of
- * admitted sessions. Made once in buildApp; ingest hands it packed batches (rules.ts RecordedBatch).
- * It picks the database's writer (transaction-writer.ts's SqliteWriter, postgres-batching.ts's
+ * admitted sessions. Made once in buildApp; ingest hands it packed batches (batch.ts RecordedBatch).
+ * It picks the database's writer (sqlite-writer.ts's SqliteWriter, postgres-batching.ts's
  * PostgresWriter), which ctx.recordings then is: no code of this file runs for a batch.
  */
 

@@ -1,100 +1,23 @@
-import { CompiledQuery, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { isIP } from 'node:net';
 import { EventType } from '@rrweb/types';
 import { isbot } from 'isbot';
-import { PREPARED } from '../db/index.js';
-import type { Dialect, Executor } from '../db/executor.js';
 import type { CampaignRow, ChunksTable } from '../db/schema.js';
-import {
-  factValues,
-  factsOfRow,
-  sessionRow,
-  withSearchTerms,
-  type FactColumns,
-  type SessionRow,
-  type STATE_COLUMNS,
-  type VERDICT_COLUMNS,
-} from '../sessions/rows.js';
+import { factValues, factsOfRow, sessionRow, withSearchTerms, type FactColumns, type SessionRow } from '../sessions/rows.js';
 import { sessionDurationMs } from '../sessions/duration.js';
 import { encodeEvents } from '../storage/chunk-codec.js';
 import type { SessionInfo } from '../../common/api-types.js';
-import { emptyFacts, foldFacts, keepingMarks, type FactMarks, type Moment, type SessionFacts } from '../../common/session-facts.js';
+import { foldFacts, keepingMarks, type FactMarks, type SessionFacts } from '../../common/session-facts.js';
 import { MAX_SEQ, SESSION_IDLE_MS } from '../../common/limits.js';
 import { NOTE_TAG } from '../../common/captured.js';
 import { softwareOf } from '../../common/user-agent.js';
+import type { BatchCounts, RecordedBatch, SessionCaps } from './batch.js';
 
 /**
  * The rules of a session's counters, defined once: what a stored batch raises, the caps it may
- * not pass and why a session closes at one, and how the campaign admits a session. Both writers
- * write their SQL from these (once, when made) and the JS checks read them too.
+ * not pass and why a session closes at one, and how the campaign admits a session. Both writers'
+ * SQL is written from these (statements.ts, once, when a writer is made) and the JS checks read them too.
  */
-
-/** The caps one session may reach (config.limits). */
-export interface SessionCaps {
-  sessionMaxBytes: number;
-  sessionMaxEvents: number;
-  sessionMaxBatches: number;
-}
-
-/** A batch as the session's counters see it. */
-export interface BatchCounts {
-  eventCount: number;
-  jsonBytes: number;
-  pageLoads: number;
-  humanInput: boolean;
-}
-
-/**
- * A session's row as the writer sees it: what the per-session caps count, whether the session
- * was closed at one, and the facts the next batch folds its moments into (read with the same
- * row, so the usual batch's facts go in the UPDATE that counts it).
- */
-export type SessionState = Pick<SessionRow, (typeof STATE_COLUMNS)[number]>;
-
-/** A session's row as a batch counted it: its state and what its bot verdict is made from. */
-export type CountedSession = SessionState & Pick<SessionRow, (typeof VERDICT_COLUMNS)[number]>;
-
-/** What ingest learns of a session's visitor from its first batch: the address as seen (stored as the campaign says), its country, the browser's name. */
-export interface Visitor {
-  ip: string;
-  countryCode: string | null;
-  country: string | null;
-  browserName: string | null;
-}
-
-/** A batch as recordings accepts it: checked and packed by ingest, its chunk ready to store. */
-export interface RecordedBatch extends BatchCounts {
-  sessionId: string;
-  seq: number;
-  /** A session's first batch carries its info, and ingest adds its visitor (null on later batches). */
-  info: SessionInfo | null;
-  visitor: Visitor | null;
-  firstTs: number;
-  lastTs: number;
-  /** What the session-facts rules look at in this batch, folded into the row when it is stored. */
-  moments: Moment[];
-  /** The stored chunk (storage/chunk-codec.ts): its events in time order, encoded, or the body as received. */
-  chunk: Uint8Array;
-}
-
-/** Where a batch goes: its campaign and its session's row as last seen (undefined: a new session). */
-export interface Destination {
-  campaign: CampaignRow;
-  lastSeen: SessionState | undefined;
-}
-
-export interface WriteOutcome {
-  /** The batch's chunk went in (false: a retried batch, stored already, counted nothing). */
-  stored: boolean;
-  /** The batch started its session, which took one of the campaign's places. */
-  admitted: boolean;
-  /** The session is (now) closed at a cap, why: the batch was not stored. */
-  closed?: string;
-  /** PostgreSQL: the campaign the batch was judged by has changed since (another node): judge it again. */
-  campaignChanged?: true;
-  /** A stored batch: what folding its moments into the session's facts found (clicks, their verdicts, errors…), for the heatmaps. */
-  marks?: FactMarks;
-}
 
 export const LIMIT_REACHED = 'Session limit reached for this campaign';
 export const INFO_REQUIRED = 'The first batch of a session must carry its info';
@@ -163,67 +86,9 @@ export function raised(row: Counted, batch: BatchCounts): Counted {
 export const grownName = (column: string) => `grows_${column}`;
 export const limitName = (column: string) => `cap_${column}`;
 
-/**
- * SQL: the SET assignments that raise the counters of `row` (the updated table's alias), where
- * `by(column)` is what the batch adds to it.
- */
-export function raiseSql(dialect: Dialect, row: string, by: (column: string) => string): string {
-  const max = dialect === 'postgres' ? 'greatest' : 'max';
-  return COUNTERS.map(({ column, flag }) =>
-    flag ? `${column} = ${max}(${row}.${column}, ${by(column)})` : `${column} = ${row}.${column} + ${by(column)}`,
-  ).join(', ');
-}
-
-/** SQL: `row` stays within every cap once raised by the batch; `limit(column)` is the cap's value. */
-export function withinCapsSql(row: string, by: (column: string) => string, limit: (column: string) => string): string {
-  return CAPS.map(({ column }) => `${row}.${column} <= ${limit(column)} - ${by(column)}`).join(' and ');
-}
-
 /** The caps' values as parameters, by limitName. */
 export function capValues(caps: SessionCaps): Record<string, number> {
   return Object.fromEntries(CAPS.map((cap) => [limitName(cap.column), cap.limit(caps)]));
-}
-
-/**
- * SQL: the campaign `k` admits `n` more sessions only if all fit under its limit (0: none), by
- * one conditional UPDATE, so concurrent first batches never admit past it.
- */
-export const admissionSql = (k: string, n: string) => ({
-  set: `session_count = ${k}.session_count + ${n}`,
-  fits: `(${k}.session_limit = 0 or ${k}.session_count + ${n} <= ${k}.session_limit)`,
-});
-
-/** Writes a named parameter's placeholder into a statement's text. */
-export type Param<Name extends string> = (name: Name) => string;
-
-/**
- * A statement whose text is written once, when a writer is made, and whose parameters are bound
- * by name on each run: no query tree is built per batch, and the text never changes, so SQLite
- * keeps it compiled (db/index.ts's statement cache) and PostgreSQL prepares it once a connection.
- */
-export class Statement<Name extends string> {
-  readonly text: string;
-  readonly #order: Name[] = [];
-
-  constructor(dialect: Dialect, write: (param: Param<Name>) => string) {
-    // Placeholders are numbered in the order the text has them, whatever order they were written in.
-    const marked = write((name) => `\uE000${name}\uE000`);
-    const text = marked.replace(/\uE000([^\uE000]+)\uE000/g, (_, name: Name) => {
-      this.#order.push(name);
-      return dialect === 'postgres' ? `$${this.#order.length}` : '?';
-    });
-    this.text = dialect === 'postgres' ? `${PREPARED}${text}` : text;
-  }
-
-  async run<Row>(db: Executor, values: Record<Name, unknown>): Promise<{ rows: Row[]; changed: number }> {
-    const result = await db.executeQuery<Row>(
-      CompiledQuery.raw(
-        this.text,
-        this.#order.map((name) => values[name]),
-      ),
-    );
-    return { rows: result.rows, changed: Number(result.numAffectedRows ?? 0n) };
-  }
 }
 
 // The bot verdict, once: a session is a bot by its webdriver flag, its user agent, or for having
@@ -412,32 +277,13 @@ export function closingNote(campaignId: string, batch: RecordedBatch, reason: st
   );
 }
 
-/** The columns factValues writes (a fact added there flows into every statement that writes facts). */
-export const FACT_VALUE_COLUMNS = Object.keys(factValues(emptyFacts())) as (keyof ReturnType<typeof factValues>)[];
-
-/** Every column of a session's row, in one order (a column added to the table's defaults flows in). */
-export const SESSION_COLUMNS = Object.keys(sessionRow({ campaign_id: '', id: '', started_at: 0 })) as (keyof SessionRow)[];
-
-export const CHUNK_COLUMNS = [
-  'campaign_id',
-  'session_id',
-  'seq',
-  'first_ts',
-  'last_ts',
-  'event_count',
-  'byte_size',
-  'data',
-  'created_at',
-  'sorted',
-] as const satisfies readonly (keyof ChunkRow)[];
-
 /**
  * The campaign's columns a batch is judged by: its domains and dates (ingest's refusals), its
  * console setting (packing) and its IP handling (a new session's row), with their PostgreSQL
  * types. PostgreSQL's shared statements carry them as the node judged the batch by, and write
  * nothing for a batch whose campaign has changed since (another node's edit).
  */
-const JUDGED = [
+export const JUDGED = [
   ['domains', 'text'],
   ['start_date_time', 'bigint'],
   ['end_date_time', 'bigint'],
@@ -451,23 +297,11 @@ const JUDGED = [
   ['consent', 'text'],
 ] as const;
 
-const judgedName = (column: string) => `judged_${column}`;
-
-/** `unnest`'s array parameters of the judged columns. */
-export const judgedArrays = (p: Param<string>) => JUDGED.map(([column, type]) => `${p(judgedName(column))}::${type}[]`).join(', ');
-
-/** `unnest`'s names for those arrays, in the same order. */
-export const JUDGED_NAMES = JUDGED.map(([column]) => judgedName(column)).join(', ');
+export const judgedName = (column: string) => `judged_${column}`;
 
 /** The judged columns of each item's campaign, as those arrays' values. */
 export function judgedValues(campaigns: CampaignRow[]): Record<string, unknown[]> {
   return Object.fromEntries(JUDGED.map(([column]) => [judgedName(column), campaigns.map((campaign) => campaign[column])]));
-}
-
-/** SQL: true where the campaign of `alias`'s row (with `campaign_id`) still has the columns it was judged by. */
-export function campaignUnchanged(alias: string): string {
-  const same = JUDGED.map(([column]) => `k.${column} = ${alias}.${judgedName(column)}`).join(' and ');
-  return `exists (select from campaigns k where k.id = ${alias}.campaign_id and ${same})`;
 }
 
 /** Whether a batch judged by `judged` would be judged the same by `now`. */

@@ -2,17 +2,13 @@ import { sql } from 'kysely';
 import type { Dialect, Executor, Trx } from '../db/executor.js';
 import { HttpError, badRequest, isTransientDatabaseFault } from '../http/errors.js';
 import type { CampaignRow } from '../db/schema.js';
-import { STATE_COLUMNS, VERDICT_COLUMNS, type SessionRow } from '../sessions/rows.js';
+import { STATE_COLUMNS, type SessionRow } from '../sessions/rows.js';
+import type { CountedSession, RecordedBatch, SessionCaps, SessionState, WriteOutcome } from './batch.js';
 import {
-  CHUNK_COLUMNS,
   COUNTERS,
-  FACT_VALUE_COLUMNS,
   INFO_REQUIRED,
   LIMIT_REACHED,
   NOTHING_COUNTED,
-  SESSION_COLUMNS,
-  Statement,
-  admissionSql,
   capReached,
   capValues,
   chunkRow,
@@ -20,21 +16,12 @@ import {
   firstBatchRow,
   foldedFacts,
   grownName,
-  limitName,
   newSessionRow,
-  raiseSql,
   verdictOf,
   verdictStale,
-  withinCapsSql,
   type ChunkRow,
-  type CountedSession,
-  type RecordedBatch,
-  type SessionCaps,
-  type SessionState,
-  type Destination,
-  type WriteOutcome,
 } from './rules.js';
-import { durationSql } from '../sessions/duration.js';
+import { transactionStatements, type TransactionStatements } from './statements.js';
 import { isPostgres, type Db } from '../db/index.js';
 import { RecentlyUsed } from '../recently-used.js';
 import type { FactMarks } from '../../common/session-facts.js';
@@ -216,15 +203,7 @@ const pick = <T extends object>(row: T, columns: readonly string[]) => Object.fr
  * here; a batch only binds values. On PostgreSQL the row is read FOR UPDATE, so it stays as read.
  */
 export class TransactionWriter {
-  readonly #read: Statement<'campaign' | 'session'>;
-  readonly #count: Statement<string>;
-  readonly #insertSession: Statement<string>;
-  readonly #insertChunk: Statement<string>;
-  readonly #admit: Statement<'campaign'>;
-  /** PostgreSQL: locks the campaign's row as admitting does, before a new session's row (SQLite has one writer). */
-  readonly #holdCampaign: Statement<'campaign'> | undefined;
-  readonly #close: Statement<'reason' | 'campaign' | 'session'>;
-  readonly #verdict: Statement<'is_bot' | 'bot_reason' | 'campaign' | 'session' | 'batch_count'>;
+  readonly #sql: TransactionStatements;
   readonly #caps: Record<string, number>;
 
   constructor(
@@ -232,39 +211,7 @@ export class TransactionWriter {
     private readonly caps: SessionCaps,
   ) {
     this.#caps = capValues(caps);
-    const where = (p: (name: 'campaign' | 'session') => string) => `campaign_id = ${p('campaign')} and id = ${p('session')}`;
-    this.#read = new Statement(
-      dialect,
-      (p) => `select ${STATE_COLUMNS.join(', ')} from sessions where ${where(p)}${dialect === 'postgres' ? ' for update' : ''}`,
-    );
-    // The row is counted only as last seen (batch_count and started_at tell one state from
-    // another), within the caps: its facts were folded from that row.
-    this.#count = new Statement(dialect, (p) => {
-      // Typed: PostgreSQL cannot tell what `$1 - $2` subtracts.
-      const by = (column: string) => `cast(${p(grownName(column))} as bigint)`;
-      const facts = FACT_VALUE_COLUMNS.map((column) => `${column} = ${p(column)}`).join(', ');
-      return `update sessions as s set last_activity_at = ${p('now')}, duration_ms = ${durationSql(dialect, `${p('now')} - s.started_at`, `cast(${p('active_ms')} as bigint)`)}, ${raiseSql(dialect, 's', by)}, ${facts},
-  entry_url = coalesce(s.entry_url, ${p('entry_url')})
-where s.campaign_id = ${p('campaign')} and s.id = ${p('session')} and s.closed_reason is null
-  and s.batch_count = ${p('seen_batch_count')} and s.started_at = ${p('seen_started_at')}
-  and ${withinCapsSql('s', by, (column) => `cast(${p(limitName(column))} as bigint)`)}
-returning ${[...STATE_COLUMNS, ...VERDICT_COLUMNS].join(', ')}`;
-    });
-    const insert = (table: string, columns: readonly string[], conflict: string) =>
-      new Statement<string>(
-        dialect,
-        (p) => `insert into ${table} (${columns.join(', ')}) values (${columns.map((column) => p(column)).join(', ')}) on conflict (${conflict}) do nothing`,
-      );
-    this.#insertSession = insert('sessions', SESSION_COLUMNS, 'campaign_id, id');
-    this.#insertChunk = insert('chunks', CHUNK_COLUMNS, 'campaign_id, session_id, seq');
-    const admission = admissionSql('k', '1');
-    this.#admit = new Statement(dialect, (p) => `update campaigns as k set ${admission.set} where k.id = ${p('campaign')} and ${admission.fits}`);
-    if (dialect === 'postgres') this.#holdCampaign = new Statement(dialect, (p) => `select from campaigns where id = ${p('campaign')} for no key update`);
-    this.#close = new Statement(dialect, (p) => `update sessions set closed_reason = ${p('reason')} where ${where(p)} and closed_reason is null`);
-    this.#verdict = new Statement(
-      dialect,
-      (p) => `update sessions set is_bot = ${p('is_bot')}, bot_reason = ${p('bot_reason')} where ${where(p)} and batch_count = ${p('batch_count')}`,
-    );
+    this.#sql = transactionStatements(dialect);
   }
 
   /** Writes the batch in `trx`; throws DUPLICATE for a retried batch and an HttpError for a refused one (both undo the batch). */
@@ -298,17 +245,17 @@ returning ${[...STATE_COLUMNS, ...VERDICT_COLUMNS].join(', ')}`;
   }
 
   read(db: Executor, campaignId: string, sessionId: string): Promise<SessionState | undefined> {
-    return this.#read.run<SessionState>(db, { campaign: campaignId, session: sessionId }).then((result) => result.rows[0]);
+    return this.#sql.read.run<SessionState>(db, { campaign: campaignId, session: sessionId }).then((result) => result.rows[0]);
   }
 
   async insertChunk(db: Executor, chunk: ChunkRow): Promise<boolean> {
-    return (await this.#insertChunk.run(db, chunk as unknown as Record<string, unknown>)).changed === 1;
+    return (await this.#sql.insertChunk.run(db, chunk as unknown as Record<string, unknown>)).changed === 1;
   }
 
   /** Keeps the bot verdict current as the row's counters change, unless a later batch has counted the row since. */
   async keepVerdict(db: Executor, campaignId: string, sessionId: string, row: CountedSession): Promise<void> {
     if (!verdictStale(row)) return;
-    await this.#verdict.run(db, { ...verdictOf(row), campaign: campaignId, session: sessionId, batch_count: row.batch_count });
+    await this.#sql.verdict.run(db, { ...verdictOf(row), campaign: campaignId, session: sessionId, batch_count: row.batch_count });
   }
 
   async #countAsOf(
@@ -330,7 +277,7 @@ returning ${[...STATE_COLUMNS, ...VERDICT_COLUMNS].join(', ')}`;
       seen_batch_count: row.batch_count,
       seen_started_at: row.started_at,
     };
-    return (await this.#count.run<CountedSession>(trx, values)).rows[0];
+    return (await this.#sql.count.run<CountedSession>(trx, values)).rows[0];
   }
 
   /**
@@ -346,16 +293,16 @@ returning ${[...STATE_COLUMNS, ...VERDICT_COLUMNS].join(', ')}`;
     const reason = capReached(NOTHING_COUNTED, batch, this.caps);
     const marks: FactMarks = [];
     const row: SessionRow = reason ? { ...newSessionRow(campaign, batch, info, now), closed_reason: reason } : firstBatchRow(campaign, batch, info, now, marks);
-    await this.#holdCampaign?.run(trx, { campaign: campaign.id });
-    if ((await this.#insertSession.run(trx, row)).changed !== 1) return undefined;
+    await this.#sql.holdCampaign?.run(trx, { campaign: campaign.id });
+    if ((await this.#sql.insertSession.run(trx, row)).changed !== 1) return undefined;
     if (!(await this.insertChunk(trx, reason ? closingNote(campaign.id, batch, reason, now) : chunkRow(campaign.id, batch, now)))) throw DUPLICATE;
-    if ((await this.#admit.run(trx, { campaign: campaign.id })).changed !== 1) throw new HttpError(403, LIMIT_REACHED);
+    if ((await this.#sql.admit.run(trx, { campaign: campaign.id })).changed !== 1) throw new HttpError(403, LIMIT_REACHED);
     return reason ? { stored: false, admitted: true, closed: reason } : { stored: true, admitted: true, marks, row: pick(row, STATE_COLUMNS) as SessionState };
   }
 
   /** Closes a session at its cap: the reason on its row, and at the end of its replay as a note. */
   async #closeAtCap(trx: Executor, campaignId: string, batch: RecordedBatch, reason: string, now: number): Promise<Written> {
-    await this.#close.run(trx, { reason, campaign: campaignId, session: batch.sessionId });
+    await this.#sql.close.run(trx, { reason, campaign: campaignId, session: batch.sessionId });
     await this.insertChunk(trx, closingNote(campaignId, batch, reason, now));
     return { stored: false, admitted: false, closed: reason };
   }
@@ -420,31 +367,5 @@ export class GroupedTransactions {
     } finally {
       this.rows.set(campaign.id, batch.sessionId, written?.row);
     }
-  }
-}
-
-/**
- * SQLite: this process is the database's only writer, so the row it last wrote is the row. The
- * batches that arrive together share one transaction (group commit: one fsync for the group),
- * each in its own savepoint, so a refused batch is undone alone. Recordings (index.ts) by its
- * shape, as PostgresWriter: the writers import nothing of index.ts, which picks them.
- */
-export class SqliteWriter {
-  readonly #rows = new LastSeenRows();
-  readonly #transactions: GroupedTransactions;
-
-  constructor(
-    private readonly db: Db,
-    caps: SessionCaps,
-  ) {
-    this.#transactions = new GroupedTransactions(db, 'sqlite', caps, this.#rows, { concurrency: 1, maxGroup: 64 });
-  }
-
-  lastSeen(campaignId: string, sessionId: string): Promise<SessionState | undefined> {
-    return this.#rows.get(this.db, campaignId, sessionId);
-  }
-
-  write(batch: RecordedBatch, { campaign, lastSeen }: Destination): Promise<WriteOutcome> {
-    return this.#transactions.write(campaign, batch, lastSeen);
   }
 }

@@ -50,9 +50,10 @@ export interface Cluster {
 
 /**
  * Two (or more) server processes on a fresh PostgreSQL database (dropped on close) behind a
- * round-robin proxy, sharing nothing but DATABASE_URL. `env` adds settings to every node.
+ * round-robin proxy, sharing nothing but DATABASE_URL. `env` adds settings to every node; `args`,
+ * node's arguments (spawnServer's: server/main.ts through tsx unless told).
  */
-export async function startCluster(adminUrl: string, env: Record<string, string> = {}, count = 2): Promise<Cluster> {
+export async function startCluster(adminUrl: string, env: Record<string, string> = {}, count = 2, args?: string[]): Promise<Cluster> {
   const database = `cluster_${crypto.randomBytes(6).toString('hex')}`;
   const admin = () => new pg.Client({ connectionString: adminUrl });
   const client = admin();
@@ -69,7 +70,7 @@ export async function startCluster(adminUrl: string, env: Record<string, string>
   const nodes = ports.map((port) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tapedeck-node-'));
     dataDirs.push(dataDir);
-    return spawnServer({ PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: databaseUrl.href, PUBLIC_URL: url, ...env });
+    return spawnServer({ PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: databaseUrl.href, PUBLIC_URL: url, ...env }, {}, args);
   });
   await Promise.all(nodes.map((node) => node.printed(/Tapedeck is running/)));
   return {

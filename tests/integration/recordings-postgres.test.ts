@@ -7,9 +7,10 @@ import type { CampaignRow } from '../../server/campaigns/repository.js';
 import type { PackedBatch } from '../../server/ingest/pack.js';
 import { findSession } from '../../server/sessions/repository.js';
 import { TransactionWriter, sessionCounters } from '../../server/recordings/transaction-writer.js';
-import { countStatement, countValues, startStatement, startValues, type CountedRow } from '../../server/recordings/postgres-batching.js';
+import { countValues, startValues, type CountedRow } from '../../server/recordings/postgres-batching.js';
+import { countStatement, startStatement } from '../../server/recordings/statements.js';
 import { firstBatchRow, foldedFacts } from '../../server/recordings/rules.js';
-import type { SessionCaps, SessionState } from '../../server/recordings/rules.js';
+import type { SessionCaps, SessionState } from '../../server/recordings/batch.js';
 import { makeCampaign, sessionId, info, pageEvents, postBatch } from './ingest-support.js';
 import { admittedCount, campaignRow, chunkSeqs, clickAt, eventsOf, packed, useRecordingsServer, writerFor } from './recordings-support.js';
 

@@ -5,7 +5,7 @@ import { findCampaign, type CampaignRow } from '../../server/campaigns/repositor
 import { packBatch, type PackedBatch } from '../../server/ingest/pack.js';
 import { visitorOf } from '../../server/ingest/pack.js';
 import { openRecordings, type Recordings } from '../../server/recordings/index.js';
-import type { SessionCaps } from '../../server/recordings/rules.js';
+import type { SessionCaps } from '../../server/recordings/batch.js';
 import { readChunks } from '../../server/storage/chunks.js';
 import { makeCampaign, type CampaignOptions } from './ingest-support.js';
 

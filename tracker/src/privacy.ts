@@ -1,6 +1,14 @@
 // Privacy rules on top of rrweb's masking: the visitor's choice first, then a pass over every
 // event for what rrweb itself leaves readable.
+import type { record } from '@rrweb/record';
 import { pageUrl } from '../../common/scrub.js';
+
+// Every input is masked whatever its type — hidden, textarea, select, and a password field a
+// "show password" toggle turned into type=text — because rrweb checks the tag name ("input")
+// before the type wherever it masks (@rrweb/record 2.1.6), so the three tags cover every type
+// (tests/e2e/tracker.test.ts types into each kind of field). maskAllInputs must stay off: it
+// would replace this list with one by type only.
+export const maskInputOptions = { input: true, textarea: true, select: true } as NonNullable<Parameters<typeof record>[0]>['maskInputOptions'];
 
 type Nav = Navigator & { globalPrivacyControl?: boolean; msDoNotTrack?: string };
 

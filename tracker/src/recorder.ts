@@ -1,8 +1,7 @@
 // The recorder bundle (/static/recorder.js): rrweb's record-only build, masking everything a
 // visitor types, batching into numbered gzip batches for ingest. It never throws into the page.
 import { record } from '@rrweb/record';
-import type { Batch } from './batch.js';
-import { note } from './batch.js';
+import { note, type Batch } from './batch.js';
 import {
   BATCH_BYTES,
   DEAD_CLICK_MS,
@@ -17,7 +16,7 @@ import {
 } from '../../common/limits.js';
 import { maskJson, packNow } from './pack.js';
 import { createPacker } from './packer.js';
-import { maskEvent, maskPage, mutationCount, optedOut } from './privacy.js';
+import { maskEvent, maskInputOptions, maskPage, mutationCount, optedOut } from './privacy.js';
 import { sessionInfo } from './session-info.js';
 import { pageRecorded, sampled, type TrackerRules } from '../../common/recording-rules.js';
 import { recordRules, textHidden } from './rules.js';
@@ -25,6 +24,7 @@ import { consentAnswer, onConsent } from './consent.js';
 import { exposeConsent } from './consent-global.js';
 import { Sender } from './sender.js';
 import { freshSession, resumeSession, type SessionState } from './session.js';
+import { STASH_KEY, STATE_KEY, storage } from './tab-storage.js';
 import { splitEvents } from './split.js';
 import { add, capture } from './capture.js';
 import { pageApi } from './page-api.js';
@@ -33,8 +33,6 @@ import { plainClick } from './field-click.js';
 
 /** The pack worker's bundled source: tracker/build.mjs builds tracker/src/pack-worker.ts first. */
 declare const PACK_WORKER_SOURCE: string | undefined;
-
-type RecordOptions = NonNullable<Parameters<typeof record>[0]>;
 
 interface Settings {
   campaignId: string;
@@ -51,26 +49,6 @@ interface Settings {
 const w = window as Window & { tapedeck?: Settings };
 // The page's own fetch, before capture() wraps it: ingest's answers are not the site's requests.
 const send = fetch;
-const STATE_KEY = 'tapedeck';
-const STASH_KEY = 'tapedeck:unsent';
-
-// Every input is masked whatever its type — hidden, textarea, select, and a password field a
-// "show password" toggle turned into type=text — because rrweb checks the tag name ("input")
-// before the type wherever it masks (@rrweb/record 2.1.6), so the three tags cover every type
-// (tests/e2e/tracker.test.ts types into each kind of field). maskAllInputs must stay off: it
-// would replace this list with one by type only.
-const maskInputOptions = { input: true, textarea: true, select: true } as RecordOptions['maskInputOptions'];
-
-function storage(key: string, value?: string | null): string | null {
-  try {
-    if (value === undefined) return sessionStorage.getItem(key);
-    if (value === null) sessionStorage.removeItem(key);
-    else sessionStorage.setItem(key, value);
-  } catch {
-    // storage blocked or full: the session then lasts one page
-  }
-  return null;
-}
 
 const byteLength = (text: string) => new Blob([text]).size;
 

@@ -1,6 +1,7 @@
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BatchPacker, BUSY, INLINE_MAX_BYTES } from '../../../server/ingest/pack.js';
+import { BatchPacker, INLINE_MAX_BYTES } from '../../../server/ingest/pack.js';
+import { BUSY } from '../../../server/ingest/pack-pool.js';
 import { announcedSize } from '../../../server/ingest/pack.js';
 import { HttpError } from '../../../server/http/errors.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CAPS, NOTHING_COUNTED, admissionSql, capReached, raiseSql, raised, withinCapsSql } from '../../../server/recordings/rules.js';
+import { CAPS, NOTHING_COUNTED, capReached, raised } from '../../../server/recordings/rules.js';
+import { admissionSql, raiseSql, withinCapsSql } from '../../../server/recordings/statements.js';
 
 // The session's counter rules (server/recordings/rules.ts): one definition, read by JS and
 // written into both databases' SQL.
