@@ -39,6 +39,8 @@ export const Campaign = Type.Object({
   domains: Type.String(),
   /** Session cap; 0 means no limit. */
   limit: Type.Integer(),
+  /** The workspace the campaign belongs to (issue 37). Optional for cached campaigns. */
+  workspace_id: Type.Optional(Type.String()),
   /** Epoch milliseconds. */
   start_date_time: Type.Integer(),
   end_date_time: Type.Integer(),

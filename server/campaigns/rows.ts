@@ -10,6 +10,7 @@ export function toCampaign(row: Insertable<CampaignsTable> | Selectable<Campaign
     name: row.name,
     domains: row.domains,
     limit: row.session_limit,
+    ...(row.workspace_id ? { workspace_id: row.workspace_id } : {}),
     start_date_time: row.start_date_time,
     end_date_time: row.end_date_time,
     captureConsole: row.capture_console !== 0,

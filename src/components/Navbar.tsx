@@ -5,6 +5,7 @@ import { startSignIn } from '../auth/signIn.js';
 import { Avatar } from './Avatar.js';
 import { LogoMark, PRODUCT_NAME } from './Brand.js';
 import { NAV_LINKS } from './navLinks.js';
+import { WorkspaceSwitcher } from './WorkspaceSwitcher.js';
 
 export function Navbar() {
   const { user, isAuthenticated } = useAuth();
@@ -70,6 +71,7 @@ export function Navbar() {
           <div className="nav-user">
             {isAuthenticated && user ? (
               <>
+                <WorkspaceSwitcher />
                 {/* Named by its visible text first (speech users say what they see), then what it opens. */}
                 <Link to="/account" className="nav-account" onClick={() => setOpen(false)}>
                   <Avatar user={user} />

@@ -55,6 +55,7 @@ describe('POST /api/v1/campaign/create', () => {
       last_data_at: null,
       storage: { usedBytes: 0, quotaBytes: server.config.limits.storageQuotaBytes, full: false },
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      workspace_id: expect.any(String),
     });
     expect(await listCampaigns()).toContainEqual(data);
   });
@@ -182,6 +183,7 @@ describe('GET /api/v1/campaign/getAll', () => {
         'session_count',
         'start_date_time',
         'storage',
+        'workspace_id',
         ...Object.keys(DEFAULT_RULES),
       ].sort(),
     );
@@ -284,7 +286,15 @@ describe('PATCH /api/v1/campaign/update/:id', () => {
       ip_mode: 'none',
     };
     const { data } = (await (await update(before.id, changes)).json()) as { data: Campaign };
-    expect(data).toEqual({ id: before.id, ...DEFAULT_RULES, ...changes, session_count: 0, last_data_at: null, storage: before.storage });
+    expect(data).toEqual({
+      id: before.id,
+      workspace_id: before.workspace_id,
+      ...DEFAULT_RULES,
+      ...changes,
+      session_count: 0,
+      last_data_at: null,
+      storage: before.storage,
+    });
   });
 
   it.each([
