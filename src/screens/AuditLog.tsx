@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { cloneElement, useId, useState, type ReactElement } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { auditQueryOptions, workspacePaths, type AuditFilter, type Member } from '../api/workspaces.js';
 import { ErrorBox } from '../components/ErrorBox.js';
@@ -36,6 +36,16 @@ function dayStart(value: string, end = false): number | undefined {
   return Number.isFinite(start) ? start + (end ? DAY_MS : 0) : undefined;
 }
 
+/** A filter's label over its control (the control gets the id). */
+function Filter({ id, label, children }: { id: string; label: string; children: ReactElement<{ id?: string }> }) {
+  return (
+    <div className="invite-field">
+      <label htmlFor={id}>{label}</label>
+      {cloneElement(children, { id })}
+    </div>
+  );
+}
+
 const changeText = (value: Record<string, unknown> | undefined) => (value ? JSON.stringify(value) : '');
 
 export function AuditLog({ workspaceId, members }: { workspaceId: string; members: Member[] }) {
@@ -45,6 +55,7 @@ export function AuditLog({ workspaceId, members }: { workspaceId: string; member
   const [to, setTo] = useState('');
   const filter: AuditFilter = { actor: actor || undefined, action: action || undefined, from: dayStart(from), to: dayStart(to, true) };
   const entries = useQuery({ ...auditQueryOptions(workspaceId, filter), placeholderData: keepPreviousData });
+  const id = useId();
   const emails = [...new Set(members.flatMap((member) => (member.email ? [member.email] : [])))];
 
   return (
@@ -56,8 +67,7 @@ export function AuditLog({ workspaceId, members }: { workspaceId: string; member
         </a>
       </div>
       <div className="audit-filters">
-        <label>
-          Person
+        <Filter id={`${id}-actor`} label="Person">
           <select className="input" value={actor} onChange={(event) => setActor(event.target.value)}>
             <option value="">Everyone</option>
             {emails.map((email) => (
@@ -66,9 +76,8 @@ export function AuditLog({ workspaceId, members }: { workspaceId: string; member
               </option>
             ))}
           </select>
-        </label>
-        <label>
-          Kind
+        </Filter>
+        <Filter id={`${id}-action`} label="Kind">
           <select className="input" value={action} onChange={(event) => setAction(event.target.value)}>
             <option value="">All kinds</option>
             {ACTIONS.map((name) => (
@@ -77,15 +86,13 @@ export function AuditLog({ workspaceId, members }: { workspaceId: string; member
               </option>
             ))}
           </select>
-        </label>
-        <label>
-          From
+        </Filter>
+        <Filter id={`${id}-from`} label="From">
           <input className="input" type="date" value={from} onChange={(event) => setFrom(event.target.value)} />
-        </label>
-        <label>
-          To
+        </Filter>
+        <Filter id={`${id}-to`} label="To">
           <input className="input" type="date" value={to} onChange={(event) => setTo(event.target.value)} />
-        </label>
+        </Filter>
       </div>
       {entries.error && <ErrorBox title="Failed to load the audit log." message={teamErrorMessage(entries.error)} />}
       {entries.isSuccess && entries.data.length === 0 && <p className="muted">No entries match.</p>}

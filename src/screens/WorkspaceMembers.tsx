@@ -84,11 +84,12 @@ function InviteForm({ workspaceId }: { workspaceId: string }) {
   const queryClient = useQueryClient();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
+  const id = useId();
   const invite = useMutation({
     mutationFn: () => inviteMember(workspaceId, email.trim(), role),
     onSuccess: () => {
       setEmail('');
-      void queryClient.invalidateQueries({ queryKey: workspaceKeys.invites(workspaceId) });
+      void queryClient.invalidateQueries({ queryKey: [...workspaceKeys.all, workspaceId] });
     },
   });
   const submit = (event: FormEvent) => {
@@ -99,20 +100,28 @@ function InviteForm({ workspaceId }: { workspaceId: string }) {
     <section className="card members-section" aria-labelledby="invite-title">
       <h2 id="invite-title">Invite someone</h2>
       <form className="invite-form" onSubmit={submit}>
-        <label>
-          E-mail
-          <input className="input" type="email" required autoComplete="off" value={email} onChange={(event) => setEmail(event.target.value)} />
-        </label>
-        <label>
-          Role
-          <select className="input" value={role} onChange={(event) => setRole(event.target.value as Role)}>
+        <div className="invite-field invite-email">
+          <label htmlFor={`${id}-email`}>E-mail</label>
+          <input
+            id={`${id}-email`}
+            className="input"
+            type="email"
+            required
+            autoComplete="off"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+        </div>
+        <div className="invite-field">
+          <label htmlFor={`${id}-role`}>Role</label>
+          <select id={`${id}-role`} className="input" value={role} onChange={(event) => setRole(event.target.value as Role)}>
             {INVITABLE_ROLES.map((r) => (
               <option key={r} value={r}>
                 {ROLE_NAMES[r]}
               </option>
             ))}
           </select>
-        </label>
+        </div>
         <button type="submit" className="button button-primary" disabled={invite.isPending}>
           {invite.isPending ? 'Creating invite...' : 'Create invite'}
         </button>
@@ -135,8 +144,9 @@ function MemberList({ workspaceId, members, manages, transfers }: MemberListProp
   const { user } = useAuth();
   const [removing, setRemoving] = useState<Member | null>(null);
   const [handingTo, setHandingTo] = useState<Member | null>(null);
+  // Members, invites and the audit log (which records the change) load again; the roles too.
   const changed = async () => {
-    await queryClient.invalidateQueries({ queryKey: workspaceKeys.members(workspaceId) });
+    await queryClient.invalidateQueries({ queryKey: [...workspaceKeys.all, workspaceId] });
     await queryClient.invalidateQueries({ queryKey: workspaceKeys.list() });
   };
   const role = useMutation({ mutationFn: ({ member, to }: { member: Member; to: Role }) => changeRole(workspaceId, member.user_id, to), onSettled: changed });
@@ -171,6 +181,7 @@ function MemberList({ workspaceId, members, manages, transfers }: MemberListProp
                   <span className="visually-hidden">Role of {member.name || member.email}</span>
                   <select
                     className="input"
+                    aria-label={`Role of ${member.name || member.email}`}
                     value={member.role}
                     disabled={role.isPending}
                     onChange={(event) => role.mutate({ member, to: event.target.value as Role })}
@@ -230,7 +241,7 @@ function MemberList({ workspaceId, members, manages, transfers }: MemberListProp
 function PendingInvites({ workspaceId }: { workspaceId: string }) {
   const queryClient = useQueryClient();
   const invites = useQuery(invitesQueryOptions(workspaceId));
-  const refresh = () => queryClient.invalidateQueries({ queryKey: workspaceKeys.invites(workspaceId) });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: [...workspaceKeys.all, workspaceId] });
   const resend = useMutation({ mutationFn: (inviteId: string) => resendInvite(workspaceId, inviteId), onSettled: refresh });
   const revoke = useMutation({ mutationFn: (inviteId: string) => revokeInvite(workspaceId, inviteId), onSettled: refresh });
   const failure = invites.error ?? resend.error ?? revoke.error;
