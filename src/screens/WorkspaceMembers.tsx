@@ -1,6 +1,6 @@
 import '../components/members.css';
 import { useId, useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { INVITABLE_ROLES, type Role } from '../../common/teams.js';
 import {
   changeRole,
@@ -15,6 +15,8 @@ import {
   type Member,
 } from '../api/workspaces.js';
 import { ErrorBox } from '../components/ErrorBox.js';
+import { Spinner } from '../components/Spinner.js';
+import { MembersError } from './MembersError.js';
 import { RoleNote } from '../components/RoleNote.js';
 import { ConfirmDeleteModal } from '../components/SessionModals.js';
 import { useAuth } from '../auth/session.js';
@@ -29,7 +31,13 @@ const ROLE_NAMES: Record<Role, string> = { owner: 'Owner', admin: 'Admin', membe
 const when = (ms: number) => new Date(ms).toLocaleString();
 
 export function WorkspaceMembers({ workspaceId }: { workspaceId: string }) {
-  const { data: members } = useSuspenseQuery(membersQueryOptions(workspaceId));
+  const query = useQuery(membersQueryOptions(workspaceId));
+  if (query.isError) return <MembersError error={query.error} onRetry={() => void query.refetch()} />;
+  if (!query.data) return <Spinner label="Loading members..." />;
+  return <MembersPage workspaceId={workspaceId} members={query.data} />;
+}
+
+function MembersPage({ workspaceId, members }: { workspaceId: string; members: Member[] }) {
   const { current } = useCurrentWorkspace(workspaceId);
   const permissions = permissionsOf(current?.role);
   const cantManage = permissions.refusal('members.manage');

@@ -15,7 +15,7 @@ async function workspaceToShow(queryClient: QueryClient): Promise<string | undef
 
 export const Route = createFileRoute('/_authed/dashboard')({
   validateSearch: validateWorkspaceSearch,
-  loaderDeps: ({ search }) => ({ workspace: search.workspace }),
+  loaderDeps: ({ search }) => search,
   // The cached campaigns answer at once (offline: the persisted ones); until there, skeleton rows.
   // The script loads beside them: the rows show without it.
   loader: async ({ context, deps }) => {
