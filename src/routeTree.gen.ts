@@ -17,6 +17,7 @@ import { Route as TermsRouteImport } from './routes/terms'
 import { Route as AuthedAccountRouteImport } from './routes/_authed/account'
 import { Route as AuthedCreateCampaignRouteImport } from './routes/_authed/createCampaign'
 import { Route as AuthedDashboardRouteImport } from './routes/_authed/dashboard'
+import { Route as InviteTokenRouteImport } from './routes/invite.$token'
 import { Route as SharedTokenRouteImport } from './routes/shared.$token'
 import { Route as AuthGoogleCallbackRouteImport } from './routes/auth/google/callback'
 import { Route as AuthedCampaignCampaignIdIndexRouteImport } from './routes/_authed/campaign/$campaignId/index'
@@ -25,6 +26,7 @@ import { Route as AuthedCampaignCampaignIdFunnelsRouteImport } from './routes/_a
 import { Route as AuthedCampaignCampaignIdHeatmapsRouteImport } from './routes/_authed/campaign/$campaignId/heatmaps'
 import { Route as AuthedCampaignCampaignIdInsightsRouteImport } from './routes/_authed/campaign/$campaignId/insights'
 import { Route as AuthedCampaignCampaignIdPeopleRouteImport } from './routes/_authed/campaign/$campaignId/people'
+import { Route as AuthedWorkspacesWorkspaceIdMembersRouteImport } from './routes/_authed/workspaces/$workspaceId/members'
 import { Route as AuthedCampaignCampaignIdPersonUserIdRouteImport } from './routes/_authed/campaign/$campaignId/person/$userId'
 import { Route as AuthedCampaignCampaignIdSessionSessionIdRouteImport } from './routes/_authed/campaign/$campaignId/session/$sessionId'
 
@@ -66,6 +68,11 @@ const AuthedDashboardRoute = AuthedDashboardRouteImport.update({
   id: '/dashboard',
   path: '/dashboard',
   getParentRoute: () => AuthedRoute,
+} as any)
+const InviteTokenRoute = InviteTokenRouteImport.update({
+  id: '/invite/$token',
+  path: '/invite/$token',
+  getParentRoute: () => rootRouteImport,
 } as any)
 const SharedTokenRoute = SharedTokenRouteImport.update({
   id: '/shared/$token',
@@ -113,6 +120,12 @@ const AuthedCampaignCampaignIdPeopleRoute =
     path: '/campaign/$campaignId/people',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedWorkspacesWorkspaceIdMembersRoute =
+  AuthedWorkspacesWorkspaceIdMembersRouteImport.update({
+    id: '/workspaces/$workspaceId/members',
+    path: '/workspaces/$workspaceId/members',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedCampaignCampaignIdPersonUserIdRoute =
   AuthedCampaignCampaignIdPersonUserIdRouteImport.update({
     id: '/campaign/$campaignId/person/$userId',
@@ -134,6 +147,7 @@ export interface FileRoutesByFullPath {
   '/account': typeof AuthedAccountRoute
   '/createCampaign': typeof AuthedCreateCampaignRoute
   '/dashboard': typeof AuthedDashboardRoute
+  '/invite/$token': typeof InviteTokenRoute
   '/shared/$token': typeof SharedTokenRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
   '/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
@@ -141,6 +155,7 @@ export interface FileRoutesByFullPath {
   '/campaign/$campaignId/heatmaps': typeof AuthedCampaignCampaignIdHeatmapsRoute
   '/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
   '/campaign/$campaignId/people': typeof AuthedCampaignCampaignIdPeopleRoute
+  '/workspaces/$workspaceId/members': typeof AuthedWorkspacesWorkspaceIdMembersRoute
   '/campaign/$campaignId/': typeof AuthedCampaignCampaignIdIndexRoute
   '/campaign/$campaignId/person/$userId': typeof AuthedCampaignCampaignIdPersonUserIdRoute
   '/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
@@ -153,6 +168,7 @@ export interface FileRoutesByTo {
   '/account': typeof AuthedAccountRoute
   '/createCampaign': typeof AuthedCreateCampaignRoute
   '/dashboard': typeof AuthedDashboardRoute
+  '/invite/$token': typeof InviteTokenRoute
   '/shared/$token': typeof SharedTokenRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
   '/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
@@ -160,6 +176,7 @@ export interface FileRoutesByTo {
   '/campaign/$campaignId/heatmaps': typeof AuthedCampaignCampaignIdHeatmapsRoute
   '/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
   '/campaign/$campaignId/people': typeof AuthedCampaignCampaignIdPeopleRoute
+  '/workspaces/$workspaceId/members': typeof AuthedWorkspacesWorkspaceIdMembersRoute
   '/campaign/$campaignId': typeof AuthedCampaignCampaignIdIndexRoute
   '/campaign/$campaignId/person/$userId': typeof AuthedCampaignCampaignIdPersonUserIdRoute
   '/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
@@ -174,6 +191,7 @@ export interface FileRoutesById {
   '/_authed/account': typeof AuthedAccountRoute
   '/_authed/createCampaign': typeof AuthedCreateCampaignRoute
   '/_authed/dashboard': typeof AuthedDashboardRoute
+  '/invite/$token': typeof InviteTokenRoute
   '/shared/$token': typeof SharedTokenRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
   '/_authed/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
@@ -181,6 +199,7 @@ export interface FileRoutesById {
   '/_authed/campaign/$campaignId/heatmaps': typeof AuthedCampaignCampaignIdHeatmapsRoute
   '/_authed/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
   '/_authed/campaign/$campaignId/people': typeof AuthedCampaignCampaignIdPeopleRoute
+  '/_authed/workspaces/$workspaceId/members': typeof AuthedWorkspacesWorkspaceIdMembersRoute
   '/_authed/campaign/$campaignId/': typeof AuthedCampaignCampaignIdIndexRoute
   '/_authed/campaign/$campaignId/person/$userId': typeof AuthedCampaignCampaignIdPersonUserIdRoute
   '/_authed/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
@@ -195,6 +214,7 @@ export interface FileRouteTypes {
     | '/account'
     | '/createCampaign'
     | '/dashboard'
+    | '/invite/$token'
     | '/shared/$token'
     | '/auth/google/callback'
     | '/campaign/$campaignId/edit'
@@ -202,6 +222,7 @@ export interface FileRouteTypes {
     | '/campaign/$campaignId/heatmaps'
     | '/campaign/$campaignId/insights'
     | '/campaign/$campaignId/people'
+    | '/workspaces/$workspaceId/members'
     | '/campaign/$campaignId/'
     | '/campaign/$campaignId/person/$userId'
     | '/campaign/$campaignId/session/$sessionId'
@@ -214,6 +235,7 @@ export interface FileRouteTypes {
     | '/account'
     | '/createCampaign'
     | '/dashboard'
+    | '/invite/$token'
     | '/shared/$token'
     | '/auth/google/callback'
     | '/campaign/$campaignId/edit'
@@ -221,6 +243,7 @@ export interface FileRouteTypes {
     | '/campaign/$campaignId/heatmaps'
     | '/campaign/$campaignId/insights'
     | '/campaign/$campaignId/people'
+    | '/workspaces/$workspaceId/members'
     | '/campaign/$campaignId'
     | '/campaign/$campaignId/person/$userId'
     | '/campaign/$campaignId/session/$sessionId'
@@ -234,6 +257,7 @@ export interface FileRouteTypes {
     | '/_authed/account'
     | '/_authed/createCampaign'
     | '/_authed/dashboard'
+    | '/invite/$token'
     | '/shared/$token'
     | '/auth/google/callback'
     | '/_authed/campaign/$campaignId/edit'
@@ -241,6 +265,7 @@ export interface FileRouteTypes {
     | '/_authed/campaign/$campaignId/heatmaps'
     | '/_authed/campaign/$campaignId/insights'
     | '/_authed/campaign/$campaignId/people'
+    | '/_authed/workspaces/$workspaceId/members'
     | '/_authed/campaign/$campaignId/'
     | '/_authed/campaign/$campaignId/person/$userId'
     | '/_authed/campaign/$campaignId/session/$sessionId'
@@ -252,6 +277,7 @@ export interface RootRouteChildren {
   PrivacyRoute: typeof PrivacyRoute
   SavedRoute: typeof SavedRoute
   TermsRoute: typeof TermsRoute
+  InviteTokenRoute: typeof InviteTokenRoute
   SharedTokenRoute: typeof SharedTokenRoute
   AuthGoogleCallbackRoute: typeof AuthGoogleCallbackRoute
 }
@@ -314,6 +340,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedDashboardRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/invite/$token': {
+      id: '/invite/$token'
+      path: '/invite/$token'
+      fullPath: '/invite/$token'
+      preLoaderRoute: typeof InviteTokenRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/shared/$token': {
       id: '/shared/$token'
       path: '/shared/$token'
@@ -370,6 +403,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedCampaignCampaignIdPeopleRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/workspaces/$workspaceId/members': {
+      id: '/_authed/workspaces/$workspaceId/members'
+      path: '/workspaces/$workspaceId/members'
+      fullPath: '/workspaces/$workspaceId/members'
+      preLoaderRoute: typeof AuthedWorkspacesWorkspaceIdMembersRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/campaign/$campaignId/person/$userId': {
       id: '/_authed/campaign/$campaignId/person/$userId'
       path: '/campaign/$campaignId/person/$userId'
@@ -396,6 +436,7 @@ interface AuthedRouteChildren {
   AuthedCampaignCampaignIdHeatmapsRoute: typeof AuthedCampaignCampaignIdHeatmapsRoute
   AuthedCampaignCampaignIdInsightsRoute: typeof AuthedCampaignCampaignIdInsightsRoute
   AuthedCampaignCampaignIdPeopleRoute: typeof AuthedCampaignCampaignIdPeopleRoute
+  AuthedWorkspacesWorkspaceIdMembersRoute: typeof AuthedWorkspacesWorkspaceIdMembersRoute
   AuthedCampaignCampaignIdIndexRoute: typeof AuthedCampaignCampaignIdIndexRoute
   AuthedCampaignCampaignIdPersonUserIdRoute: typeof AuthedCampaignCampaignIdPersonUserIdRoute
   AuthedCampaignCampaignIdSessionSessionIdRoute: typeof AuthedCampaignCampaignIdSessionSessionIdRoute
@@ -410,6 +451,8 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedCampaignCampaignIdHeatmapsRoute: AuthedCampaignCampaignIdHeatmapsRoute,
   AuthedCampaignCampaignIdInsightsRoute: AuthedCampaignCampaignIdInsightsRoute,
   AuthedCampaignCampaignIdPeopleRoute: AuthedCampaignCampaignIdPeopleRoute,
+  AuthedWorkspacesWorkspaceIdMembersRoute:
+    AuthedWorkspacesWorkspaceIdMembersRoute,
   AuthedCampaignCampaignIdIndexRoute: AuthedCampaignCampaignIdIndexRoute,
   AuthedCampaignCampaignIdPersonUserIdRoute:
     AuthedCampaignCampaignIdPersonUserIdRoute,
@@ -426,6 +469,7 @@ const rootRouteChildren: RootRouteChildren = {
   PrivacyRoute: PrivacyRoute,
   SavedRoute: SavedRoute,
   TermsRoute: TermsRoute,
+  InviteTokenRoute: InviteTokenRoute,
   SharedTokenRoute: SharedTokenRoute,
   AuthGoogleCallbackRoute: AuthGoogleCallbackRoute,
 }

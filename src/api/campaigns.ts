@@ -8,15 +8,23 @@ import type { UpdateCampaignPayload } from '../../common/api/campaigns.js';
 export const campaignKeys = {
   all: ['campaigns'] as const,
   list: () => [...campaignKeys.all, 'list'] as const,
+  /** One workspace's campaigns (the dashboard of that workspace). */
+  workspace: (workspaceId: string) => [...campaignKeys.all, 'list', workspaceId] as const,
 };
 
 /** On 401 the client refreshes once and retries once, like every call; nothing here retries again. */
-export async function fetchCampaigns(client: ApiClient = api): Promise<Campaign[]> {
-  const body = await client.get<CampaignListResponse>(API_PATHS.campaigns);
+export async function fetchCampaigns(client: ApiClient = api, workspaceId?: string): Promise<Campaign[]> {
+  const path = workspaceId ? `${API_PATHS.campaigns}?workspace_id=${encodeURIComponent(workspaceId)}` : API_PATHS.campaigns;
+  const body = await client.get<CampaignListResponse>(path);
   return Array.isArray(body?.data) ? body.data : [];
 }
 
-export const campaignsQueryOptions = () => queryOptions({ queryKey: campaignKeys.list(), queryFn: () => fetchCampaigns() });
+/** Every campaign of every workspace the user belongs to; with `workspaceId`, that workspace's only. */
+export const campaignsQueryOptions = (workspaceId?: string) =>
+  queryOptions({
+    queryKey: (workspaceId ? campaignKeys.workspace(workspaceId) : campaignKeys.list()) as readonly string[],
+    queryFn: () => fetchCampaigns(api, workspaceId),
+  });
 
 /** Create errors: the server's error field, else the status, else a generic text. */
 export function createErrorMessage(error: unknown, fallback = 'Failed to create campaign.'): string {

@@ -2,11 +2,13 @@ import { Link } from '@tanstack/react-router';
 import { HttpError } from '../api/client.js';
 
 /**
- * Whether loading a campaign's sessions failed because there is no such campaign: unknown (404)
- * or not a campaign id at all (the server's 400 for a malformed one).
+ * Whether loading a campaign's sessions failed because there is no such campaign among the user's:
+ * unknown (404), not a campaign id at all (the server's 400 for a malformed one), or in a workspace
+ * the user is not (or no longer) in (the server's bare 403, never a role's "Missing permission").
  */
 export function isUnknownCampaign(error: unknown): boolean {
-  return error instanceof HttpError && (error.status === 404 || (error.status === 400 && error.serverMessage === 'Invalid campaign id'));
+  if (!(error instanceof HttpError)) return false;
+  return error.status === 404 || (error.status === 400 && error.serverMessage === 'Invalid campaign id') || (error.status === 403 && error.serverMessage === 'Forbidden');
 }
 
 /** In place of the sessions page when the campaign does not exist: what happened and the way back. */

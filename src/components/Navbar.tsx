@@ -1,10 +1,13 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import { logout, useAuth } from '../auth/session.js';
 import { startSignIn } from '../auth/signIn.js';
 import { Avatar } from './Avatar.js';
 import { LogoMark, PRODUCT_NAME } from './Brand.js';
 import { NAV_LINKS } from './navLinks.js';
+
+// Loaded once someone is signed in: the landing page's first load carries none of it.
+const WorkspaceSwitcher = lazy(() => import('./WorkspaceSwitcher.js').then((module) => ({ default: module.WorkspaceSwitcher })));
 
 export function Navbar() {
   const { user, isAuthenticated } = useAuth();
@@ -70,6 +73,9 @@ export function Navbar() {
           <div className="nav-user">
             {isAuthenticated && user ? (
               <>
+                <Suspense fallback={null}>
+                  <WorkspaceSwitcher />
+                </Suspense>
                 {/* Named by its visible text first (speech users say what they see), then what it opens. */}
                 <Link to="/account" className="nav-account" onClick={() => setOpen(false)}>
                   <Avatar user={user} />

@@ -16,6 +16,8 @@ const SCREENS: Record<string, string> = {
   '/_authed/campaign/$campaignId/session/$sessionId': 'Session Replay',
   '/_authed/campaign/$campaignId/people': 'Campaign People',
   '/_authed/campaign/$campaignId/person/$userId': 'Person',
+  '/_authed/workspaces/$workspaceId/members': 'Members',
+  '/invite/$token': 'Join a workspace',
   '/saved': 'Saved replays',
   '/auth/google/callback': 'Signing in',
   '/privacy': 'Privacy',

@@ -246,6 +246,19 @@ export async function clearReplays(): Promise<void> {
 }
 
 /** A deleted campaign's replays leave the device too. */
+/**
+ * Removes the saved replays (never the recording files the user opened) of every campaign not in
+ * `kept`: the campaigns of the workspaces the user still belongs to. Returns the removed keys.
+ */
+export async function removeReplaysOutside(kept: ReadonlySet<string>): Promise<string[]> {
+  const db = await openOfflineDb();
+  const keys = (await db.getAll('replays')).filter((replay) => !replay.imported && !kept.has(replay.campaignId)).map((replay) => replay.key);
+  if (keys.length === 0) return keys;
+  await deleteReplays(db, keys);
+  notifyOfflineChange({ type: 'replays' });
+  return keys;
+}
+
 export async function removeCampaignReplays(campaignId: string): Promise<void> {
   const db = await openOfflineDb();
   const keys = (await db.getAll('replays')).filter((replay) => replay.campaignId === campaignId).map((replay) => replay.key);

@@ -5,6 +5,7 @@ import { completeGoogleSignIn } from '../api/auth.js';
 import type { SignInResponse } from '../../common/api-types.js';
 import { signedIn } from '../auth/session.js';
 import { DEFAULT_AFTER_SIGN_IN, safePath } from '../auth/returnTo.js';
+import { dropLostReplays } from '../offline/lostWorkspaces.js';
 
 export const NO_CODE = 'No authorization code received.';
 export const SIGN_IN_FAILED = 'Authentication failed. Please try again.';
@@ -45,6 +46,8 @@ export function AuthCallback({ code, state }: { code?: string; state?: string })
       async ({ user, returnTo }) => {
         if (!active) return;
         await signedIn(user, queryClient);
+        // Behind the navigation: saved replays of workspaces the account has left go.
+        void dropLostReplays().catch(() => undefined);
         // The page the user was going to, kept by the server through the sign-in.
         await navigate({ to: safePath(returnTo) ?? DEFAULT_AFTER_SIGN_IN, replace: true });
       },

@@ -1,5 +1,5 @@
 import { campaignDataChanged } from '../api/campaignData.js';
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { campaignKeys, campaignsQueryOptions, deleteCampaign, deleteErrorMessage } from '../api/campaigns.js';
@@ -28,6 +28,8 @@ import { StorageQuotaNotice } from '../components/StorageQuotaNotice.js';
 import { CampaignTabs } from '../components/CampaignTabs.js';
 import { CampaignUsage } from '../components/CampaignUsage.js';
 import { LoadMore } from '../components/LoadMore.js';
+import { RoleNote } from '../components/RoleNote.js';
+import { useCampaignPermissions } from '../lib/permissions.js';
 
 interface CampaignSessionsProps {
   campaignId: string;
@@ -56,6 +58,10 @@ export function CampaignSessions({ campaignId, sessionActions, list: listSearch 
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const { refusal } = useCampaignPermissions(campaignId);
+  const cantManage = refusal('campaigns.manage');
+  const erases = !refusal('data.erase');
+  const noteId = useId();
   const campaignName = useCampaignName(campaignId);
   const { data: retentionDays } = useQuery({
     ...campaignsQueryOptions(),
@@ -118,11 +124,19 @@ export function CampaignSessions({ campaignId, sessionActions, list: listSearch 
           <button
             type="button"
             className="button button-secondary"
+            disabled={Boolean(cantManage)}
+            aria-describedby={cantManage ? noteId : undefined}
             onClick={() => void navigate({ to: '/campaign/$campaignId/edit', params: { campaignId }, search: { from: 'sessions' } })}
           >
             Edit Campaign
           </button>
-          <button type="button" className="button button-danger" onClick={() => setConfirmDelete(true)}>
+          <button
+            type="button"
+            className="button button-danger"
+            disabled={Boolean(cantManage)}
+            aria-describedby={cantManage ? noteId : undefined}
+            onClick={() => setConfirmDelete(true)}
+          >
             Delete Campaign
           </button>
           <button type="button" className="button button-secondary" onClick={() => void navigate({ to: '/dashboard' })}>
@@ -131,6 +145,7 @@ export function CampaignSessions({ campaignId, sessionActions, list: listSearch 
         </div>
       </div>
 
+      <RoleNote id={noteId} reason={cantManage} />
       <CampaignTabs campaignId={campaignId} current="sessions" />
       {campaignId && <CampaignUsage campaignId={campaignId} sessionsChangedAt={sessions.dataUpdatedAt} />}
       {!campaignId && <ErrorBox title="Campaign ID is required" />}
@@ -224,7 +239,7 @@ export function CampaignSessions({ campaignId, sessionActions, list: listSearch 
                   campaignId={campaignId}
                   session={session}
                   onDetails={setDetails}
-                  onDelete={setToDelete}
+                  onDelete={erases ? setToDelete : undefined}
                   actions={sessionActions?.(session)}
                   list={listContext(filters, q, type)}
                 />

@@ -5,11 +5,12 @@ import { campaignKeys, createCampaign } from '../api/campaigns.js';
 import { newCampaignForm, toCreatePayload } from '../lib/createForm.js';
 import { CampaignFormPage } from './CampaignForm.js';
 
-export function CreateCampaign() {
+/** Makes the campaign in the workspace the URL names (none: the account's personal one). */
+export function CreateCampaign({ workspaceId }: { workspaceId?: string }) {
   const [initial] = useState(() => newCampaignForm(new Date()));
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const toDashboard = () => navigate({ to: '/dashboard' });
+  const toDashboard = () => navigate({ to: '/dashboard', search: workspaceId ? { workspace: workspaceId } : {} });
   return (
     <CampaignFormPage
       title="Create Campaign"
@@ -20,7 +21,7 @@ export function CreateCampaign() {
       backLabel="Back to Dashboard"
       onBack={() => void toDashboard()}
       save={async (form) => {
-        await createCampaign(toCreatePayload(form));
+        await createCampaign({ ...toCreatePayload(form), ...(workspaceId ? { workspace_id: workspaceId } : {}) });
         await queryClient.invalidateQueries({ queryKey: campaignKeys.all });
         await toDashboard();
       }}

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { campaignsQueryOptions, loaderScriptQueryOptions } from '../api/campaigns.js';
@@ -9,11 +9,13 @@ import { ErrorBox } from '../components/ErrorBox.js';
 import { InstallBlock, ScriptActions } from '../components/ScriptActions.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 import { CampaignUsageFacts } from '../components/CampaignUsage.js';
+import { RoleNote } from '../components/RoleNote.js';
+import { permissionsOf, useCurrentWorkspace } from '../lib/permissions.js';
 
 /** The dashboard: its route's loader has the campaigns in the cache first (offline, the persisted copy). */
-export function Dashboard() {
-  const { data } = useSuspenseQuery(campaignsQueryOptions());
-  return <DashboardView campaigns={data} />;
+export function Dashboard({ workspaceId }: { workspaceId?: string }) {
+  const { data } = useSuspenseQuery(campaignsQueryOptions(workspaceId));
+  return <DashboardView campaigns={data} workspaceId={workspaceId} />;
 }
 
 /** While the route's loader waits for the campaigns: skeleton rows. */
@@ -30,9 +32,14 @@ interface ViewProps {
   /** None while loading. */
   campaigns?: Campaign[];
   failed?: { message: string; onRetry: () => void };
+  /** The workspace the URL names (none: the account's only one). */
+  workspaceId?: string;
 }
 
-function DashboardView({ campaigns, failed }: ViewProps) {
+function DashboardView({ campaigns, failed, workspaceId }: ViewProps) {
+  const { current, count } = useCurrentWorkspace(workspaceId);
+  const cantManage = permissionsOf(current?.role).refusal('campaigns.manage');
+  const noteId = useId();
   const script = useQuery(loaderScriptQueryOptions());
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
@@ -49,11 +56,28 @@ function DashboardView({ campaigns, failed }: ViewProps) {
   return (
     <div className="page">
       <div className="page-header">
-        <h1>Campaign Dashboard</h1>
-        <Link to="/createCampaign" className="button button-primary">
-          Create Campaign
-        </Link>
+        <div>
+          <h1>Campaign Dashboard</h1>
+          {current && count > 1 && <p className="muted">Workspace: {current.name}</p>}
+        </div>
+        <div className="actions">
+          {current && (
+            <Link to="/workspaces/$workspaceId/members" params={{ workspaceId: current.id }} className="button button-secondary">
+              Members
+            </Link>
+          )}
+          {cantManage ? (
+            <button type="button" className="button button-primary" disabled aria-describedby={noteId}>
+              Create Campaign
+            </button>
+          ) : (
+            <Link to="/createCampaign" search={workspaceId ? { workspace: workspaceId } : {}} className="button button-primary">
+              Create Campaign
+            </Link>
+          )}
+        </div>
       </div>
+      <RoleNote id={noteId} reason={cantManage} />
 
       {notice && !noticeDismissed && (
         <div className="page-notice" role="status">
@@ -120,7 +144,13 @@ function DashboardView({ campaigns, failed }: ViewProps) {
         <div className="empty-state">
           <h2>No campaigns yet</h2>
           <p className="muted">Create a campaign to get your tracking script and start recording sessions.</p>
-          <button type="button" className="button button-primary" onClick={() => void navigate({ to: '/createCampaign' })}>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={Boolean(cantManage)}
+            aria-describedby={cantManage ? noteId : undefined}
+            onClick={() => void navigate({ to: '/createCampaign', search: workspaceId ? { workspace: workspaceId } : {} })}
+          >
             Create Your First Campaign
           </button>
         </div>
@@ -132,7 +162,13 @@ function DashboardView({ campaigns, failed }: ViewProps) {
       ) : (
         <ul className="campaign-list">
           {shown.map((campaign) => (
-            <CampaignRow key={campaign.id} campaign={campaign} scriptSource={script.data} onScriptError={setScriptError} />
+            <CampaignRow
+              key={campaign.id}
+              campaign={campaign}
+              scriptSource={script.data}
+              onScriptError={setScriptError}
+              editRefused={cantManage ? noteId : undefined}
+            />
           ))}
         </ul>
       )}
@@ -153,10 +189,13 @@ function CampaignRow({
   campaign,
   scriptSource,
   onScriptError,
+  editRefused,
 }: {
   campaign: Campaign;
   scriptSource: string | undefined;
   onScriptError: (m: string | null) => void;
+  /** The id of the reason the role cannot edit, when it cannot. */
+  editRefused?: string;
 }) {
   const status = campaignStatus(campaign);
   return (
@@ -187,14 +226,20 @@ function CampaignRow({
       </div>
       <div className="row-actions">
         <ScriptActions campaignId={campaign.id} source={scriptSource} onError={onScriptError} />
-        <Link
-          to="/campaign/$campaignId/edit"
-          params={{ campaignId: campaign.id }}
-          className="button button-secondary button-small"
-          aria-label={`Edit ${campaign.name}`}
-        >
-          Edit
-        </Link>
+        {editRefused ? (
+          <button type="button" className="button button-secondary button-small" aria-label={`Edit ${campaign.name}`} disabled aria-describedby={editRefused}>
+            Edit
+          </button>
+        ) : (
+          <Link
+            to="/campaign/$campaignId/edit"
+            params={{ campaignId: campaign.id }}
+            className="button button-secondary button-small"
+            aria-label={`Edit ${campaign.name}`}
+          >
+            Edit
+          </Link>
+        )}
         <Link to="/campaign/$campaignId" params={{ campaignId: campaign.id }} className="button button-primary button-small">
           View Recordings
         </Link>

@@ -6,6 +6,7 @@ import type { Campaign } from '../../common/api-types.js';
 import { ErrorBox } from '../components/ErrorBox.js';
 import { Spinner } from '../components/Spinner.js';
 import { CampaignFormPage } from './CampaignForm.js';
+import { useCampaignPermissions } from '../lib/permissions.js';
 
 /** Where the edit form was opened from, and so where it goes back to. */
 export type EditReturn = 'dashboard' | 'sessions';
@@ -16,14 +17,21 @@ export function EditCampaign({ campaignId, from }: { campaignId: string; from: E
   const queryClient = useQueryClient();
   const back = () => (from === 'sessions' ? navigate({ to: '/campaign/$campaignId', params: { campaignId } }) : navigate({ to: '/dashboard' }));
   const campaign = campaigns.data?.find((c) => c.id === campaignId);
+  const cantManage = useCampaignPermissions(campaignId).refusal('campaigns.manage');
 
-  if (!campaign) {
+  if (!campaign || cantManage) {
     return (
       <div className="page page-narrow">
         <div className="page-header">
           <h1>Edit Campaign</h1>
         </div>
-        {campaigns.isPending ? <Spinner /> : <ErrorBox title={campaigns.isError ? 'Failed to load campaign.' : 'Campaign not found'} />}
+        {cantManage ? (
+          <ErrorBox title={cantManage} />
+        ) : campaigns.isPending ? (
+          <Spinner />
+        ) : (
+          <ErrorBox title={campaigns.isError ? 'Failed to load campaign.' : 'Campaign not found'} />
+        )}
       </div>
     );
   }

@@ -1,12 +1,14 @@
 import { campaignDataChanged } from '../api/campaignData.js';
 import '../components/people.css';
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { erasePerson, personExportUrl, personKey, personQueryOptions } from '../api/people.js';
 import { createErrorMessage } from '../api/campaigns.js';
 import { ConfirmDeleteModal, SessionDetailsModal } from '../components/SessionModals.js';
 import { ErrorBox } from '../components/ErrorBox.js';
+import { RoleNote } from '../components/RoleNote.js';
+import { useCampaignPermissions } from '../lib/permissions.js';
 import { SessionCard } from '../components/SessionCard.js';
 import { formatDateTime } from '../lib/format.js';
 import { PeopleFactsList } from '../components/replay/PersonFacts.js';
@@ -29,6 +31,8 @@ export function Person({ campaignId, userId }: Props) {
   const [details, setDetails] = useState<Session | null>(null);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const cantErase = useCampaignPermissions(campaignId).refusal('data.erase');
+  const noteId = useId();
   const erase = useMutation({
     mutationFn: () => erasePerson(campaignId, userId),
     onSuccess: async () => {
@@ -46,10 +50,17 @@ export function Person({ campaignId, userId }: Props) {
         <a className="button button-secondary" href={personExportUrl(campaignId, userId)} download>
           Download data (JSON)
         </a>
-        <button type="button" className="button button-danger" onClick={() => setErasing(true)}>
+        <button
+          type="button"
+          className="button button-danger"
+          disabled={Boolean(cantErase)}
+          aria-describedby={cantErase ? noteId : undefined}
+          onClick={() => setErasing(true)}
+        >
           Erase this person
         </button>
       </div>
+      <RoleNote id={noteId} reason={cantErase} />
       {erase.isError && <ErrorBox title="Error" message={createErrorMessage(erase.error, 'Failed to erase this person')} />}
       <PersonSeen person={person} />
       <section className="card" aria-labelledby="person-told">

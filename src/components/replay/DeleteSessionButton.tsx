@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { deleteSession, deleteSessionErrorMessage } from '../../api/sessions.js';
 import { campaignDataChanged } from '../../api/campaignData.js';
 import { DeleteSessionModal } from '../SessionModals.js';
+import { useCampaignPermissions } from '../../lib/permissions.js';
 
 /** Deletes the session being replayed, after the same confirmation as the sessions list; then back to its sessions. */
 export function DeleteSessionButton({ campaignId, sessionId }: { campaignId: string; sessionId: string }) {
@@ -11,6 +12,7 @@ export function DeleteSessionButton({ campaignId, sessionId }: { campaignId: str
   const [error, setError] = useState<string | null>(null);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const cantErase = useCampaignPermissions(campaignId).refusal('data.erase');
   const remove = useMutation({
     mutationFn: () => deleteSession(campaignId, sessionId),
     onSuccess: async () => {
@@ -24,6 +26,8 @@ export function DeleteSessionButton({ campaignId, sessionId }: { campaignId: str
     },
   });
 
+  // A role without erasure sees no Delete here (the replay's actions say why: ReplayActions).
+  if (cantErase) return null;
   return (
     <>
       <button type="button" className="button button-danger" onClick={() => setConfirming(true)}>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client.js';
 import type { CreatedShare, ShareExpiry, ShareList } from '../../../common/api/shares.js';
+import { useCampaignPermissions } from '../../lib/permissions.js';
 
 const id = encodeURIComponent;
 const exportPath = (campaignId: string, sessionId: string) => `/api/v1/replay/export/${id(campaignId)}/${id(sessionId)}`;
@@ -26,14 +27,26 @@ interface ReplayActionsProps {
  */
 export function ReplayActions({ campaignId, sessionId }: ReplayActionsProps) {
   const [sharing, setSharing] = useState(false);
+  const { refusal } = useCampaignPermissions(campaignId);
+  // What the role cannot do here, said once beside the actions (a viewer: no download, no share).
+  const refused = [refusal('sessions.download'), refusal('shares.manage'), refusal('data.erase')].filter(Boolean);
   return (
     <div className="replay-share">
-      <a className="button button-secondary" href={exportPath(campaignId, sessionId)} download={`tapedeck-${sessionId}.json.gz`}>
-        Download recording
-      </a>
-      <button type="button" className="button button-secondary" aria-expanded={sharing} onClick={() => setSharing((open) => !open)}>
-        Share
-      </button>
+      {!refusal('sessions.download') && (
+        <a className="button button-secondary" href={exportPath(campaignId, sessionId)} download={`tapedeck-${sessionId}.json.gz`}>
+          Download recording
+        </a>
+      )}
+      {!refusal('shares.manage') && (
+        <button type="button" className="button button-secondary" aria-expanded={sharing} onClick={() => setSharing((open) => !open)}>
+          Share
+        </button>
+      )}
+      {refused.length > 0 && (
+        <p className="small muted role-note" data-testid="role-note">
+          {refused.join('; ')}
+        </p>
+      )}
       {sharing && <SharePanel campaignId={campaignId} sessionId={sessionId} />}
     </div>
   );

@@ -1,0 +1,59 @@
+import { useQuery } from '@tanstack/react-query';
+import { can, type Permission, type Role } from '../../common/teams.js';
+import { campaignsQueryOptions } from '../api/campaigns.js';
+import { workspacesQueryOptions, type Workspace } from '../api/workspaces.js';
+
+// What the signed-in user may do, from the same matrix the server asks (common/teams.ts), by
+// permission name, and their role in the workspace the API answers. Until the role is known
+// (loading, offline without a cached list, a campaign cached by an older build) every control
+// shows: the server refuses what the role does not allow anyway.
+
+const ROLE_PLURAL: Record<Role, string> = { owner: 'Owners', admin: 'Admins', member: 'Members', viewer: 'Viewers' };
+
+/** What a control of each permission does, as the reason a role cannot use it says it. */
+const ACTIONS: Partial<Record<Permission, string>> = {
+  'campaigns.manage': 'edit campaigns or their rules',
+  'data.erase': 'erase sessions or people',
+  'shares.manage': 'share replays',
+  'sessions.download': 'download recordings',
+  'members.manage': 'invite or manage members',
+  'audit.read': 'read the audit log',
+  'workspace.transfer': 'transfer the workspace',
+};
+
+/** The reason a role lacks a permission ("Viewers can't share replays"), or null when it holds it or the role is unknown. */
+export function refusal(role: Role | undefined, permission: Permission): string | null {
+  if (!role || can(role, permission)) return null;
+  return `${ROLE_PLURAL[role]} can't ${ACTIONS[permission] ?? permission}`;
+}
+
+export interface Permissions {
+  role: Role | undefined;
+  /** Null when allowed; the reason when not. */
+  refusal: (permission: Permission) => string | null;
+}
+
+export const permissionsOf = (role: Role | undefined): Permissions => ({ role, refusal: (permission) => refusal(role, permission) });
+
+/** The workspace the URL names, else the only or personal one (undefined until the list is known). */
+export function useCurrentWorkspace(workspaceId: string | undefined): { current: Workspace | undefined; count: number } {
+  const { data = [] } = useQuery(workspacesQueryOptions());
+  const current = workspaceId ? data.find((w) => w.id === workspaceId) : (data.find((w) => w.personal) ?? data[0]);
+  return { current, count: data.length };
+}
+
+/** The user's role in a workspace (undefined until known). */
+export function useWorkspaceRole(workspaceId: string | undefined): Role | undefined {
+  const { data } = useQuery({ ...workspacesQueryOptions(), enabled: Boolean(workspaceId) });
+  return data?.find((workspace) => workspace.id === workspaceId)?.role;
+}
+
+export function useWorkspacePermissions(workspaceId: string | undefined): Permissions {
+  return permissionsOf(useWorkspaceRole(workspaceId));
+}
+
+/** The user's permissions in the workspace the campaign belongs to. */
+export function useCampaignPermissions(campaignId: string): Permissions {
+  const { data: workspaceId } = useQuery({ ...campaignsQueryOptions(), select: (campaigns) => campaigns.find((c) => c.id === campaignId)?.workspace_id });
+  return useWorkspacePermissions(workspaceId);
+}
