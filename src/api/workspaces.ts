@@ -11,6 +11,8 @@ export interface Workspace {
   name: string;
   role: Role;
   personal: boolean;
+  /** What the caller may do here, by permission name: the matrix and the workspace's viewer switches. */
+  permissions: string[];
 }
 export interface Member {
   user_id: string;

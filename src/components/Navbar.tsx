@@ -7,7 +7,7 @@ import { LogoMark, PRODUCT_NAME } from './Brand.js';
 import { NAV_LINKS } from './navLinks.js';
 
 // Loaded once someone is signed in: the landing page's first load carries none of it.
-const WorkspaceSwitcher = lazy(() => import('./WorkspaceSwitcher.js').then((module) => ({ default: module.WorkspaceSwitcher })));
+const WorkspaceSwitcher = lazy(() => import('./WorkspaceSwitcher.js'));
 
 export function Navbar() {
   const { user, isAuthenticated } = useAuth();
@@ -49,26 +49,20 @@ export function Navbar() {
         </button>
         <div id="main-menu" className={`nav-menu${open ? ' open' : ''}`}>
           <ul className="nav-links">
-            {NAV_LINKS.map((link) => {
-              const active = link.to === '/' ? pathname === '/' : pathname === link.to || pathname.startsWith(`${link.to}/`);
-              return (
-                <li key={link.to}>
-                  <a
-                    href={link.to}
-                    className={active ? 'nav-link active' : 'nav-link'}
-                    aria-current={active ? 'page' : undefined}
-                    onClick={(e) => {
-                      if (e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || e.button !== 0) return;
-                      e.preventDefault();
-                      setOpen(false);
-                      void navigate({ to: link.to });
-                    }}
-                  >
-                    {link.label}
-                  </a>
-                </li>
-              );
-            })}
+            {NAV_LINKS.map((link) => (
+              <li key={link.to}>
+                {/* Active on its own pages (Home only on /), whatever the search; the Link marks it aria-current. */}
+                <Link
+                  to={link.to}
+                  className="nav-link"
+                  activeProps={{ className: 'active' }}
+                  activeOptions={{ exact: link.to === '/', includeSearch: false }}
+                  onClick={() => setOpen(false)}
+                >
+                  {link.label}
+                </Link>
+              </li>
+            ))}
           </ul>
           <div className="nav-user">
             {isAuthenticated && user ? (

@@ -7,7 +7,7 @@ import { workspacesQueryOptions } from '../api/workspaces.js';
 // The shell's workspace switcher (issue 37): shown to accounts in more than one workspace. The
 // current one is the URL's (?workspace= on the dashboard), or on a campaign's pages the campaign's.
 
-export function WorkspaceSwitcher() {
+export default function WorkspaceSwitcher() {
   const { data } = useQuery(workspacesQueryOptions());
   const queryClient = useQueryClient();
   const navigate = useNavigate();

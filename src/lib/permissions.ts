@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { can, type Permission, type Role } from '../../common/teams.js';
+import type { Permission, Role } from '../../common/teams.js';
 import { campaignsQueryOptions } from '../api/campaigns.js';
 import { workspacesQueryOptions, type Workspace } from '../api/workspaces.js';
 
-// What the signed-in user may do, from the same matrix the server asks (common/teams.ts), by
-// permission name, and their role in the workspace the API answers. Until the role is known
+// What the signed-in user may do, by permission name, as the server answers it for each workspace
+// (the matrix in common/teams.ts with the workspace's viewer switches). Until the role is known
 // (loading, offline without a cached list, a campaign cached by an older build) every control
 // shows: the server refuses what the role does not allow anyway.
 
@@ -21,10 +21,10 @@ const ACTIONS: Partial<Record<Permission, string>> = {
   'workspace.transfer': 'transfer the workspace',
 };
 
-/** The reason a role lacks a permission ("Viewers can't share replays"), or null when it holds it or the role is unknown. */
-export function refusal(role: Role | undefined, permission: Permission): string | null {
-  if (!role || can(role, permission)) return null;
-  return `${ROLE_PLURAL[role]} can't ${ACTIONS[permission] ?? permission}`;
+/** The reason the workspace's role lacks a permission ("Viewers can't share replays"), or null when it holds it or the workspace is unknown. */
+export function refusal(workspace: Workspace | undefined, permission: Permission): string | null {
+  if (!workspace || workspace.permissions.includes(permission)) return null;
+  return `${ROLE_PLURAL[workspace.role]} can't ${ACTIONS[permission] ?? permission}`;
 }
 
 export interface Permissions {
@@ -33,7 +33,10 @@ export interface Permissions {
   refusal: (permission: Permission) => string | null;
 }
 
-export const permissionsOf = (role: Role | undefined): Permissions => ({ role, refusal: (permission) => refusal(role, permission) });
+export const permissionsOf = (workspace: Workspace | undefined): Permissions => ({
+  role: workspace?.role,
+  refusal: (permission) => refusal(workspace, permission),
+});
 
 /** The workspace the URL names, else the only or personal one (undefined until the list is known). */
 export function useCurrentWorkspace(workspaceId: string | undefined): { current: Workspace | undefined; count: number } {
@@ -42,14 +45,14 @@ export function useCurrentWorkspace(workspaceId: string | undefined): { current:
   return { current, count: data.length };
 }
 
-/** The user's role in a workspace (undefined until known). */
-export function useWorkspaceRole(workspaceId: string | undefined): Role | undefined {
+/** The user's workspace by id (undefined until known). */
+function useWorkspace(workspaceId: string | undefined): Workspace | undefined {
   const { data } = useQuery({ ...workspacesQueryOptions(), enabled: Boolean(workspaceId) });
-  return data?.find((workspace) => workspace.id === workspaceId)?.role;
+  return data?.find((workspace) => workspace.id === workspaceId);
 }
 
 export function useWorkspacePermissions(workspaceId: string | undefined): Permissions {
-  return permissionsOf(useWorkspaceRole(workspaceId));
+  return permissionsOf(useWorkspace(workspaceId));
 }
 
 /** The user's permissions in the workspace the campaign belongs to. */

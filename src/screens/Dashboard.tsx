@@ -38,7 +38,7 @@ interface ViewProps {
 
 function DashboardView({ campaigns, failed, workspaceId }: ViewProps) {
   const { current, count } = useCurrentWorkspace(workspaceId);
-  const cantManage = permissionsOf(current?.role).refusal('campaigns.manage');
+  const cantManage = permissionsOf(current).refusal('campaigns.manage');
   const noteId = useId();
   const script = useQuery(loaderScriptQueryOptions());
   const [search, setSearch] = useState('');

@@ -39,7 +39,7 @@ export function WorkspaceMembers({ workspaceId }: { workspaceId: string }) {
 
 function MembersPage({ workspaceId, members }: { workspaceId: string; members: Member[] }) {
   const { current } = useCurrentWorkspace(workspaceId);
-  const permissions = permissionsOf(current?.role);
+  const permissions = permissionsOf(current);
   const cantManage = permissions.refusal('members.manage');
   const manages = current !== undefined && !cantManage;
   const noteId = useId();
