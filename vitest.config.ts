@@ -20,6 +20,10 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           globalSetup: ['tests/helpers/require-postgres.ts'],
+          // The files share a worker's loaded modules: each starts its own server on its own
+          // database, and importing the server afresh for each file was half the project's CPU.
+          // (The PWA's unit tests mock modules, and keep a fresh import per file.)
+          isolate: false,
         },
       },
       {
