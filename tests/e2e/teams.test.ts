@@ -2,7 +2,9 @@ import { describe, expect, it, onTestFailed } from 'vitest';
 import type { Page } from 'playwright-core';
 import { hasChromium } from '../helpers/browser.js';
 import { TEST_PASSWORD } from '../helpers/signin.js';
-import { insertSession } from '../../server/recordings/seed.js';
+import { appendChunk, insertSession } from '../../server/recordings/seed.js';
+import { MEMBERSHIP_HEARTBEAT_MS } from '../../src/components/WorkspaceSwitcher.js';
+import { desktopRecording } from './replay-fixtures.js';
 import { step } from './step.js';
 import { expectAccessible } from './a11y.js';
 import { openAsOwner, useVisitorRig } from './tracker-site.js';
@@ -10,8 +12,8 @@ import { openAsOwner, useVisitorRig } from './tracker-site.js';
 // Issue 37 in the browser: the owner invites a member by link from the Members screen; the
 // member opens the link signed out, signs up through the built-in provider, lands in the
 // workspace, opens the campaign's sessions and finds its rules not theirs to edit (the control
-// disabled, the reason beside it). The owner removes them; their next load of the campaign says
-// it is not theirs. With TEAMS_SCREENSHOTS=1 the Members screen is saved to
+// disabled, the reason beside it), and watches a replay. The owner removes them: within a
+// heartbeat the replay left open gives way to their dashboard, and the campaign is not theirs. With TEAMS_SCREENSHOTS=1 the Members screen is saved to
 // docs/screenshots/members-{1280,390}.png.
 
 const screenshots = process.env.TEAMS_SCREENSHOTS === '1';
@@ -41,9 +43,10 @@ describe.skipIf(!hasChromium)('teams', () => {
       pages: '/',
       exit_url: '/',
       page_count: 1,
-      event_count: 40,
+      event_count: desktopRecording.length,
       click_count: 2,
     });
+    await appendChunk(rig.server.db, { campaignId: rig.campaignId, sessionId: 'a'.repeat(32), seq: 0, events: desktopRecording });
     const workspaces = (await (await fetch(`${rig.server.url}/api/v1/workspaces`, { headers: rig.owner.headers })).json()) as { data: { id: string }[] };
     const workspaceId = workspaces.data[0].id;
 
@@ -108,6 +111,13 @@ describe.skipIf(!hasChromium)('teams', () => {
       expect(await member.getByLabel('Campaign Name').count()).toBe(0);
     });
 
+    await step('3b. The member watches the replay (left open for step 6)', async () => {
+      await member.goto(`${origin}/campaign/${rig.campaignId}`);
+      await member.getByTestId('session-card').getByRole('link', { name: 'Watch Replay' }).click();
+      await member.waitForURL(new RegExp(`/campaign/${rig.campaignId}/session/${'a'.repeat(32)}`));
+      await member.locator('.replayer-wrapper iframe').waitFor({ state: 'attached' });
+    });
+
     await step('4. The owner sees the member and the audit log; the Members screen at 1280 and 390', async () => {
       await owner.getByLabel('E-mail').fill('carl.viewer@example.test');
       await owner.getByLabel('Role', { exact: true }).selectOption('viewer');
@@ -141,7 +151,14 @@ describe.skipIf(!hasChromium)('teams', () => {
       await owner.getByTestId('audit-entry').filter({ hasText: 'member.removed' }).waitFor();
     });
 
-    await step("6. The removed member's next load of the campaign says it is not theirs", async () => {
+    await step('6. Within a heartbeat the removed member is taken from the replay to their dashboard', async () => {
+      await member.waitForURL(`${origin}/dashboard`, { timeout: MEMBERSHIP_HEARTBEAT_MS * 2 + 10_000 });
+      await member.getByRole('heading', { name: 'No campaigns yet' }).waitFor();
+      // No switcher now: one workspace is left.
+      expect(await member.getByRole('combobox', { name: 'Workspace' }).count()).toBe(0);
+    });
+
+    await step("7. The removed member's next load of the campaign says it is not theirs", async () => {
       await member.goto(`${origin}/campaign/${rig.campaignId}`);
       await member.getByRole('heading', { name: 'Campaign not found' }).waitFor();
       // Back in their own workspace only: no switcher.
