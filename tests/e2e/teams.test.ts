@@ -123,6 +123,7 @@ describe.skipIf(!hasChromium)('teams', () => {
       await owner.getByLabel('Role', { exact: true }).selectOption('viewer');
       await owner.getByRole('button', { name: 'Create invite' }).click();
       await owner.getByTestId('invite-line').filter({ hasText: 'carl.viewer@example.test' }).waitFor();
+      const carlsInvite = await owner.getByTestId('invite-url').inputValue();
       await owner.reload();
       await owner.getByTestId('member-line').filter({ hasText: 'bea.member@example.test' }).waitFor();
       await owner.getByTestId('audit-entry').filter({ hasText: 'member.joined' }).waitFor();
@@ -140,6 +141,10 @@ describe.skipIf(!hasChromium)('teams', () => {
       await phone.getByTestId('audit-entry').first().waitFor();
       await expectAccessible(phone, 'Members screen at 390');
       if (screenshots) await phone.screenshot({ path: 'docs/screenshots/members-390.png', fullPage: true });
+      // Another's invite opened on a phone: the server's reason, and a way to sign in as them.
+      await phone.goto(carlsInvite);
+      await phone.getByRole('button', { name: 'Sign in as someone else' }).waitFor();
+      await expectAccessible(phone, 'invite page for another e-mail at 390');
       await phone.context().close();
     });
 
