@@ -8,7 +8,11 @@ import { HttpError } from '../api/client.js';
  */
 export function isUnknownCampaign(error: unknown): boolean {
   if (!(error instanceof HttpError)) return false;
-  return error.status === 404 || (error.status === 400 && error.serverMessage === 'Invalid campaign id') || (error.status === 403 && error.serverMessage === 'Forbidden');
+  return (
+    error.status === 404 ||
+    (error.status === 400 && error.serverMessage === 'Invalid campaign id') ||
+    (error.status === 403 && error.serverMessage === 'Forbidden')
+  );
 }
 
 /** In place of the sessions page when the campaign does not exist: what happened and the way back. */
