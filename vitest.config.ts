@@ -33,6 +33,9 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['tests/unit/src/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/helpers/setup-dom.ts'],
+          // A screen rendered in jsdom beside the browser tests on 2 cores can take longer than
+          // vitest's 5 s to settle (the dashboard's skeleton, error and retry timed out in CI).
+          testTimeout: 20_000,
         },
       },
       {

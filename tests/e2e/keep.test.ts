@@ -6,7 +6,7 @@ import { userSession } from '../helpers/auth.js';
 import type { ReplayEvent } from '../../common/api-types.js';
 import { makeCampaign } from '../integration/ingest-support.js';
 import { desktopRecording, phoneRecording, recordedAgo, recordSession } from './replay-fixtures.js';
-import { openFilters, saveSegmentAndClear } from './segments.js';
+import { checkFilter, openFilters, saveSegmentAndClear } from './segments.js';
 
 // Keep and annotate in Chromium: the owner stars a session, filters the list to starred ones,
 // saves that as a segment and applies it again, and adds a note at a moment of the replay,
@@ -44,7 +44,7 @@ describe.skipIf(!hasChromium)('stars, segments and notes', () => {
 
     // Only the starred session, and the filter is in the URL.
     await openFilters(app);
-    await app.getByRole('checkbox', { name: 'Starred' }).check();
+    await checkFilter(app, 'Starred');
     await expect.poll(() => app.url()).toContain('starred=true');
     await expect.poll(() => cards.count()).toBe(1);
     await cards.filter({ hasText: kept }).waitFor();

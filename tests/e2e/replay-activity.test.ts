@@ -5,7 +5,7 @@ import type { SessionsResponse } from '../../common/api-types.js';
 import { flushRecorder, ownerTrackingSite, recorderRunning, useVisitorRig } from './tracker-site.js';
 import { until } from './step.js';
 import { expectAccessible } from './a11y.js';
-import { openFilters } from './segments.js';
+import { checkFilter, openFilters } from './segments.js';
 import { formatDurationMs } from '../../src/lib/format.js';
 
 // A visitor who meets trouble (an error, a failed fetch, a rage click, a dead click), recorded by
@@ -74,8 +74,8 @@ describe.skipIf(!hasChromium)('the replay page’s activity timeline', () => {
     const app = await context.newPage();
     await app.goto(`${rig.server.config.publicUrl}/campaign/${campaignId}`);
     await openFilters(app);
-    await app.getByRole('checkbox', { name: 'Has errors' }).check();
-    await app.getByRole('checkbox', { name: 'Has rage clicks' }).check();
+    await checkFilter(app, 'Has errors');
+    await checkFilter(app, 'Has rage clicks');
     const problems = app.getByRole('list', { name: 'Problems' }).first();
     await problems.waitFor();
     for (const badge of [/\d+ errors?$/, /1 failed request$/, /1 rage click$/, /\d+ dead clicks?$/])

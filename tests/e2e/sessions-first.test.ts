@@ -4,6 +4,7 @@ import { hasChromium } from '../helpers/browser.js';
 import { insertSession } from '../../server/recordings/seed.js';
 import { expectAccessible } from './a11y.js';
 import { openAsOwner, useVisitorRig } from './tracker-site.js';
+import { checkFilter } from './segments.js';
 
 // The sessions list shows sessions first (issue 36, item 6): the first card on the first screen
 // at 1280×800 and 390×844, every filter folded behind one "Filters (n)" button, the active ones
@@ -97,7 +98,7 @@ describe.skipIf(!hasChromium)('a sessions list that shows sessions first', () =>
   it('on a phone, filters chosen behind the button show as chips naming filter and value; each chip removes its own; a saved segment is named', async () => {
     const page = await open('', { width: 390, height: 844 }, true);
     await filtersButton(page).click();
-    await page.getByRole('checkbox', { name: 'Has errors' }).check();
+    await checkFilter(page, 'Has errors');
     await expect.poll(() => count(page)).toBe(`2 of ${TOTAL} sessions`);
     await filtersButton(page)
       .and(page.getByRole('button', { name: 'Filters (1)' }))
