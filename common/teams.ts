@@ -78,3 +78,26 @@ export const permissionsOf = (role: Role, switches: Switches = {}): Permission[]
 
 /** The refusal of a caller who lacks the permission (403). */
 export const missingPermission = (permission: Permission) => `Missing permission: ${permission}`;
+
+/** The kinds of audit entry the server writes, as the Members screen filters them (docs/teams.md, "The audit log"). */
+export const AUDIT_ACTIONS = [
+  'workspace.created',
+  'workspace.renamed',
+  'workspace.settings_changed',
+  'workspace.deleted',
+  'campaign.created',
+  'campaign.edited',
+  'campaign.rules_changed',
+  'campaign.deleted',
+  'share.created',
+  'share.revoked',
+  'recording.downloaded',
+  'session.erased',
+  'person.erased',
+  'member.invited',
+  'invite.revoked',
+  'member.joined',
+  'member.role_changed',
+  'member.removed',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];

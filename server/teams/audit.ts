@@ -3,34 +3,13 @@ import type { FastifyRequest } from 'fastify';
 import type { Executor } from '../db/executor.js';
 import { clientAddress } from '../http/client-address.js';
 import { badRequest } from '../http/errors.js';
+import type { AuditAction } from '../../common/teams.js';
 
 // The audit log of a workspace (issue 37): who did what, when, from which address, with the
 // setting before and after. Entries are appended here and nowhere else, and never updated (the
 // database refuses an UPDATE, migration 0034); they are deleted only by the retention sweep
 // (sweepAuditLog, AUDIT_RETENTION_DAYS). A target names the account's own things (a
 // campaign, a session's id, a member's e-mail), never a visitor's data.
-
-export const AUDIT_ACTIONS = [
-  'workspace.created',
-  'workspace.renamed',
-  'workspace.settings_changed',
-  'workspace.deleted',
-  'campaign.created',
-  'campaign.edited',
-  'campaign.rules_changed',
-  'campaign.deleted',
-  'share.created',
-  'share.revoked',
-  'recording.downloaded',
-  'session.erased',
-  'person.erased',
-  'member.invited',
-  'invite.revoked',
-  'member.joined',
-  'member.role_changed',
-  'member.removed',
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditEntry {
   action: AuditAction;

@@ -3,29 +3,10 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { auditQueryOptions, workspacePaths, type AuditFilter, type Member } from '../api/workspaces.js';
 import { ErrorBox } from '../components/ErrorBox.js';
 import { teamErrorMessage } from './teamErrors.js';
+import { AUDIT_ACTIONS } from '../../common/teams.js';
 
 // The workspace's audit log for owners and admins (audit.read): newest first, narrowed by person,
 // kind and dates, and exported whole (with the same filters) as JSON Lines.
-
-/** The kinds of entry the server writes (docs/teams.md, "The audit log"). */
-const ACTIONS = [
-  'workspace.created',
-  'workspace.renamed',
-  'campaign.created',
-  'campaign.edited',
-  'campaign.rules_changed',
-  'campaign.deleted',
-  'share.created',
-  'share.revoked',
-  'recording.downloaded',
-  'session.erased',
-  'person.erased',
-  'member.invited',
-  'invite.revoked',
-  'member.joined',
-  'member.role_changed',
-  'member.removed',
-];
 
 const DAY_MS = 86_400_000;
 /** A date input's day as epoch ms at its local start; `end` the start of the next day. */
@@ -80,7 +61,7 @@ export function AuditLog({ workspaceId, members }: { workspaceId: string; member
         <Filter id={`${id}-action`} label="Kind">
           <select className="input" value={action} onChange={(event) => setAction(event.target.value)}>
             <option value="">All kinds</option>
-            {ACTIONS.map((name) => (
+            {AUDIT_ACTIONS.map((name) => (
               <option key={name} value={name}>
                 {name}
               </option>
