@@ -21,9 +21,12 @@ const ACTIONS: Partial<Record<Permission, string>> = {
   'workspace.transfer': 'transfer the workspace',
 };
 
-/** The reason the workspace's role lacks a permission ("Viewers can't share replays"), or null when it holds it or the workspace is unknown. */
+/**
+ * The reason the workspace's role lacks a permission ("Viewers can't share replays"), or null when
+ * it holds it or the workspace is unknown (a list cached offline by a build before `permissions`).
+ */
 export function refusal(workspace: Workspace | undefined, permission: Permission): string | null {
-  if (!workspace || workspace.permissions.includes(permission)) return null;
+  if (!workspace?.permissions || workspace.permissions.includes(permission)) return null;
   return `${ROLE_PLURAL[workspace.role]} can't ${ACTIONS[permission] ?? permission}`;
 }
 

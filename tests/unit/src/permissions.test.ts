@@ -23,4 +23,9 @@ describe('refusal', () => {
   it('shows every control while the workspace is unknown (the server refuses anyway)', () => {
     expect(refusal(undefined, 'data.erase')).toBeNull();
   });
+
+  it('shows every control for a workspace cached offline by a build that did not keep its permissions', () => {
+    const cached = { id: 'w', name: 'Shop', role: 'viewer', personal: false } as unknown as Workspace;
+    expect(refusal(cached, 'data.erase')).toBeNull();
+  });
 });

@@ -40,7 +40,10 @@ const campaigns = [
 ];
 
 // The dashboard's route as the route tree mounts it: its loader fills the cache, the screen reads it.
-const openDashboard = (answer: (url: string) => Response) => renderRoute(DashboardRoute, '/dashboard', '/dashboard', answer);
+// The workspaces list is answered as the server answers it, whatever the test scripts for the rest.
+const workspaces = [{ id: 'w-1', name: 'Personal', role: 'owner', personal: true, permissions: ['campaigns.manage'] }];
+const openDashboard = (answer: (url: string) => Response) =>
+  renderRoute(DashboardRoute, '/dashboard', '/dashboard', (url) => (url.startsWith('/api/v1/workspaces') ? Response.json({ data: workspaces }) : answer(url)));
 
 describe('dashboard screen', () => {
   it('shows skeleton rows, then the error box; Retry loads the campaigns', async () => {
