@@ -22,7 +22,7 @@ async function send(server: TestServer, headers: Record<string, string>, method:
   return (await res.json()) as Record<string, unknown>;
 }
 
-/** A fresh server and an owner with a campaign, a recorded and identified session, a funnel, a segment, a note, a share and page patterns. */
+/** A fresh server and an owner with a campaign, a recorded and identified session, a funnel, a segment, a note, a share, page patterns and an API key. */
 export async function ownerOfEverything(): Promise<OwnedThings> {
   // The walk sends many requests from one address: sign-in's per-address limit is not what it tests.
   const server = await startServer({ RATE_SIGNIN_PER_IP: '100000', RATE_REFRESH_PER_IP: '100000' });
@@ -50,6 +50,8 @@ export async function ownerOfEverything(): Promise<OwnedThings> {
     id: string;
     url: string;
   };
+  // An API key of the owner's personal workspace (the one a key is made in without workspace_id).
+  const apiKey = (await send(server, owner.headers, 'POST', '/api/v1/api-keys', { name: 'Walker', scopes: ['sessions:read'] })).data as { id: string };
   const ids = {
     campaignId: campaign.id,
     id: campaign.id,
@@ -64,6 +66,7 @@ export async function ownerOfEverything(): Promise<OwnedThings> {
     memberId: member.userId,
     inviteId: invite.id,
     inviteToken: invite.url.split('/invite/')[1],
+    apiKeyId: apiKey.id,
   };
   return { server, owner, ids };
 }
