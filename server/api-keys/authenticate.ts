@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/index.js';
 import { HttpError } from '../http/errors.js';
-import { API_KEY_PREFIX, type ApiKeyScope } from '../../common/api/api-keys.js';
-import { keyByHash, keyHash, touchKey } from './repository.js';
+import { API_KEY_PREFIX, type ApiKeyScope } from '../../common/api-keys.js';
+import { keyByHash, keyHash, LAST_USED_EVERY_MS, touchKey } from './repository.js';
 import { routeScope } from './scopes.js';
 
 declare module 'fastify' {
@@ -22,7 +22,7 @@ export const KEY_NOT_TAKEN = 'API keys are not accepted here: sign in to use thi
 export const missingScope = (scope: ApiKeyScope) => `This API key lacks the scope ${scope}`;
 
 /** The key in the request's Authorization header, if it carries one of ours. */
-export const presentedKey = (request: FastifyRequest): string | undefined => BEARER.exec(request.headers.authorization ?? '')?.[1];
+const presentedKey = (request: FastifyRequest): string | undefined => BEARER.exec(request.headers.authorization ?? '')?.[1];
 
 /** What refuses a presented key before its route's scope is asked, or undefined when it may act. */
 function refusal(key: Awaited<ReturnType<typeof keyByHash>>, now: number): string | undefined {
@@ -59,7 +59,7 @@ export function authenticateApiKeys(app: FastifyInstance, db: Db, perMinute: num
     if (limit) await counted(limit, request, reply, perMinute);
     if (!key.scopes.includes(scope)) throw new HttpError(403, missingScope(scope));
     request.userId = key.createdBy;
-    if (key.lastUsedAt === null || key.lastUsedAt <= now - MINUTE) await touchKey(db, key.id, now);
+    if (key.lastUsedAt === null || key.lastUsedAt <= now - LAST_USED_EVERY_MS) await touchKey(db, key.id, now);
   });
 }
 

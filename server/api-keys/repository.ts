@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Executor } from '../db/executor.js';
-import { API_KEY_PREFIX, isApiKeyScope, type ApiKeyItem, type ApiKeyScope } from '../../common/api/api-keys.js';
+import { API_KEY_PREFIX, isApiKeyScope, type ApiKeyScope } from '../../common/api-keys.js';
+import type { ApiKeyItem } from '../../common/api/api-keys.js';
 
 // The api_keys table (migration 0036): every query on it. A key is "td_" and 43 base64url
 // characters (32 random bytes); only its SHA-256 is kept, as invites' tokens are. 256 random bits
@@ -14,7 +15,7 @@ export const LAST_USED_EVERY_MS = 60_000;
 export const keyHash = (key: string) => crypto.createHash('sha256').update(key).digest('base64url');
 
 /** A new key, its shown prefix and its hash. */
-export function newKey(): { key: string; prefix: string; hash: string } {
+function newKey(): { key: string; prefix: string; hash: string } {
   const key = `${API_KEY_PREFIX}${crypto.randomBytes(32).toString('base64url')}`;
   return { key, prefix: key.slice(0, API_KEY_PREFIX.length + PREFIX_CHARS), hash: keyHash(key) };
 }

@@ -1,4 +1,4 @@
-import type { ApiKeyScope } from '../../common/api/api-keys.js';
+import type { ApiKeyScope } from '../../common/api-keys.js';
 
 // The one place that decides what an API key reaches: every /api/v1 route, by method and path as
 // it is registered, with the scope a key needs for it, or null where no key is taken (sign-in,

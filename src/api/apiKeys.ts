@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from './client.js';
-import type { ApiKeyItem, ApiKeyScope, CreatedApiKey } from '../../common/api/api-keys.js';
+import type { ApiKeyItem, CreatedApiKey } from '../../common/api/api-keys.js';
+import type { ApiKeyScope } from '../../common/api-keys.js';
 
 // A workspace's API keys (issue 38; docs/api.md, "API keys"): made, listed, revoked.
 

@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { API_KEY_NAME_MAX, API_KEY_SCOPES, SCOPE_TEXTS, type ApiKeyItem, type ApiKeyScope } from '../../common/api/api-keys.js';
+import { API_KEY_NAME_MAX, API_KEY_SCOPES, SCOPE_TEXTS, type ApiKeyScope } from '../../common/api-keys.js';
+import type { ApiKeyItem } from '../../common/api/api-keys.js';
 import { apiKeysQueryOptions, createApiKey, revokeApiKey } from '../api/apiKeys.js';
 import { workspaceKeys } from '../api/workspaces.js';
 import { CopyField } from '../components/CopyField.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownerOfEverything, requestOf, type OwnedThings } from './every-route-support.js';
-import { API_KEY_SCOPES, type ApiKeyScope } from '../../common/api/api-keys.js';
+import { API_KEY_SCOPES, type ApiKeyScope } from '../../common/api-keys.js';
 import { KEY_NOT_TAKEN, missingScope } from '../../server/api-keys/authenticate.js';
 import { ROUTE_SCOPES, routeScope } from '../../server/api-keys/scopes.js';
 import type { ApiRoute } from '../../server/http/input-rules.js';

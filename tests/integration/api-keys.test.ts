@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { createCampaign } from './ingest-support.js';
-import { API_KEY_SCOPES, type ApiKeyScope } from '../../common/api/api-keys.js';
+import { API_KEY_SCOPES, type ApiKeyScope } from '../../common/api-keys.js';
 import { KEY_NOT_TAKEN } from '../../server/api-keys/authenticate.js';
 
 // API keys (issue 38) over HTTP on the test's database: made, used with Bearer, revoked or expired
