@@ -19,7 +19,6 @@ export const ApiKeyBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export type ApiKeyBody = Static<typeof ApiKeyBody>;
 
 /** The only answer that holds the key itself. */
 export const CreatedApiKey = Type.Object({ data: Type.Object({ id: Type.String(), key: Type.String(), prefix: Type.String() }) });
@@ -39,4 +38,3 @@ export const ApiKeyItem = Type.Object({
 });
 export type ApiKeyItem = Static<typeof ApiKeyItem>;
 export const ApiKeyList = Type.Object({ data: Type.Array(ApiKeyItem) });
-export type ApiKeyList = Static<typeof ApiKeyList>;
