@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/index.js';
 import { HttpError } from '../http/errors.js';
-import { API_KEY_PREFIX, type ApiKeyScope } from '../../common/api-keys.js';
+import type { ApiKeyScope } from '../../common/api-keys.js';
 import { keyByHash, keyHash, LAST_USED_EVERY_MS, touchKey } from './repository.js';
 import { routeScope } from './scopes.js';
 
@@ -13,8 +13,8 @@ declare module 'fastify' {
 }
 
 const MINUTE = 60_000;
-/** "Bearer td_…": another Authorization (a proxy's Basic) is not ours to read. */
-const BEARER = new RegExp(`^Bearer\\s+(${API_KEY_PREFIX}\\S*)$`, 'i');
+/** "Bearer td_…" (common/api-keys.ts API_KEY_PREFIX): another Authorization (a proxy's Basic) is not ours to read. */
+const BEARER = /^Bearer\s+(td_\S*)$/i;
 /** Longer than any key this server makes: refused before it is hashed. */
 const KEY_MAX = 100;
 

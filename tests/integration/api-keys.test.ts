@@ -49,7 +49,7 @@ async function joined(workspaceId: string, name: string, role: 'admin' | 'member
 beforeAll(async () => {
   server = await startServer({ API_KEY_RATE_PER_MIN: String(RATE) });
   owner = await userSession(server, 'Key Owner');
-  personal = ((await call(owner, 'GET', '/api/v1/workspaces')).data as unknown as { id: string; personal: boolean }[]).find((w) => w.personal)!.id;
+  personal = ((await call(owner, 'GET', '/api/v1/workspaces')).data as unknown as { id: string; personal: boolean }[]).find((w) => w.personal)?.id as string;
 });
 afterAll(async () => server?.close());
 
