@@ -2,7 +2,15 @@
 // library: common/api/api-keys.ts builds the API's schemas from them.
 
 /** What a key may be allowed to do, one scope each; server/api-keys/scopes.ts gives every route its scope. */
-export const API_KEY_SCOPES = ['sessions:read', 'recordings:read', 'recordings:delete', 'people:read', 'people:delete', 'campaigns:write', 'insights:read'] as const;
+export const API_KEY_SCOPES = [
+  'sessions:read',
+  'recordings:read',
+  'recordings:delete',
+  'people:read',
+  'people:delete',
+  'campaigns:write',
+  'insights:read',
+] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 export const isApiKeyScope = (value: string): value is ApiKeyScope => (API_KEY_SCOPES as readonly string[]).includes(value);
 

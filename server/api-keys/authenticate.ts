@@ -43,7 +43,8 @@ function refusal(key: Awaited<ReturnType<typeof keyByHash>>, now: number): strin
  */
 export function authenticateApiKeys(app: FastifyInstance, db: Db, perMinute: number): void {
   app.decorateRequest('apiKey', null);
-  const limit = perMinute > 0 ? app.createRateLimit({ max: perMinute, timeWindow: MINUTE, keyGenerator: (request) => `api-key:${request.apiKey?.id}` }) : undefined;
+  const limit =
+    perMinute > 0 ? app.createRateLimit({ max: perMinute, timeWindow: MINUTE, keyGenerator: (request) => `api-key:${request.apiKey?.id}` }) : undefined;
   app.addHook('onRequest', async (request, reply) => {
     const url = request.routeOptions.url;
     if (!url?.startsWith('/api/v1/')) return;

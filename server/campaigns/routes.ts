@@ -110,7 +110,11 @@ function campaignRoutes(app: FastifyInstance, ctx: AppContext): void {
     async (request, reply) => {
       const payload = request.body;
       const userId = currentUserId(request);
-      const { workspaceId } = await workspaceAccess(ctx.db, request, payload.workspace_id ?? request.apiKey?.workspaceId ?? (await personalWorkspace(ctx.db, userId)));
+      const { workspaceId } = await workspaceAccess(
+        ctx.db,
+        request,
+        payload.workspace_id ?? request.apiKey?.workspaceId ?? (await personalWorkspace(ctx.db, userId)),
+      );
       const row: Insertable<CampaignsTable> = {
         id: crypto.randomUUID(),
         owner_id: userId,

@@ -104,6 +104,7 @@ function KeyList({ workspaceId }: { workspaceId: string }) {
   });
   const failure = keys.error ?? revoke.error;
   const list = keys.data ?? [];
+  // Expired as of when the list was read (keys.dataUpdatedAt): a render reads no clock.
   return (
     <>
       {failure && <ErrorBox title="Failed to load or revoke the API keys." message={teamErrorMessage(failure)} />}
@@ -119,11 +120,16 @@ function KeyList({ workspaceId }: { workspaceId: string }) {
                 <span className="muted small">
                   {key.last_used_at === null ? 'Never used' : `Last used ${when(key.last_used_at)}`}
                   {' · '}
-                  {key.expires_at === null ? 'Never expires' : `${key.expires_at <= Date.now() ? 'Expired' : 'Expires'} ${when(key.expires_at)}`}
+                  {key.expires_at === null ? 'Never expires' : `${key.expires_at <= keys.dataUpdatedAt ? 'Expired' : 'Expires'} ${when(key.expires_at)}`}
                 </span>
               </div>
               <div className="actions">
-                <button type="button" className="button button-danger button-small" aria-label={`Revoke the API key ${key.name}`} onClick={() => setRevoking(key)}>
+                <button
+                  type="button"
+                  className="button button-danger button-small"
+                  aria-label={`Revoke the API key ${key.name}`}
+                  onClick={() => setRevoking(key)}
+                >
                   Revoke
                 </button>
               </div>

@@ -20,7 +20,6 @@ describe.skipIf(!hasChromium)('API keys', () => {
   }
 
   it('makes a key, shows it once, lets it call the API, and revokes it at once', async () => {
-    const origin = rig.server.config.publicUrl;
     const workspaces = (await (await fetch(`${rig.server.url}/api/v1/workspaces`, { headers: rig.owner.headers })).json()) as { data: { id: string }[] };
     const workspaceId = workspaces.data[0].id;
     const listWithKey = (key: string) => fetch(`${rig.server.url}/api/v1/campaign/getAll`, { headers: { authorization: `Bearer ${key}` } });
@@ -37,7 +36,11 @@ describe.skipIf(!hasChromium)('API keys', () => {
       key = await keys.getByTestId('api-key-value').inputValue();
       expect(key).toMatch(/^td_[\w-]{43}$/);
       await keys.getByText('it will not be shown again').waitFor();
-      await keys.getByTestId('api-key-line').filter({ hasText: 'Nightly export' }).filter({ hasText: key.slice(0, 11) }).waitFor();
+      await keys
+        .getByTestId('api-key-line')
+        .filter({ hasText: 'Nightly export' })
+        .filter({ hasText: key.slice(0, 11) })
+        .waitFor();
       await expectAccessible(owner, 'Members screen with a new API key');
     });
 

@@ -105,7 +105,8 @@ describe('an API key', () => {
       ['POST', '/api/v1/api-keys'],
       ['DELETE', `/api/v1/api-keys/${all.id}`],
     ];
-    for (const [method, path] of refused) expect(await call(all.key, method, path, method === 'GET' ? undefined : {}), path).toMatchObject({ status: 403, error: KEY_NOT_TAKEN });
+    for (const [method, path] of refused)
+      expect(await call(all.key, method, path, method === 'GET' ? undefined : {}), path).toMatchObject({ status: 403, error: KEY_NOT_TAKEN });
     // Still there: the refusals came before anything was done.
     expect((await call(owner, 'GET', '/api/v1/api-keys')).data.some((k) => k.id === all.id)).toBe(true);
   });
@@ -130,7 +131,8 @@ describe('an API key', () => {
 
   it('notes its last use at most once a minute', async () => {
     const made = await keyOf(owner, ['sessions:read']);
-    const lastUsed = async () => (await server.db.selectFrom('api_keys').select('last_used_at').where('id', '=', made.id).executeTakeFirstOrThrow()).last_used_at;
+    const lastUsed = async () =>
+      (await server.db.selectFrom('api_keys').select('last_used_at').where('id', '=', made.id).executeTakeFirstOrThrow()).last_used_at;
     expect(await lastUsed()).toBeNull();
     await call(made.key, 'GET', '/api/v1/campaign/getAll');
     const first = Number(await lastUsed());
@@ -174,7 +176,10 @@ describe("a key's reach", () => {
     expect((await call(admin, 'GET', `/api/v1/api-keys?workspace_id=${team}`)).status).toBe(403);
     // Removed: the key stops working at all.
     expect((await call(owner, 'DELETE', `/api/v1/workspaces/${team}/members/${adminId}`)).status).toBe(200);
-    expect(await call(made.key, 'GET', '/api/v1/campaign/getAll')).toMatchObject({ status: 401, error: "This API key's maker is no longer a member of its workspace" });
+    expect(await call(made.key, 'GET', '/api/v1/campaign/getAll')).toMatchObject({
+      status: 401,
+      error: "This API key's maker is no longer a member of its workspace",
+    });
     expect((await call(owner, 'DELETE', `/api/v1/api-keys/${made.id}`)).status).toBe(200);
     const revoked = (await call(owner, 'GET', `/api/v1/workspaces/${team}/audit?action=api_key.revoked`)).data;
     expect(revoked).toEqual([expect.objectContaining({ actor_email: 'key.owner@example.test', target: `api_key:${made.prefix}` })]);
