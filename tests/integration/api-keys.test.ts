@@ -185,6 +185,15 @@ describe("a key's reach", () => {
     expect(revoked).toEqual([expect.objectContaining({ actor_email: 'key.owner@example.test', target: `api_key:${made.prefix}` })]);
   });
 
+  it('goes with the account that made it', async () => {
+    const leaving = await userSession(server, 'Key Leaver');
+    const made = await keyOf(leaving, ['sessions:read']);
+    expect((await call(made.key, 'GET', '/api/v1/campaign/getAll')).status).toBe(200);
+    expect((await call(leaving, 'DELETE', '/api/v1/account', { confirm: 'key.leaver@example.test' })).status).toBe(200);
+    expect(await call(made.key, 'GET', '/api/v1/campaign/getAll')).toMatchObject({ status: 401, error: 'Unknown API key' });
+    expect(await server.db.selectFrom('api_keys').select('id').where('id', '=', made.id).executeTakeFirst()).toBeUndefined();
+  });
+
   it('is made only by those with api_keys.manage, and at most 50 a workspace', async () => {
     const team = String((await call(owner, 'POST', '/api/v1/workspaces', { name: 'Capped' })).data.id);
     const member = await joined(team, 'Key Member', 'member');
