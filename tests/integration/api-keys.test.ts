@@ -147,14 +147,20 @@ describe("a key's reach", () => {
   it("acts with its maker's role now, in its own workspace only, and is audited as its maker with the key named", async () => {
     const team = String((await call(owner, 'POST', '/api/v1/workspaces', { name: 'Key team' })).data.id);
     const admin = await joined(team, 'Key Admin', 'admin');
-    const outside = await createCampaign(server, owner.headers, 'Personal shop', 'personal.example.com');
+    // A campaign of the maker's own personal workspace, which the maker reaches with a cookie but the team's key must not.
+    const outside = await createCampaign(server, admin.headers, 'Personal shop', 'personal.example.com');
+    const adminsOwn = ((await call(admin, 'GET', '/api/v1/workspaces')).data as unknown as { id: string; personal: boolean }[]).find((w) => w.personal)?.id;
     const made = await keyOf(admin, ['campaigns:write', 'sessions:read'], { workspace_id: team });
     const body = { name: 'Made by key', domains: 'key.example.com', start_date_time: 1, end_date_time: 2e12 };
     const created = await call(made.key, 'POST', '/api/v1/campaign/create', body);
     expect(created.status, created.error).toBe(201);
     expect(created.data.workspace_id).toBe(team);
-    // Its maker's other workspace is unknown to the key, and so are its campaigns (the owner's personal one's here).
-    expect((await call(made.key, 'POST', '/api/v1/campaign/create', { ...body, workspace_id: personal })).status).toBe(404);
+    // Its maker's other workspace is unknown to the key, and so are its campaigns.
+    expect(await call(made.key, 'POST', '/api/v1/campaign/create', { ...body, workspace_id: adminsOwn })).toMatchObject({
+      status: 404,
+      error: 'Workspace not found',
+    });
+    expect((await call(made.key, 'GET', `/api/v1/streaming/sessions/${outside.id}`)).status).toBe(404);
     expect(await call(made.key, 'DELETE', `/api/v1/campaign/delete/${outside.id}`)).toMatchObject({ status: 404, error: 'Campaign not found' });
     const listed = (await call(made.key, 'GET', '/api/v1/campaign/getAll')).data.map((c) => c.workspace_id);
     expect(new Set(listed)).toEqual(new Set([team]));
