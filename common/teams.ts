@@ -44,6 +44,8 @@ export const PERMISSIONS = {
   'members.manage': ADMINS,
   /** Read and export the audit log. */
   'audit.read': ADMINS,
+  /** Make, list and revoke the workspace's API keys (docs/api.md, "API keys"). */
+  'api_keys.manage': ADMINS,
   /** Hand the workspace to another member (who becomes its owner; the owner becomes an admin). */
   'workspace.transfer': OWNER,
   /** Delete the workspace, with its campaigns and everything recorded under them. */
@@ -99,5 +101,7 @@ export const AUDIT_ACTIONS = [
   'member.joined',
   'member.role_changed',
   'member.removed',
+  'api_key.created',
+  'api_key.revoked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

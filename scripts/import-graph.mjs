@@ -22,6 +22,7 @@ export const SERVER_LAYERS = [
     holds: [
       'server/ingest/',
       'server/account/',
+      'server/api-keys/',
       'server/auth/',
       'server/campaigns/',
       'server/cluster/',

@@ -30,6 +30,8 @@ import { registerPeople } from './people/routes.js';
 import { registerReplay } from './replay/routes.js';
 import { registerShares } from './shares/routes.js';
 import { registerTeams } from './teams/routes.js';
+import { registerApiKeys } from './api-keys/routes.js';
+import { authenticateApiKeys } from './api-keys/authenticate.js';
 import { registerIngest } from './ingest/routes.js';
 import { registerSite } from './site/routes.js';
 import { registerWeb } from './web.js';
@@ -167,6 +169,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installErrorHandler(app);
   const apiRoutes = applyInputRules(app);
   refuseCrossSiteWrites(app, config.publicUrl);
+  authenticateApiKeys(app, db, config.rateLimits.apiKeyPerMin);
 
   const ctx = await services(app, config, db, options, { apiRoutes, byteCounter: byteCounter(rateStorage, db, Boolean(config.databaseUrl)) });
   app.decorate('ctx', ctx);
@@ -176,6 +179,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerAuth(app, ctx);
   await registerAccount(app, ctx);
   await registerTeams(app, ctx);
+  await registerApiKeys(app, ctx);
   await registerCampaigns(app, ctx);
   await registerSessions(app, ctx);
   await registerInsights(app, ctx);

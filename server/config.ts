@@ -88,6 +88,8 @@ export interface RateLimits {
   /** Ingest body megabytes a minute from one address and into one campaign. */
   ingestMbPerIp: number;
   ingestMbPerCampaign: number;
+  /** Requests one API key may make a minute (API_KEY_RATE_PER_MIN), from any address. */
+  apiKeyPerMin: number;
 }
 
 export class ConfigError extends Error {}
@@ -242,6 +244,7 @@ function rateLimits(env: Env): RateLimits {
     refreshPerIp: perMinute('RATE_REFRESH_PER_IP', 120),
     ingestMbPerIp: perMinute('RATE_INGEST_MB_PER_IP', 100),
     ingestMbPerCampaign: perMinute('RATE_INGEST_MB_PER_CAMPAIGN', 1000),
+    apiKeyPerMin: perMinute('API_KEY_RATE_PER_MIN', 240),
   };
 }
 

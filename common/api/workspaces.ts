@@ -96,5 +96,7 @@ export const AuditEntry = Type.Object({
   target: Type.String(),
   before: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   after: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  /** The API key the action was taken through (its maker is the actor). */
+  api_key: Type.Optional(Type.Object({ id: Type.String(), prefix: Type.String() })),
 });
 export type AuditEntry = Static<typeof AuditEntry>;

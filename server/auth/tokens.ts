@@ -150,9 +150,10 @@ export async function revokeSession(db: Db, token: string | undefined): Promise<
   if (row) await revokeFamily(db, row.family_id);
 }
 
-/** preHandler for every call that needs a signed-in user: 401 without a valid access token. */
+/** preHandler for every call that needs a signed-in user: 401 without a valid access token (or an API key's maker, api-keys/authenticate.ts). */
 export function requireUser({ db, keys }: { db: Db; keys: SessionKeys }) {
   return async (request: FastifyRequest): Promise<void> => {
+    if (request.apiKey && request.userId) return;
     const session = await readSession(db, keys, request);
     if (!session) throw unauthorized();
     request.userId = session.userId;

@@ -90,7 +90,8 @@ function campaignRoutes(app: FastifyInstance, ctx: AppContext): void {
     '/api/v1/campaign/getAll',
     { config: { permission: 'campaigns.view' }, preHandler: signedIn, schema: { querystring: CampaignListQuery, response: { 200: CampaignListResponse } } },
     async (request) => {
-      const { workspace_id: workspaceId } = request.query;
+      // A key lists its own workspace's campaigns only.
+      const workspaceId = request.query.workspace_id ?? request.apiKey?.workspaceId;
       if (workspaceId !== undefined) await workspaceAccess(ctx.db, request, workspaceId);
       const rows = await listCampaigns(ctx.db, currentUserId(request), workspaceId);
       return { data: await Promise.all(rows.map((row) => answered(ctx, row, row.last_data_at))) };
@@ -109,7 +110,11 @@ function campaignRoutes(app: FastifyInstance, ctx: AppContext): void {
     async (request, reply) => {
       const payload = request.body;
       const userId = currentUserId(request);
-      const { workspaceId } = await workspaceAccess(ctx.db, request, payload.workspace_id ?? (await personalWorkspace(ctx.db, userId)));
+      const { workspaceId } = await workspaceAccess(
+        ctx.db,
+        request,
+        payload.workspace_id ?? request.apiKey?.workspaceId ?? (await personalWorkspace(ctx.db, userId)),
+      );
       const row: Insertable<CampaignsTable> = {
         id: crypto.randomUUID(),
         owner_id: userId,

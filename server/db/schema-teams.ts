@@ -51,6 +51,26 @@ export interface AuditLogTable {
   /** JSON of the setting before and after (only the fields that changed); null where none. */
   before: string | null;
   after: string | null;
+  /** JSON {id, prefix} of the API key the action was taken through (migration 0036); null for a signed-in caller. */
+  api_key: string | null;
+}
+
+/** A workspace's API key (migration 0036): the key itself is never stored, only its SHA-256. */
+export interface ApiKeysTable {
+  id: string;
+  workspace_id: string;
+  /** The account that made it: the key acts with that account's role in the workspace, within its scopes. */
+  created_by: string;
+  name: string;
+  /** The key's start ("td_" and 8 characters), shown in lists. */
+  prefix: string;
+  hash: string;
+  /** Space-separated scopes (server/api-keys/scopes.ts). */
+  scopes: string;
+  expires_at: number | null;
+  last_used_at: number | null;
+  revoked_at: number | null;
+  created_at: number;
 }
 
 export interface TeamTables {
@@ -58,4 +78,5 @@ export interface TeamTables {
   workspace_members: WorkspaceMembersTable;
   workspace_invites: WorkspaceInvitesTable;
   audit_log: AuditLogTable;
+  api_keys: ApiKeysTable;
 }

@@ -49,6 +49,8 @@ export interface WorkspaceAccess {
  */
 export async function workspaceAccess(db: Db, request: FastifyRequest, workspaceId: string, permission = routePermission(request)): Promise<WorkspaceAccess> {
   const userId = currentUserId(request);
+  // A key reaches its own workspace only: any other is unknown to it.
+  if (request.apiKey && request.apiKey.workspaceId !== workspaceId) throw notFound(WORKSPACE_NOT_FOUND);
   const row = await db
     .selectFrom('workspace_members as m')
     .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
@@ -65,7 +67,8 @@ export async function workspaceAccess(db: Db, request: FastifyRequest, workspace
 /**
  * A campaign for the route's permission: undefined when there is no such campaign, or when it
  * belongs to a workspace the caller is not a member of (they cannot see it at all: the same 404,
- * so ids cannot be probed); 403 naming the permission when the caller's role lacks it.
+ * so ids cannot be probed), or to another workspace than the caller's API key's; 403 naming the
+ * permission when the caller's role lacks it.
  */
 export async function campaignAccess(db: Db, request: FastifyRequest, campaignId: string): Promise<(CampaignRow & { role: Role }) | undefined> {
   const permission = routePermission(request);
@@ -81,6 +84,7 @@ export async function campaignAccess(db: Db, request: FastifyRequest, campaignId
   if (!row) return undefined;
   const { member_role: role, viewers_can_download, viewers_can_share, ...campaign } = row;
   if (!role || !isRole(role)) return undefined;
+  if (request.apiKey && campaign.workspace_id !== request.apiKey.workspaceId) return undefined;
   demand(role, permission, switchesOf({ viewers_can_download, viewers_can_share }));
   return { ...campaign, role };
 }

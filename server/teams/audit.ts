@@ -39,6 +39,8 @@ export async function audit(db: Executor, request: FastifyRequest, workspaceId: 
       target: entry.target,
       before: entry.before ? JSON.stringify(entry.before) : null,
       after: entry.after ? JSON.stringify(entry.after) : null,
+      // An action taken through an API key names it besides its maker.
+      api_key: request.apiKey ? JSON.stringify({ id: request.apiKey.id, prefix: request.apiKey.prefix }) : null,
     })
     .execute();
 }
@@ -75,7 +77,7 @@ export async function auditEntries(db: Executor, workspaceId: string, filter: Au
   if (filter.cursor !== undefined && !after) throw badRequest('cursor must be the next_cursor of an earlier page');
   const rows = await db
     .selectFrom('audit_log')
-    .select(['id', 'at', 'actor_email', 'ip', 'action', 'target', 'before', 'after'])
+    .select(['id', 'at', 'actor_email', 'ip', 'action', 'target', 'before', 'after', 'api_key'])
     .where('workspace_id', '=', workspaceId)
     .$if(filter.action !== undefined, (qb) => qb.where('action', '=', filter.action as string))
     .$if(filter.actor !== undefined, (qb) => qb.where('actor_email', '=', (filter.actor as string).toLowerCase()))
@@ -92,9 +94,10 @@ export async function auditEntries(db: Executor, workspaceId: string, filter: Au
   const page = rows.slice(0, filter.limit);
   const last = page.at(-1);
   return {
-    entries: page.map(({ id: _id, before, after: afterText, ...row }) => ({
+    entries: page.map(({ id: _id, before, after: afterText, api_key: apiKey, ...row }) => ({
       ...row,
       at: Number(row.at),
+      ...(apiKey === null ? {} : { api_key: JSON.parse(apiKey) as { id: string; prefix: string } }),
       ...(before === null ? {} : { before: JSON.parse(before) as Record<string, unknown> }),
       ...(afterText === null ? {} : { after: JSON.parse(afterText) as Record<string, unknown> }),
     })),

@@ -18,6 +18,7 @@ const ACTIONS: Partial<Record<Permission, string>> = {
   'sessions.download': 'download recordings',
   'members.manage': 'invite or manage members',
   'audit.read': 'read the audit log',
+  'api_keys.manage': 'make or revoke API keys',
   'workspace.transfer': 'transfer the workspace',
 };
 

@@ -94,7 +94,10 @@ export function AuditLog({ workspaceId, members }: { workspaceId: string; member
               {entries.data.map((entry, i) => (
                 <tr key={`${entry.at}-${i}`} data-testid="audit-entry">
                   <td>{new Date(entry.at).toLocaleString()}</td>
-                  <td>{entry.actor_email ?? '—'}</td>
+                  <td>
+                    {entry.actor_email ?? '—'}
+                    {entry.api_key && <div className="muted small">with API key {entry.api_key.prefix}…</div>}
+                  </td>
                   <td className="mono">{entry.action}</td>
                   <td className="mono break">{entry.target}</td>
                   <td className="mono small break">

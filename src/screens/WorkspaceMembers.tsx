@@ -22,10 +22,12 @@ import { ConfirmDeleteModal } from '../components/SessionModals.js';
 import { useAuth } from '../auth/session.js';
 import { useCurrentWorkspace, permissionsOf } from '../lib/permissions.js';
 import { AuditLog } from './AuditLog.js';
+import { ApiKeys } from './ApiKeys.js';
+import { CopyField } from '../components/CopyField.js';
 import { teamErrorMessage } from './teamErrors.js';
 
 // The Members screen of a workspace (issue 37): who belongs with which role, the invites still
-// waiting, a form to invite by e-mail, and for owners and admins the audit log.
+// waiting, a form to invite by e-mail, and for owners and admins the workspace's API keys and audit log.
 
 const ROLE_NAMES: Record<Role, string> = { owner: 'Owner', admin: 'Admin', member: 'Member', viewer: 'Viewer' };
 const when = (ms: number) => new Date(ms).toLocaleString();
@@ -61,32 +63,16 @@ function MembersPage({ workspaceId, members }: { workspaceId: string; members: M
         transfers={current !== undefined && !permissions.refusal('workspace.transfer')}
       />
       {manages && <PendingInvites workspaceId={workspaceId} />}
+      {current && <ApiKeys workspaceId={workspaceId} refusal={permissions.refusal('api_keys.manage')} />}
       {current && !permissions.refusal('audit.read') && <AuditLog workspaceId={workspaceId} members={members} />}
     </div>
   );
 }
 
 /** The link of an invite just made or sent again, to copy and send. */
-function InviteLink({ invite }: { invite: CreatedInvite }) {
-  const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    await navigator.clipboard.writeText(invite.url).then(
-      () => setCopied(true),
-      () => setCopied(false),
-    );
-  };
-  return (
-    <div className="invite-link" role="status">
-      <label>
-        Invite link (works once, until {when(invite.expires_at)})
-        <input className="input mono" readOnly value={invite.url} data-testid="invite-url" onFocus={(event) => event.target.select()} />
-      </label>
-      <button type="button" className="button button-secondary" onClick={() => void copy()}>
-        {copied ? 'Copied' : 'Copy link'}
-      </button>
-    </div>
-  );
-}
+const InviteLink = ({ invite }: { invite: CreatedInvite }) => (
+  <CopyField label={`Invite link (works once, until ${when(invite.expires_at)})`} value={invite.url} testId="invite-url" copyLabel="Copy link" />
+);
 
 function InviteForm({ workspaceId }: { workspaceId: string }) {
   const queryClient = useQueryClient();

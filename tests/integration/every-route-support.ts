@@ -22,10 +22,10 @@ async function send(server: TestServer, headers: Record<string, string>, method:
   return (await res.json()) as Record<string, unknown>;
 }
 
-/** A fresh server and an owner with a campaign, a recorded and identified session, a funnel, a segment, a note, a share and page patterns. */
-export async function ownerOfEverything(): Promise<OwnedThings> {
+/** A fresh server and an owner with a campaign, a recorded and identified session, a funnel, a segment, a note, a share, page patterns and an API key. */
+export async function ownerOfEverything(env: Record<string, string> = {}): Promise<OwnedThings> {
   // The walk sends many requests from one address: sign-in's per-address limit is not what it tests.
-  const server = await startServer({ RATE_SIGNIN_PER_IP: '100000', RATE_REFRESH_PER_IP: '100000' });
+  const server = await startServer({ RATE_SIGNIN_PER_IP: '100000', RATE_REFRESH_PER_IP: '100000', ...env });
   const owner = await userSession(server, 'Walker Owner');
   const campaign = await createCampaign(server, owner.headers, 'Every route', 'shop.example.com');
   const session = sessionId();
@@ -50,6 +50,8 @@ export async function ownerOfEverything(): Promise<OwnedThings> {
     id: string;
     url: string;
   };
+  // An API key of the owner's personal workspace (the one a key is made in without workspace_id).
+  const apiKey = (await send(server, owner.headers, 'POST', '/api/v1/api-keys', { name: 'Walker', scopes: ['sessions:read'] })).data as { id: string };
   const ids = {
     campaignId: campaign.id,
     id: campaign.id,
@@ -64,6 +66,7 @@ export async function ownerOfEverything(): Promise<OwnedThings> {
     memberId: member.userId,
     inviteId: invite.id,
     inviteToken: invite.url.split('/invite/')[1],
+    apiKeyId: apiKey.id,
   };
   return { server, owner, ids };
 }
@@ -158,4 +161,21 @@ export function typeAt(schema: Node, path: FieldPath): string | undefined {
   if (!path.length) return node.type;
   const [key, ...rest] = path;
   return typeAt((typeof key === 'number' ? node.items : node.properties?.[key]) ?? {}, rest);
+}
+
+/** The route's request with valid values and the owner's ids, in the workspace `ids.workspaceId` (a workspace_id field names it). */
+export function requestOf(route: ApiRoute, ids: Record<string, string>) {
+  const inWorkspace = (schema: unknown) => {
+    if (!schema) return undefined;
+    const node = schema as Node & { minProperties?: number };
+    const value = sample(node) as Record<string, unknown>;
+    const properties = node.properties ?? {};
+    // A change of nothing is refused before anyone's rights are asked: change the first field.
+    const [first] = Object.keys(properties);
+    if (node.minProperties && !Object.keys(value).length && first) value[first] = sample(properties[first], first);
+    return 'workspace_id' in properties ? { ...value, workspace_id: ids.workspaceId } : value;
+  };
+  const query = inWorkspace(route.schema.querystring);
+  const search = query ? new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString() : '';
+  return { path: `${pathOf(route, ids)}${search ? `?${search}` : ''}`, body: inWorkspace(route.schema.body) };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userSession } from '../helpers/auth.js';
-import { ownerOfEverything, pathOf, sample, type OwnedThings } from './every-route-support.js';
+import { ownerOfEverything, requestOf, type OwnedThings } from './every-route-support.js';
 import { can, isPermission, missingPermission, PERMISSIONS, ROLES, type Permission, type Role } from '../../common/teams.js';
 import type { ApiRoute } from '../../server/http/input-rules.js';
 
@@ -73,25 +73,8 @@ afterAll(async () => things?.server.close());
 
 const name = (route: ApiRoute) => `${route.method} ${route.url}`;
 
-/** The route's request with valid values, in the shared workspace (a workspace_id field names it). */
-function requestOf(route: ApiRoute) {
-  const inWorkspace = (schema: unknown) => {
-    if (!schema) return undefined;
-    const node = schema as Parameters<typeof sample>[0] & { minProperties?: number; properties?: Record<string, Parameters<typeof sample>[0]> };
-    const value = sample(node) as Record<string, unknown>;
-    const properties = node.properties ?? {};
-    // A change of nothing is refused before anyone's rights are asked: change the first field.
-    const [first] = Object.keys(properties);
-    if (node.minProperties && !Object.keys(value).length && first) value[first] = sample(properties[first], first);
-    return 'workspace_id' in properties ? { ...value, workspace_id: things.ids.workspaceId } : value;
-  };
-  const query = inWorkspace(route.schema.querystring);
-  const search = query ? new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString() : '';
-  return { path: `${pathOf(route, things.ids)}${search ? `?${search}` : ''}`, body: inWorkspace(route.schema.body) };
-}
-
 async function call(route: ApiRoute, caller: Caller) {
-  const { path, body } = requestOf(route);
+  const { path, body } = requestOf(route, things.ids);
   const res = await fetch(`${things.server.url}${path}`, {
     method: route.method,
     headers: { ...callers[caller].headers, ...(body ? { 'content-type': 'application/json' } : {}) },
