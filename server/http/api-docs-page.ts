@@ -36,7 +36,7 @@ h3{font-size:1rem;margin:.5rem 0;word-break:break-all}h4{font-size:.9rem;margin:
 .method{display:inline-block;min-width:4.5rem;font:700 12px/1.8 ui-monospace,monospace;text-align:center;border-radius:4px;color:#fff;background:#59636e;margin-right:.5rem}
 .get{background:#1a7f37}.post{background:#0b57d0}.put,.patch{background:#9a6700}.delete{background:#cf222e}
 table{border-collapse:collapse;width:100%}th,td{border:1px solid #d8dee4;padding:.25rem .5rem;text-align:left;vertical-align:top}
-td pre{margin:0;border:0;padding:0;background:none}.auth{color:#59636e}summary{cursor:pointer}`;
+td pre{margin:0;border:0;padding:0;background:none;white-space:pre-wrap;overflow-wrap:anywhere}.auth{color:#59636e}summary{cursor:pointer}`;
 
 /** The page's own policy: its stylesheet by hash, nothing else loads, nothing runs, nothing frames it. */
 export const DOCS_CSP = [
