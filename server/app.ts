@@ -9,11 +9,13 @@ import { clientAddress, trustProxyOption } from './http/client-address.js';
 import { applyInputRules } from './http/input-rules.js';
 import { refuseCrossSiteWrites } from './http/origin.js';
 import { registerSecurity } from './http/security.js';
+import { registerOpenApi } from './http/openapi.js';
 import { DEFAULT_TIMEOUTS, timeoutOptions, type Timeouts } from './http/timeouts.js';
 import { checkDataDir } from './storage/data-dir.js';
 import { DiskGuard } from './storage/disk-guard.js';
 import type { AppContext } from './context.js';
 import { registerAuth } from './auth/routes.js';
+import { ACCESS_COOKIE } from './auth/tokens.js';
 import { registerAccount } from './account/routes.js';
 import { registerCampaigns } from './campaigns/routes.js';
 import { registerSessions } from './sessions/routes.js';
@@ -170,6 +172,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const apiRoutes = applyInputRules(app);
   refuseCrossSiteWrites(app, config.publicUrl);
   authenticateApiKeys(app, db, config.rateLimits.apiKeyPerMin);
+  // Before every route: the reference is generated from the routes as they register.
+  await registerOpenApi(app, config, ACCESS_COOKIE);
 
   const ctx = await services(app, config, db, options, { apiRoutes, byteCounter: byteCounter(rateStorage, db, Boolean(config.databaseUrl)) });
   app.decorate('ctx', ctx);

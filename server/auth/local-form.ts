@@ -1,12 +1,11 @@
 import { SHORT_PASSWORD } from './local-accounts.js';
+import { escapeHtml } from '../http/html.js';
 
 /**
  * The built-in provider's one page: a plain form asking for an email and a password (and a name
  * the first time). It runs no script (its CSP allows none): the password's length is checked by
  * the browser (minlength), and CSS shows the server's own words for it once the field is left short.
  */
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 export interface FormState {
   action: string;

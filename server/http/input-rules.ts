@@ -36,11 +36,15 @@ export interface ApiRoute {
   access?: 'public' | 'account';
 }
 
-interface SchemaNode {
+/** A JSON Schema node, as the rule reads it (and the API reference page draws it, http/api-docs-page.ts). */
+export interface SchemaNode {
+  $ref?: string;
   type?: string | string[];
   const?: unknown;
   enum?: unknown[];
   format?: string;
+  pattern?: string;
+  minLength?: number;
   maxLength?: number;
   minimum?: number;
   maximum?: number;
@@ -54,9 +58,12 @@ interface SchemaNode {
   patternProperties?: Record<string, SchemaNode>;
   additionalProperties?: SchemaNode | boolean;
   items?: SchemaNode | SchemaNode[];
+  minItems?: number;
+  maxItems?: number;
+  required?: string[];
 }
 
-const types = (node: SchemaNode) => (Array.isArray(node.type) ? node.type : node.type ? [node.type] : []);
+export const types = (node: SchemaNode) => (Array.isArray(node.type) ? node.type : node.type ? [node.type] : []);
 
 /** Where in a schema a string has no length cap or a number no range ("body.patterns[]"). */
 function unboundedFields(node: SchemaNode, at: string): string[] {
