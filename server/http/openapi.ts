@@ -52,7 +52,9 @@ const securitySchemes = (sessionCookie: string) =>
 function securityOf(route: RouteOptions, url: string) {
   if (route.config?.access === 'public') return { security: [] };
   const scope = ROUTE_SCOPES[`${[route.method].flat().join(', ')} ${url}`];
-  return scope ? { security: [{ session: [] }, { apiKey: [scope] }], description: `An API key needs the scope \`${scope}\`.` } : {};
+  if (!scope) return {};
+  const security: Record<string, string[]>[] = [{ session: [] }, { apiKey: [scope] }];
+  return { security, description: `An API key needs the scope \`${scope}\`.` };
 }
 
 /** Each route's entry: /api/v1 routes get their area, summary and who may call; the rest are hidden. */
