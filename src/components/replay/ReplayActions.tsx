@@ -6,7 +6,7 @@ import { useCampaignPermissions } from '../../lib/permissions.js';
 
 const id = encodeURIComponent;
 const exportPath = (campaignId: string, sessionId: string) => `/api/v1/replay/export/${id(campaignId)}/${id(sessionId)}`;
-const sharePath = (campaignId: string, sessionId: string) => `/api/v1/replay/share/${id(campaignId)}/${id(sessionId)}`;
+export const sharePath = (campaignId: string, sessionId: string) => `/api/v1/replay/share/${id(campaignId)}/${id(sessionId)}`;
 
 const EXPIRY_CHOICES: { value: ShareExpiry; label: string }[] = [
   { value: '1h', label: '1 hour' },
