@@ -22,6 +22,7 @@ import './issues.css';
 const ISSUE_SHARE_EXPIRY = '7d';
 /** The menu's width (16rem) and a margin: room it needs right of the button's start. */
 const MENU_ROOM_PX = 272;
+const STATUS_MS = 5000;
 const SHARE_OFFLINE = 'Share links need a connection: the issue links this page.';
 
 interface IssueMenuProps {
@@ -89,6 +90,12 @@ export function IssueMenu({ campaignId, sessionId, init, events, momentRef }: Is
   useEffect(() => {
     if (open) menu.current?.querySelector<HTMLElement>('[role^="menuitem"]')?.focus();
   }, [open]);
+  // "Copied" and "saved" are said, then leave the header's row (the text to copy by hand stays).
+  useEffect(() => {
+    if (!status || manualCopy !== null) return;
+    const timer = window.setTimeout(() => setStatus(''), STATUS_MS);
+    return () => window.clearTimeout(timer);
+  }, [status, manualCopy]);
   const close = (focusButton = true) => {
     setOpen(false);
     if (focusButton) button.current?.focus();
@@ -151,7 +158,12 @@ export function IssueMenu({ campaignId, sessionId, init, events, momentRef }: Is
             setOpen(!open);
           }}
         >
-          Create issue <span aria-hidden="true">▾</span>
+          {/* "Issue" on a phone, so the header's actions keep one row; its name stays "Create issue". */}
+          <span className="phone-hidden">Create issue</span>
+          <span className="issue-menu-short" aria-hidden="true">
+            Issue
+          </span>{' '}
+          <span aria-hidden="true">▾</span>
         </button>
         {open && (
           <ul

@@ -34,7 +34,7 @@ export function ReplayActions({ campaignId, sessionId }: ReplayActionsProps) {
     <div className="replay-share">
       {!refusal('sessions.download') && (
         <a className="button button-secondary" href={exportPath(campaignId, sessionId)} download={`tapedeck-${sessionId}.json.gz`}>
-          Download recording
+          Download<span className="phone-hidden"> recording</span>
         </a>
       )}
       {!refusal('shares.manage') && (
