@@ -108,6 +108,7 @@ describe.skipIf(!hasChromium)('create an issue from a replay', () => {
       await field.fill('acme');
       await page.getByRole('button', { name: 'Save trackers' }).click();
       await page.getByRole('alert').getByText('Type the repository as owner/repo.').waitFor();
+      await expectAccessible(page, 'the issue trackers form with an error');
       await field.fill('https://github.com/acme/shop');
       await page.getByRole('button', { name: 'Save trackers' }).click();
       await page.getByRole('status').getByText('Issue trackers saved').waitFor();
