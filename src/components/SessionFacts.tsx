@@ -3,6 +3,7 @@ import type { Session } from '../../common/api-types.js';
 import { formatDateTime, formatDurationMs } from '../lib/format.js';
 import { timeAgo } from '../offline/timeAgo.js';
 import { DeviceIcon } from './DeviceIcon.js';
+import { sessionProblems } from '../lib/sessionTitle.js';
 
 // What a session card adds to the spec's facts: when, how long, what with, and what went wrong —
 // the derived facts the server keeps on each session.
@@ -75,25 +76,15 @@ export function CountryName({ session }: { session: Pick<Session, 'country' | 'c
   return <span title={session.countryCode ?? undefined}>{session.country || 'Unknown'}</span>;
 }
 
-type Problems = 'errorCount' | 'rageClickCount' | 'deadClickCount' | 'quickBackCount' | 'excessiveScrollCount' | 'failedRequestCount';
-
 /** Badges for errors, failed requests and frustration signals: only those the session has. */
-export function ProblemBadges({ session }: { session: Partial<Pick<Session, Problems>> }) {
-  const badges = [
-    [session.errorCount, 'error', 'errors', 'badge-error'],
-    [session.failedRequestCount, 'failed request', 'failed requests', 'badge-error'],
-    [session.rageClickCount, 'rage click', 'rage clicks', 'badge-rage'],
-    [session.deadClickCount, 'dead click', 'dead clicks', 'badge-dead'],
-    [session.quickBackCount, 'quick back', 'quick backs', 'badge-dead'],
-    [session.excessiveScrollCount, 'excessive scroll', 'excessive scrolls', 'badge-dead'],
-  ] as const;
-  const shown = badges.filter(([count]) => (count ?? 0) > 0);
+export function ProblemBadges({ session }: { session: Parameters<typeof sessionProblems>[0] }) {
+  const shown = sessionProblems(session);
   if (!shown.length) return null;
   return (
     <ul className="problem-badges" aria-label="Problems">
-      {shown.map(([count, one, many, kind]) => (
-        <li key={one} className={`badge ${kind}`}>
-          {count} {count === 1 ? one : many}
+      {shown.map(({ text, kind }) => (
+        <li key={text} className={`badge ${kind}`}>
+          {text}
         </li>
       ))}
     </ul>

@@ -3,7 +3,8 @@ import type { Session } from '../../common/api-types.js';
 // What makes a session recognisable in a list (issue 36 item 4): who, where they went, what they
 // did. Pure, so the cards, the rows and their tests share one wording.
 
-const plural = (count: number, one: string, many = `${one}s`) => `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+/** "1 page", "1,234 pages". */
+export const plural = (count: number, one: string, many = `${one}s`) => `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
 
 /** The identified user's id, or "Anonymous". */
 export const sessionWho = (session: Pick<Session, 'userId'>) => session.userId || 'Anonymous';
@@ -38,3 +39,19 @@ export function sessionWhat(session: Pick<Session, 'eventCount' | 'clickCount' |
     .map(([name, count]) => (count > 1 ? `${name} ×${count}` : name));
   return [plural(session.eventCount ?? 0, 'event'), plural(session.clickCount ?? 0, 'click'), ...(named.length ? [named.join(', ')] : [])].join(' · ');
 }
+
+type Problem = 'errorCount' | 'failedRequestCount' | 'rageClickCount' | 'deadClickCount' | 'quickBackCount' | 'excessiveScrollCount';
+
+/** Each kind of trouble a session can have, in the order it is worth a look, and its badge's class. */
+const PROBLEMS: [key: Problem, one: string, kind: string][] = [
+  ['errorCount', 'error', 'badge-error'],
+  ['failedRequestCount', 'failed request', 'badge-error'],
+  ['rageClickCount', 'rage click', 'badge-rage'],
+  ['deadClickCount', 'dead click', 'badge-dead'],
+  ['quickBackCount', 'quick back', 'badge-dead'],
+  ['excessiveScrollCount', 'excessive scroll', 'badge-dead'],
+];
+
+/** "2 errors", "1 rage click": only the troubles the session has (its badges, an issue's summary). */
+export const sessionProblems = (session: Partial<Pick<Session, Problem>>): { text: string; kind: string }[] =>
+  PROBLEMS.filter(([key]) => (session[key] ?? 0) > 0).map(([key, one, kind]) => ({ text: plural(session[key] ?? 0, one), kind }));

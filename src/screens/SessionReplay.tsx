@@ -28,6 +28,7 @@ import { shortId } from '../lib/format.js';
 import { SessionNav, useAutoplayNext } from '../components/replay/SessionNav.js';
 import { useSessionNeighbours } from '../replay/useSessionNeighbours.js';
 import { listFilters, type SessionListContext } from '../lib/sessionListContext.js';
+import { IssueMenu, TrackMoment } from '../components/replay/IssueMenu.js';
 
 // The replay first: a compact title, the player (recording and controls within the screen),
 // then the session's facts. Size and speeds as every replay (replaySettings), not auto-playing,
@@ -101,6 +102,8 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds, 
   const notes = useNotes(campaignId, sessionId, saved);
   const activity = useActivityItems(activityEvents, notes);
   const playable = snapshot && (startAtSeconds === undefined || snapshot.downloaded);
+  // The player's moment, for 'Create issue' in the header (read when it is used).
+  const momentRef = useRef(startAtSeconds === undefined ? 0 : startAtSeconds * 1000);
 
   // A session still recording is followed live once its download is over: the stream starts after
   // the batches the download carried (and, opened again, after those the source holds then), each
@@ -164,6 +167,9 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds, 
             {actions}
             {!missingIds && <ReplayStar campaignId={campaignId} sessionId={sessionId} />}
             <ReplayActions campaignId={campaignId} sessionId={sessionId} />
+            {drawn && snapshot.init && (
+              <IssueMenu key={sessionId} campaignId={campaignId} sessionId={sessionId} init={snapshot.init} events={activityEvents} momentRef={momentRef} />
+            )}
             {!missingIds && <DeleteSessionButton campaignId={campaignId} sessionId={sessionId} />}
           </div>
         </div>
@@ -213,6 +219,7 @@ export function SessionReplay({ campaignId, sessionId, actions, startAtSeconds, 
               underControls={(view) => <ActivityMarkers items={drawn ? activity : NO_ITEMS} totalTime={view.totalTime} onSeek={view.seek} />}
               afterPlayer={(view) => (
                 <>
+                  <TrackMoment ms={view.currentTime} intoRef={momentRef} />
                   <SessionNav place="phone" {...nav} />
                   {drawn && (
                     <ActivityPanel

@@ -6,7 +6,7 @@ import { useCampaignPermissions } from '../../lib/permissions.js';
 
 const id = encodeURIComponent;
 const exportPath = (campaignId: string, sessionId: string) => `/api/v1/replay/export/${id(campaignId)}/${id(sessionId)}`;
-const sharePath = (campaignId: string, sessionId: string) => `/api/v1/replay/share/${id(campaignId)}/${id(sessionId)}`;
+export const sharePath = (campaignId: string, sessionId: string) => `/api/v1/replay/share/${id(campaignId)}/${id(sessionId)}`;
 
 const EXPIRY_CHOICES: { value: ShareExpiry; label: string }[] = [
   { value: '1h', label: '1 hour' },
@@ -34,7 +34,7 @@ export function ReplayActions({ campaignId, sessionId }: ReplayActionsProps) {
     <div className="replay-share">
       {!refusal('sessions.download') && (
         <a className="button button-secondary" href={exportPath(campaignId, sessionId)} download={`tapedeck-${sessionId}.json.gz`}>
-          Download recording
+          Download<span className="phone-hidden"> recording</span>
         </a>
       )}
       {!refusal('shares.manage') && (

@@ -30,7 +30,7 @@ function useNoIndex() {
 }
 
 /** One shared replay, read-only: the player, and the session's details when the owner chose to include them. */
-export function SharedReplay({ token }: { token: string }) {
+export function SharedReplay({ token, startAtSeconds }: { token: string; startAtSeconds?: number }) {
   useNoIndex();
   const replay = useQuery({ queryKey: ['shared', token], queryFn: () => fetchShared(token), retry: false, gcTime: 60_000 });
   if (replay.error) {
@@ -60,7 +60,14 @@ export function SharedReplay({ token }: { token: string }) {
         <h2 id="player-title" className="player-title">
           {events.length} events recorded
         </h2>
-        <RecordingPlayer events={events} width={REPLAY_WIDTH} height={REPLAY_HEIGHT} speedOption={REPLAY_SPEEDS} fitToViewport />
+        <RecordingPlayer
+          events={events}
+          width={REPLAY_WIDTH}
+          height={REPLAY_HEIGHT}
+          speedOption={REPLAY_SPEEDS}
+          fitToViewport
+          startAtMs={startAtSeconds === undefined ? undefined : startAtSeconds * 1000}
+        />
       </section>
       {details && <SessionInfo init={details} />}
     </div>
