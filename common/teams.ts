@@ -42,6 +42,8 @@ export const PERMISSIONS = {
   'members.view': ALL,
   /** Invite, re-invite and revoke invites; change members' roles (not to owner); remove members. */
   'members.manage': ADMINS,
+  /** Add, test and delete webhooks; rotate their secrets; read and re-send their deliveries (docs/webhooks.md). */
+  'webhooks.manage': ADMINS,
   /** Read and export the audit log. */
   'audit.read': ADMINS,
   /** Hand the workspace to another member (who becomes its owner; the owner becomes an admin). */
@@ -99,5 +101,8 @@ export const AUDIT_ACTIONS = [
   'member.joined',
   'member.role_changed',
   'member.removed',
+  'webhook.created',
+  'webhook.deleted',
+  'webhook.secret_rotated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -68,7 +68,7 @@ function listFilters(query: ListQuery): SessionFilters {
  * what they match is current: sessions that ended with no human input are bots now, not when the
  * next visitor arrives; what ingest's error log and funnel visit log hold is written.
  */
-export async function readListFilters(ctx: AppContext, campaignId: string, query: ListQuery): Promise<SessionFilters> {
+export async function readListFilters(ctx: Pick<AppContext, 'db' | 'afterStored'>, campaignId: string, query: ListQuery): Promise<SessionFilters> {
   const filters = { ...listFilters(query), funnelCondition: await funnelCondition(ctx.db, campaignId, query) };
   const reads: Read[] = ['verdicts'];
   if (filters.error) reads.push('errors');

@@ -1,0 +1,79 @@
+import { Type, type Static } from 'typebox';
+import { MadeId, Nullable } from './shared.js';
+
+// Signed webhooks of a workspace (issue 38; docs/webhooks.md): the API's shapes, which clients
+// and tests rely on, and the caps on what one workspace may keep.
+
+/** The events a webhook may pick. */
+export const WEBHOOK_EVENTS = ['session.errors', 'session.frustration', 'session.event', 'segment.match', 'quota.near'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+/** The event of a delivery queued by the Test button (never picked: every webhook gets it on request). */
+export const TEST_EVENT = 'webhook.test';
+
+export const WEBHOOK_FORMATS = ['json', 'slack'] as const;
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+
+/** Webhooks one workspace may keep. */
+export const WEBHOOKS_PER_WORKSPACE = 20;
+/** The longest endpoint address taken. */
+export const WEBHOOK_URL_MAX = 2000;
+/** Deliveries the log lists (the newest). */
+export const DELIVERIES_LISTED = 100;
+
+export const WEBHOOK_LIMIT_REACHED = `A workspace keeps at most ${WEBHOOKS_PER_WORKSPACE} webhooks: delete one first`;
+export const WEBHOOK_NOT_FOUND = 'Webhook not found';
+export const DELIVERY_NOT_FOUND = 'Delivery not found';
+
+const event = Type.Union(WEBHOOK_EVENTS.map((name) => Type.Literal(name)));
+const format = Type.Union(WEBHOOK_FORMATS.map((name) => Type.Literal(name)));
+
+export const WebhookBody = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: WEBHOOK_URL_MAX }),
+    events: Type.Array(event, { minItems: 1, maxItems: WEBHOOK_EVENTS.length, uniqueItems: true }),
+    campaign_id: Type.Optional(MadeId()),
+    format: Type.Optional(format),
+    workspace_id: Type.Optional(MadeId()),
+  },
+  { additionalProperties: false },
+);
+export type WebhookBody = Static<typeof WebhookBody>;
+
+export const WebhooksQuery = Type.Object({ workspace_id: Type.Optional(MadeId()) }, { additionalProperties: false });
+export const WebhookParams = Type.Object({ id: MadeId() });
+export const DeliveryParams = Type.Object({ id: MadeId(), deliveryId: MadeId() });
+
+/** The secret, shown when the webhook is made and when it is rotated, never again. */
+export const CreatedWebhook = Type.Object({ data: Type.Object({ id: Type.String(), secret: Type.String() }) });
+export const RotatedSecret = Type.Object({ data: Type.Object({ secret: Type.String() }) });
+export const QueuedDelivery = Type.Object({ data: Type.Object({ id: Type.String() }) });
+
+export const Webhook = Type.Object({
+  id: Type.String(),
+  workspace_id: Type.String(),
+  campaign_id: Nullable(Type.String()),
+  url: Type.String(),
+  events: Type.Array(Type.String()),
+  format: Type.String(),
+  created_at: Type.Number(),
+});
+export type Webhook = Static<typeof Webhook>;
+export const WebhookList = Type.Object({ data: Type.Array(Webhook) });
+export type WebhookList = Static<typeof WebhookList>;
+
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export const Delivery = Type.Object({
+  id: Type.String(),
+  event: Type.String(),
+  status: Type.String(),
+  attempts: Type.Number(),
+  response_code: Nullable(Type.Number()),
+  /** When it was delivered, else when it was queued. */
+  at: Type.Number(),
+  last_error: Nullable(Type.String()),
+});
+export type Delivery = Static<typeof Delivery>;
+export const DeliveryList = Type.Object({ data: Type.Array(Delivery) });
+export type DeliveryList = Static<typeof DeliveryList>;
