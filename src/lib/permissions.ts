@@ -18,6 +18,7 @@ const ACTIONS: Partial<Record<Permission, string>> = {
   'sessions.download': 'download recordings',
   'members.manage': 'invite or manage members',
   'audit.read': 'read the audit log',
+  'webhooks.manage': 'manage webhooks',
   'workspace.transfer': 'transfer the workspace',
 };
 

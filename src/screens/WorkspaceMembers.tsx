@@ -22,6 +22,7 @@ import { ConfirmDeleteModal } from '../components/SessionModals.js';
 import { useAuth } from '../auth/session.js';
 import { useCurrentWorkspace, permissionsOf } from '../lib/permissions.js';
 import { AuditLog } from './AuditLog.js';
+import { WebhooksLink } from './WorkspaceWebhooks.js';
 import { teamErrorMessage } from './teamErrors.js';
 
 // The Members screen of a workspace (issue 37): who belongs with which role, the invites still
@@ -51,6 +52,7 @@ function MembersPage({ workspaceId, members }: { workspaceId: string; members: M
           <h1>Members</h1>
           {current && <p className="muted">Workspace: {current.name}</p>}
         </div>
+        {current && !permissions.refusal('webhooks.manage') && <WebhooksLink workspaceId={workspaceId} />}
       </div>
       <RoleNote id={noteId} reason={cantManage} />
       {manages && <InviteForm workspaceId={workspaceId} />}
@@ -69,12 +71,7 @@ function MembersPage({ workspaceId, members }: { workspaceId: string; members: M
 /** The link of an invite just made or sent again, to copy and send. */
 function InviteLink({ invite }: { invite: CreatedInvite }) {
   const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    await navigator.clipboard.writeText(invite.url).then(
-      () => setCopied(true),
-      () => setCopied(false),
-    );
-  };
+  const copy = () => navigator.clipboard.writeText(invite.url).then(() => setCopied(true), () => setCopied(false));
   return (
     <div className="invite-link" role="status">
       <label>

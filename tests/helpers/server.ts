@@ -20,6 +20,8 @@ export interface TestServer {
   db: Db;
   /** Stops the server (as close does, keeping its database and data directory) and starts it again on the same port: `app` and `db` are the new ones. */
   restart(): Promise<void>;
+  /** Another server on the same database and settings, not listening: a second node (on PostgreSQL). The caller closes it. */
+  twin(): Promise<FastifyInstance>;
   close(): Promise<void>;
 }
 
@@ -89,8 +91,9 @@ export async function startServer(
     ...(typeof env === 'function' ? env(port) : env),
   });
   const pgOptions = { options: `-c search_path=${schema}`, max: options.poolMax ?? 5 };
+  const built = () => buildApp(config, { ...options.build, ...(databaseUrl ? { db: { pgOptions } } : {}) });
   const listening = async () => {
-    const app = await buildApp(config, { ...options.build, ...(databaseUrl ? { db: { pgOptions } } : {}) });
+    const app = await built();
     await options.beforeListen?.(app);
     await app.listen({ port, host: '127.0.0.1' });
     return app;
@@ -118,6 +121,11 @@ export async function startServer(
       await stop(server.app);
       server.app = await listening();
       server.db = server.app.ctx.db;
+    },
+    async twin() {
+      const app = await built();
+      await app.ready();
+      return app;
     },
     async close() {
       await stop(server.app);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { startServer, usingPostgres, type TestServer } from '../helpers/server.js';
 import { userSession } from '../helpers/auth.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { info, makeCampaign, pageEvents, postBatch, sessionId, type TestEvent } from './ingest-support.js';
@@ -163,6 +163,33 @@ describe('webhooks', () => {
     expect(body.data.session).toMatchObject({ id: failing, campaign_id: campaignId, error_count: 1 });
     expect(String(body.data.session.replay_url)).toContain(`/campaign/${campaignId}/session/${failing}`);
     expect((await deliveries(id)).map((d) => d.event)).toEqual(['session.errors']);
+  });
+
+  it.skipIf(!usingPostgres())('delivers each delivery once when two nodes on one PostgreSQL claim at the same time', async () => {
+    receiver.answer(200);
+    const { id } = await addWebhook({ url: `${receiver.url}/twice` });
+    const other = await server.twin();
+    try {
+      const queued = await server.db.transaction().execute(async (trx) => {
+        const ids: string[] = [];
+        for (let i = 0; i < 40; i++) ids.push((await enqueue(trx, { webhookId: id, event: 'webhook.test', data: { i } }))!);
+        return ids;
+      });
+      await vi.waitFor(
+        async () => {
+          await Promise.all([server.app.ctx.webhooks.sendDue(), other.ctx.webhooks.sendDue()]);
+          const pending = await server.db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', id).where('status', '!=', 'delivered').execute();
+          expect(pending).toEqual([]);
+        },
+        { timeout: 15_000 },
+      );
+      expect(toPath('/twice')).toHaveLength(queued.length);
+      expect(new Set(toPath('/twice').map((r) => r.headers['tapedeck-delivery']))).toEqual(new Set(queued));
+      const attempts = await server.db.selectFrom('webhook_deliveries').select('attempts').where('webhook_id', '=', id).execute();
+      expect(attempts.map((a) => Number(a.attempts))).toEqual(queued.map(() => 1));
+    } finally {
+      await other.close();
+    }
   });
 
   it('refuses webhooks.manage to a member, and an unknown webhook with 404', async () => {
