@@ -40,8 +40,8 @@ export const WebhookBody = Type.Object(
 export type WebhookBody = Static<typeof WebhookBody>;
 
 export const WebhooksQuery = Type.Object({ workspace_id: Type.Optional(MadeId()) }, { additionalProperties: false });
-export const WebhookParams = Type.Object({ id: MadeId() });
-export const DeliveryParams = Type.Object({ id: MadeId(), deliveryId: MadeId() });
+export const WebhookParams = Type.Object({ webhookId: MadeId() });
+export const DeliveryParams = Type.Object({ webhookId: MadeId(), deliveryId: MadeId() });
 
 /** The secret, shown when the webhook is made and when it is rotated, never again. */
 export const CreatedWebhook = Type.Object({ data: Type.Object({ id: Type.String(), secret: Type.String() }) });

@@ -107,9 +107,9 @@ function webhookRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { data: (await webhooksOf(db, workspaceId)).map(toWebhook) };
   });
 
-  api.delete('/api/v1/webhooks/:id', { config, preHandler, schema: { params: WebhookParams, response: { 200: Ok } } }, async (request, reply) => {
+  api.delete('/api/v1/webhooks/:webhookId', { config, preHandler, schema: { params: WebhookParams, response: { 200: Ok } } }, async (request, reply) => {
     await changeLimit(request, reply, currentUserId(request));
-    const { hook } = await ownWebhook(request, request.params.id);
+    const { hook } = await ownWebhook(request, request.params.webhookId);
     await db.transaction().execute(async (trx) => {
       await deleteWebhook(trx, hook.id);
       await audit(trx, request, hook.workspace_id, { action: 'webhook.deleted', target: target(hook.id), before: { url: hook.url } });
@@ -117,9 +117,9 @@ function webhookRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { ok: true as const };
   });
 
-  api.post('/api/v1/webhooks/:id/rotate-secret', { config, preHandler, schema: { params: WebhookParams, response: { 200: RotatedSecret } } }, async (request, reply) => {
+  api.post('/api/v1/webhooks/:webhookId/rotate-secret', { config, preHandler, schema: { params: WebhookParams, response: { 200: RotatedSecret } } }, async (request, reply) => {
     await changeLimit(request, reply, currentUserId(request));
-    const { hook } = await ownWebhook(request, request.params.id);
+    const { hook } = await ownWebhook(request, request.params.webhookId);
     const secret = newWebhookSecret();
     await db.transaction().execute(async (trx) => {
       await replaceSecret(trx, hook.id, sealed(secret));
@@ -135,24 +135,24 @@ function webhookRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { data: { id } };
   };
 
-  api.post('/api/v1/webhooks/:id/test', { config, preHandler, schema: { params: WebhookParams, response: { 202: QueuedDelivery } } }, async (request, reply) => {
+  api.post('/api/v1/webhooks/:webhookId/test', { config, preHandler, schema: { params: WebhookParams, response: { 202: QueuedDelivery } } }, async (request, reply) => {
     await changeLimit(request, reply, currentUserId(request));
-    const { hook } = await ownWebhook(request, request.params.id);
+    const { hook } = await ownWebhook(request, request.params.webhookId);
     return reply.status(202).send(await queued(hook.id, TEST_EVENT, { webhook_id: hook.id, message: 'A test delivery from Tapedeck' }));
   });
 
-  api.get('/api/v1/webhooks/:id/deliveries', { config, preHandler, schema: { params: WebhookParams, response: { 200: DeliveryList } } }, async (request, reply) => {
-    const { hook } = await ownWebhook(request, request.params.id);
+  api.get('/api/v1/webhooks/:webhookId/deliveries', { config, preHandler, schema: { params: WebhookParams, response: { 200: DeliveryList } } }, async (request, reply) => {
+    const { hook } = await ownWebhook(request, request.params.webhookId);
     reply.header('cache-control', 'private, no-cache');
     return { data: await deliveriesOf(db, hook.id) };
   });
 
   api.post(
-    '/api/v1/webhooks/:id/deliveries/:deliveryId/resend',
+    '/api/v1/webhooks/:webhookId/deliveries/:deliveryId/resend',
     { config, preHandler, schema: { params: DeliveryParams, response: { 202: QueuedDelivery } } },
     async (request, reply) => {
       await changeLimit(request, reply, currentUserId(request));
-      const { hook } = await ownWebhook(request, request.params.id);
+      const { hook } = await ownWebhook(request, request.params.webhookId);
       const delivery = await findDelivery(db, hook.id, request.params.deliveryId);
       if (!delivery) throw notFound(DELIVERY_NOT_FOUND);
       return reply.status(202).send(await queued(hook.id, delivery.event, JSON.parse(delivery.body)));

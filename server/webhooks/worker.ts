@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { oneNodeAtATime } from '../cluster/jobs.js';
-import { post, type Policy } from './deliver.js';
+import { post, type Outcome, type Policy } from './deliver.js';
 import { addressRule } from './guard.js';
 import { claimDue, settle, type DeliveryRow, type WebhookRow } from './repository.js';
 import { openSecret, signature } from './sign.js';
@@ -56,6 +56,7 @@ function slackText(event: string, data: Said): string {
 export class WebhookWorker {
   readonly #policy: Policy;
   #timers: NodeJS.Timeout[] = [];
+  #closed = false;
   #sending: Promise<void> | null = null;
   #scanning: Promise<void> | null = null;
 
@@ -82,6 +83,7 @@ export class WebhookWorker {
 
   /** Stops polling; waits for what is being sent. */
   async close(): Promise<void> {
+    this.#closed = true;
     for (const timer of this.#timers) clearInterval(timer);
     this.#timers = [];
     await Promise.allSettled([this.#sending, this.#scanning]);
@@ -98,6 +100,7 @@ export class WebhookWorker {
 
   /** Claims the due deliveries and sends them (a round still sending is not started again). */
   sendDue(now?: number): Promise<void> {
+    if (this.#closed) return Promise.resolve();
     this.#sending ??= this.#round(now)
       .catch((error: unknown) => this.log.warn({ err: error }, 'webhook deliveries failed'))
       .finally(() => (this.#sending = null));
@@ -112,8 +115,15 @@ export class WebhookWorker {
   async #send(delivery: DeliveryRow): Promise<void> {
     const hook = await this.ctx.db.selectFrom('webhooks').selectAll().where('id', '=', delivery.webhook_id).executeTakeFirst();
     if (!hook) return;
-    const body = renderBody(delivery, hook.format);
-    const outcome = await post(hook.url, this.#headers(hook, delivery, body), body, this.#policy);
+    let outcome: Outcome;
+    try {
+      const body = renderBody(delivery, hook.format);
+      outcome = await post(hook.url, this.#headers(hook, delivery, body), body, this.#policy);
+    } catch (error) {
+      // A secret sealed under another server secret, a body that does not parse: a failed attempt, retried as any.
+      this.log.warn({ err: error, delivery: delivery.id }, 'a webhook delivery could not be signed');
+      outcome = { delivered: false, responseCode: null, error: 'could not be signed' };
+    }
     await settle(this.ctx.db, delivery, outcome, this.timing.retryBaseMs);
   }
 

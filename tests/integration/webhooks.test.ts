@@ -10,6 +10,7 @@ import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { info, makeCampaign, pageEvents, postBatch, sessionId, type TestEvent } from './ingest-support.js';
 import { claimDue, CLAIM_LEASE_MS, enqueue, nextAttemptAt, RETRY_FOR_MS } from '../../server/webhooks/repository.js';
 import { SESSION_IDLE_MS } from '../../common/limits.js';
+import { PEOPLE_TAGS } from '../../common/people.js';
 import type { DeliveryList, WebhookList } from '../../common/api/webhooks.js';
 
 // Signed webhooks end to end (issue 38; docs/webhooks.md), with a receiver on 127.0.0.1
@@ -163,6 +164,29 @@ describe('webhooks', () => {
     expect(body.data.session).toMatchObject({ id: failing, campaign_id: campaignId, error_count: 1 });
     expect(String(body.data.session.replay_url)).toContain(`/campaign/${campaignId}/session/${failing}`);
     expect((await deliveries(id)).map((d) => d.event)).toEqual(['session.errors']);
+  });
+
+  it('delivers session.event and segment.match for a session that sent a custom event, and quota.near once at 90 % of the session limit', async () => {
+    const campaignId = await makeCampaign(server, { ownerId: owner.userId, limit: 2 });
+    const saved = await call('POST', `/api/v1/segments/${campaignId}`, { name: 'Buyers', filters: { event: 'purchase' } });
+    expect(saved.status).toBe(201);
+    const { id } = await addWebhook({ url: `${receiver.url}/events`, campaign_id: campaignId, events: ['session.event', 'segment.match', 'quota.near'] });
+    const [buyer, browser] = [sessionId(), sessionId()];
+    const t = Date.now() - 5000;
+    const purchase: TestEvent = { type: 5, data: { tag: PEOPLE_TAGS.event, payload: { name: 'purchase' } }, timestamp: t + 2500 };
+    expect((await postBatch(server, campaignId, { sessionId: buyer, seq: 0, info: info(), events: [...pageEvents(t), purchase] })).status).toBe(200);
+    expect((await postBatch(server, campaignId, { sessionId: browser, seq: 0, info: info(), events: pageEvents(t) })).status).toBe(200);
+
+    const later = Date.now() + SESSION_IDLE_MS + 1000;
+    await server.app.ctx.webhooks.scan(later);
+    await server.app.ctx.webhooks.scan(later);
+    await vi.waitFor(() => expect(toPath('/events')).toHaveLength(3));
+    const bodies = toPath('/events').map((r) => JSON.parse(r.body) as { event: string; data: Record<string, unknown> });
+    const of = (event: string) => bodies.filter((b) => b.event === event).map((b) => b.data);
+    expect(of('session.event')).toMatchObject([{ session: { id: buyer, events: { purchase: 1 } } }]);
+    expect(of('segment.match')).toMatchObject([{ session: { id: buyer }, segments: [{ name: 'Buyers' }] }]);
+    expect(of('quota.near')).toEqual([{ campaign: { id: campaignId, name: 'Ingest test' }, limit: 'sessions', used: 2, of: 2 }]);
+    expect((await deliveries(id)).every((d) => d.status === 'delivered')).toBe(true);
   });
 
   it.skipIf(!usingPostgres())('delivers each delivery once when two nodes on one PostgreSQL claim at the same time', async () => {
