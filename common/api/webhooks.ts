@@ -10,7 +10,7 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** The event of a delivery queued by the Test button (never picked: every webhook gets it on request). */
 export const TEST_EVENT = 'webhook.test';
 
-export const WEBHOOK_FORMATS = ['json', 'slack'] as const;
+const WEBHOOK_FORMATS = ['json', 'slack'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
 /** Webhooks one workspace may keep. */
@@ -61,12 +61,10 @@ export type Webhook = Static<typeof Webhook>;
 export const WebhookList = Type.Object({ data: Type.Array(Webhook) });
 export type WebhookList = Static<typeof WebhookList>;
 
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
-
 export const Delivery = Type.Object({
   id: Type.String(),
   event: Type.String(),
+  /** 'pending', 'delivered' or 'failed'. */
   status: Type.String(),
   attempts: Type.Number(),
   response_code: Nullable(Type.Number()),

@@ -9,7 +9,7 @@ import { checkedAddress, endpointUrl, TargetRefused, type AddressRule, type Reso
 // answer's body is never read, so an endpoint cannot hold the worker with a slow or endless one.
 
 /** How long one hop may take, connection to status line. */
-export const ATTEMPT_TIMEOUT_MS = 5000;
+const ATTEMPT_TIMEOUT_MS = 5000;
 const MAX_REDIRECTS = 3;
 const USER_AGENT = 'Tapedeck-Webhooks/1';
 

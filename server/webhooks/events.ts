@@ -98,7 +98,9 @@ async function segmentMatches(ctx: EventSources, sessions: EndedSession[]): Prom
   for (const campaignId of new Set(sessions.map((s) => s.campaign_id))) {
     const ids = sessions.filter((s) => s.campaign_id === campaignId).map((s) => s.id);
     for (const segment of await listSegments(ctx.db, campaignId)) {
-      const filters = await readListFilters(ctx, campaignId, segment.filters);
+      // A segment whose filters no longer hold (its funnel deleted) matches nothing, and stops no scan.
+      const filters = await readListFilters(ctx, campaignId, segment.filters).catch(() => null);
+      if (!filters) continue;
       const base = ctx.db.selectFrom('sessions').select('id').where('campaign_id', '=', campaignId).where('id', 'in', ids);
       for (const { id } of await filtered(base, filters).execute()) {
         matches.set(`${campaignId}\n${id}`, [...(matches.get(`${campaignId}\n${id}`) ?? []), { id: segment.id, name: segment.name }]);
@@ -149,9 +151,16 @@ async function scanQuotas(ctx: EventSources, hook: WebhookRow): Promise<void> {
 /** One scan of every webhook: what happened since the last one queued as deliveries (due at once). `now` is the clock the ended rule reads. */
 export async function scanForEvents(ctx: EventSources, now = Date.now()): Promise<void> {
   const hooks = await ctx.db.selectFrom('webhooks').selectAll().where('disabled_at', 'is', null).execute();
+  // One webhook's failure (its next scan tries again) does not keep the others from theirs.
+  const failures: unknown[] = [];
   for (const hook of hooks) {
     const picked = eventsOf(hook);
-    if (picked.some((event) => event !== 'quota.near')) await scanSessions(ctx, hook, now);
-    if (picked.includes('quota.near')) await scanQuotas(ctx, hook);
+    try {
+      if (picked.some((event) => event !== 'quota.near')) await scanSessions(ctx, hook, now);
+      if (picked.includes('quota.near')) await scanQuotas(ctx, hook);
+    } catch (error) {
+      failures.push(error);
+    }
   }
+  if (failures.length) throw new AggregateError(failures, `${failures.length} of ${hooks.length} webhooks could not be scanned`);
 }

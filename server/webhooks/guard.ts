@@ -44,7 +44,7 @@ for (const [network, prefix] of [
 }
 
 /** The IPv4 address an IPv4-mapped IPv6 address (::ffff:a.b.c.d, ::ffff:7f00:1) stands for, else the address. */
-export function unmapped(address: string): string {
+function unmapped(address: string): string {
   if (net.isIPv6(address)) {
     const canonical = new URL(`http://[${address}]`).hostname.slice(1, -1);
     const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(canonical);

@@ -30,7 +30,7 @@ export const toWebhook = (row: WebhookRow): Webhook => ({
   created_at: Number(row.created_at),
 });
 
-export interface NewWebhook {
+interface NewWebhook {
   workspaceId: string;
   campaignId: string | null;
   url: string;
@@ -78,7 +78,7 @@ export async function replaceSecret(db: Executor, id: string, sealedSecret: stri
   await db.updateTable('webhooks').set({ secret: sealedSecret }).where('id', '=', id).execute();
 }
 
-export interface Queued {
+interface Queued {
   webhookId: string;
   event: string;
   data: unknown;

@@ -11,7 +11,7 @@ export interface WebhookSettings {
   scanMs: number;
 }
 
-export interface SettingReader {
+interface SettingReader {
   int(name: string, fallback: number, min: number, max: number): number;
   bool(name: string): boolean;
 }

@@ -15,14 +15,14 @@ import { TEST_EVENT } from '../../common/api/webhooks.js';
 /** Deliveries one node sends at once. */
 const CLAIMED_AT_ONCE = 10;
 
-export interface WorkerTiming {
+interface WorkerTiming {
   pollMs: number;
   scanMs: number;
   retryBaseMs: number;
 }
 
 /** A delivery's body as sent: {event, delivery_id, created_at, data}, or Slack's {text}. */
-export function renderBody(delivery: DeliveryRow, format: string): string {
+function renderBody(delivery: DeliveryRow, format: string): string {
   const data = JSON.parse(delivery.body) as Record<string, unknown>;
   if (format === 'slack') return JSON.stringify({ text: slackText(delivery.event, data) });
   return JSON.stringify({ event: delivery.event, delivery_id: delivery.id, created_at: new Date(Number(delivery.created_at)).toISOString(), data });

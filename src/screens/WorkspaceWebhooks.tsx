@@ -224,7 +224,9 @@ function DeliveryLog({ webhookId }: { webhookId: string }) {
           <th>Time</th>
           <th>Response</th>
           <th>Attempts</th>
-          <th />
+          <th>
+            <span className="visually-hidden">Actions</span>
+          </th>
         </tr>
       </thead>
       <tbody>

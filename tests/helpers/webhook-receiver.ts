@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A request the receiver got, as it came. */
-export interface Received {
+interface Received {
   at: number;
   path: string;
   headers: http.IncomingHttpHeaders;
