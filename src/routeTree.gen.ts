@@ -27,6 +27,7 @@ import { Route as AuthedCampaignCampaignIdHeatmapsRouteImport } from './routes/_
 import { Route as AuthedCampaignCampaignIdInsightsRouteImport } from './routes/_authed/campaign/$campaignId/insights'
 import { Route as AuthedCampaignCampaignIdPeopleRouteImport } from './routes/_authed/campaign/$campaignId/people'
 import { Route as AuthedWorkspacesWorkspaceIdMembersRouteImport } from './routes/_authed/workspaces/$workspaceId/members'
+import { Route as AuthedWorkspacesWorkspaceIdWebhooksRouteImport } from './routes/_authed/workspaces/$workspaceId/webhooks'
 import { Route as AuthedCampaignCampaignIdPersonUserIdRouteImport } from './routes/_authed/campaign/$campaignId/person/$userId'
 import { Route as AuthedCampaignCampaignIdSessionSessionIdRouteImport } from './routes/_authed/campaign/$campaignId/session/$sessionId'
 
@@ -126,6 +127,12 @@ const AuthedWorkspacesWorkspaceIdMembersRoute =
     path: '/workspaces/$workspaceId/members',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedWorkspacesWorkspaceIdWebhooksRoute =
+  AuthedWorkspacesWorkspaceIdWebhooksRouteImport.update({
+    id: '/workspaces/$workspaceId/webhooks',
+    path: '/workspaces/$workspaceId/webhooks',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedCampaignCampaignIdPersonUserIdRoute =
   AuthedCampaignCampaignIdPersonUserIdRouteImport.update({
     id: '/campaign/$campaignId/person/$userId',
@@ -156,6 +163,7 @@ export interface FileRoutesByFullPath {
   '/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
   '/campaign/$campaignId/people': typeof AuthedCampaignCampaignIdPeopleRoute
   '/workspaces/$workspaceId/members': typeof AuthedWorkspacesWorkspaceIdMembersRoute
+  '/workspaces/$workspaceId/webhooks': typeof AuthedWorkspacesWorkspaceIdWebhooksRoute
   '/campaign/$campaignId/': typeof AuthedCampaignCampaignIdIndexRoute
   '/campaign/$campaignId/person/$userId': typeof AuthedCampaignCampaignIdPersonUserIdRoute
   '/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
@@ -177,6 +185,7 @@ export interface FileRoutesByTo {
   '/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
   '/campaign/$campaignId/people': typeof AuthedCampaignCampaignIdPeopleRoute
   '/workspaces/$workspaceId/members': typeof AuthedWorkspacesWorkspaceIdMembersRoute
+  '/workspaces/$workspaceId/webhooks': typeof AuthedWorkspacesWorkspaceIdWebhooksRoute
   '/campaign/$campaignId': typeof AuthedCampaignCampaignIdIndexRoute
   '/campaign/$campaignId/person/$userId': typeof AuthedCampaignCampaignIdPersonUserIdRoute
   '/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
@@ -200,6 +209,7 @@ export interface FileRoutesById {
   '/_authed/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
   '/_authed/campaign/$campaignId/people': typeof AuthedCampaignCampaignIdPeopleRoute
   '/_authed/workspaces/$workspaceId/members': typeof AuthedWorkspacesWorkspaceIdMembersRoute
+  '/_authed/workspaces/$workspaceId/webhooks': typeof AuthedWorkspacesWorkspaceIdWebhooksRoute
   '/_authed/campaign/$campaignId/': typeof AuthedCampaignCampaignIdIndexRoute
   '/_authed/campaign/$campaignId/person/$userId': typeof AuthedCampaignCampaignIdPersonUserIdRoute
   '/_authed/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
@@ -223,6 +233,7 @@ export interface FileRouteTypes {
     | '/campaign/$campaignId/insights'
     | '/campaign/$campaignId/people'
     | '/workspaces/$workspaceId/members'
+    | '/workspaces/$workspaceId/webhooks'
     | '/campaign/$campaignId/'
     | '/campaign/$campaignId/person/$userId'
     | '/campaign/$campaignId/session/$sessionId'
@@ -244,6 +255,7 @@ export interface FileRouteTypes {
     | '/campaign/$campaignId/insights'
     | '/campaign/$campaignId/people'
     | '/workspaces/$workspaceId/members'
+    | '/workspaces/$workspaceId/webhooks'
     | '/campaign/$campaignId'
     | '/campaign/$campaignId/person/$userId'
     | '/campaign/$campaignId/session/$sessionId'
@@ -266,6 +278,7 @@ export interface FileRouteTypes {
     | '/_authed/campaign/$campaignId/insights'
     | '/_authed/campaign/$campaignId/people'
     | '/_authed/workspaces/$workspaceId/members'
+    | '/_authed/workspaces/$workspaceId/webhooks'
     | '/_authed/campaign/$campaignId/'
     | '/_authed/campaign/$campaignId/person/$userId'
     | '/_authed/campaign/$campaignId/session/$sessionId'
@@ -410,6 +423,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedWorkspacesWorkspaceIdMembersRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/workspaces/$workspaceId/webhooks': {
+      id: '/_authed/workspaces/$workspaceId/webhooks'
+      path: '/workspaces/$workspaceId/webhooks'
+      fullPath: '/workspaces/$workspaceId/webhooks'
+      preLoaderRoute: typeof AuthedWorkspacesWorkspaceIdWebhooksRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/campaign/$campaignId/person/$userId': {
       id: '/_authed/campaign/$campaignId/person/$userId'
       path: '/campaign/$campaignId/person/$userId'
@@ -437,6 +457,7 @@ interface AuthedRouteChildren {
   AuthedCampaignCampaignIdInsightsRoute: typeof AuthedCampaignCampaignIdInsightsRoute
   AuthedCampaignCampaignIdPeopleRoute: typeof AuthedCampaignCampaignIdPeopleRoute
   AuthedWorkspacesWorkspaceIdMembersRoute: typeof AuthedWorkspacesWorkspaceIdMembersRoute
+  AuthedWorkspacesWorkspaceIdWebhooksRoute: typeof AuthedWorkspacesWorkspaceIdWebhooksRoute
   AuthedCampaignCampaignIdIndexRoute: typeof AuthedCampaignCampaignIdIndexRoute
   AuthedCampaignCampaignIdPersonUserIdRoute: typeof AuthedCampaignCampaignIdPersonUserIdRoute
   AuthedCampaignCampaignIdSessionSessionIdRoute: typeof AuthedCampaignCampaignIdSessionSessionIdRoute
@@ -453,6 +474,8 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedCampaignCampaignIdPeopleRoute: AuthedCampaignCampaignIdPeopleRoute,
   AuthedWorkspacesWorkspaceIdMembersRoute:
     AuthedWorkspacesWorkspaceIdMembersRoute,
+  AuthedWorkspacesWorkspaceIdWebhooksRoute:
+    AuthedWorkspacesWorkspaceIdWebhooksRoute,
   AuthedCampaignCampaignIdIndexRoute: AuthedCampaignCampaignIdIndexRoute,
   AuthedCampaignCampaignIdPersonUserIdRoute:
     AuthedCampaignCampaignIdPersonUserIdRoute,

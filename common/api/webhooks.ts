@@ -24,8 +24,8 @@ export const WEBHOOK_LIMIT_REACHED = `A workspace keeps at most ${WEBHOOKS_PER_W
 export const WEBHOOK_NOT_FOUND = 'Webhook not found';
 export const DELIVERY_NOT_FOUND = 'Delivery not found';
 
-const event = Type.Union(WEBHOOK_EVENTS.map((name) => Type.Literal(name)));
-const format = Type.Union(WEBHOOK_FORMATS.map((name) => Type.Literal(name)));
+const event = Type.Enum(WEBHOOK_EVENTS);
+const format = Type.Enum(WEBHOOK_FORMATS);
 
 export const WebhookBody = Type.Object(
   {
