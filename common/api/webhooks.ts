@@ -1,28 +1,9 @@
 import { Type, type Static } from 'typebox';
 import { MadeId, Nullable } from './shared.js';
+import { WEBHOOK_EVENTS, WEBHOOK_FORMATS, WEBHOOK_URL_MAX } from '../webhooks.js';
 
 // Signed webhooks of a workspace (issue 38; docs/webhooks.md): the API's shapes, which clients
-// and tests rely on, and the caps on what one workspace may keep.
-
-/** The events a webhook may pick. */
-export const WEBHOOK_EVENTS = ['session.errors', 'session.frustration', 'session.event', 'segment.match', 'quota.near'] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
-/** The event of a delivery queued by the Test button (never picked: every webhook gets it on request). */
-export const TEST_EVENT = 'webhook.test';
-
-const WEBHOOK_FORMATS = ['json', 'slack'] as const;
-export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
-
-/** Webhooks one workspace may keep. */
-export const WEBHOOKS_PER_WORKSPACE = 20;
-/** The longest endpoint address taken. */
-export const WEBHOOK_URL_MAX = 2000;
-/** Deliveries the log lists (the newest). */
-export const DELIVERIES_LISTED = 100;
-
-export const WEBHOOK_LIMIT_REACHED = `A workspace keeps at most ${WEBHOOKS_PER_WORKSPACE} webhooks: delete one first`;
-export const WEBHOOK_NOT_FOUND = 'Webhook not found';
-export const DELIVERY_NOT_FOUND = 'Delivery not found';
+// and tests rely on (the events, formats and caps are common/webhooks.ts).
 
 const event = Type.Enum(WEBHOOK_EVENTS);
 const format = Type.Enum(WEBHOOK_FORMATS);

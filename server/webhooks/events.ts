@@ -1,11 +1,14 @@
-import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/index.js';
+import type { AfterStored } from '../recordings/after-stored.js';
+import type { StorageQuota } from '../campaigns/storage-quota.js';
 import type { Executor } from '../db/executor.js';
 import { endedBefore } from '../recordings/rules.js';
 import { listSegments } from '../segments/repository.js';
 import { filtered } from '../sessions/repository.js';
 import { readListFilters } from '../sessions/filters.js';
 import { enqueue, eventsOf, type WebhookRow } from './repository.js';
-import type { WebhookEvent } from '../../common/api/webhooks.js';
+import type { WebhookEvent } from '../../common/webhooks.js';
 
 // What a webhook hears of (docs/webhooks.md, "Events"). A session's events are decided once it
 // has ended (recordings/rules.ts sessionEnded: no batch for SESSION_IDLE_MS), from the facts its
@@ -15,7 +18,12 @@ import type { WebhookEvent } from '../../common/api/webhooks.js';
 // session limit or storage quota is told once per limit.
 
 /** What a scan reads: the database, the server's address, the storage quota, what reads settle first. */
-export type EventSources = Pick<AppContext, 'db' | 'config' | 'storageQuota' | 'afterStored'>;
+export interface EventSources {
+  db: Db;
+  config: Config;
+  storageQuota: StorageQuota;
+  afterStored: AfterStored;
+}
 
 /** Ended sessions one scan of one webhook looks at (the next scan goes on from the last one). */
 const SCAN_BATCH = 500;

@@ -4,7 +4,8 @@ import { isPostgres } from '../db/index.js';
 import type { Executor } from '../db/executor.js';
 import type { WebhookDeliveriesTable, WebhooksTable } from '../db/schema-webhooks.js';
 import { SESSION_IDLE_MS } from '../../common/limits.js';
-import { DELIVERIES_LISTED, type Delivery, type Webhook, type WebhookFormat } from '../../common/api/webhooks.js';
+import type { Delivery, Webhook } from '../../common/api/webhooks.js';
+import { DELIVERIES_LISTED, type WebhookFormat } from '../../common/webhooks.js';
 
 // The webhooks of a workspace and their deliveries, as stored (migration 0037).
 
@@ -42,7 +43,11 @@ interface NewWebhook {
 
 /** Adds a webhook unless the workspace already keeps `max`; its id, or null at the cap. */
 export async function addWebhook(db: Executor, hook: NewWebhook, max: number, now = Date.now()): Promise<string | null> {
-  const kept = await db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number | string>().as('n')).where('workspace_id', '=', hook.workspaceId).executeTakeFirst();
+  const kept = await db
+    .selectFrom('webhooks')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('workspace_id', '=', hook.workspaceId)
+    .executeTakeFirst();
   if (Number(kept?.n ?? 0) >= max) return null;
   const id = crypto.randomUUID();
   await db
@@ -138,7 +143,13 @@ export async function deliveriesOf(db: Executor, webhookId: string): Promise<Del
  * claim holds locked). A node that dies holding one leaves it to be claimed again after the lease.
  */
 export async function claimDue(db: Executor, max: number, now = Date.now()): Promise<DeliveryRow[]> {
-  let due = db.selectFrom('webhook_deliveries').select('id').where('status', '=', 'pending').where('next_attempt_at', '<=', now).orderBy('next_attempt_at').limit(max);
+  let due = db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .orderBy('next_attempt_at')
+    .limit(max);
   if (isPostgres(db)) due = due.forUpdate().skipLocked();
   return db
     .updateTable('webhook_deliveries')

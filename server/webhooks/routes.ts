@@ -4,20 +4,16 @@ import type { AppContext } from '../context.js';
 import { Ok } from '../../common/api/shared.js';
 import {
   CreatedWebhook,
-  DELIVERY_NOT_FOUND,
   DeliveryList,
   DeliveryParams,
   QueuedDelivery,
   RotatedSecret,
-  TEST_EVENT,
-  WEBHOOK_LIMIT_REACHED,
-  WEBHOOK_NOT_FOUND,
-  WEBHOOKS_PER_WORKSPACE,
   WebhookBody,
   WebhookList,
   WebhookParams,
   WebhooksQuery,
 } from '../../common/api/webhooks.js';
+import { DELIVERY_NOT_FOUND, TEST_EVENT, WEBHOOK_LIMIT_REACHED, WEBHOOK_NOT_FOUND, WEBHOOKS_PER_WORKSPACE } from '../../common/webhooks.js';
 import { currentUserId, requireUser } from '../auth/tokens.js';
 import { badRequest, HttpError, notFound } from '../http/errors.js';
 import { emptyJsonIsNoBody } from '../http/json-body.js';
@@ -84,21 +80,29 @@ function webhookRoutes(app: FastifyInstance, ctx: AppContext): void {
     return body.workspace_id ?? personalWorkspace(db, currentUserId(request));
   };
 
-  api.post('/api/v1/webhooks', { config, preHandler, bodyLimit: BODY_LIMIT, schema: { body: WebhookBody, response: { 201: CreatedWebhook } } }, async (request, reply) => {
-    const userId = currentUserId(request);
-    await changeLimit(request, reply, userId);
-    const { workspaceId } = await workspaceAccess(db, request, await workspaceOf(request, request.body));
-    const url = await checkedEndpoint(request.body.url);
-    const { events, campaign_id = null, format = 'json' } = request.body;
-    const secret = newWebhookSecret();
-    const id = await db.transaction().execute(async (trx) => {
-      const made = await addWebhook(trx, { workspaceId, campaignId: campaign_id, url, events, format, sealedSecret: sealed(secret), createdBy: userId }, WEBHOOKS_PER_WORKSPACE);
-      if (made) await audit(trx, request, workspaceId, { action: 'webhook.created', target: target(made), after: { url, events, campaign_id, format } });
-      return made;
-    });
-    if (!id) throw new HttpError(409, WEBHOOK_LIMIT_REACHED);
-    return reply.status(201).send({ data: { id, secret } });
-  });
+  api.post(
+    '/api/v1/webhooks',
+    { config, preHandler, bodyLimit: BODY_LIMIT, schema: { body: WebhookBody, response: { 201: CreatedWebhook } } },
+    async (request, reply) => {
+      const userId = currentUserId(request);
+      await changeLimit(request, reply, userId);
+      const { workspaceId } = await workspaceAccess(db, request, await workspaceOf(request, request.body));
+      const url = await checkedEndpoint(request.body.url);
+      const { events, campaign_id = null, format = 'json' } = request.body;
+      const secret = newWebhookSecret();
+      const id = await db.transaction().execute(async (trx) => {
+        const made = await addWebhook(
+          trx,
+          { workspaceId, campaignId: campaign_id, url, events, format, sealedSecret: sealed(secret), createdBy: userId },
+          WEBHOOKS_PER_WORKSPACE,
+        );
+        if (made) await audit(trx, request, workspaceId, { action: 'webhook.created', target: target(made), after: { url, events, campaign_id, format } });
+        return made;
+      });
+      if (!id) throw new HttpError(409, WEBHOOK_LIMIT_REACHED);
+      return reply.status(201).send({ data: { id, secret } });
+    },
+  );
 
   api.get('/api/v1/webhooks', { config, preHandler, schema: { querystring: WebhooksQuery, response: { 200: WebhookList } } }, async (request, reply) => {
     const workspaceId = request.query.workspace_id ?? (await personalWorkspace(db, currentUserId(request)));
@@ -117,16 +121,20 @@ function webhookRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { ok: true as const };
   });
 
-  api.post('/api/v1/webhooks/:webhookId/rotate-secret', { config, preHandler, schema: { params: WebhookParams, response: { 200: RotatedSecret } } }, async (request, reply) => {
-    await changeLimit(request, reply, currentUserId(request));
-    const { hook } = await ownWebhook(request, request.params.webhookId);
-    const secret = newWebhookSecret();
-    await db.transaction().execute(async (trx) => {
-      await replaceSecret(trx, hook.id, sealed(secret));
-      await audit(trx, request, hook.workspace_id, { action: 'webhook.secret_rotated', target: target(hook.id) });
-    });
-    return { data: { secret } };
-  });
+  api.post(
+    '/api/v1/webhooks/:webhookId/rotate-secret',
+    { config, preHandler, schema: { params: WebhookParams, response: { 200: RotatedSecret } } },
+    async (request, reply) => {
+      await changeLimit(request, reply, currentUserId(request));
+      const { hook } = await ownWebhook(request, request.params.webhookId);
+      const secret = newWebhookSecret();
+      await db.transaction().execute(async (trx) => {
+        await replaceSecret(trx, hook.id, sealed(secret));
+        await audit(trx, request, hook.workspace_id, { action: 'webhook.secret_rotated', target: target(hook.id) });
+      });
+      return { data: { secret } };
+    },
+  );
 
   /** Queues a delivery and wakes this node's worker, so a test or a re-send goes out at once. */
   const queued = async (webhookId: string, event: string, data: unknown) => {
@@ -135,17 +143,25 @@ function webhookRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { data: { id } };
   };
 
-  api.post('/api/v1/webhooks/:webhookId/test', { config, preHandler, schema: { params: WebhookParams, response: { 202: QueuedDelivery } } }, async (request, reply) => {
-    await changeLimit(request, reply, currentUserId(request));
-    const { hook } = await ownWebhook(request, request.params.webhookId);
-    return reply.status(202).send(await queued(hook.id, TEST_EVENT, { webhook_id: hook.id, message: 'A test delivery from Tapedeck' }));
-  });
+  api.post(
+    '/api/v1/webhooks/:webhookId/test',
+    { config, preHandler, schema: { params: WebhookParams, response: { 202: QueuedDelivery } } },
+    async (request, reply) => {
+      await changeLimit(request, reply, currentUserId(request));
+      const { hook } = await ownWebhook(request, request.params.webhookId);
+      return reply.status(202).send(await queued(hook.id, TEST_EVENT, { webhook_id: hook.id, message: 'A test delivery from Tapedeck' }));
+    },
+  );
 
-  api.get('/api/v1/webhooks/:webhookId/deliveries', { config, preHandler, schema: { params: WebhookParams, response: { 200: DeliveryList } } }, async (request, reply) => {
-    const { hook } = await ownWebhook(request, request.params.webhookId);
-    reply.header('cache-control', 'private, no-cache');
-    return { data: await deliveriesOf(db, hook.id) };
-  });
+  api.get(
+    '/api/v1/webhooks/:webhookId/deliveries',
+    { config, preHandler, schema: { params: WebhookParams, response: { 200: DeliveryList } } },
+    async (request, reply) => {
+      const { hook } = await ownWebhook(request, request.params.webhookId);
+      reply.header('cache-control', 'private, no-cache');
+      return { data: await deliveriesOf(db, hook.id) };
+    },
+  );
 
   api.post(
     '/api/v1/webhooks/:webhookId/deliveries/:deliveryId/resend',

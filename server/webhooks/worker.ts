@@ -5,7 +5,7 @@ import { addressRule } from './guard.js';
 import { claimDue, settle, type DeliveryRow, type WebhookRow } from './repository.js';
 import { openSecret, signature } from './sign.js';
 import { scanForEvents, type EventSources } from './events.js';
-import { TEST_EVENT } from '../../common/api/webhooks.js';
+import { TEST_EVENT } from '../../common/webhooks.js';
 
 // The deliveries' worker, on every node: every poll it claims the due deliveries (claimDue: each
 // goes to one node) and sends them, each signed with its webhook's secret at the moment it is

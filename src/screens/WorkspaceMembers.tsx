@@ -71,7 +71,11 @@ function MembersPage({ workspaceId, members }: { workspaceId: string; members: M
 /** The link of an invite just made or sent again, to copy and send. */
 function InviteLink({ invite }: { invite: CreatedInvite }) {
   const [copied, setCopied] = useState(false);
-  const copy = () => navigator.clipboard.writeText(invite.url).then(() => setCopied(true), () => setCopied(false));
+  const copy = () =>
+    navigator.clipboard.writeText(invite.url).then(
+      () => setCopied(true),
+      () => setCopied(false),
+    );
   return (
     <div className="invite-link" role="status">
       <label>

@@ -2,8 +2,18 @@ import '../components/members.css';
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { WEBHOOK_EVENTS, WEBHOOK_URL_MAX, type Webhook, type WebhookEvent, type WebhookFormat } from '../../common/api/webhooks.js';
-import { addWebhook, deleteWebhook, deliveriesQueryOptions, resendDelivery, rotateSecret, testWebhook, webhookKeys, webhooksQueryOptions } from '../api/webhooks.js';
+import type { Webhook } from '../../common/api/webhooks.js';
+import { WEBHOOK_EVENTS, WEBHOOK_URL_MAX, type WebhookEvent, type WebhookFormat } from '../../common/webhooks.js';
+import {
+  addWebhook,
+  deleteWebhook,
+  deliveriesQueryOptions,
+  resendDelivery,
+  rotateSecret,
+  testWebhook,
+  webhookKeys,
+  webhooksQueryOptions,
+} from '../api/webhooks.js';
 import { campaignsQueryOptions } from '../api/campaigns.js';
 import { ErrorBox } from '../components/ErrorBox.js';
 import { Spinner } from '../components/Spinner.js';
@@ -197,7 +207,13 @@ function WebhookLine({ workspaceId, hook }: { workspaceId: string; hook: Webhook
       {rotate.data && <SecretShown secret={rotate.data.secret} />}
       {open && <DeliveryLog webhookId={hook.id} />}
       {deleting && (
-        <ConfirmDeleteModal title="Delete this webhook?" confirmLabel="Delete" deleting={remove.isPending} onCancel={() => setDeleting(false)} onConfirm={() => remove.mutate()}>
+        <ConfirmDeleteModal
+          title="Delete this webhook?"
+          confirmLabel="Delete"
+          deleting={remove.isPending}
+          onCancel={() => setDeleting(false)}
+          onConfirm={() => remove.mutate()}
+        >
           <p>{hook.url} stops receiving events at once; its deliveries log is deleted with it.</p>
         </ConfirmDeleteModal>
       )}

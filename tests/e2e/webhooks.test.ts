@@ -32,7 +32,10 @@ describe.skipIf(!hasChromium)('webhooks', () => {
       await page.getByLabel('Format').selectOption('slack');
       await page.getByRole('button', { name: 'Add webhook' }).click();
       expect(await page.getByTestId('webhook-secret').inputValue()).toMatch(/^whsec_/);
-      await page.getByTestId('webhook-line').filter({ hasText: `${receiver.url}/hook` }).waitFor();
+      await page
+        .getByTestId('webhook-line')
+        .filter({ hasText: `${receiver.url}/hook` })
+        .waitFor();
       await expectAccessible(page, 'Webhooks screen with a new secret');
     });
 

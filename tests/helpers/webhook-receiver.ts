@@ -43,4 +43,3 @@ export async function startReceiver(host = '127.0.0.1') {
   };
 }
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
-

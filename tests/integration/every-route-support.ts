@@ -39,7 +39,9 @@ export async function ownerOfEverything(): Promise<OwnedThings> {
   const note = await send(server, owner.headers, 'POST', `/api/v1/notes/${campaign.id}/${session}`, { text: 'Look here', timestamp: Date.now() - 1000 });
   const share = await send(server, owner.headers, 'POST', `/api/v1/replay/share/${campaign.id}/${session}`, { expiresIn: '1h' });
   await send(server, owner.headers, 'PUT', `/api/v1/heatmaps/${campaign.id}/patterns`, { patterns: ['/cart'] });
-  const webhook = (await send(server, owner.headers, 'POST', '/api/v1/webhooks', { url: 'http://127.0.0.1:9/walk', events: ['session.errors'] })).data as { id: string };
+  const webhook = (await send(server, owner.headers, 'POST', '/api/v1/webhooks', { url: 'http://127.0.0.1:9/walk', events: ['session.errors'] })).data as {
+    id: string;
+  };
   const delivery = (await send(server, owner.headers, 'POST', `/api/v1/webhooks/${webhook.id}/test`, {})).data as { id: string };
   // A workspace of the owner's with a member in it and an invite pending.
   const workspace = (await send(server, owner.headers, 'POST', '/api/v1/workspaces', { name: 'Walkers' })).data as { id: string };

@@ -47,7 +47,23 @@ describe('webhook targets', () => {
   });
 
   it('knows private addresses from public ones, IPv4 and IPv6', () => {
-    for (const address of ['10.1.2.3', '172.20.0.1', '192.168.1.1', '127.0.0.1', '0.0.0.0', '169.254.169.254', '100.64.0.1', '224.0.0.1', '::1', '::', 'fe80::1', 'fd00::1', 'ff02::1', '::ffff:10.0.0.1', '::ffff:7f00:1']) {
+    for (const address of [
+      '10.1.2.3',
+      '172.20.0.1',
+      '192.168.1.1',
+      '127.0.0.1',
+      '0.0.0.0',
+      '169.254.169.254',
+      '100.64.0.1',
+      '224.0.0.1',
+      '::1',
+      '::',
+      'fe80::1',
+      'fd00::1',
+      'ff02::1',
+      '::ffff:10.0.0.1',
+      '::ffff:7f00:1',
+    ]) {
       expect(isPrivateAddress(address), address).toBe(true);
     }
     for (const address of ['93.184.216.34', '1.1.1.1', '2606:4700:4700::1111', '::ffff:93.184.216.34']) {
@@ -66,7 +82,11 @@ describe('webhook targets', () => {
 
     // The same redirect where the rule allows its target too is followed, with the same POST.
     const both = { allowed: (address: string) => ['127.0.0.1', '127.0.0.2'].includes(address), allowHttp: true };
-    expect(await post(`${receiver.url}/first`, { 'tapedeck-event': 'webhook.test' }, '{"a":1}', both)).toEqual({ delivered: true, responseCode: 200, error: null });
+    expect(await post(`${receiver.url}/first`, { 'tapedeck-event': 'webhook.test' }, '{"a":1}', both)).toEqual({
+      delivered: true,
+      responseCode: 200,
+      error: null,
+    });
     expect(other.received).toMatchObject([{ path: '/stolen', body: '{"a":1}', headers: { 'tapedeck-event': 'webhook.test' } }]);
 
     // And with the operator's default rule, the first hop itself is refused before any connection.

@@ -146,7 +146,11 @@ describe('webhooks', () => {
     const { id } = await addWebhook({ url: `${receiver.url}/errors`, campaign_id: campaignId, events: ['session.errors'] });
     const [failing, calm] = [sessionId(), sessionId()];
     const t = Date.now() - 5000;
-    const error: TestEvent = { type: 5, data: { tag: 'tapedeck/error', payload: { message: 'TypeError: x is undefined', source: 'app.js:1', stack: '' } }, timestamp: t + 2500 };
+    const error: TestEvent = {
+      type: 5,
+      data: { tag: 'tapedeck/error', payload: { message: 'TypeError: x is undefined', source: 'app.js:1', stack: '' } },
+      timestamp: t + 2500,
+    };
     expect((await postBatch(server, campaignId, { sessionId: failing, seq: 0, info: info(), events: [...pageEvents(t), error] })).status).toBe(200);
     expect((await postBatch(server, campaignId, { sessionId: calm, seq: 0, info: info(), events: pageEvents(t) })).status).toBe(200);
 
@@ -202,7 +206,12 @@ describe('webhooks', () => {
       await vi.waitFor(
         async () => {
           await Promise.all([server.app.ctx.webhooks.sendDue(), other.ctx.webhooks.sendDue()]);
-          const pending = await server.db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', id).where('status', '!=', 'delivered').execute();
+          const pending = await server.db
+            .selectFrom('webhook_deliveries')
+            .select('id')
+            .where('webhook_id', '=', id)
+            .where('status', '!=', 'delivered')
+            .execute();
           expect(pending).toEqual([]);
         },
         { timeout: 15_000 },
@@ -218,7 +227,11 @@ describe('webhooks', () => {
 
   it('refuses webhooks.manage to a member, and an unknown webhook with 404', async () => {
     const member = await userSession(server, 'Hook Member');
-    const { workspace_id } = await server.db.selectFrom('workspaces').select('id as workspace_id').where('personal_of', '=', owner.userId).executeTakeFirstOrThrow();
+    const { workspace_id } = await server.db
+      .selectFrom('workspaces')
+      .select('id as workspace_id')
+      .where('personal_of', '=', owner.userId)
+      .executeTakeFirstOrThrow();
     await server.db.insertInto('workspace_members').values({ workspace_id, user_id: member.userId, role: 'member', joined_at: Date.now() }).execute();
     const response = await fetch(`${server.url}/api/v1/webhooks?workspace_id=${workspace_id}`, { headers: member.headers });
     expect(response.status).toBe(403);
