@@ -11,7 +11,6 @@ import {
   resendInvite,
   revokeInvite,
   workspaceKeys,
-  type CreatedInvite,
   type Member,
 } from '../api/workspaces.js';
 import { ErrorBox } from '../components/ErrorBox.js';
@@ -22,6 +21,7 @@ import { ConfirmDeleteModal } from '../components/SessionModals.js';
 import { useAuth } from '../auth/session.js';
 import { useCurrentWorkspace, permissionsOf } from '../lib/permissions.js';
 import { AuditLog } from './AuditLog.js';
+import { InviteLink } from '../components/InviteLink.js';
 import { WebhooksLink } from './WorkspaceWebhooks.js';
 import { teamErrorMessage } from './teamErrors.js';
 
@@ -64,27 +64,6 @@ function MembersPage({ workspaceId, members }: { workspaceId: string; members: M
       />
       {manages && <PendingInvites workspaceId={workspaceId} />}
       {current && !permissions.refusal('audit.read') && <AuditLog workspaceId={workspaceId} members={members} />}
-    </div>
-  );
-}
-
-/** The link of an invite just made or sent again, to copy and send. */
-function InviteLink({ invite }: { invite: CreatedInvite }) {
-  const [copied, setCopied] = useState(false);
-  const copy = () =>
-    navigator.clipboard.writeText(invite.url).then(
-      () => setCopied(true),
-      () => setCopied(false),
-    );
-  return (
-    <div className="invite-link" role="status">
-      <label>
-        Invite link (works once, until {when(invite.expires_at)})
-        <input className="input mono" readOnly value={invite.url} data-testid="invite-url" onFocus={(event) => event.target.select()} />
-      </label>
-      <button type="button" className="button button-secondary" onClick={() => void copy()}>
-        {copied ? 'Copied' : 'Copy link'}
-      </button>
     </div>
   );
 }
