@@ -161,6 +161,18 @@ export async function claimDue(db: Executor, max: number, now = Date.now()): Pro
     .execute();
 }
 
+/** How long a delivered or failed delivery stays in the log. */
+export const DELIVERIES_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Deletes deliveries delivered or given up more than DELIVERIES_KEPT_MS ago (housekeeping); pending ones stay. */
+export async function sweepDeliveries(db: Executor, now = Date.now()): Promise<void> {
+  await db
+    .deleteFrom('webhook_deliveries')
+    .where('status', '!=', 'pending')
+    .where('created_at', '<', now - DELIVERIES_KEPT_MS)
+    .execute();
+}
+
 /** When the next attempt after `attempts` failed ones is due: base × 2^(attempts − 1), at most an hour apart; null after a day. */
 export function nextAttemptAt(createdAt: number, attempts: number, now: number, baseMs: number): number | null {
   const wait = Math.min(LONGEST_WAIT_MS, baseMs * 2 ** Math.min(30, Math.max(0, attempts - 1)));

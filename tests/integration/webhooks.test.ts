@@ -8,7 +8,8 @@ import { startServer, usingPostgres, type TestServer } from '../helpers/server.j
 import { userSession } from '../helpers/auth.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { info, makeCampaign, pageEvents, postBatch, sessionId, type TestEvent } from './ingest-support.js';
-import { claimDue, CLAIM_LEASE_MS, enqueue, nextAttemptAt, RETRY_FOR_MS } from '../../server/webhooks/repository.js';
+import { claimDue, CLAIM_LEASE_MS, DELIVERIES_KEPT_MS, enqueue, nextAttemptAt, RETRY_FOR_MS } from '../../server/webhooks/repository.js';
+import { housekeeping } from '../../server/cluster/jobs.js';
 import { SESSION_IDLE_MS } from '../../common/limits.js';
 import { PEOPLE_TAGS } from '../../common/people.js';
 import type { DeliveryList, WebhookList } from '../../common/api/webhooks.js';
@@ -106,6 +107,26 @@ describe('webhooks', () => {
     expect(failing).toMatchObject({ status: 'pending', response_code: 500, last_error: 'answered 500' });
     receiver.answer(200);
     await vi.waitFor(async () => expect((await deliveries(id))[0]).toMatchObject({ status: 'delivered', response_code: 200 }), { timeout: 10_000 });
+  });
+
+  it('keeps delivered and failed deliveries 30 days, and pending ones until they are done', async () => {
+    const { id } = await addWebhook({ url: `${receiver.url}/kept` });
+    const old = Date.now() - DELIVERIES_KEPT_MS - 1000;
+    const row = (status: string, created_at: number) => ({
+      id: crypto.randomUUID(),
+      webhook_id: id,
+      event: 'webhook.test',
+      body: '{}',
+      status,
+      attempts: 1,
+      next_attempt_at: Date.now() + 3_600_000,
+      created_at,
+    });
+    const [delivered, failed, pending, recent] = [row('delivered', old), row('failed', old), row('pending', old), row('delivered', Date.now())];
+    await server.db.insertInto('webhook_deliveries').values([delivered, failed, pending, recent]).execute();
+    await housekeeping(server.db);
+    const left = await server.db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', id).execute();
+    expect(left.map((d) => d.id).sort()).toEqual([pending.id, recent.id].sort());
   });
 
   it('gives up a day after a delivery was queued, the waits doubling to at most an hour', () => {
