@@ -21,6 +21,7 @@ import { Route as InviteTokenRouteImport } from './routes/invite.$token'
 import { Route as SharedTokenRouteImport } from './routes/shared.$token'
 import { Route as AuthGoogleCallbackRouteImport } from './routes/auth/google/callback'
 import { Route as AuthedCampaignCampaignIdIndexRouteImport } from './routes/_authed/campaign/$campaignId/index'
+import { Route as AuthedCampaignCampaignIdAlertsRouteImport } from './routes/_authed/campaign/$campaignId/alerts'
 import { Route as AuthedCampaignCampaignIdEditRouteImport } from './routes/_authed/campaign/$campaignId/edit'
 import { Route as AuthedCampaignCampaignIdFunnelsRouteImport } from './routes/_authed/campaign/$campaignId/funnels'
 import { Route as AuthedCampaignCampaignIdHeatmapsRouteImport } from './routes/_authed/campaign/$campaignId/heatmaps'
@@ -91,6 +92,12 @@ const AuthedCampaignCampaignIdIndexRoute =
     path: '/campaign/$campaignId/',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedCampaignCampaignIdAlertsRoute =
+  AuthedCampaignCampaignIdAlertsRouteImport.update({
+    id: '/campaign/$campaignId/alerts',
+    path: '/campaign/$campaignId/alerts',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedCampaignCampaignIdEditRoute =
   AuthedCampaignCampaignIdEditRouteImport.update({
     id: '/campaign/$campaignId/edit',
@@ -157,6 +164,7 @@ export interface FileRoutesByFullPath {
   '/invite/$token': typeof InviteTokenRoute
   '/shared/$token': typeof SharedTokenRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
+  '/campaign/$campaignId/alerts': typeof AuthedCampaignCampaignIdAlertsRoute
   '/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
   '/campaign/$campaignId/funnels': typeof AuthedCampaignCampaignIdFunnelsRoute
   '/campaign/$campaignId/heatmaps': typeof AuthedCampaignCampaignIdHeatmapsRoute
@@ -179,6 +187,7 @@ export interface FileRoutesByTo {
   '/invite/$token': typeof InviteTokenRoute
   '/shared/$token': typeof SharedTokenRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
+  '/campaign/$campaignId/alerts': typeof AuthedCampaignCampaignIdAlertsRoute
   '/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
   '/campaign/$campaignId/funnels': typeof AuthedCampaignCampaignIdFunnelsRoute
   '/campaign/$campaignId/heatmaps': typeof AuthedCampaignCampaignIdHeatmapsRoute
@@ -203,6 +212,7 @@ export interface FileRoutesById {
   '/invite/$token': typeof InviteTokenRoute
   '/shared/$token': typeof SharedTokenRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
+  '/_authed/campaign/$campaignId/alerts': typeof AuthedCampaignCampaignIdAlertsRoute
   '/_authed/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
   '/_authed/campaign/$campaignId/funnels': typeof AuthedCampaignCampaignIdFunnelsRoute
   '/_authed/campaign/$campaignId/heatmaps': typeof AuthedCampaignCampaignIdHeatmapsRoute
@@ -227,6 +237,7 @@ export interface FileRouteTypes {
     | '/invite/$token'
     | '/shared/$token'
     | '/auth/google/callback'
+    | '/campaign/$campaignId/alerts'
     | '/campaign/$campaignId/edit'
     | '/campaign/$campaignId/funnels'
     | '/campaign/$campaignId/heatmaps'
@@ -249,6 +260,7 @@ export interface FileRouteTypes {
     | '/invite/$token'
     | '/shared/$token'
     | '/auth/google/callback'
+    | '/campaign/$campaignId/alerts'
     | '/campaign/$campaignId/edit'
     | '/campaign/$campaignId/funnels'
     | '/campaign/$campaignId/heatmaps'
@@ -272,6 +284,7 @@ export interface FileRouteTypes {
     | '/invite/$token'
     | '/shared/$token'
     | '/auth/google/callback'
+    | '/_authed/campaign/$campaignId/alerts'
     | '/_authed/campaign/$campaignId/edit'
     | '/_authed/campaign/$campaignId/funnels'
     | '/_authed/campaign/$campaignId/heatmaps'
@@ -381,6 +394,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedCampaignCampaignIdIndexRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/campaign/$campaignId/alerts': {
+      id: '/_authed/campaign/$campaignId/alerts'
+      path: '/campaign/$campaignId/alerts'
+      fullPath: '/campaign/$campaignId/alerts'
+      preLoaderRoute: typeof AuthedCampaignCampaignIdAlertsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/campaign/$campaignId/edit': {
       id: '/_authed/campaign/$campaignId/edit'
       path: '/campaign/$campaignId/edit'
@@ -451,6 +471,7 @@ interface AuthedRouteChildren {
   AuthedAccountRoute: typeof AuthedAccountRoute
   AuthedCreateCampaignRoute: typeof AuthedCreateCampaignRoute
   AuthedDashboardRoute: typeof AuthedDashboardRoute
+  AuthedCampaignCampaignIdAlertsRoute: typeof AuthedCampaignCampaignIdAlertsRoute
   AuthedCampaignCampaignIdEditRoute: typeof AuthedCampaignCampaignIdEditRoute
   AuthedCampaignCampaignIdFunnelsRoute: typeof AuthedCampaignCampaignIdFunnelsRoute
   AuthedCampaignCampaignIdHeatmapsRoute: typeof AuthedCampaignCampaignIdHeatmapsRoute
@@ -467,6 +488,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAccountRoute: AuthedAccountRoute,
   AuthedCreateCampaignRoute: AuthedCreateCampaignRoute,
   AuthedDashboardRoute: AuthedDashboardRoute,
+  AuthedCampaignCampaignIdAlertsRoute: AuthedCampaignCampaignIdAlertsRoute,
   AuthedCampaignCampaignIdEditRoute: AuthedCampaignCampaignIdEditRoute,
   AuthedCampaignCampaignIdFunnelsRoute: AuthedCampaignCampaignIdFunnelsRoute,
   AuthedCampaignCampaignIdHeatmapsRoute: AuthedCampaignCampaignIdHeatmapsRoute,

@@ -56,3 +56,10 @@ export const Delivery = Type.Object({
 export type Delivery = Static<typeof Delivery>;
 export const DeliveryList = Type.Object({ data: Type.Array(Delivery) });
 export type DeliveryList = Static<typeof DeliveryList>;
+
+/** An alert in the app: a webhook's event in a campaign (session_id null for quota.near). */
+export const Alert = Type.Object({ event: Type.String(), session_id: Nullable(Type.String()), at: Type.Number() });
+export type Alert = Static<typeof Alert>;
+export const AlertList = Type.Object({ data: Type.Array(Alert) });
+export type AlertList = Static<typeof AlertList>;
+export const AlertParams = Type.Object({ campaignId: Type.String({ maxLength: 64 }) });

@@ -28,7 +28,7 @@ export interface EventSources {
 /** Ended sessions one scan of one webhook looks at (the next scan goes on from the last one). */
 const SCAN_BATCH = 500;
 /** Share of a limit at which quota.near is sent. */
-const NEAR = 0.9;
+export const NEAR = 0.9;
 
 const SESSION_COLUMNS = [
   's.id',
@@ -68,7 +68,8 @@ function endedSessions(db: Executor, hook: WebhookRow, now: number) {
     .execute();
 }
 
-const customEvents = (session: EndedSession): Record<string, number> => (session.events ? (JSON.parse(session.events) as Record<string, number>) : {});
+const customEvents = (session: Pick<EndedSession, 'events'>): Record<string, number> =>
+  session.events ? (JSON.parse(session.events) as Record<string, number>) : {};
 
 /** What a delivery of a session's event says of it. */
 function sessionData(publicUrl: string, session: EndedSession, extra: Record<string, unknown> = {}) {
@@ -93,8 +94,11 @@ function sessionData(publicUrl: string, session: EndedSession, extra: Record<str
   };
 }
 
-/** Whether the session's own facts make the event. */
-const SESSION_RULES: Partial<Record<WebhookEvent, (session: EndedSession) => boolean>> = {
+/** What a session's row says of what happened in it. */
+export type SessionFacts = Pick<EndedSession, 'error_count' | 'rage_click_count' | 'dead_click_count' | 'events'>;
+
+/** Whether the session's own facts make the event (webhooks, and the app's alerts: alerts.ts). */
+export const SESSION_RULES: Partial<Record<WebhookEvent, (session: SessionFacts) => boolean>> = {
   'session.errors': (s) => Number(s.error_count) > 0,
   'session.frustration': (s) => Number(s.rage_click_count) + Number(s.dead_click_count) > 0,
   'session.event': (s) => Object.keys(customEvents(s)).length > 0,

@@ -2,7 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { Ok } from '../../common/api/shared.js';
+import { ownedCampaign } from '../campaigns/ownership.js';
+import { campaignAlerts } from './alerts.js';
 import {
+  AlertList,
+  AlertParams,
   CreatedWebhook,
   DeliveryList,
   DeliveryParams,
@@ -172,6 +176,17 @@ function webhookRoutes(app: FastifyInstance, ctx: AppContext): void {
       const delivery = await findDelivery(db, hook.id, request.params.deliveryId);
       if (!delivery) throw notFound(DELIVERY_NOT_FOUND);
       return reply.status(202).send(await queued(hook.id, delivery.event, JSON.parse(delivery.body)));
+    },
+  );
+
+  // Alerts in the app: whoever watches the campaign's sessions sees them (alerts.ts).
+  api.get(
+    '/api/v1/alerts/:campaignId',
+    { config: { permission: 'sessions.watch' }, preHandler, schema: { params: AlertParams, response: { 200: AlertList } } },
+    async (request, reply) => {
+      const campaign = await ownedCampaign(db, request, request.params.campaignId);
+      reply.header('cache-control', 'private, no-cache');
+      return { data: await campaignAlerts(ctx, campaign) };
     },
   );
 }

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from './client.js';
-import type { DeliveryList, WebhookBody, WebhookList } from '../../common/api/webhooks.js';
+import type { AlertList, DeliveryList, WebhookBody, WebhookList } from '../../common/api/webhooks.js';
 
 // A workspace's webhooks and their deliveries (issue 38; docs/webhooks.md).
 
@@ -31,3 +31,11 @@ export const deleteWebhook = (webhookId: string) => api.delete(one(webhookId));
 export const testWebhook = (webhookId: string) => api.post(`${one(webhookId)}/test`);
 export const resendDelivery = (webhookId: string, deliveryId: string) => api.post(`${one(webhookId)}/deliveries/${id(deliveryId)}/resend`);
 export const rotateSecret = async (webhookId: string) => (await api.post<{ data: { secret: string } }>(`${one(webhookId)}/rotate-secret`)).data;
+
+/** A campaign's alerts (the dashboard's badge, the campaign's list), read again every minute. */
+export const alertsQueryOptions = (campaignId: string) =>
+  queryOptions({
+    queryKey: ['alerts', campaignId] as const,
+    queryFn: async () => (await api.get<AlertList>(`/api/v1/alerts/${id(campaignId)}`)).data,
+    staleTime: 60_000,
+  });

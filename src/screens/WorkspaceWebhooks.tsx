@@ -21,18 +21,12 @@ import { RoleNote } from '../components/RoleNote.js';
 import { ConfirmDeleteModal } from '../components/SessionModals.js';
 import { useCurrentWorkspace, permissionsOf } from '../lib/permissions.js';
 import { teamErrorMessage } from './teamErrors.js';
+import { EVENT_NAMES } from '../lib/webhookEvents.js';
 
 // The Webhooks screen of a workspace (issue 38; docs/webhooks.md): add an endpoint with its
 // events (its secret shown once), test it, delete it, and read each one's deliveries with Resend.
 // Owners and admins only (webhooks.manage): others see why, and nothing to press.
 
-const EVENT_NAMES: Record<WebhookEvent, string> = {
-  'session.errors': 'A session ended with errors',
-  'session.frustration': 'A session ended with rage or dead clicks',
-  'session.event': 'A session sent a custom event',
-  'segment.match': 'A session matched a saved segment',
-  'quota.near': 'A session limit or storage quota is nearly reached',
-};
 const when = (ms: number) => new Date(ms).toLocaleString();
 
 /** The Members screen's link here, for those who may manage webhooks. */
