@@ -4,10 +4,12 @@ import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { step } from './step.js';
 import { expectAccessible } from './a11y.js';
 import { openAsOwner, useVisitorRig } from './tracker-site.js';
+import { insertSession } from '../../server/recordings/seed.js';
 
 // Issue 38 in the browser: the owner opens Webhooks from the Members screen, adds a webhook
 // pointing at a receiver on loopback (WEBHOOK_ALLOW_PRIVATE=1), sees its secret once, presses
-// Test, and sees the delivery in the log as the receiver got it.
+// Test, and sees the delivery in the log as the receiver got it. A session that ended with errors
+// shows as an alert on the dashboard's campaign card, whose list links to its replay.
 
 describe.skipIf(!hasChromium)('webhooks', () => {
   const rig = useVisitorRig({}, { owner: 'Wendy Webhooks', campaign: true, env: { WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_POLL_MS: '100' } });
@@ -54,6 +56,30 @@ describe.skipIf(!hasChromium)('webhooks', () => {
       await page.reload();
       await page.getByTestId('webhook-line').first().waitFor();
       expect(await page.getByTestId('webhook-secret').count()).toBe(0);
+    });
+  });
+
+  it("shows a session that ended with errors as the campaign card's alert, listed with its replay", async () => {
+    const ended = Date.now() - 40 * 60_000;
+    const id = 'e'.repeat(32);
+    await insertSession(rig.server.db, {
+      campaign_id: rig.campaignId,
+      id,
+      started_at: ended - 60_000,
+      last_activity_at: ended,
+      has_human_input: 1,
+      error_count: 3,
+    });
+    const page = await openAsOwner(rig, '/dashboard', { width: 1280, height: 800 }, false);
+    await step('1. The dashboard badge counts the alert and opens the list', async () => {
+      const badge = page.getByTestId('alerts-badge');
+      expect(await badge.textContent()).toBe('1 alert');
+      await badge.click();
+      await page.waitForURL(`${rig.server.config.publicUrl}/campaign/${rig.campaignId}/alerts`);
+      const line = page.getByTestId('alert-line');
+      expect(await line.textContent()).toContain('A session ended with errors');
+      expect(await line.getByRole('link', { name: 'Watch the replay' }).getAttribute('href')).toBe(`/campaign/${rig.campaignId}/session/${id}`);
+      await expectAccessible(page, 'Campaign alerts');
     });
   });
 });
