@@ -42,6 +42,8 @@ export const PERMISSIONS = {
   'members.view': ALL,
   /** Invite, re-invite and revoke invites; change members' roles (not to owner); remove members. */
   'members.manage': ADMINS,
+  /** Add, test and delete webhooks; rotate their secrets; read and re-send their deliveries (docs/webhooks.md). */
+  'webhooks.manage': ADMINS,
   /** Read and export the audit log. */
   'audit.read': ADMINS,
   /** Make, list and revoke the workspace's API keys (docs/api.md, "API keys"). */
@@ -103,5 +105,8 @@ export const AUDIT_ACTIONS = [
   'member.removed',
   'api_key.created',
   'api_key.revoked',
+  'webhook.created',
+  'webhook.deleted',
+  'webhook.secret_rotated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -54,6 +54,9 @@ import { HeavyGate } from './http/heavy-gate.js';
 import { StreamRegistry } from './live/streams.js';
 import { UserByteBudget } from './live/budget.js';
 import { openOffLoopReads } from './db/off-loop-reads.js';
+import { registerWebhooks } from './webhooks/routes.js';
+import { WebhookWorker } from './webhooks/worker.js';
+import { sealingKey } from './webhooks/sign.js';
 
 export interface BuildOptions {
   /** Extra database settings (tests pass a per-run PostgreSQL schema). */
@@ -100,6 +103,8 @@ async function services(
   app.addHook('onClose', async () => live.close());
   const { limits } = config;
   const keys = { key: new TextEncoder().encode(secret), secure: config.publicUrl.startsWith('https:') };
+  const storageQuota = new StorageQuota(db, limits.storageQuotaBytes);
+  const stored = afterStored(db, live, app.log);
   const ctx: AppContext = {
     ...made,
     config,
@@ -109,7 +114,7 @@ async function services(
     live,
     keptCampaigns: new KeptCampaigns(db),
     recordings: openRecordings(db, limits, app.log),
-    afterStored: afterStored(db, live, app.log),
+    afterStored: stored,
     heavyReads: new HeavyReads(
       openOffLoopReads({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...options.db }, limits.heavyReads, limits.heavyReadMs),
       limits,
@@ -121,7 +126,8 @@ async function services(
       shared: new HeavyGate(1, 2),
     },
     diskGuard: new DiskGuard(config.dataDir, limits.diskMinFreeBytes, app.log),
-    storageQuota: new StorageQuota(db, limits.storageQuotaBytes),
+    storageQuota,
+    webhooks: new WebhookWorker({ db, config, storageQuota, afterStored: stored }, sealingKey(await secrets.secret('webhooks')), config.webhooks, app.log),
     liveStreams: new StreamRegistry({ config, db, keys }),
     liveBudget: new UserByteBudget(limits.liveBytesPerUser),
   };
@@ -129,6 +135,8 @@ async function services(
   app.addHook('onClose', async () => ctx.afterStored.close());
   app.addHook('onReady', async () => ctx.heavyReads.warm());
   app.addHook('onClose', async () => ctx.heavyReads.close());
+  app.addHook('onReady', async () => ctx.webhooks.start());
+  app.addHook('onClose', async () => ctx.webhooks.close());
   return ctx;
 }
 
@@ -195,6 +203,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerPeople(app, ctx);
   await registerReplay(app, ctx);
   await registerShares(app, ctx);
+  await registerWebhooks(app, ctx);
   await registerLive(app, ctx);
   await registerIngest(app, ctx);
   await registerSite(app, ctx);

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { isIP } from 'node:net';
+import { webhookSettings, type WebhookSettings } from './webhooks/settings.js';
 
 /** TRUST_PROXY as read here: off, a number of proxies in front, or their addresses/CIDRs (http/client-address.ts applies it). */
 export type TrustProxy = false | number | string[];
@@ -35,6 +36,8 @@ export interface Config {
   auditRetentionDays: number;
   /** SMTP_URL (smtp:// or smtps://, user and password in it) and SMTP_FROM: invites are e-mailed through it; none when unset. */
   smtp?: { url: string; from: string };
+  /** Webhooks' deliveries: WEBHOOK_ALLOW_PRIVATE, WEBHOOK_RETRY_BASE_MS, … (docs/configuration.md). */
+  webhooks: WebhookSettings;
   limits: Limits;
   rateLimits: RateLimits;
 }
@@ -272,6 +275,7 @@ export function loadConfig(env: Env = process.env): Config {
     contactEmail: email(env, 'CONTACT_EMAIL'),
     auditRetentionDays: int(env, 'AUDIT_RETENTION_DAYS', 365, 0, 36_500),
     smtp: smtp(env, publicUrl),
+    webhooks: webhookSettings({ int: (...args) => int(env, ...args), bool: (name) => bool(env, name) }),
     limits: limits(env),
     rateLimits: rateLimits(env),
   };

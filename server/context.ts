@@ -13,6 +13,7 @@ import type { ByteCounter } from './cluster/byte-counter.js';
 import type { StorageQuota } from './campaigns/storage-quota.js';
 import type { StreamRegistry } from './live/streams.js';
 import type { UserByteBudget } from './live/budget.js';
+import type { WebhookWorker } from './webhooks/worker.js';
 
 /** What every area of the server is built from; made once in buildApp. */
 export interface AppContext {
@@ -43,6 +44,8 @@ export interface AppContext {
   liveStreams: StreamRegistry;
   /** Event bytes each user's live streams hold. */
   liveBudget: UserByteBudget;
+  /** Webhooks' deliveries: queued events sent, signed, retried (docs/webhooks.md); tests drive its scan and sends. */
+  webhooks: WebhookWorker;
   /** Every route under /api/v1, as registered (tests walk them). */
   apiRoutes: readonly ApiRoute[];
 }

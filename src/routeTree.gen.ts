@@ -21,12 +21,14 @@ import { Route as InviteTokenRouteImport } from './routes/invite.$token'
 import { Route as SharedTokenRouteImport } from './routes/shared.$token'
 import { Route as AuthGoogleCallbackRouteImport } from './routes/auth/google/callback'
 import { Route as AuthedCampaignCampaignIdIndexRouteImport } from './routes/_authed/campaign/$campaignId/index'
+import { Route as AuthedCampaignCampaignIdAlertsRouteImport } from './routes/_authed/campaign/$campaignId/alerts'
 import { Route as AuthedCampaignCampaignIdEditRouteImport } from './routes/_authed/campaign/$campaignId/edit'
 import { Route as AuthedCampaignCampaignIdFunnelsRouteImport } from './routes/_authed/campaign/$campaignId/funnels'
 import { Route as AuthedCampaignCampaignIdHeatmapsRouteImport } from './routes/_authed/campaign/$campaignId/heatmaps'
 import { Route as AuthedCampaignCampaignIdInsightsRouteImport } from './routes/_authed/campaign/$campaignId/insights'
 import { Route as AuthedCampaignCampaignIdPeopleRouteImport } from './routes/_authed/campaign/$campaignId/people'
 import { Route as AuthedWorkspacesWorkspaceIdMembersRouteImport } from './routes/_authed/workspaces/$workspaceId/members'
+import { Route as AuthedWorkspacesWorkspaceIdWebhooksRouteImport } from './routes/_authed/workspaces/$workspaceId/webhooks'
 import { Route as AuthedCampaignCampaignIdPersonUserIdRouteImport } from './routes/_authed/campaign/$campaignId/person/$userId'
 import { Route as AuthedCampaignCampaignIdSessionSessionIdRouteImport } from './routes/_authed/campaign/$campaignId/session/$sessionId'
 
@@ -90,6 +92,12 @@ const AuthedCampaignCampaignIdIndexRoute =
     path: '/campaign/$campaignId/',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedCampaignCampaignIdAlertsRoute =
+  AuthedCampaignCampaignIdAlertsRouteImport.update({
+    id: '/campaign/$campaignId/alerts',
+    path: '/campaign/$campaignId/alerts',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedCampaignCampaignIdEditRoute =
   AuthedCampaignCampaignIdEditRouteImport.update({
     id: '/campaign/$campaignId/edit',
@@ -126,6 +134,12 @@ const AuthedWorkspacesWorkspaceIdMembersRoute =
     path: '/workspaces/$workspaceId/members',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedWorkspacesWorkspaceIdWebhooksRoute =
+  AuthedWorkspacesWorkspaceIdWebhooksRouteImport.update({
+    id: '/workspaces/$workspaceId/webhooks',
+    path: '/workspaces/$workspaceId/webhooks',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedCampaignCampaignIdPersonUserIdRoute =
   AuthedCampaignCampaignIdPersonUserIdRouteImport.update({
     id: '/campaign/$campaignId/person/$userId',
@@ -150,12 +164,14 @@ export interface FileRoutesByFullPath {
   '/invite/$token': typeof InviteTokenRoute
   '/shared/$token': typeof SharedTokenRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
+  '/campaign/$campaignId/alerts': typeof AuthedCampaignCampaignIdAlertsRoute
   '/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
   '/campaign/$campaignId/funnels': typeof AuthedCampaignCampaignIdFunnelsRoute
   '/campaign/$campaignId/heatmaps': typeof AuthedCampaignCampaignIdHeatmapsRoute
   '/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
   '/campaign/$campaignId/people': typeof AuthedCampaignCampaignIdPeopleRoute
   '/workspaces/$workspaceId/members': typeof AuthedWorkspacesWorkspaceIdMembersRoute
+  '/workspaces/$workspaceId/webhooks': typeof AuthedWorkspacesWorkspaceIdWebhooksRoute
   '/campaign/$campaignId/': typeof AuthedCampaignCampaignIdIndexRoute
   '/campaign/$campaignId/person/$userId': typeof AuthedCampaignCampaignIdPersonUserIdRoute
   '/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
@@ -171,12 +187,14 @@ export interface FileRoutesByTo {
   '/invite/$token': typeof InviteTokenRoute
   '/shared/$token': typeof SharedTokenRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
+  '/campaign/$campaignId/alerts': typeof AuthedCampaignCampaignIdAlertsRoute
   '/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
   '/campaign/$campaignId/funnels': typeof AuthedCampaignCampaignIdFunnelsRoute
   '/campaign/$campaignId/heatmaps': typeof AuthedCampaignCampaignIdHeatmapsRoute
   '/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
   '/campaign/$campaignId/people': typeof AuthedCampaignCampaignIdPeopleRoute
   '/workspaces/$workspaceId/members': typeof AuthedWorkspacesWorkspaceIdMembersRoute
+  '/workspaces/$workspaceId/webhooks': typeof AuthedWorkspacesWorkspaceIdWebhooksRoute
   '/campaign/$campaignId': typeof AuthedCampaignCampaignIdIndexRoute
   '/campaign/$campaignId/person/$userId': typeof AuthedCampaignCampaignIdPersonUserIdRoute
   '/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
@@ -194,12 +212,14 @@ export interface FileRoutesById {
   '/invite/$token': typeof InviteTokenRoute
   '/shared/$token': typeof SharedTokenRoute
   '/auth/google/callback': typeof AuthGoogleCallbackRoute
+  '/_authed/campaign/$campaignId/alerts': typeof AuthedCampaignCampaignIdAlertsRoute
   '/_authed/campaign/$campaignId/edit': typeof AuthedCampaignCampaignIdEditRoute
   '/_authed/campaign/$campaignId/funnels': typeof AuthedCampaignCampaignIdFunnelsRoute
   '/_authed/campaign/$campaignId/heatmaps': typeof AuthedCampaignCampaignIdHeatmapsRoute
   '/_authed/campaign/$campaignId/insights': typeof AuthedCampaignCampaignIdInsightsRoute
   '/_authed/campaign/$campaignId/people': typeof AuthedCampaignCampaignIdPeopleRoute
   '/_authed/workspaces/$workspaceId/members': typeof AuthedWorkspacesWorkspaceIdMembersRoute
+  '/_authed/workspaces/$workspaceId/webhooks': typeof AuthedWorkspacesWorkspaceIdWebhooksRoute
   '/_authed/campaign/$campaignId/': typeof AuthedCampaignCampaignIdIndexRoute
   '/_authed/campaign/$campaignId/person/$userId': typeof AuthedCampaignCampaignIdPersonUserIdRoute
   '/_authed/campaign/$campaignId/session/$sessionId': typeof AuthedCampaignCampaignIdSessionSessionIdRoute
@@ -217,12 +237,14 @@ export interface FileRouteTypes {
     | '/invite/$token'
     | '/shared/$token'
     | '/auth/google/callback'
+    | '/campaign/$campaignId/alerts'
     | '/campaign/$campaignId/edit'
     | '/campaign/$campaignId/funnels'
     | '/campaign/$campaignId/heatmaps'
     | '/campaign/$campaignId/insights'
     | '/campaign/$campaignId/people'
     | '/workspaces/$workspaceId/members'
+    | '/workspaces/$workspaceId/webhooks'
     | '/campaign/$campaignId/'
     | '/campaign/$campaignId/person/$userId'
     | '/campaign/$campaignId/session/$sessionId'
@@ -238,12 +260,14 @@ export interface FileRouteTypes {
     | '/invite/$token'
     | '/shared/$token'
     | '/auth/google/callback'
+    | '/campaign/$campaignId/alerts'
     | '/campaign/$campaignId/edit'
     | '/campaign/$campaignId/funnels'
     | '/campaign/$campaignId/heatmaps'
     | '/campaign/$campaignId/insights'
     | '/campaign/$campaignId/people'
     | '/workspaces/$workspaceId/members'
+    | '/workspaces/$workspaceId/webhooks'
     | '/campaign/$campaignId'
     | '/campaign/$campaignId/person/$userId'
     | '/campaign/$campaignId/session/$sessionId'
@@ -260,12 +284,14 @@ export interface FileRouteTypes {
     | '/invite/$token'
     | '/shared/$token'
     | '/auth/google/callback'
+    | '/_authed/campaign/$campaignId/alerts'
     | '/_authed/campaign/$campaignId/edit'
     | '/_authed/campaign/$campaignId/funnels'
     | '/_authed/campaign/$campaignId/heatmaps'
     | '/_authed/campaign/$campaignId/insights'
     | '/_authed/campaign/$campaignId/people'
     | '/_authed/workspaces/$workspaceId/members'
+    | '/_authed/workspaces/$workspaceId/webhooks'
     | '/_authed/campaign/$campaignId/'
     | '/_authed/campaign/$campaignId/person/$userId'
     | '/_authed/campaign/$campaignId/session/$sessionId'
@@ -368,6 +394,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedCampaignCampaignIdIndexRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/campaign/$campaignId/alerts': {
+      id: '/_authed/campaign/$campaignId/alerts'
+      path: '/campaign/$campaignId/alerts'
+      fullPath: '/campaign/$campaignId/alerts'
+      preLoaderRoute: typeof AuthedCampaignCampaignIdAlertsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/campaign/$campaignId/edit': {
       id: '/_authed/campaign/$campaignId/edit'
       path: '/campaign/$campaignId/edit'
@@ -410,6 +443,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedWorkspacesWorkspaceIdMembersRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/workspaces/$workspaceId/webhooks': {
+      id: '/_authed/workspaces/$workspaceId/webhooks'
+      path: '/workspaces/$workspaceId/webhooks'
+      fullPath: '/workspaces/$workspaceId/webhooks'
+      preLoaderRoute: typeof AuthedWorkspacesWorkspaceIdWebhooksRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/campaign/$campaignId/person/$userId': {
       id: '/_authed/campaign/$campaignId/person/$userId'
       path: '/campaign/$campaignId/person/$userId'
@@ -431,12 +471,14 @@ interface AuthedRouteChildren {
   AuthedAccountRoute: typeof AuthedAccountRoute
   AuthedCreateCampaignRoute: typeof AuthedCreateCampaignRoute
   AuthedDashboardRoute: typeof AuthedDashboardRoute
+  AuthedCampaignCampaignIdAlertsRoute: typeof AuthedCampaignCampaignIdAlertsRoute
   AuthedCampaignCampaignIdEditRoute: typeof AuthedCampaignCampaignIdEditRoute
   AuthedCampaignCampaignIdFunnelsRoute: typeof AuthedCampaignCampaignIdFunnelsRoute
   AuthedCampaignCampaignIdHeatmapsRoute: typeof AuthedCampaignCampaignIdHeatmapsRoute
   AuthedCampaignCampaignIdInsightsRoute: typeof AuthedCampaignCampaignIdInsightsRoute
   AuthedCampaignCampaignIdPeopleRoute: typeof AuthedCampaignCampaignIdPeopleRoute
   AuthedWorkspacesWorkspaceIdMembersRoute: typeof AuthedWorkspacesWorkspaceIdMembersRoute
+  AuthedWorkspacesWorkspaceIdWebhooksRoute: typeof AuthedWorkspacesWorkspaceIdWebhooksRoute
   AuthedCampaignCampaignIdIndexRoute: typeof AuthedCampaignCampaignIdIndexRoute
   AuthedCampaignCampaignIdPersonUserIdRoute: typeof AuthedCampaignCampaignIdPersonUserIdRoute
   AuthedCampaignCampaignIdSessionSessionIdRoute: typeof AuthedCampaignCampaignIdSessionSessionIdRoute
@@ -446,6 +488,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAccountRoute: AuthedAccountRoute,
   AuthedCreateCampaignRoute: AuthedCreateCampaignRoute,
   AuthedDashboardRoute: AuthedDashboardRoute,
+  AuthedCampaignCampaignIdAlertsRoute: AuthedCampaignCampaignIdAlertsRoute,
   AuthedCampaignCampaignIdEditRoute: AuthedCampaignCampaignIdEditRoute,
   AuthedCampaignCampaignIdFunnelsRoute: AuthedCampaignCampaignIdFunnelsRoute,
   AuthedCampaignCampaignIdHeatmapsRoute: AuthedCampaignCampaignIdHeatmapsRoute,
@@ -453,6 +496,8 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedCampaignCampaignIdPeopleRoute: AuthedCampaignCampaignIdPeopleRoute,
   AuthedWorkspacesWorkspaceIdMembersRoute:
     AuthedWorkspacesWorkspaceIdMembersRoute,
+  AuthedWorkspacesWorkspaceIdWebhooksRoute:
+    AuthedWorkspacesWorkspaceIdWebhooksRoute,
   AuthedCampaignCampaignIdIndexRoute: AuthedCampaignCampaignIdIndexRoute,
   AuthedCampaignCampaignIdPersonUserIdRoute:
     AuthedCampaignCampaignIdPersonUserIdRoute,

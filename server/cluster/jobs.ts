@@ -9,6 +9,7 @@ import { deleteExpiredSignIns } from '../auth/sign-ins.js';
 import { sweepAllEndedSessions } from '../recordings/bot-sweep.js';
 import { drainAllUnfed } from '../heatmaps/unfed.js';
 import { sweepAuditLog } from '../teams/audit.js';
+import { sweepDeliveries } from '../webhooks/repository.js';
 
 /**
  * Runs `job` unless another server on the same PostgreSQL is running the job of that name right
@@ -37,7 +38,7 @@ const KEEPING: Keeping = { auditRetentionDays: 365 };
 
 /**
  * Records that can no longer be used: the built-in provider's expired ones, expired refresh tokens
- * and sign-ins, ended rate windows; and audit entries past their retention.
+ * and sign-ins, ended rate windows; audit entries past their retention; webhook deliveries done a month ago.
  */
 export async function housekeeping(db: Executor, keeping: Keeping = KEEPING, now = Date.now()): Promise<void> {
   await db.deleteFrom('oidc_models').where('expires_at', '<', now).execute();
@@ -45,6 +46,7 @@ export async function housekeeping(db: Executor, keeping: Keeping = KEEPING, now
   await deleteExpiredSignIns(db);
   if (isPostgres(db)) await deleteEndedWindows(db);
   await sweepAuditLog(db, keeping.auditRetentionDays, now);
+  await sweepDeliveries(db, now);
 }
 
 const HOUSEKEEPING_EVERY_MS = 10 * 60 * 1000;

@@ -51,6 +51,7 @@ import * as m0033 from './migrations/0033_people_directory.js';
 import * as m0034 from './migrations/0034_workspaces.js';
 import * as m0035 from './migrations/0035_workspace_settings.js';
 import * as m0036 from './migrations/0036_api_keys.js';
+import * as m0037 from './migrations/0037_webhooks.js';
 
 export type Db = Kysely<Database>;
 export type { Database };
@@ -91,6 +92,7 @@ const migrations: Record<string, Migration> = {
   '0034_workspaces': m0034,
   '0035_workspace_settings': m0035,
   '0036_api_keys': m0036,
+  '0037_webhooks': m0037,
 };
 
 export interface DbOptions {

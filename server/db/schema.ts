@@ -10,6 +10,7 @@ import type {
   SessionVisitsTable,
 } from './schema-insights.js';
 import type { TeamTables } from './schema-teams.js';
+import type { WebhookTables } from './schema-webhooks.js';
 
 /**
  * The database schema as Kysely sees it. Times are epoch milliseconds; booleans are stored
@@ -208,7 +209,7 @@ export interface RateLimitHitsTable {
   reset_at: number;
 }
 
-export interface Database extends HeatmapTables, TeamTables {
+export interface Database extends HeatmapTables, TeamTables, WebhookTables {
   users: UsersTable;
   local_accounts: LocalAccountsTable;
   refresh_tokens: RefreshTokensTable;

@@ -1,10 +1,10 @@
-import type { AppContext } from '../context.js';
+import type { Db } from '../db/index.js';
 import type { SessionsQuery } from '../../common/api/sessions.js';
 import { splitPair } from '../../common/people.js';
 import { SCREEN_SIZE, type UnknownValue } from '../../common/session-list.js';
 import { funnelCondition } from '../funnels/filter.js';
 import type { SessionFilters } from './query.js';
-import type { Read } from '../recordings/after-stored.js';
+import type { AfterStored, Read } from '../recordings/after-stored.js';
 
 // The sessions list's filters, once, for every read that takes them: the list, Insights and
 // filtered heatmaps. Read as the list reads them: what they match is current first.
@@ -68,7 +68,7 @@ function listFilters(query: ListQuery): SessionFilters {
  * what they match is current: sessions that ended with no human input are bots now, not when the
  * next visitor arrives; what ingest's error log and funnel visit log hold is written.
  */
-export async function readListFilters(ctx: AppContext, campaignId: string, query: ListQuery): Promise<SessionFilters> {
+export async function readListFilters(ctx: { db: Db; afterStored: AfterStored }, campaignId: string, query: ListQuery): Promise<SessionFilters> {
   const filters = { ...listFilters(query), funnelCondition: await funnelCondition(ctx.db, campaignId, query) };
   const reads: Read[] = ['verdicts'];
   if (filters.error) reads.push('errors');

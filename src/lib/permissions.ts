@@ -19,6 +19,7 @@ const ACTIONS: Partial<Record<Permission, string>> = {
   'members.manage': 'invite or manage members',
   'audit.read': 'read the audit log',
   'api_keys.manage': 'make or revoke API keys',
+  'webhooks.manage': 'manage webhooks',
   'workspace.transfer': 'transfer the workspace',
 };
 

@@ -8,6 +8,7 @@ import { formatDuration, formatSessionLimit } from '../lib/format.js';
 import { ErrorBox } from '../components/ErrorBox.js';
 import { InstallBlock, ScriptActions } from '../components/ScriptActions.js';
 import { StatusBadge } from '../components/StatusBadge.js';
+import { AlertsBadge } from '../components/AlertsBadge.js';
 import { CampaignUsageFacts } from '../components/CampaignUsage.js';
 import { RoleNote } from '../components/RoleNote.js';
 import { permissionsOf, useCurrentWorkspace } from '../lib/permissions.js';
@@ -204,6 +205,7 @@ function CampaignRow({
         <div className="campaign-title">
           <h2>{campaign.name}</h2>
           <StatusBadge status={status} />
+          <AlertsBadge campaignId={campaign.id} />
         </div>
         <dl className="campaign-facts">
           <div>

@@ -11,7 +11,6 @@ import {
   resendInvite,
   revokeInvite,
   workspaceKeys,
-  type CreatedInvite,
   type Member,
 } from '../api/workspaces.js';
 import { ErrorBox } from '../components/ErrorBox.js';
@@ -23,7 +22,8 @@ import { useAuth } from '../auth/session.js';
 import { useCurrentWorkspace, permissionsOf } from '../lib/permissions.js';
 import { AuditLog } from './AuditLog.js';
 import { ApiKeys } from './ApiKeys.js';
-import { CopyField } from '../components/CopyField.js';
+import { InviteLink } from '../components/InviteLink.js';
+import { WebhooksLink } from './WorkspaceWebhooks.js';
 import { teamErrorMessage } from './teamErrors.js';
 
 // The Members screen of a workspace (issue 37): who belongs with which role, the invites still
@@ -53,6 +53,7 @@ function MembersPage({ workspaceId, members }: { workspaceId: string; members: M
           <h1>Members</h1>
           {current && <p className="muted">Workspace: {current.name}</p>}
         </div>
+        {current && !permissions.refusal('webhooks.manage') && <WebhooksLink workspaceId={workspaceId} />}
       </div>
       <RoleNote id={noteId} reason={cantManage} />
       {manages && <InviteForm workspaceId={workspaceId} />}
@@ -68,11 +69,6 @@ function MembersPage({ workspaceId, members }: { workspaceId: string; members: M
     </div>
   );
 }
-
-/** The link of an invite just made or sent again, to copy and send. */
-const InviteLink = ({ invite }: { invite: CreatedInvite }) => (
-  <CopyField label={`Invite link (works once, until ${when(invite.expires_at)})`} value={invite.url} testId="invite-url" copyLabel="Copy link" />
-);
 
 function InviteForm({ workspaceId }: { workspaceId: string }) {
   const queryClient = useQueryClient();

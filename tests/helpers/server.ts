@@ -18,6 +18,10 @@ export interface TestServer {
   url: string;
   config: Config;
   db: Db;
+  /** Stops the server (as close does, keeping its database and data directory) and starts it again on the same port: `app` and `db` are the new ones. */
+  restart(): Promise<void>;
+  /** Another server on the same database and settings, not listening: a second node (on PostgreSQL). The caller closes it. */
+  twin(): Promise<FastifyInstance>;
   close(): Promise<void>;
 }
 
@@ -87,26 +91,44 @@ export async function startServer(
     ...(typeof env === 'function' ? env(port) : env),
   });
   const pgOptions = { options: `-c search_path=${schema}`, max: options.poolMax ?? 5 };
-  const app = await buildApp(config, { ...options.build, ...(databaseUrl ? { db: { pgOptions } } : {}) });
-  await options.beforeListen?.(app);
-  await app.listen({ port, host: '127.0.0.1' });
-  return {
+  const built = () => buildApp(config, { ...options.build, ...(databaseUrl ? { db: { pgOptions } } : {}) });
+  const listening = async () => {
+    const app = await built();
+    await options.beforeListen?.(app);
+    await app.listen({ port, host: '127.0.0.1' });
+    return app;
+  };
+  // As the server's own SIGTERM does: connections a test left open (a body never read) are
+  // ended after a grace period, so closing cannot wait on them forever.
+  const stop = async (app: FastifyInstance) => {
+    const force = setTimeout(() => {
+      console.warn(`test server ${port}: connections still open ${CLOSE_GRACE_MS} ms after close; ending them`);
+      app.server.closeAllConnections();
+    }, CLOSE_GRACE_MS);
+    try {
+      await app.close();
+    } finally {
+      clearTimeout(force);
+    }
+  };
+  const app = await listening();
+  const server: TestServer = {
     app,
     url: `http://127.0.0.1:${port}`,
     config,
     db: app.ctx.db,
+    async restart() {
+      await stop(server.app);
+      server.app = await listening();
+      server.db = server.app.ctx.db;
+    },
+    async twin() {
+      const app = await built();
+      await app.ready();
+      return app;
+    },
     async close() {
-      // As the server's own SIGTERM does: connections a test left open (a body never read) are
-      // ended after a grace period, so closing cannot wait on them forever.
-      const force = setTimeout(() => {
-        console.warn(`test server ${port}: connections still open ${CLOSE_GRACE_MS} ms after close; ending them`);
-        app.server.closeAllConnections();
-      }, CLOSE_GRACE_MS);
-      try {
-        await app.close();
-      } finally {
-        clearTimeout(force);
-      }
+      await stop(server.app);
       fs.rmSync(dataDir, { recursive: true, force: true });
       if (distCopy) fs.rmSync(distCopy, { recursive: true, force: true });
       if (databaseUrl) {
@@ -117,4 +139,5 @@ export async function startServer(
       }
     },
   };
+  return server;
 }

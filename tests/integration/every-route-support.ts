@@ -22,10 +22,11 @@ async function send(server: TestServer, headers: Record<string, string>, method:
   return (await res.json()) as Record<string, unknown>;
 }
 
-/** A fresh server and an owner with a campaign, a recorded and identified session, a funnel, a segment, a note, a share, page patterns and an API key. */
+/** A fresh server and an owner with a campaign, a recorded and identified session, a funnel, a segment, a note, a share, page patterns, an API key and a webhook with a delivery. */
 export async function ownerOfEverything(env: Record<string, string> = {}): Promise<OwnedThings> {
   // The walk sends many requests from one address: sign-in's per-address limit is not what it tests.
-  const server = await startServer({ RATE_SIGNIN_PER_IP: '100000', RATE_REFRESH_PER_IP: '100000', ...env });
+  // A webhook to nowhere on loopback (port 9, discard): its deliveries fail, which no walk reads.
+  const server = await startServer({ RATE_SIGNIN_PER_IP: '100000', RATE_REFRESH_PER_IP: '100000', WEBHOOK_ALLOW_PRIVATE: '1', ...env });
   const owner = await userSession(server, 'Walker Owner');
   const campaign = await createCampaign(server, owner.headers, 'Every route', 'shop.example.com');
   const session = sessionId();
@@ -38,6 +39,10 @@ export async function ownerOfEverything(env: Record<string, string> = {}): Promi
   const note = await send(server, owner.headers, 'POST', `/api/v1/notes/${campaign.id}/${session}`, { text: 'Look here', timestamp: Date.now() - 1000 });
   const share = await send(server, owner.headers, 'POST', `/api/v1/replay/share/${campaign.id}/${session}`, { expiresIn: '1h' });
   await send(server, owner.headers, 'PUT', `/api/v1/heatmaps/${campaign.id}/patterns`, { patterns: ['/cart'] });
+  const webhook = (await send(server, owner.headers, 'POST', '/api/v1/webhooks', { url: 'http://127.0.0.1:9/walk', events: ['session.errors'] })).data as {
+    id: string;
+  };
+  const delivery = (await send(server, owner.headers, 'POST', `/api/v1/webhooks/${webhook.id}/test`, {})).data as { id: string };
   // A workspace of the owner's with a member in it and an invite pending.
   const workspace = (await send(server, owner.headers, 'POST', '/api/v1/workspaces', { name: 'Walkers' })).data as { id: string };
   const member = await userSession(server, 'Walker Member');
@@ -67,6 +72,8 @@ export async function ownerOfEverything(env: Record<string, string> = {}): Promi
     inviteId: invite.id,
     inviteToken: invite.url.split('/invite/')[1],
     apiKeyId: apiKey.id,
+    webhookId: webhook.id,
+    deliveryId: delivery.id,
   };
   return { server, owner, ids };
 }

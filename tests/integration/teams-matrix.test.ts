@@ -58,7 +58,7 @@ beforeAll(async () => {
   // Destructive routes last, and erasures (of the session, its person, the campaign) very last, so every route finds its
   // things; an invite is sent again after the revocations (a revoked invite may be sent again).
   const rank = (route: ApiRoute) =>
-    route.url.endsWith('/resend')
+    route.url.startsWith('/api/v1/workspaces/') && route.url.endsWith('/resend')
       ? 2
       : route.method !== 'DELETE'
         ? 0

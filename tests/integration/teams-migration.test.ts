@@ -4,6 +4,7 @@ import { userSession } from '../helpers/auth.js';
 import * as workspaces from '../../server/db/migrations/0034_workspaces.js';
 import * as workspaceSettings from '../../server/db/migrations/0035_workspace_settings.js';
 import * as apiKeys from '../../server/db/migrations/0036_api_keys.js';
+import * as webhooks from '../../server/db/migrations/0037_webhooks.js';
 import { appendChunk, insertSession } from '../../server/recordings/seed.js';
 import { createShare } from '../../server/shares/repository.js';
 import { starSession } from '../../server/stars/repository.js';
@@ -85,7 +86,8 @@ beforeAll(async () => {
   server = await startServer();
   alice = await userSession(server, 'Alice Before');
   bob = await userSession(server, 'Bob Before');
-  // Back to 0033: no workspaces at all (0036's keys, then 0035's switches, then 0034).
+  // Back to 0033: no workspaces at all (0037's webhooks and 0036's keys, which hang off workspaces, then 0035's switches, then 0034).
+  await webhooks.down(server.db);
   await apiKeys.down(server.db);
   await workspaceSettings.down(server.db);
   await workspaces.down(server.db);
@@ -95,6 +97,7 @@ beforeAll(async () => {
   await workspaces.up(server.db);
   await workspaceSettings.up(server.db);
   await apiKeys.up(server.db);
+  await webhooks.up(server.db);
 });
 afterAll(async () => server?.close());
 
