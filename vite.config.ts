@@ -114,7 +114,7 @@ export default defineConfig({
             // player's source, constants) as one chunk, not a dozen of a few hundred bytes each.
             {
               name: 'shared',
-              test: /([\\/]src[\\/](api[\\/](client|paths|replayKeys|site)|offline[\\/](network|db)|lib[\\/](replayUrls|sessionFilters|liveFeed)|components[\\/]replay[\\/]moment|replay[\\/]replaySource)|[\\/]common[\\/](limits|insights|session-list|devices|captured|ids|held-batches)|node_modules[\\/](idb|@rrweb[\\/]types)[\\/])/,
+              test: /([\\/]src[\\/](api[\\/](client|paths|replayKeys|site)|offline[\\/](network|db)|lib[\\/](replayUrls|sessionFilters|liveFeed)|components[\\/]replay[\\/]moment|replay[\\/]replaySource)|[\\/]common[\\/](limits|insights|session-list|devices|captured|ids|held-batches)|node_modules[\\/]idb[\\/])/,
             },
           ],
         },

@@ -14,4 +14,8 @@ export const Route = createFileRoute('/_authed')({
   pendingMs: 0,
   pendingMinMs: 0,
   component: Outlet,
+  // The 'Loading...' view stays in the first load (the other screens' loading views are split,
+  // vite.config.ts): every signed-in page shows it first, and fetched as a chunk of its own it held
+  // the replay's first frame back by about 250 ms (bench: Opening a replay, 857 → 634 ms).
+  codeSplitGroupings: [['loader'], ['errorComponent'], ['notFoundComponent']],
 });

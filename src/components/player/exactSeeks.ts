@@ -20,6 +20,8 @@
 // a node that is gone (removed by that click) does not move it at all: after a seek the cursor goes
 // where the last mouse event before the moment says, as on the page drawn.
 
+import { FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, META_EVENT } from './playerMath.js';
+
 /** The parts of rrweb's Replayer this reaches into (not in its public types). */
 type MoveAndHover = (x: number, y: number, id: number, isSync: boolean, debugData: unknown) => void;
 
@@ -68,10 +70,7 @@ function moveOverRemovedNodes(replayer: ReplayerInternals) {
   };
 }
 
-// rrweb's event types and sources (numbers, not @rrweb/types' enums: see playerMath's META_EVENT).
-const FULL_SNAPSHOT = 2;
-const INCREMENTAL_SNAPSHOT = 3;
-const META = 4;
+// rrweb's mouse sources (numbers, not @rrweb/types' enums: see playerMath).
 const MOUSE_MOVE = 1;
 const MOUSE_INTERACTION = 2;
 const TOUCH_MOVE = 6;
@@ -96,7 +95,7 @@ function placeCursor(replayer: ReplayerInternals) {
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i];
     if (event.timestamp >= baselineTime) continue;
-    if (event.type === FULL_SNAPSHOT || event.type === META) break;
+    if (event.type === FULL_SNAPSHOT || event.type === META_EVENT) break;
     const at = cursorAt(event);
     if (at) return replayer.moveAndHover?.(at.x, at.y, at.id, true, event.data);
   }

@@ -8,8 +8,13 @@ export interface Size {
   height: number;
 }
 
-/** rrweb's meta event (type 4) carries the recorded viewport's size (a number, not @rrweb/types' enum: the enums would join the first load). */
+// rrweb's event types and the incremental sources the player reads, as numbers: @rrweb/types'
+// enums would join the first load of / (the landing's demo player).
+export const FULL_SNAPSHOT = 2;
+export const INCREMENTAL_SNAPSHOT = 3;
+/** rrweb's meta event carries the recorded viewport's size. */
 export const META_EVENT = 4;
+export const ADOPTED_STYLE_SHEET = 15;
 
 /** The recorded viewport's size from the first meta event, else `fallback`. */
 export function recordingSize(events: readonly ReplayEvent[], fallback: Size): Size {

@@ -1,6 +1,5 @@
-import { EventType, IncrementalSource } from '@rrweb/types';
 import type { ReplayEvent } from '../../../common/api-types.js';
-import type { Size } from './playerMath.js';
+import { ADOPTED_STYLE_SHEET, FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, type Size } from './playerMath.js';
 import { loadPlayer } from './loadPlayer.js';
 import { keepSeeksExact } from './exactSeeks.js';
 import { INACTIVITY_GAP_MS, MAX_SKIP_SPEED, skipSpeed } from '../replay/replaySettings.js';
@@ -49,9 +48,7 @@ export interface PlayerHandle {
  * every other recording keeps the faster virtual-DOM seek.
  */
 export const needsRealDomSeek = (events: readonly ReplayEvent[]) =>
-  events.some(
-    (event) => event.type === EventType.IncrementalSnapshot && (event.data as { source?: number } | undefined)?.source === IncrementalSource.AdoptedStyleSheet,
-  );
+  events.some((event) => event.type === INCREMENTAL_SNAPSHOT && (event.data as { source?: number } | undefined)?.source === ADOPTED_STYLE_SHEET);
 
 /**
  * Just after the recording's first full snapshot. Sought to before it (at 0), rrweb draws nothing
@@ -61,7 +58,7 @@ export const needsRealDomSeek = (events: readonly ReplayEvent[]) =>
  */
 export function afterFirstSnapshot(events: readonly ReplayEvent[]): number {
   const first = events[0]?.timestamp ?? 0;
-  return (events.find((event) => event.type === EventType.FullSnapshot)?.timestamp ?? first) - first + 1;
+  return (events.find((event) => event.type === FULL_SNAPSHOT)?.timestamp ?? first) - first + 1;
 }
 
 /** What rrweb-player is made with: our controls, our fit, and the spec's skip-inactive defaults. */
