@@ -34,6 +34,7 @@ import { registerShares } from './shares/routes.js';
 import { registerTeams } from './teams/routes.js';
 import { registerApiKeys } from './api-keys/routes.js';
 import { authenticateApiKeys } from './api-keys/authenticate.js';
+import { routeScope } from './api-keys/scopes.js';
 import { registerIngest } from './ingest/routes.js';
 import { registerSite } from './site/routes.js';
 import { registerWeb } from './web.js';
@@ -181,7 +182,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   refuseCrossSiteWrites(app, config.publicUrl);
   authenticateApiKeys(app, db, config.rateLimits.apiKeyPerMin);
   // Before every route: the reference is generated from the routes as they register.
-  await registerOpenApi(app, config, ACCESS_COOKIE);
+  await registerOpenApi(app, config, ACCESS_COOKIE, routeScope);
 
   const ctx = await services(app, config, db, options, { apiRoutes, byteCounter: byteCounter(rateStorage, db, Boolean(config.databaseUrl)) });
   app.decorate('ctx', ctx);

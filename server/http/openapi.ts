@@ -3,7 +3,6 @@ import swagger from '@fastify/swagger';
 import pkg from '../../package.json' with { type: 'json' };
 import type { Config } from '../config.js';
 import { API_SUMMARIES } from './api-summaries.js';
-import { ROUTE_SCOPES } from '../api-keys/scopes.js';
 import { apiDocsPage, DOCS_CSP, type OpenApiDocument } from './api-docs-page.js';
 
 // The API reference, generated from the routes' own TypeBox schemas (@fastify/swagger watches
@@ -48,27 +47,32 @@ const securitySchemes = (sessionCookie: string) =>
     },
   }) as const;
 
-/** Who may call: nobody needs to sign in for a public route; a key of the scope api-keys/scopes.ts names may call beside the session. */
-function securityOf(route: RouteOptions, url: string) {
+/** The API key scope a route takes (api-keys/scopes.ts, handed in by app.ts), or null where keys are refused. */
+export type ScopeOf = (method: string, url: string) => string | null;
+
+/** Who may call: nobody needs to sign in for a public route; a key of the route's scope may call beside the session. */
+function securityOf(route: RouteOptions, url: string, scopeOf: ScopeOf) {
   if (route.config?.access === 'public') return { security: [] };
-  const scope = ROUTE_SCOPES[`${[route.method].flat().join(', ')} ${url}`];
+  const scope = scopeOf([route.method].flat().join(', '), url);
   if (!scope) return {};
   const security: Record<string, string[]>[] = [{ session: [] }, { apiKey: [scope] }];
   return { security, description: `An API key needs the scope \`${scope}\`.` };
 }
 
 /** Each route's entry: /api/v1 routes get their area, summary and who may call; the rest are hidden. */
-function describeRoute({ schema, url, route }: { schema: FastifySchema; url: string; route: RouteOptions }) {
-  if (!url.startsWith(API_PREFIX)) return { schema: { ...schema, hide: true }, url };
-  const summary = API_SUMMARIES[operationKey([route.method].flat().join(', '), url)];
-  return { url, schema: { ...schema, tags: [areaOf(url)], ...(summary ? { summary } : {}), ...securityOf(route, url) } };
-}
+const describeRoute =
+  (scopeOf: ScopeOf) =>
+  ({ schema, url, route }: { schema: FastifySchema; url: string; route: RouteOptions }) => {
+    if (!url.startsWith(API_PREFIX)) return { schema: { ...schema, hide: true }, url };
+    const summary = API_SUMMARIES[operationKey([route.method].flat().join(', '), url)];
+    return { url, schema: { ...schema, tags: [areaOf(url)], ...(summary ? { summary } : {}), ...securityOf(route, url, scopeOf) } };
+  };
 
 /**
  * Watches the routes registered after it (call before the API areas) and serves the reference.
- * `sessionCookie`: the signed-in session's cookie, which the document names.
+ * `sessionCookie`: the signed-in session's cookie, which the document names; `scopeOf`: each route's API key scope.
  */
-export async function registerOpenApi(app: FastifyInstance, config: Config, sessionCookie: string): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, config: Config, sessionCookie: string, scopeOf: ScopeOf): Promise<void> {
   await app.register(swagger, {
     mode: 'dynamic',
     openapi: {
@@ -83,7 +87,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, sess
       security: [{ session: [] }],
     },
     stripBasePath: false,
-    transform: describeRoute,
+    transform: describeRoute(scopeOf),
   });
   // Made on first use: the document exists once every route has registered (after ready).
   const document = () => app.swagger() as unknown as OpenApiDocument;

@@ -70,7 +70,6 @@ describe('the code as it is', () => {
       'server/db/read-worker.ts -> server/funnels/repository.ts',
       // Services handed the whole container.
       'server/live/replay-feed.ts -> server/context.ts',
-      'server/sessions/filters.ts -> server/context.ts',
     ]);
   });
 
