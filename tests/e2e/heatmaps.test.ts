@@ -5,6 +5,7 @@ import type { Heatmap, HeatmapClicks } from '../../common/api/heatmaps.js';
 import { flushRecorder, ownerTrackingSite, recorderRunning, useVisitorRig } from './tracker-site.js';
 import { step, until } from './step.js';
 import { expectAccessible } from './a11y.js';
+import { checkFilter } from './segments.js';
 
 // Three visitors of a shop at 1280, 768 and 390 px click its "Add to cart" button; the desktop
 // one rage-clicks it, the tablet one dead-clicks a label. The owner's heatmap puts the button on
@@ -164,17 +165,17 @@ describe.skipIf(!hasChromium)('heatmaps', () => {
       const canvas = page.locator('canvas[aria-label="Click heatmap"]');
       const drawnAt = await until('the heat to be drawn', () => canvas.getAttribute('data-drawn-at'));
       await page.locator('.heatmap-page iframe').evaluate((frame: HTMLElement) => (frame.dataset.kept = 'yes'));
-      await page.getByLabel('Has dead clicks').check();
+      await checkFilter(page, 'Has dead clicks');
       await expect.poll(() => canvas.getAttribute('data-drawn-at')).not.toBe(drawnAt);
       expect(await page.locator('.heatmap-page iframe').getAttribute('data-kept')).toBe('yes');
-      await page.getByLabel('Has dead clicks').uncheck();
+      await checkFilter(page, 'Has dead clicks', false);
       await expect.poll(() => page.url()).not.toContain('hasDeadClicks');
       // The tablet visitor dead-clicked but never rage-clicked.
-      await page.getByLabel('Has rage clicks').check();
+      await checkFilter(page, 'Has rage clicks');
       await expect.poll(() => page.getByTestId('heatmap-summary').textContent()).toBe('0 clicks from 0 sessions');
       expect(page.url()).toContain('hasRageClicks=true');
-      await page.getByLabel('Has rage clicks').uncheck();
-      await page.getByLabel('Has dead clicks').check();
+      await checkFilter(page, 'Has rage clicks', false);
+      await checkFilter(page, 'Has dead clicks');
       await expect.poll(() => page.getByTestId('heatmap-summary').textContent()).toBe('3 clicks from 1 session');
       const sessions = page.getByRole('group', { name: 'Session filters' }).getByRole('link', { name: 'Sessions' });
       const href = new URL((await sessions.getAttribute('href')) ?? '', rig.server.url);

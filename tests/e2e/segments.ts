@@ -9,14 +9,14 @@ export async function openFilters(app: Page): Promise<void> {
 }
 
 /**
- * Ticks one of the list's filter checkboxes. The box shows the URL's state, which follows the
+ * Ticks (or, `checked` false, unticks) one of the filter checkboxes. The box shows the URL's state, which follows the
  * router's navigation: on a loaded machine it turns checked a moment after the click, so the
  * click is waited for rather than Playwright's check(), which reads the box at once.
  */
-export async function checkFilter(app: Page, name: string): Promise<void> {
+export async function checkFilter(app: Page, name: string, checked = true): Promise<void> {
   const box = app.getByRole('checkbox', { name });
-  if (!(await box.isChecked())) await box.click();
-  await expect.poll(() => box.isChecked()).toBe(true);
+  if ((await box.isChecked()) !== checked) await box.click();
+  await expect.poll(() => box.isChecked()).toBe(checked);
 }
 
 /** On the sessions page: saves its filters as the segment `name` (picked once saved), then clears the filters. Returns the segment picker. */
